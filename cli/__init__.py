@@ -1,0 +1,1 @@
+"""The `burgundy` command line and the curses client."""

@@ -1,0 +1,1 @@
+"""The protocol layer: wire encoding, identities, fair randomness, sessions and peers."""

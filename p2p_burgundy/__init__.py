@@ -1,0 +1,72 @@
+"""p2p-burgundy: The Castles of Burgundy, peer to peer on a LAN.
+
+This package is the deterministic rules engine; ``p2p_burgundy.net`` is the protocol and
+LAN layer, ``p2p_burgundy.cli`` the command line and terminal client.
+
+>>> from p2p_burgundy import GameConfig, new_game, resolve_chance, legal_actions, apply
+>>> state = new_game(GameConfig(players=2))
+>>> while state.chance:
+...     state = resolve_chance(state, bytes(32))
+>>> state = apply(state, legal_actions(state)[0])
+"""
+
+from .actions import (
+    END_TURN,
+    Action,
+    Buy,
+    Discard,
+    EndTurn,
+    Pass,
+    Payment,
+    PlaceTile,
+    SellGoods,
+    TakeGoods,
+    TakeTile,
+    TakeWorkers,
+    UseDie,
+    action_from_tree,
+)
+from .chance import ChanceEvent, ChanceKind
+from .config import Edition, GameConfig
+from .errors import ChanceError, ConfigError, EngineError, IllegalAction, RecordError
+from .rules import apply, legal_actions, new_game, resolve_chance
+from .scoring import Category, Outcome, outcome
+from .state import GameState, PlayerState, Step, encode_state, state_hash
+
+__all__ = [
+    "END_TURN",
+    "Action",
+    "Buy",
+    "Category",
+    "ChanceError",
+    "ChanceEvent",
+    "ChanceKind",
+    "ConfigError",
+    "Discard",
+    "Edition",
+    "EndTurn",
+    "EngineError",
+    "GameConfig",
+    "GameState",
+    "IllegalAction",
+    "Outcome",
+    "Pass",
+    "Payment",
+    "PlaceTile",
+    "PlayerState",
+    "RecordError",
+    "SellGoods",
+    "Step",
+    "TakeGoods",
+    "TakeTile",
+    "TakeWorkers",
+    "UseDie",
+    "action_from_tree",
+    "apply",
+    "encode_state",
+    "legal_actions",
+    "new_game",
+    "outcome",
+    "resolve_chance",
+    "state_hash",
+]

@@ -1,0 +1,190 @@
+"""Actions: every decision a player makes, as small immutable values.
+
+A turn is a sequence of these ending with :data:`END_TURN`. Worker tiles are never a separate
+decision: choosing a target that the die does not show directly pays the fewest workers that
+reach it (see :func:`p2p_burgundy.rules.worker_cost`). Depot 0 is the central black depot,
+depots 1..6 the numbered ones.
+
+>>> TakeTile(depot=3, slot=1)
+TakeTile(depot=3, slot=1)
+>>> action_from_tree(TakeTile(3, 1).to_tree()) == TakeTile(3, 1)
+True
+>>> action_from_tree([5, 1])
+Traceback (most recent call last):
+...
+p2p_burgundy.errors.IllegalAction: malformed action [9, 1]: TakeWorkers takes no fields
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import IntEnum
+
+from .errors import IllegalAction
+
+BLACK_DEPOT = 0
+DEPOTS = range(1, 7)
+MAX_DEPOT_SLOTS = 8  # the black depot has 8 spaces, numbered depots 4
+
+
+class Payment(IntEnum):
+    """How a purchase is paid: 2 silverlings, or 2 workers (2019 edition, knowledge #6)."""
+
+    SILVER = 0
+    WORKERS = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of all actions; ``TAG`` is the action's number on the wire."""
+
+    TAG = -1
+
+    def to_tree(self) -> list[object]:
+        """Canonical encodable form ``[tag, field...]``."""
+        return [self.TAG, *(_field_tree(getattr(self, f.name)) for f in fields(self))]
+
+
+def _field_tree(value: object) -> object:
+    return list(value) if isinstance(value, tuple) else int(value)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
+class UseDie(Action):
+    """Choose one of your two dice (0 or 1) for your next action."""
+
+    TAG = 1
+    die: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeTile(Action):
+    """Take the tile in ``slot`` of numbered depot ``depot`` into your storage."""
+
+    TAG = 2
+    depot: int
+    slot: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceTile(Action):
+    """Place the tile in storage ``storage`` (0..2) on estate space ``space`` (0..36)."""
+
+    TAG = 3
+    storage: int
+    space: int
+
+
+@dataclass(frozen=True, slots=True)
+class SellGoods(Action):
+    """Sell every goods tile of type ``goods`` (1..6) you hold."""
+
+    TAG = 4
+    goods: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeWorkers(Action):
+    """Take worker tiles (2, or 4 with knowledge #14)."""
+
+    TAG = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Buy(Action):
+    """The once-a-turn purchase: tile ``slot`` of depot ``depot`` (0 = black) for 2."""
+
+    TAG = 6
+    depot: int
+    slot: int
+    payment: Payment = Payment.SILVER
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Storage overflowed: discard the old tile in storage ``storage`` (0..2)."""
+
+    TAG = 7
+    storage: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeGoods(Action):
+    """A ship's goods: from ``depots`` (one, or two neighbours with knowledge #5), keeping
+    the goods types ``keep`` (every type you can store; a choice only when slots run out)."""
+
+    TAG = 8
+    depots: tuple[int, ...]
+    keep: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Decline a building's optional advantage."""
+
+    TAG = 9
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Action):
+    """End your turn (unused dice are forfeited)."""
+
+    TAG = 10
+
+
+TAKE_WORKERS = TakeWorkers()
+PASS = Pass()
+END_TURN = EndTurn()
+
+ACTION_TYPES: dict[int, type[Action]] = {
+    cls.TAG: cls
+    for cls in (UseDie, TakeTile, PlaceTile, SellGoods, TakeWorkers, Buy, Discard, TakeGoods,
+                Pass, EndTurn)
+}
+
+
+def action_from_tree(tree: object) -> Action:
+    """Decode :meth:`Action.to_tree` output; raise IllegalAction on anything malformed.
+
+    Field ranges are checked by :func:`p2p_burgundy.rules.apply`; here only the shape.
+    """
+    if not (isinstance(tree, list | tuple) and tree and type(tree[0]) is int):
+        raise IllegalAction(f"malformed action {tree!r}: expected [tag, field...]")
+    cls = ACTION_TYPES.get(tree[0])
+    if cls is None:
+        raise IllegalAction(f"malformed action {tree!r}: unknown tag {tree[0]}")
+    names = [f.name for f in fields(cls)]
+    args = list(tree[1:])
+    if len(args) != len(names):
+        if not names:
+            raise IllegalAction(f"malformed action {list(tree)!r}: {cls.__name__} takes no fields")
+        raise IllegalAction(
+            f"malformed action {list(tree)!r}: {cls.__name__} takes {', '.join(names)}"
+        )
+    values: list[object] = []
+    for name, arg in zip(names, args, strict=True):
+        if cls is TakeGoods:
+            if not (isinstance(arg, list | tuple) and all(type(x) is int for x in arg)):
+                raise IllegalAction(f"malformed action {list(tree)!r}: {name} must be a list")
+            values.append(tuple(arg))
+        elif type(arg) is not int:
+            raise IllegalAction(f"malformed action {list(tree)!r}: {name} must be an integer")
+        elif name == "payment":
+            if arg not in (0, 1):
+                raise IllegalAction(f"malformed action {list(tree)!r}: unknown payment {arg}")
+            values.append(Payment(arg))
+        else:
+            values.append(arg)
+    return cls(*values)
+
+
+# Interned instances for the hot paths (legal_actions builds lists of these, not new objects).
+USE_DIE = (UseDie(0), UseDie(1))
+TAKE_TILE = tuple(tuple(TakeTile(d, s) for s in range(MAX_DEPOT_SLOTS)) for d in range(7))
+PLACE_TILE = tuple(tuple(PlaceTile(i, s) for s in range(37)) for i in range(3))
+SELL_GOODS = tuple(SellGoods(g) for g in range(7))
+DISCARD = tuple(Discard(i) for i in range(3))
+BUY = tuple(
+    tuple((Buy(d, s, Payment.SILVER), Buy(d, s, Payment.WORKERS)) for s in range(MAX_DEPOT_SLOTS))
+    for d in range(7)
+)

@@ -1,0 +1,52 @@
+"""The central game board: depot spaces, the black depot, rounds and phases.
+
+>>> [len(depot_spaces(d, 2)) for d in range(1, 7)]
+[2, 2, 2, 2, 2, 2]
+>>> sum(len(depot_spaces(d, 3)) for d in range(1, 7)), BLACK_DEPOT_TILES[4]
+(18, 8)
+"""
+
+from __future__ import annotations
+
+from .tiles import Colour
+
+PHASES = 5
+ROUNDS = 5
+PHASE_LETTERS = "ABCDE"
+
+# Each numbered depot's four spaces: (colour, smallest player count that fills it).
+# A game with N players fills the spaces printed 2..N: 12, 18 or 24 spaces.
+DEPOT_SPACES: tuple[tuple[tuple[Colour, int], ...], ...] = (
+    (),  # index 0 is the black depot: any tile, see BLACK_DEPOT_TILES
+    ((Colour.BEIGE, 2), (Colour.BLUE, 2), (Colour.YELLOW, 3), (Colour.LIGHT_GREEN, 4)),
+    ((Colour.YELLOW, 2), (Colour.DARK_GREEN, 2), (Colour.BEIGE, 3), (Colour.BEIGE, 4)),
+    ((Colour.LIGHT_GREEN, 2), (Colour.BEIGE, 2), (Colour.BLUE, 3), (Colour.YELLOW, 4)),
+    ((Colour.BLUE, 2), (Colour.BEIGE, 2), (Colour.LIGHT_GREEN, 3), (Colour.GREY, 4)),
+    ((Colour.GREY, 2), (Colour.YELLOW, 2), (Colour.BEIGE, 3), (Colour.BEIGE, 4)),
+    ((Colour.BEIGE, 2), (Colour.LIGHT_GREEN, 2), (Colour.DARK_GREEN, 3), (Colour.BLUE, 4)),
+)
+NUMBERED_DEPOT_SLOTS = 4
+BLACK_DEPOT_SLOTS = 8
+BLACK_DEPOT_TILES = {2: 4, 3: 6, 4: 8}
+# The 3-player exception: depot 6's dark green space gets a mine in phases B and D.
+THREE_PLAYER_MINE_PHASES = (1, 3)
+NEIGHBOUR_DEPOT = {d: d % 6 + 1 for d in range(1, 7)}  # the six depots form a ring: 6 ~ 1
+
+
+def depot_spaces(depot: int, players: int) -> list[tuple[int, Colour]]:
+    """(slot, colour) of each space of numbered ``depot`` filled in a ``players`` game."""
+    return [(slot, colour) for slot, (colour, least) in enumerate(DEPOT_SPACES[depot])
+            if least <= players]
+
+
+def space_colour(depot: int, slot: int, players: int, phase: int) -> Colour:
+    """The colour a depot space is filled with this phase (the 3-player depot 6 rule).
+
+    >>> space_colour(6, 2, 3, 1).name, space_colour(6, 2, 3, 2).name, space_colour(6, 2, 4, 1).name
+    ('GREY', 'DARK_GREEN', 'DARK_GREEN')
+    """
+    colour = DEPOT_SPACES[depot][slot][0]
+    if players == 3 and depot == 6 and colour == Colour.DARK_GREEN \
+            and phase in THREE_PLAYER_MINE_PHASES:
+        return Colour.GREY
+    return colour

@@ -1,0 +1,100 @@
+"""Chance events: how entropy bytes become dice and draws, by one documented function.
+
+The engine never draws randomness itself. When it needs chance it says so
+(:attr:`GameState.chance <p2p_burgundy.state.GameState.chance>`), and the caller supplies 32
+entropy bytes for that event (from the peers' commit-reveal beacon, or from a seed locally).
+
+From the entropy the engine reads a byte stream: block ``i`` (from 0) is
+``SHA-256(b"p2p-burgundy/draws/v1" || entropy || i as 4 bytes big-endian)``, and the blocks
+are concatenated. A uniform integer in ``[0, n)`` takes the next 4 bytes as a big-endian
+unsigned ``x``; if ``x >= 2**32 - 2**32 % n`` it is rejected and the next 4 bytes are read
+(rejection sampling: no modulo bias); otherwise the result is ``x % n``.
+
+>>> draws = Draws(bytes(32))
+>>> [draws.die() for _ in range(8)]
+[2, 4, 3, 1, 2, 2, 5, 5]
+>>> Draws(b"short")
+Traceback (most recent call last):
+...
+p2p_burgundy.errors.ChanceError: entropy must be 32 bytes, not 5
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from enum import IntEnum
+
+from .errors import ChanceError
+
+ENTROPY_SIZE = 32
+DRAWS_LABEL = b"p2p-burgundy/draws/v1"
+_WORD = 4
+_SPAN = 1 << (8 * _WORD)
+
+
+class ChanceKind(IntEnum):
+    """What a chance event decides."""
+
+    SETUP = 0  # start player and everyone's three goods
+    PHASE = 1  # the phase's depot tiles, black depot tiles and five goods
+    ROUND = 2  # every player's two dice and the white die
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceEvent:
+    """The engine's request for entropy: event ``index`` counts from 0 over the whole game."""
+
+    index: int
+    kind: ChanceKind
+    phase: int  # 0..4 for A..E
+    round: int  # 0..4
+
+
+class Draws:
+    """The deterministic stream of uniform draws derived from one event's entropy."""
+
+    __slots__ = ("_block", "_buffer", "_entropy", "_offset")
+
+    def __init__(self, entropy: bytes) -> None:
+        if not isinstance(entropy, bytes | bytearray) or len(entropy) != ENTROPY_SIZE:
+            size = len(entropy) if isinstance(entropy, bytes | bytearray) else type(entropy)
+            raise ChanceError(f"entropy must be {ENTROPY_SIZE} bytes, not {size}")
+        self._entropy = bytes(entropy)
+        self._block = 0
+        self._buffer = b""
+        self._offset = 0
+
+    def _word(self) -> int:
+        if self._offset + _WORD > len(self._buffer):
+            self._buffer = hashlib.sha256(
+                DRAWS_LABEL + self._entropy + self._block.to_bytes(4, "big")
+            ).digest()
+            self._block += 1
+            self._offset = 0
+        word = int.from_bytes(self._buffer[self._offset : self._offset + _WORD], "big")
+        self._offset += _WORD
+        return word
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``.
+
+        >>> d = Draws(bytes(range(32)))
+        >>> [d.below(3) for _ in range(6)]
+        [0, 2, 0, 0, 0, 2]
+        """
+        if n < 1 or n > _SPAN:
+            raise ValueError(f"cannot draw below {n}")
+        limit = _SPAN - _SPAN % n
+        while True:
+            x = self._word()
+            if x < limit:
+                return x % n
+
+    def die(self) -> int:
+        """A die roll, 1..6."""
+        return self.below(6) + 1
+
+    def take(self, pool: list[int]) -> int:
+        """Remove and return a uniformly chosen element of ``pool`` (kept sorted by callers)."""
+        return pool.pop(self.below(len(pool)))

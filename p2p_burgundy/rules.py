@@ -1,0 +1,903 @@
+"""The rules: set-up, chance events, legal actions and their effects.
+
+Three functions drive a game. :func:`new_game` makes the state before set-up;
+:func:`resolve_chance` feeds entropy whenever ``state.chance`` is set; otherwise
+:func:`legal_actions` lists the choices of ``state.to_move`` and :func:`apply` returns the
+state after one of them (or raises :class:`IllegalAction` saying why, changing nothing).
+
+>>> state = new_game(GameConfig(players=2))
+>>> while state.chance is not None:
+...     state = resolve_chance(state, bytes(32))
+>>> state.to_move, state.players[state.to_move].dice
+(1, (3, 5))
+>>> legal_actions(state)[:3]
+[UseDie(die=0), UseDie(die=1), Buy(depot=0, slot=0, payment=<Payment.SILVER: 0>)]
+>>> state = apply(state, UseDie(0))
+>>> apply(state, SellGoods(2))  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+p2p_burgundy.errors.IllegalAction: SellGoods(goods=2): you have no goods of type 2 to sell [state ...]
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+from .actions import (
+    BUY,
+    DISCARD,
+    END_TURN,
+    PASS,
+    PLACE_TILE,
+    SELL_GOODS,
+    TAKE_TILE,
+    TAKE_WORKERS,
+    USE_DIE,
+    Action,
+    Buy,
+    Discard,
+    EndTurn,
+    Pass,
+    Payment,
+    PlaceTile,
+    SellGoods,
+    TakeGoods,
+    TakeTile,
+    TakeWorkers,
+    UseDie,
+)
+from .board import (
+    BLACK_DEPOT_SLOTS,
+    BLACK_DEPOT_TILES,
+    NEIGHBOUR_DEPOT,
+    NUMBERED_DEPOT_SLOTS,
+    PHASES,
+    ROUNDS,
+    depot_spaces,
+    space_colour,
+)
+from .chance import ChanceEvent, ChanceKind, Draws
+from .config import Edition, GameConfig
+from .errors import ChanceError, IllegalAction
+from .estate import NEIGHBOURS, SPACE_COUNT, Estate, bits
+from .scoring import (
+    COLOUR_BONUS_VP,
+    PHASE_BONUS,
+    REGION_VP,
+    SALE_VP,
+    WATCHTOWER_VP,
+    Category,
+    end_game_points,
+)
+from .state import EMPTY, GameState, PlayerState, Step, state_hash
+from .tiles import (
+    ANIMAL_COUNT,
+    ANIMAL_TYPE,
+    BLACK_SUPPLY,
+    GOODS_SUPPLY,
+    KNOWLEDGE_NUMBER,
+    NORMAL_SUPPLY,
+    TILE_COLOUR,
+    TILE_COUNT,
+    Building,
+    Colour,
+    Tile,
+)
+
+STORAGE_SPACES = 3
+GOODS_SLOTS = 3  # goods types a player can hold at once
+START_SILVER = 1
+START_GOODS = 3
+WORKERS_TAKEN = 2
+BOARDING_HOUSE_WORKERS = 4
+BANK_SILVER = 2
+PURCHASE_PRICE = 2
+BLACK = 6  # index of the black-backed supply in GameState.supplies
+TRACK_STEPS = 7  # turn order track spaces in use: start + one per ship (6 rivers)
+
+# Knowledge tile bits (bit n = tile #n) tested on hot paths.
+_K1, _K2, _K3, _K4, _K5, _K6, _K7, _K8 = (1 << n for n in range(1, 9))
+_K9, _K10, _K11, _K12, _K13, _K14 = (1 << n for n in range(9, 15))
+# Knowledge tile giving a free +/-1 when placing a tile of each colour (#9, #10, #11).
+_FREE_PLACE_BIT = (_K9, _K10, _K10, _K11, _K11, _K11)
+
+# Tiles a carpenter's workshop / church / market may take, by colour.
+_EFFECT_COLOURS = {
+    Step.CARPENTER: frozenset({Colour.BEIGE}),
+    Step.CHURCH: frozenset({Colour.GREY, Colour.YELLOW, Colour.DARK_GREEN}),
+    Step.MARKET: frozenset({Colour.BLUE, Colour.LIGHT_GREEN}),
+}
+_BUILDING_STEP = {
+    Building.WAREHOUSE: Step.WAREHOUSE,
+    Building.CARPENTERS_WORKSHOP: Step.CARPENTER,
+    Building.CHURCH: Step.CHURCH,
+    Building.MARKET: Step.MARKET,
+    Building.CITY_HALL: Step.CITY_HALL,
+}
+
+
+def _die_distance(a: int, b: int) -> int:
+    d = abs(a - b)
+    return min(d, 6 - d)  # 1 and 6 are neighbours
+
+
+# COST[per][free][die][target]: workers needed to turn ``die`` into ``target`` when a worker
+# moves the die by up to ``per`` (2 with knowledge #8; index 0 unused) after ``free`` free
+# steps (#9-#12). Die or target 0 means "none" and costs more than anyone has.
+COST = tuple(
+    tuple(
+        tuple(
+            tuple(-(-max(0, _die_distance(v, t) - free) // per) if v and t and per else 99
+                  for t in range(7))
+            for v in range(7)
+        )
+        for free in range(2)
+    )
+    for per in range(3)
+)
+
+
+def worker_cost(die: int, target: int, *, per_worker: int = 1, free: int = 0) -> int:
+    """Workers needed to turn ``die`` into ``target`` (1 and 6 are neighbours).
+
+    Anna turns a 2 into a 6 with two workers; with knowledge #8 (``per_worker=2``) Carla makes
+    a 3 from a 6 with two workers.
+
+    >>> worker_cost(2, 6), worker_cost(6, 3, per_worker=2), worker_cost(4, 5, free=1)
+    (2, 2, 0)
+    """
+    return COST[per_worker][free][die][target]
+
+
+# --- Set-up and chance ------------------------------------------------------------------------
+
+def new_game(config: GameConfig) -> GameState:
+    """The state before set-up: waiting for entropy for the SETUP event.
+
+    >>> new_game(GameConfig(players=4)).chance.kind.name
+    'SETUP'
+    """
+    n = config.players
+    boards = config.boards
+    state = GameState.__new__(GameState)
+    state.config = config
+    state.boards = boards
+    state.phase = 0
+    state.round = 0
+    state.order = tuple(range(n))
+    state.turn = 0
+    state.track = tuple((0, 0) for _ in range(n))
+    state.track_stamp = 0
+    castles = list(NORMAL_SUPPLY[Colour.DARK_GREEN])
+    players = []
+    for seat in range(n):
+        p = PlayerState.__new__(PlayerState)
+        p.silver = START_SILVER
+        p.workers = 0
+        p.goods = (0,) * 7
+        p.sold = (0,) * 7
+        p.storage = ()
+        start = config.start_spaces[seat]
+        p.estate = tuple(castles.pop() if s == start else EMPTY for s in range(SPACE_COUNT))
+        p.occupied = 1 << start
+        p.frontier = NEIGHBOURS[start]
+        p.knowledge = 0
+        p.dice = (0, 0)
+        p.dice_used = 0b11
+        p.bought = False
+        p.bonuses = (0,) * 6
+        p.breakdown = (0,) * len(Category)
+        players.append(p)
+    state.players = tuple(players)
+    state.depots = ((EMPTY,) * BLACK_DEPOT_SLOTS,) + ((EMPTY,) * NUMBERED_DEPOT_SLOTS,) * 6
+    state.depot_goods = ((0,) * 7,) * 7
+    state.phase_goods = ()
+    supplies = list(NORMAL_SUPPLY)
+    supplies[Colour.DARK_GREEN] = tuple(castles)
+    state.supplies = (*supplies, BLACK_SUPPLY)
+    state.goods_pool = GOODS_SUPPLY
+    state.bonus_taken = (0,) * 6
+    state.pending = ()
+    state.chance = ChanceEvent(0, ChanceKind.SETUP, 0, 0)
+    state.chance_index = 0
+    state.white_die = 0
+    state.box = (0,) * TILE_COUNT
+    return state
+
+
+def resolve_chance(state: GameState, entropy: bytes) -> GameState:
+    """Apply the pending chance event with 32 bytes of entropy (see :mod:`.chance`).
+
+    Draw order: SETUP draws the start seat, then three goods per seat in seat order.
+    PHASE draws, for depots 1..6 and their filled spaces in order, a tile of the space's
+    colour, then the black depot's tiles, then the phase's five goods. ROUND rolls two dice
+    per seat in seat order, then the white die. Pools are drawn from in sorted order.
+    """
+    event = state.chance
+    if event is None:
+        raise ChanceError("no chance event is pending")
+    draws = Draws(entropy)
+    new = state.clone()
+    new.chance_index = event.index + 1
+    if event.kind == ChanceKind.SETUP:
+        _setup(new, draws)
+        new.chance = ChanceEvent(new.chance_index, ChanceKind.PHASE, 0, 0)
+    elif event.kind == ChanceKind.PHASE:
+        _phase_setup(new, draws)
+        new.chance = ChanceEvent(new.chance_index, ChanceKind.ROUND, new.phase, 0)
+    else:
+        _round_setup(new, draws)
+        new.chance = None
+    return new
+
+
+def _setup(state: GameState, draws: Draws) -> None:
+    n = state.config.players
+    start = draws.below(n)
+    pool = list(state.goods_pool)
+    players = [p.copy() for p in state.players]
+    for p in players:
+        goods = [0] * 7
+        for _ in range(START_GOODS):
+            goods[draws.take(pool)] += 1
+        p.goods = tuple(goods)
+    track = [(0, 0)] * n
+    for i in range(n):
+        seat = (start + i) % n  # clockwise from the start player
+        players[seat].workers = i + 1
+        track[seat] = (0, n - 1 - i)  # the start player's piece on top
+    state.players = tuple(players)
+    state.track = tuple(track)
+    state.track_stamp = n
+    state.goods_pool = tuple(pool)
+    state.order = _turn_order(state.track)
+
+
+def _phase_setup(state: GameState, draws: Draws) -> None:
+    n = state.config.players
+    box = list(state.box)
+    for depot in state.depots:
+        for tile in depot:
+            if tile != EMPTY:
+                box[tile] += 1  # tiles left on the board leave the game
+    state.box = tuple(box)
+    supplies = [list(s) for s in state.supplies]
+    depots = [[EMPTY] * BLACK_DEPOT_SLOTS]
+    for d in range(1, 7):
+        slots = [EMPTY] * NUMBERED_DEPOT_SLOTS
+        for slot, _ in depot_spaces(d, n):
+            supply = supplies[space_colour(d, slot, n, state.phase)]
+            if supply:
+                slots[slot] = draws.take(supply)
+        depots.append(slots)
+    for slot in range(BLACK_DEPOT_TILES[n]):
+        if supplies[BLACK]:
+            depots[0][slot] = draws.take(supplies[BLACK])
+    pool = list(state.goods_pool)
+    state.phase_goods = tuple(draws.take(pool) for _ in range(ROUNDS))
+    state.goods_pool = tuple(pool)
+    state.supplies = tuple(tuple(s) for s in supplies)
+    state.depots = tuple(tuple(d) for d in depots)
+
+
+def _round_setup(state: GameState, draws: Draws) -> None:
+    players = [p.copy() for p in state.players]
+    for p in players:
+        p.dice = (draws.die(), draws.die())
+        p.dice_used = 0
+        p.bought = False
+    state.players = tuple(players)
+    state.white_die = draws.die()
+    state.order = _turn_order(state.track)
+    state.turn = 0
+    goods = list(state.depot_goods)
+    depot = list(goods[state.white_die])
+    depot[state.phase_goods[state.round]] += 1
+    goods[state.white_die] = tuple(depot)
+    state.depot_goods = tuple(goods)
+
+
+def _turn_order(track: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """Furthest along first; in a stack, the top piece (highest stamp) first."""
+    return tuple(sorted(range(len(track)), key=lambda s: (-track[s][0], -track[s][1])))
+
+
+# --- Legal actions ---------------------------------------------------------------------------
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every legal decision for ``state.to_move`` (empty while chance is pending or at the end).
+
+    >>> state = new_game(GameConfig(players=2))
+    >>> legal_actions(state)
+    []
+    """
+    if state.chance is not None or state.phase >= PHASES:
+        return []
+    p = state.players[state.order[state.turn]]
+    if not state.pending:
+        actions: list[Action] = [USE_DIE[i] for i in (0, 1) if not p.dice_used >> i & 1]
+        actions += _purchases(state, p)
+        actions.append(END_TURN)
+        return actions
+    step, arg = state.pending[-1]
+    return _CHOICES[step](state, p, arg)
+
+
+def _die_choices(state: GameState, p: PlayerState, die: int) -> list[Action]:
+    return _action_choices(state, p, p.dice[die], p.workers)
+
+
+def _free_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    return _action_choices(state, p, 0, 0)
+
+
+def _action_choices(state: GameState, p: PlayerState, value: int, workers: int) -> list[Action]:
+    """The four die actions with die ``value`` (0: any number, as a castle's extra action)."""
+    k = p.knowledge
+    per = 2 if k & _K8 else 1
+    actions: list[Action] = []
+    cost = COST[per][1 if k & _K12 else 0][value]
+    for d in range(1, 7):
+        if value and cost[d] > workers:
+            continue
+        row = TAKE_TILE[d]
+        for slot, tile in enumerate(state.depots[d]):
+            if tile != EMPTY:
+                actions.append(row[slot])
+    actions += _placements(state, p, value, workers, per)
+    cost = COST[per][0][value]
+    for g in range(1, 7):
+        if p.goods[g] and (not value or cost[g] <= workers):
+            actions.append(SELL_GOODS[g])
+    actions.append(TAKE_WORKERS)
+    return actions
+
+
+def _placements(state: GameState, p: PlayerState, value: int, workers: int,
+                per: int) -> list[Action]:
+    """PlaceTile choices: die ``value`` (0 = any number) adjusted with up to ``workers``."""
+    actions: list[Action] = []
+    board = state.boards[state.order[state.turn]]
+    k = p.knowledge
+    for i, tile in enumerate(p.storage):
+        colour = TILE_COLOUR[tile]
+        mask = p.frontier & board.colour_masks[colour]
+        if not mask:
+            continue
+        if value:
+            cost = COST[per][1 if k & _FREE_PLACE_BIT[colour] else 0][value]
+            reach = 0
+            for target in range(1, 7):
+                if cost[target] <= workers:
+                    reach |= board.die_masks[target]
+            mask &= reach
+        if colour == Colour.BEIGE and not k & _K1:
+            mask = _without_duplicate_buildings(board, p, tile, mask)
+        row = PLACE_TILE[i]
+        while mask:
+            low = mask & -mask
+            actions.append(row[low.bit_length() - 1])
+            mask ^= low
+    return actions
+
+
+def _without_duplicate_buildings(board: Estate, p: PlayerState, tile: int, mask: int) -> int:
+    for space in bits(mask):
+        city = board.regions[board.region_of[space]].mask & p.occupied
+        if any(p.estate[s] == tile for s in bits(city)):
+            mask &= ~(1 << space)
+    return mask
+
+
+def _purchases(state: GameState, p: PlayerState) -> list[Action]:
+    if p.bought:
+        return []
+    payments = []
+    if p.silver >= PURCHASE_PRICE:
+        payments.append(Payment.SILVER)
+    if _can_pay_workers(state, p):
+        payments.append(Payment.WORKERS)
+    if not payments:
+        return []
+    actions: list[Action] = []
+    for d in (range(7) if p.knowledge & _K6 else (0,)):
+        for slot, tile in enumerate(state.depots[d]):
+            if tile != EMPTY:
+                actions.extend(BUY[d][slot][pay] for pay in payments)
+    return actions
+
+
+def _can_pay_workers(state: GameState, p: PlayerState) -> bool:
+    return bool(state.config.edition is Edition.E2019 and p.knowledge & _K6
+                and p.workers >= PURCHASE_PRICE)
+
+
+def _discard_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    return list(DISCARD)
+
+
+def _ship_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    return list(_goods_choices(state, p))
+
+
+def _goods_choices(state: GameState, p: PlayerState) -> list[TakeGoods]:
+    """Which depots' goods a ship takes, and which goods types are kept when slots run out."""
+    goods = state.depot_goods
+    options = [(d,) for d in range(1, 7) if any(goods[d])]
+    if p.knowledge & _K5:
+        options += [tuple(sorted((d, NEIGHBOUR_DEPOT[d]))) for d in range(1, 7)
+                    if any(goods[d]) and any(goods[NEIGHBOUR_DEPOT[d]])]
+    held = {g for g in range(1, 7) if p.goods[g]}
+    free = GOODS_SLOTS - len(held)
+    choices = []
+    for depots in options:
+        offered = sorted({g for d in depots for g in range(1, 7) if goods[d][g]})
+        new = [g for g in offered if g not in held]
+        old = [g for g in offered if g in held]
+        if len(new) <= free:
+            choices.append(TakeGoods(depots, tuple(offered)))
+        else:
+            for kept in itertools.combinations(new, free):
+                choices.append(TakeGoods(depots, tuple(sorted(old + list(kept)))))
+    return choices
+
+
+def _warehouse_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    return [*(SELL_GOODS[g] for g in range(1, 7) if p.goods[g]), PASS]
+
+
+def _effect_take_choices(state: GameState, p: PlayerState, step: int) -> list[Action]:
+    colours = _EFFECT_COLOURS[Step(step)]
+    actions: list[Action] = []
+    for d in range(1, 7):
+        for slot, tile in enumerate(state.depots[d]):
+            if tile != EMPTY and TILE_COLOUR[tile] in colours:
+                actions.append(TAKE_TILE[d][slot])
+    actions.append(PASS)
+    return actions
+
+
+def _city_hall_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    return [*_placements(state, p, 0, 0, 1), PASS]
+
+
+_CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
+    Step.DIE: _die_choices,
+    Step.FREE_ACTION: _free_choices,
+    Step.DISCARD: _discard_choices,
+    Step.SHIP: _ship_choices,
+    Step.WAREHOUSE: _warehouse_choices,
+    Step.CARPENTER: lambda s, p, _: _effect_take_choices(s, p, Step.CARPENTER),
+    Step.CHURCH: lambda s, p, _: _effect_take_choices(s, p, Step.CHURCH),
+    Step.MARKET: lambda s, p, _: _effect_take_choices(s, p, Step.MARKET),
+    Step.CITY_HALL: _city_hall_choices,
+}
+
+
+# --- Applying actions --------------------------------------------------------------------------
+
+class _Turn:
+    """The state being built by one :func:`apply`: a clone plus a copy of the mover."""
+
+    __slots__ = ("committed", "new", "old", "p", "seat")
+
+    def __init__(self, state: GameState) -> None:
+        self.committed = False
+        self.old = state
+        self.new = state.clone()
+        self.seat = state.order[state.turn]
+        self.p = state.players[self.seat].copy()
+
+    def fail(self, action: Action, why: str) -> IllegalAction:
+        return IllegalAction(f"{action!r}: {why}")
+
+    def push(self, step: Step, arg: int = 0) -> None:
+        self.new.pending = (*self.new.pending, (step, arg))
+
+    def commit(self) -> GameState:
+        """Write the mover's copy into the new state (once); later changes go to the state."""
+        if self.committed:
+            return self.new
+        self.committed = True
+        players = list(self.new.players)
+        players[self.seat] = self.p
+        self.new.players = tuple(players)
+        return self.new
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The state after ``action`` by ``state.to_move``; raises IllegalAction (naming the rule)
+    if the rules forbid it. ``state`` itself never changes.
+
+    >>> state = new_game(GameConfig(players=2))
+    >>> apply(state, END_TURN)
+    Traceback (most recent call last):
+    ...
+    p2p_burgundy.errors.IllegalAction: EndTurn(): the game is waiting for chance event 0 (SETUP)
+    """
+    if state.chance is not None:
+        raise IllegalAction(
+            f"{action!r}: the game is waiting for chance event {state.chance.index} "
+            f"({state.chance.kind.name})"
+        )
+    if state.phase >= PHASES:
+        raise IllegalAction(f"{action!r}: the game is over")
+    step = state.pending[-1][0] if state.pending else Step.TURN
+    handler = _HANDLERS.get((step, type(action)))
+    if handler is None:
+        raise IllegalAction(f"{action!r}: not a choice now; {_EXPECTED[Step(step)]}")
+    turn = _Turn(state)
+    if step != Step.TURN:
+        turn.new.pending = state.pending[:-1]
+    try:
+        handler(turn, action, state.pending[-1][1] if state.pending else 0)
+    except IllegalAction as exc:
+        raise IllegalAction(f"{exc} [state {state_hash(state).hex()[:12]}]") from None
+    return turn.commit()
+
+
+_EXPECTED = {
+    Step.TURN: "use a die, buy a tile or end the turn",
+    Step.DIE: "take a tile, place a tile, sell goods or take workers with the chosen die",
+    Step.FREE_ACTION: "the castle's extra action: take, place, sell or take workers",
+    Step.DISCARD: "storage is full: discard one of the three older tiles",
+    Step.SHIP: "the ship takes goods: choose the depot",
+    Step.WAREHOUSE: "the warehouse may sell one goods type (or pass)",
+    Step.CARPENTER: "the carpenter's workshop may take a building from a numbered depot (or pass)",
+    Step.CHURCH: "the church may take a mine, castle or knowledge tile (or pass)",
+    Step.MARKET: "the market may take a ship or animal tile (or pass)",
+    Step.CITY_HALL: "the city hall may place one more tile (or pass)",
+}
+
+
+def _use_die(turn: _Turn, action: UseDie, _: int) -> None:
+    if action.die not in (0, 1):
+        raise turn.fail(action, "die must be 0 or 1")
+    if turn.p.dice_used >> action.die & 1:
+        raise turn.fail(action, f"die {action.die} ({turn.p.dice[action.die]}) is already used")
+    turn.p.dice_used |= 1 << action.die
+    turn.push(Step.DIE, action.die)
+
+
+def _end_turn(turn: _Turn, action: EndTurn, _: int) -> None:
+    new = turn.commit()  # the round or phase may end below, changing every player
+    new.turn += 1
+    if new.turn < len(new.order):
+        return
+    if new.round + 1 < ROUNDS:
+        new.round += 1
+        new.chance = ChanceEvent(new.chance_index, ChanceKind.ROUND, new.phase, new.round)
+        return
+    _end_phase(new)
+
+
+def _end_phase(state: GameState) -> None:
+    players = []
+    for p in state.players:
+        p = p.copy()
+        mines = p.estate.count(Tile.MINE)
+        p.silver += mines
+        if p.knowledge & _K2:
+            p.workers += mines
+        players.append(p)
+    state.players = tuple(players)
+    if state.phase + 1 < PHASES:
+        state.phase += 1
+        state.round = 0
+        state.chance = ChanceEvent(state.chance_index, ChanceKind.PHASE, state.phase, 0)
+        return
+    state.phase = PHASES
+    for p in players:
+        for category, points in end_game_points(p, state.config.edition).items():
+            p.add_vp(category, points)
+
+
+def _buy(turn: _Turn, action: Buy, _: int) -> None:
+    p = turn.p
+    if p.bought:
+        raise turn.fail(action, "you already bought a tile this turn")
+    if action.depot != 0 and not p.knowledge & _K6:
+        raise turn.fail(action, "only the black depot (0) sells tiles without knowledge #6")
+    _check_slot(turn, action, action.depot, action.slot)
+    if action.payment == Payment.SILVER:
+        if p.silver < PURCHASE_PRICE:
+            raise turn.fail(action, f"a purchase costs 2 silverlings; you have {p.silver}")
+        p.silver -= PURCHASE_PRICE
+    elif action.payment == Payment.WORKERS:
+        if not _can_pay_workers(turn.old, p):
+            raise turn.fail(action, "paying with 2 workers needs knowledge #6 (2019 edition) "
+                                    f"and 2 workers; you have {p.workers}")
+        p.workers -= PURCHASE_PRICE
+    else:
+        raise turn.fail(action, "unknown payment")
+    p.bought = True
+    _take_into_storage(turn, action.depot, action.slot)
+
+
+def _check_slot(turn: _Turn, action: Action, depot: int, slot: int) -> None:
+    if not (isinstance(depot, int) and 0 <= depot <= 6):
+        raise turn.fail(action, "depot must be 0 (black) or 1..6")
+    tiles = turn.old.depots[depot]
+    if not (isinstance(slot, int) and 0 <= slot < len(tiles)) or tiles[slot] == EMPTY:
+        raise turn.fail(action, f"depot {depot} has no tile in slot {slot}")
+
+
+def _take_into_storage(turn: _Turn, depot: int, slot: int) -> None:
+    depots = list(turn.new.depots)
+    row = list(depots[depot])
+    tile = row[slot]
+    row[slot] = EMPTY
+    depots[depot] = tuple(row)
+    turn.new.depots = tuple(depots)
+    turn.p.storage = (*turn.p.storage, tile)
+    if len(turn.p.storage) > STORAGE_SPACES:
+        turn.push(Step.DISCARD)
+
+
+def _die_value(turn: _Turn, pending_arg: int, step: int) -> int:
+    return turn.p.dice[pending_arg] if step == Step.DIE else 0
+
+
+def _pay_workers(turn: _Turn, action: Action, value: int, target: int, free: int) -> None:
+    """Pay the fewest workers that turn die ``value`` into ``target`` (value 0: castle)."""
+    if not value:
+        return
+    p = turn.p
+    cost = COST[2 if p.knowledge & _K8 else 1][free][value][target]
+    if cost > p.workers:
+        raise turn.fail(action, f"turning your {value} into a {target} takes {cost} "
+                                f"worker{'s' if cost != 1 else ''}; you have {p.workers}")
+    p.workers -= cost
+
+
+def _make_action_handler(step: Step) -> dict[type[Action], Callable[[_Turn, Action, int], None]]:
+    """Handlers for the four die actions, with a die (DIE) or any number (FREE_ACTION)."""
+
+    def take(turn: _Turn, action: TakeTile, arg: int) -> None:
+        if not (isinstance(action.depot, int) and 1 <= action.depot <= 6):
+            raise turn.fail(action, "a die takes from numbered depots 1..6 only")
+        _check_slot(turn, action, action.depot, action.slot)
+        _pay_workers(turn, action, _die_value(turn, arg, step), action.depot,
+                     1 if turn.p.knowledge & _K12 else 0)
+        _take_into_storage(turn, action.depot, action.slot)
+
+    def place(turn: _Turn, action: PlaceTile, arg: int) -> None:
+        tile = _check_placement(turn, action)
+        board = turn.old.boards[turn.seat]
+        free = 1 if turn.p.knowledge & _FREE_PLACE_BIT[TILE_COLOUR[tile]] else 0
+        _pay_workers(turn, action, _die_value(turn, arg, step), board.dice[action.space], free)
+        _place(turn, action.storage, action.space)
+
+    def sell(turn: _Turn, action: SellGoods, arg: int) -> None:
+        _check_goods(turn, action)
+        _pay_workers(turn, action, _die_value(turn, arg, step), action.goods, 0)
+        _sell(turn, action.goods)
+
+    def workers(turn: _Turn, action: TakeWorkers, arg: int) -> None:
+        p = turn.p
+        p.workers += 2 * WORKERS_TAKEN if p.knowledge & _K14 else WORKERS_TAKEN
+        if p.knowledge & _K13:
+            p.silver += 1
+
+    return {TakeTile: take, PlaceTile: place, SellGoods: sell, TakeWorkers: workers}  # type: ignore[dict-item]
+
+
+def _check_goods(turn: _Turn, action: SellGoods) -> None:
+    if not (isinstance(action.goods, int) and 1 <= action.goods <= 6):
+        raise turn.fail(action, "goods types are 1..6")
+    if not turn.p.goods[action.goods]:
+        raise turn.fail(action, f"you have no goods of type {action.goods} to sell")
+
+
+def _check_placement(turn: _Turn, action: PlaceTile) -> int:
+    """Colour, adjacency and the one-building-per-city rule; returns the tile."""
+    p = turn.p
+    if not (isinstance(action.storage, int) and 0 <= action.storage < len(p.storage)):
+        raise turn.fail(action, f"storage space {action.storage} is empty")
+    if not (isinstance(action.space, int) and 0 <= action.space < SPACE_COUNT):
+        raise turn.fail(action, "estate spaces are 0..36")
+    tile = p.storage[action.storage]
+    board = turn.old.boards[turn.seat]
+    space = action.space
+    name = Tile(tile).name.lower()
+    if p.occupied >> space & 1:
+        raise turn.fail(action, f"space {board.label(space)} is already covered")
+    if TILE_COLOUR[tile] != board.colours[space]:
+        raise turn.fail(action, f"a {Colour(TILE_COLOUR[tile]).name.lower()} tile ({name}) "
+                                f"cannot go on {board.label(space)}: colours must match")
+    if not p.frontier >> space & 1:
+        raise turn.fail(action, f"space {board.label(space)} is not next to a placed tile")
+    if TILE_COLOUR[tile] == Colour.BEIGE and not p.knowledge & _K1 \
+            and not _without_duplicate_buildings(board, p, tile, 1 << space):
+        raise turn.fail(action, f"that city already has a {name} (knowledge #1 lifts this)")
+    return tile
+
+
+def _place(turn: _Turn, storage: int, space: int) -> None:
+    """Put a stored tile on the estate, score what it completes and trigger its effect."""
+    p = turn.p
+    new = turn.new
+    board = new.boards[turn.seat]
+    tile = p.storage[storage]
+    p.storage = p.storage[:storage] + p.storage[storage + 1:]
+    estate = list(p.estate)
+    estate[space] = tile
+    p.estate = tuple(estate)
+    p.occupied |= 1 << space
+    p.frontier = (p.frontier | NEIGHBOURS[space]) & ~p.occupied
+    colour = TILE_COLOUR[tile]
+    region = board.regions[board.region_of[space]]
+    if colour == Colour.LIGHT_GREEN:
+        _score_animals(p, tile, region.mask)
+    if not region.mask & ~p.occupied:
+        p.add_vp(Category.REGIONS, REGION_VP[region.size])
+        p.add_vp(Category.PHASE_BONUSES, PHASE_BONUS[new.phase])
+    if not board.colour_masks[colour] & ~p.occupied:
+        _claim_colour_bonus(turn, colour)
+    _tile_effect(turn, tile)
+
+
+def _score_animals(p: PlayerState, tile: int, pasture: int) -> None:
+    """The new tile's animals, plus every same-type tile already in the pasture again
+    (each tile +1 with knowledge #7)."""
+    extra = 1 if p.knowledge & _K7 else 0
+    kind = ANIMAL_TYPE[tile]
+    points = 0
+    for s in bits(pasture & p.occupied):
+        t = p.estate[s]
+        if ANIMAL_TYPE[t] == kind:
+            points += ANIMAL_COUNT[t] + extra
+    p.add_vp(Category.ANIMALS, points)
+
+
+def _claim_colour_bonus(turn: _Turn, colour: int) -> None:
+    taken = turn.new.bonus_taken[colour]
+    if taken >= 2:
+        return
+    rank = taken + 1
+    bonus = list(turn.new.bonus_taken)
+    bonus[colour] = rank
+    turn.new.bonus_taken = tuple(bonus)
+    mine = list(turn.p.bonuses)
+    mine[colour] = rank
+    turn.p.bonuses = tuple(mine)
+    turn.p.add_vp(Category.COLOUR_BONUSES, COLOUR_BONUS_VP[(turn.new.config.players, rank)])
+
+
+def _tile_effect(turn: _Turn, tile: int) -> None:
+    p = turn.p
+    colour = TILE_COLOUR[tile]
+    if colour == Colour.BLUE:
+        _advance_on_track(turn)
+        if any(any(g) for g in turn.new.depot_goods):
+            turn.push(Step.SHIP)
+    elif colour == Colour.DARK_GREEN:
+        turn.push(Step.FREE_ACTION)
+    elif colour == Colour.YELLOW:
+        p.knowledge |= 1 << KNOWLEDGE_NUMBER[tile]
+    elif colour == Colour.BEIGE:
+        if tile == Building.BOARDING_HOUSE:
+            p.workers += BOARDING_HOUSE_WORKERS
+        elif tile == Building.BANK:
+            p.silver += BANK_SILVER
+        elif tile == Building.WATCHTOWER:
+            p.add_vp(Category.WATCHTOWERS, WATCHTOWER_VP)
+        else:
+            step = _BUILDING_STEP[Building(tile)]
+            # An advantage that cannot be used is lost (only "pass" would be left).
+            if len(_CHOICES[step](turn.new, p, step)) > 1:
+                turn.push(step)
+
+
+def _advance_on_track(turn: _Turn) -> None:
+    new = turn.new
+    track = list(new.track)
+    space = min(track[turn.seat][0] + 1, TRACK_STEPS - 1)
+    track[turn.seat] = (space, new.track_stamp)  # on top of any stack there
+    new.track = tuple(track)
+    new.track_stamp += 1
+
+
+def _sell(turn: _Turn, goods: int) -> None:
+    p = turn.p
+    count = p.goods[goods]
+    held = list(p.goods)
+    held[goods] = 0
+    p.goods = tuple(held)
+    sold = list(p.sold)
+    sold[goods] += count
+    p.sold = tuple(sold)
+    p.silver += 2 if p.knowledge & _K3 else 1
+    if p.knowledge & _K4:
+        p.workers += 1
+    p.add_vp(Category.SALES, SALE_VP[turn.new.config.players] * count)
+
+
+def _discard(turn: _Turn, action: Discard, _: int) -> None:
+    if not (isinstance(action.storage, int) and 0 <= action.storage < STORAGE_SPACES):
+        raise turn.fail(action, "discard one of the three older tiles (storage 0..2), "
+                                "never the new one")
+    p = turn.p
+    tile = p.storage[action.storage]
+    p.storage = p.storage[:action.storage] + p.storage[action.storage + 1:]
+    box = list(turn.new.box)
+    box[tile] += 1
+    turn.new.box = tuple(box)
+
+
+def _take_goods(turn: _Turn, action: TakeGoods, _: int) -> None:
+    if action not in _goods_choices(turn.old, turn.p):
+        raise turn.fail(action, _goods_reason(turn, action))
+    goods = list(turn.new.depot_goods)
+    held = list(turn.p.goods)
+    for d in action.depots:
+        row = list(goods[d])
+        for g in action.keep:
+            held[g] += row[g]
+            row[g] = 0
+        goods[d] = tuple(row)  # goods not kept stay on the depot
+    turn.new.depot_goods = tuple(goods)
+    turn.p.goods = tuple(held)
+
+
+def _goods_reason(turn: _Turn, action: TakeGoods) -> str:
+    depots = action.depots
+    if not all(isinstance(d, int) and 1 <= d <= 6 for d in depots) or not 1 <= len(depots) <= 2:
+        return "a ship takes goods from one numbered depot (two neighbours with knowledge #5)"
+    if len(depots) == 2:
+        if not turn.p.knowledge & _K5:
+            return "taking from two depots needs knowledge #5"
+        if depots[1] != NEIGHBOUR_DEPOT[depots[0]] and depots[0] != NEIGHBOUR_DEPOT[depots[1]]:
+            return f"depots {depots[0]} and {depots[1]} are not neighbours"
+    if not any(any(turn.old.depot_goods[d]) for d in depots):
+        return "no goods lie there"
+    return ("keep every goods type you can store (at most three types at once); "
+            f"choose from {[c.keep for c in _goods_choices(turn.old, turn.p) if c.depots == depots]}")
+
+
+def _effect_take(turn: _Turn, action: TakeTile, arg: int) -> None:
+    step = Step(turn.old.pending[-1][0])
+    colours = _EFFECT_COLOURS[step]
+    if not (isinstance(action.depot, int) and 1 <= action.depot <= 6):
+        raise turn.fail(action, "only numbered depots 1..6 (not the black depot)")
+    _check_slot(turn, action, action.depot, action.slot)
+    tile = turn.old.depots[action.depot][action.slot]
+    if TILE_COLOUR[tile] not in colours:
+        allowed = " or ".join(sorted(Colour(c).name.lower() for c in colours))
+        raise turn.fail(action, f"this building takes {allowed} tiles, not "
+                                f"{Tile(tile).name.lower()}")
+    _take_into_storage(turn, action.depot, action.slot)
+
+
+def _warehouse_sell(turn: _Turn, action: SellGoods, _: int) -> None:
+    _check_goods(turn, action)
+    _sell(turn, action.goods)
+
+
+def _city_hall_place(turn: _Turn, action: PlaceTile, _: int) -> None:
+    _check_placement(turn, action)
+    _place(turn, action.storage, action.space)
+
+
+def _pass(turn: _Turn, action: Pass, _: int) -> None:
+    """Decline an optional building advantage."""
+
+
+_HANDLERS: dict[tuple[int, type[Action]], Callable[[_Turn, Action, int], None]] = {
+    (Step.TURN, UseDie): _use_die,  # type: ignore[dict-item]
+    (Step.TURN, Buy): _buy,  # type: ignore[dict-item]
+    (Step.TURN, EndTurn): _end_turn,  # type: ignore[dict-item]
+    (Step.DISCARD, Discard): _discard,  # type: ignore[dict-item]
+    (Step.SHIP, TakeGoods): _take_goods,  # type: ignore[dict-item]
+    (Step.WAREHOUSE, SellGoods): _warehouse_sell,  # type: ignore[dict-item]
+    (Step.WAREHOUSE, Pass): _pass,  # type: ignore[dict-item]
+    (Step.CITY_HALL, PlaceTile): _city_hall_place,  # type: ignore[dict-item]
+    (Step.CITY_HALL, Pass): _pass,  # type: ignore[dict-item]
+}
+for _step in (Step.DIE, Step.FREE_ACTION):
+    for _cls, _handler in _make_action_handler(_step).items():
+        _HANDLERS[(_step, _cls)] = _handler
+for _step in (Step.CARPENTER, Step.CHURCH, Step.MARKET):
+    _HANDLERS[(_step, TakeTile)] = _effect_take  # type: ignore[assignment]
+    _HANDLERS[(_step, Pass)] = _pass  # type: ignore[assignment]

@@ -1,0 +1,127 @@
+"""Victory points: the tables, the score categories, final scoring and the winner.
+
+>>> REGION_VP[5], PHASE_BONUS[0], COLOUR_BONUS_VP[(4, 1)]
+(15, 10, 7)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import TYPE_CHECKING
+
+from .config import Edition
+from .tiles import (
+    ANIMAL_TYPE,
+    KNOWLEDGE_BUILDING_SCORED,
+    TILE_COLOUR,
+    Colour,
+)
+
+if TYPE_CHECKING:
+    from .state import GameState, PlayerState
+
+
+class Category(IntEnum):
+    """Where victory points come from; a player's score is the sum over these."""
+
+    ANIMALS = 0  # animal tiles placed (with same-type rescoring)
+    REGIONS = 1  # completed regions, by size
+    PHASE_BONUSES = 2  # completed regions, by the phase they were completed in
+    COLOUR_BONUSES = 3  # first / second to cover every space of a colour
+    SALES = 4  # goods sold
+    WATCHTOWERS = 5
+    KNOWLEDGE = 6  # end-game knowledge tiles (#15, #16-#23, #24, #25, #26)
+    GOODS_LEFT = 7  # 1 per unsold goods tile at the end
+    SILVER_LEFT = 8  # 1 per silverling at the end
+    WORKERS_LEFT = 9  # 1 per two workers at the end
+
+
+REGION_VP = (0, 1, 3, 6, 10, 15, 21, 28, 36)  # by region size 1..8
+PHASE_BONUS = (10, 8, 6, 4, 2)  # per completed region, phases A..E
+# (players, 1 = first / 2 = second to complete a colour) -> VP
+COLOUR_BONUS_VP = {(2, 1): 5, (3, 1): 6, (4, 1): 7, (2, 2): 2, (3, 2): 3, (4, 2): 4}
+SALE_VP = {2: 2, 3: 3, 4: 4}  # per goods tile sold, by player count
+WATCHTOWER_VP = 4
+KNOWLEDGE_15_VP = {Edition.E2011: 3, Edition.E2019: 2}  # per goods type sold
+KNOWLEDGE_26_VP = {Edition.E2011: 2, Edition.E2019: 3}  # per bonus tile
+KNOWLEDGE_BUILDING_VP = 4  # #16-#23, per building of the type
+KNOWLEDGE_24_VP = 4  # per animal type placed
+KNOWLEDGE_25_VP = 1  # per goods tile sold
+
+
+def knowledge_points(player: PlayerState, edition: Edition) -> int:
+    """End-game VP from the player's knowledge tiles.
+
+    Dario sold 4 red, 3 violet, 3 pink, 1 orange: #15 gives 12 VP (2011), #25 gives 11.
+
+    >>> from types import SimpleNamespace as P
+    >>> dario = P(knowledge=1 << 15, sold=(0, 0, 3, 3, 4, 0, 1), estate=(), bonuses=())
+    >>> knowledge_points(dario, Edition.E2011), knowledge_points(dario, Edition.E2019)
+    (12, 8)
+    >>> knowledge_points(P(knowledge=1 << 25, sold=dario.sold, estate=(), bonuses=()),
+    ...                  Edition.E2011)
+    11
+    """
+    k = player.knowledge
+    points = 0
+    if k >> 15 & 1:
+        points += KNOWLEDGE_15_VP[edition] * sum(1 for n in player.sold if n)
+    if k >> 25 & 1:
+        points += KNOWLEDGE_25_VP * sum(player.sold)
+    if k >> 26 & 1:
+        points += KNOWLEDGE_26_VP[edition] * sum(1 for b in player.bonuses if b)
+    if k >> 24 & 1:
+        kinds = {ANIMAL_TYPE[t] for t in player.estate if t >= 0
+                 and TILE_COLOUR[t] == Colour.LIGHT_GREEN}
+        points += KNOWLEDGE_24_VP * len(kinds)
+    for number, building in KNOWLEDGE_BUILDING_SCORED.items():
+        if k >> number & 1:
+            points += KNOWLEDGE_BUILDING_VP * player.estate.count(building)
+    return points
+
+
+def end_game_points(player: PlayerState, edition: Edition) -> dict[Category, int]:
+    """The final scoring's VP by category (added once, after phase E)."""
+    return {
+        Category.KNOWLEDGE: knowledge_points(player, edition),
+        Category.GOODS_LEFT: sum(player.goods),
+        Category.SILVER_LEFT: player.silver,
+        Category.WORKERS_LEFT: player.workers // 2,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: seats from winner to last, with the tie-break keys."""
+
+    ranking: tuple[int, ...]
+    scores: tuple[int, ...]  # by seat
+    empty_spaces: tuple[int, ...]  # by seat (fewer wins a tie)
+    decided_by: str  # "score", "fewest empty spaces" or "later in turn order"
+
+    @property
+    def winner(self) -> int:
+        return self.ranking[0]
+
+
+def outcome(state: GameState) -> Outcome:
+    """Rank the players: most VP; ties go to the fewest empty estate spaces, then to the
+    player later in turn order (the order of the last round)."""
+    n = state.config.players
+    scores = tuple(p.vp for p in state.players)
+    empty = tuple(p.estate.count(-1) for p in state.players)
+    position = {seat: i for i, seat in enumerate(state.order)}
+
+    def key(seat: int) -> tuple[int, int, int]:
+        return (-scores[seat], empty[seat], -position[seat])
+
+    ranking = tuple(sorted(range(n), key=key))
+    first, second = ranking[0], ranking[1]
+    if scores[first] != scores[second]:
+        why = "score"
+    elif empty[first] != empty[second]:
+        why = "fewest empty spaces"
+    else:
+        why = "later in turn order"
+    return Outcome(ranking, scores, empty, why)

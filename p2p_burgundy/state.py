@@ -1,0 +1,220 @@
+"""The game state: flat, copy-on-write values with a cheap :meth:`GameState.clone`.
+
+Every field holds an immutable value (ints, tuples, frozen objects), so a clone copies
+references only, and :func:`p2p_burgundy.rules.apply` builds the next state by replacing
+fields of a clone. Callers never mutate a state.
+
+>>> from p2p_burgundy.rules import new_game
+>>> state = new_game(GameConfig(players=2))
+>>> state.chance
+ChanceEvent(index=0, kind=<ChanceKind.SETUP: 0>, phase=0, round=0)
+>>> state_hash(state).hex()[:16] == state_hash(state.clone()).hex()[:16]
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from enum import IntEnum
+
+import msgpack
+
+from .chance import ChanceEvent
+from .config import GameConfig
+from .estate import Estate
+from .scoring import Category
+
+
+class Step(IntEnum):
+    """What the player to move is deciding (the top of the pending stack)."""
+
+    TURN = 0  # use a die, buy, or end the turn
+    DIE = 1  # a die is chosen: take / place / sell / workers
+    FREE_ACTION = 2  # a castle's extra action, any die number
+    DISCARD = 3  # storage overflowed: discard an old tile
+    SHIP = 4  # take goods from a depot
+    WAREHOUSE = 5  # may sell one goods type
+    CARPENTER = 6  # may take a building from a numbered depot
+    CHURCH = 7  # may take a mine, castle or knowledge tile
+    MARKET = 8  # may take a ship or animal tile
+    CITY_HALL = 9  # may place another tile, any die number
+
+
+EMPTY = -1  # an empty estate space or depot slot
+
+_PLAYER_FIELDS = (
+    "silver", "workers", "goods", "sold", "storage", "estate", "occupied", "frontier",
+    "knowledge", "dice", "dice_used", "bought", "bonuses", "breakdown",
+)
+
+
+class PlayerState:
+    """One player's supplies and estate.
+
+    ``goods`` and ``sold`` count goods tiles by type (index 1..6; index 0 unused).
+    ``estate`` holds a tile per space or EMPTY; ``occupied`` and ``frontier`` (empty spaces
+    next to a tile) are the same as bit masks. ``knowledge`` has bit ``n`` set for each
+    knowledge tile #n placed. ``bonuses`` per colour: 0 none, 1 first (large), 2 second.
+    ``breakdown`` holds VP per :class:`~p2p_burgundy.scoring.Category`.
+    """
+
+    __slots__ = _PLAYER_FIELDS
+
+    silver: int
+    workers: int
+    goods: tuple[int, ...]
+    sold: tuple[int, ...]
+    storage: tuple[int, ...]
+    estate: tuple[int, ...]
+    occupied: int
+    frontier: int
+    knowledge: int
+    dice: tuple[int, int]
+    dice_used: int
+    bought: bool
+    bonuses: tuple[int, ...]
+    breakdown: tuple[int, ...]
+
+    @property
+    def vp(self) -> int:
+        """Victory points: always the sum of :attr:`breakdown`."""
+        return sum(self.breakdown)
+
+    def copy(self) -> PlayerState:
+        new = PlayerState.__new__(PlayerState)
+        for name in _PLAYER_FIELDS:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    def add_vp(self, category: Category, points: int) -> None:
+        """Score ``points`` in ``category`` (only on a fresh copy; points are never negative)."""
+        breakdown = list(self.breakdown)
+        breakdown[category] += points
+        self.breakdown = tuple(breakdown)
+
+    def has_knowledge(self, number: int) -> bool:
+        return bool(self.knowledge >> number & 1)
+
+    def to_tree(self) -> list[object]:
+        return [_tree(getattr(self, name)) for name in _PLAYER_FIELDS]
+
+    def __repr__(self) -> str:
+        return f"<PlayerState vp={self.vp} silver={self.silver} workers={self.workers}>"
+
+
+_GAME_FIELDS = (
+    "config", "boards", "phase", "round", "order", "turn", "track", "track_stamp", "players",
+    "depots", "depot_goods", "phase_goods", "supplies", "goods_pool", "bonus_taken",
+    "pending", "chance", "chance_index", "white_die", "box",
+)
+
+
+class GameState:
+    """Everything about a game at one moment.
+
+    - ``phase`` 0..4 (A..E; 5 once the game is over), ``round`` 0..4.
+    - ``order``: the seats in this round's turn order; ``turn`` indexes it.
+    - ``track``: per seat ``(space, stamp)`` on the turn order track; a higher stamp is higher
+      in a stack. ``track_stamp`` is the next stamp.
+    - ``depots``: index 0 the black depot (8 slots), 1..6 the numbered depots (4 slots);
+      EMPTY where no tile lies. ``depot_goods``: goods counts by type per depot.
+    - ``phase_goods``: the five goods of this phase; round ``r`` placed the ``r``-th.
+    - ``supplies``: the face-down tiles left, normal backs by colour (0..5) then black (6),
+      each sorted. ``goods_pool``: goods tiles not yet drawn, sorted. ``box``: how many of
+      each tile left the game (discarded or cleared off the board).
+    - ``pending``: stack of ``(Step, argument)`` decisions still to make in this turn.
+    - ``chance``: the chance event waiting for entropy, or None.
+    """
+
+    __slots__ = _GAME_FIELDS
+
+    config: GameConfig
+    boards: tuple[Estate, ...]
+    phase: int
+    round: int
+    order: tuple[int, ...]
+    turn: int
+    track: tuple[tuple[int, int], ...]
+    track_stamp: int
+    players: tuple[PlayerState, ...]
+    depots: tuple[tuple[int, ...], ...]
+    depot_goods: tuple[tuple[int, ...], ...]
+    phase_goods: tuple[int, ...]
+    supplies: tuple[tuple[int, ...], ...]
+    goods_pool: tuple[int, ...]
+    bonus_taken: tuple[int, ...]
+    pending: tuple[tuple[int, int], ...]
+    chance: ChanceEvent | None
+    chance_index: int
+    white_die: int
+    box: tuple[int, ...]
+
+    def clone(self) -> GameState:
+        """A copy sharing all (immutable) field values: cheap enough for search."""
+        new = GameState.__new__(GameState)
+        for name in _GAME_FIELDS:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    @property
+    def is_over(self) -> bool:
+        """True once phase E has ended and final scoring is done."""
+        return self.phase >= 5
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that decides next, or None while waiting for chance or after the end."""
+        if self.chance is not None or self.phase >= 5:
+            return None
+        return self.order[self.turn]
+
+    @property
+    def step(self) -> Step:
+        """What the player to move is deciding."""
+        return Step(self.pending[-1][0]) if self.pending else Step.TURN
+
+    def player(self, seat: int) -> PlayerState:
+        return self.players[seat]
+
+    def to_tree(self) -> list[object]:
+        """Canonical encodable form of the whole state (fields in declaration order)."""
+        out: list[object] = []
+        for name in _GAME_FIELDS:
+            value = getattr(self, name)
+            if name == "config":
+                out.append(self.config.to_tree())
+            elif name == "boards":
+                out.append([b.id for b in self.boards])
+            elif name == "players":
+                out.append([p.to_tree() for p in self.players])
+            elif name == "chance":
+                c = self.chance
+                out.append(None if c is None else [c.index, int(c.kind), c.phase, c.round])
+            else:
+                out.append(_tree(value))
+        return out
+
+    def __repr__(self) -> str:
+        if self.is_over:
+            where = "game over"
+        else:
+            where = f"phase {'ABCDE'[self.phase]} round {self.round + 1}"
+        return f"<GameState {where} hash={state_hash(self).hex()[:12]}>"
+
+
+def _tree(value: object) -> object:
+    if isinstance(value, tuple):
+        return [_tree(v) for v in value]
+    if isinstance(value, bool):
+        return value
+    return int(value)  # type: ignore[call-overload]
+
+
+def encode_state(state: GameState) -> bytes:
+    """The canonical bytes of a state (msgpack of :meth:`GameState.to_tree`)."""
+    return msgpack.packb(state.to_tree(), use_bin_type=True)
+
+
+def state_hash(state: GameState) -> bytes:
+    """SHA-256 of :func:`encode_state`: equal on every peer that applied the same history."""
+    return hashlib.sha256(encode_state(state)).digest()

@@ -1,0 +1,248 @@
+"""Colours, hex tiles and goods: the game's vocabulary as small ints.
+
+A hex tile is a plain ``int`` (a :class:`Tile` member) so that states copy, hash and encode
+cheaply; tables indexed by tile give its colour and what it does.
+
+>>> Tile.COW_3.colour.name
+'LIGHT_GREEN'
+>>> Tile.COW_3.animals, Tile.COW_3.animal.name
+(3, 'COW')
+>>> Tile.KNOWLEDGE_8.knowledge
+8
+>>> tile_name(Tile.CITY_HALL)
+'city hall'
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class Colour(IntEnum):
+    """The six colours of hex tiles and estate spaces (a tile goes on a space of its colour)."""
+
+    BEIGE = 0  # buildings, in cities
+    LIGHT_GREEN = 1  # animals, in pastures
+    BLUE = 2  # ships, on rivers
+    DARK_GREEN = 3  # castles
+    GREY = 4  # mines
+    YELLOW = 5  # knowledge
+
+    @property
+    def letter(self) -> str:
+        """One letter for the kind of tile that goes on this colour (never rely on colour alone)."""
+        return COLOUR_LETTERS[self]
+
+
+COLOUR_LETTERS = "BASCMK"  # Building, Animal, Ship, Castle, Mine, Knowledge
+COLOUR_NAMES = ("beige", "light green", "blue", "dark green", "grey", "yellow")
+REGION_NAMES = ("city", "pasture", "river", "castle", "mine", "knowledge")
+
+
+class Building(IntEnum):
+    """The eight building types; each appears at most once per city."""
+
+    WAREHOUSE = 0
+    CARPENTERS_WORKSHOP = 1
+    CHURCH = 2
+    MARKET = 3
+    BOARDING_HOUSE = 4
+    BANK = 5
+    CITY_HALL = 6
+    WATCHTOWER = 7
+
+
+class Animal(IntEnum):
+    """The four animal types; same-type tiles in one pasture score again."""
+
+    COW = 0
+    SHEEP = 1
+    PIG = 2
+    CHICKEN = 3
+
+
+class Tile(IntEnum):
+    """Every distinct hex tile. Buildings first (their value is their :class:`Building`)."""
+
+    WAREHOUSE = 0
+    CARPENTERS_WORKSHOP = 1
+    CHURCH = 2
+    MARKET = 3
+    BOARDING_HOUSE = 4
+    BANK = 5
+    CITY_HALL = 6
+    WATCHTOWER = 7
+    COW_2 = 8
+    COW_3 = 9
+    COW_4 = 10
+    SHEEP_2 = 11
+    SHEEP_3 = 12
+    SHEEP_4 = 13
+    PIG_2 = 14
+    PIG_3 = 15
+    PIG_4 = 16
+    CHICKEN_2 = 17
+    CHICKEN_3 = 18
+    CHICKEN_4 = 19
+    SHIP = 20
+    CASTLE = 21
+    MINE = 22
+    KNOWLEDGE_1 = 23
+    KNOWLEDGE_2 = 24
+    KNOWLEDGE_3 = 25
+    KNOWLEDGE_4 = 26
+    KNOWLEDGE_5 = 27
+    KNOWLEDGE_6 = 28
+    KNOWLEDGE_7 = 29
+    KNOWLEDGE_8 = 30
+    KNOWLEDGE_9 = 31
+    KNOWLEDGE_10 = 32
+    KNOWLEDGE_11 = 33
+    KNOWLEDGE_12 = 34
+    KNOWLEDGE_13 = 35
+    KNOWLEDGE_14 = 36
+    KNOWLEDGE_15 = 37
+    KNOWLEDGE_16 = 38
+    KNOWLEDGE_17 = 39
+    KNOWLEDGE_18 = 40
+    KNOWLEDGE_19 = 41
+    KNOWLEDGE_20 = 42
+    KNOWLEDGE_21 = 43
+    KNOWLEDGE_22 = 44
+    KNOWLEDGE_23 = 45
+    KNOWLEDGE_24 = 46
+    KNOWLEDGE_25 = 47
+    KNOWLEDGE_26 = 48
+
+    @property
+    def colour(self) -> Colour:
+        return Colour(TILE_COLOUR[self])
+
+    @property
+    def animal(self) -> Animal | None:
+        """The animal type of an animal tile, else None."""
+        return Animal(ANIMAL_TYPE[self]) if TILE_COLOUR[self] == Colour.LIGHT_GREEN else None
+
+    @property
+    def animals(self) -> int:
+        """How many animals the tile shows (0 for non-animal tiles)."""
+        return ANIMAL_COUNT[self]
+
+    @property
+    def knowledge(self) -> int:
+        """The knowledge tile's number 1..26, or 0 for other tiles."""
+        return KNOWLEDGE_NUMBER[self]
+
+
+TILE_COUNT = len(Tile)
+FIRST_ANIMAL = Tile.COW_2
+FIRST_KNOWLEDGE = Tile.KNOWLEDGE_1
+
+
+def knowledge_tile(number: int) -> Tile:
+    """The tile of knowledge number ``number`` (1..26).
+
+    >>> knowledge_tile(26).name
+    'KNOWLEDGE_26'
+    """
+    return Tile(FIRST_KNOWLEDGE + number - 1)
+
+
+def animal_tile(animal: Animal, animals: int) -> Tile:
+    """The tile showing ``animals`` (2..4) animals of type ``animal``.
+
+    >>> animal_tile(Animal.PIG, 4).name
+    'PIG_4'
+    """
+    return Tile(FIRST_ANIMAL + 3 * animal + animals - 2)
+
+
+def _colour_of(tile: int) -> Colour:
+    if tile < FIRST_ANIMAL:
+        return Colour.BEIGE
+    if tile < Tile.SHIP:
+        return Colour.LIGHT_GREEN
+    if tile >= FIRST_KNOWLEDGE:
+        return Colour.YELLOW
+    return {Tile.SHIP: Colour.BLUE, Tile.CASTLE: Colour.DARK_GREEN, Tile.MINE: Colour.GREY}[
+        Tile(tile)
+    ]
+
+
+# Lookup tables indexed by tile number (tuples: the hot paths index them millions of times).
+TILE_COLOUR: tuple[int, ...] = tuple(int(_colour_of(t)) for t in range(TILE_COUNT))
+ANIMAL_TYPE: tuple[int, ...] = tuple(
+    (t - FIRST_ANIMAL) // 3 if TILE_COLOUR[t] == Colour.LIGHT_GREEN else -1
+    for t in range(TILE_COUNT)
+)
+ANIMAL_COUNT: tuple[int, ...] = tuple(
+    (t - FIRST_ANIMAL) % 3 + 2 if TILE_COLOUR[t] == Colour.LIGHT_GREEN else 0
+    for t in range(TILE_COUNT)
+)
+KNOWLEDGE_NUMBER: tuple[int, ...] = tuple(
+    t - FIRST_KNOWLEDGE + 1 if t >= FIRST_KNOWLEDGE else 0 for t in range(TILE_COUNT)
+)
+
+# Knowledge tiles #16..#23 score 4 VP per building of one type at the end.
+KNOWLEDGE_BUILDING_SCORED: dict[int, Building] = {
+    16: Building.MARKET,
+    17: Building.WATCHTOWER,
+    18: Building.CARPENTERS_WORKSHOP,
+    19: Building.CHURCH,
+    20: Building.WAREHOUSE,
+    21: Building.BOARDING_HOUSE,
+    22: Building.BANK,
+    23: Building.CITY_HALL,
+}
+
+
+def tile_name(tile: int) -> str:
+    """A short human name for a tile.
+
+    >>> tile_name(Tile.SHEEP_4), tile_name(Tile.KNOWLEDGE_12), tile_name(Tile.SHIP)
+    ('4 sheep', 'knowledge #12', 'ship')
+    """
+    colour = TILE_COLOUR[tile]
+    if colour == Colour.BEIGE:
+        return Building(tile).name.lower().replace("_", " ").replace("carpenters", "carpenter's")
+    if colour == Colour.LIGHT_GREEN:
+        animal = Animal(ANIMAL_TYPE[tile]).name.lower()
+        return f"{ANIMAL_COUNT[tile]} {animal}{'s' if animal == 'cow' else ''}"
+    if colour == Colour.YELLOW:
+        return f"knowledge #{KNOWLEDGE_NUMBER[tile]}"
+    return Tile(tile).name.lower()
+
+
+# --- The face-down supplies (2011 and 2019 base game: 164 hex tiles) -------------------------
+# Normal backs by colour, and the black-backed supply for the central depot.
+
+def _supply(entries: list[tuple[int, int]]) -> tuple[int, ...]:
+    return tuple(sorted(t for t, n in entries for _ in range(n)))
+
+
+_BUILDINGS = list(Building)
+_ANIMAL_KINDS = list(Animal)
+
+NORMAL_SUPPLY: tuple[tuple[int, ...], ...] = (
+    _supply([(b, 5) for b in _BUILDINGS]),  # beige: 40
+    _supply(
+        [(animal_tile(a, n), k) for a in _ANIMAL_KINDS for n, k in ((2, 2), (3, 2), (4, 1))]
+    ),  # light green: 20
+    _supply([(Tile.SHIP, 20)]),  # blue: 20
+    _supply([(Tile.CASTLE, 14)]),  # dark green: 14 (the start castles come from these)
+    _supply([(Tile.MINE, 10)]),  # grey: 10
+    _supply([(knowledge_tile(n), 1) for n in range(1, 27) if n not in (7, 12, 14, 15, 24, 25)]),
+)
+BLACK_SUPPLY: tuple[int, ...] = _supply(
+    [(b, 2) for b in _BUILDINGS]
+    + [(animal_tile(a, n), 1) for a in _ANIMAL_KINDS for n in (3, 4)]
+    + [(Tile.SHIP, 6), (Tile.CASTLE, 2), (Tile.MINE, 2)]
+    + [(knowledge_tile(n), 1) for n in (7, 12, 14, 15, 24, 25)]
+)
+
+# --- Goods ------------------------------------------------------------------------------------
+# A goods type is the die number printed on it (1..6); the colours are only for display.
+GOODS_TYPES = (1, 2, 3, 4, 5, 6)
+GOODS_NAMES = ("", "turquoise", "violet", "pink", "red", "brown", "orange")
+GOODS_PER_TYPE = 7
+GOODS_SUPPLY: tuple[int, ...] = tuple(g for g in GOODS_TYPES for _ in range(GOODS_PER_TYPE))
