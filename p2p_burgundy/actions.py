@@ -12,7 +12,7 @@ True
 >>> action_from_tree([5, 1])
 Traceback (most recent call last):
 ...
-p2p_burgundy.errors.IllegalAction: malformed action [9, 1]: TakeWorkers takes no fields
+p2p_burgundy.errors.IllegalAction: malformed action [5, 1]: TakeWorkers takes no fields
 """
 
 from __future__ import annotations
@@ -32,6 +32,9 @@ class Payment(IntEnum):
 
     SILVER = 0
     WORKERS = 1
+
+    def __repr__(self) -> str:
+        return f"Payment.{self.name}"
 
 
 @dataclass(frozen=True, slots=True)

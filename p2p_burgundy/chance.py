@@ -12,7 +12,7 @@ unsigned ``x``; if ``x >= 2**32 - 2**32 % n`` it is rejected and the next 4 byte
 
 >>> draws = Draws(bytes(32))
 >>> [draws.die() for _ in range(8)]
-[2, 4, 3, 1, 2, 2, 5, 5]
+[5, 1, 3, 2, 6, 6, 5, 2]
 >>> Draws(b"short")
 Traceback (most recent call last):
 ...
@@ -81,7 +81,7 @@ class Draws:
 
         >>> d = Draws(bytes(range(32)))
         >>> [d.below(3) for _ in range(6)]
-        [0, 2, 0, 0, 0, 2]
+        [2, 1, 1, 1, 2, 2]
         """
         if n < 1 or n > _SPAN:
             raise ValueError(f"cannot draw below {n}")

@@ -9,14 +9,14 @@ state after one of them (or raises :class:`IllegalAction` saying why, changing n
 >>> while state.chance is not None:
 ...     state = resolve_chance(state, bytes(32))
 >>> state.to_move, state.players[state.to_move].dice
-(1, (3, 5))
->>> legal_actions(state)[:3]
-[UseDie(die=0), UseDie(die=1), Buy(depot=0, slot=0, payment=<Payment.SILVER: 0>)]
+(0, (5, 1))
+>>> legal_actions(state)  # one silverling: too poor to buy
+[UseDie(die=0), UseDie(die=1), EndTurn()]
 >>> state = apply(state, UseDie(0))
 >>> apply(state, SellGoods(2))  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-p2p_burgundy.errors.IllegalAction: SellGoods(goods=2): you have no goods of type 2 to sell [state ...]
+p2p_burgundy.errors.IllegalAction: SellGoods(goods=2): turning your 5 into a 2 takes 3 workers; you have 1 [state ...]
 """
 
 from __future__ import annotations
