@@ -96,7 +96,8 @@ class PlayerState:
         return bool(self.knowledge >> number & 1)
 
     def to_tree(self) -> list[object]:
-        return [_tree(getattr(self, name)) for name in _PLAYER_FIELDS]
+        # Fields are ints, bools and tuples of ints: msgpack packs them as they are.
+        return [getattr(self, name) for name in _PLAYER_FIELDS]
 
     def __repr__(self) -> str:
         return f"<PlayerState vp={self.vp} silver={self.silver} workers={self.workers}>"
@@ -191,7 +192,7 @@ class GameState:
                 c = self.chance
                 out.append(None if c is None else [c.index, int(c.kind), c.phase, c.round])
             else:
-                out.append(_tree(value))
+                out.append(value)
         return out
 
     def __repr__(self) -> str:
@@ -200,14 +201,6 @@ class GameState:
         else:
             where = f"phase {'ABCDE'[self.phase]} round {self.round + 1}"
         return f"<GameState {where} hash={state_hash(self).hex()[:12]}>"
-
-
-def _tree(value: object) -> object:
-    if isinstance(value, tuple):
-        return [_tree(v) for v in value]
-    if isinstance(value, bool):
-        return value
-    return int(value)  # type: ignore[call-overload]
 
 
 def encode_state(state: GameState) -> bytes:

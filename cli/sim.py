@@ -1,0 +1,306 @@
+"""Engine-only games between local bots: the logic behind ``burgundy sim``.
+
+Everything is derived from one seed: the entropy of chance event ``k`` of game ``g`` is
+``SHA-256(b"p2p-burgundy/sim/chance" || seed || g || k)`` (seed as 8 bytes, ``g`` and ``k``
+as 4 bytes, all big-endian), and each bot's seed is the first 8 bytes of
+``SHA-256(b"p2p-burgundy/sim/bot" || seed || g || rotation || seat)``. So the same seed
+replays the same games, and with ``rotate`` every seating of the same deals is played.
+
+>>> import io
+>>> out = io.StringIO()
+>>> summary = run_sim(SimConfig(players=2, games=1, seed=7, bots=("greedy", "random")), out)
+>>> [e.wins for e in summary.entrants]
+[1, 0]
+>>> print(out.getvalue().splitlines()[0])
+game 1/1, seed 7: 2 players, edition 2011
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from p2p_burgundy import (
+    Category,
+    Edition,
+    GameConfig,
+    GameState,
+    IllegalAction,
+    Outcome,
+    apply,
+    legal_actions,
+    new_game,
+    outcome,
+    resolve_chance,
+)
+
+from .strategies import STRATEGIES, Strategy, make
+
+SIM_LABEL = b"p2p-burgundy/sim"
+MAX_SEED = 2**64 - 1
+
+# Column headers of the score table, by category.
+CATEGORY_HEADERS: dict[Category, str] = {
+    Category.ANIMALS: "anim",
+    Category.REGIONS: "regn",
+    Category.PHASE_BONUSES: "phase",
+    Category.COLOUR_BONUSES: "colour",
+    Category.SALES: "sales",
+    Category.WATCHTOWERS: "tower",
+    Category.KNOWLEDGE: "know",
+    Category.GOODS_LEFT: "goods",
+    Category.SILVER_LEFT: "silver",
+    Category.WORKERS_LEFT: "work",
+}
+
+
+def chance_entropy(seed: int, game: int, index: int) -> bytes:
+    """The 32 entropy bytes of chance event ``index`` of game ``game`` (from 0).
+
+    >>> chance_entropy(7, 0, 0).hex()[:16]
+    '6d3f1f0b9f3b7d2e'
+    """
+    return hashlib.sha256(
+        SIM_LABEL + b"/chance" + seed.to_bytes(8, "big") + game.to_bytes(4, "big")
+        + index.to_bytes(4, "big")
+    ).digest()
+
+
+def bot_seed(seed: int, game: int, rotation: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` for one game and seating.
+
+    >>> bot_seed(7, 0, 0, 0) == bot_seed(7, 0, 0, 0) != bot_seed(7, 0, 0, 1)
+    True
+    """
+    digest = hashlib.sha256(
+        SIM_LABEL + b"/bot" + seed.to_bytes(8, "big") + game.to_bytes(4, "big")
+        + rotation.to_bytes(1, "big") + seat.to_bytes(1, "big")
+    ).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class BotError(RuntimeError):
+    """A bot chose an action that is not among the legal actions."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One finished game: who sat where, the final state and how it ended."""
+
+    game: int  # from 0
+    rotation: int  # which seating of the bot list (0 unless rotating)
+    bots: tuple[str, ...]  # strategy name by seat
+    entrants: tuple[int, ...]  # index into the bot list, by seat
+    state: GameState
+    outcome: Outcome
+    decisions: int
+
+
+def play_game(config: GameConfig, bots: Sequence[Strategy], seed: int, game: int = 0
+              ) -> tuple[GameState, int]:
+    """Play one game to the end; returns the final state and the number of decisions.
+
+    ``bots[seat]`` decides for ``seat``. Raises :class:`BotError` if a bot picks an action
+    that is not legal.
+
+    >>> from p2p_burgundy.cli.strategies import make
+    >>> state, decisions = play_game(GameConfig(players=2), [make("random", 1)] * 2, seed=1)
+    >>> state.is_over, decisions > 50
+    (True, True)
+    """
+    state = new_game(config)
+    decisions = 0
+    while True:
+        if state.chance is not None:
+            state = resolve_chance(state, chance_entropy(seed, game, state.chance.index))
+            continue
+        if state.is_over:
+            return state, decisions
+        seat = state.order[state.turn]
+        actions = legal_actions(state)
+        action = bots[seat].choose(state, actions)
+        if action not in actions:
+            raise BotError(f"bot {bots[seat].name!r} in seat {seat} chose {action!r}, "
+                           f"which is not legal here ({len(actions)} legal actions)")
+        try:
+            state = apply(state, action)
+        except IllegalAction as exc:  # legal_actions and apply disagree: an engine bug
+            raise BotError(f"seat {seat}: legal action {action!r} was refused: {exc}") from exc
+        decisions += 1
+
+
+@dataclass(frozen=True, slots=True)
+class SimConfig:
+    """What ``burgundy sim`` plays: ``bots`` has one strategy name per seat."""
+
+    players: int = 2
+    games: int = 1
+    seed: int = 0
+    bots: tuple[str, ...] = ("greedy", "greedy")
+    edition: Edition = Edition.E2011
+    rotate: bool = False  # play every game once per rotation of the bots around the table
+    quiet: bool = False  # print only the summary
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.players <= 4:
+            raise ValueError(f"players must be 2, 3 or 4, not {self.players}")
+        if self.games < 1:
+            raise ValueError(f"games must be at least 1, not {self.games}")
+        if not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"seed must be 0..2**64-1, not {self.seed}")
+        if len(self.bots) != self.players:
+            raise ValueError(f"{len(self.bots)} bots for {self.players} players: "
+                             "name one strategy per seat")
+        for name in self.bots:
+            if name not in STRATEGIES:
+                raise ValueError(f"unknown strategy {name!r}; known: "
+                                 f"{', '.join(sorted(STRATEGIES))}")
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """A distinct label per bot in the list (``greedy#1``, ``greedy#2`` if repeated)."""
+        labels = []
+        for i, name in enumerate(self.bots):
+            if self.bots.count(name) == 1:
+                labels.append(name)
+            else:
+                labels.append(f"{name}#{self.bots[:i + 1].count(name)}")
+        return tuple(labels)
+
+
+@dataclass(slots=True)
+class EntrantStats:
+    """Results of one bot of the list over a simulation."""
+
+    label: str
+    scores: list[int] = field(default_factory=list)
+    wins: int = 0
+
+    @property
+    def games(self) -> int:
+        return len(self.scores)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.scores) / len(self.scores) if self.scores else 0.0
+
+    def win_interval(self, z: float = 1.96) -> tuple[float, float]:
+        """Wilson score interval of the win rate (95% by default)."""
+        return wilson_interval(self.wins, self.games, z)
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion.
+
+    >>> lo, hi = wilson_interval(195, 200)
+    >>> round(lo, 3), round(hi, 3)
+    (0.943, 0.989)
+    """
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(slots=True)
+class SimSummary:
+    """Totals of a simulation (per bot of the list) and its wall-clock time."""
+
+    config: SimConfig
+    entrants: list[EntrantStats]
+    results: int = 0
+    seconds: float = 0.0
+
+
+def seatings(config: SimConfig) -> list[tuple[int, ...]]:
+    """For each rotation, the bot-list index sitting in each seat.
+
+    >>> seatings(SimConfig(players=3, bots=("greedy", "random", "random"), rotate=True))
+    [(0, 1, 2), (2, 0, 1), (1, 2, 0)]
+    """
+    n = config.players
+    rotations = range(n) if config.rotate else range(1)
+    return [tuple((seat - r) % n for seat in range(n)) for r in rotations]
+
+
+def run_sim(config: SimConfig, out: TextIO | None = None) -> SimSummary:
+    """Play ``config.games`` games (times the rotations), printing each and a summary."""
+    out = sys.stdout if out is None else out
+    summary = SimSummary(config, [EntrantStats(label) for label in config.labels])
+    game_config = GameConfig(players=config.players, edition=config.edition)
+    started = time.perf_counter()
+    rotations = seatings(config)
+    for game in range(config.games):
+        for rotation, entrants in enumerate(rotations):
+            names = tuple(config.bots[e] for e in entrants)
+            bots = [make(name, bot_seed(config.seed, game, rotation, seat))
+                    for seat, name in enumerate(names)]
+            state, decisions = play_game(game_config, bots, config.seed, game)
+            result = GameResult(game, rotation, names, entrants, state, outcome(state),
+                                decisions)
+            _record(summary, result)
+            if not config.quiet:
+                out.write(format_game(config, result))
+                out.write("\n")
+    summary.seconds = time.perf_counter() - started
+    out.write(format_summary(summary))
+    return summary
+
+
+def _record(summary: SimSummary, result: GameResult) -> None:
+    summary.results += 1
+    for seat, entrant in enumerate(result.entrants):
+        stats = summary.entrants[entrant]
+        stats.scores.append(result.outcome.scores[seat])
+        if result.outcome.winner == seat:
+            stats.wins += 1
+
+
+def format_game(config: SimConfig, result: GameResult) -> str:
+    """One game's final scores by category, the winner and why."""
+    labels = config.labels
+    rotation = f", seating {result.rotation + 1}/{config.players}" if config.rotate else ""
+    lines = [f"game {result.game + 1}/{config.games}{rotation}, seed {config.seed}: "
+             f"{config.players} players, edition {config.edition.value}"]
+    width = max(len(label) for label in labels)
+    heads = [CATEGORY_HEADERS[c] for c in Category]
+    lines.append(f"  seat  {'bot':<{width}}  " + " ".join(f"{h:>{max(len(h), 3)}}" for h in heads)
+                 + "  total  empty")
+    for seat in range(config.players):
+        player = result.state.players[seat]
+        cells = " ".join(f"{player.breakdown[c]:>{max(len(h), 3)}}"
+                         for c, h in zip(Category, heads, strict=True))
+        lines.append(f"  {seat:>4}  {labels[result.entrants[seat]]:<{width}}  {cells}  "
+                     f"{player.vp:>5}  {result.outcome.empty_spaces[seat]:>5}")
+    winner = result.outcome.winner
+    lines.append(f"  winner: seat {winner} ({labels[result.entrants[winner]]}), "
+                 f"decided by {result.outcome.decided_by}")
+    return "\n".join(lines) + "\n"
+
+
+def format_summary(summary: SimSummary) -> str:
+    """Wins, win rate (95% Wilson interval) and scores per bot, then the speed."""
+    config = summary.config
+    width = max(3, *(len(e.label) for e in summary.entrants))
+    seat_games = f" x {config.players} seatings" if config.rotate else ""
+    lines = [f"summary: {config.games} games{seat_games}, {config.players} players, "
+             f"edition {config.edition.value}, seed {config.seed}, bots {','.join(config.bots)}",
+             f"  {'bot':<{width}}  games   wins    win%   95% CI          mean   min   max"]
+    for e in summary.entrants:
+        lo, hi = e.win_interval()
+        rate = 100 * e.wins / e.games if e.games else 0.0
+        lines.append(f"  {e.label:<{width}}  {e.games:>5}  {e.wins:>5}  {rate:>5.1f}%  "
+                     f"[{100 * lo:5.1f}, {100 * hi:5.1f}]  {e.mean:>6.1f}  "
+                     f"{min(e.scores, default=0):>4}  {max(e.scores, default=0):>4}")
+    rate = summary.results / summary.seconds if summary.seconds else float("inf")
+    lines.append(f"speed: {summary.results} games in {summary.seconds:.2f} s "
+                 f"({rate:.1f} games/s)")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,391 @@
+"""The ``greedy`` strategy: one die action of lookahead and a hand-tuned position value.
+
+At each decision the bot searches the rest of the current die action (every pending
+sub-decision: the die's action, a castle's extra action, a ship's goods, a building's
+advantage, a discard) until the turn is back at the "use a die, buy or end" step, and scores
+each resulting state with :func:`position_value` for itself. The best line is remembered, so
+the sub-decisions that follow cost nothing to choose.
+
+The value is the player's VP plus credit for what is likely to become VP: partly filled
+regions (by size and by the phase bonus still on offer), progress towards colour bonuses,
+goods (worth a sale), silverlings, workers, mines' future income, knowledge tiles, the tiles
+in storage (more if they can be placed soon) and the dice still to use this turn.
+
+>>> from p2p_burgundy import GameConfig, legal_actions, new_game, resolve_chance
+>>> state = new_game(GameConfig(players=2))
+>>> while state.chance is not None:
+...     state = resolve_chance(state, bytes(32))
+>>> bot = GreedyStrategy(seed=0)
+>>> bot.choose(state, legal_actions(state))
+UseDie(die=0)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from p2p_burgundy import (
+    Action,
+    Discard,
+    GameState,
+    PlayerState,
+    TakeWorkers,
+    UseDie,
+    apply,
+    legal_actions,
+)
+from p2p_burgundy.board import PHASES, ROUNDS
+from p2p_burgundy.estate import Estate
+from p2p_burgundy.rules import COST
+from p2p_burgundy.scoring import (
+    COLOUR_BONUS_VP,
+    PHASE_BONUS,
+    REGION_VP,
+    SALE_VP,
+    knowledge_points,
+)
+from p2p_burgundy.state import Step
+from p2p_burgundy.tiles import (
+    ANIMAL_COUNT,
+    ANIMAL_TYPE,
+    KNOWLEDGE_NUMBER,
+    TILE_COLOUR,
+    Colour,
+    Tile,
+)
+
+TOTAL_ROUNDS = PHASES * ROUNDS
+# Knowledge tiles that only score at the end (their VP is counted by knowledge_points).
+_END_KNOWLEDGE = frozenset({15, *range(16, 27)})
+_ABILITY_BITS = sum(1 << n for n in range(1, 15))
+_END_BITS = sum(1 << n for n in _END_KNOWLEDGE)
+_K8, _K12 = 1 << 8, 1 << 12
+_FREE_PLACE_BIT = (1 << 9, 1 << 10, 1 << 10, 1 << 11, 1 << 11, 1 << 11)  # by colour
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The knobs of :func:`position_value` (VP-equivalents unless said otherwise)."""
+
+    region: float = 0.5  # share of a region's value credited in proportion to its progress
+    rounds_per_tile: float = 1.5  # rounds a missing tile takes, to judge if a region can finish
+    colour: float = 0.4  # share of a colour bonus credited by (progress ** 2)
+    goods: float = 0.6  # share of a goods tile's sale VP credited while held
+    silver: float = 1.1
+    workers: float = 0.55
+    die: float = 3.0  # a die still to use this turn
+    pending: float = 2.5  # an extra action still to take (castle, city hall)
+    knowledge: float = 3.0  # an ability knowledge tile, early (scaled by time left)
+    store_now: float = 0.85  # a stored tile a die left this turn can place
+    store_soon: float = 0.6  # a stored tile with a space of its colour free next to the estate
+    store_later: float = 0.1  # a stored tile whose colour still has empty spaces
+    access: float = 0.8  # per colour with an empty space next to the estate
+    castle: float = 3.0
+    ship: float = 2.5
+    animal: float = 1.0  # per animal on the tile
+    building: float = 2.0
+    discard: float = 1.5  # penalty per tile discarded
+    take_workers: float = 0.5  # penalty for taking workers instead of acting
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+class _BoardInfo:
+    """Per-estate tables the value function reads (built once per estate)."""
+
+    __slots__ = ("colour_masks", "die_masks", "region_of", "regions", "sizes")
+
+    def __init__(self, board: Estate) -> None:
+        self.colour_masks = board.colour_masks
+        self.die_masks = board.die_masks
+        self.regions = tuple((r.mask, r.size) for r in board.regions)
+        self.region_of = board.region_of
+        self.sizes = tuple(r.size for r in board.regions)
+
+
+def rounds_left(state: GameState) -> int:
+    """Rounds still to play including the current one (0 once the game is over).
+
+    >>> from p2p_burgundy import GameConfig, new_game
+    >>> rounds_left(new_game(GameConfig(players=2)))
+    25
+    """
+    if state.phase >= PHASES:
+        return 0
+    return (PHASES - 1 - state.phase) * ROUNDS + ROUNDS - state.round
+
+
+class Evaluator:
+    """:func:`position_value` with its per-estate tables cached."""
+
+    __slots__ = ("_boards", "weights")
+
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.weights = weights
+        self._boards: dict[str, _BoardInfo] = {}
+
+    def _board(self, board: Estate) -> _BoardInfo:
+        info = self._boards.get(board.id)
+        if info is None:
+            info = self._boards[board.id] = _BoardInfo(board)
+        return info
+
+    def value(self, state: GameState, seat: int) -> float:
+        """How good ``state`` is for ``seat``, in VP-equivalents (exact VP once over)."""
+        p = state.players[seat]
+        vp = sum(p.breakdown)
+        if state.phase >= PHASES:
+            return float(vp)
+        w = self.weights
+        info = self._board(state.boards[seat])
+        players = state.config.players
+        phase = state.phase
+        left = rounds_left(state)
+        time = left / TOTAL_ROUNDS
+        occ = p.occupied
+        value = float(vp)
+
+        # Regions under way: credit by progress, while they can still be finished.
+        bonus = PHASE_BONUS[min(phase + 1, PHASES - 1)]
+        region_credit = 0.0
+        for mask, size in info.regions:
+            k = (mask & occ).bit_count()
+            if k == 0 or k == size:
+                continue
+            feasible = left / (w.rounds_per_tile * (size - k))
+            if feasible > 1.0:
+                feasible = 1.0
+            region_credit += k / size * (REGION_VP[size] + bonus) * feasible
+        value += w.region * region_credit
+
+        # Colour bonuses still on offer.
+        taken = state.bonus_taken
+        for colour in range(6):
+            if p.bonuses[colour] or taken[colour] >= 2:
+                continue
+            cmask = info.colour_masks[colour]
+            share = (cmask & occ).bit_count() / cmask.bit_count()
+            value += w.colour * share * share * COLOUR_BONUS_VP[(players, taken[colour] + 1)]
+
+        # Room to grow: colours with a free space next to the estate.
+        front = p.frontier
+        for colour in range(6):
+            if front & info.colour_masks[colour]:
+                value += w.access * time
+
+        # Goods, silverlings, workers, mines' income, knowledge.
+        held = sum(p.goods)
+        if held:
+            sale = SALE_VP[players] * w.goods * min(1.0, left / 3)
+            value += held * max(1.0, sale)
+        value += w.silver * p.silver + w.workers * p.workers
+        mines = p.estate.count(Tile.MINE)
+        if mines:
+            value += mines * (PHASES - phase) * w.silver * 0.9  # a silverling per phase end
+        k = p.knowledge
+        if k & _END_BITS:
+            value += knowledge_points(p, state.config.edition)
+        if k & _ABILITY_BITS:
+            value += (k & _ABILITY_BITS).bit_count() * w.knowledge * time
+
+        # Dice and extra actions still to use this turn.
+        mine_to_move = state.chance is None and state.order[state.turn] == seat
+        dice: list[int] = []
+        if mine_to_move:
+            used = p.dice_used
+            dice = [p.dice[i] for i in (0, 1) if not used >> i & 1]
+            value += w.die * len(dice)
+            for step, _ in state.pending:
+                if step in (Step.FREE_ACTION, Step.CITY_HALL):
+                    value += w.pending
+                    dice.append(0)
+
+        # Stored tiles, by how soon they can be placed.
+        if p.storage:
+            value += self._storage_value(state, p, info, dice, left)
+        return value
+
+    def _storage_value(self, state: GameState, p: PlayerState, info: _BoardInfo,
+                       dice: list[int], left: int) -> float:
+        w = self.weights
+        occ = p.occupied
+        empty = ~occ
+        total = 0.0
+        phase = state.phase
+        bonus = PHASE_BONUS[min(phase + 1, PHASES - 1)]
+        k = p.knowledge
+        per = 2 if k & _K8 else 1
+        for tile in p.storage:
+            colour = TILE_COLOUR[tile]
+            open_mask = info.colour_masks[colour] & empty
+            if not open_mask:
+                continue
+            front = open_mask & p.frontier
+            base = self._tile_bonus(state, p, tile, left)
+            if not front:
+                total += w.store_later * (base + 1.0)
+                continue
+            reach = 0
+            if dice:
+                free = 1 if k & _FREE_PLACE_BIT[colour] else 0
+                for value in dice:
+                    if not value:
+                        reach = front
+                        break
+                    cost = COST[per][free][value]
+                    for target in range(1, 7):
+                        if cost[target] <= p.workers:
+                            reach |= info.die_masks[target]
+                reach &= front
+            best = 0.0
+            best_now = 0.0
+            m = front
+            while m:
+                low = m & -m
+                m ^= low
+                space = low.bit_length() - 1
+                region = info.region_of[space]
+                rmask, size = info.regions[region]
+                filled = (rmask & occ).bit_count()
+                if filled + 1 == size:
+                    gain = REGION_VP[size] + PHASE_BONUS[phase] - w.region * filled / size * (
+                        REGION_VP[size] + bonus)
+                else:
+                    gain = w.region * (REGION_VP[size] + bonus) / size
+                if gain > best:
+                    best = gain
+                if low & reach and gain > best_now:
+                    best_now = gain
+            if reach:
+                total += w.store_now * (base + best_now)
+            else:
+                total += w.store_soon * (base + best)
+        return total
+
+    def _tile_bonus(self, state: GameState, p: PlayerState, tile: int, left: int) -> float:
+        """What placing ``tile`` brings besides region progress."""
+        w = self.weights
+        colour = TILE_COLOUR[tile]
+        if colour == Colour.DARK_GREEN:
+            return w.castle
+        if colour == Colour.GREY:
+            return (PHASES - state.phase) * w.silver * 0.9
+        if colour == Colour.BLUE:
+            return w.ship
+        if colour == Colour.LIGHT_GREEN:
+            return w.animal * ANIMAL_COUNT[tile] * (1.0 + _same_animals(p, tile))
+        if colour == Colour.YELLOW:
+            number = KNOWLEDGE_NUMBER[tile]
+            if number in _END_KNOWLEDGE:
+                return 3.0
+            return w.knowledge * left / TOTAL_ROUNDS
+        if tile == Tile.WATCHTOWER:
+            return 4.0
+        if tile == Tile.BOARDING_HOUSE:
+            return 4 * w.workers
+        if tile == Tile.BANK:
+            return 2 * w.silver
+        return w.building
+
+
+def _same_animals(p: PlayerState, tile: int) -> int:
+    kind = ANIMAL_TYPE[tile]
+    return sum(1 for t in p.estate if t >= 0 and ANIMAL_TYPE[t] == kind)
+
+
+def position_value(state: GameState, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
+    """The greedy bot's estimate of ``state`` for ``seat`` (VP plus likely future VP).
+
+    >>> from p2p_burgundy import GameConfig, new_game, resolve_chance
+    >>> state = new_game(GameConfig(players=2))
+    >>> while state.chance is not None:
+    ...     state = resolve_chance(state, bytes(32))
+    >>> position_value(state, 0) > 0
+    True
+    """
+    return Evaluator(weights).value(state, seat)
+
+
+def _fingerprint(state: GameState) -> tuple[object, ...]:
+    """Every field of a state, as comparable values (states have no ``__eq__``)."""
+    players = tuple(tuple(getattr(p, f) for f in PlayerState.__slots__) for p in state.players)
+    return (*(getattr(state, f) for f in GameState.__slots__ if f != "players"), players)
+
+
+class GreedyStrategy:
+    """Searches the current die action to its end and keeps the best line by
+    :func:`position_value`.
+
+    ``budget`` caps the positions expanded per decision (the rest are judged without looking
+    further); ties between equal lines go to the first legal action.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, weights: Weights = DEFAULT_WEIGHTS,
+                 budget: int = 1500) -> None:
+        self._rng = random.Random(seed)
+        self._eval = Evaluator(weights)
+        self._budget = budget
+        self._spent = 0
+        self._plan: list[tuple[tuple[object, ...], Action]] = []
+
+    def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
+        """The first action of the best line through the rest of this die action."""
+        if self._plan:
+            expected, action = self._plan[0]
+            del self._plan[0]
+            if action in actions and expected == _fingerprint(state):
+                return action
+            self._plan.clear()
+        if len(actions) == 1:
+            return actions[0]
+        seat = state.order[state.turn]
+        self._spent = 0
+        _, line = self._best(state, seat, actions)
+        first, *rest = line
+        self._plan = [(_fingerprint(s), a) for s, a in rest]
+        return first[1]
+
+    def _best(self, state: GameState, seat: int, actions: Sequence[Action]
+              ) -> tuple[float, list[tuple[GameState, Action]]]:
+        """The best value reachable before the turn is back at its top step, and the line."""
+        w = self._eval.weights
+        best_value = float("-inf")
+        best_line: list[tuple[GameState, Action]] = []
+        seen_dice: set[int] = set()
+        for action in actions:
+            if isinstance(action, UseDie):
+                value = state.players[seat].dice[action.die]
+                if value in seen_dice:
+                    continue  # both dice show the same number: one is enough
+                seen_dice.add(value)
+            child = apply(state, action)
+            self._spent += 1
+            penalty = 0.0
+            if isinstance(action, Discard):
+                penalty = w.discard
+            elif isinstance(action, TakeWorkers):
+                penalty = w.take_workers
+            if (child.pending and child.chance is None and child.phase < PHASES
+                    and self._spent < self._budget):
+                value, line = self._best(child, seat, legal_actions(child))
+                line = [(state, action), *line]
+            else:
+                value = self._eval.value(child, seat)
+                line = [(state, action)]
+            value -= penalty
+            if value > best_value:
+                best_value, best_line = value, line
+        return best_value, best_line
+
+    def __repr__(self) -> str:
+        return f"GreedyStrategy(budget={self._budget})"
+
+
+__all__ = ["DEFAULT_WEIGHTS", "Evaluator", "GreedyStrategy", "Weights", "position_value",
+           "rounds_left"]
+

@@ -1,0 +1,221 @@
+"""The signed log: entries, their signatures and hash links, and the append-only game file.
+
+An entry's *body* is the canonical encoding of
+``[version, game_id, author, seq, prev, kind, payload]``: ``author`` is the 32-byte public key,
+``seq`` counts the author's entries from 0, ``prev`` is the id of the author's entry
+``seq - 1`` (empty for seq 0). The author signs the body with domain ``b"entry"``
+(:func:`~p2p_burgundy.net.identity.signing_input`), and the entry travels as
+``[body, signature]``. Its id is ``SHA-256(body)``: signatures are not unique, bodies are.
+Because the body names the game, the kind and the slot, a signature never verifies anywhere
+else.
+
+>>> from p2p_burgundy.net.identity import Identity
+>>> me = Identity.from_private_bytes(bytes(32))
+>>> entry = sign_entry(me, b"g" * 16, 0, b"", Kind.CHAT, ("hello",))
+>>> parse_entry(entry.raw) == entry
+True
+>>> entry.kind, entry.payload, entry.id.hex()[:12]
+(<Kind.CHAT: 4>, ('hello',), '01f9bdd51dd6')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import zlib
+from dataclasses import dataclass, field
+from enum import IntEnum
+from pathlib import Path
+
+from . import wire
+from .errors import DecodeError, RemoteProtocolError
+from .identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
+
+ENTRY_DOMAIN = b"entry"
+GAME_ID_SIZE = 16
+ID_SIZE = 32
+MAX_ENTRY = 1100  # an entry plus message framing fits one 1200-byte datagram
+
+
+class Kind(IntEnum):
+    """What an entry says."""
+
+    START = 1  # config, roster, every commitment, every player's acceptance
+    REVEAL = 2  # [k, link]: the author's beacon link for chance event k
+    TURN = 3  # [t, [action...]]: the author's whole turn number t
+    CHAT = 4  # [text]
+    SEAT_TO_BOT = 5  # [seat, from_turn]: the author agrees a bot may play that seat
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A signed log entry, parsed; ``raw`` is its exact wire form."""
+
+    game_id: bytes
+    author: bytes
+    seq: int
+    prev: bytes
+    kind: Kind
+    payload: tuple[wire.Value, ...]
+    body: bytes = field(repr=False)
+    signature: bytes = field(repr=False)
+    raw: bytes = field(repr=False)
+
+    @property
+    def id(self) -> bytes:
+        """SHA-256 of the body: the entry's identity (and the next entry's ``prev``)."""
+        return hashlib.sha256(self.body).digest()
+
+
+def sign_entry(
+    identity: Identity,
+    game_id: bytes,
+    seq: int,
+    prev: bytes,
+    kind: Kind,
+    payload: tuple[wire.Encodable, ...] | list[wire.Encodable],
+) -> Entry:
+    """Make and sign an entry of ``identity``."""
+    body = wire.encode(
+        [wire.PROTOCOL_VERSION, game_id, identity.public_key, seq, prev, int(kind), list(payload)]
+    )
+    signature = identity.sign(ENTRY_DOMAIN, body)
+    return parse_entry(wire.encode([body, signature]))
+
+
+def decode_entry(raw: bytes) -> Entry:
+    """Parse an entry's structure without checking its signature (cheap checks first).
+
+    Raises DecodeError for anything malformed.
+    """
+    outer = wire.decode(raw, max_size=MAX_ENTRY)
+    if not (
+        isinstance(outer, tuple)
+        and len(outer) == 2
+        and isinstance(outer[0], bytes)
+        and isinstance(outer[1], bytes)
+        and len(outer[1]) == SIGNATURE_SIZE
+    ):
+        raise DecodeError("an entry is [body, 64-byte signature]")
+    body, signature = outer
+    fields = wire.decode(body, max_size=MAX_ENTRY)
+    if not (isinstance(fields, tuple) and len(fields) == 7):
+        raise DecodeError("an entry body has 7 fields")
+    version, game_id, author, seq, prev, kind, payload = fields
+    if version != wire.PROTOCOL_VERSION or type(version) is not int:
+        raise DecodeError(f"entry version {version!r} is not {wire.PROTOCOL_VERSION}")
+    if not (isinstance(game_id, bytes) and len(game_id) == GAME_ID_SIZE):
+        raise DecodeError(f"a game id is {GAME_ID_SIZE} bytes")
+    if not (isinstance(author, bytes) and len(author) == PUBLIC_KEY_SIZE):
+        raise DecodeError(f"an author is a {PUBLIC_KEY_SIZE}-byte public key")
+    if type(seq) is not int or seq < 0:
+        raise DecodeError("seq is a non-negative integer")
+    if not (isinstance(prev, bytes) and len(prev) == (0 if seq == 0 else ID_SIZE)):
+        raise DecodeError("prev is empty for seq 0 and a 32-byte entry id after")
+    if type(kind) is not int or kind not in Kind._value2member_map_:
+        raise DecodeError(f"unknown entry kind {kind!r}")
+    if not isinstance(payload, tuple):
+        raise DecodeError("an entry payload is an array")
+    return Entry(game_id, author, seq, prev, Kind(kind), payload, body, signature, raw)
+
+
+def parse_entry(raw: bytes) -> Entry:
+    """:func:`decode_entry` and check the signature; RemoteProtocolError if it is forged.
+
+    >>> from p2p_burgundy.net.identity import Identity
+    >>> me = Identity.from_private_bytes(bytes(32))
+    >>> raw = bytearray(sign_entry(me, b"g" * 16, 0, b"", Kind.CHAT, ("hi",)).raw)
+    >>> raw[-1] ^= 1
+    >>> parse_entry(bytes(raw))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    p2p_burgundy.net.errors.RemoteProtocolError: bad signature on a chat entry (author ..., seq 0)
+    """
+    entry = decode_entry(raw)
+    if not verify(entry.author, ENTRY_DOMAIN, entry.body, entry.signature):
+        raise RemoteProtocolError(
+            f"bad signature on a {entry.kind.name.lower()} entry",
+            author=entry.author,
+            seq=entry.seq,
+        )
+    return entry
+
+
+# --- The game file ------------------------------------------------------------------------------
+
+FILE_MAGIC = b"P2PBURGUNDY-GAME\x00\x01"
+_RECORD_HEADER = struct.Struct(">II")  # payload length, CRC-32 of the payload
+MAX_RECORD = 64 * 1024
+
+
+class GameFile:
+    """An append-only file of entries: ``FILE_MAGIC`` then records of
+    ``length (4 bytes BE) | CRC-32 (4 bytes BE) | entry``. Every append is flushed and fsynced.
+
+    Opening cuts a torn or corrupt tail back to the last whole record, so a crash while
+    writing loses at most the entry being written (which was not yet sent).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.entries: list[bytes] = []
+        self.cut_bytes = 0  # how much of a torn tail opening removed
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600)
+        self._file = os.fdopen(fd, "r+b")
+        data = self._file.read()
+        if not data:
+            self._file.write(FILE_MAGIC)
+            self._sync()
+            return
+        if not data.startswith(FILE_MAGIC):
+            self._file.close()
+            raise DecodeError(f"{path}: not a p2p-burgundy game file")
+        self.entries, end = read_records(data)
+        if end < len(data):
+            self.cut_bytes = len(data) - end
+            self._file.truncate(end)
+            self._sync()
+        self._file.seek(end)
+
+    def append(self, raw: bytes) -> None:
+        """Write one entry durably (flushed and fsynced before returning)."""
+        self._file.write(_RECORD_HEADER.pack(len(raw), zlib.crc32(raw)) + raw)
+        self._sync()
+        self.entries.append(raw)
+
+    def _sync(self) -> None:
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> GameFile:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def read_records(data: bytes) -> tuple[list[bytes], int]:
+    """The whole records of a game file's bytes, and where the last one ends.
+
+    >>> data = FILE_MAGIC + _RECORD_HEADER.pack(2, zlib.crc32(b"hi")) + b"hi" + b"\\x00\\x00"
+    >>> read_records(data)
+    ([b'hi'], 28)
+    """
+    if not data.startswith(FILE_MAGIC):
+        raise DecodeError("not a p2p-burgundy game file")
+    records = []
+    at = len(FILE_MAGIC)
+    while at + _RECORD_HEADER.size <= len(data):
+        length, crc = _RECORD_HEADER.unpack_from(data, at)
+        start = at + _RECORD_HEADER.size
+        payload = data[start : start + length]
+        if length > MAX_RECORD or len(payload) != length or zlib.crc32(payload) != crc:
+            break
+        records.append(payload)
+        at = start + length
+    return records, at

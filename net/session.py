@@ -1,0 +1,576 @@
+"""The protocol core: one peer's view of one game, with no I/O (bytes and time in, bytes out).
+
+A :class:`Session` is driven by three calls, like aioquic's connection:
+:meth:`~Session.receive_datagram` (bytes from a peer), :meth:`~Session.handle_timer` (the
+time is ``now``; see :meth:`~Session.get_timer`) and the player's own API
+(:meth:`~Session.submit_turn`, :meth:`~Session.send_chat`). Output is pulled:
+:meth:`~Session.take_unsaved` (entries to append to the game file), then after they are durable
+:meth:`~Session.saved`, then :meth:`~Session.datagrams_to_send` and :meth:`~Session.next_event`.
+It never reads a clock, a socket or a random source.
+
+The game advances deterministically from the set of entries, whatever order they arrive in:
+
+- each author's entries form a hash chain (seq 0, 1, ...), accepted only contiguously;
+  a second body for one (author, seq) is equivocation, kept as proof;
+- chance event k resolves once every seat's REVEAL for k is in (seat order into the entropy);
+  a seat that withholds it is named by :meth:`~Session.waiting_for`, and nothing is re-drawn;
+- turn t is the first legal TURN entry for t in the chain of the seat to move; any other
+  TURN for t (wrong seat, illegal, or late) is rejected and its author named.
+
+Delivery is anti-entropy: peers announce how many entries of each seat they hold (HEADS)
+and pull what they lack (WANT), so loss, duplication, reordering and restarts are one case.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+from p2p_burgundy import (
+    END_TURN,
+    Action,
+    EngineError,
+    GameConfig,
+    GameState,
+    action_from_tree,
+    apply,
+    new_game,
+    outcome,
+    resolve_chance,
+    state_hash,
+)
+from p2p_burgundy.chance import ChanceKind
+from p2p_burgundy.scoring import Outcome
+
+from . import wire
+from .beacon import LINK_SIZE, HashChain, event_entropy, verify_reveal
+from .errors import DecodeError, LocalProtocolError, RemoteProtocolError
+from .identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
+from .log import Entry, Kind, decode_entry, parse_entry, sign_entry
+
+START_DOMAIN = b"start"
+MAX_NAME = 32  # characters in a player's name
+MAX_CHAT = 280  # characters in a chat line
+MAX_TURN_ACTIONS = 64
+MAX_EARLY = 64  # entries buffered per author ahead of a gap
+MAX_OUTBOX = 512  # datagrams queued; anti-entropy repairs anything dropped
+MAX_EVENTS = 4096
+WANT_BATCH = 16  # entries sent for one WANT
+HEADS_INTERVAL = 0.5  # seconds between HEADS announcements
+
+BROADCAST = None
+"""Destination of a datagram meant for every other peer."""
+
+
+class Tag(IntEnum):
+    """Message tags: every datagram is ``[version, tag, *fields]``."""
+
+    ENTRY = 1  # [raw entry]
+    HEADS = 2  # [game id, [entries held per seat]]
+    WANT = 3  # [game id, seat, from seq, count]
+
+
+# --- The start entry -----------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player as the start entry fixes them."""
+
+    key: bytes
+    name: str
+    commitment: bytes
+
+
+def start_digest(game_id: bytes, config: GameConfig, seats: Sequence[Seat]) -> bytes:
+    """What every player signs to accept a game: SHA-256 of ``[game id, config, roster]``."""
+    return hashlib.sha256(wire.encode([game_id, config.to_tree(), _roster_tree(seats)])).digest()
+
+
+def _roster_tree(seats: Sequence[Seat]) -> list[wire.Encodable]:
+    return [[s.key, s.name, s.commitment] for s in seats]
+
+
+def accept_start(identity: Identity, game_id: bytes, config: GameConfig,
+                 seats: Sequence[Seat]) -> bytes:
+    """A player's signature accepting this config and roster (collected by the host)."""
+    return identity.sign(START_DOMAIN, start_digest(game_id, config, seats))
+
+
+def make_start(host: Identity, game_id: bytes, config: GameConfig, seats: Sequence[Seat],
+               acceptances: Sequence[bytes]) -> Entry:
+    """The START entry (the host's seq 0): config, roster with commitments, everyone's
+    acceptance. Raises LocalProtocolError if anything would make peers reject it."""
+    entry = sign_entry(host, game_id, 0, b"", Kind.START,
+                       [config.to_tree(), _roster_tree(seats), list(acceptances)])
+    try:
+        parse_start(entry)
+    except RemoteProtocolError as exc:
+        raise LocalProtocolError(f"cannot start: {exc.message}") from None
+    return entry
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """A verified START entry."""
+
+    entry: Entry
+    config: GameConfig
+    seats: tuple[Seat, ...]
+
+    @property
+    def game_id(self) -> bytes:
+        return self.entry.game_id
+
+
+def parse_start(entry: Entry) -> Start:
+    """Check a START entry completely; RemoteProtocolError naming what is wrong."""
+
+    def bad(why: str) -> RemoteProtocolError:
+        return RemoteProtocolError(f"bad start entry: {why}", author=entry.author, seq=entry.seq)
+
+    if entry.kind != Kind.START or entry.seq != 0:
+        raise bad("a game starts with a START entry at seq 0")
+    if len(entry.payload) != 3:
+        raise bad("payload is [config, roster, acceptances]")
+    config_tree, roster, acceptances = entry.payload
+    try:
+        config = GameConfig.from_tree(config_tree)
+    except EngineError as exc:
+        raise bad(str(exc)) from None
+    if not isinstance(roster, tuple) or len(roster) != config.players:
+        raise bad(f"the roster must list {config.players} players")
+    seats = []
+    for item in roster:
+        if not (isinstance(item, tuple) and len(item) == 3 and isinstance(item[0], bytes)
+                and len(item[0]) == PUBLIC_KEY_SIZE and isinstance(item[1], str)
+                and 1 <= len(item[1]) <= MAX_NAME and isinstance(item[2], bytes)
+                and len(item[2]) == LINK_SIZE):
+            raise bad("a roster seat is [32-byte key, name of 1-32 characters, commitment]")
+        seats.append(Seat(*item))
+    if len({s.key for s in seats}) != len(seats):
+        raise bad("a key sits twice at the table")
+    if entry.author not in {s.key for s in seats}:
+        raise bad("the host is not in the roster")
+    if not (isinstance(acceptances, tuple) and len(acceptances) == len(seats)):
+        raise bad("every player must accept")
+    digest = start_digest(entry.game_id, config, seats)
+    for seat, signature in zip(seats, acceptances, strict=True):
+        if not (isinstance(signature, bytes) and len(signature) == SIGNATURE_SIZE
+                and verify(seat.key, START_DOMAIN, digest, signature)):
+            raise bad(f"{seat.name}'s acceptance does not verify")
+    return Start(entry, config, tuple(seats))
+
+
+def game_chain(identity: Identity, game_id: bytes) -> HashChain:
+    """This player's beacon chain for a game, derived from the key so that a player who
+    loses the game file but keeps the key can still reveal. Ed25519 signatures are
+    deterministic, so the seed is a secret only the key's owner can compute."""
+    return HashChain(hashlib.sha256(identity.sign(b"beacon-seed", game_id)).digest())
+
+
+# --- Events ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class ChanceResolved:
+    """Chance event ``index`` resolved with ``entropy`` (derived from every seat's reveal)."""
+
+    index: int
+    kind: ChanceKind
+    reveals: tuple[bytes, ...]
+    entropy: bytes
+    state_hash: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class TurnApplied:
+    """Seat ``seat`` played turn number ``turn``."""
+
+    seat: int
+    turn: int
+    actions: tuple[Action, ...]
+    state_hash: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRejected:
+    """A signed, linked entry that the rules reject; the author is named."""
+
+    seat: int
+    seq: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Equivocation:
+    """Two different signed bodies for one (author, seq): the proof. The author is no
+    longer trusted (none of its later entries are accepted)."""
+
+    seat: int
+    seq: int
+    first: bytes  # raw entries, both validly signed
+    second: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ChatReceived:
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    outcome: Outcome
+    state_hash: bytes
+
+
+Event = ChanceResolved | TurnApplied | EntryRejected | Equivocation | ChatReceived | GameOver
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """What the game waits for: reveals of ``seats`` for chance event ``index``, or the turn
+    ``turn`` of ``seats[0]``."""
+
+    what: str  # "reveal" or "turn"
+    index: int
+    seats: tuple[int, ...]
+
+
+# --- The session -------------------------------------------------------------------------------
+
+class Session:
+    """One peer's copy of one game: verifies entries, advances the engine, authors its own."""
+
+    def __init__(self, start: Entry, identity: Identity | None = None, *,
+                 recovering: bool = False) -> None:
+        """``identity`` is None for a spectator. ``recovering``: this player lost its game
+        file, so it authors nothing until peers have given back all its earlier entries."""
+        self.start = parse_start(start)
+        self.game_id = start.game_id
+        self.config = self.start.config
+        self.seats = self.start.seats
+        self._seat_of = {s.key: i for i, s in enumerate(self.seats)}
+        self.identity = identity
+        self.my_seat: int | None = None
+        self._chain: HashChain | None = None
+        if identity is not None:
+            if identity.public_key not in self._seat_of:
+                raise LocalProtocolError("this identity has no seat at the table")
+            self.my_seat = self._seat_of[identity.public_key]
+            self._chain = game_chain(identity, self.game_id)
+            if self._chain.commitment != self.seats[self.my_seat].commitment:
+                raise LocalProtocolError("the start entry holds another commitment for us")
+        n = len(self.seats)
+        host = self._seat_of[start.author]
+        self.chains: list[list[Entry]] = [[] for _ in range(n)]
+        self.chains[host].append(start)
+        self._early: dict[tuple[int, int], Entry] = {}
+        self.faulty: dict[int, str] = {}
+        self.proofs: list[Equivocation] = []
+        self.state: GameState = new_game(self.config)
+        self.turn_number = 0
+        self.rejected: list[EntryRejected] = []
+        self._reveals: dict[int, dict[int, bytes]] = {}
+        self._turns: dict[int, list[tuple[int, int]]] = {}  # t -> (seat, seq), in arrival order
+        self._unsaved: list[Entry] = [start]
+        # Entries per seat written to the game file: only these are sent or served.
+        self._durable = [0] * n
+        self._taken = [0] * n
+        self._over_reported = False
+        self._outbox: deque[tuple[bytes, object]] = deque(maxlen=MAX_OUTBOX)
+        self._events: deque[Event] = deque(maxlen=MAX_EVENTS)
+        self._next_heads = 0.0
+        self._recovering = recovering
+        self._heard_heads: dict[object, int] = {}  # source -> how many of ours it holds
+        self._advance()
+
+    # --- the player's API ---
+
+    @property
+    def my_turn(self) -> bool:
+        return self.my_seat is not None and self.state.to_move == self.my_seat \
+            and not self._recovering
+
+    def submit_turn(self, actions: Sequence[Action]) -> None:
+        """Author our whole turn (ending with END_TURN); LocalProtocolError if illegal."""
+        if not self.my_turn:
+            raise LocalProtocolError("it is not our turn")
+        try:
+            _play_turn(self.state, list(actions))
+        except EngineError as exc:
+            raise LocalProtocolError(f"our turn is illegal: {exc}") from None
+        self._author(Kind.TURN, [self.turn_number, [a.to_tree() for a in actions]])
+
+    def send_chat(self, text: str) -> None:
+        if self.my_seat is None or self._recovering:
+            raise LocalProtocolError("spectators and recovering peers cannot chat")
+        if not 1 <= len(text) <= MAX_CHAT:
+            raise LocalProtocolError(f"a chat line has 1 to {MAX_CHAT} characters")
+        self._author(Kind.CHAT, [text])
+
+    def waiting_for(self) -> Waiting | None:
+        """What the game waits for now (None when over)."""
+        if self.state.is_over:
+            return None
+        if self.state.chance is not None:
+            k = self.state.chance.index
+            have = self._reveals.get(k, {})
+            return Waiting("reveal", k, tuple(s for s in range(len(self.seats)) if s not in have))
+        return Waiting("turn", self.turn_number, (self.state.to_move,))  # type: ignore[arg-type]
+
+    # --- I/O driven API (no I/O here) ---
+
+    def take_unsaved(self) -> list[Entry]:
+        """Entries accepted since the last call, to append to the game file in this order."""
+        out, self._unsaved = self._unsaved, []
+        self._taken = [len(c) for c in self.chains]
+        return out
+
+    def saved(self) -> None:
+        """The entries from :meth:`take_unsaved` are durable: our own may now be sent, and
+        any may be served to peers."""
+        if self.my_seat is not None:
+            mine = self.chains[self.my_seat]
+            for entry in mine[self._durable[self.my_seat]:self._taken[self.my_seat]]:
+                self._send(wire.encode_message(Tag.ENTRY, [entry.raw]), BROADCAST)
+        self._durable = self._taken
+
+    def datagrams_to_send(self) -> list[tuple[bytes, object]]:
+        """Datagrams and their destinations (a source given to receive_datagram, or
+        BROADCAST for every peer)."""
+        out = list(self._outbox)
+        self._outbox.clear()
+        return out
+
+    def next_event(self) -> Event | None:
+        return self._events.popleft() if self._events else None
+
+    def get_timer(self) -> float:
+        return self._next_heads
+
+    def handle_timer(self, now: float) -> None:
+        if now >= self._next_heads:
+            self._next_heads = now + HEADS_INTERVAL
+            self._send(self._heads_message(), BROADCAST)
+
+    def receive_datagram(self, data: bytes, source: object, now: float) -> None:
+        """Handle one datagram from ``source`` (an opaque address the caller understands).
+
+        Malformed data raises DecodeError; a forged or misbehaving message raises
+        RemoteProtocolError; either way nothing changes.
+        """
+        tag, fields = wire.decode_message(data)
+        if tag == Tag.ENTRY:
+            if len(fields) != 1 or not isinstance(fields[0], bytes):
+                raise DecodeError("ENTRY is [raw entry]")
+            self.receive_entry(fields[0])
+        elif tag == Tag.HEADS:
+            self._receive_heads(fields, source)
+        elif tag == Tag.WANT:
+            self._receive_want(fields, source)
+        else:
+            raise DecodeError(f"unknown message tag {tag}")
+
+    def receive_entry(self, raw: bytes) -> None:
+        """Accept one raw entry (from a datagram or a game file), cheap checks first."""
+        entry = decode_entry(raw)
+        if entry.game_id != self.game_id:
+            raise RemoteProtocolError("entry from another game", author=entry.author,
+                                      seq=entry.seq)
+        seat = self._seat_of.get(entry.author)
+        if seat is None:
+            raise RemoteProtocolError("entry by a key with no seat", author=entry.author,
+                                      seq=entry.seq)
+        chain = self.chains[seat]
+        if entry.seq < len(chain):
+            known = chain[entry.seq]
+            if known.body != entry.body:
+                parse_entry(raw)  # only a validly signed second body proves anything
+                self._equivocation(seat, known, entry)
+            return
+        if seat in self.faulty:
+            return
+        if entry.seq >= len(chain) + MAX_EARLY:
+            raise RemoteProtocolError("entry too far ahead", author=entry.author, seq=entry.seq)
+        early = self._early.get((seat, entry.seq))
+        if early is not None and early.body == entry.body:
+            return
+        parse_entry(raw)
+        if early is not None:
+            self._equivocation(seat, early, entry)
+            return
+        if entry.seq > len(chain):
+            self._early[(seat, entry.seq)] = entry
+            return
+        self._append(seat, entry)
+        while (nxt := self._early.pop((seat, len(chain)), None)) is not None:
+            try:
+                self._append(seat, nxt)
+            except RemoteProtocolError:
+                break  # a buffered entry that does not link: drop it, sync fetches the real one
+        self._advance()
+
+    # --- internals ---
+
+    def _send(self, data: bytes, destination: object) -> None:
+        self._outbox.append((data, destination))
+
+    def _event(self, event: Event) -> None:
+        self._events.append(event)
+
+    def _heads_message(self) -> bytes:
+        return wire.encode_message(Tag.HEADS, [self.game_id, self._durable])
+
+    def _receive_heads(self, fields: tuple[wire.Value, ...], source: object) -> None:
+        if not (len(fields) == 2 and fields[0] == self.game_id and isinstance(fields[1], tuple)
+                and len(fields[1]) == len(self.seats)
+                and all(type(c) is int and c >= 0 for c in fields[1])):
+            raise DecodeError("HEADS is [game id, [count per seat]]")
+        counts: tuple[int, ...] = fields[1]  # type: ignore[assignment]
+        for seat, theirs in enumerate(counts):
+            mine = len(self.chains[seat])
+            if theirs > mine:
+                self._send(wire.encode_message(
+                    Tag.WANT, [self.game_id, seat, mine, min(theirs - mine, WANT_BATCH)]), source)
+        if self._recovering and self.my_seat is not None:
+            self._heard_heads[source] = counts[self.my_seat]
+            self._check_recovered()
+
+    def _receive_want(self, fields: tuple[wire.Value, ...], source: object) -> None:
+        if not (len(fields) == 4 and fields[0] == self.game_id
+                and all(type(x) is int and x >= 0 for x in fields[1:])
+                and fields[1] < len(self.seats)):  # type: ignore[operator]
+            raise DecodeError("WANT is [game id, seat, from seq, count]")
+        _, seat, first, count = fields
+        durable = self.chains[seat][:self._durable[seat]]  # type: ignore[index]
+        for entry in durable[first:first + min(count, WANT_BATCH)]:  # type: ignore[misc, operator]
+            self._send(wire.encode_message(Tag.ENTRY, [entry.raw]), source)
+
+    def _check_recovered(self) -> None:
+        """A recovering peer authors again once every other live player reported how many of
+        our entries it holds, and we hold at least as many."""
+        others = len(self.seats) - 1 - len(self.faulty)
+        if len(self._heard_heads) >= others and \
+                len(self.chains[self.my_seat]) >= max(self._heard_heads.values(), default=0):  # type: ignore[index]
+            self._recovering = False
+            self._advance()
+
+    def _equivocation(self, seat: int, first: Entry, second: Entry) -> None:
+        if seat not in self.faulty:
+            self.faulty[seat] = f"equivocated at seq {first.seq}"
+            proof = Equivocation(seat, first.seq, first.raw, second.raw)
+            self.proofs.append(proof)
+            self._event(proof)
+
+    def _append(self, seat: int, entry: Entry) -> None:
+        """Link ``entry`` into its author's chain and file what it says."""
+        chain = self.chains[seat]
+        expected = chain[-1].id if chain else b""
+        if entry.prev != expected:
+            raise RemoteProtocolError("entry does not link to the author's previous entry",
+                                      author=entry.author, seq=entry.seq)
+        chain.append(entry)
+        self._unsaved.append(entry)
+        why = self._file_entry(seat, entry)
+        if why is not None:
+            self._reject(seat, entry.seq, why)
+
+    def _file_entry(self, seat: int, entry: Entry) -> str | None:
+        """Record what an entry says for the game to use; the reason if it is void."""
+        p = entry.payload
+        if entry.kind == Kind.REVEAL:
+            if not (len(p) == 2 and type(p[0]) is int and isinstance(p[1], bytes)):
+                return "a reveal is [event, link]"
+            k, link = p
+            if not verify_reveal(self.seats[seat].commitment, k, link):  # type: ignore[arg-type]
+                return f"reveal for chance event {k} does not hash to the commitment"
+            have = self._reveals.setdefault(k, {})  # type: ignore[arg-type]
+            if seat in have:
+                return f"a second reveal for chance event {k}"
+            have[seat] = link  # type: ignore[assignment]
+        elif entry.kind == Kind.TURN:
+            if not (len(p) == 2 and type(p[0]) is int and p[0] >= 0 and isinstance(p[1], tuple)
+                    and 1 <= len(p[1]) <= MAX_TURN_ACTIONS):
+                return "a turn is [turn number, [action...]]"
+            if p[0] < self.turn_number:
+                return f"turn {p[0]} is already played"
+            self._turns.setdefault(p[0], []).append((seat, entry.seq))
+        elif entry.kind == Kind.CHAT:
+            if not (len(p) == 1 and isinstance(p[0], str) and 1 <= len(p[0]) <= MAX_CHAT):
+                return "a chat entry is [text of 1-280 characters]"
+            self._event(ChatReceived(seat, p[0]))
+        else:
+            return f"a {entry.kind.name.lower()} entry is not expected here"
+        return None
+
+    def _reject(self, seat: int, seq: int, reason: str) -> None:
+        rejected = EntryRejected(seat, seq, f"{self.seats[seat].name}: {reason}")
+        self.rejected.append(rejected)
+        self._event(rejected)
+
+    def _author(self, kind: Kind, payload: list[wire.Encodable]) -> None:
+        assert self.identity is not None and self.my_seat is not None
+        chain = self.chains[self.my_seat]
+        entry = sign_entry(self.identity, self.game_id, len(chain),
+                           chain[-1].id if chain else b"", kind, payload)
+        self._append(self.my_seat, entry)
+        self._advance()
+
+    def _advance(self) -> None:
+        """Resolve chance events and apply turns as far as the entries allow."""
+        while not self.state.is_over:
+            chance = self.state.chance
+            if chance is not None:
+                k = chance.index
+                have = self._reveals.setdefault(k, {})
+                if self.my_seat is not None and self.my_seat not in have \
+                        and not self._recovering and self._chain is not None:
+                    self._author(Kind.REVEAL, [k, self._chain.reveal(k)])
+                    return  # _author advanced already
+                if len(have) < len(self.seats):
+                    return
+                reveals = tuple(have[s] for s in range(len(self.seats)))
+                entropy = event_entropy(self.game_id, k, reveals)
+                self.state = resolve_chance(self.state, entropy)
+                self._event(ChanceResolved(k, chance.kind, reveals, entropy,
+                                           state_hash(self.state)))
+                continue
+            if not self._apply_turn():
+                return
+        if not self._over_reported:
+            self._over_reported = True
+            self._event(GameOver(outcome(self.state), state_hash(self.state)))
+
+    def _apply_turn(self) -> bool:
+        t = self.turn_number
+        mover = self.state.to_move
+        for seat, seq in self._turns.pop(t, []):
+            entry = self.chains[seat][seq]
+            if seat != mover:
+                self._reject(seat, seq, f"turn {t} belongs to {self.seats[mover].name}")  # type: ignore[index]
+                continue
+            if self.turn_number != t:
+                self._reject(seat, seq, f"a second turn {t}")
+                continue
+            try:
+                actions = [action_from_tree(a) for a in entry.payload[1]]  # type: ignore[union-attr]
+                self.state = _play_turn(self.state, actions)
+            except EngineError as exc:
+                self._reject(seat, seq, f"illegal turn {t}: {exc}")
+                continue
+            self.turn_number += 1
+            self._event(TurnApplied(seat, t, tuple(actions), state_hash(self.state)))
+        return self.turn_number > t
+
+
+def _play_turn(state: GameState, actions: list[Action]) -> GameState:
+    """Apply a whole turn; EngineError if an action is illegal or the turn does not end with
+    exactly one END_TURN, at the end."""
+    if not actions or actions[-1] != END_TURN or END_TURN in actions[:-1]:
+        raise EngineError("a turn is a list of actions ending with its only EndTurn")
+    for action in actions:
+        state = apply(state, action)
+    return state
