@@ -213,7 +213,7 @@ def load_or_create(path: Path) -> Identity:
 
     The file is ``KEY_FILE_MAGIC``, a version byte, the 32-byte seed and the 32-byte public
     key (which lets a damaged seed be detected), created with mode 0600. Raises
-    :class:`KeyFileError` for a file that is corrupt or that other users may read.
+    :class:`KeyFileError` for a file that is corrupt or that other users may access.
     """
     try:
         return _load(path)
@@ -253,8 +253,8 @@ def _load(path: Path) -> Identity:
         # Windows has no such mode bits; there the per-user profile directory protects it.
         if os.name != "nt" and mode & 0o077:
             raise KeyFileError(
-                f"{path}: the identity key is readable by other users (mode "
-                f"{mode & 0o777:o}); run: chmod 600 {path}"
+                f"{path}: permissions {mode & 0o777:o} are too open for an identity key "
+                f"(other users could sign as you); run: chmod 600 {path}"
             )
         content = file.read(KEY_FILE_SIZE + 1)
     magic, version = content[: len(KEY_FILE_MAGIC)], content[len(KEY_FILE_MAGIC) :][:1]

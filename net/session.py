@@ -52,6 +52,7 @@ from .identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
 from .log import Entry, Kind, decode_entry, parse_entry, sign_entry
 
 START_DOMAIN = b"start"
+COLOURS = ("red", "blue", "green", "yellow")  # the players' piece colours
 MAX_NAME = 32  # characters in a player's name
 MAX_CHAT = 280  # characters in a chat line
 MAX_TURN_ACTIONS = 64
@@ -75,12 +76,14 @@ class Tag(IntEnum):
 
 # --- The start entry -----------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     """A player as the start entry fixes them."""
 
     key: bytes
     name: str
+    colour: str  # one of COLOURS
     commitment: bytes
 
 
@@ -90,21 +93,33 @@ def start_digest(game_id: bytes, config: GameConfig, seats: Sequence[Seat]) -> b
 
 
 def _roster_tree(seats: Sequence[Seat]) -> list[wire.Encodable]:
-    return [[s.key, s.name, s.commitment] for s in seats]
+    return [[s.key, s.name, s.colour, s.commitment] for s in seats]
 
 
-def accept_start(identity: Identity, game_id: bytes, config: GameConfig,
-                 seats: Sequence[Seat]) -> bytes:
+def accept_start(
+    identity: Identity, game_id: bytes, config: GameConfig, seats: Sequence[Seat]
+) -> bytes:
     """A player's signature accepting this config and roster (collected by the host)."""
     return identity.sign(START_DOMAIN, start_digest(game_id, config, seats))
 
 
-def make_start(host: Identity, game_id: bytes, config: GameConfig, seats: Sequence[Seat],
-               acceptances: Sequence[bytes]) -> Entry:
+def make_start(
+    host: Identity,
+    game_id: bytes,
+    config: GameConfig,
+    seats: Sequence[Seat],
+    acceptances: Sequence[bytes],
+) -> Entry:
     """The START entry (the host's seq 0): config, roster with commitments, everyone's
     acceptance. Raises LocalProtocolError if anything would make peers reject it."""
-    entry = sign_entry(host, game_id, 0, b"", Kind.START,
-                       [config.to_tree(), _roster_tree(seats), list(acceptances)])
+    entry = sign_entry(
+        host,
+        game_id,
+        0,
+        b"",
+        Kind.START,
+        [config.to_tree(), _roster_tree(seats), list(acceptances)],
+    )
     try:
         parse_start(entry)
     except RemoteProtocolError as exc:
@@ -144,11 +159,18 @@ def parse_start(entry: Entry) -> Start:
         raise bad(f"the roster must list {config.players} players")
     seats = []
     for item in roster:
-        if not (isinstance(item, tuple) and len(item) == 3 and isinstance(item[0], bytes)
-                and len(item[0]) == PUBLIC_KEY_SIZE and isinstance(item[1], str)
-                and 1 <= len(item[1]) <= MAX_NAME and isinstance(item[2], bytes)
-                and len(item[2]) == LINK_SIZE):
-            raise bad("a roster seat is [32-byte key, name of 1-32 characters, commitment]")
+        if not (
+            isinstance(item, tuple)
+            and len(item) == 4
+            and isinstance(item[0], bytes)
+            and len(item[0]) == PUBLIC_KEY_SIZE
+            and isinstance(item[1], str)
+            and 1 <= len(item[1]) <= MAX_NAME
+            and item[2] in COLOURS
+            and isinstance(item[3], bytes)
+            and len(item[3]) == LINK_SIZE
+        ):
+            raise bad("a roster seat is [32-byte key, name of 1-32 characters, colour, commitment]")
         seats.append(Seat(*item))
     if len({s.key for s in seats}) != len(seats):
         raise bad("a key sits twice at the table")
@@ -158,8 +180,11 @@ def parse_start(entry: Entry) -> Start:
         raise bad("every player must accept")
     digest = start_digest(entry.game_id, config, seats)
     for seat, signature in zip(seats, acceptances, strict=True):
-        if not (isinstance(signature, bytes) and len(signature) == SIGNATURE_SIZE
-                and verify(seat.key, START_DOMAIN, digest, signature)):
+        if not (
+            isinstance(signature, bytes)
+            and len(signature) == SIGNATURE_SIZE
+            and verify(seat.key, START_DOMAIN, digest, signature)
+        ):
             raise bad(f"{seat.name}'s acceptance does not verify")
     return Start(entry, config, tuple(seats))
 
@@ -172,6 +197,7 @@ def game_chain(identity: Identity, game_id: bytes) -> HashChain:
 
 
 # --- Events ------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class ChanceResolved:
@@ -241,11 +267,13 @@ class Waiting:
 
 # --- The session -------------------------------------------------------------------------------
 
+
 class Session:
     """One peer's copy of one game: verifies entries, advances the engine, authors its own."""
 
-    def __init__(self, start: Entry, identity: Identity | None = None, *,
-                 recovering: bool = False) -> None:
+    def __init__(
+        self, start: Entry, identity: Identity | None = None, *, recovering: bool = False
+    ) -> None:
         """``identity`` is None for a spectator. ``recovering``: this player lost its game
         file, so it authors nothing until peers have given back all its earlier entries."""
         self.start = parse_start(start)
@@ -291,8 +319,9 @@ class Session:
 
     @property
     def my_turn(self) -> bool:
-        return self.my_seat is not None and self.state.to_move == self.my_seat \
-            and not self._recovering
+        return (
+            self.my_seat is not None and self.state.to_move == self.my_seat and not self._recovering
+        )
 
     def submit_turn(self, actions: Sequence[Action]) -> None:
         """Author our whole turn (ending with END_TURN); LocalProtocolError if illegal."""
@@ -334,7 +363,7 @@ class Session:
         any may be served to peers."""
         if self.my_seat is not None:
             mine = self.chains[self.my_seat]
-            for entry in mine[self._durable[self.my_seat]:self._taken[self.my_seat]]:
+            for entry in mine[self._durable[self.my_seat] : self._taken[self.my_seat]]:
                 self._send(wire.encode_message(Tag.ENTRY, [entry.raw]), BROADCAST)
         self._durable = self._taken
 
@@ -378,12 +407,12 @@ class Session:
         """Accept one raw entry (from a datagram or a game file), cheap checks first."""
         entry = decode_entry(raw)
         if entry.game_id != self.game_id:
-            raise RemoteProtocolError("entry from another game", author=entry.author,
-                                      seq=entry.seq)
+            raise RemoteProtocolError("entry from another game", author=entry.author, seq=entry.seq)
         seat = self._seat_of.get(entry.author)
         if seat is None:
-            raise RemoteProtocolError("entry by a key with no seat", author=entry.author,
-                                      seq=entry.seq)
+            raise RemoteProtocolError(
+                "entry by a key with no seat", author=entry.author, seq=entry.seq
+            )
         chain = self.chains[seat]
         if entry.seq < len(chain):
             known = chain[entry.seq]
@@ -425,36 +454,48 @@ class Session:
         return wire.encode_message(Tag.HEADS, [self.game_id, self._durable])
 
     def _receive_heads(self, fields: tuple[wire.Value, ...], source: object) -> None:
-        if not (len(fields) == 2 and fields[0] == self.game_id and isinstance(fields[1], tuple)
-                and len(fields[1]) == len(self.seats)
-                and all(type(c) is int and c >= 0 for c in fields[1])):
+        if not (
+            len(fields) == 2
+            and fields[0] == self.game_id
+            and isinstance(fields[1], tuple)
+            and len(fields[1]) == len(self.seats)
+            and all(type(c) is int and c >= 0 for c in fields[1])
+        ):
             raise DecodeError("HEADS is [game id, [count per seat]]")
         counts: tuple[int, ...] = fields[1]  # type: ignore[assignment]
         for seat, theirs in enumerate(counts):
             mine = len(self.chains[seat])
             if theirs > mine:
-                self._send(wire.encode_message(
-                    Tag.WANT, [self.game_id, seat, mine, min(theirs - mine, WANT_BATCH)]), source)
+                self._send(
+                    wire.encode_message(
+                        Tag.WANT, [self.game_id, seat, mine, min(theirs - mine, WANT_BATCH)]
+                    ),
+                    source,
+                )
         if self._recovering and self.my_seat is not None:
             self._heard_heads[source] = counts[self.my_seat]
             self._check_recovered()
 
     def _receive_want(self, fields: tuple[wire.Value, ...], source: object) -> None:
-        if not (len(fields) == 4 and fields[0] == self.game_id
-                and all(type(x) is int and x >= 0 for x in fields[1:])
-                and fields[1] < len(self.seats)):  # type: ignore[operator]
+        if not (
+            len(fields) == 4
+            and fields[0] == self.game_id
+            and all(type(x) is int and x >= 0 for x in fields[1:])
+            and fields[1] < len(self.seats)
+        ):  # type: ignore[operator]
             raise DecodeError("WANT is [game id, seat, from seq, count]")
         _, seat, first, count = fields
-        durable = self.chains[seat][:self._durable[seat]]  # type: ignore[index]
-        for entry in durable[first:first + min(count, WANT_BATCH)]:  # type: ignore[misc, operator]
+        durable = self.chains[seat][: self._durable[seat]]  # type: ignore[index]
+        for entry in durable[first : first + min(count, WANT_BATCH)]:  # type: ignore[misc, operator]
             self._send(wire.encode_message(Tag.ENTRY, [entry.raw]), source)
 
     def _check_recovered(self) -> None:
         """A recovering peer authors again once every other live player reported how many of
         our entries it holds, and we hold at least as many."""
         others = len(self.seats) - 1 - len(self.faulty)
-        if len(self._heard_heads) >= others and \
-                len(self.chains[self.my_seat]) >= max(self._heard_heads.values(), default=0):  # type: ignore[index]
+        if len(self._heard_heads) >= others and len(self.chains[self.my_seat]) >= max(
+            self._heard_heads.values(), default=0
+        ):  # type: ignore[index]
             self._recovering = False
             self._advance()
 
@@ -470,8 +511,11 @@ class Session:
         chain = self.chains[seat]
         expected = chain[-1].id if chain else b""
         if entry.prev != expected:
-            raise RemoteProtocolError("entry does not link to the author's previous entry",
-                                      author=entry.author, seq=entry.seq)
+            raise RemoteProtocolError(
+                "entry does not link to the author's previous entry",
+                author=entry.author,
+                seq=entry.seq,
+            )
         chain.append(entry)
         self._unsaved.append(entry)
         why = self._file_entry(seat, entry)
@@ -492,8 +536,13 @@ class Session:
                 return f"a second reveal for chance event {k}"
             have[seat] = link  # type: ignore[assignment]
         elif entry.kind == Kind.TURN:
-            if not (len(p) == 2 and type(p[0]) is int and p[0] >= 0 and isinstance(p[1], tuple)
-                    and 1 <= len(p[1]) <= MAX_TURN_ACTIONS):
+            if not (
+                len(p) == 2
+                and type(p[0]) is int
+                and p[0] >= 0
+                and isinstance(p[1], tuple)
+                and 1 <= len(p[1]) <= MAX_TURN_ACTIONS
+            ):
                 return "a turn is [turn number, [action...]]"
             if p[0] < self.turn_number:
                 return f"turn {p[0]} is already played"
@@ -514,8 +563,9 @@ class Session:
     def _author(self, kind: Kind, payload: list[wire.Encodable]) -> None:
         assert self.identity is not None and self.my_seat is not None
         chain = self.chains[self.my_seat]
-        entry = sign_entry(self.identity, self.game_id, len(chain),
-                           chain[-1].id if chain else b"", kind, payload)
+        entry = sign_entry(
+            self.identity, self.game_id, len(chain), chain[-1].id if chain else b"", kind, payload
+        )
         self._append(self.my_seat, entry)
         self._advance()
 
@@ -526,8 +576,12 @@ class Session:
             if chance is not None:
                 k = chance.index
                 have = self._reveals.setdefault(k, {})
-                if self.my_seat is not None and self.my_seat not in have \
-                        and not self._recovering and self._chain is not None:
+                if (
+                    self.my_seat is not None
+                    and self.my_seat not in have
+                    and not self._recovering
+                    and self._chain is not None
+                ):
                     self._author(Kind.REVEAL, [k, self._chain.reveal(k)])
                     return  # _author advanced already
                 if len(have) < len(self.seats):
@@ -535,8 +589,9 @@ class Session:
                 reveals = tuple(have[s] for s in range(len(self.seats)))
                 entropy = event_entropy(self.game_id, k, reveals)
                 self.state = resolve_chance(self.state, entropy)
-                self._event(ChanceResolved(k, chance.kind, reveals, entropy,
-                                           state_hash(self.state)))
+                self._event(
+                    ChanceResolved(k, chance.kind, reveals, entropy, state_hash(self.state))
+                )
                 continue
             if not self._apply_turn():
                 return

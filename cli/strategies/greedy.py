@@ -61,7 +61,7 @@ TOTAL_ROUNDS = PHASES * ROUNDS
 _END_KNOWLEDGE = frozenset({15, *range(16, 27)})
 _ABILITY_BITS = sum(1 << n for n in range(1, 15))
 _END_BITS = sum(1 << n for n in _END_KNOWLEDGE)
-_K8, _K12 = 1 << 8, 1 << 12
+_K1, _K8 = 1 << 1, 1 << 8
 _FREE_PLACE_BIT = (1 << 9, 1 << 10, 1 << 10, 1 << 11, 1 << 11, 1 << 11)  # by colour
 
 
@@ -149,17 +149,11 @@ class Evaluator:
         value = float(vp)
 
         # Regions under way: credit by progress, while they can still be finished.
-        bonus = PHASE_BONUS[min(phase + 1, PHASES - 1)]
-        region_credit = 0.0
+        pot_bonus = PHASE_BONUS[min(phase + 1, PHASES - 1)]
         for mask, size in info.regions:
             k = (mask & occ).bit_count()
-            if k == 0 or k == size:
-                continue
-            feasible = left / (w.rounds_per_tile * (size - k))
-            if feasible > 1.0:
-                feasible = 1.0
-            region_credit += k / size * (REGION_VP[size] + bonus) * feasible
-        value += w.region * region_credit
+            if k and k != size:
+                value += self._region_credit(k, size, left, pot_bonus)
 
         # Colour bonuses still on offer.
         taken = state.bonus_taken
@@ -208,25 +202,38 @@ class Evaluator:
             value += self._storage_value(state, p, info, dice, left)
         return value
 
+    def _region_credit(self, filled: int, size: int, left: int, bonus: int) -> float:
+        """Partial credit for a region with ``filled`` of ``size`` spaces covered."""
+        w = self.weights
+        feasible = left / (w.rounds_per_tile * (size - filled))
+        if feasible > 1.0:
+            feasible = 1.0
+        return w.region * filled / size * (REGION_VP[size] + bonus) * feasible
+
     def _storage_value(self, state: GameState, p: PlayerState, info: _BoardInfo,
                        dice: list[int], left: int) -> float:
+        """Credit for stored tiles: each is matched with its own free space next to the estate
+        (best first), and at most one tile per die left this turn counts as placeable now."""
         w = self.weights
         occ = p.occupied
-        empty = ~occ
         total = 0.0
         phase = state.phase
         bonus = PHASE_BONUS[min(phase + 1, PHASES - 1)]
         k = p.knowledge
         per = 2 if k & _K8 else 1
+        later = w.store_later * min(1.0, (left - 1) / 4)
+        ranked: list[tuple[float, float, list[tuple[float, int, bool]]]] = []
         for tile in p.storage:
             colour = TILE_COLOUR[tile]
-            open_mask = info.colour_masks[colour] & empty
+            open_mask = info.colour_masks[colour] & ~occ
             if not open_mask:
                 continue
-            front = open_mask & p.frontier
             base = self._tile_bonus(state, p, tile, left)
+            front = open_mask & p.frontier
+            if colour == Colour.BEIGE and front and not k & _K1:
+                front = _without_duplicates(p, info, tile, front)
             if not front:
-                total += w.store_later * (base + 1.0)
+                total += later * (base + 1.0)
                 continue
             reach = 0
             if dice:
@@ -239,30 +246,37 @@ class Evaluator:
                     for target in range(1, 7):
                         if cost[target] <= p.workers:
                             reach |= info.die_masks[target]
-                reach &= front
-            best = 0.0
-            best_now = 0.0
+            spaces: list[tuple[float, int, bool]] = []
             m = front
             while m:
                 low = m & -m
                 m ^= low
-                space = low.bit_length() - 1
-                region = info.region_of[space]
-                rmask, size = info.regions[region]
+                rmask, size = info.regions[info.region_of[low.bit_length() - 1]]
                 filled = (rmask & occ).bit_count()
+                before = self._region_credit(filled, size, left, bonus) if filled else 0.0
                 if filled + 1 == size:
-                    gain = REGION_VP[size] + PHASE_BONUS[phase] - w.region * filled / size * (
-                        REGION_VP[size] + bonus)
+                    gain = REGION_VP[size] + PHASE_BONUS[phase] - before
                 else:
-                    gain = w.region * (REGION_VP[size] + bonus) / size
-                if gain > best:
-                    best = gain
-                if low & reach and gain > best_now:
-                    best_now = gain
-            if reach:
-                total += w.store_now * (base + best_now)
-            else:
-                total += w.store_soon * (base + best)
+                    gain = self._region_credit(filled + 1, size, left, bonus) - before
+                spaces.append((gain, low, bool(low & reach)))
+            spaces.sort(reverse=True)
+            ranked.append((base + spaces[0][0], base, spaces))
+        ranked.sort(reverse=True)
+        claimed = 0
+        now_left = len(dice)
+        soon = w.store_soon * min(1.0, (left - 1) / 2)  # no later turn in the last round
+        for _, base, spaces in ranked:
+            best, best_bit, best_now = later * (base + 1.0), 0, False
+            for gain, bit, now in spaces:
+                if bit & claimed:
+                    continue
+                credit = (w.store_now if now and now_left else soon) * (base + gain)
+                if credit > best:
+                    best, best_bit, best_now = credit, bit, now and now_left > 0
+            total += best
+            claimed |= best_bit
+            if best_now:
+                now_left -= 1
         return total
 
     def _tile_bonus(self, state: GameState, p: PlayerState, tile: int, left: int) -> float:
@@ -289,6 +303,23 @@ class Evaluator:
         if tile == Tile.BANK:
             return 2 * w.silver
         return w.building
+
+
+def _without_duplicates(p: PlayerState, info: _BoardInfo, tile: int, mask: int) -> int:
+    """``mask`` without the spaces of cities that already hold building ``tile``."""
+    out = mask
+    m = mask
+    while m:
+        low = m & -m
+        m ^= low
+        rmask = info.regions[info.region_of[low.bit_length() - 1]][0] & p.occupied
+        while rmask:
+            bit = rmask & -rmask
+            rmask ^= bit
+            if p.estate[bit.bit_length() - 1] == tile:
+                out &= ~low
+                break
+    return out
 
 
 def _same_animals(p: PlayerState, tile: int) -> int:

@@ -9,6 +9,7 @@ from p2p_burgundy import (
     ChanceKind,
     GameConfig,
     PlaceTile,
+    Step,
     UseDie,
     apply,
     legal_actions,
@@ -19,7 +20,6 @@ from p2p_burgundy.chance import ChanceEvent, Draws
 from p2p_burgundy.tiles import Tile
 from tests.engine.helpers import (
     entropy,
-    mover,
     play,
     resolve_all,
     started,
@@ -118,7 +118,11 @@ def test_last_turn_of_a_round_asks_for_the_next_rounds_dice():
 def ship_turn(state):
     """The mover places a ship on S2 (space 17, die 2) next to the start castle."""
     state = with_player(state, storage=(Tile.SHIP,), dice=(2, 2), dice_used=0)
-    return play(state, UseDie(0), PlaceTile(0, 17))
+    state = play(state, UseDie(0), PlaceTile(0, 17))
+    if state.step == Step.SHIP:  # goods on the depots: take the first choice
+        state = apply(state, legal_actions(state)[0])
+    assert state.step == Step.TURN
+    return state
 
 
 def test_ship_moves_the_player_one_space_on_and_the_new_order_counts_next_round():
@@ -154,7 +158,7 @@ def test_ship_lands_on_top_of_a_stack_and_goes_first():
     assert state.order == (b, c, a)
 
 
-def test_ship_leaving_a_stack_goes_ahead_of_everyone_behind():
+def test_ship_onto_the_space_of_the_leader_puts_the_player_on_top():
     state = started(2, seed="ahead")
     first, second = state.order
     state = apply(state, END_TURN)
@@ -162,12 +166,15 @@ def test_ship_leaving_a_stack_goes_ahead_of_everyone_behind():
     state = apply(state, END_TURN)
     state = resolve_all(state, "ahead")
     assert state.order == (second, first)
-    # the first player now ships as well: same space, on top, so first again next round
-    state = ship_turn(with_player(state, seat=second, estate={17: None}))
-    assert state.track[second][0] == 1
-    state = play(state, END_TURN, END_TURN)
+    # now the other player ships onto the same space: on top, so first next round
+    state = apply(state, END_TURN)
+    assert state.to_move == first
+    state = ship_turn(state)
+    assert state.track[first][0] == state.track[second][0] == 1
+    assert state.track[first][1] > state.track[second][1]
+    state = apply(state, END_TURN)
     state = resolve_all(state, "ahead")
-    assert state.order == (second, first)
+    assert state.order == (first, second)
 
 
 def end_of_phase(players: int, phase: int):

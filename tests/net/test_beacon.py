@@ -3,6 +3,7 @@ import hashlib
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from p2p_burgundy.net.beacon import CHAIN_LENGTH, HashChain, event_entropy, verify_reveal
 from p2p_burgundy.net.errors import LocalProtocolError
 

@@ -11,6 +11,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given
 from hypothesis import strategies as st
+
 from p2p_burgundy.net import identity
 from p2p_burgundy.net.errors import KeyFileError, LocalProtocolError
 from p2p_burgundy.net.identity import Identity, fingerprint, table_code, verify
@@ -230,12 +231,13 @@ def test_key_file_has_mode_0600(tmp_path: Path) -> None:
 
 
 @posix_only
-@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604, 0o660])
-def test_load_refuses_a_key_file_others_can_read(tmp_path: Path, mode: int) -> None:
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604, 0o660, 0o602])
+def test_load_refuses_a_key_file_others_can_access(tmp_path: Path, mode: int) -> None:
     path = tmp_path / "identity.key"
     identity.load_or_create(path)
     path.chmod(mode)
-    with pytest.raises(KeyFileError, match=f"mode {mode:o}.*chmod 600 {re.escape(str(path))}"):
+    expected = f"permissions {mode:o} are too open.*chmod 600 {re.escape(str(path))}"
+    with pytest.raises(KeyFileError, match=expected):
         identity.load_or_create(path)
     path.chmod(0o600)
     identity.load_or_create(path)

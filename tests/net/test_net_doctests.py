@@ -2,6 +2,7 @@ import doctest
 from types import ModuleType
 
 import pytest
+
 from p2p_burgundy.net import beacon, errors, identity, wire
 
 

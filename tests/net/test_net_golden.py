@@ -5,9 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import test_beacon
-import test_identity
-import test_wire
+from . import test_beacon, test_identity, test_wire
 
 # Prints one of every deterministic output of the primitives.
 _SCRIPT = """

@@ -3,6 +3,7 @@ import enum
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.errors import DecodeError, LocalProtocolError
 

@@ -1,0 +1,531 @@
+"""The lobby, sans-I/O: forming a table until the START entry exists.
+
+The host owns the table. A joiner sends HELLO with a fresh nonce; the host answers WELCOME
+with the game id, the config and its signature of that nonce (so an mDNS announcement, which
+anyone can fake, is only a hint: the joiner checks the signature against the fingerprint it
+was shown). The joiner answers PROVE, signing the host's nonce, and only then enters the
+roster. Members change name, colour and readiness with signed UPDATEs; the host sends the
+ROSTER to everyone after each change. When the table is full and everyone is ready the host
+PROPOSEs the final roster with every commitment; each player returns ACCEPT (its signature of
+the start digest, see :func:`~p2p_burgundy.net.session.accept_start`), and the host sends the
+START entry. Spectators go through HELLO/PROVE too and then just receive.
+
+Messages are retransmitted on a timer until answered, so a lost datagram only delays.
+Callers supply randomness (``nonce`` arguments) and time (``now``).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, replace
+
+from p2p_burgundy import EngineError, GameConfig
+
+from . import wire
+from .errors import DecodeError, LocalProtocolError, RemoteProtocolError
+from .identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, fingerprint, verify
+from .log import GAME_ID_SIZE, Entry, Kind, decode_entry, parse_entry
+from .session import (
+    COLOURS,
+    MAX_NAME,
+    Seat,
+    Start,
+    Tag,
+    accept_start,
+    game_chain,
+    make_start,
+    parse_start,
+)
+
+NONCE_SIZE = 16
+CHALLENGE_DOMAIN = b"challenge"
+UPDATE_DOMAIN = b"lobby-update"
+RETRY_INTERVAL = 0.5  # seconds between retransmissions of an unanswered message
+MAX_OUTBOX = 256
+MAX_PENDING_HELLOS = 64  # joiners mid-handshake the host remembers
+
+
+class LobbyTag:
+    """Message tags of the lobby (after the session's tags)."""
+
+    HELLO = 10  # [game id or b"", key, nonce, spectator]
+    WELCOME = 11  # [game id, host key, signature of our nonce, host nonce, config]
+    PROVE = 12  # [game id, key, signature of the host nonce, commitment, name, colour]
+    ROSTER = 13  # [game id, config, [[key, name, colour, ready, host, port]...], started]
+    UPDATE = 14  # [game id, key, name, colour, ready, signature]
+    PROPOSE = 15  # [game id, config, [[key, name, colour, commitment]...]]
+    ACCEPT = 16  # [game id, key, signature of the start digest]
+    LEAVE = 17  # [game id, key, signature]
+
+
+def challenge_message(game_id: bytes, nonce: bytes, verifier: bytes) -> bytes:
+    """What a peer signs to prove its key to ``verifier``: the verifier's fresh nonce, bound
+    to this game and to the verifier (so a signature cannot be relayed to someone else)."""
+    return wire.encode([game_id, nonce, verifier])
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A player at the table, as the host's roster shows them."""
+
+    key: bytes
+    name: str
+    colour: str
+    ready: bool
+    address: tuple[str, int]
+    commitment: bytes = b""
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.key)
+
+
+@dataclass(frozen=True, slots=True)
+class RosterChanged:
+    members: tuple[Member, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """The START entry exists: the game begins (make a Session from it)."""
+
+    start: Start
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The other side refused or failed a check (a rogue announcement, a full table...)."""
+
+    reason: str
+
+
+LobbyEvent = RosterChanged | Started | Refused
+
+
+def _check_name(name: str, colour: str) -> None:
+    if not 1 <= len(name) <= MAX_NAME:
+        raise LocalProtocolError(f"a name has 1 to {MAX_NAME} characters")
+    if colour not in COLOURS:
+        raise LocalProtocolError(f"colour must be one of {', '.join(COLOURS)}")
+
+
+class _Base:
+    def __init__(self, identity: Identity) -> None:
+        self.identity = identity
+        self._outbox: deque[tuple[bytes, object]] = deque(maxlen=MAX_OUTBOX)
+        self._events: deque[LobbyEvent] = deque(maxlen=MAX_OUTBOX)
+        self.started: Start | None = None
+
+    def _send(self, tag: int, fields: list[wire.Encodable], destination: object) -> None:
+        self._outbox.append((wire.encode_message(tag, fields), destination))
+
+    def datagrams_to_send(self) -> list[tuple[bytes, object]]:
+        out = list(self._outbox)
+        self._outbox.clear()
+        return out
+
+    def next_event(self) -> LobbyEvent | None:
+        return self._events.popleft() if self._events else None
+
+
+class HostLobby(_Base):
+    """The host's side: admits players and spectators, then starts the game."""
+
+    def __init__(self, identity: Identity, game_id: bytes, config: GameConfig, name: str,
+                 colour: str) -> None:
+        super().__init__(identity)
+        if len(game_id) != GAME_ID_SIZE:
+            raise LocalProtocolError(f"a game id is {GAME_ID_SIZE} bytes")
+        _check_name(name, colour)
+        self.game_id = game_id
+        self.config = config
+        me = Member(identity.public_key, name, colour, True, ("", 0),
+                    game_chain(identity, game_id).commitment)
+        self.members: list[Member] = [me]
+        self.spectators: dict[bytes, tuple[str, int]] = {}
+        self._challenges: dict[object, tuple[bytes, bytes, bool]] = {}  # source -> (key, nonce, spectator)
+        self._proposal: tuple[Seat, ...] | None = None
+        self._acceptances: dict[bytes, bytes] = {}
+        self.start_entry: Entry | None = None
+
+    @property
+    def seats_taken(self) -> int:
+        return len(self.members)
+
+    def set_me(self, name: str, colour: str) -> None:
+        _check_name(name, colour)
+        self._update(self.identity.public_key, name, colour, True)
+
+    def receive(self, tag: int, fields: tuple[wire.Value, ...], source: tuple[str, int],
+                nonce: bytes) -> None:
+        """Handle a lobby message; ``nonce``: fresh random bytes in case a challenge is due."""
+        if tag == LobbyTag.HELLO:
+            self._hello(fields, source, nonce)
+        elif tag == LobbyTag.PROVE:
+            self._prove(fields, source)
+        elif tag == LobbyTag.UPDATE:
+            self._receive_update(fields)
+        elif tag == LobbyTag.ACCEPT:
+            self._accept(fields, source)
+        elif tag == LobbyTag.LEAVE:
+            self._leave(fields)
+        else:
+            raise DecodeError(f"lobby message {tag} is not for the host")
+
+    def _hello(self, fields: tuple[wire.Value, ...], source: object, nonce: bytes) -> None:
+        if not (len(fields) == 4 and isinstance(fields[0], bytes) and isinstance(fields[1], bytes)
+                and len(fields[1]) == PUBLIC_KEY_SIZE and isinstance(fields[2], bytes)
+                and len(fields[2]) == NONCE_SIZE and isinstance(fields[3], bool)):
+            raise DecodeError("HELLO is [game id, key, nonce, spectator]")
+        game_id, key, their_nonce, spectator = fields
+        if game_id not in (b"", self.game_id):
+            raise RemoteProtocolError("HELLO for another game", author=key)
+        if self.start_entry is not None and not spectator and key in self._keys():
+            # A player who missed the start asks again: the entry is the answer.
+            self._send(Tag.ENTRY, [self.start_entry.raw], source)
+        if len(self._challenges) >= MAX_PENDING_HELLOS:
+            self._challenges.pop(next(iter(self._challenges)))
+        self._challenges[source] = (key, nonce, spectator)
+        signature = self.identity.sign(CHALLENGE_DOMAIN,
+                                       challenge_message(self.game_id, their_nonce, key))
+        self._send(LobbyTag.WELCOME, [self.game_id, self.identity.public_key, signature, nonce,
+                                      self.config.to_tree()], source)
+
+    def _prove(self, fields: tuple[wire.Value, ...], source: tuple[str, int]) -> None:
+        if not (len(fields) == 6 and fields[0] == self.game_id and isinstance(fields[1], bytes)
+                and isinstance(fields[2], bytes) and isinstance(fields[3], bytes)
+                and isinstance(fields[4], str) and isinstance(fields[5], str)):
+            raise DecodeError("PROVE is [game id, key, signature, commitment, name, colour]")
+        _, key, signature, commitment, name, colour = fields
+        pending = self._challenges.get(source)
+        if pending is None or pending[0] != key:
+            raise RemoteProtocolError("PROVE without a HELLO from that address", author=key)
+        _, nonce, spectator = pending
+        if not verify(key, CHALLENGE_DOMAIN,
+                      challenge_message(self.game_id, nonce, self.identity.public_key),
+                      signature):
+            raise RemoteProtocolError("PROVE signature does not verify", author=key)
+        del self._challenges[source]
+        if spectator:
+            self.spectators[key] = source
+            self._broadcast_roster()
+            if self.start_entry is not None:
+                self._send(Tag.ENTRY, [self.start_entry.raw], source)
+            return
+        if key in self._keys():
+            old = self._member(key)
+            self._replace(replace(old, address=source))
+            return
+        reason = None
+        if self._proposal is not None or self.start_entry is not None:
+            reason = "the game has started"
+        elif len(self.members) >= self.config.players:
+            reason = "the table is full"
+        elif len(commitment) != 32 or not 1 <= len(name) <= MAX_NAME or colour not in COLOURS:
+            reason = "bad name, colour or commitment"
+        if reason is not None:
+            self._send(LobbyTag.LEAVE, [self.game_id, key, reason], source)
+            return
+        taken = {m.colour for m in self.members}
+        if colour in taken:
+            colour = next(c for c in COLOURS if c not in taken)
+        self.members.append(Member(key, name, colour, False, source, commitment))
+        self._broadcast_roster()
+
+    def _receive_update(self, fields: tuple[wire.Value, ...]) -> None:
+        if not (len(fields) == 6 and fields[0] == self.game_id and isinstance(fields[1], bytes)
+                and isinstance(fields[2], str) and isinstance(fields[3], str)
+                and isinstance(fields[4], bool) and isinstance(fields[5], bytes)):
+            raise DecodeError("UPDATE is [game id, key, name, colour, ready, signature]")
+        _, key, name, colour, ready, signature = fields
+        if key not in self._keys():
+            raise RemoteProtocolError("UPDATE from someone not at the table", author=key)
+        if not verify(key, UPDATE_DOMAIN, update_message(self.game_id, key, name, colour, ready),
+                      signature):
+            raise RemoteProtocolError("UPDATE signature does not verify", author=key)
+        if not 1 <= len(name) <= MAX_NAME or colour not in COLOURS:
+            raise RemoteProtocolError("UPDATE with a bad name or colour", author=key)
+        if any(m.colour == colour and m.key != key for m in self.members):
+            colour = self._member(key).colour  # taken: keep the old one
+        self._update(key, name, colour, ready)
+
+    def _update(self, key: bytes, name: str, colour: str, ready: bool) -> None:
+        if self._proposal is not None:
+            return
+        old = self._member(key)
+        self._replace(replace(old, name=name, colour=colour, ready=ready))
+
+    def _leave(self, fields: tuple[wire.Value, ...]) -> None:
+        if not (len(fields) == 3 and fields[0] == self.game_id and isinstance(fields[1], bytes)
+                and isinstance(fields[2], bytes)):
+            raise DecodeError("LEAVE is [game id, key, signature]")
+        _, key, signature = fields
+        if key == self.identity.public_key or self._proposal is not None:
+            return
+        if not verify(key, UPDATE_DOMAIN, wire.encode([self.game_id, key, "leave"]), signature):
+            raise RemoteProtocolError("LEAVE signature does not verify", author=key)
+        self.spectators.pop(key, None)
+        self.members = [m for m in self.members if m.key != key]
+        self._broadcast_roster()
+
+    def _keys(self) -> set[bytes]:
+        return {m.key for m in self.members}
+
+    def _member(self, key: bytes) -> Member:
+        return next(m for m in self.members if m.key == key)
+
+    def _replace(self, member: Member) -> None:
+        self.members = [member if m.key == member.key else m for m in self.members]
+        self._broadcast_roster()
+
+    def _roster_fields(self) -> list[wire.Encodable]:
+        return [self.game_id, self.config.to_tree(),
+                [[m.key, m.name, m.colour, m.ready, m.address[0], m.address[1]]
+                 for m in self.members],
+                self._proposal is not None]
+
+    def _broadcast_roster(self) -> None:
+        self._events.append(RosterChanged(tuple(self.members)))
+        fields = self._roster_fields()
+        for destination in self._destinations():
+            self._send(LobbyTag.ROSTER, fields, destination)
+
+    def _destinations(self) -> list[tuple[str, int]]:
+        return [m.address for m in self.members[1:]] + list(self.spectators.values())
+
+    @property
+    def can_start(self) -> bool:
+        return len(self.members) == self.config.players and all(m.ready for m in self.members)
+
+    def start(self) -> None:
+        """Propose the final roster (the table must be full and everyone ready)."""
+        if not self.can_start:
+            raise LocalProtocolError("the table must be full and everyone ready to start")
+        self._proposal = tuple(Seat(m.key, m.name, m.colour, m.commitment)
+                               for m in self.members)
+        self._acceptances = {self.identity.public_key: accept_start(
+            self.identity, self.game_id, self.config, self._proposal)}
+        self._propose()
+
+    def _propose(self) -> None:
+        assert self._proposal is not None
+        fields: list[wire.Encodable] = [self.game_id, self.config.to_tree(),
+                                        [[s.key, s.name, s.colour, s.commitment]
+                                         for s in self._proposal]]
+        for m in self.members[1:]:
+            if m.key not in self._acceptances:
+                self._send(LobbyTag.PROPOSE, fields, m.address)
+        self._broadcast_roster()
+
+    def _accept(self, fields: tuple[wire.Value, ...], source: tuple[str, int]) -> None:
+        if not (len(fields) == 3 and fields[0] == self.game_id and isinstance(fields[1], bytes)
+                and isinstance(fields[2], bytes) and len(fields[2]) == SIGNATURE_SIZE):
+            raise DecodeError("ACCEPT is [game id, key, signature]")
+        _, key, signature = fields
+        if self.start_entry is not None:
+            self._send(Tag.ENTRY, [self.start_entry.raw], source)
+            return
+        if self._proposal is None or key not in self._keys():
+            raise RemoteProtocolError("ACCEPT with nothing proposed to that key", author=key)
+        self._acceptances[key] = signature
+        if len(self._acceptances) < len(self._proposal):
+            return
+        try:
+            entry = make_start(self.identity, self.game_id, self.config, self._proposal,
+                               [self._acceptances[s.key] for s in self._proposal])
+        except LocalProtocolError as exc:
+            self._acceptances = {self.identity.public_key: self._acceptances[
+                self.identity.public_key]}
+            raise RemoteProtocolError(f"an acceptance does not verify: {exc}") from None
+        self.start_entry = entry
+        self.started = parse_start(entry)
+        for destination in self._destinations():
+            self._send(Tag.ENTRY, [entry.raw], destination)
+        self._events.append(Started(self.started))
+
+    def handle_timer(self, now: float) -> None:
+        """Retransmit the roster (and a pending proposal) for anyone who missed it."""
+        if self.start_entry is not None:
+            return
+        if self._proposal is not None:
+            self._propose()
+        elif len(self.members) > 1 or self.spectators:
+            fields = self._roster_fields()
+            for destination in self._destinations():
+                self._send(LobbyTag.ROSTER, fields, destination)
+
+
+def update_message(game_id: bytes, key: bytes, name: str, colour: str, ready: bool) -> bytes:
+    return wire.encode([game_id, key, name, colour, ready])
+
+
+class JoinLobby(_Base):
+    """A joiner's side: proves the host's key, enters the roster, accepts the start."""
+
+    def __init__(self, identity: Identity, host: tuple[str, int], name: str, colour: str, *,
+                 nonce: bytes, game_id: bytes = b"", host_fingerprint: str | None = None,
+                 spectator: bool = False) -> None:
+        super().__init__(identity)
+        _check_name(name, colour)
+        if len(nonce) != NONCE_SIZE:
+            raise LocalProtocolError(f"a nonce is {NONCE_SIZE} bytes")
+        self.host = host
+        self.name = name
+        self.colour = colour
+        self.ready = False
+        self.spectator = spectator
+        self.game_id = game_id
+        self.host_fingerprint = host_fingerprint
+        self.host_key: bytes | None = None
+        self.config: GameConfig | None = None
+        self.members: tuple[Member, ...] = ()
+        self._nonce = nonce
+        self._proved: list[wire.Encodable] | None = None
+        self._accepted: list[wire.Encodable] | None = None
+        self.refused: str | None = None
+        self._hello()
+
+    def _hello(self) -> None:
+        self._send(LobbyTag.HELLO, [self.game_id, self.identity.public_key, self._nonce,
+                                    self.spectator], self.host)
+
+    @property
+    def admitted(self) -> bool:
+        return any(m.key == self.identity.public_key for m in self.members)
+
+    def receive(self, tag: int, fields: tuple[wire.Value, ...], source: object) -> None:
+        if source != self.host:
+            raise RemoteProtocolError("lobby message from an address that is not the host")
+        if tag == LobbyTag.WELCOME:
+            self._welcome(fields)
+        elif tag == LobbyTag.ROSTER:
+            self._roster(fields)
+        elif tag == LobbyTag.PROPOSE:
+            self._propose(fields)
+        elif tag == LobbyTag.LEAVE:
+            if len(fields) == 3 and isinstance(fields[2], str):
+                self._refuse(f"the host refused: {fields[2]}")
+        elif tag == Tag.ENTRY:
+            self._start(fields)
+        else:
+            raise DecodeError(f"lobby message {tag} is not for a joiner")
+
+    def _refuse(self, reason: str) -> None:
+        self.refused = reason
+        self._events.append(Refused(reason))
+
+    def _welcome(self, fields: tuple[wire.Value, ...]) -> None:
+        if not (len(fields) == 5 and isinstance(fields[0], bytes) and len(fields[0]) == GAME_ID_SIZE
+                and isinstance(fields[1], bytes) and len(fields[1]) == PUBLIC_KEY_SIZE
+                and isinstance(fields[2], bytes) and isinstance(fields[3], bytes)
+                and len(fields[3]) == NONCE_SIZE):
+            raise DecodeError("WELCOME is [game id, host key, signature, nonce, config]")
+        game_id, host_key, signature, host_nonce, config_tree = fields
+        if self._proved is not None:
+            return
+        if self.game_id and game_id != self.game_id:
+            return self._refuse("the host answered for another game")
+        if self.host_fingerprint and fingerprint(host_key) != self.host_fingerprint:
+            return self._refuse("the host's key does not match the announced fingerprint")
+        if not verify(host_key, CHALLENGE_DOMAIN,
+                      challenge_message(game_id, self._nonce, self.identity.public_key),
+                      signature):
+            return self._refuse("the host could not prove its key")
+        try:
+            self.config = GameConfig.from_tree(config_tree)
+        except EngineError as exc:
+            return self._refuse(f"the host's config is invalid: {exc}")
+        self.game_id = game_id
+        self.host_key = host_key
+        proof = self.identity.sign(CHALLENGE_DOMAIN,
+                                   challenge_message(game_id, host_nonce, host_key))
+        commitment = game_chain(self.identity, game_id).commitment
+        self._proved = [game_id, self.identity.public_key, proof, commitment, self.name,
+                        self.colour]
+        self._send(LobbyTag.PROVE, self._proved, self.host)
+        return None
+
+    def _roster(self, fields: tuple[wire.Value, ...]) -> None:
+        if not (len(fields) == 4 and fields[0] == self.game_id and isinstance(fields[2], tuple)):
+            raise DecodeError("ROSTER is [game id, config, members, started]")
+        members = []
+        for item in fields[2]:
+            if not (isinstance(item, tuple) and len(item) == 6 and isinstance(item[0], bytes)
+                    and isinstance(item[1], str) and isinstance(item[2], str)
+                    and isinstance(item[3], bool) and isinstance(item[4], str)
+                    and type(item[5]) is int):
+                raise DecodeError("a ROSTER member is [key, name, colour, ready, host, port]")
+            key, name, colour, ready, host, port = item
+            address = self.host if key == self.host_key else (host, port)
+            members.append(Member(key, name, colour, ready, address))
+        self.members = tuple(members)
+        mine = next((m for m in members if m.key == self.identity.public_key), None)
+        if mine is not None:
+            self.colour = mine.colour  # the host may have given us a free colour
+        self._events.append(RosterChanged(self.members))
+
+    def set_me(self, name: str, colour: str, ready: bool) -> None:
+        """Change our name, colour or readiness (sent to the host)."""
+        _check_name(name, colour)
+        self.name, self.colour, self.ready = name, colour, ready
+        if self.admitted:
+            self._send_update()
+
+    def _send_update(self) -> None:
+        key = self.identity.public_key
+        signature = self.identity.sign(
+            UPDATE_DOMAIN, update_message(self.game_id, key, self.name, self.colour, self.ready))
+        self._send(LobbyTag.UPDATE, [self.game_id, key, self.name, self.colour, self.ready,
+                                     signature], self.host)
+
+    def leave(self) -> None:
+        key = self.identity.public_key
+        signature = self.identity.sign(UPDATE_DOMAIN, wire.encode([self.game_id, key, "leave"]))
+        self._send(LobbyTag.LEAVE, [self.game_id, key, signature], self.host)
+
+    def _propose(self, fields: tuple[wire.Value, ...]) -> None:
+        if not (len(fields) == 3 and fields[0] == self.game_id and isinstance(fields[2], tuple)):
+            raise DecodeError("PROPOSE is [game id, config, roster]")
+        assert self.config is not None
+        try:
+            config = GameConfig.from_tree(fields[1])
+            seats = tuple(Seat(*item) for item in fields[2])  # type: ignore[misc]
+        except (EngineError, TypeError):
+            raise DecodeError("PROPOSE carries a malformed config or roster") from None
+        mine = next((s for s in seats if s.key == self.identity.public_key), None)
+        expected = game_chain(self.identity, self.game_id).commitment
+        if config != self.config or mine is None or mine.commitment != expected:
+            return self._refuse("the host proposed a game we did not agree to")
+        signature = accept_start(self.identity, self.game_id, config, seats)
+        self._accepted = [self.game_id, self.identity.public_key, signature]
+        self._send(LobbyTag.ACCEPT, self._accepted, self.host)
+        return None
+
+    def _start(self, fields: tuple[wire.Value, ...]) -> None:
+        if len(fields) != 1 or not isinstance(fields[0], bytes):
+            raise DecodeError("ENTRY is [raw entry]")
+        if self.started is not None:
+            return
+        entry = decode_entry(fields[0])
+        if entry.kind != Kind.START or entry.game_id != self.game_id:
+            return  # game traffic before we know the start: sync will bring it again
+        start = parse_start(parse_entry(fields[0]))
+        if not self.spectator and self.identity.public_key not in {s.key for s in start.seats}:
+            return self._refuse("the game started without us")
+        self.started = start
+        self._events.append(Started(start))
+        return None
+
+    def handle_timer(self, now: float) -> None:
+        """Retransmit whatever the host has not answered yet."""
+        if self.started is not None or self.refused is not None:
+            return
+        if self._accepted is not None:
+            self._send(LobbyTag.ACCEPT, self._accepted, self.host)
+        elif self._proved is None:
+            self._hello()
+        elif not self.admitted:
+            self._send(LobbyTag.PROVE, self._proved, self.host)
+        elif any(m.key == self.identity.public_key and (m.ready, m.name, m.colour)
+                 != (self.ready, self.name, self.colour) for m in self.members):
+            self._send_update()
