@@ -143,7 +143,8 @@ class HostLobby(_Base):
                     game_chain(identity, game_id).commitment)
         self.members: list[Member] = [me]
         self.spectators: dict[bytes, tuple[str, int]] = {}
-        self._challenges: dict[object, tuple[bytes, bytes, bool]] = {}  # source -> (key, nonce, spectator)
+        # source -> (key, nonce we sent, spectator?) for joiners mid-handshake
+        self._challenges: dict[object, tuple[bytes, bytes, bool]] = {}
         self._proposal: tuple[Seat, ...] | None = None
         self._acceptances: dict[bytes, bytes] = {}
         self.start_entry: Entry | None = None
@@ -294,6 +295,11 @@ class HostLobby(_Base):
         return [m.address for m in self.members[1:]] + list(self.spectators.values())
 
     @property
+    def proposed(self) -> bool:
+        """Whether the final roster has been proposed (the table is closed)."""
+        return self._proposal is not None
+
+    @property
     def can_start(self) -> bool:
         return len(self.members) == self.config.players and all(m.ready for m in self.members)
 
@@ -388,6 +394,11 @@ class JoinLobby(_Base):
     def _hello(self) -> None:
         self._send(LobbyTag.HELLO, [self.game_id, self.identity.public_key, self._nonce,
                                     self.spectator], self.host)
+
+    @property
+    def accepted(self) -> bool:
+        """Whether we accepted a proposed start (else a START naming us means we lost it)."""
+        return self._accepted is not None
 
     @property
     def admitted(self) -> bool:

@@ -185,6 +185,22 @@ class GameFile:
         self._sync()
         self.entries.append(raw)
 
+    def rewrite(self, entries: list[bytes]) -> None:
+        """Replace the file's records with ``entries`` atomically (temporary file, fsync,
+        rename): used to leave a finished game in canonical order."""
+        temporary = self.path.with_name(self.path.name + ".tmp")
+        with open(temporary, "wb") as out:
+            out.write(FILE_MAGIC)
+            for raw in entries:
+                out.write(_RECORD_HEADER.pack(len(raw), zlib.crc32(raw)) + raw)
+            out.flush()
+            os.fsync(out.fileno())
+        self._file.close()
+        os.replace(temporary, self.path)
+        self._file = open(self.path, "r+b")  # noqa: SIM115 (closed by close())
+        self._file.seek(0, os.SEEK_END)
+        self.entries = list(entries)
+
     def _sync(self) -> None:
         self._file.flush()
         os.fsync(self._file.fileno())

@@ -340,6 +340,12 @@ class Session:
             raise LocalProtocolError(f"a chat line has 1 to {MAX_CHAT} characters")
         self._author(Kind.CHAT, [text])
 
+    def canonical_entries(self) -> list[Entry]:
+        """Every entry in a fixed order: START, then each seat's chain in seat order.
+        Peers holding the same entries write byte-identical game files in this order."""
+        start = self.start.entry
+        return [start] + [e for chain in self.chains for e in chain if e is not start]
+
     def waiting_for(self) -> Waiting | None:
         """What the game waits for now (None when over)."""
         if self.state.is_over:
@@ -392,6 +398,11 @@ class Session:
         RemoteProtocolError; either way nothing changes.
         """
         tag, fields = wire.decode_message(data)
+        self.receive_message(tag, fields, source, now)
+
+    def receive_message(self, tag: int, fields: tuple[wire.Value, ...], source: object,
+                        now: float) -> None:
+        """:meth:`receive_datagram` for a message the caller already decoded."""
         if tag == Tag.ENTRY:
             if len(fields) != 1 or not isinstance(fields[0], bytes):
                 raise DecodeError("ENTRY is [raw entry]")
@@ -472,6 +483,9 @@ class Session:
                     ),
                     source,
                 )
+        if any(theirs < mine for theirs, mine in zip(counts, self._durable, strict=True)):
+            # They lack entries we hold: tell them, so they pull (one reply per HEADS).
+            self._send(self._heads_message(), source)
         if self._recovering and self.my_seat is not None:
             self._heard_heads[source] = counts[self.my_seat]
             self._check_recovered()

@@ -843,6 +843,8 @@ def _take_goods(turn: _Turn, action: TakeGoods, _: int) -> None:
 
 def _goods_reason(turn: _Turn, action: TakeGoods) -> str:
     depots = action.depots
+    if not (isinstance(depots, tuple) and isinstance(action.keep, tuple)):
+        return "depots and keep must be tuples of numbers"
     if not all(isinstance(d, int) and 1 <= d <= 6 for d in depots) or not 1 <= len(depots) <= 2:
         return "a ship takes goods from one numbered depot (two neighbours with knowledge #5)"
     if len(depots) == 2:

@@ -52,9 +52,15 @@ def resolve_all(state: GameState, seed: object = 0) -> GameState:
     return state
 
 
-def started(players: int = 2, *, edition: Edition = E2011, seed: object = 0) -> GameState:
-    """A game after set-up, phase A's set-up and round 1's dice: the first player to move."""
-    return resolve_all(new_game(GameConfig(players=players, edition=edition)), seed)
+def started(players: int = 2, *, edition: Edition = E2011, seed: object = 0,
+            estate: str = "1", start_space: int | None = None) -> GameState:
+    """A game after set-up, phase A's set-up and round 1's dice: the first player to move.
+    Every seat plays ``estate`` (start castle on ``start_space``, default the printed one)."""
+    config = GameConfig(
+        players=players, edition=edition, estates=(estate,) * players,
+        start_spaces=() if start_space is None else (start_space,) * players,
+    )
+    return resolve_all(new_game(config), seed)
 
 
 def frontier_of(occupied: int) -> int:
@@ -154,6 +160,8 @@ def position(
     *,
     edition: Edition = E2011,
     seed: object = 0,
+    estate_id: str = "1",
+    start_space: int | None = None,
     depots: Mapping[int, Iterable[int]] | None = None,
     depot_goods: Mapping[int, Mapping[int, int]] | None = None,
     pending: Iterable[tuple[int, int]] | None = None,
@@ -165,7 +173,8 @@ def position(
     By default the mover has dice (1, 2) unused, no workers, no goods, no silver, nothing
     in storage and only the start castle; pass fields to change that.
     """
-    state = empty_depots(started(players, edition=edition, seed=seed))
+    state = empty_depots(started(players, edition=edition, seed=seed, estate=estate_id,
+                                 start_space=start_space))
     defaults: dict[str, Any] = {
         "dice": (1, 2), "dice_used": 0, "workers": 0, "silver": 0, "goods": {},
         "storage": (), "bought": False,

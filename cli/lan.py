@@ -1,0 +1,312 @@
+"""LAN commands: ``burgundy tables``, ``burgundy bot`` (a headless peer), and the shared steps
+they and the terminal client use to find, host, join and resume a table.
+
+A headless bot is a full peer: its own key, game file, sync and rejoin. It is how tests and
+people fill seats::
+
+    burgundy bot --host --players 3            # host a table, start when 3 are ready
+    burgundy bot --strategy greedy             # join the first table found on the LAN
+    burgundy bot 192.168.1.20:40123            # join by address (no mDNS needed)
+    burgundy bot --resume                      # rejoin our unfinished game after a crash
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from p2p_burgundy import END_TURN, Action, Edition, GameConfig, GameState, apply, legal_actions
+from p2p_burgundy.net.discovery import TableInfo, find_tables
+from p2p_burgundy.net.errors import KeyFileError, ProtocolError
+from p2p_burgundy.net.identity import data_dir, fingerprint, load_or_create, table_code
+from p2p_burgundy.net.lobby import HostLobby, JoinLobby, Refused
+from p2p_burgundy.net.log import Kind, decode_entry, read_records
+from p2p_burgundy.net.peer import Peer, games_dir
+from p2p_burgundy.net.session import COLOURS, EntryRejected, Equivocation, GameOver, Session
+from p2p_burgundy.scoring import Category
+
+from .strategies import STRATEGIES, Strategy, make
+
+DISCOVERY_SECONDS = 5.0
+
+
+class LanError(Exception):
+    """Something that ends a LAN command with a message (exit code 1)."""
+
+
+def add_peer_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options every networked command shares."""
+    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument("--colour", choices=COLOURS, default=None, help="your colour")
+    parser.add_argument("--port", type=int, default=0, help="UDP port (default: any free)")
+    parser.add_argument("--interface", default=None, metavar="IP",
+                        help="bind to this address and announce/browse only on it")
+    parser.add_argument("--no-mdns", action="store_true",
+                        help="do not announce or browse (join by host:port)")
+    parser.add_argument("--home", type=Path, default=None,
+                        help="data directory for the key and game files "
+                             "(default: $P2P_BURGUNDY_HOME or the user data directory)")
+
+
+def parse_address(text: str) -> tuple[str, int] | None:
+    """``host:port`` as an address, or None if ``text`` is not one.
+
+    >>> parse_address("127.0.0.1:4000"), parse_address("Anna")
+    (('127.0.0.1', 4000), None)
+    """
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return host, int(port)
+
+
+async def open_peer(args: argparse.Namespace) -> Peer:
+    home = args.home or data_dir()
+    try:
+        identity = load_or_create(home / "identity.key")
+    except KeyFileError as exc:
+        raise LanError(str(exc)) from None
+    interfaces = [args.interface] if args.interface else None
+    return await Peer.open(identity, home, host=args.interface or "0.0.0.0", port=args.port,
+                           interfaces=interfaces, announce=not args.no_mdns)
+
+
+async def find_table(args: argparse.Namespace, want: str | None) -> TableInfo:
+    """The table named ``want`` (host name or fingerprint), or the first one seen."""
+    if args.no_mdns:
+        raise LanError("with --no-mdns, give the table as host:port")
+    interfaces = [args.interface] if args.interface else None
+
+    def matches(table: TableInfo) -> bool:
+        return want is None or want in (table.host_name, table.fingerprint) \
+            or table.instance.startswith(want)
+
+    tables = await find_tables(DISCOVERY_SECONDS, interfaces,
+                               until=lambda t: any(matches(x) for x in t.values()))
+    found = [t for t in tables.values() if matches(t)]
+    if not found:
+        where = f" called {want!r}" if want else ""
+        raise LanError(f"no table{where} found on the LAN in {DISCOVERY_SECONDS:.0f} s "
+                       "(multicast may be blocked: join by host:port instead)")
+    return found[0]
+
+
+async def join_table(peer: Peer, args: argparse.Namespace, target: str | None, name: str,
+                     colour: str, *, spectator: bool = False) -> JoinLobby:
+    address = parse_address(target) if target else None
+    if address is not None:
+        return await peer.join(address, name, colour, spectator=spectator)
+    table = await find_table(args, target)
+    return await peer.join(table.address, name, colour, game_id=table.game_id,
+                           host_fingerprint=table.fingerprint, spectator=spectator)
+
+
+async def wait_for_session(peer: Peer, timeout: float) -> Session:
+    """Wait until the game starts; LanError if the host refuses or time runs out."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while peer.session is None:
+        for event in list(peer.events):
+            if isinstance(event, Refused):
+                raise LanError(event.reason)
+        if isinstance(peer.lobby, HostLobby) and peer.lobby.can_start \
+                and peer.lobby.start_entry is None and not peer.lobby.proposed:
+            await peer.start_game()
+        remaining = deadline - loop.time()
+        if remaining <= 0:
+            raise LanError("the game did not start in time")
+        await peer.changed(min(remaining, 0.5))
+    return peer.session
+
+
+def unfinished_games(home: Path, key: bytes) -> list[Path]:
+    """Game files in ``home`` with us in the roster, most recent first (finished or not:
+    the session decides)."""
+    paths = sorted(games_dir(home).glob("*.game"), key=lambda p: p.stat().st_mtime,
+                   reverse=True)
+    found = []
+    for path in paths:
+        with contextlib.suppress(OSError, ProtocolError):
+            records, _ = read_records(path.read_bytes())
+            start = next(decode_entry(r) for r in records if decode_entry(r).kind == Kind.START)
+            if key in start.raw:
+                found.append(path)
+    return found
+
+
+def compose_turn(state: GameState, strategy: Strategy) -> list[Action]:
+    """A bot's whole turn: its choices from the current state up to END_TURN."""
+    actions: list[Action] = []
+    while True:
+        action = strategy.choose(state, legal_actions(state))
+        actions.append(action)
+        state = apply(state, action)
+        if action == END_TURN:
+            return actions
+
+
+async def play_headless(peer: Peer, strategy: Strategy, timeout: float) -> GameOver:
+    """Play our seat to the end of the game; LanError on a protocol fault or time-out."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    seen = 0
+    while True:
+        session = peer.session
+        assert session is not None
+        events = list(peer.events)[seen:]
+        seen += len(events)
+        for event in events:
+            if isinstance(event, GameOver):
+                return event
+            if isinstance(event, Equivocation):
+                raise LanError(f"{session.seats[event.seat].name} signed two versions of one "
+                               "entry: the game cannot be trusted")
+            if isinstance(event, EntryRejected) and event.seat == session.my_seat:
+                raise LanError(f"our own entry was rejected: {event.reason}")
+        if session.my_turn:
+            state = session.state
+            actions = await loop.run_in_executor(None, compose_turn, state, strategy)
+            if session.state is state and session.my_turn:
+                await peer.submit_turn(actions)
+            continue
+        if session.state.is_over:
+            continue
+        remaining = deadline - loop.time()
+        if remaining <= 0:
+            waiting = session.waiting_for()
+            raise LanError(f"the game did not finish in time (waiting for {waiting})")
+        await peer.changed(min(remaining, 0.5))
+
+
+def print_result(session: Session, over: GameOver, out: TextIO) -> None:
+    result = over.outcome
+    code = table_code(session.game_id, [s.key for s in session.seats])
+    out.write(f"game over; table code {code}\n")
+    for place, seat in enumerate(result.ranking, 1):
+        player = session.state.players[seat]
+        parts = ", ".join(f"{c.name.lower()} {player.breakdown[c]}" for c in Category
+                          if player.breakdown[c])
+        out.write(f"{place}. {session.seats[seat].name} [{fingerprint(session.seats[seat].key)}]"
+                  f" {result.scores[seat]} VP ({parts})\n")
+    out.write(f"winner: {session.seats[result.winner].name} (decided by {result.decided_by})\n")
+
+
+# --- commands ------------------------------------------------------------------------------------
+
+def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("table", nargs="?", default=None,
+                        help="TABLE (host name or fingerprint) or host:port; default: the "
+                             "first table on the LAN")
+    parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy")
+    parser.add_argument("--think", type=float, default=1.0, metavar="SECONDS",
+                        help="time budget per decision for search strategies")
+    parser.add_argument("--seed", type=int, default=None, help="strategy seed")
+    parser.add_argument("--host", action="store_true", help="host a new table instead")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                        help="seats at a hosted table")
+    parser.add_argument("--edition", choices=[e.value for e in Edition], default="2011")
+    parser.add_argument("--resume", nargs="?", const="latest", default=None, metavar="GAMEFILE",
+                        help="rejoin an unfinished game (default: the latest one)")
+    parser.add_argument("--timeout", type=float, default=3600.0,
+                        help="give up after this many seconds")
+    add_peer_arguments(parser)
+
+
+def run_bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """``burgundy bot``: exit 0 after a finished game, 1 with a reason on any fault."""
+    try:
+        return asyncio.run(_bot(args, out))
+    except LanError as exc:
+        print(f"burgundy bot: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+async def _bot(args: argparse.Namespace, out: TextIO) -> int:
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+    strategy = make(args.strategy, seed)
+    name = args.name or f"{args.strategy}-bot"
+    peer = await open_peer(args)
+    try:
+        if args.resume:
+            await _resume(peer, args)
+        elif args.host:
+            config = GameConfig(players=args.players, edition=Edition(args.edition))
+            await peer.host(config, name, args.colour or COLOURS[0])
+            out.write(f"hosting at {peer.address[0]}:{peer.address[1]} "
+                      f"[{fingerprint(peer.identity.public_key)}]\n")
+            out.flush()
+        else:
+            lobby = await join_table(peer, args, args.table, name, args.colour or COLOURS[1])
+            await peer.set_me(name, lobby.colour, ready=True)
+        session = await wait_for_session(peer, args.timeout)
+        code = table_code(session.game_id, [s.key for s in session.seats])
+        out.write(f"game started, table code {code}, seat {session.my_seat}\n")
+        out.flush()
+        over = await play_headless(peer, strategy, args.timeout)
+        print_result(session, over, out)
+        await _linger(peer)
+        return 0
+    finally:
+        await peer.close()
+
+
+async def _resume(peer: Peer, args: argparse.Namespace) -> None:
+    if args.resume == "latest":
+        games = unfinished_games(peer.data_dir, peer.identity.public_key)
+        if not games:
+            raise LanError(f"no game of ours in {games_dir(peer.data_dir)}")
+        path = games[0]
+    else:
+        path = Path(args.resume)
+    try:
+        await peer.resume(path)
+    except (OSError, ProtocolError) as exc:
+        raise LanError(f"cannot resume {path}: {exc}") from None
+
+
+async def _linger(peer: Peer, seconds: float = 2.0) -> None:
+    """Keep answering sync for a moment so slower peers can fetch our last entries."""
+    await asyncio.sleep(seconds)
+
+
+def add_tables_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--wait", type=float, default=3.0, metavar="SECONDS",
+                        help="how long to listen for announcements")
+    parser.add_argument("--interface", default=None, metavar="IP",
+                        help="browse only on this address")
+
+
+def run_tables(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """``burgundy tables``: list the tables announced on the LAN."""
+    interfaces = [args.interface] if args.interface else None
+    tables = asyncio.run(find_tables(args.wait, interfaces))
+    if not tables:
+        out.write("no tables on the LAN (multicast may be blocked: join by host:port)\n")
+        return 0
+    for table in sorted(tables.values(), key=lambda t: t.instance):
+        out.write(table.label + "\n")
+    return 0
+
+
+__all__ = [
+    "LanError",
+    "add_bot_arguments",
+    "add_peer_arguments",
+    "add_tables_arguments",
+    "compose_turn",
+    "join_table",
+    "open_peer",
+    "parse_address",
+    "play_headless",
+    "run_bot",
+    "run_tables",
+    "wait_for_session",
+]
+

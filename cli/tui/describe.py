@@ -1,0 +1,234 @@
+"""Sentences for the log pane: every chance event and every action, as players would say it.
+
+Pure functions of engine states, usable by any :class:`~.table.Table` (local or networked):
+a table applies a turn and calls :func:`describe_turn` with the state before it.
+
+>>> from p2p_burgundy import GameConfig, new_game, resolve_chance, UseDie, TakeWorkers, END_TURN
+>>> names = ["Ann", "Bob"]
+>>> state = new_game(GameConfig(players=2))
+>>> after = resolve_chance(state, bytes(32))
+>>> describe_chance(state, after, names)[0]
+'Set-up: Ann starts; starting goods: Ann 1, 1, 2; Bob 2, 3, 6.'
+>>> while after.chance is not None:
+...     after = resolve_chance(after, bytes(32))
+>>> for seat, text in describe_turn(after, [UseDie(0), TakeWorkers(), END_TURN], names):
+...     print(text)
+Ann took workers with a 5 (+2 workers).
+Ann ended the turn, leaving the 1 unused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from p2p_burgundy import (
+    Action,
+    Buy,
+    Discard,
+    EndTurn,
+    GameState,
+    Pass,
+    Payment,
+    PlaceTile,
+    SellGoods,
+    TakeGoods,
+    TakeTile,
+    TakeWorkers,
+    UseDie,
+    apply,
+)
+from p2p_burgundy.board import PHASE_LETTERS
+from p2p_burgundy.chance import ChanceKind
+from p2p_burgundy.scoring import Category
+from p2p_burgundy.state import Step
+from p2p_burgundy.tiles import COLOUR_NAMES
+
+from .texts import goods_label, tile_label
+
+CATEGORY_WORDS: dict[Category, str] = {
+    Category.ANIMALS: "animals",
+    Category.REGIONS: "region",
+    Category.PHASE_BONUSES: "phase bonus",
+    Category.COLOUR_BONUSES: "colour bonus",
+    Category.SALES: "sales",
+    Category.WATCHTOWERS: "watchtower",
+    Category.KNOWLEDGE: "knowledge",
+    Category.GOODS_LEFT: "goods left",
+    Category.SILVER_LEFT: "silver left",
+    Category.WORKERS_LEFT: "workers left",
+}
+STEP_WORDS: dict[Step, str] = {
+    Step.WAREHOUSE: "warehouse",
+    Step.CARPENTER: "carpenter's workshop",
+    Step.CHURCH: "church",
+    Step.MARKET: "market",
+    Step.CITY_HALL: "city hall",
+}
+
+
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, with an s unless count is 1.
+
+    >>> plural(1, "worker"), plural(3, "silverling")
+    ('1 worker', '3 silverlings')
+    """
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def gains(before: GameState, after: GameState, seat: int) -> str:
+    """What ``seat`` gained or paid between two states, e.g. ``-1 worker, +4 VP (animals)``.
+
+    >>> from p2p_burgundy import GameConfig, new_game
+    >>> s = new_game(GameConfig(players=2))
+    >>> gains(s, s, 0)
+    ''
+    """
+    old, new = before.players[seat], after.players[seat]
+    parts = []
+    for label, delta in (("silverling", new.silver - old.silver),
+                         ("worker", new.workers - old.workers)):
+        if delta:
+            parts.append(f"{'+' if delta > 0 else '-'}{plural(abs(delta), label)}")
+    vp = new.vp - old.vp
+    if vp:
+        why = [CATEGORY_WORDS[c] for c in Category if new.breakdown[c] != old.breakdown[c]]
+        parts.append(f"+{vp} VP ({', '.join(why)})")
+    for colour, (was, now) in enumerate(zip(old.bonuses, new.bonuses, strict=True)):
+        if now and not was:
+            parts.append(f"{'first' if now == 1 else 'second'} {COLOUR_NAMES[colour]} bonus")
+    if after.track[seat][0] > before.track[seat][0]:
+        parts.append("one step up the turn order")
+    return ", ".join(parts)
+
+
+def describe_action(state: GameState, action: Action, names: Sequence[str],
+                    die: int | None = None) -> str:
+    """One sentence for ``action`` by the player to move in ``state`` (``die``: the value of
+    the die chosen just before, folded into this sentence).
+
+    >>> from p2p_burgundy import GameConfig, new_game, resolve_chance
+    >>> state = new_game(GameConfig(players=2))
+    >>> while state.chance is not None:
+    ...     state = resolve_chance(state, bytes(32))
+    >>> state = apply(state, UseDie(0))
+    >>> describe_action(state, TakeTile(4, 0), ["Ann", "Bob"], die=5)
+    'Ann took Shp (ship) from depot 4 with a 5 (-1 worker).'
+    """
+    seat = state.to_move
+    assert seat is not None, "no player to move"
+    name = names[seat]
+    p = state.players[seat]
+    step = state.step
+    how = f" with a {die}" if die else ""
+    if step == Step.FREE_ACTION:
+        how = " with the castle's extra action"
+    if isinstance(action, EndTurn):
+        unused = [p.dice[i] for i in (0, 1) if not p.dice_used >> i & 1]
+        if unused:
+            dice = " and ".join(str(d) for d in unused)
+            return f"{name} ended the turn, leaving the {dice} unused."
+        return f"{name} ended the turn."
+    if isinstance(action, UseDie):
+        return f"{name} chose the {p.dice[action.die]}."
+    if isinstance(action, Pass):
+        return f"{name} let the {STEP_WORDS.get(step, 'advantage')} go unused."
+    if isinstance(action, Buy):
+        where = "the black depot" if action.depot == 0 else f"depot {action.depot}"
+        price = "2 workers" if action.payment == Payment.WORKERS else "2 silverlings"
+        text = f"{name} bought {tile_label(state.depots[action.depot][action.slot])} " \
+               f"from {where} for {price}"
+        return text + "."
+    if isinstance(action, Discard):
+        return f"{name} discarded {tile_label(p.storage[action.storage])} from storage."
+    if isinstance(action, TakeGoods):
+        counts = [state.depot_goods[d][g] for d in action.depots for g in action.keep]
+        depots = " and ".join(str(d) for d in action.depots)
+        kinds = ", ".join(str(g) for g in action.keep)
+        return (f"{name}'s ship took {plural(sum(counts), 'goods tile')} ({kinds}) "
+                f"from depot {depots}.")
+    if step in STEP_WORDS:
+        who = f"{name}'s {STEP_WORDS[Step(step)]}"
+        how = ""
+    else:
+        who = name
+    after = apply(state, action)
+    extra = gains(state, after, seat)
+    tail = f" ({extra})." if extra else "."
+    if isinstance(action, TakeTile):
+        tile = state.depots[action.depot][action.slot]
+        return f"{who} took {tile_label(tile)} from depot {action.depot}{how}{tail}"
+    if isinstance(action, PlaceTile):
+        tile = p.storage[action.storage]
+        label = state.boards[seat].label(action.space)
+        return f"{who} placed {tile_label(tile)} on {label}{how}{tail}"
+    if isinstance(action, SellGoods):
+        count = p.goods[action.goods]
+        return f"{who} sold {count} x {goods_label(action.goods)}{how}{tail}"
+    if isinstance(action, TakeWorkers):
+        return f"{who} took workers{how}{tail}"
+    return f"{who}: {action!r}{tail}"
+
+
+def describe_turn(state: GameState, actions: Sequence[Action], names: Sequence[str]
+                  ) -> list[tuple[int | None, str]]:
+    """(seat, sentence) for each action of a turn, then what the turn's end set off
+    (the end of a phase or of the game, as seat None). A die choice is folded into the
+    sentence of the action it was used for."""
+    out: list[tuple[int | None, str]] = []
+    seat = state.to_move
+    die = None
+    for action in actions:
+        if isinstance(action, UseDie):
+            die = state.players[seat].dice[action.die] if seat is not None else None
+        else:
+            out.append((seat, describe_action(state, action, names, die)))
+            die = None
+        before = state
+        state = apply(state, action)
+        if isinstance(action, EndTurn):
+            out += [(None, text) for text in describe_phase_end(before, state, names)]
+    return out
+
+
+def describe_phase_end(before: GameState, after: GameState, names: Sequence[str]) -> list[str]:
+    """Mine income at a phase end, and the end of the game."""
+    if after.phase == before.phase:
+        return []
+    paid = []
+    for seat, (old, new) in enumerate(zip(before.players, after.players, strict=True)):
+        silver = new.silver - old.silver
+        if silver:
+            paid.append(f"{names[seat]} {silver}")
+    income = f" Mines paid: {', '.join(paid)}." if paid else ""
+    lines = [f"Phase {PHASE_LETTERS[before.phase]} is over.{income}"]
+    if after.is_over:
+        scores = ", ".join(f"{names[s]} {p.vp}" for s, p in enumerate(after.players))
+        lines.append(f"The game is over. Final scores: {scores}.")
+    return lines
+
+
+def describe_chance(before: GameState, after: GameState, names: Sequence[str]) -> list[str]:
+    """What a chance event decided (``before.chance`` resolved into ``after``)."""
+    event = before.chance
+    if event is None:
+        return []
+    if event.kind == ChanceKind.SETUP:
+        start = after.order[0]
+        goods = "; ".join(
+            f"{names[s]} " + ", ".join(str(g) for g in range(1, 7) for _ in range(p.goods[g]))
+            for s, p in enumerate(after.players))
+        return [f"Set-up: {names[start]} starts; starting goods: {goods}."]
+    if event.kind == ChanceKind.PHASE:
+        goods = " ".join(str(g) for g in after.phase_goods)
+        return [f"Phase {PHASE_LETTERS[after.phase]} begins: the depots are filled; "
+                f"goods this phase: {goods}."]
+    dice = ", ".join(f"{names[s]} {p.dice[0]}+{p.dice[1]}" for s, p in enumerate(after.players))
+    goods = after.phase_goods[after.round]
+    order = ", ".join(names[s] for s in after.order)
+    return [f"Round {after.round + 1} of phase {PHASE_LETTERS[after.phase]}: dice {dice}; "
+            f"the white die {after.white_die} puts {goods_label(goods)} on depot "
+            f"{after.white_die}. Order: {order}."]
+
+
+__all__ = ["describe_action", "describe_chance", "describe_phase_end", "describe_turn",
+           "gains", "plural"]

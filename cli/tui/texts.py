@@ -1,0 +1,303 @@
+"""Words on the screen: tile codes, what every tile does, and the help pages.
+
+All descriptions are written for this project in our own words (never copied from a rulebook).
+Tiles are shown by short codes so that colour is never the only cue:
+
+>>> from p2p_burgundy.tiles import Tile
+>>> [tile_code(t) for t in (Tile.KNOWLEDGE_12, Tile.SHIP, Tile.COW_3, Tile.CITY_HALL)]
+['Kn12', 'Shp', 'Cw3', 'Hal']
+>>> info_for_tile(Tile.SHIP).title
+'Ship (Shp, blue)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2p_burgundy.tiles import (
+    ANIMAL_COUNT,
+    ANIMAL_TYPE,
+    COLOUR_NAMES,
+    GOODS_NAMES,
+    KNOWLEDGE_NUMBER,
+    TILE_COLOUR,
+    Animal,
+    Building,
+    Colour,
+    Tile,
+    tile_name,
+)
+
+BUILDING_CODES: dict[Building, str] = {
+    Building.WAREHOUSE: "Wrh",
+    Building.CARPENTERS_WORKSHOP: "Crp",
+    Building.CHURCH: "Chu",
+    Building.MARKET: "Mkt",
+    Building.BOARDING_HOUSE: "Bdh",
+    Building.BANK: "Bnk",
+    Building.CITY_HALL: "Hal",
+    Building.WATCHTOWER: "Twr",
+}
+ANIMAL_CODES: dict[Animal, str] = {
+    Animal.COW: "Cw",
+    Animal.SHEEP: "Sh",
+    Animal.PIG: "Pg",
+    Animal.CHICKEN: "Ck",
+}
+OTHER_CODES = {Tile.SHIP: "Shp", Tile.CASTLE: "Cas", Tile.MINE: "Min"}
+
+
+def tile_code(tile: int) -> str:
+    """A code of at most 4 characters for a tile (a lower-case letter marks a placed tile).
+
+    >>> tile_code(0), tile_code(Tile.PIG_4), tile_code(Tile.KNOWLEDGE_7), tile_code(Tile.MINE)
+    ('Wrh', 'Pg4', 'Kn7', 'Min')
+    """
+    colour = TILE_COLOUR[tile]
+    if colour == Colour.BEIGE:
+        return BUILDING_CODES[Building(tile)]
+    if colour == Colour.LIGHT_GREEN:
+        return f"{ANIMAL_CODES[Animal(ANIMAL_TYPE[tile])]}{ANIMAL_COUNT[tile]}"
+    if colour == Colour.YELLOW:
+        return f"Kn{KNOWLEDGE_NUMBER[tile]}"
+    return OTHER_CODES[Tile(tile)]
+
+
+def tile_label(tile: int) -> str:
+    """Code and name: how menus and the log name a tile.
+
+    >>> tile_label(Tile.SHEEP_2)
+    'Sh2 (2 sheep)'
+    """
+    return f"{tile_code(tile)} ({tile_name(tile)})"
+
+
+def goods_label(goods: int) -> str:
+    """A goods type as players read it: its die number and colour.
+
+    >>> goods_label(2)
+    'goods 2 (violet)'
+    """
+    return f"goods {goods} ({GOODS_NAMES[goods]})"
+
+
+@dataclass(frozen=True, slots=True)
+class Info:
+    """One entry of the tile guide: a title and a few short lines."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
+BUILDING_TEXT: dict[Building, tuple[str, ...]] = {
+    Building.WAREHOUSE: (
+        "Once built, you may at once sell all goods of one type you hold,",
+        "with no die needed (same income and points as a normal sale).",
+    ),
+    Building.CARPENTERS_WORKSHOP: (
+        "Once built, you may take any one building from a numbered depot",
+        "into your storage (never from the black depot).",
+    ),
+    Building.CHURCH: (
+        "Once built, you may take one mine, castle or knowledge tile from",
+        "a numbered depot into your storage (not the black depot).",
+    ),
+    Building.MARKET: (
+        "Once built, you may take one ship or animal tile from a numbered",
+        "depot into your storage (not the black depot).",
+    ),
+    Building.BOARDING_HOUSE: ("Once built, you gain 4 workers.",),
+    Building.BANK: ("Once built, you gain 2 silverlings.",),
+    Building.CITY_HALL: (
+        "Once built, you may place one more tile from storage onto your estate,",
+        "whatever its die number; colour and neighbour rules still hold,",
+        "and that tile's own effect happens too.",
+    ),
+    Building.WATCHTOWER: ("Once built, it scores 4 VP at once.",),
+}
+COMMON_BUILDING_LINE = (
+    "A city (group of joined beige spaces) holds each building type at most once."
+)
+
+ANIMAL_TEXT: tuple[str, ...] = (
+    "Placing it scores its animal count in VP; every tile of the same kind",
+    "already in that pasture (joined light green spaces) scores again.",
+    "Pastures are counted separately; other animal kinds do not count.",
+)
+
+OTHER_TEXT: dict[Tile, tuple[str, ...]] = {
+    Tile.SHIP: (
+        "Placing a ship: take all goods lying on one depot of your choice (any",
+        "depot, whatever the die), up to three goods types in your store, and",
+        "move one step up the turn order track (on top of any stack there).",
+    ),
+    Tile.CASTLE: (
+        "Placing a castle gives an extra action at once, as if you had a die",
+        "showing any number you like: take, place, sell or take workers.",
+    ),
+    Tile.MINE: (
+        "No effect when placed. At the end of every phase each mine on your",
+        "estate pays 1 silverling.",
+    ),
+}
+
+KNOWLEDGE_TEXT: dict[int, tuple[str, ...]] = {
+    1: ("Your cities may hold the same building type more than once.",),
+    2: ("At each phase end, every mine also gives you 1 worker.",),
+    3: ("Each sale pays 2 silverlings instead of 1.",),
+    4: ("Each sale also gives you 1 worker.",),
+    5: ("A ship may take the goods of two neighbouring depots (6 and 1 too).",),
+    6: (
+        "You may buy from any of the seven depots, still once per turn.",
+        "2019 edition: you may also pay 2 workers instead of 2 silverlings.",
+    ),
+    7: ("When animals score, each scoring animal tile gives 1 VP more.",),
+    8: ("Each worker changes a die by up to 2 instead of 1.",),
+    9: ("Placing a building: the die counts as 1 higher or lower for free.",),
+    10: ("Placing a ship or animal: the die counts as 1 higher or lower for free.",),
+    11: ("Placing a castle, mine or knowledge tile: one free step of +/-1.",),
+    12: ("Taking a tile from a depot: one free step of +/-1 on the die.",),
+    13: ("Taking workers with a die also gives 1 silverling.",),
+    14: ("Taking workers with a die gives 4 workers instead of 2.",),
+    15: (
+        "End of game: VP for every goods type you sold at least once.",
+        "2011 edition: 3 VP per type; 2019 edition: 2 VP per type.",
+    ),
+    24: ("End of game: 4 VP for every kind of animal on your estate.",),
+    25: ("End of game: 1 VP for every goods tile you sold.",),
+    26: (
+        "End of game: VP for every bonus tile you won (first or second).",
+        "2011 edition: 2 VP per bonus; 2019 edition: 3 VP per bonus.",
+    ),
+}
+_SCORED_BUILDING = {
+    16: Building.MARKET,
+    17: Building.WATCHTOWER,
+    18: Building.CARPENTERS_WORKSHOP,
+    19: Building.CHURCH,
+    20: Building.WAREHOUSE,
+    21: Building.BOARDING_HOUSE,
+    22: Building.BANK,
+    23: Building.CITY_HALL,
+}
+for _number, _building in _SCORED_BUILDING.items():
+    KNOWLEDGE_TEXT[_number] = (
+        f"End of game: 4 VP for each {tile_name(_building)} on your estate.",
+    )
+
+KNOWLEDGE_SHORT: dict[int, str] = {
+    1: "duplicate buildings", 2: "mines give workers", 3: "sales pay 2", 4: "sales give a worker",
+    5: "ship: two depots", 6: "buy anywhere", 7: "+1 per animal tile", 8: "worker = +/-2",
+    9: "buildings +/-1", 10: "ships/animals +/-1", 11: "castle/mine/know +/-1",
+    12: "taking +/-1", 13: "workers +1 silver", 14: "4 workers", 15: "VP per goods type",
+    16: "4/market", 17: "4/watchtower", 18: "4/carpenter", 19: "4/church", 20: "4/warehouse",
+    21: "4/boarding house", 22: "4/bank", 23: "4/city hall", 24: "4/animal kind",
+    25: "1/goods sold", 26: "VP per bonus",
+}
+"""Two or three words per knowledge tile, for the supplies pane."""
+
+
+def info_for_tile(tile: int) -> Info:
+    """The guide entry of any hex tile.
+
+    >>> info_for_tile(Tile.KNOWLEDGE_26).lines[1]
+    '2011 edition: 2 VP per bonus; 2019 edition: 3 VP per bonus.'
+    """
+    colour = Colour(TILE_COLOUR[tile])
+    where = f"{tile_code(tile)}, {COLOUR_NAMES[colour]}"
+    if colour == Colour.BEIGE:
+        building = Building(tile)
+        return Info(f"{tile_name(tile).capitalize()} ({where})",
+                    (*BUILDING_TEXT[building], COMMON_BUILDING_LINE))
+    if colour == Colour.LIGHT_GREEN:
+        kind = Animal(ANIMAL_TYPE[tile]).name.lower()
+        return Info(f"{kind.capitalize()} ({ANIMAL_CODES[Animal(ANIMAL_TYPE[tile])]}2-4, "
+                    f"{COLOUR_NAMES[colour]})",
+                    (f"Shows 2, 3 or 4 {kind}s (the code's number).", *ANIMAL_TEXT))
+    if colour == Colour.YELLOW:
+        number = KNOWLEDGE_NUMBER[tile]
+        return Info(f"Knowledge #{number} ({where})", KNOWLEDGE_TEXT[number])
+    return Info(f"{tile_name(tile).capitalize()} ({where})", OTHER_TEXT[Tile(tile)])
+
+
+def guide() -> list[tuple[int, Info]]:
+    """Every guide entry once, in reading order, with a representative tile.
+
+    >>> entries = guide()
+    >>> len(entries), entries[0][1].title
+    (41, 'Warehouse (Wrh, beige)')
+    """
+    tiles: list[int] = [int(b) for b in Building]
+    tiles += [int(Tile.COW_2) + 3 * a for a in range(4)]
+    tiles += [Tile.SHIP, Tile.CASTLE, Tile.MINE]
+    tiles += [int(Tile.KNOWLEDGE_1) + n for n in range(26)]
+    return [(t, info_for_tile(t)) for t in tiles]
+
+
+ESTATE_LEGEND: tuple[str, ...] = (
+    "Empty spaces show their colour letter and die number (B3 = building space, die 3):",
+    "  B building (beige)   A animal (light green)   S ship (blue)",
+    "  C castle (dark green)   M mine (grey)   K knowledge (yellow)",
+    "Covered spaces show the tile: Wrh warehouse, Crp carpenter's workshop, Chu church,",
+    "  Mkt market, Bdh boarding house, Bnk bank, Hal city hall, Twr watchtower,",
+    "  Cw/Sh/Pg/Ck + count: cows, sheep, pigs, chickens; Shp ship, Cas castle,",
+    "  Min mine, Kn12 knowledge tile #12.",
+    "[B3] marks a space you may choose now; >B3< is the one under the cursor.",
+    "Goods are numbered by die: " + ", ".join(f"{g} {GOODS_NAMES[g]}" for g in range(1, 7))
+    + ".",
+)
+
+HELP_PLAY: tuple[str, ...] = (
+    "Your turn, in steps: choose a die, then what to do with it, then where.",
+    "Only legal choices are offered. Press a choice's key, or move with the",
+    "arrow keys and press Enter, or click it. Costs in workers, and what you",
+    "gain, are shown next to each choice before you commit.",
+    "",
+    "  Esc        go back one step (at the first step, give the die back)",
+    "  u          undo the last choice of this turn (as often as you like)",
+    "  e          end the turn (you are asked first if a die is unused)",
+    "  b          buy a tile for 2 silverlings (once per turn)",
+    "",
+    "Nothing is sent to the other players until you end your turn.",
+)
+
+HELP_KEYS: tuple[str, ...] = (
+    "  v / F1-F4  look at another player's estate and supplies",
+    "  i          tile guide (what every tile does)",
+    "  l          the whole game log; PgUp/PgDn scroll the log pane",
+    "  c          chat: type a line, Enter sends, Esc cancels",
+    "  R          resign        q  quit",
+    "  ?          this help",
+)
+
+HELP_WAIT: tuple[str, ...] = (
+    "It is not your turn: the status line says who the table waits for.",
+    "Every move appears in the log pane as it happens; the lines after",
+    "'since your last turn' are new to you.",
+)
+
+HELP_REPLAY: tuple[str, ...] = (
+    "Watching a replay or another table: nothing you press changes the game.",
+    "  . or Right  step forward      , or Left  step back",
+)
+
+HELP_SCORES: tuple[str, ...] = (
+    "The game is over. The table lists every player's points by category;",
+    "the winner has the most points, then the fewest empty estate spaces,",
+    "then came later in the last round's turn order.",
+    "  q  quit     l  game log     v  look at the estates",
+)
+
+
+def help_for(context: str) -> list[str]:
+    """The help page for a screen ("play", "wait", "replay" or "scores").
+
+    >>> help_for("scores")[0].startswith("The game is over")
+    True
+    """
+    pages = {"play": HELP_PLAY, "wait": HELP_WAIT, "replay": HELP_REPLAY,
+             "scores": HELP_SCORES}
+    lines = list(pages.get(context, HELP_WAIT))
+    if context != "scores":
+        lines += ["", *HELP_KEYS]
+    return [*lines, "", *ESTATE_LEGEND]

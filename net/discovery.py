@@ -1,0 +1,188 @@
+"""Finding tables on the LAN with multicast DNS (python-zeroconf, asyncio API).
+
+A host announces ``<name> <fingerprint>._burgundy._udp.local.`` with the table's port and a
+TXT record (protocol version, game id, host fingerprint, seats taken/total, edition). The
+fingerprint in the instance name keeps two hosts called "Anna" apart. An announcement is only
+a hint: the lobby handshake makes the host prove the key behind the fingerprint.
+
+Tests restrict Zeroconf to their own interfaces (``interfaces=["127.0.0.1"]`` or a namespace's
+veth address) so they never talk to other hosts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from zeroconf import IPVersion, ServiceStateChange, Zeroconf
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from .wire import PROTOCOL_VERSION
+
+SERVICE_TYPE = "_burgundy._udp.local."
+LOOKUP_TIMEOUT_MS = 1500
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table as announced (unverified until the lobby handshake)."""
+
+    instance: str  # the full mDNS instance name
+    host_name: str
+    fingerprint: str
+    game_id: bytes
+    seats_taken: int
+    seats: int
+    edition: str
+    address: tuple[str, int]
+
+    @property
+    def label(self) -> str:
+        """What a player sees in the list of tables."""
+        return (f"{self.host_name} [{self.fingerprint}] {self.seats_taken}/{self.seats} "
+                f"seats, {self.edition} rules, {self.address[0]}:{self.address[1]}")
+
+
+def _properties(info: TableInfo) -> dict[str, str]:
+    return {"v": str(PROTOCOL_VERSION), "game": info.game_id.hex(), "fp": info.fingerprint,
+            "seats": f"{info.seats_taken}/{info.seats}", "ed": info.edition,
+            "name": info.host_name}
+
+
+def parse_info(info: AsyncServiceInfo) -> TableInfo | None:
+    """A TableInfo from a resolved service, or None if it is not a table we understand."""
+    props = {k.decode(errors="replace"): (v or b"").decode(errors="replace")
+             for k, v in info.properties.items()}
+    try:
+        if int(props["v"]) != PROTOCOL_VERSION:
+            return None
+        taken, total = (int(x) for x in props["seats"].split("/"))
+        game_id = bytes.fromhex(props["game"])
+        addresses = info.parsed_addresses(IPVersion.V4Only)
+        if not addresses or info.port is None:
+            return None
+    except (KeyError, ValueError):
+        return None
+    return TableInfo(info.name, props.get("name", "?"), props["fp"], game_id, taken, total,
+                     props.get("ed", "2011"), (addresses[0], info.port))
+
+
+def _zeroconf(interfaces: Sequence[str] | None) -> AsyncZeroconf:
+    if interfaces is None:
+        return AsyncZeroconf(ip_version=IPVersion.V4Only)
+    return AsyncZeroconf(interfaces=list(interfaces), ip_version=IPVersion.V4Only)
+
+
+class Announcer:
+    """Announces one table while it exists; :meth:`update` refreshes the seat count."""
+
+    def __init__(self, info: TableInfo, interfaces: Sequence[str] | None = None) -> None:
+        self.info = info
+        self._azc = _zeroconf(interfaces)
+        self._service = self._service_info(info)
+
+    @staticmethod
+    def _service_info(info: TableInfo) -> AsyncServiceInfo:
+        return AsyncServiceInfo(
+            SERVICE_TYPE, info.instance, addresses=[socket.inet_aton(info.address[0])],
+            port=info.address[1], properties=_properties(info),
+            server=f"burgundy-{info.fingerprint}.local.",
+        )
+
+    async def start(self) -> None:
+        await self._azc.async_register_service(self._service, allow_name_change=True)
+
+    async def update(self, seats_taken: int) -> None:
+        if seats_taken == self.info.seats_taken:
+            return
+        self.info = TableInfo(self.info.instance, self.info.host_name, self.info.fingerprint,
+                              self.info.game_id, seats_taken, self.info.seats,
+                              self.info.edition, self.info.address)
+        self._service = self._service_info(self.info)
+        await self._azc.async_update_service(self._service)
+
+    async def close(self) -> None:
+        try:
+            await self._azc.async_unregister_service(self._service)
+        finally:
+            await self._azc.async_close()
+
+
+def instance_name(host_name: str, fingerprint: str) -> str:
+    """The mDNS instance name of a table: the host's name and key fingerprint.
+
+    >>> instance_name("Anna", "6r9h-etv0-q9se-9prt")
+    'Anna 6r9h-etv0-q9se-9prt._burgundy._udp.local.'
+    """
+    clean = "".join(c for c in host_name if c.isprintable() and c not in ".\\")[:32] or "table"
+    return f"{clean} {fingerprint}.{SERVICE_TYPE}"
+
+
+class Browser:
+    """Keeps a live list of the tables on the LAN; ``on_change`` is called on every change."""
+
+    def __init__(self, interfaces: Sequence[str] | None = None,
+                 on_change: Callable[[dict[str, TableInfo]], None] | None = None) -> None:
+        self.tables: dict[str, TableInfo] = {}
+        self._azc = _zeroconf(interfaces)
+        self._on_change = on_change
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._browser: AsyncServiceBrowser | None = None
+
+    async def start(self) -> None:
+        self._browser = AsyncServiceBrowser(self._azc.zeroconf, SERVICE_TYPE,
+                                            handlers=[self._handler])
+
+    def _handler(self, zeroconf: Zeroconf, service_type: str, name: str,
+                 state_change: ServiceStateChange) -> None:
+        if state_change is ServiceStateChange.Removed:
+            if self.tables.pop(name, None) is not None:
+                self._changed()
+            return
+        task = asyncio.ensure_future(self._resolve(name))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _resolve(self, name: str) -> None:
+        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        if not await info.async_request(self._azc.zeroconf, LOOKUP_TIMEOUT_MS):
+            return
+        table = parse_info(info)
+        if table is not None and self.tables.get(name) != table:
+            self.tables[name] = table
+            self._changed()
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change(dict(self.tables))
+
+    async def close(self) -> None:
+        if self._browser is not None:
+            await self._browser.async_cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        await self._azc.async_close()
+
+
+async def find_tables(seconds: float, interfaces: Sequence[str] | None = None,
+                      until: Callable[[dict[str, TableInfo]], bool] | None = None,
+                      ) -> dict[str, TableInfo]:
+    """Browse for ``seconds`` (or until ``until(tables)`` holds) and return what was seen."""
+    done = asyncio.Event()
+
+    def changed(tables: dict[str, TableInfo]) -> None:
+        if until is not None and until(tables):
+            done.set()
+
+    browser = Browser(interfaces, changed)
+    await browser.start()
+    try:
+        await asyncio.wait_for(done.wait(), seconds)
+    except TimeoutError:
+        pass
+    finally:
+        tables = dict(browser.tables)
+        await browser.close()
+    return tables

@@ -1,0 +1,362 @@
+"""The Peer: asyncio glue around the lobby, the session, the UDP socket, mDNS and the game file.
+
+This is the only place in the protocol layer that reads the clock, owns a socket or draws
+random bytes. Everything it does is: receive a datagram or a timer tick, hand it to the
+sans-I/O lobby or session, append their new entries to the game file (fsynced), then send
+what they queued. Clients (the curses UI, headless bots) read ``peer.session.state`` and call
+:meth:`Peer.submit_turn`; :meth:`Peer.changed` wakes them when anything happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from collections import deque
+from collections.abc import Coroutine, Sequence
+from pathlib import Path
+from typing import Any
+
+from p2p_burgundy import Action, GameConfig
+
+from . import wire
+from .discovery import Announcer, TableInfo, instance_name
+from .errors import ProtocolError
+from .identity import Identity, fingerprint
+from .lobby import (
+    RETRY_INTERVAL,
+    HostLobby,
+    JoinLobby,
+    LobbyEvent,
+    LobbyTag,
+    Refused,
+    RosterChanged,
+    Started,
+)
+from .log import GameFile, Kind, decode_entry
+from .session import BROADCAST, HEADS_INTERVAL, Event, GameOver, Session, Tag
+from .transport import Address, Transport
+
+log = logging.getLogger(__name__)
+
+MAX_EVENTS = 1024
+MAX_CONTACTS = 32  # addresses (spectators, restarted peers) we also broadcast to
+MISSING_AFTER = 3.0  # seconds without a datagram before a seat shows as missing
+
+
+def games_dir(data_dir: Path) -> Path:
+    return data_dir / "games"
+
+
+def game_path(data_dir: Path, game_id: bytes) -> Path:
+    """Where a game's file lives: ``<data dir>/games/<game id hex>.game``."""
+    return games_dir(data_dir) / f"{game_id.hex()}.game"
+
+
+class Peer:
+    """One player's (or spectator's) presence on the LAN."""
+
+    def __init__(self, identity: Identity, transport: Transport, data_dir: Path, *,
+                 interfaces: Sequence[str] | None = None, announce: bool = True) -> None:
+        self.identity = identity
+        self.transport = transport
+        self.data_dir = data_dir
+        self.interfaces = interfaces
+        self.announce = announce
+        self.lobby: HostLobby | JoinLobby | None = None
+        self.session: Session | None = None
+        self.game_file: GameFile | None = None
+        self.events: deque[LobbyEvent | Event] = deque(maxlen=MAX_EVENTS)
+        self.errors = 0  # datagrams rejected by the lobby or session
+        self._addresses: dict[int, Address] = {}  # seat -> address
+        self._contacts: dict[Address, None] = {}  # recent other sources, oldest first
+        self._last_heard: dict[Address, float] = {}
+        self._announcer: Announcer | None = None
+        self._changed = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._loop = asyncio.get_running_loop()
+        self._closed = False
+
+    @classmethod
+    async def open(cls, identity: Identity, data_dir: Path, *, host: str = "0.0.0.0",
+                   port: int = 0, interfaces: Sequence[str] | None = None,
+                   announce: bool = True) -> Peer:
+        peer = cls(identity, await Transport.open(host, port), data_dir,
+                   interfaces=interfaces, announce=announce)
+        peer._tasks = [asyncio.ensure_future(peer._receive_loop()),
+                       asyncio.ensure_future(peer._timer_loop())]
+        return peer
+
+    @property
+    def address(self) -> Address:
+        return self.transport.address
+
+    # --- forming a table ---
+
+    async def host(self, config: GameConfig, name: str, colour: str,
+                   advertise_address: str | None = None) -> HostLobby:
+        """Open a table and (unless ``announce`` is off) announce it on the LAN."""
+        lobby = HostLobby(self.identity, os.urandom(16), config, name, colour)
+        self.lobby = lobby
+        if self.announce:
+            host = advertise_address or self._advertised_host()
+            fp = fingerprint(self.identity.public_key)
+            info = TableInfo(instance_name(name, fp), name, fp, lobby.game_id, 1,
+                             config.players, config.edition.value, (host, self.address[1]))
+            self._announcer = Announcer(info, self.interfaces)
+            await self._announcer.start()
+        self._notify()
+        return lobby
+
+    def _advertised_host(self) -> str:
+        host = self.address[0]
+        if host != "0.0.0.0":
+            return host
+        return self.interfaces[0] if self.interfaces else "127.0.0.1"
+
+    async def join(self, address: Address, name: str, colour: str, *, game_id: bytes = b"",
+                   host_fingerprint: str | None = None, spectator: bool = False) -> JoinLobby:
+        """Ask the table at ``address`` for a seat (or to watch)."""
+        lobby = JoinLobby(self.identity, address, name, colour, nonce=os.urandom(16),
+                          game_id=game_id, host_fingerprint=host_fingerprint,
+                          spectator=spectator)
+        self.lobby = lobby
+        await self._flush()
+        return lobby
+
+    async def start_game(self) -> None:
+        """Host: propose the start (the table must be full and ready)."""
+        assert isinstance(self.lobby, HostLobby)
+        self.lobby.start()
+        await self._flush()
+
+    async def set_me(self, name: str, colour: str, ready: bool = True) -> None:
+        if isinstance(self.lobby, JoinLobby):
+            self.lobby.set_me(name, colour, ready)
+        elif isinstance(self.lobby, HostLobby):
+            self.lobby.set_me(name, colour)
+        await self._flush()
+
+    # --- resuming ---
+
+    async def resume(self, path: Path) -> Session:
+        """Rejoin a game from its file (after a crash or restart): same key, same seat."""
+        game_file = GameFile(path)
+        raws = game_file.entries
+        starts = [r for r in raws if decode_entry(r).kind == Kind.START]
+        if not starts:
+            game_file.close()
+            raise ProtocolError(f"{path}: no start entry")
+        session = Session(decode_entry(starts[0]), self.identity)
+        for raw in raws:
+            if raw != starts[0]:
+                with contextlib.suppress(ProtocolError):
+                    session.receive_entry(raw)
+        session.take_unsaved()
+        self.game_file = game_file
+        self._set_session(session)
+        self._load_addresses()
+        await self._flush()
+        return session
+
+    # --- playing ---
+
+    async def submit_turn(self, actions: Sequence[Action]) -> None:
+        assert self.session is not None
+        self.session.submit_turn(actions)
+        await self._flush()
+
+    async def send_chat(self, text: str) -> None:
+        assert self.session is not None
+        self.session.send_chat(text)
+        await self._flush()
+
+    async def changed(self, timeout: float | None = None) -> None:
+        """Wait until something happened (an event, a new state) or ``timeout`` passed."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._changed.wait(), timeout)
+        self._changed.clear()
+
+    def missing(self) -> list[int]:
+        """Seats we have not heard from for a while (the game waits for them)."""
+        if self.session is None:
+            return []
+        now = self._loop.time()
+        return [seat for seat, address in self._addresses.items()
+                if now - self._last_heard.get(address, 0.0) > MISSING_AFTER]
+
+    async def close(self) -> None:
+        """Stop, and leave the game file in canonical order if the game is over."""
+        if self._closed:
+            return
+        self._closed = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._announcer is not None:
+            with contextlib.suppress(Exception):
+                await self._announcer.close()
+        if self.game_file is not None:
+            if self.session is not None and self.session.state.is_over:
+                self.game_file.rewrite([e.raw for e in self.session.canonical_entries()])
+            self.game_file.close()
+        self.transport.close()
+
+    # --- the loop ---
+
+    async def _receive_loop(self) -> None:
+        while True:
+            data, source = await self.transport.recv()
+            self._last_heard[source] = self._loop.time()
+            self._handle(data, source)
+            await self._flush()
+
+    def _handle(self, data: bytes, source: Address) -> None:
+        now = self._loop.time()
+        try:
+            tag, fields = wire.decode_message(data)
+            if tag < LobbyTag.HELLO:
+                if self.session is not None:
+                    self.session.receive_message(tag, fields, source, now)
+                    self._remember(source)
+                elif isinstance(self.lobby, JoinLobby) and tag == Tag.ENTRY:
+                    self.lobby.receive(tag, fields, source)
+            elif isinstance(self.lobby, HostLobby):
+                self.lobby.receive(tag, fields, source, os.urandom(16))
+            elif isinstance(self.lobby, JoinLobby):
+                self.lobby.receive(tag, fields, source)
+        except ProtocolError as exc:
+            self.errors += 1
+            log.debug("dropped a datagram from %s: %s", source, exc)
+
+    def _remember(self, source: Address) -> None:
+        if source in self._addresses.values() or source in self._contacts:
+            return
+        self._contacts[source] = None
+        if len(self._contacts) > MAX_CONTACTS:
+            self._contacts.pop(next(iter(self._contacts)))
+
+    async def _timer_loop(self) -> None:
+        while True:
+            await asyncio.sleep(min(HEADS_INTERVAL, RETRY_INTERVAL))
+            now = self._loop.time()
+            if self.session is not None:
+                self.session.handle_timer(now)
+            elif self.lobby is not None:
+                self.lobby.handle_timer(now)
+            await self._flush()
+
+    async def _flush(self) -> None:
+        """Collect events, persist new entries, then send (never the other way round)."""
+        if self.lobby is not None:
+            while (event := self.lobby.next_event()) is not None:
+                self._lobby_event(event)
+            for data, destination in self.lobby.datagrams_to_send():
+                await self.transport.send(data, destination)  # type: ignore[arg-type]
+        if self.session is None:
+            return
+        unsaved = self.session.take_unsaved()
+        if unsaved:
+            assert self.game_file is not None
+            for entry in unsaved:
+                self.game_file.append(entry.raw)
+        self.session.saved()
+        while (event := self.session.next_event()) is not None:
+            self.events.append(event)
+            self._notify()
+            if isinstance(event, GameOver):
+                log.info("game over: %s", event.outcome)
+        for data, destination in self.session.datagrams_to_send():
+            targets = self._broadcast_targets() if destination is BROADCAST else [destination]
+            for target in targets:
+                await self.transport.send(data, target)  # type: ignore[arg-type]
+
+    def _broadcast_targets(self) -> list[Address]:
+        mine = self.session.my_seat if self.session else None
+        targets = [a for seat, a in self._addresses.items() if seat != mine]
+        return targets + [c for c in self._contacts if c not in targets]
+
+    def _lobby_event(self, event: LobbyEvent) -> None:
+        self.events.append(event)
+        self._notify()
+        if isinstance(event, RosterChanged):
+            if self._announcer is not None:
+                self._background(self._announcer.update(len(event.members)))
+            if self.session is not None:
+                self._learn_addresses()  # a returning player's new address
+        elif isinstance(event, Started) and self.session is None:
+            self._start_session(event)
+        elif isinstance(event, Refused):
+            log.warning("lobby: %s", event.reason)
+
+    def _start_session(self, event: Started) -> None:
+        lobby = self.lobby
+        assert lobby is not None
+        start = event.start
+        path = game_path(self.data_dir, start.game_id)
+        had_file = path.exists() and path.stat().st_size > 0
+        self.game_file = GameFile(path)
+        me = self.identity if self.identity.public_key in {s.key for s in start.seats} else None
+        # A player who never accepted this start but sits in it lost its game file.
+        recovering = (me is not None and not had_file and isinstance(lobby, JoinLobby)
+                      and not lobby.accepted)
+        session = Session(start.entry, me, recovering=recovering)
+        for raw in self.game_file.entries:
+            with contextlib.suppress(ProtocolError):
+                session.receive_entry(raw)
+        self._set_session(session)
+        self._learn_addresses()
+        if isinstance(lobby, HostLobby):
+            for address in lobby.spectators.values():
+                self._remember(address)
+
+    def _learn_addresses(self) -> None:
+        """Seat addresses from the lobby's roster (the host's is where we sent HELLO)."""
+        assert self.session is not None and self.lobby is not None
+        members = {m.key: m.address for m in self.lobby.members if m.address[1]}
+        if isinstance(self.lobby, JoinLobby) and self.lobby.host_key is not None:
+            members[self.lobby.host_key] = self.lobby.host
+        for seat, s in enumerate(self.session.seats):
+            if s.key in members and s.key != self.identity.public_key:
+                self._addresses[seat] = members[s.key]
+        self._save_addresses()
+
+    def _set_session(self, session: Session) -> None:
+        self.session = session
+        self._notify()
+
+    def _addresses_path(self) -> Path:
+        assert self.session is not None
+        return game_path(self.data_dir, self.session.game_id).with_suffix(".peers")
+
+    def _save_addresses(self) -> None:
+        data = {"port": self.address[1],
+                "seats": {str(k): list(v) for k, v in self._addresses.items()}}
+        self._addresses_path().write_text(json.dumps(data))
+
+    def _load_addresses(self) -> None:
+        try:
+            data = json.loads(self._addresses_path().read_text())
+            self._addresses = {int(k): (v[0], int(v[1])) for k, v in data["seats"].items()}
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            log.warning("no address book for this game: waiting to hear from the others")
+
+    def saved_port(self, game_id: bytes) -> int:
+        """The port this peer used for a game (to bind it again when resuming), or 0."""
+        try:
+            data = json.loads(game_path(self.data_dir, game_id).with_suffix(".peers").read_text())
+            return int(data["port"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return 0
+
+    def _notify(self) -> None:
+        self._changed.set()
+
+    def _background(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.append(task)
+        task.add_done_callback(lambda t: t in self._tasks and self._tasks.remove(t))
