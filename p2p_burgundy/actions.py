@@ -130,7 +130,7 @@ class Pass(Action):
 
 @dataclass(frozen=True, slots=True)
 class EndTurn(Action):
-    """End your turn (unused dice are forfeited)."""
+    """End your turn, once both dice are used (a turn is exactly one action per die)."""
 
     TAG = 10
 

@@ -6,7 +6,7 @@ Replaying a record from zero reproduces every state hash, on any machine.
 >>> rec = Recorder(GameConfig(players=2))
 >>> while rec.state.chance:
 ...     rec.chance(bytes(32))
->>> for action in (UseDie(0), TakeWorkers(), END_TURN):
+>>> for action in (UseDie(0), TakeWorkers(), UseDie(1), TakeWorkers(), END_TURN):
 ...     rec.act(action)
 >>> record = rec.record()
 >>> GameRecord.from_bytes(record.to_bytes()) == record

@@ -10,8 +10,8 @@ state after one of them (or raises :class:`IllegalAction` saying why, changing n
 ...     state = resolve_chance(state, bytes(32))
 >>> state.to_move, state.players[state.to_move].dice
 (0, (5, 1))
->>> legal_actions(state)  # one silverling: too poor to buy
-[UseDie(die=0), UseDie(die=1), EndTurn()]
+>>> legal_actions(state)  # one silverling: too poor to buy; both dice still to use
+[UseDie(die=0), UseDie(die=1)]
 >>> state = apply(state, UseDie(0))
 >>> apply(state, SellGoods(2))  # doctest: +ELLIPSIS
 Traceback (most recent call last):
@@ -86,6 +86,7 @@ from .tiles import (
 )
 
 STORAGE_SPACES = 3
+_BOTH_DICE = 0b11
 GOODS_SLOTS = 3  # goods types a player can hold at once
 START_SILVER = 1
 START_GOODS = 3
@@ -318,7 +319,8 @@ def legal_actions(state: GameState) -> list[Action]:
     if not state.pending:
         actions: list[Action] = [USE_DIE[i] for i in (0, 1) if not p.dice_used >> i & 1]
         actions += _purchases(state, p)
-        actions.append(END_TURN)
+        if p.dice_used == _BOTH_DICE:
+            actions.append(END_TURN)
         return actions
     step, arg = state.pending[-1]
     return _CHOICES[step](state, p, arg)
@@ -561,6 +563,10 @@ def _use_die(turn: _Turn, action: UseDie, _: int) -> None:
 
 
 def _end_turn(turn: _Turn, action: EndTurn, _: int) -> None:
+    if turn.p.dice_used != _BOTH_DICE:
+        # A turn is exactly two actions, one per die (taking workers is always possible).
+        unused = " and ".join(str(turn.p.dice[i]) for i in (0, 1) if not turn.p.dice_used >> i & 1)
+        raise turn.fail(action, f"use your {unused} first: a turn is one action per die")
     new = turn.commit()  # the round or phase may end below, changing every player
     new.turn += 1
     if new.turn < len(new.order):

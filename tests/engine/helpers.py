@@ -8,6 +8,7 @@ for it. ``with_player`` keeps ``occupied`` and ``frontier`` consistent with the 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -288,14 +289,11 @@ def random_game(
 
 def tile_census(state: GameState) -> Counter[int]:
     """Every hex tile by kind: supplies, depots, storages, estates and the box."""
-    census: Counter[int] = Counter()
-    for supply in state.supplies:
-        census.update(supply)
-    for depot in state.depots:
-        census.update(t for t in depot if t != EMPTY)
-    for p in state.players:
-        census.update(p.storage)
-        census.update(t for t in p.estate if t != EMPTY)
+    census = Counter(itertools.chain(
+        *state.supplies, *state.depots, *(p.storage for p in state.players),
+        *(p.estate for p in state.players),
+    ))
+    del census[EMPTY]
     for tile in range(TILE_COUNT):
         if state.box[tile]:
             census[tile] += state.box[tile]

@@ -1,0 +1,199 @@
+"""The ``burgundy`` command line: one table of subcommands, each a parser set-up and a runner.
+
+Add a subcommand by adding a :class:`Command` to :data:`COMMANDS`; ``main`` builds the parser
+from the table. A bad command line prints one line (``burgundy sim: error: ...``) and returns
+exit code 2.
+
+>>> main(["sim", "--players", "2", "--games", "1", "--seed", "3", "--quiet"])  # doctest: +ELLIPSIS
+summary: 1 games, 2 players, edition 2011, seed 3, bots greedy,greedy
+...
+0
+>>> main(["sim", "--players", "5"])  # stderr: burgundy sim: error: argument --players: ...
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import NoReturn
+
+from p2p_burgundy import Edition
+
+from .sim import MAX_SEED, SimConfig, run_sim
+from .strategies import STRATEGIES
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr (exit code 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A subcommand: its one-line help, how it declares its options, and what it runs.
+
+    ``check`` returns an error message for option combinations argparse cannot judge alone
+    (or None); ``run`` returns the exit code.
+    """
+
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    check: Callable[[argparse.Namespace], str | None] = lambda _args: None
+
+
+# --- Option types ------------------------------------------------------------------------------
+
+def _players(text: str) -> int:
+    value = _integer(text)
+    if not 2 <= value <= 4:
+        raise argparse.ArgumentTypeError(f"must be 2, 3 or 4, not {value}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = _integer(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    value = _integer(text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"must be 0 to 2**64-1, not {value}")
+    return value
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+
+
+def _bots(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(","))
+    for name in names:
+        if name not in STRATEGIES:
+            raise argparse.ArgumentTypeError(
+                f"unknown strategy {name!r}; known: {', '.join(sorted(STRATEGIES))}")
+    return names
+
+
+def _edition(text: str) -> Edition:
+    try:
+        return Edition(text)
+    except ValueError:
+        known = ", ".join(e.value for e in Edition)
+        raise argparse.ArgumentTypeError(f"must be one of {known}, not {text!r}") from None
+
+
+# --- sim ----------------------------------------------------------------------------------------
+
+def _configure_sim(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=_players, default=2, metavar="N",
+                        help="players per game, 2-4 (default 2)")
+    parser.add_argument("--games", type=_positive, default=1, metavar="N",
+                        help="games to play (default 1)")
+    parser.add_argument("--seed", type=_seed, default=0, metavar="S",
+                        help="seed of every deal and bot; the same seed replays the same games")
+    parser.add_argument("--bots", type=_bots, default=None, metavar="NAME,...",
+                        help="one strategy per seat, comma-separated "
+                             f"({', '.join(sorted(STRATEGIES))}; default greedy everywhere)")
+    parser.add_argument("--edition", type=_edition, default=Edition.E2011, metavar="YEAR",
+                        help="rulebook edition, 2011 or 2019 (default 2011)")
+    parser.add_argument("--rotate", action="store_true",
+                        help="play each game once per rotation of the bots around the table")
+    parser.add_argument("--quiet", action="store_true", help="print only the summary")
+
+
+def _check_sim(args: argparse.Namespace) -> str | None:
+    if args.bots is not None and len(args.bots) != args.players:
+        return (f"argument --bots: {len(args.bots)} bots for {args.players} players "
+                "(name one strategy per seat)")
+    return None
+
+
+def sim_config(args: argparse.Namespace) -> SimConfig:
+    """The :class:`SimConfig` a parsed ``sim`` command line asks for."""
+    bots = args.bots if args.bots is not None else ("greedy",) * args.players
+    return SimConfig(players=args.players, games=args.games, seed=args.seed, bots=bots,
+                     edition=args.edition, rotate=args.rotate, quiet=args.quiet)
+
+
+def run_sim_command(args: argparse.Namespace) -> int:
+    """``burgundy sim``: bots play each other with no network."""
+    run_sim(sim_config(args), sys.stdout)
+    return 0
+
+
+# --- play (until the terminal client exists) ----------------------------------------------------
+
+PLAY_NOTICE = ("burgundy play: the terminal client is not ready yet; "
+               "watching one game between greedy bots instead")
+
+
+def _configure_play(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=_players, default=2, metavar="N",
+                        help="players, 2-4 (default 2)")
+    parser.add_argument("--seed", type=_seed, default=None, metavar="S",
+                        help="seed of the deal (default: a fresh random one)")
+
+
+def run_play_command(args: argparse.Namespace) -> int:
+    """``burgundy play``: for now, one ``sim`` game of greedy bots."""
+    print(PLAY_NOTICE, flush=True)
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    run_sim(SimConfig(players=args.players, games=1, seed=seed,
+                      bots=("greedy",) * args.players), sys.stdout)
+    return 0
+
+
+COMMANDS: dict[str, Command] = {
+    "play": Command("start a game in the terminal (for now: watch bots play one)",
+                    _configure_play, run_play_command),
+    "sim": Command("bots play each other with no network; prints scores and a summary",
+                   _configure_sim, run_sim_command, _check_sim),
+}
+"""Every subcommand by name."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``burgundy`` parser with one subparser per entry of :data:`COMMANDS`."""
+    parser = _Parser(prog="burgundy",
+                     description="The Castles of Burgundy on a LAN, peer to peer.")
+    sub = parser.add_subparsers(dest="command", metavar="command", required=True)
+    for name, command in COMMANDS.items():
+        child = sub.add_parser(name, help=command.help, description=command.help)
+        command.configure(child)
+        child.set_defaults(_command=command, _parser=child)
+    return parser
+
+
+def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """Parse and check a command line; exits with code 2 (one line on stderr) if it is bad."""
+    args = build_parser().parse_args(argv)
+    problem = args._command.check(args)
+    if problem is not None:
+        args._parser.error(problem)
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``burgundy`` with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
+    try:
+        args = parse(argv)
+    except SystemExit as exc:  # --help (0) or a bad command line (2)
+        return exc.code if isinstance(exc.code, int) else 2
+    return int(args._command.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,221 @@
+"""An in-process table: N sessions joined by an in-memory link, played by seeded random bots.
+
+Like h11's ``tests/helpers.py``, but for N peers: :class:`Table` makes the identities, the
+START entry and one :class:`Session` per seat, then moves datagrams between them until
+nothing is left to send (:meth:`Table.pump`). Each peer's "game file" is the list of raw
+entries it was told to save (``files[i]``), and every event it emitted is kept in
+``events[i]``. Everything is derived from ``seed``, so a run is the same on every machine.
+
+>>> table = Table(2, seed=1)
+>>> table.play()
+>>> table.sessions[0].state.is_over, len(set(table.final_hashes()))
+(True, 1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from p2p_burgundy import END_TURN, Action, Edition, GameConfig, GameState, apply, legal_actions
+from p2p_burgundy.net.errors import ProtocolError
+from p2p_burgundy.net.identity import Identity
+from p2p_burgundy.net.log import Entry
+from p2p_burgundy.net.session import (
+    BROADCAST,
+    COLOURS,
+    HEADS_INTERVAL,
+    ChanceResolved,
+    Event,
+    Seat,
+    Session,
+    TurnApplied,
+    accept_start,
+    game_chain,
+    make_start,
+)
+
+GAME_ID = bytes.fromhex("00112233445566778899aabbccddeeff")
+NAMES = ("Ann", "Bob", "Cid", "Dee")
+
+# (source, destination, datagram) -> the datagram to deliver, or None to drop it.
+Filter = Callable[[int, int, bytes], bytes | None]
+
+
+def identity(seat: int) -> Identity:
+    """The fixed identity of a seat: the Ed25519 seed ``seat + 1`` repeated 32 times."""
+    return Identity.from_private_bytes(bytes([seat + 1]) * 32)
+
+
+def make_table_start(
+    players: int, game_id: bytes = GAME_ID, edition: Edition = Edition.E2011, host: int = 0
+) -> tuple[list[Identity], GameConfig, Entry]:
+    """Identities, config and the START entry (signed by ``host``) of a fixed table."""
+    ids = [identity(i) for i in range(players)]
+    config = GameConfig(players=players, edition=edition)
+    seats = [
+        Seat(ident.public_key, NAMES[i], COLOURS[i], game_chain(ident, game_id).commitment)
+        for i, ident in enumerate(ids)
+    ]
+    acceptances = [accept_start(ident, game_id, config, seats) for ident in ids]
+    return ids, config, make_start(ids[host], game_id, config, seats, acceptances)
+
+
+def random_turn(state: GameState, rng: random.Random) -> list[Action]:
+    """A whole turn for ``state.to_move``: uniform choices among the legal actions."""
+    actions: list[Action] = []
+    while True:
+        action = rng.choice(legal_actions(state))
+        actions.append(action)
+        state = apply(state, action)
+        if action == END_TURN:
+            return actions
+
+
+class Table:
+    """N peers of one game, with bots, a fake clock and a controllable in-memory link."""
+
+    def __init__(
+        self,
+        players: int = 2,
+        *,
+        seed: int = 0,
+        game_id: bytes = GAME_ID,
+        edition: Edition = Edition.E2011,
+        host: int = 0,
+    ) -> None:
+        self.ids, self.config, self.start = make_table_start(players, game_id, edition, host)
+        self.sessions = [Session(self.start, ident) for ident in self.ids]
+        self.files: list[list[bytes]] = [[] for _ in self.ids]
+        self.events: list[list[Event]] = [[] for _ in self.ids]
+        self.errors: list[list[ProtocolError]] = [[] for _ in self.ids]
+        self.bots = [random.Random(seed * 16 + i) for i in range(players)]
+        self.now = 0.0
+        self.filter: Filter | None = None
+        self.offline: set[int] = set()  # peers that neither send nor receive
+        self.delivered = 0
+        self.paused = False  # bots do not play while set
+        for i in range(players):
+            self.flush(i)
+
+    # --- the link ---
+
+    def flush(self, i: int) -> None:
+        """Peer ``i`` saves its new entries (to ``files[i]``), then its events are collected."""
+        session = self.sessions[i]
+        self.files[i].extend(entry.raw for entry in session.take_unsaved())
+        session.saved()
+        while (event := session.next_event()) is not None:
+            self.events[i].append(event)
+
+    def deliver(self, i: int, data: bytes, source: object) -> None:
+        """Give peer ``i`` one datagram; protocol errors are kept in ``errors[i]``."""
+        try:
+            self.sessions[i].receive_datagram(data, source, self.now)
+        except ProtocolError as exc:
+            self.errors[i].append(exc)
+        self.flush(i)
+
+    def pump(self, limit: int = 1_000_000) -> int:
+        """Move datagrams until none is left; how many were delivered."""
+        moved = 0
+        busy = True
+        while busy:
+            busy = False
+            for i, session in enumerate(self.sessions):
+                self.flush(i)
+                for data, destination in session.datagrams_to_send():
+                    if i in self.offline:
+                        continue
+                    targets = (
+                        range(len(self.sessions)) if destination is BROADCAST else [destination]
+                    )
+                    for j in targets:
+                        if j == i or j in self.offline:
+                            continue
+                        out = data if self.filter is None else self.filter(i, j, data)
+                        if out is None:
+                            continue
+                        busy = True
+                        moved += 1
+                        self.deliver(j, out, i)  # type: ignore[arg-type]
+                        if moved > limit:
+                            raise RuntimeError("the link does not go quiet")
+        self.delivered += moved
+        return moved
+
+    def tick(self, seconds: float = HEADS_INTERVAL) -> None:
+        """Advance the fake clock: every peer's timer fires (HEADS), then pump."""
+        self.now += seconds
+        for i, session in enumerate(self.sessions):
+            if i not in self.offline:
+                session.handle_timer(self.now)
+        self.pump()
+
+    # --- play ---
+
+    def bot_turns(self) -> int:
+        """Every peer whose turn it is plays a random turn; how many did."""
+        played = 0
+        for i, session in enumerate(self.sessions):
+            if i not in self.offline and session.my_turn:
+                session.submit_turn(random_turn(session.state, self.bots[i]))
+                self.flush(i)
+                played += 1
+        return played
+
+    def play(self, turns: int | None = None, *, max_idle: int = 20) -> None:
+        """Play until every peer's game is over (or ``turns`` more turns were submitted).
+
+        Ticks the clock whenever nothing moves, so anti-entropy repairs what was dropped;
+        gives up after ``max_idle`` idle ticks in a row."""
+        idle = 0
+        played = 0
+        while not all(s.state.is_over for i, s in enumerate(self.sessions) if i not in self.offline):
+            self.pump()
+            n = 0 if self.paused else self.bot_turns()
+            played += n
+            if turns is not None and played >= turns:
+                self.pump()
+                return
+            if n == 0 and self.pump() == 0:
+                self.tick()
+                idle += 1
+                if idle > max_idle:
+                    raise RuntimeError(f"stuck: {self.sessions[0].waiting_for()}")
+            else:
+                idle = 0
+
+    # --- views ---
+
+    def hashes(self, i: int) -> list[tuple[str, int, bytes]]:
+        """Peer ``i``'s sequence of (what, index, state hash after it)."""
+        out: list[tuple[str, int, bytes]] = []
+        for event in self.events[i]:
+            if isinstance(event, ChanceResolved):
+                out.append(("chance", event.index, event.state_hash))
+            elif isinstance(event, TurnApplied):
+                out.append(("turn", event.turn, event.state_hash))
+        return out
+
+    def final_hashes(self) -> list[bytes]:
+        from p2p_burgundy import state_hash
+
+        return [state_hash(s.state) for s in self.sessions]
+
+    def chain_lengths(self) -> list[list[int]]:
+        return [[len(c) for c in s.chains] for s in self.sessions]
+
+    def entries_of(self, seat: int) -> list[Entry]:
+        """Seat ``seat``'s own chain as peer ``seat`` holds it."""
+        return list(self.sessions[seat].chains[seat])
+
+    def of_type(self, i: int, kind: type[Any]) -> list[Any]:
+        return [e for e in self.events[i] if isinstance(e, kind)]
+
+
+def shuffled(items: Iterable[bytes], seed: int) -> list[bytes]:
+    out = list(items)
+    random.Random(seed).shuffle(out)
+    return out
