@@ -150,11 +150,19 @@ def compose_turn(state: GameState, strategy: Strategy) -> list[Action]:
             return actions
 
 
-async def play_headless(peer: Peer, strategy: Strategy, timeout: float) -> GameOver:
-    """Play our seat to the end of the game; LanError on a protocol fault or time-out."""
+async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
+                        replace_missing: float | None = None) -> GameOver:
+    """Play our seat to the end of the game; LanError on a protocol fault or time-out.
+
+    With ``replace_missing``, agree to hand a seat to a bot once the game has waited that
+    many seconds for a player we have not heard from.
+    """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     seen = 0
+    agreed: set[int] = set()
+    stalled_since = loop.time()
+    last_progress = None
     while True:
         session = peer.session
         assert session is not None
@@ -176,6 +184,15 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float) -> GameO
             continue
         if session.state.is_over:
             continue
+        progress = (session.state.chance_index, session.turn_number)
+        if progress != last_progress:
+            last_progress, stalled_since = progress, loop.time()
+        elif replace_missing is not None and loop.time() - stalled_since > replace_missing:
+            waiting = session.waiting_for()
+            for seat in waiting.seats if waiting else ():
+                if seat in peer.missing() and seat not in agreed and seat != session.my_seat:
+                    agreed.add(seat)
+                    await peer.agree_seat_to_bot(seat)
         remaining = deadline - loop.time()
         if remaining <= 0:
             waiting = session.waiting_for()
@@ -214,6 +231,8 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
                         help="rejoin an unfinished game (default: the latest one)")
     parser.add_argument("--timeout", type=float, default=3600.0,
                         help="give up after this many seconds")
+    parser.add_argument("--replace-missing", type=float, default=None, metavar="SECONDS",
+                        help="agree to let a bot play a player silent this long")
     add_peer_arguments(parser)
 
 
@@ -249,7 +268,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         code = table_code(session.game_id, [s.key for s in session.seats])
         out.write(f"game started, table code {code}, seat {session.my_seat}\n")
         out.flush()
-        over = await play_headless(peer, strategy, args.timeout)
+        over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
         print_result(session, over, out)
         await _linger(peer)
         return 0

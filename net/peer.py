@@ -168,6 +168,12 @@ class Peer:
         self.session.submit_turn(actions)
         await self._flush()
 
+    async def agree_seat_to_bot(self, seat: int) -> None:
+        """Agree that a bot plays a player who is gone for good (see Session)."""
+        assert self.session is not None
+        self.session.agree_seat_to_bot(seat)
+        await self._flush()
+
     async def send_chat(self, text: str) -> None:
         assert self.session is not None
         self.session.send_chat(text)

@@ -49,7 +49,7 @@ from . import wire
 from .beacon import LINK_SIZE, HashChain, event_entropy, verify_reveal
 from .errors import DecodeError, LocalProtocolError, RemoteProtocolError
 from .identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
-from .log import Entry, Kind, decode_entry, parse_entry, sign_entry
+from .log import ID_SIZE, Entry, Kind, decode_entry, parse_entry, sign_entry
 
 START_DOMAIN = b"start"
 COLOURS = ("red", "blue", "green", "yellow")  # the players' piece colours
@@ -70,7 +70,7 @@ class Tag(IntEnum):
     """Message tags: every datagram is ``[version, tag, *fields]``."""
 
     ENTRY = 1  # [raw entry]
-    HEADS = 2  # [game id, [entries held per seat]]
+    HEADS = 2  # [game id, [entries held per seat], [id of the last one per seat]]
     WANT = 3  # [game id, seat, from seq, count]
 
 
@@ -297,6 +297,10 @@ class Session:
         self.chains[host].append(start)
         self._early: dict[tuple[int, int], Entry] = {}
         self.faulty: dict[int, str] = {}
+        # Seats handed to a bot: seat -> how many of its entries count (the rest are void).
+        self.forfeits: dict[int, int] = {}
+        self._agreements: dict[int, dict[int, int]] = {}  # seat -> {agreeing seat: length}
+        self._rebuilding = False
         self.proofs: list[Equivocation] = []
         self.state: GameState = new_game(self.config)
         self.turn_number = 0
@@ -318,7 +322,61 @@ class Session:
     # --- the player's API ---
 
     @property
+    def deputy(self) -> int:
+        """The seat that authors the turns of seats handed to a bot: the lowest live seat."""
+        return min(s for s in range(len(self.seats))
+                   if s not in self.forfeits and s not in self.faulty)
+
+    @property
+    def playing_for_bot(self) -> bool:
+        """Whether the turn we are to compose is a bot's (a seat handed over), not ours."""
+        mover = self.state.to_move
+        return (mover is not None and mover in self.forfeits and self.my_seat == self.deputy
+                and self._forfeits_complete() and not self._recovering)
+
+    def agree_seat_to_bot(self, seat: int) -> None:
+        """Agree that a bot plays ``seat`` from now on: its entries after the ones we hold
+        become void once every other live player agreed on the same count."""
+        if self.my_seat is None or seat == self.my_seat or not 0 <= seat < len(self.seats):
+            raise LocalProtocolError("agree to hand another player's seat to a bot")
+        self._author(Kind.SEAT_TO_BOT, [seat, len(self.chains[seat])])
+
+    def _required(self) -> list[int]:
+        """Seats whose reveal every chance event needs (not those handed to a bot)."""
+        return [s for s in range(len(self.seats)) if s not in self.forfeits]
+
+    def _forfeits_complete(self) -> bool:
+        """Whether we hold every entry that counts of the seats handed to a bot."""
+        return all(len(self.chains[s]) >= n for s, n in self.forfeits.items())
+
+    def _check_forfeit(self, seat: int) -> None:
+        if seat in self.forfeits or self._rebuilding:
+            return
+        voters = [s for s in range(len(self.seats))
+                  if s != seat and s not in self.forfeits and s not in self.faulty]
+        votes = self._agreements.get(seat, {})
+        counts = {votes.get(v) for v in voters}
+        if len(counts) == 1 and None not in counts:
+            self.forfeits[seat] = counts.pop()  # type: ignore[assignment]
+            self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Recompute the game from every chain (the entries that count changed)."""
+        self._rebuilding = True
+        self.state = new_game(self.config)
+        self.turn_number = 0
+        self._reveals = {}
+        self._turns = {}
+        for seat, chain in enumerate(self.chains):
+            for entry in chain:
+                if entry.kind != Kind.START:
+                    self._file_entry(seat, entry)  # rejections were reported the first time
+        self._rebuilding = False
+
+    @property
     def my_turn(self) -> bool:
+        if self.playing_for_bot:
+            return True
         return (
             self.my_seat is not None and self.state.to_move == self.my_seat and not self._recovering
         )
@@ -353,7 +411,7 @@ class Session:
         if self.state.chance is not None:
             k = self.state.chance.index
             have = self._reveals.get(k, {})
-            return Waiting("reveal", k, tuple(s for s in range(len(self.seats)) if s not in have))
+            return Waiting("reveal", k, tuple(s for s in self._required() if s not in have))
         return Waiting("turn", self.turn_number, (self.state.to_move,))  # type: ignore[arg-type]
 
     # --- I/O driven API (no I/O here) ---
@@ -462,20 +520,29 @@ class Session:
         self._events.append(event)
 
     def _heads_message(self) -> bytes:
-        return wire.encode_message(Tag.HEADS, [self.game_id, self._durable])
+        heads = [self.chains[s][n - 1].id if n else b"" for s, n in enumerate(self._durable)]
+        return wire.encode_message(Tag.HEADS, [self.game_id, self._durable, heads])
 
     def _receive_heads(self, fields: tuple[wire.Value, ...], source: object) -> None:
         if not (
-            len(fields) == 2
+            len(fields) == 3
             and fields[0] == self.game_id
             and isinstance(fields[1], tuple)
             and len(fields[1]) == len(self.seats)
             and all(type(c) is int and c >= 0 for c in fields[1])
+            and isinstance(fields[2], tuple)
+            and len(fields[2]) == len(self.seats)
+            and all(
+                isinstance(h, bytes) and len(h) == (ID_SIZE if c else 0)
+                for c, h in zip(fields[1], fields[2], strict=True)
+            )
         ):
-            raise DecodeError("HEADS is [game id, [count per seat]]")
+            raise DecodeError("HEADS is [game id, [count per seat], [head id per seat]]")
         counts: tuple[int, ...] = fields[1]  # type: ignore[assignment]
+        heads: tuple[bytes, ...] = fields[2]  # type: ignore[assignment]
         for seat, theirs in enumerate(counts):
-            mine = len(self.chains[seat])
+            chain = self.chains[seat]
+            mine = len(chain)
             if theirs > mine:
                 self._send(
                     wire.encode_message(
@@ -483,6 +550,14 @@ class Session:
                     ),
                     source,
                 )
+            elif theirs and chain[theirs - 1].id != heads[seat] and seat not in self.faulty:
+                # Another body for one of our slots: equivocation. Fetch theirs and show them
+                # ours, so both sides hold the proof (a fork below our count is caught by
+                # them, from our HEADS).
+                self._send(wire.encode_message(Tag.WANT, [self.game_id, seat, theirs - 1, 1]),
+                           source)
+                if theirs <= self._durable[seat]:
+                    self._send(wire.encode_message(Tag.ENTRY, [chain[theirs - 1].raw]), source)
         if any(theirs < mine for theirs, mine in zip(counts, self._durable, strict=True)):
             # They lack entries we hold: tell them, so they pull (one reply per HEADS).
             self._send(self._heads_message(), source)
@@ -518,6 +593,7 @@ class Session:
             self.faulty[seat] = f"equivocated at seq {first.seq}"
             proof = Equivocation(seat, first.seq, first.raw, second.raw)
             self.proofs.append(proof)
+            self._unsaved.append(second)  # the game file keeps the proof too
             self._event(proof)
 
     def _append(self, seat: int, entry: Entry) -> None:
@@ -539,6 +615,15 @@ class Session:
     def _file_entry(self, seat: int, entry: Entry) -> str | None:
         """Record what an entry says for the game to use; the reason if it is void."""
         p = entry.payload
+        if seat in self.forfeits and entry.seq >= self.forfeits[seat]:
+            return "the seat was handed to a bot; this entry came after"
+        if entry.kind == Kind.SEAT_TO_BOT:
+            if not (len(p) == 2 and type(p[0]) is int and type(p[1]) is int
+                    and 0 <= p[0] < len(self.seats) and p[0] != seat and p[1] >= 0):
+                return "a seat-to-bot agreement is [another seat, its entry count]"
+            self._agreements.setdefault(p[0], {})[seat] = p[1]
+            self._check_forfeit(p[0])
+            return None
         if entry.kind == Kind.REVEAL:
             if not (len(p) == 2 and type(p[0]) is int and isinstance(p[1], bytes)):
                 return "a reveal is [event, link]"
@@ -598,9 +683,9 @@ class Session:
                 ):
                     self._author(Kind.REVEAL, [k, self._chain.reveal(k)])
                     return  # _author advanced already
-                if len(have) < len(self.seats):
+                if any(s not in have for s in self._required()) or not self._forfeits_complete():
                     return
-                reveals = tuple(have[s] for s in range(len(self.seats)))
+                reveals = tuple(have[s] for s in range(len(self.seats)) if s in have)
                 entropy = event_entropy(self.game_id, k, reveals)
                 self.state = resolve_chance(self.state, entropy)
                 self._event(
@@ -616,9 +701,16 @@ class Session:
     def _apply_turn(self) -> bool:
         t = self.turn_number
         mover = self.state.to_move
-        for seat, seq in self._turns.pop(t, []):
+        assert mover is not None
+        allowed = {mover}
+        if mover in self.forfeits:
+            if not self._forfeits_complete():
+                return False
+            allowed.add(self.deputy)  # plays the bot's turns
+        candidates = sorted(self._turns.pop(t, []), key=lambda c: (c[0] != mover, c[1]))
+        for seat, seq in candidates:
             entry = self.chains[seat][seq]
-            if seat != mover:
+            if seat not in allowed:
                 self._reject(seat, seq, f"turn {t} belongs to {self.seats[mover].name}")  # type: ignore[index]
                 continue
             if self.turn_number != t:

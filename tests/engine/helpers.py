@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from p2p_burgundy import (
+    END_TURN,
     Action,
     Edition,
     EndTurn,
@@ -25,6 +26,8 @@ from p2p_burgundy import (
     IllegalAction,
     PlayerState,
     Step,
+    TakeWorkers,
+    UseDie,
     apply,
     encode_state,
     legal_actions,
@@ -202,6 +205,14 @@ def play(state: GameState, *actions: Action) -> GameState:
     for action in actions:
         state = apply(state, action)
     return state
+
+
+def end_turn(state: GameState) -> GameState:
+    """The mover takes workers with each unused die, then ends the turn."""
+    for die in (0, 1):
+        if not mover(state).dice_used >> die & 1:
+            state = play(state, UseDie(die), TakeWorkers())
+    return apply(state, END_TURN)
 
 
 def _fingerprint(state: GameState) -> list[object]:

@@ -42,7 +42,7 @@ def of_type(actions, cls):
 def test_turn_starts_with_both_dice_a_purchase_or_ending_the_turn():
     state = position(dice=(3, 5), silver=2, depots={0: (Tile.BANK,)})
     assert state.step == Step.TURN
-    assert legal_actions(state) == [UseDie(0), UseDie(1), Buy(0, 0, Payment.SILVER), END_TURN]
+    assert legal_actions(state) == [UseDie(0), UseDie(1), Buy(0, 0, Payment.SILVER)]
 
 
 def test_using_a_die_marks_it_used_and_offers_the_four_actions_with_its_number():
@@ -60,20 +60,26 @@ def test_using_a_die_marks_it_used_and_offers_the_four_actions_with_its_number()
 def test_second_die_is_offered_after_the_first_and_then_only_the_end_of_the_turn():
     state = position(dice=(3, 5))
     state = play(state, UseDie(1), TakeWorkers())
-    assert legal_actions(state) == [UseDie(0), END_TURN]
+    assert legal_actions(state) == [UseDie(0)]
     state = play(state, UseDie(0), TakeWorkers())
     assert legal_actions(state) == [END_TURN]
     assert mover(state).workers == 4
     assert_illegal(state, UseDie(0), "die 0 (3) is already used")
 
 
-def test_end_turn_forfeits_unused_dice_and_passes_the_turn():
+def test_end_turn_needs_both_dice_used_then_passes_the_turn():
     state = position(dice=(3, 5))
     seat = state.to_move
-    after = apply(state, END_TURN)
+    assert END_TURN not in legal_actions(state)
+    assert_illegal(state, END_TURN, "use your 3 and 5 first: a turn is one action per die")
+    half = play(state, UseDie(0), TakeWorkers())
+    assert END_TURN not in legal_actions(half)
+    assert_illegal(half, END_TURN, "use your 5 first")
+    done = play(half, UseDie(1), TakeWorkers())
+    after = apply(done, END_TURN)
     assert after.to_move != seat
-    assert after.players[seat].dice_used == 0  # nothing happened with the dice
-    assert after.players[seat].workers == 0
+    assert after.turn == 1
+    assert after.players[seat].to_tree() == done.players[seat].to_tree()
 
 
 # --- Take a tile -----------------------------------------------------------------------------
@@ -277,7 +283,7 @@ def test_buy_into_full_storage_asks_for_a_discard_then_the_turn_goes_on():
     assert after.step == Step.DISCARD
     done = apply(after, Discard(0))
     assert mover(done).storage == (Tile.SHIP, Tile.MINE, Tile.CASTLE)
-    assert legal_actions(done) == [UseDie(0), UseDie(1), END_TURN]
+    assert legal_actions(done) == [UseDie(0), UseDie(1)]
 
 
 def test_end_turn_is_always_available_between_decisions_only():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from p2p_burgundy import (
-    END_TURN,
     Discard,
     PlaceTile,
     SellGoods,
@@ -229,7 +228,7 @@ def test_castle_gives_an_extra_action_with_any_die_number():
     after = apply(state, PlaceTile(1, 24))  # a 4 with dice 6 and 1 and no workers
     assert mover(after).estate[24] == Tile.MINE
     assert after.step == Step.TURN
-    assert legal_actions(after) == [UseDie(1), END_TURN]
+    assert legal_actions(after) == [UseDie(1)]
     took = apply(state, TakeTile(4, 0))
     assert mover(took).storage == (Tile.SHIP, Tile.MINE, Tile.COW_2)
     assert mover(apply(state, SellGoods(3))).sold[3] == 1

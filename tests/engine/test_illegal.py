@@ -33,6 +33,7 @@ from p2p_burgundy.tiles import Tile
 from tests.engine.helpers import (
     E2019,
     assert_illegal,
+    end_turn,
     play,
     position,
     started,
@@ -77,7 +78,7 @@ def game_over():
 
 
 def waiting_for_dice():
-    return play(started(2), END_TURN, END_TURN)
+    return end_turn(end_turn(started(2)))
 
 
 CASES = [
@@ -88,6 +89,10 @@ CASES = [
     ("game over", game_over, END_TURN, "the game is over"),
     ("game over take", game_over, TakeTile(1, 0), "the game is over"),
     # wrong step
+    ("end turn with both dice unused", turn, END_TURN,
+     "use your 3 and 5 first: a turn is one action per die"),
+    ("end turn with one die unused", lambda: play(turn(), UseDie(0), TakeWorkers()), END_TURN,
+     "use your 5 first"),
     ("end turn with a die chosen", die, END_TURN, "not a choice now"),
     ("second die while one is chosen", die, UseDie(1), "not a choice now"),
     ("buy with a die chosen", die, Buy(0, 0), "not a choice now"),
@@ -270,7 +275,8 @@ def test_action_from_tree_rejects_malformed_trees(tree, phrase):
 
 
 trees = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False) | st.text(max_size=2),
+    st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False)
+    | st.text(max_size=2),
     lambda inner: st.lists(inner, max_size=5),
     max_leaves=10,
 )

@@ -59,7 +59,7 @@ def test_1_allows_any_number_of_the_same_building_in_a_city():
 
 def end_of_phase(**fields):
     state = with_game(started(2, seed="k-phase"), round=4, turn=1)
-    return with_player(state, **fields)
+    return with_player(state, dice_used=0b11, **fields)
 
 
 def test_2_pays_a_worker_per_mine_at_the_end_of_each_phase():
@@ -214,7 +214,7 @@ def test_13_gives_nothing_extra_for_a_boarding_house():
 def final_breakdown(edition=E2011, **fields):
     """The last player's score breakdown after the last turn of the game."""
     state = with_game(started(2, edition=edition, seed="final"), phase=4, round=4, turn=1)
-    defaults = {"silver": 0, "workers": 0, "goods": {}, "knowledge": []}
+    defaults = {"silver": 0, "workers": 0, "goods": {}, "knowledge": [], "dice_used": 0b11}
     defaults.update(fields)
     state = with_player(state, **defaults)
     seat = state.to_move

@@ -10,6 +10,7 @@ from p2p_burgundy import (
     GameConfig,
     PlaceTile,
     Step,
+    TakeWorkers,
     UseDie,
     apply,
     legal_actions,
@@ -19,6 +20,7 @@ from p2p_burgundy import (
 from p2p_burgundy.chance import ChanceEvent, Draws
 from p2p_burgundy.tiles import Tile
 from tests.engine.helpers import (
+    end_turn,
     entropy,
     play,
     resolve_all,
@@ -58,7 +60,7 @@ def test_every_round_adds_its_goods_tile_to_the_white_die_depot_only():
     placed = 0
     while not state.is_over:
         if state.chance is None:
-            state = apply(state, END_TURN)
+            state = end_turn(state)
             continue
         before = state
         state = resolve_chance(state, entropy("white", state.chance.index))
@@ -93,7 +95,7 @@ def test_game_is_five_phases_of_five_rounds_with_one_turn_per_player(players):
             continue
         assert (state.phase, state.round) == events[-1][1:]
         turns_in_round.append(state.to_move)
-        state = apply(state, END_TURN)
+        state = end_turn(state)
         if state.chance is not None or state.is_over:
             # each round every seat moved once, in the order of the track
             assert sorted(turns_in_round) == list(range(players))
@@ -108,9 +110,9 @@ def test_game_is_five_phases_of_five_rounds_with_one_turn_per_player(players):
 
 def test_last_turn_of_a_round_asks_for_the_next_rounds_dice():
     state = started(3)
-    state = play(state, END_TURN, END_TURN)
+    state = end_turn(end_turn(state))
     assert state.chance is None and state.turn == 2
-    state = apply(state, END_TURN)
+    state = end_turn(state)
     assert state.chance == ChanceEvent(3, ChanceKind.ROUND, 0, 1)
     assert state.to_move is None and legal_actions(state) == []
 
@@ -121,6 +123,7 @@ def ship_turn(state):
     state = play(state, UseDie(0), PlaceTile(0, 17))
     if state.step == Step.SHIP:  # goods on the depots: take the first choice
         state = apply(state, legal_actions(state)[0])
+    state = play(state, UseDie(1), TakeWorkers())
     assert state.step == Step.TURN
     return state
 
@@ -128,14 +131,14 @@ def ship_turn(state):
 def test_ship_moves_the_player_one_space_on_and_the_new_order_counts_next_round():
     state = started(3, seed="order")
     a, b, c = state.order
-    state = apply(state, END_TURN)  # a passes
+    state = end_turn(state)  # a takes workers twice
     state = ship_turn(state)  # b ships: one space on the track
     assert state.track[b][0] == 1
     assert [state.track[s][0] for s in (a, c)] == [0, 0]
     assert state.order == (a, b, c)  # this round's order stands
-    state = apply(state, END_TURN)
+    state = end_turn(state)
     assert state.to_move == c
-    state = apply(state, END_TURN)
+    state = end_turn(state)
     state = resolve_all(state, "order")
     assert state.order == (b, a, c)
     assert state.to_move == b
@@ -150,10 +153,10 @@ def test_ship_lands_on_top_of_a_stack_and_goes_first():
     track[a] = (1, stamp)
     track[c] = (1, stamp + 1)
     state = with_game(state, track=tuple(track), track_stamp=stamp + 2)
-    state = apply(state, END_TURN)
+    state = end_turn(state)
     state = ship_turn(state)
     assert state.track[b] == (1, stamp + 2)
-    state = play(state, END_TURN, END_TURN)
+    state = end_turn(end_turn(state))
     state = resolve_all(state, "stack")
     assert state.order == (b, c, a)
 
@@ -161,18 +164,17 @@ def test_ship_lands_on_top_of_a_stack_and_goes_first():
 def test_ship_onto_the_space_of_the_leader_puts_the_player_on_top():
     state = started(2, seed="ahead")
     first, second = state.order
-    state = apply(state, END_TURN)
-    state = ship_turn(state)
-    state = apply(state, END_TURN)
+    state = end_turn(state)
+    state = end_turn(ship_turn(state))
     state = resolve_all(state, "ahead")
     assert state.order == (second, first)
     # now the other player ships onto the same space: on top, so first next round
-    state = apply(state, END_TURN)
+    state = end_turn(state)
     assert state.to_move == first
     state = ship_turn(state)
     assert state.track[first][0] == state.track[second][0] == 1
     assert state.track[first][1] > state.track[second][1]
-    state = apply(state, END_TURN)
+    state = end_turn(state)
     state = resolve_all(state, "ahead")
     assert state.order == (first, second)
 
@@ -186,8 +188,8 @@ def end_of_phase(players: int, phase: int):
 def test_end_of_phase_pays_a_silverling_per_mine_and_knowledge_2_a_worker_per_mine():
     state = end_of_phase(3, 0)
     last, first, middle = state.order[2], state.order[0], state.order[1]
-    state = with_player(state, seat=last, silver=1, workers=0, estate={24: Tile.MINE,
-                                                                       29: Tile.MINE})
+    state = with_player(state, seat=last, silver=1, workers=0, dice_used=0b11,
+                        estate={24: Tile.MINE, 29: Tile.MINE})
     state = with_player(state, seat=first, silver=0, workers=3,
                         estate={24: Tile.MINE, 12: Tile.KNOWLEDGE_2}, knowledge=[2])
     state = with_player(state, seat=middle, silver=2, workers=1, estate={33: Tile.MINE},
@@ -203,7 +205,7 @@ def test_end_of_phase_pays_a_silverling_per_mine_and_knowledge_2_a_worker_per_mi
 
 def test_mines_pay_at_the_end_of_every_phase_including_the_last():
     state = end_of_phase(2, 4)
-    state = with_player(state, seat=state.to_move, estate={24: Tile.MINE}, silver=0)
+    state = with_player(state, estate={24: Tile.MINE}, silver=0, dice_used=0b11)
     after = apply(state, END_TURN)
     assert after.is_over
     assert after.players[state.to_move].silver == 1
@@ -211,7 +213,7 @@ def test_mines_pay_at_the_end_of_every_phase_including_the_last():
 
 def test_mid_phase_round_end_pays_no_mine_income():
     state = with_game(started(2), round=2, turn=1)
-    state = with_player(state, estate={24: Tile.MINE}, silver=0)
+    state = with_player(state, estate={24: Tile.MINE}, silver=0, dice_used=0b11)
     after = apply(state, END_TURN)
     assert after.chance == ChanceEvent(state.chance_index, ChanceKind.ROUND, 0, 3)
     assert after.players[state.to_move].silver == 0

@@ -66,7 +66,7 @@ def test_carla_ship_adds_turquoise_to_her_turquoise_and_chooses_pink_or_brown():
 
 def final(**fields):
     state = with_game(started(2, seed="examples"), phase=4, round=4, turn=1)
-    defaults = {"silver": 0, "workers": 0, "goods": {}}
+    defaults = {"silver": 0, "workers": 0, "goods": {}, "dice_used": 0b11}
     defaults.update(fields)
     state = with_player(state, **defaults)
     seat = state.to_move

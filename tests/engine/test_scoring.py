@@ -9,6 +9,7 @@ from p2p_burgundy.estate import NEIGHBOURS, all_estates, bits
 from p2p_burgundy.scoring import REGION_VP, Category
 from p2p_burgundy.tiles import Building, Colour, Tile
 from tests.engine.helpers import (
+    end_turn,
     mover,
     play,
     position,
@@ -105,7 +106,7 @@ def test_first_and_second_to_cover_a_colour_get_the_large_and_small_bonus(player
         gains.append(p.breakdown[Category.COLOUR_BONUSES] - before)
         assert p.breakdown[Category.REGIONS] == 6  # the three mines are one region
         assert p.breakdown[Category.PHASE_BONUSES] == 10
-        state = apply(state, END_TURN)
+        state = end_turn(state)
     assert gains == [first, second] + [0] * (players - 2)
     assert state.bonus_taken[Colour.GREY] == 2
     assert [state.players[s].bonuses[Colour.GREY] for s in seats] == [1, 2] + [0] * (players - 2)
@@ -135,7 +136,7 @@ def test_colour_bonus_needs_every_space_of_the_colour_not_just_a_region():
 def last_turn(players=2, **fields):
     state = with_game(started(players, seed="final-scoring"), phase=4, round=4,
                       turn=players - 1)
-    return with_player(state, **fields)
+    return with_player(state, dice_used=0b11, **fields)
 
 
 @pytest.mark.parametrize(("workers", "points"), [(0, 0), (1, 0), (2, 1), (5, 2), (8, 4)])

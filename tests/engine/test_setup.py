@@ -7,11 +7,9 @@ from collections import Counter
 import pytest
 
 from p2p_burgundy import (
-    END_TURN,
     ChanceError,
     ChanceKind,
     GameConfig,
-    apply,
     legal_actions,
     new_game,
     resolve_chance,
@@ -28,7 +26,7 @@ from p2p_burgundy.tiles import (
     Colour,
     Tile,
 )
-from tests.engine.helpers import CASTLE_SPACE, TOTAL_TILES, entropy, tile_census
+from tests.engine.helpers import CASTLE_SPACE, TOTAL_TILES, end_turn, entropy, tile_census
 
 PLAYERS = (2, 3, 4)
 
@@ -174,7 +172,7 @@ def pass_game(players: int, seed: object = "pass"):
             if kind == ChanceKind.PHASE:
                 yield before, state
         else:
-            state = apply(state, END_TURN)
+            state = end_turn(state)
 
 
 def test_three_players_get_a_mine_on_depot_6_in_phases_b_and_d_and_a_castle_otherwise():

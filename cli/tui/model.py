@@ -1,0 +1,692 @@
+"""The view model: the turn being drafted (with undo), the choices on offer, and what the
+screen shows. No curses here: key handlers are plain methods that change the model and may
+return a :data:`Command` for the app to carry out on the table.
+
+The choices come from ``legal_actions``, grouped into a small tree: the top of a turn offers
+the dice, buying and ending the turn; a chosen die offers take / place / sell / workers; a
+group leads to its targets. Every leaf is one legal action, shown with what it costs and
+gains (found by applying it to the draft).
+
+>>> from p2p_burgundy.cli.tui.table import LocalTable
+>>> table = LocalTable.new("Ann", bots=1, seed=3)
+>>> _ = table.poll()
+>>> model = Model(table)
+>>> model.refresh()
+>>> [o.key + " " + o.label for o in model.options()]
+['1 use die 1: a 3', '2 use die 2: a 4', 'e end the turn']
+>>> model.hotkey("2"); [o.key for o in model.options()]
+['t', 's', 'w']
+>>> model.hotkey("w"); model.draft.actions
+[UseDie(die=1), TakeWorkers()]
+>>> model.undo(); model.draft.actions
+[UseDie(die=1)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from p2p_burgundy import (
+    END_TURN,
+    Action,
+    Buy,
+    Discard,
+    EndTurn,
+    EngineError,
+    GameState,
+    Pass,
+    Payment,
+    PlaceTile,
+    SellGoods,
+    TakeGoods,
+    TakeTile,
+    TakeWorkers,
+    UseDie,
+    apply,
+    legal_actions,
+    state_hash,
+)
+from p2p_burgundy.state import Step
+
+from .describe import gains, plural
+from .table import Steppable, Table
+from .texts import goods_label, guide, info_for_tile, tile_label
+
+HOTKEYS = "123456789abdfghjkmnorstwyz"
+"""Keys for numbered choices (letters that other keys use are left out)."""
+
+Target = tuple[str, int, int]
+"""What a choice points at on screen: ("space", n, 0), ("depot", d, slot),
+("goods_depot", d, 0), ("storage", i, 0), ("goods", g, 0) or ("die", i, 0)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One choice on offer: a leaf (``action``) or a group of further choices."""
+
+    key: str
+    label: str
+    action: Action | None = None
+    children: tuple[Option, ...] = ()
+    prompt: str = ""  # the question its children answer
+    note: str = ""  # cost and gain, shown before committing
+    tile: int | None = None  # for the tile guide
+    target: Target | None = None
+
+    def targets(self) -> set[Target]:
+        """Its own target and its descendants' (what to highlight for it)."""
+        out = {self.target} if self.target else set()
+        for child in self.children:
+            out |= child.targets()
+        return out
+
+    def leaves(self) -> list[Action]:
+        """Every action reachable from this choice."""
+        if self.action is not None:
+            return [self.action]
+        return [a for c in self.children for a in c.leaves()]
+
+
+def _numbered(options: list[Option]) -> list[Option]:
+    """Give options without a key the next free hotkey."""
+    used = {o.key for o in options if o.key}
+    free = iter(k for k in HOTKEYS if k not in used)
+    out = []
+    for o in options:
+        if not o.key:
+            key = next(free, "")
+            o = Option(key, o.label, o.action, o.children, o.prompt, o.note, o.tile, o.target)
+        out.append(o)
+    return out
+
+
+def _leaf(state: GameState, action: Action, label: str, key: str = "",
+          tile: int | None = None, target: Target | None = None) -> Option:
+    seat = state.to_move
+    assert seat is not None
+    note = gains(state, apply(state, action), seat)
+    return Option(key, label, action, note=note, tile=tile, target=target)
+
+
+def build_menu(state: GameState, actions: Sequence[Action] | None = None
+               ) -> tuple[str, list[Option]]:
+    """The prompt and the choices for the player to move in ``state``.
+
+    >>> from p2p_burgundy import GameConfig, new_game, resolve_chance
+    >>> state = new_game(GameConfig(players=2))
+    >>> while state.chance is not None:
+    ...     state = resolve_chance(state, bytes(32))
+    >>> prompt, options = build_menu(state)
+    >>> prompt, [o.label for o in options]
+    ('Your turn: use a die, buy a tile, or end the turn', ['use die 1: a 5', 'use die 2: a 1', \
+'end the turn'])
+    """
+    actions = legal_actions(state) if actions is None else actions
+    seat = state.to_move
+    assert seat is not None, "nobody to move"
+    p = state.players[seat]
+    step = state.step
+    if step == Step.TURN:
+        options = []
+        for a in actions:
+            if isinstance(a, UseDie):
+                options.append(Option(str(a.die + 1), f"use die {a.die + 1}: a {p.dice[a.die]}",
+                                      a, target=("die", a.die, 0)))
+        buys = [a for a in actions if isinstance(a, Buy)]
+        if buys:
+            options.append(Option("b", "buy a tile (once per turn)", children=tuple(_numbered(
+                [_buy_leaf(state, a) for a in buys])), prompt="Buy which tile?"))
+        unused = [str(p.dice[i]) for i in (0, 1) if not p.dice_used >> i & 1]
+        note = f"the {' and '.join(unused)} would go unused" if unused else ""
+        options.append(Option("e", "end the turn", END_TURN, note=note))
+        return "Your turn: use a die, buy a tile, or end the turn", options
+    if step in (Step.DIE, Step.FREE_ACTION):
+        if step == Step.DIE:
+            die = p.dice[state.pending[-1][1]]
+            prompt = f"With your {die}: take, place, sell, or take workers"
+        else:
+            prompt = "Castle: one more action, with any number you like"
+        return prompt, _die_groups(state, actions)
+    if step == Step.DISCARD:
+        new = tile_label(p.storage[-1])
+        options = [_leaf(state, a, f"discard {tile_label(p.storage[a.storage])}",
+                         tile=p.storage[a.storage], target=("storage", a.storage, 0))
+                   for a in actions if isinstance(a, Discard)]
+        return f"Storage is full with {new}: discard an older tile", _numbered(options)
+    if step == Step.SHIP:
+        options = []
+        for a in actions:
+            if isinstance(a, TakeGoods):
+                depots = " and ".join(str(d) for d in a.depots)
+                kinds = ", ".join(str(g) for g in a.keep)
+                options.append(_leaf(state, a, f"depot {depots}: goods {kinds}",
+                                     target=("goods_depot", a.depots[0], 0)))
+        return "Your ship: take the goods of a depot", _numbered(options)
+    words = {Step.WAREHOUSE: "Warehouse: you may sell one goods type",
+             Step.CARPENTER: "Carpenter's workshop: you may take a building",
+             Step.CHURCH: "Church: you may take a mine, castle or knowledge tile",
+             Step.MARKET: "Market: you may take a ship or an animal",
+             Step.CITY_HALL: "City hall: you may place one more tile, any number"}
+    options = []
+    places = [a for a in actions if isinstance(a, PlaceTile)]
+    if places:
+        options += _place_groups(state, places)
+    for a in actions:
+        if isinstance(a, SellGoods):
+            options.append(_leaf(state, a, f"sell {p.goods[a.goods]} x {goods_label(a.goods)}",
+                                 target=("goods", a.goods, 0)))
+        elif isinstance(a, TakeTile):
+            tile = state.depots[a.depot][a.slot]
+            options.append(_leaf(state, a, f"depot {a.depot}: {tile_label(tile)}", tile=tile,
+                                 target=("depot", a.depot, a.slot)))
+    options = _numbered(options)
+    if any(isinstance(a, Pass) for a in actions):
+        options.append(Option("x", "pass (use nothing)", Pass()))
+    return words.get(step, "Choose"), options
+
+
+def _buy_leaf(state: GameState, action: Buy) -> Option:
+    tile = state.depots[action.depot][action.slot]
+    where = "black depot" if action.depot == 0 else f"depot {action.depot}"
+    pay = " with 2 workers" if action.payment == Payment.WORKERS else ""
+    return _leaf(state, action, f"{where}: {tile_label(tile)}{pay}", tile=tile,
+                 target=("depot", action.depot, action.slot))
+
+
+def _die_groups(state: GameState, actions: Sequence[Action]) -> list[Option]:
+    p = state.players[state.to_move or 0]
+    takes = [_leaf(state, a, f"depot {a.depot}: {tile_label(state.depots[a.depot][a.slot])}",
+                   tile=state.depots[a.depot][a.slot], target=("depot", a.depot, a.slot))
+             for a in actions if isinstance(a, TakeTile)]
+    places = [a for a in actions if isinstance(a, PlaceTile)]
+    sells = [_leaf(state, a, f"sell {p.goods[a.goods]} x {goods_label(a.goods)}",
+                   target=("goods", a.goods, 0))
+             for a in actions if isinstance(a, SellGoods)]
+    options = []
+    if takes:
+        options.append(Option("t", "take a tile from a depot", children=tuple(_numbered(takes)),
+                              prompt="Take which tile?"))
+    if places:
+        options.append(Option("p", "place a tile on your estate",
+                              children=tuple(_place_groups(state, places)),
+                              prompt="Place which tile from storage?"))
+    if sells:
+        options.append(Option("s", "sell goods", children=tuple(_numbered(sells)),
+                              prompt="Sell which goods?"))
+    for a in actions:
+        if isinstance(a, TakeWorkers):
+            options.append(_leaf(state, a, "take workers", key="w"))
+    return options
+
+
+def _place_groups(state: GameState, places: list[PlaceTile]) -> list[Option]:
+    seat = state.to_move or 0
+    p = state.players[seat]
+    board = state.boards[seat]
+    groups = []
+    for i, tile in enumerate(p.storage):
+        spaces = [_leaf(state, a, board.label(a.space), target=("space", a.space, 0))
+                  for a in places if a.storage == i]
+        if spaces:
+            groups.append(Option(str(i + 1), f"{tile_label(tile)} (storage {i + 1})",
+                                 children=tuple(_numbered(spaces)), tile=tile,
+                                 prompt=f"Place {tile_label(tile)} on which space?",
+                                 target=("storage", i, 0)))
+    return groups
+
+
+class TurnDraft:
+    """Our turn so far: the states after each action, so any step can be undone.
+
+    Nothing leaves the draft until the turn ends (then ``actions`` go to the table).
+    """
+
+    def __init__(self, state: GameState) -> None:
+        self.states = [state]
+        self.actions: list[Action] = []
+        self._menu: tuple[str, list[Option]] | None = None
+
+    @property
+    def state(self) -> GameState:
+        return self.states[-1]
+
+    @property
+    def base(self) -> GameState:
+        return self.states[0]
+
+    def menu(self) -> tuple[str, list[Option]]:
+        if self._menu is None:
+            self._menu = build_menu(self.state)
+        return self._menu
+
+    def apply(self, action: Action) -> None:
+        """Add ``action`` (raises IllegalAction and changes nothing if it is not legal)."""
+        self.states.append(apply(self.state, action))
+        self.actions.append(action)
+        self._menu = None
+
+    def undo(self) -> Action | None:
+        """Take back the last action; None if there is none."""
+        if not self.actions:
+            return None
+        self.states.pop()
+        self._menu = None
+        return self.actions.pop()
+
+
+class Context(Enum):
+    """Which keys work now (the app's keymap has one section per context)."""
+
+    PLAY = "play"  # our turn: choosing
+    WAIT = "wait"  # someone else's turn (or watching)
+    REPLAY = "replay"
+    SCORES = "scores"  # the game is over
+    HELP = "help"
+    INFO = "info"
+    LOG = "log"
+    CHAT = "chat"
+    CONFIRM = "confirm"
+    TOO_SMALL = "too_small"
+
+
+class Overlay(Enum):
+    HELP = "help"
+    INFO = "info"
+    LOG = "log"
+    SCORES = "scores"
+
+
+class Ask(Enum):
+    """What a yes/no question is about."""
+
+    END_TURN = "end_turn"
+    RESIGN = "resign"
+    QUIT = "quit"
+
+
+@dataclass(frozen=True, slots=True)
+class Submit:
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SendChat:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StepReplay:
+    delta: int
+
+
+Command = Submit | SendChat | Resign | Quit | StepReplay
+
+
+@dataclass(slots=True)
+class Confirm:
+    ask: Ask
+    question: str
+
+
+@dataclass(slots=True)
+class MenuView:
+    """What the choices pane shows."""
+
+    prompt: str
+    options: list[Option]
+    cursor: int
+    path: list[str] = field(default_factory=list)
+
+
+class Model:
+    """Everything the screen shows besides the table itself; no curses.
+
+    Handlers return a :data:`Command` (or None) for the app to carry out.
+    """
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.draft: TurnDraft | None = None
+        self.path: list[int] = []
+        self.cursor = 0
+        my = table.my_seat
+        self.view_seat = my if my is not None else 0
+        self.overlay: Overlay | None = None
+        self.overlay_scroll = 0
+        self.chat: str | None = None
+        self.confirm: Confirm | None = None
+        self.message = ""
+        self.log_scroll = 0  # lines up from the newest
+        self.info_index = 0
+        self.mark = 0  # history length when we last ended a turn
+        self.mark_scores: tuple[int, ...] | None = None
+        self.scores_shown = False
+        self.too_small = False
+
+    # --- reading -------------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        return self.draft.state if self.draft else self.table.state
+
+    @property
+    def replay(self) -> bool:
+        return isinstance(self.table, Steppable)
+
+    @property
+    def game_over(self) -> bool:
+        return self.table.state.is_over or self.table.ended is not None
+
+    def context(self) -> Context:
+        if self.too_small:
+            return Context.TOO_SMALL
+        if self.confirm:
+            return Context.CONFIRM
+        if self.chat is not None:
+            return Context.CHAT
+        if self.overlay == Overlay.HELP:
+            return Context.HELP
+        if self.overlay == Overlay.INFO:
+            return Context.INFO
+        if self.overlay == Overlay.LOG:
+            return Context.LOG
+        if self.replay:
+            return Context.REPLAY
+        if self.game_over:
+            return Context.SCORES
+        return Context.PLAY if self.draft else Context.WAIT
+
+    def menu(self) -> MenuView | None:
+        """The choices at the current step of the draft, or None when not our turn."""
+        if not self.draft:
+            return None
+        prompt, options = self.draft.menu()
+        crumbs = []
+        for index in self.path:
+            group = options[index]
+            crumbs.append(group.label)
+            prompt, options = group.prompt, list(group.children)
+        return MenuView(prompt, options, min(self.cursor, max(0, len(options) - 1)), crumbs)
+
+    def options(self) -> list[Option]:
+        menu = self.menu()
+        return menu.options if menu else []
+
+    def selected(self) -> Option | None:
+        menu = self.menu()
+        if not menu or not menu.options:
+            return None
+        return menu.options[menu.cursor]
+
+    # --- keeping up with the table -------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Follow the table after it changed: start or drop our turn's draft."""
+        table = self.table
+        state = table.state
+        mine = (not self.game_over and table.my_seat is not None
+                and state.to_move == table.my_seat)
+        if not mine:
+            self.draft = None
+            self.path, self.cursor = [], 0
+            if self.confirm and self.confirm.ask == Ask.END_TURN:
+                self.confirm = None
+        elif self.draft is None or (self.draft.base is not state
+                                    and state_hash(self.draft.base) != state_hash(state)):
+            self.draft = TurnDraft(state)
+            self.path, self.cursor = [], 0
+            self.message = "Your turn. " + self.since_last_turn()
+        if self.game_over and not self.scores_shown:
+            self.scores_shown = True
+            self.overlay = Overlay.SCORES
+            self.message = table.ended or "The game is over."
+
+    def since_last_turn(self) -> str:
+        """VP gained by each player since we last ended a turn.
+
+        (Empty before our first turn ends.)
+        """
+        if self.mark_scores is None:
+            return ""
+        names = self.table.names
+        parts = []
+        for seat, player in enumerate(self.table.state.players):
+            delta = player.vp - self.mark_scores[seat]
+            if seat != self.table.my_seat and delta:
+                parts.append(f"{names[seat]} +{delta} VP")
+        gained = ", ".join(parts) if parts else "no points for the others"
+        return f"Since your last turn: {gained} (see the log)."
+
+    def turn_sent(self) -> None:
+        """The table took our turn: remember where the log stood."""
+        self.mark = len(self.table.history)
+        self.mark_scores = tuple(p.vp for p in self.table.state.players)
+        self.draft = None
+        self.path, self.cursor = [], 0
+        self.message = ""
+        self.log_scroll = 0
+
+    # --- choosing ------------------------------------------------------------------------
+
+    def cursor_up(self) -> None:
+        self.cursor = max(0, self.cursor - 1)
+
+    def cursor_down(self) -> None:
+        self.cursor = min(max(0, len(self.options()) - 1), self.cursor + 1)
+
+    def select(self) -> Command | None:
+        """Choose the option under the cursor (Enter)."""
+        menu = self.menu()
+        if not menu or not menu.options:
+            self.message = "Nothing to choose now."
+            return None
+        return self._choose(menu.cursor)
+
+    def hotkey(self, key: str) -> Command | None:
+        """Choose the option with this key; say so when there is none."""
+        for index, option in enumerate(self.options()):
+            if option.key == key:
+                return self._choose(index)
+        if self.draft:
+            self.message = f"'{key}' is not a choice here; ? shows the keys."
+        return None
+
+    def click(self, index: int) -> Command | None:
+        """A click on something highlighted for option ``index`` of the current step."""
+        if 0 <= index < len(self.options()):
+            self.cursor = index
+            return self._choose(index)
+        return None
+
+    def _choose(self, index: int) -> Command | None:
+        assert self.draft is not None
+        option = self.options()[index]
+        self.message = ""
+        if option.children:
+            self.path.append(index)
+            self.cursor = 0
+            return None
+        action = option.action
+        assert action is not None
+        if isinstance(action, EndTurn):
+            return self.end_turn()
+        try:
+            self.draft.apply(action)
+        except EngineError as exc:  # legal_actions offered it: an engine disagreement
+            self.message = f"Refused: {exc}"
+            return None
+        self.path, self.cursor = [], 0
+        return None
+
+    def end_turn(self, confirmed: bool = False) -> Command | None:
+        """End the turn (asks first if a die is unused); sends the whole turn."""
+        draft = self.draft
+        if draft is None:
+            return None
+        if END_TURN not in legal_actions(draft.state):
+            self.message = "Finish this step first (or u to undo it)."
+            return None
+        p = draft.state.players[draft.state.to_move or 0]
+        unused = [str(p.dice[i]) for i in (0, 1) if not p.dice_used >> i & 1]
+        if unused and not confirmed:
+            dice = " and the ".join(unused)
+            self.confirm = Confirm(Ask.END_TURN,
+                                   f"End your turn with the {dice} unused? (y/n)")
+            return None
+        return Submit((*draft.actions, END_TURN))
+
+    def back(self) -> None:
+        """Esc: up one level of choices; at a die's first choice, give the die back."""
+        if self.path:
+            self.cursor = self.path.pop()
+            return
+        draft = self.draft
+        if draft and draft.actions and isinstance(draft.actions[-1], UseDie) \
+                and draft.state.step == Step.DIE:
+            draft.undo()
+            self.cursor = 0
+            self.message = "Die given back."
+            return
+        self.message = "Nothing to go back to (u undoes a whole step)."
+
+    def undo(self) -> None:
+        """Take back the last action of this turn."""
+        if not self.draft:
+            self.message = "Nothing to undo: it is not your turn."
+            return
+        action = self.draft.undo()
+        self.path, self.cursor = [], 0
+        self.message = "Undone." if action else "Nothing to undo yet this turn."
+
+    def autoplay(self, choose: object) -> Command | None:
+        """Let ``choose(state, actions) -> Action`` play the rest of our turn."""
+        draft = self.draft
+        if draft is None:
+            return None
+        while True:
+            action = choose(draft.state, legal_actions(draft.state))  # type: ignore[operator]
+            if isinstance(action, EndTurn):
+                return Submit((*draft.actions, END_TURN))
+            draft.apply(action)
+
+    # --- questions, chat and pages -------------------------------------------------------
+
+    def answer(self, yes: bool) -> Command | None:
+        confirm, self.confirm = self.confirm, None
+        if confirm is None or not yes:
+            self.message = "Cancelled."
+            return None
+        if confirm.ask == Ask.END_TURN:
+            return self.end_turn(confirmed=True)
+        if confirm.ask == Ask.RESIGN:
+            return Resign()
+        return Quit()
+
+    def ask_resign(self) -> None:
+        if self.table.my_seat is None or self.game_over:
+            self.message = "There is nothing to resign from."
+            return
+        self.confirm = Confirm(Ask.RESIGN, "Resign? The game ends for everyone. (y/n)")
+
+    def quit(self) -> Command | None:
+        """Quit at once, or ask first when other people play at this table."""
+        if self.table.networked and not self.game_over and self.table.my_seat is not None:
+            self.confirm = Confirm(Ask.QUIT, "Leave this game? The others cannot finish it "
+                                   "without you. (y/n)")
+            return None
+        return Quit()
+
+    def start_chat(self) -> None:
+        if self.replay:
+            self.message = "Nobody to chat with in a replay."
+            return
+        self.chat = ""
+
+    def chat_key(self, ch: str) -> None:
+        if self.chat is not None and ch.isprintable() and len(self.chat) < 200:
+            self.chat += ch
+
+    def chat_backspace(self) -> None:
+        if self.chat:
+            self.chat = self.chat[:-1]
+
+    def chat_send(self) -> Command | None:
+        text, self.chat = self.chat, None
+        return SendChat(text) if text and text.strip() else None
+
+    def chat_cancel(self) -> None:
+        self.chat = None
+
+    def show(self, overlay: Overlay) -> None:
+        """Open a page (or close it if it is open)."""
+        if self.overlay == overlay:
+            self.close_overlay()
+            return
+        self.overlay = overlay
+        self.overlay_scroll = 0
+        if overlay == Overlay.INFO:
+            self.info_index = self._info_start()
+
+    def close_overlay(self) -> None:
+        # Closing the guide/help/log over the scores goes back to the scores.
+        if self.overlay in (Overlay.HELP, Overlay.INFO, Overlay.LOG) and self.game_over \
+                and not self.replay:
+            self.overlay = Overlay.SCORES
+        else:
+            self.overlay = None
+        self.overlay_scroll = 0
+
+    def toggle_scores(self) -> None:
+        if not self.game_over:
+            self.message = "Scores are shown at the end of the game."
+            return
+        self.overlay = None if self.overlay == Overlay.SCORES else Overlay.SCORES
+
+    def _info_start(self) -> int:
+        option = self.selected()
+        tile = option.tile if option else None
+        if tile is None:
+            return self.info_index
+        wanted = info_for_tile(tile)
+        for i, (_, info) in enumerate(guide()):
+            if info == wanted:
+                return i
+        return self.info_index
+
+    def info_move(self, delta: int) -> None:
+        self.info_index = (self.info_index + delta) % len(guide())
+
+    def scroll(self, delta: int) -> None:
+        """Scroll the page (overlay) by ``delta`` lines (positive: down)."""
+        self.overlay_scroll = max(0, self.overlay_scroll + delta)
+
+    def log_page(self, delta: int) -> None:
+        """Scroll the log pane (positive: back in time)."""
+        self.log_scroll = max(0, self.log_scroll + delta)
+
+    def view(self, seat: int) -> None:
+        if 0 <= seat < len(self.table.names):
+            self.view_seat = seat
+            self.message = f"Showing {self.table.names[seat]}'s estate."
+
+    def next_view(self) -> None:
+        self.view((self.view_seat + 1) % len(self.table.names))
+
+    def step_replay(self, delta: int) -> Command | None:
+        return StepReplay(delta) if self.replay else None
+
+
+__all__ = ["Command", "Context", "MenuView", "Model", "Option", "TurnDraft", "build_menu",
+           "plural"]

@@ -1,0 +1,446 @@
+"""What the terminal client talks to: a :class:`Table`, and two tables that need no network.
+
+The UI never touches the engine's progress itself: it reads ``state`` and ``history``, asks
+``waiting_for()`` what the game is waiting for, sends a whole turn with ``submit_turn`` when
+the player ends it, and calls ``poll()`` often (it never blocks) to learn what changed. A
+network-backed table (a peer session) implements the same protocol.
+
+- :class:`LocalTable`: an engine-only game against bots in this process; entropy from
+  ``os.urandom``, or derived from a seed (the same seed deals the same game).
+- :class:`ReplayTable`: a finished record, watched step by step (``my_seat`` is None).
+
+>>> table = LocalTable.new("Ann", bots=1, seed=3)
+>>> _ = table.poll()
+>>> table.names, table.my_seat, table.waiting_for()
+(['Ann', 'Bot 1'], 0, None)
+>>> table.state.to_move
+0
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import NamedTuple, Protocol, runtime_checkable
+
+from p2p_burgundy import (
+    Action,
+    EndTurn,
+    EngineError,
+    GameConfig,
+    GameState,
+    IllegalAction,
+    apply,
+    legal_actions,
+    new_game,
+    resolve_chance,
+)
+from p2p_burgundy.record import GameRecord, Recorder
+
+from ..sim import bot_seed, chance_entropy
+from ..strategies import Strategy, make
+from .describe import describe_chance, describe_turn
+
+MAX_NAME = 16
+MAX_CHAT = 200
+
+
+class EntryKind(Enum):
+    """What a history entry records."""
+
+    CHANCE = "chance"  # dice, depots, set-up (seat None)
+    ACTION = "action"  # one action of a player's turn
+    EVENT = "event"  # the end of a phase or of the game, a resignation (seat None or a seat)
+    CHAT = "chat"  # a line of chat from ``seat``
+
+
+class HistoryEntry(NamedTuple):
+    """One line of the log pane: who (a seat, or None for the game itself) and what."""
+
+    seat: int | None
+    text: str
+    kind: EntryKind = EntryKind.ACTION
+
+
+@dataclass(frozen=True, slots=True)
+class StateChanged:
+    """``state`` and/or ``history`` changed: redraw."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatReceived:
+    """A chat line arrived (it is also in ``history``)."""
+
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something the player should read on the message line (a peer left, an error)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """The game stopped before its end (``Table.ended`` says why)."""
+
+    reason: str
+
+
+TableEvent = StateChanged | ChatReceived | Notice | GameEnded
+
+
+@runtime_checkable
+class Table(Protocol):
+    """The game as the UI sees it. Reading is free; only the methods change anything."""
+
+    @property
+    def names(self) -> list[str]:
+        """Player names by seat."""
+
+    @property
+    def my_seat(self) -> int | None:
+        """Our seat; None when only watching (a spectator or a replay)."""
+
+    @property
+    def networked(self) -> bool:
+        """True if other people play at this table (quitting then asks first)."""
+
+    @property
+    def state(self) -> GameState:
+        """The current engine state (the UI never mutates it)."""
+
+    @property
+    def history(self) -> Sequence[HistoryEntry]:
+        """Everything that happened, oldest first: chance events, actions, chat."""
+
+    @property
+    def ended(self) -> str | None:
+        """Why the game stopped early (e.g. "Ann resigned"), or None."""
+
+    def submit_turn(self, actions: list[Action]) -> None:
+        """Play our whole turn (the last action is EndTurn); raises EngineError if illegal."""
+
+    def send_chat(self, text: str) -> None:
+        """Say one line to the table."""
+
+    def resign(self) -> None:
+        """Give up: the game ends for everyone (it shows as resigned in the log)."""
+
+    def poll(self) -> list[TableEvent]:
+        """What changed since the last call; never blocks."""
+
+    def waiting_for(self) -> str | None:
+        """What the game waits for if not for us, e.g. "waiting for Bob's turn"."""
+
+
+@runtime_checkable
+class Steppable(Protocol):
+    """A table that can be moved through time (a replay)."""
+
+    def step(self, delta: int) -> None:
+        """Move ``delta`` steps forward (negative: back), clamped to the record."""
+
+    @property
+    def position(self) -> tuple[int, int]:
+        """(current step, number of steps)."""
+
+
+def clean_name(name: str, default: str = "Player") -> str:
+    """A name safe to draw: printable, single-width characters, at most 16 of them.
+
+    >>> clean_name("  Ann\\x1b[2J "), clean_name(""), clean_name("王")
+    ('Ann?[2J', 'Player', '?')
+    """
+    return clean_text(name.strip(), MAX_NAME) or default
+
+
+def clean_text(text: str, limit: int = MAX_CHAT) -> str:
+    """Control and wide characters become ``?``; at most ``limit`` characters.
+
+    >>> clean_text("hi\\tthere")
+    'hi?there'
+    """
+    out = []
+    for ch in text[:limit]:
+        wide = unicodedata.east_asian_width(ch) in ("W", "F")
+        ok = ch.isprintable() and not wide and unicodedata.combining(ch) == 0
+        out.append(ch if ok else "?")
+    return "".join(out)
+
+
+class LocalTable:
+    """An engine-only game with bots in this process (no network).
+
+    ``bots`` maps each bot's seat to its strategy; every other seat is ``my_seat``. Chance
+    events are resolved as soon as they come up, with ``entropy(index)`` (32 bytes). Bots
+    move inside :meth:`poll`: all at once, or one turn per ``bot_delay`` seconds of ``clock``
+    so that a person can follow.
+    """
+
+    networked = False
+
+    def __init__(self, config: GameConfig, names: Sequence[str], my_seat: int | None,
+                 bots: Mapping[int, Strategy], entropy: Callable[[int], bytes],
+                 bot_delay: float = 0.0, clock: Callable[[], float] = time.monotonic) -> None:
+        if len(names) != config.players:
+            raise ValueError(f"{len(names)} names for {config.players} players")
+        seats = set(range(config.players))
+        humans = seats - set(bots)
+        if humans != ({my_seat} if my_seat is not None else set()):
+            raise ValueError("every seat but my_seat needs a bot")
+        self._names = [clean_name(n, f"Seat {i + 1}") for i, n in enumerate(names)]
+        self._my_seat = my_seat
+        self._bots = dict(bots)
+        self._entropy = entropy
+        self._bot_delay = bot_delay
+        self._clock = clock
+        self._recorder = Recorder(config)
+        self._history: list[HistoryEntry] = []
+        self._events: list[TableEvent] = []
+        self._ended: str | None = None
+        self._next_bot_time = clock()
+
+    @classmethod
+    def new(cls, name: str, bots: int = 1, seed: int | None = None, strategy: str = "greedy",
+            bot_delay: float = 0.0, clock: Callable[[], float] = time.monotonic) -> LocalTable:
+        """A game of ``name`` (seat 0) against ``bots`` bots; a ``seed`` makes it repeatable.
+
+        >>> LocalTable.new("Ann", bots=3).names
+        ['Ann', 'Bot 1', 'Bot 2', 'Bot 3']
+        """
+        if not 1 <= bots <= 3:
+            raise ValueError(f"play against 1 to 3 bots, not {bots}")
+        config = GameConfig(players=bots + 1)
+        if seed is None:
+            def entropy(index: int) -> bytes:
+                return os.urandom(32)
+            bot_seeds = [int.from_bytes(os.urandom(8), "big") for _ in range(bots + 1)]
+        else:
+            def entropy(index: int) -> bytes:
+                return chance_entropy(seed, 0, index)
+            bot_seeds = [bot_seed(seed, 0, 0, seat) for seat in range(bots + 1)]
+        players = {seat: make(strategy, bot_seeds[seat]) for seat in range(1, bots + 1)}
+        names = [name, *(f"Bot {i}" for i in range(1, bots + 1))]
+        return cls(config, names, 0, players, entropy, bot_delay, clock)
+
+    # --- reading -------------------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._names)
+
+    @property
+    def my_seat(self) -> int | None:
+        return self._my_seat
+
+    @property
+    def state(self) -> GameState:
+        return self._recorder.state
+
+    @property
+    def history(self) -> Sequence[HistoryEntry]:
+        return self._history
+
+    @property
+    def ended(self) -> str | None:
+        return self._ended
+
+    def record(self) -> GameRecord:
+        """The game so far as an engine record (replayable with :class:`ReplayTable`)."""
+        return self._recorder.record()
+
+    def waiting_for(self) -> str | None:
+        state = self.state
+        if self._ended or state.is_over:
+            return None
+        if state.chance is not None:
+            return "waiting for the dice"
+        seat = state.to_move
+        if seat == self._my_seat:
+            return None
+        return f"waiting for {self._names[seat]}'s turn" if seat is not None else None
+
+    # --- changing ------------------------------------------------------------------------
+
+    def poll(self) -> list[TableEvent]:
+        changed = self._resolve_chance()
+        while not self._ended and self.state.to_move in self._bots:
+            now = self._clock()
+            if self._bot_delay and now < self._next_bot_time:
+                break
+            self._bot_turn()
+            changed = self._resolve_chance() or True
+            self._next_bot_time = now + self._bot_delay
+            if self._bot_delay:
+                break
+        if changed:
+            self._events.append(StateChanged())
+        events, self._events = self._events, []
+        return events
+
+    def submit_turn(self, actions: list[Action]) -> None:
+        state = self.state
+        if self._ended or state.to_move is None or state.to_move != self._my_seat:
+            raise IllegalAction("it is not your turn")
+        if [i for i, a in enumerate(actions) if isinstance(a, EndTurn)] != [len(actions) - 1]:
+            raise IllegalAction("a turn is a list of actions ending with its only EndTurn")
+        after = state
+        for action in actions:  # check the whole turn before recording any of it
+            after = apply(after, action)
+        for action in actions:
+            self._recorder.act(action)
+        self._log_turn(state, actions)
+        self._resolve_chance()
+        self._next_bot_time = self._clock() + self._bot_delay
+        self._events.append(StateChanged())
+
+    def send_chat(self, text: str) -> None:
+        text = clean_text(text)
+        if not text.strip():
+            return
+        seat = self._my_seat if self._my_seat is not None else 0
+        self._history.append(HistoryEntry(seat, text, EntryKind.CHAT))
+        self._events.append(ChatReceived(seat, text))
+
+    def resign(self) -> None:
+        if self._ended or self.state.is_over:
+            return
+        who = self._names[self._my_seat] if self._my_seat is not None else "The host"
+        self._ended = f"{who} resigned"
+        self._history.append(HistoryEntry(self._my_seat, f"{who} resigned.", EntryKind.EVENT))
+        self._events += [StateChanged(), GameEnded(self._ended)]
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _resolve_chance(self) -> bool:
+        changed = False
+        while self.state.chance is not None:
+            before = self.state
+            self._recorder.chance(self._entropy(before.chance.index))
+            for text in describe_chance(before, self.state, self._names):
+                self._history.append(HistoryEntry(None, text, EntryKind.CHANCE))
+            changed = True
+        return changed
+
+    def _bot_turn(self) -> None:
+        before = self.state
+        seat = before.to_move
+        bot = self._bots[seat]
+        actions: list[Action] = []
+        while True:
+            legal = legal_actions(self.state)
+            action = bot.choose(self.state, legal)
+            self._recorder.act(action)
+            actions.append(action)
+            if isinstance(action, EndTurn):
+                break
+        self._log_turn(before, actions)
+
+    def _log_turn(self, before: GameState, actions: Sequence[Action]) -> None:
+        for seat, text in describe_turn(before, actions, self._names):
+            kind = EntryKind.ACTION if seat is not None else EntryKind.EVENT
+            self._history.append(HistoryEntry(seat, text, kind))
+
+
+class ReplayTable:
+    """A finished (or partial) game record, watched one step at a time.
+
+    A step is a chance event or a whole turn. ``my_seat`` is None: nothing can be played.
+
+    >>> live = LocalTable.new("Ann", bots=1, seed=3)
+    >>> _ = live.poll()
+    >>> replay = ReplayTable(live.record(), live.names)
+    >>> replay.position
+    (4, 4)
+    >>> replay.step(-10); replay.position, replay.state.chance.kind.name
+    ((0, 4), 'SETUP')
+    """
+
+    networked = False
+    my_seat = None
+    ended = None
+
+    def __init__(self, record: GameRecord, names: Sequence[str] | None = None) -> None:
+        players = record.config.players
+        self._names = [clean_name(n) for n in names] if names else \
+            [f"Seat {i + 1}" for i in range(players)]
+        state = new_game(record.config)
+        self._states = [state]
+        self._lengths = [0]
+        self._history: list[HistoryEntry] = []
+        entropy = iter(record.entropy)
+        actions = list(record.actions)
+        at = 0
+        try:
+            while True:
+                if state.chance is not None:
+                    before, state = state, resolve_chance(state, next(entropy))
+                    self._history += [HistoryEntry(None, t, EntryKind.CHANCE)
+                                      for t in describe_chance(before, state, self._names)]
+                elif at < len(actions):
+                    turn: list[Action] = []
+                    before = state
+                    while at < len(actions):
+                        turn.append(actions[at])
+                        state = apply(state, actions[at])
+                        at += 1
+                        if isinstance(turn[-1], EndTurn):
+                            break
+                    for seat, text in describe_turn(before, turn, self._names):
+                        kind = EntryKind.ACTION if seat is not None else EntryKind.EVENT
+                        self._history.append(HistoryEntry(seat, text, kind))
+                else:
+                    break
+                self._states.append(state)
+                self._lengths.append(len(self._history))
+        except (StopIteration, EngineError):
+            self._history.append(HistoryEntry(None, "The record ends here (it does not "
+                                              "replay further).", EntryKind.EVENT))
+            self._lengths[-1] = len(self._history)
+        self._pos = len(self._states) - 1
+        self._moved = True
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._names)
+
+    @property
+    def state(self) -> GameState:
+        return self._states[self._pos]
+
+    @property
+    def history(self) -> Sequence[HistoryEntry]:
+        return self._history[:self._lengths[self._pos]]
+
+    @property
+    def position(self) -> tuple[int, int]:
+        return self._pos, len(self._states) - 1
+
+    def step(self, delta: int) -> None:
+        pos = max(0, min(len(self._states) - 1, self._pos + delta))
+        self._moved = self._moved or pos != self._pos
+        self._pos = pos
+
+    def poll(self) -> list[TableEvent]:
+        moved, self._moved = self._moved, False
+        return [StateChanged()] if moved else []
+
+    def waiting_for(self) -> str | None:
+        pos, total = self.position
+        return f"replay: step {pos} of {total}"
+
+    def submit_turn(self, actions: list[Action]) -> None:
+        raise IllegalAction("a replay cannot be played")
+
+    def send_chat(self, text: str) -> None:
+        """Nobody listens to a replay."""
+
+    def resign(self) -> None:
+        """Nothing to resign from."""
