@@ -111,7 +111,8 @@ async def wait_for_session(peer: Peer, timeout: float) -> Session:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while peer.session is None:
-        for event in list(peer.events):
+        events, _ = peer.events_since(0)
+        for event in events:
             if isinstance(event, Refused):
                 raise LanError(event.reason)
         if isinstance(peer.lobby, HostLobby) and peer.lobby.can_start \
@@ -166,8 +167,7 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
     while True:
         session = peer.session
         assert session is not None
-        events = list(peer.events)[seen:]
-        seen += len(events)
+        events, seen = peer.events_since(seen)
         for event in events:
             if isinstance(event, GameOver):
                 return event

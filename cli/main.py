@@ -15,7 +15,6 @@ summary: 1 games, 2 players, edition 2011, seed 3, bots greedy,greedy
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,8 +22,10 @@ from typing import NoReturn
 
 from p2p_burgundy import Edition
 
+from . import lan, verify
 from .sim import MAX_SEED, SimConfig, run_sim
 from .strategies import STRATEGIES
+from .tui import command as tui_command
 
 
 class _Parser(argparse.ArgumentParser):
@@ -134,33 +135,17 @@ def run_sim_command(args: argparse.Namespace) -> int:
     return 0
 
 
-# --- play (until the terminal client exists) ----------------------------------------------------
-
-PLAY_NOTICE = ("burgundy play: the terminal client is not ready yet; "
-               "watching one game between greedy bots instead")
-
-
-def _configure_play(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=_players, default=2, metavar="N",
-                        help="players, 2-4 (default 2)")
-    parser.add_argument("--seed", type=_seed, default=None, metavar="S",
-                        help="seed of the deal (default: a fresh random one)")
-
-
-def run_play_command(args: argparse.Namespace) -> int:
-    """``burgundy play``: for now, one ``sim`` game of greedy bots."""
-    print(PLAY_NOTICE, flush=True)
-    seed = args.seed if args.seed is not None else secrets.randbits(32)
-    run_sim(SimConfig(players=args.players, games=1, seed=seed,
-                      bots=("greedy",) * args.players), sys.stdout)
-    return 0
-
-
 COMMANDS: dict[str, Command] = {
-    "play": Command("start a game in the terminal (for now: watch bots play one)",
-                    _configure_play, run_play_command),
+    "play": Command("start a game in the terminal against local bots",
+                    tui_command.add_arguments, tui_command.run),
     "sim": Command("bots play each other with no network; prints scores and a summary",
                    _configure_sim, run_sim_command, _check_sim),
+    "bot": Command("a headless peer: join (or host) a table on the LAN and play a seat",
+                   lan.add_bot_arguments, lan.run_bot),
+    "tables": Command("list the tables announced on the LAN",
+                      lan.add_tables_arguments, lan.run_tables),
+    "verify": Command("check a game from its log file alone: signatures, dice, every turn",
+                      verify.configure, verify.run),
 }
 """Every subcommand by name."""
 

@@ -184,7 +184,12 @@ class HostLobby(_Base):
         if self.start_entry is not None and not spectator and key in self._keys():
             # A player who missed the start asks again: the entry is the answer.
             self._send(Tag.ENTRY, [self.start_entry.raw], source)
-        if len(self._challenges) >= MAX_PENDING_HELLOS:
+        pending = self._challenges.get(source)
+        if pending is not None and pending[0] == key and pending[2] == spectator:
+            # A retransmitted (or duplicated) HELLO: answer with the same challenge, or the
+            # joiner's PROVE of the WELCOME it took first would never verify.
+            nonce = pending[1]
+        elif len(self._challenges) >= MAX_PENDING_HELLOS:
             self._challenges.pop(next(iter(self._challenges)))
         self._challenges[source] = (key, nonce, spectator)
         signature = self.identity.sign(CHALLENGE_DOMAIN,
@@ -199,6 +204,15 @@ class HostLobby(_Base):
             raise DecodeError("PROVE is [game id, key, signature, commitment, name, colour]")
         _, key, signature, commitment, name, colour = fields
         pending = self._challenges.get(source)
+        if pending is None and source in (self.spectators.get(key),
+                                          *(m.address for m in self.members if m.key == key)):
+            # A retransmitted PROVE from someone already admitted at that very address: our
+            # answer was lost. Repeat it (only to that address, so it cannot be reflected).
+            if self.start_entry is not None:
+                self._send(Tag.ENTRY, [self.start_entry.raw], source)
+            else:
+                self._send(LobbyTag.ROSTER, self._roster_fields(), source)
+            return
         if pending is None or pending[0] != key:
             raise RemoteProtocolError("PROVE without a HELLO from that address", author=key)
         _, nonce, spectator = pending

@@ -15,7 +15,7 @@ else.
 >>> parse_entry(entry.raw) == entry
 True
 >>> entry.kind, entry.payload, entry.id.hex()[:12]
-(<Kind.CHAT: 4>, ('hello',), '01f9bdd51dd6')
+(<Kind.CHAT: 4>, ('hello',), 'af00d9f4bb26')
 """
 
 from __future__ import annotations

@@ -69,6 +69,7 @@ class Peer:
         self.session: Session | None = None
         self.game_file: GameFile | None = None
         self.events: deque[LobbyEvent | Event] = deque(maxlen=MAX_EVENTS)
+        self.event_count = 0  # events ever recorded (the deque keeps the latest)
         self.errors = 0  # datagrams rejected by the lobby or session
         self._addresses: dict[int, Address] = {}  # seat -> address
         self._contacts: dict[Address, None] = {}  # recent other sources, oldest first
@@ -185,6 +186,12 @@ class Peer:
             await asyncio.wait_for(self._changed.wait(), timeout)
         self._changed.clear()
 
+    def events_since(self, cursor: int) -> tuple[list[LobbyEvent | Event], int]:
+        """Events recorded after ``cursor`` (a previous return value; start with 0), and the
+        new cursor. Each reader keeps its own cursor."""
+        first = self.event_count - len(self.events)
+        return list(self.events)[max(0, cursor - first):], self.event_count
+
     def missing(self) -> list[int]:
         """Seats we have not heard from for a while (the game waits for them)."""
         if self.session is None:
@@ -272,8 +279,7 @@ class Peer:
                 self.game_file.append(entry.raw)
         self.session.saved()
         while (event := self.session.next_event()) is not None:
-            self.events.append(event)
-            self._notify()
+            self._record(event)
             if isinstance(event, GameOver):
                 log.info("game over: %s", event.outcome)
         for data, destination in self.session.datagrams_to_send():
@@ -286,9 +292,13 @@ class Peer:
         targets = [a for seat, a in self._addresses.items() if seat != mine]
         return targets + [c for c in self._contacts if c not in targets]
 
-    def _lobby_event(self, event: LobbyEvent) -> None:
+    def _record(self, event: LobbyEvent | Event) -> None:
         self.events.append(event)
+        self.event_count += 1
         self._notify()
+
+    def _lobby_event(self, event: LobbyEvent) -> None:
+        self._record(event)
         if isinstance(event, RosterChanged):
             if self._announcer is not None:
                 self._background(self._announcer.update(len(event.members)))

@@ -69,7 +69,7 @@ _FREE_PLACE_BIT = (1 << 9, 1 << 10, 1 << 10, 1 << 11, 1 << 11, 1 << 11)  # by co
 class Weights:
     """The knobs of :func:`position_value` (VP-equivalents unless said otherwise)."""
 
-    region: float = 0.5  # share of a region's value credited in proportion to its progress
+    region: float = 0.7  # share of a region's value credited in proportion to its progress
     rounds_per_tile: float = 1.5  # rounds a missing tile takes, to judge if a region can finish
     colour: float = 0.4  # share of a colour bonus credited by (progress ** 2)
     goods: float = 0.6  # share of a goods tile's sale VP credited while held
@@ -81,6 +81,8 @@ class Weights:
     store_now: float = 0.85  # a stored tile a die left this turn can place
     store_soon: float = 0.6  # a stored tile with a space of its colour free next to the estate
     store_later: float = 0.1  # a stored tile whose colour still has empty spaces
+    future_action: float = 0.0  # what a later turn's die spent placing a stored tile is worth
+    defer_completion: float = 1.0  # share of a completion credited to a tile placed later
     access: float = 0.8  # per colour with an empty space next to the estate
     castle: float = 3.0
     ship: float = 2.5
@@ -222,7 +224,7 @@ class Evaluator:
         k = p.knowledge
         per = 2 if k & _K8 else 1
         later = w.store_later * min(1.0, (left - 1) / 4)
-        ranked: list[tuple[float, float, list[tuple[float, int, bool]]]] = []
+        ranked: list[tuple[float, float, list[tuple[float, float, int, bool]]]] = []
         for tile in p.storage:
             colour = TILE_COLOUR[tile]
             open_mask = info.colour_masks[colour] & ~occ
@@ -256,9 +258,13 @@ class Evaluator:
                 before = self._region_credit(filled, size, left, bonus) if filled else 0.0
                 if filled + 1 == size:
                     gain = REGION_VP[size] + PHASE_BONUS[phase] - before
+                    # Completing is only worth its full value when done now; put off, a
+                    # share of it (else the bot keeps putting it off).
+                    progress = w.region * (REGION_VP[size] + bonus) / size
+                    later_gain = progress + w.defer_completion * (gain - progress)
                 else:
-                    gain = self._region_credit(filled + 1, size, left, bonus) - before
-                spaces.append((gain, low, bool(low & reach)))
+                    gain = later_gain = self._region_credit(filled + 1, size, left, bonus) - before
+                spaces.append((gain, later_gain, low, bool(low & reach)))
             spaces.sort(reverse=True)
             ranked.append((base + spaces[0][0], base, spaces))
         ranked.sort(reverse=True)
@@ -267,10 +273,13 @@ class Evaluator:
         soon = w.store_soon * min(1.0, (left - 1) / 2)  # no later turn in the last round
         for _, base, spaces in ranked:
             best, best_bit, best_now = later * (base + 1.0), 0, False
-            for gain, bit, now in spaces:
+            for gain, later_gain, bit, now in spaces:
                 if bit & claimed:
                     continue
-                credit = (w.store_now if now and now_left else soon) * (base + gain)
+                if now and now_left:
+                    credit = w.store_now * (base + gain)
+                else:
+                    credit = soon * max(0.0, base + later_gain - w.future_action)
                 if credit > best:
                     best, best_bit, best_now = credit, bit, now and now_left > 0
             total += best

@@ -11,10 +11,12 @@ a table applies a turn and calls :func:`describe_turn` with the state before it.
 'Set-up: Ann starts; starting goods: Ann 1, 1, 2; Bob 2, 3, 6.'
 >>> while after.chance is not None:
 ...     after = resolve_chance(after, bytes(32))
->>> for seat, text in describe_turn(after, [UseDie(0), TakeWorkers(), END_TURN], names):
+>>> turn = [UseDie(0), TakeWorkers(), UseDie(1), TakeWorkers(), END_TURN]
+>>> for seat, text in describe_turn(after, turn, names):
 ...     print(text)
 Ann took workers with a 5 (+2 workers).
-Ann ended the turn, leaving the 1 unused.
+Ann took workers with a 1 (+2 workers).
+Ann ended the turn.
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ def plural(count: int, word: str) -> str:
 
 
 def gains(before: GameState, after: GameState, seat: int) -> str:
-    """What ``seat`` gained or paid between two states, e.g. ``-1 worker, +4 VP (animals)``.
+    """What ``seat`` gained or paid between two states, e.g. ``-1 worker; +4 VP for animals``.
 
     >>> from p2p_burgundy import GameConfig, new_game
     >>> s = new_game(GameConfig(players=2))
@@ -92,13 +94,13 @@ def gains(before: GameState, after: GameState, seat: int) -> str:
     vp = new.vp - old.vp
     if vp:
         why = [CATEGORY_WORDS[c] for c in Category if new.breakdown[c] != old.breakdown[c]]
-        parts.append(f"+{vp} VP ({', '.join(why)})")
+        parts.append(f"+{vp} VP for {', '.join(why)}")
     for colour, (was, now) in enumerate(zip(old.bonuses, new.bonuses, strict=True)):
         if now and not was:
             parts.append(f"{'first' if now == 1 else 'second'} {COLOUR_NAMES[colour]} bonus")
     if after.track[seat][0] > before.track[seat][0]:
         parts.append("one step up the turn order")
-    return ", ".join(parts)
+    return "; ".join(parts)
 
 
 def describe_action(state: GameState, action: Action, names: Sequence[str],

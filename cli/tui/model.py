@@ -13,7 +13,7 @@ gains (found by applying it to the draft).
 >>> model = Model(table)
 >>> model.refresh()
 >>> [o.key + " " + o.label for o in model.options()]
-['1 use die 1: a 3', '2 use die 2: a 4', 'e end the turn']
+['1 use die 1: a 3', '2 use die 2: a 4']
 >>> model.hotkey("2"); [o.key for o in model.options()]
 ['t', 's', 'w']
 >>> model.hotkey("w"); model.draft.actions
@@ -120,8 +120,7 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
     ...     state = resolve_chance(state, bytes(32))
     >>> prompt, options = build_menu(state)
     >>> prompt, [o.label for o in options]
-    ('Your turn: use a die, buy a tile, or end the turn', ['use die 1: a 5', 'use die 2: a 1', \
-'end the turn'])
+    ('Your turn: use a die (or buy a tile)', ['use die 1: a 5', 'use die 2: a 1'])
     """
     actions = legal_actions(state) if actions is None else actions
     seat = state.to_move
@@ -138,16 +137,17 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
         if buys:
             options.append(Option("b", "buy a tile (once per turn)", children=tuple(_numbered(
                 [_buy_leaf(state, a) for a in buys])), prompt="Buy which tile?"))
-        unused = [str(p.dice[i]) for i in (0, 1) if not p.dice_used >> i & 1]
-        note = f"the {' and '.join(unused)} would go unused" if unused else ""
-        options.append(Option("e", "end the turn", END_TURN, note=note))
-        return "Your turn: use a die, buy a tile, or end the turn", options
+        if END_TURN in actions:
+            options.append(Option("e", "end the turn", END_TURN))
+        if any(isinstance(a, UseDie) for a in actions):
+            return "Your turn: use a die (or buy a tile)", options
+        return "Both dice used: buy a tile or end the turn", options
     if step in (Step.DIE, Step.FREE_ACTION):
         if step == Step.DIE:
             die = p.dice[state.pending[-1][1]]
-            prompt = f"With your {die}: take, place, sell, or take workers"
+            prompt = f"With your {die}: take, place, sell or workers"
         else:
-            prompt = "Castle: one more action, with any number you like"
+            prompt = "Castle: one more action, any number"
         return prompt, _die_groups(state, actions)
     if step == Step.DISCARD:
         new = tile_label(p.storage[-1])
@@ -499,6 +499,8 @@ class Model:
         for index, option in enumerate(self.options()):
             if option.key == key:
                 return self._choose(index)
+        if key == "e" and self.draft:
+            return self.end_turn()
         if self.draft:
             self.message = f"'{key}' is not a choice here; ? shows the keys."
         return None
@@ -535,12 +537,16 @@ class Model:
         draft = self.draft
         if draft is None:
             return None
-        if END_TURN not in legal_actions(draft.state):
-            self.message = "Finish this step first (or u to undo it)."
-            return None
         p = draft.state.players[draft.state.to_move or 0]
         unused = [str(p.dice[i]) for i in (0, 1) if not p.dice_used >> i & 1]
-        if unused and not confirmed:
+        if END_TURN not in legal_actions(draft.state):
+            if draft.state.step == Step.TURN and unused:
+                self.message = (f"Use your {' and '.join(unused)} first: a turn is one action "
+                                "per die (taking workers is always possible).")
+            else:
+                self.message = "Finish this step first (or u to undo it)."
+            return None
+        if unused and not confirmed:  # only if the rules ever let a die go unused
             dice = " and the ".join(unused)
             self.confirm = Confirm(Ask.END_TURN,
                                    f"End your turn with the {dice} unused? (y/n)")

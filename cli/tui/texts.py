@@ -243,6 +243,7 @@ ESTATE_LEGEND: tuple[str, ...] = (
     "  Cw/Sh/Pg/Ck + count: cows, sheep, pigs, chickens; Shp ship, Cas castle,",
     "  Min mine, Kn12 knowledge tile #12.",
     "[B3] marks a space you may choose now; >B3< is the one under the cursor.",
+    "A die in parentheses, (4), is used; Bonus tiles: B 1st = first to fill all beige.",
     "Goods are numbered by die: " + ", ".join(f"{g} {GOODS_NAMES[g]}" for g in range(1, 7))
     + ".",
 )

@@ -1,0 +1,163 @@
+"""Engine benchmark (not a test): random games per second and the cost of the hot calls.
+
+Plays whole games with a uniform random policy over the legal actions, on one core, with
+entropy and choices from one seeded ``random.Random`` stream, and reports:
+
+- random games per second with 2 and 4 players (untimed games: no per-call instrumentation);
+- mean and p99 time of ``legal_actions`` and ``apply`` over every call of a second,
+  instrumented run of the same games (``time.perf_counter_ns`` around each call);
+- the mean cost of ``GameState.clone()`` on mid-game states (phase C).
+
+Run from the repository root::
+
+    python bench/engine.py            # the figures in docs/performance.md
+    python bench/engine.py --games 50 # quicker, noisier
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from p2p_burgundy import GameConfig, GameState, apply, legal_actions, new_game, resolve_chance
+
+# Targets (see docs/performance.md): games/s at least, microseconds at most.
+TARGET_GAMES_PER_S = {2: 150.0, 4: 80.0}
+TARGET_LEGAL_US = 15.0
+TARGET_APPLY_US = 10.0
+TARGET_CLONE_US = 10.0
+MID_GAME_PHASE = 2  # phase C
+MID_GAME_SAMPLE = 0.01  # share of phase C decision states kept for the clone benchmark
+CLONES_PER_STATE = 2000
+
+
+def play(players: int, rng: random.Random, on_state: Callable[[GameState], None] | None = None
+         ) -> GameState:
+    """One whole game with uniformly random choices; ``on_state`` sees every decision state."""
+    state = new_game(GameConfig(players=players))
+    while True:
+        if state.chance is not None:
+            state = resolve_chance(state, rng.randbytes(32))
+        elif state.is_over:
+            return state
+        else:
+            if on_state is not None:
+                on_state(state)
+            actions = legal_actions(state)
+            state = apply(state, actions[rng.randrange(len(actions))])
+
+
+def games_per_second(players: int, games: int, seed: int, repeat: int = 3) -> float:
+    """Whole random games per second (no instrumentation inside the games): the best of
+    ``repeat`` runs of the same games, as ``timeit`` does, since other load only slows."""
+    best = 0.0
+    for _ in range(repeat):
+        rng = random.Random(seed)
+        started = time.perf_counter()
+        for _ in range(games):
+            play(players, rng)
+        best = max(best, games / (time.perf_counter() - started))
+    return best
+
+
+@dataclass
+class CallTimes:
+    """Nanoseconds per call of ``legal_actions`` and ``apply``, and mid-game states."""
+
+    legal: list[int] = field(default_factory=list)
+    apply: list[int] = field(default_factory=list)
+    mid_game: list[GameState] = field(default_factory=list)
+
+
+def time_calls(players: int, games: int, seed: int) -> CallTimes:
+    """Replay the same random games, timing every ``legal_actions`` and ``apply`` call."""
+    rng = random.Random(seed)
+    times = CallTimes()
+    clock = time.perf_counter_ns
+    for _ in range(games):
+        state = new_game(GameConfig(players=players))
+        while True:
+            if state.chance is not None:
+                state = resolve_chance(state, rng.randbytes(32))
+                continue
+            if state.is_over:
+                break
+            if state.phase == MID_GAME_PHASE and rng.random() < MID_GAME_SAMPLE:
+                times.mid_game.append(state)
+            t0 = clock()
+            actions = legal_actions(state)
+            t1 = clock()
+            action = actions[rng.randrange(len(actions))]
+            t2 = clock()
+            state = apply(state, action)
+            t3 = clock()
+            times.legal.append(t1 - t0)
+            times.apply.append(t3 - t2)
+    return times
+
+
+def clone_cost_us(states: list[GameState]) -> float:
+    """Mean microseconds per ``clone()`` over ``states`` (each cloned many times)."""
+    clock = time.perf_counter_ns
+    per_state = []
+    for state in states:
+        t0 = clock()
+        for _ in range(CLONES_PER_STATE):
+            state.clone()
+        per_state.append((clock() - t0) / CLONES_PER_STATE)
+    return statistics.fmean(per_state) / 1000
+
+
+def p99(values: list[int]) -> float:
+    """The 99th percentile (nearest rank) of ``values``."""
+    ordered = sorted(values)
+    return float(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))])
+
+
+def _row(name: str, measured: float, target: float, unit: str, higher_is_better: bool) -> str:
+    ok = measured >= target if higher_is_better else measured <= target
+    bound = ">=" if higher_is_better else "<="
+    return (f"  {name:<30} {measured:>10.1f} {unit:<7} target {bound} {target:<6g} "
+            f"{'ok' if ok else 'MISSED'}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="2-player games (4p: half)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of the games/s figure (best)")
+    args = parser.parse_args(argv)
+
+    print(f"python {platform.python_version()} ({platform.python_implementation()}), "
+          f"{platform.machine()}, {args.games} 2p / {args.games // 2} 4p games, seed {args.seed}")
+    rows = []
+    calls = CallTimes()
+    for players, games in ((2, args.games), (4, args.games // 2)):
+        rate = games_per_second(players, games, args.seed, args.repeat)
+        rows.append(_row(f"random {players}p games", rate, TARGET_GAMES_PER_S[players],
+                         "games/s", True))
+        timed = time_calls(players, games, args.seed)
+        calls.legal += timed.legal
+        calls.apply += timed.apply
+        calls.mid_game += timed.mid_game
+        for name, values, target in (("legal_actions", timed.legal, TARGET_LEGAL_US),
+                                     ("apply", timed.apply, TARGET_APPLY_US)):
+            rows.append(_row(f"{name} {players}p mean", statistics.fmean(values) / 1000, target,
+                             "us", False))
+            rows.append(f"  {name + f' {players}p p99':<30} {p99(values) / 1000:>10.1f} us")
+    rows.append(_row(f"clone() mid-game ({len(calls.mid_game)} states)",
+                     clone_cost_us(calls.mid_game), TARGET_CLONE_US, "us", False))
+    rows.append(f"  {'calls timed':<30} {len(calls.legal):>10} legal_actions, "
+                f"{len(calls.apply)} apply")
+    print("\n".join(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

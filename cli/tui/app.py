@@ -1,0 +1,436 @@
+"""The curses client: terminal set-up and teardown, the one keymap, and the main loop.
+
+Everything that decides what to show lives in :mod:`.model` and :mod:`.render`; this module
+only reads keys and the mouse, asks the table what changed, and paints the canvas.
+
+- The terminal is restored on exit, on errors and on SIGTERM/SIGHUP (:func:`terminal`).
+- ``NO_COLOR`` (or a terminal without colours) draws with attributes only.
+- No traceback reaches the screen: errors go to ``tui.log`` in the user data directory and
+  the player reads one line saying so (:func:`run_guarded`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import curses
+import logging
+import os
+import signal
+import sys
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+from p2p_burgundy import EngineError
+
+from ..strategies import make
+from .layout import Layout, compute_layout
+from .model import (
+    Command,
+    Context,
+    Model,
+    Overlay,
+    Quit,
+    Resign,
+    SendChat,
+    StepReplay,
+    Submit,
+)
+from .render import Canvas, Style, render
+from .table import ChatReceived, GameEnded, Notice, Steppable, Table
+
+ESCDELAY_MS = 25
+POLL_MS = 50
+LOG_NAME = "tui.log"
+log = logging.getLogger("p2p_burgundy.tui")
+
+Handler = tuple[str, ...]  # a Model method name, then its int arguments
+
+# --- the keymap: context -> key name -> (handler, footer label) ---------------------------
+_VIEW_KEYS: dict[str, tuple[Handler, str]] = {
+    "?": (("show", "help"), "help"),
+    "i": (("show", "info"), "tiles"),
+    "l": (("show", "log"), "log"),
+    "v": (("next_view",), "view"),
+    "KEY_F(1)": (("view", "0"), ""),
+    "KEY_F(2)": (("view", "1"), ""),
+    "KEY_F(3)": (("view", "2"), ""),
+    "KEY_F(4)": (("view", "3"), ""),
+    "KEY_PPAGE": (("log_page", "5"), ""),
+    "KEY_NPAGE": (("log_page", "-5"), ""),
+    "c": (("start_chat",), "chat"),
+    "q": (("quit",), "quit"),
+}
+_CLOSE = (("close_overlay",), "back")
+_ALSO_CLOSE = (("close_overlay",), "")
+
+KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
+    Context.PLAY: {
+        "^J": (("select",), "choose"),
+        "^[": (("back",), "back"),
+        "u": (("undo",), "undo"),
+        "KEY_UP": (("cursor_up",), ""),
+        "KEY_DOWN": (("cursor_down",), ""),
+        **_VIEW_KEYS,
+        "R": (("ask_resign",), "resign"),
+    },
+    Context.WAIT: {**_VIEW_KEYS, "R": (("ask_resign",), "resign")},
+    Context.REPLAY: {
+        ".": (("step_replay", "1"), "step"),
+        ",": (("step_replay", "-1"), "back"),
+        "KEY_RIGHT": (("step_replay", "1"), ""),
+        "KEY_LEFT": (("step_replay", "-1"), ""),
+        ">": (("step_replay", "10"), "10 on"),
+        "<": (("step_replay", "-10"), "10 back"),
+        **{k: v for k, v in _VIEW_KEYS.items() if k != "c"},
+    },
+    Context.SCORES: {
+        "s": (("toggle_scores",), "scores"),
+        **{k: v for k, v in _VIEW_KEYS.items() if k != "?"},
+        "?": (("show", "help"), "help"),
+    },
+    Context.HELP: {"^[": _CLOSE, "?": _ALSO_CLOSE, "q": _ALSO_CLOSE,
+                   "KEY_UP": (("scroll", "-1"), "scroll"), "KEY_DOWN": (("scroll", "1"), ""),
+                   "KEY_PPAGE": (("scroll", "-10"), ""), "KEY_NPAGE": (("scroll", "10"), "")},
+    Context.INFO: {"^[": _CLOSE, "i": _ALSO_CLOSE, "q": _ALSO_CLOSE,
+                   "KEY_UP": (("info_move", "-1"), "previous"),
+                   "KEY_DOWN": (("info_move", "1"), "next"),
+                   "KEY_LEFT": (("info_move", "-1"), ""), "KEY_RIGHT": (("info_move", "1"), "")},
+    Context.LOG: {"^[": _CLOSE, "l": _ALSO_CLOSE, "q": _ALSO_CLOSE,
+                  "KEY_UP": (("scroll", "1"), "older"), "KEY_DOWN": (("scroll", "-1"), "newer"),
+                  "KEY_PPAGE": (("scroll", "10"), ""), "KEY_NPAGE": (("scroll", "-10"), "")},
+    Context.CHAT: {"^J": (("chat_send",), "send"), "^[": (("chat_cancel",), "cancel"),
+                   "^?": (("chat_backspace",), "")},
+    Context.CONFIRM: {"y": (("answer", "1"), "yes"), "Y": (("answer", "1"), ""),
+                      "^J": (("answer", "1"), ""), "n": (("answer", "0"), "no"),
+                      "N": (("answer", "0"), ""), "^[": (("answer", "0"), "")},
+    Context.TOO_SMALL: {"q": (("quit",), "quit")},
+}
+"""Every key the client knows, per context. Keys not listed here: in PLAY a choice's own
+key; in CHAT a character typed; anywhere else a short message."""
+
+KEY_NAMES = {"^J": "Enter", "^[": "Esc", "^?": "Bksp", "KEY_UP": "Up", "KEY_DOWN": "Down",
+             "KEY_LEFT": "Left", "KEY_RIGHT": "Right", "KEY_PPAGE": "PgUp",
+             "KEY_NPAGE": "PgDn"}
+KEYNAME_REWRITE = {"KEY_ENTER": "^J", "^M": "^J", "KEY_BACKSPACE": "^?", "^H": "^?",
+                   "KEY_A2": "KEY_UP", "KEY_C2": "KEY_DOWN", "KEY_B1": "KEY_LEFT",
+                   "KEY_B3": "KEY_RIGHT"}
+_OVERLAYS = {"help": Overlay.HELP, "info": Overlay.INFO, "log": Overlay.LOG}
+
+
+def key_name(key: str | int) -> str:
+    """One name per key, whatever the terminal sent.
+
+    >>> key_name("a"), key_name("\\n"), key_name("\\r"), key_name("\\x1b"), key_name("\\x7f")
+    ('a', '^J', '^J', '^[', '^?')
+    """
+    if isinstance(key, int):
+        name = curses.keyname(key).decode("ascii", "replace")
+    elif len(key) == 1 and (ord(key) < 32 or key == "\x7f"):
+        name = "^?" if key == "\x7f" else "^" + chr(ord(key) + 64)
+    else:
+        name = key
+    return KEYNAME_REWRITE.get(name, name)
+
+
+def footer_keys(model: Model) -> list[tuple[str, str]]:
+    """(key, label) pairs that work now, for the footer: the choices' keys first."""
+    context = model.context()
+    keys: list[tuple[str, str]] = []
+    if context == Context.PLAY:
+        option_keys = [o.key for o in model.options()]
+        if option_keys:
+            shown = " ".join(option_keys) if len(option_keys) <= 4 else \
+                f"{option_keys[0]}-{option_keys[-1]}"
+            keys.append((shown, "choose"))
+    for key, (_, label) in KEYMAP[context].items():
+        if label and (key, label) != ("^J", "choose"):
+            keys.append((KEY_NAMES.get(key, key), label))
+    return keys
+
+
+def dispatch(model: Model, key: str) -> Command | None:
+    """Run the handler of ``key`` in the model's current context (see :data:`KEYMAP`).
+
+    >>> from p2p_burgundy.cli.tui.table import LocalTable
+    >>> table = LocalTable.new("Ann", seed=3); _ = table.poll()
+    >>> model = Model(table); model.refresh()
+    >>> dispatch(model, "?"); model.overlay
+    <Overlay.HELP: 'help'>
+    >>> dispatch(model, "^["); dispatch(model, "q")
+    Quit()
+    """
+    context = model.context()
+    entry = KEYMAP[context].get(key)
+    if entry is None:
+        if context == Context.PLAY and len(key) == 1:
+            return model.hotkey(key)
+        if context == Context.CHAT and len(key) == 1:
+            model.chat_key(key)
+        elif context == Context.CONFIRM:
+            model.message = model.confirm.question if model.confirm else ""
+        elif context not in (Context.TOO_SMALL,):
+            model.message = f"{KEY_NAMES.get(key, key)} does nothing here; ? shows the keys."
+        return None
+    name, *args = entry[0]
+    if name == "show":
+        model.show(_OVERLAYS[args[0]])
+        return None
+    if name == "answer":
+        return model.answer(args[0] == "1")
+    method: Callable[..., Command | None] = getattr(model, name)
+    return method(*(int(a) for a in args))
+
+
+# --- curses: colours, set-up and teardown -------------------------------------------------
+
+@dataclass(slots=True)
+class Palette:
+    """Curses attributes per :class:`Style` (with colours, or attributes only)."""
+
+    attrs: dict[int, int]
+
+    def attr(self, style: int) -> int:
+        return self.attrs.get(style, curses.A_NORMAL)
+
+
+def make_palette(colour: bool) -> Palette:
+    """Colours when the terminal has them and ``NO_COLOR`` is unset; else attributes."""
+    a = {
+        Style.NORMAL: curses.A_NORMAL,
+        Style.DIM: curses.A_DIM,
+        Style.BOLD: curses.A_BOLD,
+        Style.TITLE: curses.A_BOLD | curses.A_UNDERLINE,
+        Style.LEGAL: curses.A_UNDERLINE | curses.A_BOLD,
+        Style.CURSOR: curses.A_REVERSE | curses.A_BOLD,
+        Style.ERROR: curses.A_BOLD | curses.A_REVERSE,
+        Style.BAR: curses.A_REVERSE,
+        Style.KEY: curses.A_REVERSE | curses.A_BOLD,
+    }
+    for c in range(6):
+        a[Style.SPACE + c] = curses.A_NORMAL
+        a[Style.TILE + c] = curses.A_BOLD
+    if not colour:
+        return Palette(a)
+    many = curses.COLORS >= 256
+    # beige, light green, blue, dark green, grey, yellow (the letters carry the meaning)
+    fg = (180, 112, 39, 28, 248, 226) if many else (
+        curses.COLOR_YELLOW, curses.COLOR_GREEN, curses.COLOR_CYAN, curses.COLOR_GREEN,
+        curses.COLOR_WHITE, curses.COLOR_YELLOW)
+    for c, colour_number in enumerate(fg):
+        curses.init_pair(c + 1, colour_number, -1)
+        a[Style.SPACE + c] = curses.color_pair(c + 1)
+        a[Style.TILE + c] = curses.color_pair(c + 1) | curses.A_BOLD
+    curses.init_pair(7, curses.COLOR_BLACK, curses.COLOR_CYAN)
+    a[Style.LEGAL] = curses.color_pair(7)
+    curses.init_pair(8, curses.COLOR_WHITE, curses.COLOR_RED)
+    a[Style.ERROR] = curses.color_pair(8) | curses.A_BOLD
+    return Palette(a)
+
+
+class _Terminated(Exception):
+    """SIGTERM or SIGHUP arrived: leave through the normal teardown."""
+
+
+@contextlib.contextmanager
+def terminal(mouse: bool = True) -> Iterator[tuple[curses.window, Palette]]:
+    """Set the terminal up for the client and always put it back (errors, signals too)."""
+    os.environ.setdefault("ESCDELAY", str(ESCDELAY_MS))
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise _Terminated(signal.Signals(signum).name)
+
+    old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    screen = curses.initscr()
+    try:
+        curses.noecho()
+        curses.cbreak()
+        screen.keypad(True)
+        with contextlib.suppress(curses.error, AttributeError):
+            curses.set_escdelay(ESCDELAY_MS)
+        with contextlib.suppress(curses.error):
+            curses.curs_set(0)
+        colour = False
+        if curses.has_colors() and not os.environ.get("NO_COLOR"):
+            with contextlib.suppress(curses.error):
+                curses.start_color()
+                curses.use_default_colors()
+                colour = True
+        if mouse:
+            curses.mousemask(curses.BUTTON1_PRESSED | curses.BUTTON1_CLICKED
+                             | curses.BUTTON4_PRESSED | getattr(curses, "BUTTON5_PRESSED", 0))
+            curses.mouseinterval(0)
+        screen.timeout(POLL_MS)
+        yield screen, make_palette(colour)
+    finally:
+        with contextlib.suppress(curses.error):
+            if mouse:
+                curses.mousemask(0)
+            screen.keypad(False)
+            curses.nocbreak()
+            curses.echo()
+            curses.curs_set(1)
+        curses.endwin()
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+def paint(screen: curses.window, canvas: Canvas, palette: Palette) -> None:
+    """Copy the canvas to the screen (curses sends only what changed)."""
+    screen.erase()
+    for y, line in enumerate(canvas.lines()):
+        x = 0
+        for seg in line:
+            # The bottom-right cell cannot be written without scrolling: curses says so.
+            with contextlib.suppress(curses.error):
+                screen.addstr(y, x, seg.text, palette.attr(seg.style))
+            x += len(seg.text)
+    screen.refresh()
+
+
+# --- the loop ------------------------------------------------------------------------------
+
+class App:
+    """One session at a table: poll, handle keys and the mouse, paint when something changed."""
+
+    def __init__(self, screen: curses.window, palette: Palette, table: Table, model: Model,
+                 autoplay: str | None = None) -> None:
+        self.screen = screen
+        self.palette = palette
+        self.table = table
+        self.model = model
+        self.bot = make(autoplay, 0) if autoplay else None
+        self.layout: Layout = self._measure()
+        self.canvas: Canvas | None = None
+
+    def _measure(self) -> Layout:
+        height, width = self.screen.getmaxyx()
+        layout = compute_layout(width, height)
+        self.model.too_small = layout.too_small
+        return layout
+
+    def run(self) -> int:
+        dirty = True
+        while True:
+            if self._poll():
+                dirty = True
+            model = self.model
+            if self.bot is not None and model.draft is not None and not model.confirm:
+                if self.execute(model.autoplay(self.bot.choose)):
+                    return 0
+                dirty = True
+                continue
+            if dirty:
+                self.canvas = render(model, self.layout, footer_keys(model))
+                paint(self.screen, self.canvas, self.palette)
+                dirty = False
+            busy = self.bot is not None and not model.game_over
+            self.screen.timeout(0 if busy else POLL_MS)
+            try:
+                raw = self.screen.get_wch()
+            except curses.error:
+                continue  # no key within the timeout
+            dirty = True
+            name = key_name(raw)
+            if name == "KEY_RESIZE":
+                self.layout = self._measure()
+                self.screen.clear()
+                continue
+            command = self._mouse() if name == "KEY_MOUSE" else dispatch(model, name)
+            if command is not None and self.execute(command):
+                return 0
+
+    def _poll(self) -> bool:
+        events = self.table.poll()
+        if not events:
+            return False
+        for event in events:
+            if isinstance(event, ChatReceived) and event.seat != self.table.my_seat:
+                self.model.message = f"<{self.table.names[event.seat]}> {event.text}"
+            elif isinstance(event, Notice):
+                self.model.message = event.text
+            elif isinstance(event, GameEnded):
+                self.model.message = event.reason
+        self.model.refresh()
+        return True
+
+    def _mouse(self) -> Command | None:
+        try:
+            _, x, y, _, state = curses.getmouse()
+        except curses.error:
+            return None
+        if state & curses.BUTTON4_PRESSED:
+            self.model.log_page(3)
+            return None
+        if state & getattr(curses, "BUTTON5_PRESSED", 0):
+            self.model.log_page(-3)
+            return None
+        target = self.canvas.target_at(y, x) if self.canvas else None
+        if target is None or self.model.context() != Context.PLAY:
+            return None
+        return self.model.click(target)
+
+    def execute(self, command: Command | None) -> bool:
+        """Carry out a command on the table; True when the client should exit."""
+        model = self.model
+        if isinstance(command, Quit):
+            return True
+        if isinstance(command, Submit):
+            try:
+                self.table.submit_turn(list(command.actions))
+            except EngineError as exc:
+                log.warning("turn refused: %s", exc)
+                model.message = f"The table refused the turn: {exc}"
+                return False
+            model.turn_sent()
+        elif isinstance(command, SendChat):
+            self.table.send_chat(command.text)
+        elif isinstance(command, Resign):
+            self.table.resign()
+        elif isinstance(command, StepReplay) and isinstance(self.table, Steppable):
+            self.table.step(command.delta)
+        self._poll()
+        return False
+
+
+def log_path() -> Path:
+    """Where errors are written: ``tui.log`` in the user data directory."""
+    from p2p_burgundy.net.identity import data_dir
+
+    return data_dir() / LOG_NAME
+
+
+def run_guarded(table: Table, *, autoplay: str | None = None, mouse: bool = True) -> int:
+    """Run the client on ``table``; errors become one line on stderr and a log entry."""
+    path = log_path()
+    handler: logging.Handler
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError:
+        handler = logging.NullHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    logging.captureWarnings(True)
+    logging.getLogger("py.warnings").addHandler(handler)
+    try:
+        with terminal(mouse) as (screen, palette):
+            app = App(screen, palette, table, Model(table), autoplay)
+            return app.run()
+    except KeyboardInterrupt:
+        return 130
+    except _Terminated as exc:
+        log.info("stopped by %s", exc)
+        return 143
+    except Exception as exc:
+        log.error("the terminal client failed:\n%s", traceback.format_exc())
+        print(f"burgundy: the game stopped on an unexpected error ({type(exc).__name__}); "
+              f"details are in {path}", file=sys.stderr)
+        return 1
+    finally:
+        log.removeHandler(handler)
+        logging.getLogger("py.warnings").removeHandler(handler)
+        handler.close()

@@ -1,0 +1,546 @@
+"""Pure drawing: the model and the table's state become lines of styled text.
+
+Nothing here touches curses. Each widget returns a list of :data:`Line` (segments of text
+with a :class:`Style` and, for anything clickable, the index of the choice it selects); a
+:class:`Canvas` puts them into the rectangles of a :class:`~.layout.Layout`. Tests compare
+``Canvas.text()`` with expected lines; the app turns styles into curses attributes.
+
+>>> from p2p_burgundy import GameConfig, new_game, resolve_chance
+>>> state = new_game(GameConfig(players=2))
+>>> while state.chance is not None:
+...     state = resolve_chance(state, bytes(32))
+>>> for line in estate_lines(state, 0, ["Ann", "Bob"])[:4]:
+...     print(text(line).rstrip())
+Ann's estate (board 1)
+          A6    C5    C4    K3
+       A2    A1    C6    K5    B4
+    A5    A4    B3    K1    B2    B3
+"""
+
+from __future__ import annotations
+
+import textwrap
+import unicodedata
+from collections.abc import Iterable, Sequence
+from enum import IntEnum
+from typing import NamedTuple
+
+from p2p_burgundy import Category, GameState, outcome
+from p2p_burgundy.board import PHASE_LETTERS, depot_spaces
+from p2p_burgundy.estate import COLOUR_LETTERS, ROW_LENGTHS, row_col
+from p2p_burgundy.state import EMPTY
+from p2p_burgundy.tiles import TILE_COLOUR
+
+from .describe import CATEGORY_WORDS
+from .layout import MIN_HEIGHT, MIN_WIDTH, Dim, Layout
+from .model import Context, MenuView, Model, Option, Overlay, Target
+from .table import EntryKind, HistoryEntry, Steppable
+from .texts import KNOWLEDGE_SHORT, guide, help_for, tile_code
+
+
+class Style(IntEnum):
+    """How a piece of text looks; the app maps these to colours or plain attributes."""
+
+    NORMAL = 0
+    DIM = 1
+    BOLD = 2
+    TITLE = 3  # a pane's title
+    LEGAL = 4  # something that can be chosen now
+    CURSOR = 5  # the choice under the cursor
+    ERROR = 6
+    BAR = 7  # the status line and the footer
+    KEY = 8  # a key name
+    # 10 + colour: an empty estate space of that colour; 20 + colour: a placed tile
+    SPACE = 10
+    TILE = 20
+
+
+class Seg(NamedTuple):
+    """A run of text in one style; ``target`` is the choice a click on it selects."""
+
+    text: str
+    style: int = Style.NORMAL
+    target: int | None = None
+
+
+Line = list[Seg]
+Marks = dict[Target, tuple[int, int]]
+"""What to highlight: target -> (Style.LEGAL or Style.CURSOR, index of the choice)."""
+
+CELL = 6  # columns per estate space
+HEX_INDENT = CELL // 2
+
+
+def text(line: Iterable[Seg]) -> str:
+    """The characters of a line.
+
+    >>> text([Seg("a"), Seg("b", Style.BOLD)])
+    'ab'
+    """
+    return "".join(s.text for s in line)
+
+
+def safe(s: str) -> str:
+    """Only printable single-width characters reach the screen.
+
+    >>> safe("ok\\x07\\u754c")
+    'ok??'
+    """
+    return "".join(
+        ch if ch.isprintable() and unicodedata.east_asian_width(ch) not in ("W", "F")
+        and not unicodedata.combining(ch) else "?"
+        for ch in s
+    )
+
+
+def fit(s: str, width: int) -> str:
+    """Cut ``s`` to ``width`` columns, marking a cut with ``~``.
+
+    >>> fit("abcdef", 4), fit("abc", 4)
+    ('abc~', 'abc')
+    """
+    if width <= 0:
+        return ""
+    return s if len(s) <= width else s[:width - 1] + "~"
+
+
+def marks_for(menu: MenuView | None) -> Marks:
+    """Targets to highlight for the choices on offer; the cursor's win over the rest."""
+    marks: Marks = {}
+    if not menu:
+        return marks
+    for index, option in enumerate(menu.options):
+        for target in option.targets():
+            if target not in marks:
+                marks[target] = (Style.LEGAL, index)
+    if menu.options:
+        chosen = menu.options[menu.cursor]
+        if chosen.target:
+            marks[chosen.target] = (Style.CURSOR, menu.cursor)
+        for target in chosen.targets() - {chosen.target}:
+            marks[target] = (Style.LEGAL, menu.cursor)
+    return marks
+
+
+def _marked(target: Target, content: str, marks: Marks, style: int) -> Seg:
+    """``content`` padded to a cell: [x] when choosable, >x< under the cursor."""
+    mark = marks.get(target)
+    if mark is None:
+        return Seg(f" {content} ", style)
+    left, right = ("[", "]") if mark[0] == Style.LEGAL else (">", "<")
+    return Seg(f"{left}{content}{right}", mark[0], mark[1])
+
+
+# --- the estate and supplies -------------------------------------------------------------
+
+def estate_lines(state: GameState, seat: int, names: Sequence[str],
+                 marks: Marks | None = None) -> list[Line]:
+    """A title and the 37 spaces on 7 offset rows; empty spaces show colour letter and
+    die number (``B3``), covered ones the tile code (``Kn12``)."""
+    marks = marks or {}
+    board = state.boards[seat]
+    player = state.players[seat]
+    lines: list[Line] = [[Seg(f"{names[seat]}'s estate (board {board.id})", Style.TITLE)]]
+    rows: list[Line] = [[Seg(" " * (HEX_INDENT * (7 - n)))] for n in ROW_LENGTHS]
+    for space in range(len(board.colours)):
+        row, _ = row_col(space)
+        tile = player.estate[space]
+        colour = board.colours[space]
+        if tile == EMPTY:
+            content, style = f"{COLOUR_LETTERS[colour]}{board.dice[space]}", Style.SPACE + colour
+        else:
+            content, style = tile_code(tile), Style.TILE + TILE_COLOUR[tile]
+        rows[row].append(_marked(("space", space, 0), f"{content:<4}", marks, style))
+    return lines + rows
+
+
+def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
+                   width: int = 42) -> list[Line]:
+    """Storage, goods, silverlings, workers, VP, dice (a used die in parentheses), bonus
+    tiles and the knowledge tiles in effect."""
+    marks = marks or {}
+    p = state.players[seat]
+    storage: Line = [Seg("Storage:", Style.BOLD)]
+    for i in range(max(3, len(p.storage))):
+        content = tile_code(p.storage[i]) if i < len(p.storage) else "---"
+        storage.append(Seg(f" {i + 1}"))
+        style = Style.TILE + TILE_COLOUR[p.storage[i]] if i < len(p.storage) else Style.DIM
+        storage.append(_marked(("storage", i, 0), f"{content:<4}", marks, style))
+    goods: Line = [Seg("Goods:", Style.BOLD)]
+    held = [g for g in range(1, 7) if p.goods[g]]
+    for g in held:
+        goods.append(_marked(("goods", g, 0), f"{g}x{p.goods[g]}", marks, Style.NORMAL))
+    if not held:
+        goods.append(Seg(" none"))
+    goods.append(Seg(f"  sold {sum(p.sold)}"))
+    money: Line = [Seg(f"Silver {p.silver}  Workers {p.workers}  VP {p.vp}", Style.BOLD)]
+    dice: Line = [Seg("Dice:", Style.BOLD)]
+    for i in (0, 1):
+        used = bool(p.dice_used >> i & 1) and p.dice[i]
+        value = str(p.dice[i]) if p.dice[i] else "-"
+        if used:
+            dice.append(Seg(f" ({value})", Style.DIM))
+        else:
+            dice.append(_marked(("die", i, 0), f"{value}", marks, Style.NORMAL))
+    bonuses = [f"{COLOUR_LETTERS[c]} {'1st' if b == 1 else '2nd'}"
+               for c, b in enumerate(p.bonuses) if b]
+    dice += [Seg("  Bonus tiles: ", Style.BOLD), Seg(", ".join(bonuses) if bonuses else "none")]
+    known = [n for n in range(1, 27) if p.knowledge >> n & 1]
+    words = "; ".join(f"#{n} {KNOWLEDGE_SHORT[n]}" for n in known) if known else "none"
+    if len(words) + 11 > width:
+        words = " ".join(f"#{n}" for n in known) + " (i: tile guide)"
+    knowledge: Line = [Seg("Knowledge: ", Style.BOLD), Seg(fit(words, width - 11))]
+    return [storage, goods, money, dice, knowledge]
+
+
+# --- the central board -------------------------------------------------------------------
+
+def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = None,
+                my_seat: int | None = None) -> list[Line]:
+    """Phase and round, goods to come, the six depots with tiles and goods, the black depot,
+    and the players in turn order with their scores."""
+    marks = marks or {}
+    n = state.config.players
+    if state.is_over:
+        head = "Game over"
+    else:
+        to_come = " ".join(str(g) for g in state.phase_goods[state.round + 1:]) or "none"
+        head = f"Phase {PHASE_LETTERS[state.phase]} round {state.round + 1}/5 | to come: " \
+               f"{to_come}"
+    lines: list[Line] = [[Seg(head, Style.TITLE)]]
+    for d in range(1, 7):
+        line: Line = [Seg(f"{d}:")]
+        for slot, _ in depot_spaces(d, n):
+            tile = state.depots[d][slot]
+            content = tile_code(tile) if tile != EMPTY else "---"
+            style = Style.TILE + TILE_COLOUR[tile] if tile != EMPTY else Style.DIM
+            line.append(_marked(("depot", d, slot), f"{content:<4}", marks, style))
+        goods = state.depot_goods[d]
+        if any(goods):
+            digits = " ".join(str(g) for g in range(1, 7) for _ in range(goods[g]))
+            line.append(Seg(" " * (CELL * (4 - len(depot_spaces(d, n))))))
+            line.append(_marked(("goods_depot", d, 0), f"({digits})", marks, Style.NORMAL))
+        lines.append(line)
+    black = [s for s in range(len(state.depots[0]))]
+    for half in (black[:4], black[4:]):
+        line = [Seg("Black:" if half and half[0] == 0 else "      ")]
+        for slot in half:
+            tile = state.depots[0][slot]
+            if tile == EMPTY and slot >= 4 and not any(t != EMPTY for t in state.depots[0][4:]):
+                continue
+            content = tile_code(tile) if tile != EMPTY else "---"
+            style = Style.TILE + TILE_COLOUR[tile] if tile != EMPTY else Style.DIM
+            line.append(_marked(("depot", 0, slot), f"{content:<4}", marks, style))
+        lines.append(line)
+    for place, seat in enumerate(state.order):
+        p = state.players[seat]
+        mover = "> " if state.to_move == seat else "  "
+        you = "*" if seat == my_seat else " "
+        lines.append([Seg(f"{mover}{place + 1}. {fit(names[seat], 12):<12}{you}",
+                          Style.BOLD if state.to_move == seat else Style.NORMAL),
+                      Seg(f"{p.vp:>3} VP  s{p.silver} w{p.workers}")])
+    return lines
+
+
+# --- choices, log, status ----------------------------------------------------------------
+
+def menu_lines(menu: MenuView | None, waiting: str | None, height: int, width: int
+               ) -> list[Line]:
+    """The question of this step and the choices (a window around the cursor), with the
+    cursor choice's full cost and gain on the last line."""
+    if menu is None:
+        return [[Seg(waiting or "", Style.TITLE)],
+                [Seg("Press ? for help, i for the tile guide.", Style.DIM)]]
+    lines: list[Line] = [[Seg(fit(menu.prompt, width), Style.TITLE)]]
+    rows = max(1, height - 2)
+    options = menu.options
+    start = min(max(0, menu.cursor - rows // 2), max(0, len(options) - rows))
+    for index in range(start, min(len(options), start + rows)):
+        lines.append(_option_line(options[index], index, index == menu.cursor, width))
+    if len(options) > rows:
+        lines[-1] = [Seg(fit(f"  ... {len(options)} choices: arrows scroll", width), Style.DIM)] \
+            if start + rows < len(options) and menu.cursor < start + rows - 1 else lines[-1]
+    if options and options[menu.cursor].note:
+        lines += [[Seg(" " * width)]] * max(0, height - 1 - len(lines))
+        lines.append([Seg(fit(f"= {options[menu.cursor].note}", width), Style.DIM)])
+    return lines
+
+
+def _option_line(option: Option, index: int, cursor: bool, width: int) -> Line:
+    more = " >" if option.children else ""
+    note = f"  {option.note}" if option.note else ""
+    body = fit(f"{option.label}{more}{note}", width - 4)
+    if cursor:
+        return [Seg(fit(f">{option.key} {body}", width).ljust(width), Style.CURSOR, index)]
+    return [Seg(" "), Seg(option.key, Style.KEY, index), Seg(f" {body}", Style.NORMAL, index)]
+
+
+def entry_text(entry: HistoryEntry, names: Sequence[str]) -> str:
+    """A history entry as shown in the log.
+
+    >>> entry_text(HistoryEntry(1, "hello", EntryKind.CHAT), ["Ann", "Bob"])
+    '<Bob> hello'
+    """
+    if entry.kind == EntryKind.CHAT:
+        who = names[entry.seat] if entry.seat is not None else "?"
+        return f"<{who}> {entry.text}"
+    if entry.kind == EntryKind.CHANCE:
+        return f"* {entry.text}"
+    if entry.kind == EntryKind.EVENT:
+        return f"! {entry.text}"
+    return entry.text
+
+
+def log_lines(history: Sequence[HistoryEntry], names: Sequence[str], width: int,
+              height: int, scroll: int = 0, mark: int = 0) -> list[Line]:
+    """The newest ``height - 1`` wrapped log lines (``scroll`` lines back), under a title;
+    a rule marks where our last turn ended."""
+    wrapped: list[Line] = []
+    for i, entry in enumerate(history):
+        if i == mark > 0:
+            wrapped.append([Seg(("-- since your last turn " + "-" * width)[:width],
+                                Style.DIM)])
+        style = {EntryKind.CHANCE: Style.DIM, EntryKind.CHAT: Style.BOLD,
+                 EntryKind.EVENT: Style.BOLD}.get(entry.kind, Style.NORMAL)
+        for part in textwrap.wrap(safe(entry_text(entry, names)), max(10, width),
+                                  subsequent_indent="  ") or [""]:
+            wrapped.append([Seg(part, style)])
+    rows = max(0, height - 1)
+    scroll = min(scroll, max(0, len(wrapped) - rows))
+    end = len(wrapped) - scroll
+    title = "Log" + (f" (older: {scroll} lines up, PgDn for newer)" if scroll else
+                     " (PgUp/PgDn)")
+    return [[Seg(fit(title, width), Style.TITLE)], *wrapped[max(0, end - rows):end]]
+
+
+def status_line(model: Model, width: int) -> Line:
+    """Phase, round, whose turn, and the dice, silver, workers and VP of the viewer's seat."""
+    table = model.table
+    state = model.state
+    names = table.names
+    seat = table.my_seat if table.my_seat is not None else model.view_seat
+    p = state.players[seat]
+    where = "Game over" if state.is_over else f"{PHASE_LETTERS[state.phase]} {state.round + 1}/5"
+    if table.ended:
+        turn = table.ended
+    elif state.is_over:
+        result = outcome(state)
+        turn = f"{names[result.winner]} wins with {result.scores[result.winner]} VP"
+    elif model.draft:
+        turn = "Your turn"
+    else:
+        turn = table.waiting_for() or (f"{names[state.to_move]} to move"
+                                       if state.to_move is not None else "")
+    dice = " ".join(f"({d})" if p.dice_used >> i & 1 else str(d)
+                    for i, d in enumerate(p.dice)) if any(p.dice) else "-"
+    who = "" if seat == table.my_seat else f"{names[seat]}: "
+    parts = [where, turn, f"{who}dice {dice}", f"silver {p.silver}", f"workers {p.workers}",
+             f"{p.vp} VP"]
+    if state.is_over or table.ended:
+        parts = [where, turn, f"{names[seat]}: {p.vp} VP"]
+    line = " " + " | ".join(parts)
+    return [Seg(fit(line, width - 7).ljust(width - 7) + " ? help", Style.BAR)]
+
+
+def footer_line(keys: Sequence[tuple[str, str]], width: int) -> Line:
+    """The keys that work now, as many as fit."""
+    line: Line = []
+    used = 0
+    for key, label in keys:
+        need = len(key) + len(label) + 3
+        if used + need > width:
+            break
+        line += [Seg(" "), Seg(key, Style.KEY), Seg(f" {label} ", Style.BAR)]
+        used += need
+    line.append(Seg(" " * (width - used), Style.BAR))
+    return line
+
+
+# --- full pages --------------------------------------------------------------------------
+
+def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
+                ) -> list[Line]:
+    """Every player's VP by category, the totals, empty spaces, and who won and why."""
+    result = outcome(state)
+    width = max(7, *(min(12, len(n)) + 2 for n in names))
+    title = "Final scores" if state.is_over else f"Scores when the game stopped ({ended})"
+    lines: list[Line] = [[Seg(title, Style.TITLE)], []]
+    head = f"{'':<16}" + "".join(f"{fit(n, 12):>{width}}" for n in names)
+    lines.append([Seg(head, Style.BOLD)])
+    for category in Category:
+        cells = "".join(f"{p.breakdown[category]:>{width}}" for p in state.players)
+        lines.append([Seg(f"{CATEGORY_WORDS[category]:<16}{cells}")])
+    total = "".join(f"{p.vp:>{width}}" for p in state.players)
+    lines.append([Seg(f"{'total':<16}{total}", Style.BOLD)])
+    empty = "".join(f"{e:>{width}}" for e in result.empty_spaces)
+    lines.append([Seg(f"{'empty spaces':<16}{empty}")])
+    lines.append([])
+    winner = result.winner
+    verb = "wins" if state.is_over else "leads"
+    lines.append([Seg(f"{names[winner]} {verb} with {result.scores[winner]} VP "
+                      f"(decided by {result.decided_by}).", Style.BOLD)])
+    ranking = "  ".join(f"{i + 1}. {names[s]} {result.scores[s]}"
+                        for i, s in enumerate(result.ranking))
+    lines.append([Seg(f"Ranking: {ranking}")])
+    if ended:
+        lines.append([Seg(f"The game stopped early: {ended}.")])
+    return lines
+
+
+def page_lines(body: Sequence[str], title: str, height: int, scroll: int) -> list[Line]:
+    """A titled page of plain lines, scrolled."""
+    rows = max(1, height - 2)
+    scroll = min(scroll, max(0, len(body) - rows))
+    lines: list[Line] = [[Seg(title, Style.TITLE)], []]
+    lines += [[Seg(line)] for line in body[scroll:scroll + rows]]
+    return lines
+
+
+def info_lines(index: int) -> list[Line]:
+    """The tile guide at entry ``index``, with the list of entries around it."""
+    entries = guide()
+    index %= len(entries)
+    _, info = entries[index]
+    lines: list[Line] = [[Seg(f"Tile guide {index + 1}/{len(entries)}: {info.title}",
+                              Style.TITLE)], []]
+    lines += [[Seg("  " + line)] for line in info.lines]
+    lines.append([])
+    lines.append([Seg("Up/Down or Left/Right: other tiles   Esc: back", Style.DIM)])
+    lines.append([])
+    codes = []
+    for i, (t, _) in enumerate(entries):
+        code = tile_code(t).rstrip("2") if TILE_COLOUR[t] == 1 else tile_code(t)
+        codes.append(Seg(f" {code:<4}", Style.CURSOR if i == index else Style.NORMAL))
+    for start in range(0, len(codes), 12):
+        lines.append(codes[start:start + 12])
+    return lines
+
+
+def too_small_lines(width: int, height: int) -> list[Line]:
+    """The only thing shown while the terminal is below the minimum size."""
+    return [[Seg(fit(f"Terminal too small: {width}x{height}.", width), Style.ERROR)],
+            [Seg(fit(f"Needs at least {MIN_WIDTH}x{MIN_HEIGHT}; enlarge it.", width))],
+            [Seg(fit("q quits.", width))]]
+
+
+# --- composing the screen ----------------------------------------------------------------
+
+class Canvas:
+    """A ``width`` x ``height`` grid of styled characters, with click targets."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+        self._cells: list[list[tuple[str, int, int | None]]] = [
+            [(" ", Style.NORMAL, None)] * width for _ in range(height)]
+
+    def put(self, y: int, x: int, line: Iterable[Seg], width: int | None = None) -> None:
+        """Draw ``line`` from (y, x), clipped to ``width`` columns and to the canvas."""
+        if not 0 <= y < self.height:
+            return
+        end = min(self.width, x + (width if width is not None else self.width))
+        row = self._cells[y]
+        for seg in line:
+            for ch in safe(seg.text):
+                if x >= end:
+                    return
+                if x >= 0:
+                    row[x] = (ch, seg.style, seg.target)
+                x += 1
+
+    def draw(self, dim: Dim, lines: Sequence[Line]) -> None:
+        """Draw ``lines`` into the rectangle ``dim`` (clipped)."""
+        for i, line in enumerate(lines[:dim.height]):
+            self.put(dim.y + i, dim.x, line, dim.width)
+
+    def lines(self) -> list[Line]:
+        """Each row as segments of equal style and target."""
+        out = []
+        for row in self._cells:
+            line: Line = []
+            for ch, style, target in row:
+                if line and line[-1].style == style and line[-1].target == target:
+                    line[-1] = Seg(line[-1].text + ch, style, target)
+                else:
+                    line.append(Seg(ch, style, target))
+            out.append(line)
+        return out
+
+    def text(self) -> list[str]:
+        """The rows as plain strings (what a snapshot test compares)."""
+        return ["".join(ch for ch, _, _ in row) for row in self._cells]
+
+    def target_at(self, y: int, x: int) -> int | None:
+        """The choice a click at (y, x) selects, if any."""
+        if 0 <= y < self.height and 0 <= x < self.width:
+            return self._cells[y][x][2]
+        return None
+
+
+def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]]) -> Canvas:
+    """The whole screen for ``model`` at ``layout``'s size; ``keys`` go in the footer."""
+    canvas = Canvas(layout.width, layout.height)
+    if layout.too_small:
+        canvas.draw(layout.body, too_small_lines(layout.width, layout.height))
+        return canvas
+    table = model.table
+    names = table.names
+    state = model.state
+    canvas.put(0, 0, status_line(model, layout.width))
+    overlay = model.overlay
+    body = layout.body
+    if overlay == Overlay.HELP:
+        context = {Context.PLAY: "play", Context.REPLAY: "replay",
+                   Context.SCORES: "scores"}.get(_base_context(model), "wait")
+        canvas.draw(body, page_lines(help_for(context), "Help (Esc closes, arrows scroll)",
+                                     body.height, model.overlay_scroll))
+    elif overlay == Overlay.INFO:
+        canvas.draw(body, info_lines(model.info_index))
+    elif overlay == Overlay.LOG:
+        rows = body.height
+        lines = log_lines(table.history, names, body.width, rows, model.overlay_scroll,
+                          model.mark)
+        canvas.draw(body, lines)
+    elif overlay == Overlay.SCORES:
+        lines = score_lines(state, names, table.ended)
+        lines += [[], [Seg("s: show the board   l: log   q: quit", Style.DIM)]]
+        canvas.draw(body, lines)
+    else:
+        menu = model.menu()
+        mine = model.view_seat == table.my_seat
+        marks = marks_for(menu) if mine else {}
+        board_marks = marks_for(menu)
+        seat = model.view_seat
+        canvas.draw(layout.estate, estate_lines(state, seat, names, marks))
+        canvas.draw(layout.supplies, supplies_lines(state, seat, marks, layout.supplies.width))
+        canvas.draw(layout.board, board_lines(state, names, board_marks, table.my_seat))
+        waiting = table.waiting_for()
+        if isinstance(table, Steppable):
+            waiting = f"{waiting}: . forward, , back"
+        canvas.draw(layout.menu, menu_lines(menu, waiting, layout.menu.height,
+                                            layout.menu.width))
+        canvas.draw(layout.log, log_lines(table.history, names, layout.log.width,
+                                          layout.log.height, model.log_scroll, model.mark))
+    canvas.put(layout.message.y, 0, message_line(model, layout.width))
+    canvas.put(layout.footer.y, 0, footer_line(keys, layout.width))
+    return canvas
+
+
+def _base_context(model: Model) -> Context:
+    if model.replay:
+        return Context.REPLAY
+    if model.game_over:
+        return Context.SCORES
+    return Context.PLAY if model.draft else Context.WAIT
+
+
+def message_line(model: Model, width: int) -> Line:
+    """The question being asked, the chat being typed, or the last message."""
+    if model.confirm:
+        return [Seg(fit(model.confirm.question, width), Style.ERROR)]
+    if model.chat is not None:
+        shown = model.chat[-(width - 12):]
+        return [Seg("Say: ", Style.BOLD), Seg(shown + "_"),
+                Seg("  (Enter sends, Esc cancels)"[:max(0, width - len(shown) - 6)],
+                    Style.DIM)]
+    return [Seg(fit(model.message, width))]

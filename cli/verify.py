@@ -1,0 +1,214 @@
+"""``burgundy verify GAMEFILE [--json]``: check a game from its log file alone.
+
+The file is only read (never repaired: a torn tail is reported, not cut). The audit
+(:func:`p2p_burgundy.net.audit.audit_file`) checks every entry; this module prints the roster
+with fingerprints, every chance event with each seat's reveal and what it drew, every turn in
+words, the final scores, and then every problem found. Exit code 0 when the game is complete
+and every check held, 1 otherwise (the reasons are printed), 2 for a bad command line or a
+file that cannot be read. ``--json`` prints one JSON document instead (bytes as hex).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from p2p_burgundy import GameState, apply, new_game, resolve_chance
+from p2p_burgundy.board import PHASE_LETTERS
+from p2p_burgundy.net.audit import (
+    Audit,
+    ChanceReport,
+    PhaseDraw,
+    RoundDraw,
+    SetupDraw,
+    TurnReport,
+    audit_file,
+)
+from p2p_burgundy.scoring import Category
+from p2p_burgundy.state import EMPTY
+from p2p_burgundy.tiles import tile_name
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+CATEGORY_WORDS = {
+    Category.ANIMALS: "animals",
+    Category.REGIONS: "regions",
+    Category.PHASE_BONUSES: "phase bonuses",
+    Category.COLOUR_BONUSES: "colour bonuses",
+    Category.SALES: "sales",
+    Category.WATCHTOWERS: "watchtowers",
+    Category.KNOWLEDGE: "knowledge",
+    Category.GOODS_LEFT: "goods left",
+    Category.SILVER_LEFT: "silver left",
+    Category.WORKERS_LEFT: "workers left",
+}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The options of ``burgundy verify``."""
+    parser.add_argument("gamefile", metavar="GAMEFILE", help="the game file to check")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON document (bytes as hex) instead of text")
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Verify ``args.gamefile``; the exit code (0 verified, 1 not, 2 unreadable)."""
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    path = Path(args.gamefile)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        print(f"burgundy verify: cannot read {path}: {exc.strerror or exc}", file=err)
+        return EXIT_USAGE
+    report = audit_file(data)
+    if args.json:
+        json.dump(report.to_json(), out, indent=1, ensure_ascii=False)
+        out.write("\n")
+    else:
+        write_report(report, str(path), out)
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``burgundy verify`` alone (``python -m p2p_burgundy.cli.verify``)."""
+    parser = argparse.ArgumentParser(prog="burgundy verify", description=__doc__)
+    configure(parser)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    return run(args)
+
+
+# --- The text report ------------------------------------------------------------------------------
+
+
+def write_report(report: Audit, name: str, out: TextIO) -> None:
+    """The human report: roster, chance events, turns in words, scores, problems, verdict."""
+    w = out.write
+    w(f"Game file {name}: {report.records} entries\n")
+    if report.config is not None and report.game_id is not None:
+        c = report.config
+        w(f"Game {report.game_id.hex()}, table code {report.table_code}: {c.players} players, "
+          f"edition {c.edition.value}, estates {', '.join(c.estates)}\n")
+    names = [p.name for p in report.players]
+    if report.players:
+        w("\nPlayers:\n")
+        for p in report.players:
+            host = "  (host, signed the start)" if p.host else ""
+            w(f"  seat {p.seat}  {p.name:<12} {p.colour:<7} fingerprint {p.fingerprint}"
+              f"{host}\n              commitment {p.commitment.hex()}\n")
+    if report.config is not None:
+        _write_steps(report, names, out)
+    if report.chats:
+        w("\nChat:\n")
+        for chat in report.chats:
+            w(f"  {names[chat.seat]}: {chat.text}\n")
+    if report.complete:
+        _write_scores(report, names, out)
+    elif report.waiting is not None and report.players:
+        seats = ", ".join(f"{names[s]} (seat {s}, {report.players[s].fingerprint})"
+                          for s in report.waiting.seats)
+        what = (f"the reveal for chance event {report.waiting.index}"
+                if report.waiting.what == "reveal" else f"turn {report.waiting.index}")
+        w(f"\nThe game is not finished: it waits for {what} from {seats}.\n")
+    if report.problems:
+        w(f"\n{len(report.problems)} problem{'s' if len(report.problems) != 1 else ''}:\n")
+        for problem in report.problems:
+            w(f"  - {problem}\n")
+    if report.ok:
+        w(f"\nVERIFIED: every signature, link, reveal and turn checks out; final state "
+          f"{report.final_hash.hex() if report.final_hash else ''}\n")
+    else:
+        reasons = []
+        if report.problems:
+            reasons.append(f"{len(report.problems)} failed check"
+                           f"{'s' if len(report.problems) != 1 else ''}")
+        if not report.complete:
+            reasons.append("the game is not complete")
+        w(f"\nNOT VERIFIED: {'; '.join(reasons)}\n")
+
+
+def _write_steps(report: Audit, names: list[str], out: TextIO) -> None:
+    assert report.config is not None
+    state = new_game(report.config)
+    for step in report.steps:
+        if isinstance(step, ChanceReport):
+            state = _write_chance(step, state, names, out)
+        else:
+            state = _write_turn(step, state, names, out)
+
+
+def _write_chance(step: ChanceReport, state: GameState, names: list[str],
+                  out: TextIO) -> GameState:
+    w = out.write
+    draw = step.drew
+    if isinstance(draw, SetupDraw):
+        title = "set-up"
+    elif isinstance(draw, PhaseDraw):
+        title = f"phase {PHASE_LETTERS[draw.phase]}"
+    else:
+        title = f"phase {PHASE_LETTERS[draw.phase]}, round {draw.round + 1}"
+    w(f"\nChance event {step.index} ({title}):\n")
+    for seat, reveal in enumerate(step.reveals):
+        w(f"  reveal {names[seat]:<12} {reveal.hex()}\n")
+    w(f"  entropy      {step.entropy.hex()}\n")
+    if isinstance(draw, SetupDraw):
+        goods = "; ".join(f"{names[s]} {' '.join(map(str, g))}" for s, g in enumerate(draw.goods))
+        w(f"  {names[draw.start_player]} starts; starting goods: {goods}\n")
+    elif isinstance(draw, PhaseDraw):
+        for d in range(1, 7):
+            w(f"  depot {d}: {_tiles(draw.depots[d])}\n")
+        w(f"  black depot: {_tiles(draw.depots[0])}\n")
+        w(f"  goods of the phase, by round: {' '.join(map(str, draw.goods))}\n")
+    elif isinstance(draw, RoundDraw):
+        dice = ", ".join(f"{names[s]} {a}+{b}" for s, (a, b) in enumerate(draw.dice))
+        order = ", ".join(names[s] for s in draw.order)
+        w(f"  dice: {dice}; white die {draw.white_die} puts goods {draw.goods} on depot "
+          f"{draw.white_die}; turn order {order}\n")
+    return resolve_chance(state, step.entropy)
+
+
+def _write_turn(step: TurnReport, state: GameState, names: list[str], out: TextIO) -> GameState:
+    seq = f", entry seq {step.seq}" if step.seq is not None else ""
+    out.write(f"Turn {step.turn} ({names[step.seat]}{seq}):\n")
+    for line in _turn_words(state, step, names):
+        out.write(f"  {line}\n")
+    for action in step.actions:
+        state = apply(state, action)
+    return state
+
+
+def _turn_words(state: GameState, step: TurnReport, names: list[str]) -> list[str]:
+    try:
+        from .tui.describe import describe_turn
+
+        return [text for _, text in describe_turn(state, step.actions, names)]
+    except Exception:  # the words are a courtesy: never let them hide the verdict
+        return [", ".join(repr(a) for a in step.actions)]
+
+
+def _tiles(tiles: Sequence[int]) -> str:
+    shown = [tile_name(t) for t in tiles if t != EMPTY]
+    return ", ".join(shown) if shown else "(empty)"
+
+
+def _write_scores(report: Audit, names: list[str], out: TextIO) -> None:
+    assert report.outcome is not None
+    out.write("\nFinal scores:\n")
+    by_seat = {s.seat: s for s in report.scores}
+    for place, seat in enumerate(report.outcome.ranking, 1):
+        score = by_seat[seat]
+        parts = ", ".join(f"{CATEGORY_WORDS[c]} {v}" for c, v in score.by_category.items() if v)
+        out.write(f"  {place}. {names[seat]:<12} {score.vp:>3} VP ({parts or 'nothing'})\n")
+    out.write(f"Winner: {names[report.outcome.winner]} (decided by "
+              f"{report.outcome.decided_by})\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,630 @@
+"""Audit a game from its log alone: every check, every draw, every move (``burgundy verify``).
+
+:func:`audit` rebuilds a game from a game file's entries with a spectator
+:class:`~p2p_burgundy.net.session.Session` (so the rules are exactly the peers' rules), then
+replays the engine over what the session decided to say what each chance event drew.
+Like python-chess's pgn reader it never stops at the first defect: every failed check becomes
+a :class:`Problem` naming the record, the author, the seq, the kind and the check, and the
+report still shows everything that could be established. The order of the entries does not
+matter; only a game that is complete and has no problem is :attr:`Audit.ok`.
+
+Pure: bytes in, a report out (:func:`audit_file` takes a game file's bytes).
+
+>>> from p2p_burgundy.net.session import Session
+>>> report = audit([])
+>>> report.ok, [str(p) for p in report.problems]
+(False, ['start: no valid START entry: nothing to audit'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from p2p_burgundy import (
+    Action,
+    GameConfig,
+    GameState,
+    apply,
+    new_game,
+    resolve_chance,
+    state_hash,
+)
+from p2p_burgundy.board import PHASE_LETTERS
+from p2p_burgundy.chance import ChanceKind
+from p2p_burgundy.scoring import Category, Outcome
+
+from .errors import DecodeError, ProtocolError, RemoteProtocolError
+from .identity import PUBLIC_KEY_SIZE, fingerprint, table_code, verify
+from .log import (
+    _RECORD_HEADER,
+    ENTRY_DOMAIN,
+    FILE_MAGIC,
+    MAX_RECORD,
+    Entry,
+    Kind,
+    decode_entry,
+    read_records,
+)
+from .session import (
+    ChanceResolved,
+    EntryRejected,
+    Equivocation,
+    Event,
+    GameOver,
+    Session,
+    Start,
+    TurnApplied,
+    Waiting,
+    parse_start,
+)
+
+
+class Check(Enum):
+    """Which check an entry (or the file) failed."""
+
+    FILE = "file"  # bad magic, or a torn or corrupt tail
+    DECODE = "decode"  # an entry's bytes are malformed
+    SIGNATURE = "signature"  # the Ed25519 signature does not verify
+    START = "start"  # no valid START entry, or a broken one
+    GAME = "game"  # the entry belongs to another game
+    SEAT = "seat"  # the author has no seat at this table
+    LINK = "link"  # the entry does not link to the author's previous one, or one is missing
+    REVEAL = "reveal"  # a reveal that does not hash to the commitment, or a second one
+    ILLEGAL_TURN = "illegal turn"  # the rules forbid the turn
+    WRONG_SEAT = "wrong seat"  # a turn by a player who was not to move
+    OUT_OF_ORDER = "out of order"  # a turn for a number already played, or never reached
+    EQUIVOCATION = "equivocation"  # two signed bodies for one (author, seq)
+    MALFORMED = "malformed"  # a payload of the wrong shape, or a kind not expected
+    REPLAY = "replay"  # the engine's replay disagrees with the session (a bug on our side)
+
+
+# How the session's rejection reasons map to checks (first match wins).
+_REJECTION_CHECKS: tuple[tuple[str, Check], ...] = (
+    ("does not hash to the commitment", Check.REVEAL),
+    ("a second reveal", Check.REVEAL),
+    ("belongs to", Check.WRONG_SEAT),
+    ("already played", Check.OUT_OF_ORDER),
+    ("a second turn", Check.OUT_OF_ORDER),
+    ("illegal turn", Check.ILLEGAL_TURN),
+)
+
+
+def rejection_check(reason: str) -> Check:
+    """The :class:`Check` a session's rejection reason stands for.
+
+    >>> rejection_check("Bob: turn 4 belongs to Ann").value
+    'wrong seat'
+    """
+    for needle, check in _REJECTION_CHECKS:
+        if needle in reason:
+            return check
+    return Check.MALFORMED
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One failed check. ``record`` is the entry's index in the input (from 0), ``author``
+    the author's fingerprint (or a hex prefix if the key is malformed)."""
+
+    check: Check
+    reason: str
+    record: int | None = None
+    author: str | None = None
+    seat: int | None = None
+    seq: int | None = None
+    kind: str | None = None
+
+    def __str__(self) -> str:
+        where = []
+        if self.record is not None:
+            where.append(f"record {self.record}")
+        if self.seat is not None:
+            where.append(f"seat {self.seat}")
+        if self.author is not None:
+            where.append(self.author)
+        if self.seq is not None:
+            where.append(f"seq {self.seq}")
+        if self.kind is not None:
+            where.append(self.kind)
+        at = f" [{', '.join(where)}]" if where else ""
+        return f"{self.check.value}: {self.reason}{at}"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A seat as the START entry fixes it."""
+
+    seat: int
+    name: str
+    colour: str
+    key: bytes
+    fingerprint: str
+    commitment: bytes
+    host: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SetupDraw:
+    """What the SETUP event drew: the start player and each seat's three goods (sorted)."""
+
+    start_player: int
+    goods: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseDraw:
+    """What a PHASE event drew: the tiles of every depot (index 0 the black depot, 1..6 the
+    numbered ones; -1 an empty slot) and the phase's five goods in round order."""
+
+    phase: int
+    depots: tuple[tuple[int, ...], ...]
+    goods: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDraw:
+    """What a ROUND event rolled: two dice per seat and the white die (which puts the
+    round's goods ``goods`` on depot ``white_die``), and the round's turn order."""
+
+    phase: int
+    round: int
+    dice: tuple[tuple[int, int], ...]
+    white_die: int
+    goods: int
+    order: tuple[int, ...]
+
+
+Draw = SetupDraw | PhaseDraw | RoundDraw
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceReport:
+    """Chance event ``index``: each seat's reveal, the entropy they give, what it decided."""
+
+    index: int
+    kind: ChanceKind
+    reveals: tuple[bytes, ...]
+    entropy: bytes
+    drew: Draw
+    state_hash: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class TurnReport:
+    """Turn number ``turn``, played by ``seat`` in its entry ``seq``."""
+
+    turn: int
+    seat: int
+    seq: int | None
+    phase: int
+    round: int
+    actions: tuple[Action, ...]
+    state_hash: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    seat: int
+    seq: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A seat's final victory points, by :class:`~p2p_burgundy.scoring.Category`."""
+
+    seat: int
+    vp: int
+    breakdown: tuple[int, ...]
+
+    @property
+    def by_category(self) -> dict[Category, int]:
+        return dict(zip(Category, self.breakdown, strict=True))
+
+
+Step = ChanceReport | TurnReport
+
+
+@dataclass(frozen=True, slots=True)
+class Audit:
+    """Everything an audit established. ``steps`` is the game in order (chance events and
+    turns interleaved as they happened); ``waiting`` says what an unfinished game waits for."""
+
+    records: int
+    game_id: bytes | None = None
+    table_code: str | None = None
+    config: GameConfig | None = None
+    players: tuple[Player, ...] = ()
+    steps: tuple[Step, ...] = ()
+    chats: tuple[Chat, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    proofs: tuple[Equivocation, ...] = ()
+    waiting: Waiting | None = None
+    final_hash: bytes | None = None
+    scores: tuple[Score, ...] = ()
+    outcome: Outcome | None = None
+
+    @property
+    def complete(self) -> bool:
+        """The game reached its end (final scoring done)."""
+        return self.outcome is not None
+
+    @property
+    def ok(self) -> bool:
+        """The game is complete and every check held."""
+        return self.complete and not self.problems
+
+    @property
+    def chance(self) -> tuple[ChanceReport, ...]:
+        return tuple(s for s in self.steps if isinstance(s, ChanceReport))
+
+    @property
+    def turns(self) -> tuple[TurnReport, ...]:
+        return tuple(s for s in self.steps if isinstance(s, TurnReport))
+
+    def hashes(self) -> list[tuple[str, int, bytes]]:
+        """(``"chance"`` or ``"turn"``, index, state hash after it) for every step: the same
+        sequence every peer's session reported."""
+        return [
+            ("chance", s.index, s.state_hash)
+            if isinstance(s, ChanceReport)
+            else ("turn", s.turn, s.state_hash)
+            for s in self.steps
+        ]
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict (bytes as lower-case hex)."""
+        return _audit_json(self)
+
+
+# --- Auditing -----------------------------------------------------------------------------------
+
+
+def audit_file(data: bytes) -> Audit:
+    """Audit a game file's bytes (``FILE_MAGIC`` then records), read-only: a torn or corrupt
+    tail is a :data:`Check.FILE` problem, and the whole records before it are audited.
+
+    >>> audit_file(b"garbage").problems[0].reason
+    'not a p2p-burgundy game file (bad magic)'
+    """
+    if not data.startswith(FILE_MAGIC):
+        return Audit(0, problems=(Problem(Check.FILE, "not a p2p-burgundy game file (bad magic)"),))
+    records, end = read_records(data)
+    problems = []
+    if end < len(data):
+        problems.append(Problem(Check.FILE, _tail_reason(data, end, len(records)),
+                                record=len(records)))
+    return audit(records, file_problems=problems)
+
+
+def _tail_reason(data: bytes, end: int, whole: int) -> str:
+    rest = len(data) - end
+    where = f"the {rest} bytes after record {whole - 1}" if whole else f"the {rest} bytes"
+    if rest < _RECORD_HEADER.size:
+        why = "a record header cut short"
+    else:
+        length, _ = _RECORD_HEADER.unpack_from(data, end)
+        if length > MAX_RECORD:
+            why = f"a record length of {length} (over {MAX_RECORD})"
+        elif end + _RECORD_HEADER.size + length > len(data):
+            why = "a record cut short"
+        else:
+            why = "a record whose CRC-32 does not match"
+    return f"torn or corrupt tail: {where} are not a whole record ({why})"
+
+
+def audit(records: Sequence[bytes], *, file_problems: Sequence[Problem] = ()) -> Audit:
+    """Rebuild and check a game from its raw entries, in any order.
+
+    Finds the START entry (the first valid one), feeds every other entry of the game to a
+    spectator session in each author's seq order, collects every problem, and replays the
+    engine to report each chance event's draws, each turn and the final scores.
+    """
+    return _Auditor(records, file_problems).run()
+
+
+class _Auditor:
+    def __init__(self, records: Sequence[bytes], file_problems: Sequence[Problem]) -> None:
+        self.records = records
+        self.problems: list[Problem] = list(file_problems)
+        self.record_of: dict[bytes, int] = {}  # body -> first record holding it
+        self.entries: list[tuple[int, Entry]] = []
+
+    def problem(self, check: Check, reason: str, record: int | None = None,
+                entry: Entry | None = None, seat: int | None = None) -> None:
+        author = kind = seq = None
+        if entry is not None:
+            author = _who(entry.author)
+            kind = entry.kind.name.lower()
+            seq = entry.seq
+        self.problems.append(Problem(check, reason, record, author, seat, seq, kind))
+
+    def run(self) -> Audit:
+        self.decode()
+        found = self.find_start()
+        if found is None:
+            self.problem(Check.START, "no valid START entry: nothing to audit")
+            return Audit(len(self.records), problems=tuple(self.problems))
+        start_record, start = found
+        session = Session(start.entry)
+        seat_of = {s.key: i for i, s in enumerate(start.seats)}
+        events: list[tuple[Event, int | None]] = []
+        self.drain(session, events, start_record)
+        by_author: dict[int, list[tuple[int, Entry]]] = {}
+        for record, entry in self.entries:
+            if record == start_record or entry.body == start.entry.body:
+                continue
+            if entry.game_id != start.game_id:
+                self.problem(Check.GAME, f"entry from another game ({entry.game_id.hex()})",
+                             record, entry)
+                continue
+            seat = seat_of.get(entry.author)
+            if seat is None:
+                self.problem(Check.SEAT, "the author has no seat at this table", record, entry)
+                continue
+            by_author.setdefault(seat, []).append((record, entry))
+        for seat in sorted(by_author):
+            for record, entry in sorted(by_author[seat], key=lambda item: item[1].seq):
+                try:
+                    session.receive_entry(entry.raw)
+                except ProtocolError as exc:
+                    message = exc.message if isinstance(exc, RemoteProtocolError) else str(exc)
+                    if "too far ahead" in message:
+                        message = "an earlier entry of this author is missing"
+                    self.problem(Check.LINK, message, record, entry, seat)
+                self.drain(session, events, record)
+        self.unlinked(session, by_author)
+        return self.report(session, start, events)
+
+    def decode(self) -> None:
+        for record, raw in enumerate(self.records):
+            try:
+                entry = decode_entry(raw)
+            except DecodeError as exc:
+                self.problem(Check.DECODE, str(exc), record)
+                continue
+            if not verify(entry.author, ENTRY_DOMAIN, entry.body, entry.signature):
+                self.problem(Check.SIGNATURE, "the signature does not verify", record, entry)
+                continue
+            if entry.body in self.record_of:
+                continue  # the same entry twice: harmless
+            self.record_of[entry.body] = record
+            self.entries.append((record, entry))
+
+    def find_start(self) -> tuple[int, Start] | None:
+        found = None
+        for record, entry in self.entries:
+            if entry.kind != Kind.START:
+                continue
+            try:
+                start = parse_start(entry)
+            except RemoteProtocolError as exc:
+                self.problem(Check.START, exc.message, record, entry)
+                continue
+            if found is None:
+                found = (record, start)
+        return found
+
+    def drain(self, session: Session, events: list[tuple[Event, int | None]],
+              record: int | None) -> None:
+        while (event := session.next_event()) is not None:
+            events.append((event, record))
+            if isinstance(event, EntryRejected):
+                entry = session.chains[event.seat][event.seq]
+                self.problem(rejection_check(event.reason), event.reason,
+                             self.record_of.get(entry.body), entry, event.seat)
+            elif isinstance(event, Equivocation):
+                first, second = decode_entry(event.first), decode_entry(event.second)
+                self.problem(
+                    Check.EQUIVOCATION,
+                    f"two signed bodies for seq {event.seq} (records "
+                    f"{self.record_of.get(first.body)} and {self.record_of.get(second.body)}); "
+                    "its later entries are not trusted",
+                    self.record_of.get(second.body), second, event.seat)
+
+    def unlinked(self, session: Session, by_author: dict[int, list[tuple[int, Entry]]]) -> None:
+        """Entries left out of their author's chain because an earlier one is missing."""
+        for seat, items in by_author.items():
+            if seat in session.faulty:
+                continue  # ignored after the equivocation, which is reported
+            have = len(session.chains[seat])
+            for record, entry in items:
+                if entry.seq > have:
+                    self.problem(Check.LINK, f"seq {have} of this author is missing, so this "
+                                 "entry cannot be linked", record, entry, seat)
+
+    def report(self, session: Session, start: Start,
+               events: list[tuple[Event, int | None]]) -> Audit:
+        config = start.config
+        host = [s.key for s in start.seats].index(start.entry.author)
+        players = tuple(
+            Player(i, s.name, s.colour, s.key, fingerprint(s.key), s.commitment, i == host)
+            for i, s in enumerate(start.seats)
+        )
+        rejected = {(e.seat, e.seq) for e, _ in events if isinstance(e, EntryRejected)}
+        applied: set[tuple[int, int]] = set()
+        steps: list[Step] = []
+        state = new_game(config)
+        for event, _ in events:
+            if isinstance(event, ChanceResolved):
+                state, step = self.replay_chance(state, event)
+                steps.append(step)
+            elif isinstance(event, TurnApplied):
+                seq = _turn_seq(session, event, rejected, applied)
+                state, turn = self.replay_turn(state, event, seq)
+                steps.append(turn)
+        complete = state.is_over and any(isinstance(e, GameOver) for e, _ in events)
+        self.unplayed_turns(session, rejected, applied, complete)
+        chat_reports = self.chats(session)
+        scores: tuple[Score, ...] = ()
+        result = None
+        if complete:
+            scores = tuple(Score(i, p.vp, p.breakdown) for i, p in enumerate(state.players))
+            result = next(e.outcome for e, _ in events if isinstance(e, GameOver))
+        return Audit(
+            records=len(self.records),
+            game_id=start.game_id,
+            table_code=table_code(start.game_id, [s.key for s in start.seats]),
+            config=config,
+            players=players,
+            steps=tuple(steps),
+            chats=chat_reports,
+            problems=tuple(self.problems),
+            proofs=tuple(session.proofs),
+            waiting=session.waiting_for(),
+            final_hash=state_hash(state),
+            scores=scores,
+            outcome=result,
+        )
+
+    def replay_chance(self, state: GameState, event: ChanceResolved) -> tuple[GameState, Step]:
+        before = state
+        after = resolve_chance(state, event.entropy)
+        if state_hash(after) != event.state_hash:
+            self.problem(Check.REPLAY, f"chance event {event.index}: the engine's replay "
+                         "reaches another state hash than the session")
+        return after, ChanceReport(event.index, event.kind, event.reveals, event.entropy,
+                                   drew(before, after), event.state_hash)
+
+    def replay_turn(self, state: GameState, event: TurnApplied,
+                    seq: int | None) -> tuple[GameState, Step]:
+        report = TurnReport(event.turn, event.seat, seq, state.phase, state.round,
+                            event.actions, event.state_hash)
+        for action in event.actions:
+            state = apply(state, action)
+        if state_hash(state) != event.state_hash:
+            self.problem(Check.REPLAY, f"turn {event.turn}: the engine's replay reaches "
+                         "another state hash than the session")
+        return state, report
+
+    def unplayed_turns(self, session: Session, rejected: set[tuple[int, int]],
+                       applied: set[tuple[int, int]], complete: bool) -> None:
+        """TURN entries neither applied nor rejected: in a finished game, never reached."""
+        if not complete:
+            return
+        for seat, chain in enumerate(session.chains):
+            for entry in chain:
+                if entry.kind == Kind.TURN and (seat, entry.seq) not in rejected | applied:
+                    number = entry.payload[0] if entry.payload else "?"
+                    self.problem(
+                        Check.OUT_OF_ORDER,
+                        f"turn {number} was never played (the game ended after turn "
+                        f"{session.turn_number - 1})",
+                        self.record_of.get(entry.body), entry, seat)
+
+    def chats(self, session: Session) -> tuple[Chat, ...]:
+        out = []
+        for seat, chain in enumerate(session.chains):
+            for entry in chain:
+                p = entry.payload
+                if entry.kind == Kind.CHAT and len(p) == 1 and isinstance(p[0], str):
+                    out.append(Chat(seat, entry.seq, p[0]))
+        return tuple(out)
+
+
+def _turn_seq(session: Session, event: TurnApplied, rejected: set[tuple[int, int]],
+              applied: set[tuple[int, int]]) -> int | None:
+    """The seq of the entry that played ``event``: the seat's first TURN entry for that
+    number that was not rejected (the session takes the first legal one in chain order)."""
+    for entry in session.chains[event.seat]:
+        key = (event.seat, entry.seq)
+        if (entry.kind == Kind.TURN and entry.payload and entry.payload[0] == event.turn
+                and key not in rejected and key not in applied):
+            applied.add(key)
+            return entry.seq
+    return None
+
+
+def _who(key: bytes) -> str:
+    return fingerprint(key) if len(key) == PUBLIC_KEY_SIZE else key[:8].hex() + "…"
+
+
+def drew(before: GameState, after: GameState) -> Draw:
+    """What the chance event pending in ``before`` decided, read off the state after it.
+
+    >>> from p2p_burgundy import GameConfig
+    >>> state = new_game(GameConfig(players=2))
+    >>> drew(state, resolve_chance(state, bytes(32)))
+    SetupDraw(start_player=0, goods=((1, 2, 6), (1, 5, 6)))
+    """
+    event = before.chance
+    assert event is not None, "no chance event was pending"
+    if event.kind == ChanceKind.SETUP:
+        goods = tuple(
+            tuple(g for g in range(1, 7) for _ in range(p.goods[g])) for p in after.players
+        )
+        return SetupDraw(after.order[0], goods)
+    if event.kind == ChanceKind.PHASE:
+        depots = tuple(tuple(int(t) for t in depot) for depot in after.depots)
+        return PhaseDraw(after.phase, depots, after.phase_goods)
+    return RoundDraw(after.phase, after.round, tuple(p.dice for p in after.players),
+                     after.white_die, after.phase_goods[after.round], after.order)
+
+
+# --- JSON ---------------------------------------------------------------------------------------
+
+
+def _draw_json(draw: Draw) -> dict[str, object]:
+    if isinstance(draw, SetupDraw):
+        return {"start_player": draw.start_player, "goods": [list(g) for g in draw.goods]}
+    if isinstance(draw, PhaseDraw):
+        return {"phase": PHASE_LETTERS[draw.phase], "black_depot": list(draw.depots[0]),
+                "depots": {str(d): list(draw.depots[d]) for d in range(1, 7)},
+                "goods": list(draw.goods)}
+    return {"phase": PHASE_LETTERS[draw.phase], "round": draw.round + 1,
+            "dice": [list(d) for d in draw.dice], "white_die": draw.white_die,
+            "goods": draw.goods, "order": list(draw.order)}
+
+
+def _step_json(step: Step) -> dict[str, object]:
+    if isinstance(step, ChanceReport):
+        return {"step": "chance", "index": step.index, "kind": step.kind.name,
+                "reveals": [r.hex() for r in step.reveals], "entropy": step.entropy.hex(),
+                "drew": _draw_json(step.drew), "state_hash": step.state_hash.hex()}
+    return {"step": "turn", "turn": step.turn, "seat": step.seat, "seq": step.seq,
+            "phase": PHASE_LETTERS[step.phase], "round": step.round + 1,
+            "actions": [a.to_tree() for a in step.actions],
+            "moves": [repr(a) for a in step.actions], "state_hash": step.state_hash.hex()}
+
+
+def _audit_json(a: Audit) -> dict[str, object]:
+    outcome = None
+    if a.outcome is not None:
+        outcome = {"winner": a.outcome.winner, "ranking": list(a.outcome.ranking),
+                   "scores": list(a.outcome.scores),
+                   "empty_spaces": list(a.outcome.empty_spaces),
+                   "decided_by": a.outcome.decided_by}
+    waiting = None
+    if a.waiting is not None:
+        waiting = {"what": a.waiting.what, "index": a.waiting.index,
+                   "seats": list(a.waiting.seats)}
+    return {
+        "ok": a.ok,
+        "complete": a.complete,
+        "records": a.records,
+        "game_id": a.game_id.hex() if a.game_id is not None else None,
+        "table_code": a.table_code,
+        "config": a.config.to_tree() if a.config is not None else None,
+        "players": [
+            {"seat": p.seat, "name": p.name, "colour": p.colour, "key": p.key.hex(),
+             "fingerprint": p.fingerprint, "commitment": p.commitment.hex(), "host": p.host}
+            for p in a.players
+        ],
+        "steps": [_step_json(s) for s in a.steps],
+        "chats": [{"seat": c.seat, "seq": c.seq, "text": c.text} for c in a.chats],
+        "problems": [
+            {"check": p.check.value, "reason": p.reason, "record": p.record,
+             "author": p.author, "seat": p.seat, "seq": p.seq, "kind": p.kind}
+            for p in a.problems
+        ],
+        "proofs": [{"seat": e.seat, "seq": e.seq, "first": e.first.hex(),
+                    "second": e.second.hex()} for e in a.proofs],
+        "waiting": waiting,
+        "final_hash": a.final_hash.hex() if a.final_hash is not None else None,
+        "scores": [{"seat": s.seat, "vp": s.vp,
+                    "breakdown": {c.name.lower(): v for c, v in s.by_category.items()}}
+                   for s in a.scores],
+        "outcome": outcome,
+    }

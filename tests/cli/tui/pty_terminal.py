@@ -1,0 +1,146 @@
+"""Drive the real ``burgundy`` program in a pseudo-terminal and read its screen with pyte.
+
+Reads never sleep for a fixed time: :meth:`PtyTerminal.wait_for` reads with ``select()``
+until the text appears or a deadline passes, and :meth:`PtyTerminal.wait_quiet` until the
+program has sent nothing for a short while (after a resize, say).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pyte
+
+KEYS = {
+    "up": b"\x1bOA", "down": b"\x1bOB", "right": b"\x1bOC", "left": b"\x1bOD",
+    "enter": b"\r", "esc": b"\x1b", "pgup": b"\x1b[5~", "pgdn": b"\x1b[6~",
+    "backspace": b"\x7f",
+}
+"""What a ``screen`` terminal sends for these keys (keypad transmit mode)."""
+
+
+class PtyTerminal:
+    """A program running on a pseudo-terminal of ``cols`` x ``rows``, with a pyte screen."""
+
+    def __init__(self, argv: Sequence[str], home: Path, cols: int = 80, rows: int = 24,
+                 env: dict[str, str] | None = None) -> None:
+        self.master, slave = os.openpty()
+        self._set_size(slave, cols, rows)
+        environ = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS",
+                                                                    "LINES")}
+        environ.update({"TERM": "screen", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+                        "ESCDELAY": "25", "P2P_BURGUNDY_HOME": str(home),
+                        "PYTHONUNBUFFERED": "1"})
+        environ.update(env or {})
+
+        def controlling_tty() -> None:
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        self.proc = subprocess.Popen(
+            list(argv), stdin=slave, stdout=slave, stderr=slave, env=environ,
+            start_new_session=True, preexec_fn=controlling_tty, close_fds=True)
+        os.close(slave)
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.output = bytearray()
+
+    @staticmethod
+    def _set_size(fd: int, cols: int, rows: int) -> None:
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+    # --- reading -------------------------------------------------------------------------
+
+    def _read(self, timeout: float) -> bool:
+        """Read what is there within ``timeout`` seconds; False on no data or end of output."""
+        ready, _, _ = select.select([self.master], [], [], max(0.0, timeout))
+        if not ready:
+            return False
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:  # EIO: the program closed the terminal
+            return False
+        if not data:
+            return False
+        self.output += data
+        self.stream.feed(data)
+        return True
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def wait_for(self, text: str, timeout: float = 10.0) -> str:
+        """Read until ``text`` is on the screen; fail with the screen after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while text not in self.text:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or (not self._read(remaining) and self.proc.poll() is not None
+                                  and text not in self.text):
+                if text in self.text:
+                    break
+                raise AssertionError(f"{text!r} did not appear within {timeout}s; "
+                                     f"exit code {self.proc.poll()}; screen:\n{self.text}")
+        return self.text
+
+    def wait_quiet(self, quiet: float = 0.3, timeout: float = 10.0) -> str:
+        """Read until nothing arrives for ``quiet`` seconds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self._read(quiet):
+            pass
+        return self.text
+
+    # --- writing -------------------------------------------------------------------------
+
+    def press(self, *keys: str) -> None:
+        """Send keys: names from :data:`KEYS`, or literal text."""
+        for key in keys:
+            os.write(self.master, KEYS.get(key, key.encode()))
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Change the window size as a terminal emulator does (TIOCSWINSZ, then SIGWINCH)."""
+        self._set_size(self.master, cols, rows)
+        self.screen.resize(rows, cols)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.proc.pid, signal.SIGWINCH)
+
+    def wait_exit(self, timeout: float = 10.0) -> int:
+        """Read until the program exits; its exit code."""
+        deadline = time.monotonic() + timeout
+        while self.proc.poll() is None and time.monotonic() < deadline:
+            self._read(0.05)
+        self._read(0.05)
+        code = self.proc.wait(max(0.1, deadline - time.monotonic()))
+        return code
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        os.close(self.master)
+
+
+@contextlib.contextmanager
+def burgundy(home: Path, *args: str, cols: int = 80, rows: int = 24,
+             env: dict[str, str] | None = None) -> Iterator[PtyTerminal]:
+    """``python -m p2p_burgundy.cli.main ARGS`` on a pseudo-terminal."""
+    term = PtyTerminal([sys.executable, "-m", "p2p_burgundy.cli.main", *args], home, cols, rows,
+                       env)
+    try:
+        yield term
+    finally:
+        term.close()

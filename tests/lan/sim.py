@@ -1,0 +1,385 @@
+"""An in-process LAN for chaos tests: sans-I/O peers on a seeded lossy link with a fake clock.
+
+:class:`SimPeer` does what :class:`p2p_burgundy.net.peer.Peer` does (route a datagram to the
+lobby or the session, save new entries before sending, broadcast to the seats' addresses and
+to recent contacts) but with no socket, no file and no clock: :class:`Net` moves datagrams
+between peers through a :class:`Link` that drops, duplicates, delays (so reorders) and
+partitions them, all drawn from one seeded ``random.Random``. Time advances in small steps;
+peers' timers fire like ``Peer._timer_loop`` (HEADS every 0.5 s, lobby retries every 0.5 s).
+
+>>> net = Net.with_table(2, seed=3, loss=0.0, duplication=0.0)
+>>> net.run_game()
+>>> len({p.canonical() for p in net.peers}), net.peers[0].session.state.is_over
+(1, True)
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from p2p_burgundy import END_TURN, Action, GameConfig, GameState, apply, legal_actions, state_hash
+from p2p_burgundy.net import wire
+from p2p_burgundy.net.errors import ProtocolError
+from p2p_burgundy.net.identity import Identity
+from p2p_burgundy.net.lobby import (
+    RETRY_INTERVAL,
+    HostLobby,
+    JoinLobby,
+    LobbyTag,
+    RosterChanged,
+    Started,
+)
+from p2p_burgundy.net.log import Entry
+from p2p_burgundy.net.session import (
+    BROADCAST,
+    COLOURS,
+    ChanceResolved,
+    Seat,
+    Session,
+    Tag,
+    TurnApplied,
+    accept_start,
+    game_chain,
+    make_start,
+)
+
+Address = tuple[str, int]
+GAME_ID = bytes.fromhex("5eed5eed5eed5eed5eed5eed5eed5eed")
+STEP = 0.05  # seconds of fake time per step
+
+
+def address_of(index: int) -> Address:
+    return (f"10.231.0.{index + 1}", 4000 + index)
+
+
+def random_turn(state: GameState, rng: random.Random) -> list[Action]:
+    """A whole turn for the player to move, uniform among the legal actions."""
+    actions: list[Action] = []
+    while True:
+        action = rng.choice(legal_actions(state))
+        actions.append(action)
+        state = apply(state, action)
+        if action == END_TURN:
+            return actions
+
+
+@dataclass
+class Partition:
+    """Peer ``peer`` neither sends nor receives from ``start`` to ``end`` (fake seconds)."""
+
+    peer: int
+    start: float
+    end: float
+
+    def cuts(self, source: int, destination: int, now: float) -> bool:
+        return self.start <= now < self.end and self.peer in (source, destination)
+
+
+@dataclass
+class Link:
+    """Seeded unreliable delivery: each datagram is duplicated with ``duplication``, each copy
+    lost with ``loss`` and otherwise delivered after a uniform delay in ``delay`` seconds
+    (independent delays reorder them)."""
+
+    rng: random.Random
+    loss: float = 0.3
+    duplication: float = 0.1
+    delay: tuple[float, float] = (0.0005, 0.3)
+    partitions: list[Partition] = field(default_factory=list)
+    sent: int = 0
+    lost: int = 0
+    _queue: list[tuple[float, int, int, int, bytes]] = field(default_factory=list)
+    _n: int = 0
+
+    def send(self, now: float, source: int, destination: int, data: bytes) -> None:
+        self.sent += 1
+        if any(p.cuts(source, destination, now) for p in self.partitions):
+            self.lost += 1
+            return
+        copies = 2 if self.rng.random() < self.duplication else 1
+        for _ in range(copies):
+            if self.rng.random() < self.loss:
+                self.lost += 1
+                continue
+            self._n += 1
+            at = now + self.rng.uniform(*self.delay)
+            heapq.heappush(self._queue, (at, self._n, source, destination, data))
+
+    def due(self, now: float) -> list[tuple[int, int, bytes]]:
+        """Datagrams whose delivery time has come, in delivery order (a partition that
+        started meanwhile still cuts them)."""
+        out = []
+        while self._queue and self._queue[0][0] <= now:
+            _, _, source, destination, data = heapq.heappop(self._queue)
+            if any(p.cuts(source, destination, now) for p in self.partitions):
+                self.lost += 1
+                continue
+            out.append((source, destination, data))
+        return out
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._queue)
+
+
+class SimPeer:
+    """Peer's routing and ordering, sans-I/O: what ``net/peer.py`` does, minus the I/O."""
+
+    def __init__(self, index: int, identity: Identity, rng: random.Random) -> None:
+        self.index = index
+        self.address = address_of(index)
+        self.identity = identity
+        self.rng = rng  # the bot's choices and nonces
+        self.lobby: HostLobby | JoinLobby | None = None
+        self.session: Session | None = None
+        self.file: list[bytes] = []  # the game file: raw entries in the order they were saved
+        self.events: list[object] = []
+        self.errors: list[ProtocolError] = []
+        self.addresses: dict[int, Address] = {}  # seat -> address
+        self.contacts: dict[Address, None] = {}
+        self.next_retry = 0.0
+        self.online = True
+
+    # --- like Peer ---
+
+    def receive(self, data: bytes, source: Address, now: float) -> None:
+        try:
+            tag, fields = wire.decode_message(data)
+            if tag < LobbyTag.HELLO:
+                if self.session is not None:
+                    self.session.receive_message(tag, fields, source, now)
+                    if source not in self.addresses.values():
+                        self.contacts[source] = None
+                elif isinstance(self.lobby, JoinLobby) and tag == Tag.ENTRY:
+                    self.lobby.receive(tag, fields, source)
+            elif isinstance(self.lobby, HostLobby):
+                self.lobby.receive(tag, fields, source, self.nonce())
+            elif isinstance(self.lobby, JoinLobby):
+                self.lobby.receive(tag, fields, source)
+        except ProtocolError as exc:
+            self.errors.append(exc)
+
+    def timer(self, now: float) -> None:
+        if self.session is not None:
+            self.session.handle_timer(now)
+        elif self.lobby is not None and now >= self.next_retry:
+            self.next_retry = now + RETRY_INTERVAL
+            self.lobby.handle_timer(now)
+
+    def nonce(self) -> bytes:
+        return self.rng.randbytes(16)
+
+    def flush(self) -> list[tuple[bytes, Address]]:
+        """Events in, entries saved, then datagrams out (never sent before saved)."""
+        out: list[tuple[bytes, Address]] = []
+        if self.lobby is not None:
+            while (event := self.lobby.next_event()) is not None:
+                self.events.append(event)
+                if isinstance(event, Started) and self.session is None:
+                    self._start(event)
+                elif isinstance(event, RosterChanged) and self.session is not None:
+                    self._learn_addresses()
+            out += [(d, a) for d, a in self.lobby.datagrams_to_send()]  # type: ignore[misc]
+        if self.session is None:
+            return out
+        self.file += [e.raw for e in self.session.take_unsaved()]
+        self.session.saved()
+        while (event := self.session.next_event()) is not None:
+            self.events.append(event)
+        for data, destination in self.session.datagrams_to_send():
+            if destination is BROADCAST:
+                mine = self.session.my_seat
+                targets = [a for s, a in self.addresses.items() if s != mine]
+                targets += [c for c in self.contacts if c not in targets]
+            else:
+                targets = [destination]  # type: ignore[list-item]
+            out += [(data, t) for t in targets]
+        return out
+
+    def _start(self, event: Started) -> None:
+        seats = {s.key for s in event.start.seats}
+        me = self.identity if self.identity.public_key in seats else None
+        self.session = Session(event.start.entry, me)
+        self._learn_addresses()
+
+    def _learn_addresses(self) -> None:
+        assert self.session is not None and self.lobby is not None
+        members = {m.key: m.address for m in self.lobby.members if m.address[1]}
+        if isinstance(self.lobby, JoinLobby) and self.lobby.host_key is not None:
+            members[self.lobby.host_key] = self.lobby.host
+        for seat, s in enumerate(self.session.seats):
+            if s.key in members and s.key != self.identity.public_key:
+                self.addresses[seat] = members[s.key]
+        if isinstance(self.lobby, HostLobby):
+            for a in self.lobby.spectators.values():
+                self.contacts[a] = None
+
+    # --- views ---
+
+    def canonical(self) -> bytes:
+        assert self.session is not None
+        return b"".join(e.raw for e in self.session.canonical_entries())
+
+    def hashes(self) -> list[tuple[str, int, bytes]]:
+        """The state hash after each chance event and turn, as this peer applied them."""
+        out = []
+        for e in self.events:
+            if isinstance(e, ChanceResolved):
+                out.append(("chance", e.index, e.state_hash))
+            elif isinstance(e, TurnApplied):
+                out.append(("turn", e.turn, e.state_hash))
+        return out
+
+
+class Net:
+    """Peers on a :class:`Link`, stepped by a fake clock; bots play whoever's turn it is."""
+
+    def __init__(self, peers: Sequence[SimPeer], link: Link) -> None:
+        self.peers = list(peers)
+        self.link = link
+        self.now = 0.0
+        self._by_address = {p.address: p.index for p in self.peers}
+
+    @classmethod
+    def with_table(cls, players: int, seed: int, *, loss: float = 0.3,
+                   duplication: float = 0.1, partition: bool = False) -> Net:
+        """A started game (START made directly) between ``players`` seeded peers."""
+        rng = random.Random(seed)
+        ids = [Identity.from_private_bytes(rng.randbytes(32)) for _ in range(players)]
+        start = table_start(ids, GAME_ID)
+        peers = [SimPeer(i, ident, random.Random(rng.random())) for i, ident in enumerate(ids)]
+        for p in peers:
+            p.session = Session(start, p.identity)
+            p.addresses = {j: address_of(j) for j in range(players) if j != p.index}
+        link = Link(random.Random(rng.random()), loss, duplication)
+        if partition:
+            link.partitions.append(random_partition(rng, players))
+        net = cls(peers, link)
+        net.flush_all()
+        return net
+
+    @classmethod
+    def with_lobby(cls, players: int, seed: int, *, spectators: int = 0, loss: float = 0.3,
+                   duplication: float = 0.1) -> Net:
+        """Peer 0 hosts a table; the others join it through the lobby (HELLO, WELCOME, PROVE,
+        UPDATE, PROPOSE, ACCEPT, START) over the same lossy link; the last ``spectators``
+        peers only watch."""
+        rng = random.Random(seed)
+        total = players + spectators
+        ids = [Identity.from_private_bytes(rng.randbytes(32)) for _ in range(total)]
+        peers = [SimPeer(i, ident, random.Random(rng.random())) for i, ident in enumerate(ids)]
+        peers[0].lobby = HostLobby(ids[0], GAME_ID, GameConfig(players=players), "p0", "red")
+        for p in peers[1:]:
+            lobby = JoinLobby(p.identity, address_of(0), f"p{p.index}", "blue", nonce=p.nonce(),
+                              spectator=p.index >= players)
+            lobby.set_me(lobby.name, lobby.colour, True)
+            p.lobby = lobby
+        net = cls(peers, Link(random.Random(rng.random()), loss, duplication))
+        net.flush_all()
+        return net
+
+    def add_joiner(self, identity: Identity, *, spectator: bool = True) -> SimPeer:
+        """A new peer that asks peer 0's table for a seat (or, by default, to watch) now."""
+        peer = SimPeer(len(self.peers), identity, random.Random(self.now))
+        peer.lobby = JoinLobby(identity, address_of(0), f"p{peer.index}", "blue",
+                               nonce=peer.nonce(), spectator=spectator)
+        self.peers.append(peer)
+        self._by_address[peer.address] = peer.index
+        self.flush(peer)
+        return peer
+
+    def start_when_ready(self) -> None:
+        """The host proposes the start once the table is full and everyone is ready."""
+        for p in self.peers:
+            lobby = p.lobby
+            if isinstance(lobby, HostLobby) and lobby.can_start and not lobby.proposed:
+                lobby.start()
+                self.flush(p)
+
+    def flush(self, peer: SimPeer) -> None:
+        for data, address in peer.flush():
+            destination = self._by_address.get(address)
+            if destination is not None and peer.online:
+                self.link.send(self.now, peer.index, destination, data)
+
+    def flush_all(self) -> None:
+        for p in self.peers:
+            self.flush(p)
+
+    def step(self) -> None:
+        """Advance the clock by STEP: deliver what is due, fire timers, let bots play."""
+        self.now += STEP
+        for source, destination, data in self.link.due(self.now):
+            peer = self.peers[destination]
+            if peer.online:
+                peer.receive(data, self.peers[source].address, self.now)
+                self.flush(peer)
+        for p in self.peers:
+            if p.online:
+                p.timer(self.now)
+                self.flush(p)
+        self.start_when_ready()
+        self.play_turns()
+
+    def play_turns(self) -> None:
+        for p in self.peers:
+            s = p.session
+            if p.online and s is not None and s.my_turn:
+                s.submit_turn(random_turn(s.state, p.rng))
+                self.flush(p)
+
+    def run(self, until: object, limit: float) -> None:
+        """Step until ``until()`` holds; AssertionError after ``limit`` fake seconds."""
+        assert callable(until)
+        while not until():
+            if self.now > limit:
+                raise AssertionError(f"not done after {limit} fake seconds: {self.describe()}")
+            self.step()
+
+    def converged(self) -> bool:
+        sessions = [p.session for p in self.peers]
+        if any(s is None or not s.state.is_over for s in sessions):
+            return False
+        return len({p.canonical() for p in self.peers}) == 1
+
+    def run_game(self, limit: float = 3600.0) -> None:
+        """Play until every peer's game is over and every peer holds the same entries."""
+        self.run(self.converged, limit)
+
+    def describe(self) -> str:
+        parts = []
+        for p in self.peers:
+            s = p.session
+            if s is None:
+                parts.append(f"peer {p.index}: no session")
+            else:
+                parts.append(f"peer {p.index}: turn {s.turn_number}, waiting "
+                             f"{s.waiting_for()}, chains {[len(c) for c in s.chains]}")
+        return "; ".join(parts)
+
+
+def table_start(ids: Sequence[Identity], game_id: bytes) -> Entry:
+    """The START entry of a table of ``ids`` (seat order), signed by the first."""
+    config = GameConfig(players=len(ids))
+    seats = [Seat(ident.public_key, f"p{i}", COLOURS[i], game_chain(ident, game_id).commitment)
+             for i, ident in enumerate(ids)]
+    acceptances = [accept_start(ident, game_id, config, seats) for ident in ids]
+    return make_start(ids[0], game_id, config, seats, acceptances)
+
+
+def random_partition(rng: random.Random, players: int) -> Partition:
+    """Cut one peer off for 3 to 10 fake seconds, starting in the first 20 seconds."""
+    start = rng.uniform(1.0, 20.0)
+    return Partition(rng.randrange(players), start, start + rng.uniform(3.0, 10.0))
+
+
+def final_hash(peer: SimPeer) -> bytes:
+    assert peer.session is not None
+    return state_hash(peer.session.state)
+
+
+__all__ = ["Link", "Net", "Partition", "SimPeer", "random_turn", "table_start"]
+
