@@ -81,9 +81,22 @@ class PlayerState:
         return sum(self.breakdown)
 
     def copy(self) -> PlayerState:
+        # Field by field: several times faster than a loop over _PLAYER_FIELDS (a hot path).
         new = PlayerState.__new__(PlayerState)
-        for name in _PLAYER_FIELDS:
-            setattr(new, name, getattr(self, name))
+        new.silver = self.silver
+        new.workers = self.workers
+        new.goods = self.goods
+        new.sold = self.sold
+        new.storage = self.storage
+        new.estate = self.estate
+        new.occupied = self.occupied
+        new.frontier = self.frontier
+        new.knowledge = self.knowledge
+        new.dice = self.dice
+        new.dice_used = self.dice_used
+        new.bought = self.bought
+        new.bonuses = self.bonuses
+        new.breakdown = self.breakdown
         return new
 
     def add_vp(self, category: Category, points: int) -> None:
@@ -152,9 +165,28 @@ class GameState:
 
     def clone(self) -> GameState:
         """A copy sharing all (immutable) field values: cheap enough for search."""
+        # Field by field: several times faster than a loop over _GAME_FIELDS (a hot path).
         new = GameState.__new__(GameState)
-        for name in _GAME_FIELDS:
-            setattr(new, name, getattr(self, name))
+        new.config = self.config
+        new.boards = self.boards
+        new.phase = self.phase
+        new.round = self.round
+        new.order = self.order
+        new.turn = self.turn
+        new.track = self.track
+        new.track_stamp = self.track_stamp
+        new.players = self.players
+        new.depots = self.depots
+        new.depot_goods = self.depot_goods
+        new.phase_goods = self.phase_goods
+        new.supplies = self.supplies
+        new.goods_pool = self.goods_pool
+        new.bonus_taken = self.bonus_taken
+        new.pending = self.pending
+        new.chance = self.chance
+        new.chance_index = self.chance_index
+        new.white_die = self.white_die
+        new.box = self.box
         return new
 
     @property

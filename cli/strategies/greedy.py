@@ -82,7 +82,7 @@ class Weights:
     store_soon: float = 0.6  # a stored tile with a space of its colour free next to the estate
     store_later: float = 0.1  # a stored tile whose colour still has empty spaces
     future_action: float = 0.0  # what a later turn's die spent placing a stored tile is worth
-    defer_completion: float = 1.0  # share of a completion credited to a tile placed later
+    defer_completion: float = 0.0  # share of a completion credited to a tile placed later
     access: float = 0.8  # per colour with an empty space next to the estate
     castle: float = 3.0
     ship: float = 2.5

@@ -50,7 +50,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.state import Step
 
-from .describe import gains, plural
+from .describe import describe_turn, gains, plural
 from .table import Steppable, Table
 from .texts import goods_label, guide, info_for_tile, tile_label
 
@@ -452,6 +452,13 @@ class Model:
             self.scores_shown = True
             self.overlay = Overlay.SCORES
             self.message = table.ended or "The game is over."
+
+    def draft_sentences(self) -> list[str]:
+        """Our turn so far as log sentences (shown as not yet sent)."""
+        draft = self.draft
+        if draft is None or not draft.actions:
+            return []
+        return [text for _, text in describe_turn(draft.base, draft.actions, self.table.names)]
 
     def since_last_turn(self) -> str:
         """VP gained by each player since we last ended a turn.

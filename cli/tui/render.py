@@ -26,7 +26,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from p2p_burgundy import Category, GameState, outcome
-from p2p_burgundy.board import PHASE_LETTERS, depot_spaces
+from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, depot_spaces
 from p2p_burgundy.estate import COLOUR_LETTERS, ROW_LENGTHS, row_col
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import TILE_COLOUR
@@ -169,7 +169,7 @@ def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
     goods: Line = [Seg("Goods:", Style.BOLD)]
     held = [g for g in range(1, 7) if p.goods[g]]
     for g in held:
-        goods.append(_marked(("goods", g, 0), f"{g}x{p.goods[g]}", marks, Style.NORMAL))
+        goods += [Seg(" "), _marked(("goods", g, 0), f"{g}x{p.goods[g]}", marks, Style.NORMAL)]
     if not held:
         goods.append(Seg(" none"))
     goods.append(Seg(f"  sold {sum(p.sold)}"))
@@ -179,9 +179,9 @@ def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
         used = bool(p.dice_used >> i & 1) and p.dice[i]
         value = str(p.dice[i]) if p.dice[i] else "-"
         if used:
-            dice.append(Seg(f" ({value})", Style.DIM))
+            dice.append(Seg(f"  ({value})", Style.DIM))
         else:
-            dice.append(_marked(("die", i, 0), f"{value}", marks, Style.NORMAL))
+            dice += [Seg(" "), _marked(("die", i, 0), value, marks, Style.NORMAL)]
     bonuses = [f"{COLOUR_LETTERS[c]} {'1st' if b == 1 else '2nd'}"
                for c, b in enumerate(p.bonuses) if b]
     dice += [Seg("  Bonus tiles: ", Style.BOLD), Seg(", ".join(bonuses) if bonuses else "none")]
@@ -221,13 +221,11 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
             line.append(Seg(" " * (CELL * (4 - len(depot_spaces(d, n))))))
             line.append(_marked(("goods_depot", d, 0), f"({digits})", marks, Style.NORMAL))
         lines.append(line)
-    black = [s for s in range(len(state.depots[0]))]
-    for half in (black[:4], black[4:]):
-        line = [Seg("Black:" if half and half[0] == 0 else "      ")]
+    black = list(range(BLACK_DEPOT_TILES[n]))
+    for first, half in ((True, black[:4]), (False, black[4:])):
+        line = [Seg("Black:" if first else "      ")]
         for slot in half:
             tile = state.depots[0][slot]
-            if tile == EMPTY and slot >= 4 and not any(t != EMPTY for t in state.depots[0][4:]):
-                continue
             content = tile_code(tile) if tile != EMPTY else "---"
             style = Style.TILE + TILE_COLOUR[tile] if tile != EMPTY else Style.DIM
             line.append(_marked(("depot", 0, slot), f"{content:<4}", marks, style))
@@ -292,9 +290,17 @@ def entry_text(entry: HistoryEntry, names: Sequence[str]) -> str:
 
 
 def log_lines(history: Sequence[HistoryEntry], names: Sequence[str], width: int,
-              height: int, scroll: int = 0, mark: int = 0) -> list[Line]:
+              height: int, scroll: int = 0, mark: int = 0, pending: Sequence[str] = ()
+              ) -> list[Line]:
     """The newest ``height - 1`` wrapped log lines (``scroll`` lines back), under a title;
-    a rule marks where our last turn ended."""
+    a rule marks where our last turn ended, and ``pending`` (our turn so far, not yet sent)
+    comes last.
+
+    >>> lines = log_lines([HistoryEntry(0, "Ann took workers with a 5.")], ["Ann"], 30, 4,
+    ...                   pending=["Ann sold 2 x goods 3 (pink)."])
+    >>> [text(line) for line in lines]
+    ['Log (PgUp/PgDn)', 'Ann took workers with a 5.', '(this turn) Ann sold 2 x goods', '  3 (pink).']
+    """
     wrapped: list[Line] = []
     for i, entry in enumerate(history):
         if i == mark > 0:
@@ -305,6 +311,10 @@ def log_lines(history: Sequence[HistoryEntry], names: Sequence[str], width: int,
         for part in textwrap.wrap(safe(entry_text(entry, names)), max(10, width),
                                   subsequent_indent="  ") or [""]:
             wrapped.append([Seg(part, style)])
+    for sentence in pending:
+        for part in textwrap.wrap(safe(f"(this turn) {sentence}"), max(10, width),
+                                  subsequent_indent="  "):
+            wrapped.append([Seg(part, Style.LEGAL)])
     rows = max(0, height - 1)
     scroll = min(scroll, max(0, len(wrapped) - rows))
     end = len(wrapped) - scroll
@@ -499,7 +509,7 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]]) -> Can
     elif overlay == Overlay.LOG:
         rows = body.height
         lines = log_lines(table.history, names, body.width, rows, model.overlay_scroll,
-                          model.mark)
+                          model.mark, model.draft_sentences())
         canvas.draw(body, lines)
     elif overlay == Overlay.SCORES:
         lines = score_lines(state, names, table.ended)
@@ -520,7 +530,8 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]]) -> Can
         canvas.draw(layout.menu, menu_lines(menu, waiting, layout.menu.height,
                                             layout.menu.width))
         canvas.draw(layout.log, log_lines(table.history, names, layout.log.width,
-                                          layout.log.height, model.log_scroll, model.mark))
+                                          layout.log.height, model.log_scroll, model.mark,
+                                          model.draft_sentences()))
     canvas.put(layout.message.y, 0, message_line(model, layout.width))
     canvas.put(layout.footer.y, 0, footer_line(keys, layout.width))
     return canvas

@@ -256,7 +256,7 @@ HELP_PLAY: tuple[str, ...] = (
     "",
     "  Esc        go back one step (at the first step, give the die back)",
     "  u          undo the last choice of this turn (as often as you like)",
-    "  e          end the turn (you are asked first if a die is unused)",
+    "  e          end the turn (once both dice are used: one action per die)",
     "  b          buy a tile for 2 silverlings (once per turn)",
     "",
     "Nothing is sent to the other players until you end your turn.",

@@ -1,0 +1,233 @@
+"""The view model: choices from the legal actions, the turn draft with undo, questions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from p2p_burgundy import (
+    END_TURN,
+    Action,
+    EndTurn,
+    GameState,
+    PlaceTile,
+    TakeTile,
+    TakeWorkers,
+    UseDie,
+    legal_actions,
+)
+from p2p_burgundy.cli.tui.model import (
+    Ask,
+    Context,
+    Model,
+    Option,
+    Overlay,
+    Quit,
+    Resign,
+    SendChat,
+    Submit,
+    build_menu,
+)
+from p2p_burgundy.cli.tui.table import LocalTable
+from p2p_burgundy.cli.tui.texts import guide
+
+from .helpers import FixedTable, resolve, started
+
+NAMES = ["Ann", "Bea"]
+
+
+def my_turn(seat: int = 0) -> tuple[FixedTable, Model]:
+    table = FixedTable(started(2), NAMES, seat)
+    model = Model(table)
+    table.poll()
+    model.refresh()
+    return table, model
+
+
+def keys(model: Model, sequence: str) -> object:
+    result = None
+    for key in sequence:
+        result = model.hotkey(key)
+    return result
+
+
+def test_die_then_action_then_target_builds_the_actions() -> None:
+    _, model = my_turn()
+    assert [o.label for o in model.options()] == ["use die 1: a 1", "use die 2: a 2"]
+    keys(model, "1")
+    assert [o.key for o in model.options()] == ["t", "s", "w"]
+    keys(model, "t")
+    assert model.menu().prompt == "Take which tile?"
+    keys(model, "1")
+    keys(model, "2p1")
+    assert model.menu().prompt == "Place Chu (church) on which space?"
+    keys(model, "1")
+    assert model.draft.actions == [UseDie(0), TakeTile(1, 0), UseDie(1), PlaceTile(0, 11)]
+    assert model.menu().prompt.startswith("Church:")  # the church's advantage comes next
+
+
+def test_worker_cost_and_gain_are_shown_before_committing() -> None:
+    _, model = my_turn()
+    keys(model, "1t12p1")
+    notes = [(o.label, o.note) for o in model.options()]
+    assert notes == [("B3 (row 3, 3)", "-1 worker; +11 VP for region, phase bonus"),
+                     ("B3 (row 5, 4)", "-1 worker")]
+    assert model.draft.state.players[0].workers == 1  # nothing paid yet
+
+
+def test_undo_takes_back_one_action_at_a_time_and_restores_the_state() -> None:
+    table, model = my_turn()
+    before = model.state
+    keys(model, "1w")
+    assert model.state.players[0].workers == 3
+    model.undo()
+    assert model.draft.actions == [UseDie(0)]
+    model.undo()
+    assert model.draft.actions == [] and model.state is before
+    model.undo()
+    assert model.message == "Nothing to undo yet this turn."
+    assert table.submitted == []
+
+
+def test_escape_goes_up_one_level_then_gives_the_die_back() -> None:
+    _, model = my_turn()
+    keys(model, "1t")
+    model.back()
+    assert [o.key for o in model.options()] == ["t", "s", "w"]
+    assert model.cursor == 0
+    model.back()
+    assert model.draft.actions == [] and model.message == "Die given back."
+
+
+def test_end_turn_needs_both_dice_then_sends_the_whole_turn() -> None:
+    table, model = my_turn()
+    assert keys(model, "e") is None
+    assert model.message.startswith("Use your 1 and 2 first")
+    command = keys(model, "1w2we")
+    assert command == Submit((UseDie(0), TakeWorkers(), UseDie(1), TakeWorkers(), END_TURN))
+
+
+def test_arrows_and_enter_choose_like_keys() -> None:
+    _, model = my_turn()
+    model.cursor_down()
+    model.cursor_down()  # stays on the last choice
+    model.select()
+    assert model.draft.actions == [UseDie(1)]
+    model.cursor_up()
+    assert model.selected().key == "t"
+
+
+def test_a_click_chooses_the_option_it_shows() -> None:
+    _, model = my_turn()
+    model.click(1)
+    assert model.draft.actions == [UseDie(1)]
+    assert model.click(99) is None
+
+
+def walk(state: GameState, seed: int) -> list[GameState]:
+    """States along a random game (a few turns), for the offered-choices property."""
+    rng = random.Random(seed)
+    states = []
+    for _ in range(120):
+        if state.is_over:
+            break
+        states.append(state)
+        state = resolve(__import__("p2p_burgundy").apply(state, rng.choice(legal_actions(state))))
+    return states
+
+
+def leaves(options: list[Option]) -> list[Action]:
+    return [a for o in options for a in o.leaves()]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_exactly_the_legal_actions_are_offered(seed: int) -> None:
+    for state in walk(started(2 + seed % 3), seed):
+        _, options = build_menu(state)
+        offered = leaves(options)
+        assert sorted(map(repr, offered)) == sorted(map(repr, legal_actions(state)))
+        for level in [options, *(o.children for o in options if o.children)]:
+            assert len({o.key for o in level}) == len(level), "hotkeys must be unique"
+
+
+def test_not_our_turn_means_no_draft_and_no_choices() -> None:
+    _, model = my_turn(seat=1)
+    assert model.draft is None and model.menu() is None
+    assert model.context() == Context.WAIT
+    model.undo()
+    assert model.message == "Nothing to undo: it is not your turn."
+
+
+def test_a_submitted_turn_drops_the_draft_and_marks_the_log() -> None:
+    table, model = my_turn()
+    command = keys(model, "1w2we")
+    assert isinstance(command, Submit)
+    table.submit_turn(list(command.actions))
+    model.turn_sent()
+    table.poll()
+    model.refresh()
+    assert model.draft is None and model.mark == len(table.history)
+
+
+def test_resign_and_quit_ask_first_when_it_matters() -> None:
+    table, model = my_turn()
+    model.ask_resign()
+    assert model.context() == Context.CONFIRM and model.confirm.ask == Ask.RESIGN
+    assert model.answer(False) is None and model.confirm is None
+    model.ask_resign()
+    assert model.answer(True) == Resign()
+    assert model.quit() == Quit()  # a local game: no question
+    table.networked = True
+    assert model.quit() is None and model.confirm.ask == Ask.QUIT
+    assert model.answer(True) == Quit()
+
+
+def test_chat_line_takes_every_key_until_enter() -> None:
+    _, model = my_turn()
+    model.start_chat()
+    assert model.context() == Context.CHAT
+    for ch in "q1e":
+        model.chat_key(ch)
+    model.chat_backspace()
+    assert model.chat_send() == SendChat("q1")
+    assert model.context() == Context.PLAY and model.draft.actions == []
+
+
+def test_tile_guide_opens_on_the_highlighted_tile() -> None:
+    _, model = my_turn()
+    keys(model, "1t")
+    model.cursor_down()  # depot 1: Shp (ship)
+    model.show(Overlay.INFO)
+    assert guide()[model.info_index][1].title == "Ship (Shp, blue)"
+    model.info_move(-1)
+    assert guide()[model.info_index][1].title.startswith("Chicken")
+    model.show(Overlay.INFO)
+    assert model.overlay is None
+
+
+def test_since_last_turn_names_the_points_others_scored() -> None:
+    table = LocalTable.new("Ann", bots=1, seed=3)
+    table.poll()
+    model = Model(table)
+    model.refresh()
+    model.mark_scores = (0, 0)
+    assert model.since_last_turn().startswith("Since your last turn: Bot 1 +")
+
+
+def test_autoplay_plays_a_legal_whole_turn() -> None:
+    table, model = my_turn()
+    command = model.autoplay(lambda state, actions: actions[-1])
+    assert isinstance(command, Submit) and isinstance(command.actions[-1], EndTurn)
+    table.submit_turn(list(command.actions))  # the table accepts it
+
+
+def test_the_game_end_opens_the_score_page_once() -> None:
+    from .helpers import first_legal_game
+
+    model = Model(FixedTable(first_legal_game(2), NAMES, 0))
+    model.refresh()
+    assert model.overlay == Overlay.SCORES and model.context() == Context.SCORES
+    model.toggle_scores()
+    model.refresh()
+    assert model.overlay is None

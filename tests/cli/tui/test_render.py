@@ -1,0 +1,220 @@
+"""Pure rendering: exact lines for fixed positions (no terminal needed)."""
+
+from __future__ import annotations
+
+from p2p_burgundy import PlaceTile, TakeTile, UseDie
+from p2p_burgundy.cli.tui.app import footer_keys
+from p2p_burgundy.cli.tui.layout import compute_layout
+from p2p_burgundy.cli.tui.model import Model
+from p2p_burgundy.cli.tui.render import (
+    Canvas,
+    Seg,
+    Style,
+    board_lines,
+    estate_lines,
+    log_lines,
+    render,
+    score_lines,
+    status_line,
+    supplies_lines,
+    text,
+    too_small_lines,
+)
+from p2p_burgundy.cli.tui.table import EntryKind, HistoryEntry
+
+from .helpers import FixedTable, first_legal_game, play, started
+
+NAMES = ["Ann", "Bea"]
+
+
+def placing_model() -> Model:
+    """Ann took the church with her 1 and chose her 2: where to place it?"""
+    table = FixedTable(started(2), NAMES, 0,
+                       [HistoryEntry(None, "Round 1 of phase A.", EntryKind.CHANCE)])
+    model = Model(table)
+    table.poll()
+    model.refresh()
+    for key in "1t12p1":
+        model.hotkey(key)
+    return model
+
+
+def screen_text(model: Model, width: int = 80, height: int = 24) -> list[str]:
+    canvas = render(model, compute_layout(width, height), footer_keys(model))
+    return [line.rstrip() for line in canvas.text()]
+
+
+def test_whole_screen_at_80x24_while_placing_a_tile() -> None:
+    assert screen_text(placing_model()) == [
+        " A 1/5 | Your turn | dice (1) (2) | silver 1 | workers 1 | 0 VP           ? help",
+        "Ann's estate (board 1)                     Phase A round 1/5 | to come: 3 2 1 1",
+        "          A6    C5    C4    K3             1: ---   Shp",
+        "       A2    A1    C6    K5    B4          2: Kn1   Cas",
+        "    A5    A4   >B3  < K1    B2    B3       3: Sh2   Wrh               (5)",
+        " S6    S1    S2    Cas   S5    S4    S1    4: Shp   Twr",
+        "    B2    B5    M4   [B3  ] B1    A2       5: Min   Kn20",
+        "       B6    M1    K2    B5    B6          6: Bnk   Sh3",
+        "          M3    K4    K1    B3             Black: Sh3   Kn7   Bdh   Hal",
+        "Storage: 1 Chu   2 ---   3 ---",
+        "Goods:  5x1   6x2   sold 0                 > 1. Ann         *  0 VP  s1 w1",
+        "Silver 1  Workers 1  VP 0                    2. Bea            0 VP  s1 w2",
+        "Dice:  (1)  (2)  Bonus tiles: none",
+        "Knowledge: none",
+        "Place Chu (church) on which space?         Log (PgUp/PgDn)",
+        ">1 B3 (row 3, 3)  -1 worker; +11 VP for ~  * Round 1 of phase A.",
+        " 2 B3 (row 5, 4)  -1 worker                (this turn) Ann took Chu (church)",
+        "                                             from depot 1 with a 1.",
+        "",
+        "",
+        "",
+        "= -1 worker; +11 VP for region, phase bon~",
+        "",
+        " 1 2 choose  Esc back  u undo  ? help  i tiles  l log  v view  c chat  q quit",
+    ]
+
+
+def test_estate_is_seven_offset_rows_of_colour_letter_and_die() -> None:
+    assert [text(line).rstrip() for line in estate_lines(started(2), 0, NAMES)] == [
+        "Ann's estate (board 1)",
+        "          A6    C5    C4    K3",
+        "       A2    A1    C6    K5    B4",
+        "    A5    A4    B3    K1    B2    B3",
+        " S6    S1    S2    Cas   S5    S4    S1",
+        "    B2    B5    M4    B3    B1    A2",
+        "       B6    M1    K2    B5    B6",
+        "          M3    K4    K1    B3",
+    ]
+
+
+def test_placed_tile_shows_its_code_in_place_of_the_space() -> None:
+    state = play(started(2), UseDie(0), TakeTile(1, 0), UseDie(1), PlaceTile(0, 11))
+    row = text(estate_lines(state, 0, NAMES)[3])
+    assert row.rstrip() == "    A5    A4    Chu   K1    B2    B3"
+
+
+def test_colour_is_never_the_only_cue_for_a_choice() -> None:
+    model = placing_model()
+    lines = estate_lines(model.state, 0, NAMES, _marks(model))
+    cells = [seg for line in lines for seg in line if seg.target is not None]
+    assert [(seg.text, seg.style) for seg in cells] == [(">B3  <", Style.CURSOR),
+                                                         ("[B3  ]", Style.LEGAL)]
+
+
+def _marks(model: Model) -> dict:
+    from p2p_burgundy.cli.tui.render import marks_for
+
+    return marks_for(model.menu())
+
+
+def test_board_for_three_players_shows_depots_black_depot_and_order() -> None:
+    lines = board_lines(started(3), ["Ann", "Bea", "Cy"], my_seat=1)
+    assert [text(line).rstrip() for line in lines] == [
+        "Phase A round 1/5 | to come: 2 3 2 6",
+        "1: Chu   Shp   Kn1         (5)",
+        "2: Kn22  Cas   Wrh",
+        "3: Ck3   Twr   Shp",
+        "4: Shp   Bnk   Sh3",
+        "5: Min   Kn21  Twr",
+        "6: Mkt   Pg2   Cas",
+        "Black: Crp   Min   Min   Mkt",
+        "       Ck3   Bnk",
+        "> 1. Cy             0 VP  s1 w1",
+        "  2. Ann            0 VP  s1 w2",
+        "  3. Bea         *  0 VP  s1 w3",
+    ]
+
+
+def test_supplies_show_storage_goods_money_dice_bonus_and_knowledge() -> None:
+    lines = supplies_lines(started(2), 0)
+    assert [text(line).rstrip() for line in lines] == [
+        "Storage: 1 ---   2 ---   3 ---",
+        "Goods:  5x1   6x2   sold 0",
+        "Silver 1  Workers 1  VP 0",
+        "Dice:  1   2   Bonus tiles: none",
+        "Knowledge: none",
+    ]
+
+
+def test_score_page_has_every_category_total_and_tie_break() -> None:
+    lines = [text(line) for line in score_lines(first_legal_game(2), NAMES)]
+    assert lines == [
+        "Final scores",
+        "",
+        "                    Ann    Bea",
+        "animals               8      0",
+        "region                7     13",
+        "phase bonus          14     16",
+        "colour bonus          0      0",
+        "sales                 2     10",
+        "watchtower            4      4",
+        "knowledge            16      8",
+        "goods left            5      0",
+        "silver left           3      0",
+        "workers left          1      0",
+        "total                60     51",
+        "empty spaces         21     22",
+        "",
+        "Ann wins with 60 VP (decided by score).",
+        "Ranking: 1. Ann 60  2. Bea 51",
+    ]
+
+
+def test_score_screen_replaces_the_board_at_the_end() -> None:
+    table = FixedTable(first_legal_game(2), NAMES, 0)
+    model = Model(table)
+    model.refresh()
+    lines = screen_text(model)
+    assert lines[0].startswith(" Game over | Ann wins with 60 VP | Ann: 60 VP")
+    assert lines[1] == "Final scores"
+    assert "Ann wins with 60 VP (decided by score)." in lines
+
+
+def test_too_small_terminal_gets_only_a_message() -> None:
+    table = FixedTable(started(2), NAMES, 0)
+    model = Model(table)
+    model.refresh()
+    lines = screen_text(model, 60, 20)
+    assert lines[:3] == ["Terminal too small: 60x20.", "Needs at least 80x24; enlarge it.",
+                         "q quits."]
+    assert [text(line) for line in too_small_lines(10, 3)][0] == "Terminal ~"
+
+
+def test_bigger_terminal_shows_the_log_in_its_own_column() -> None:
+    lines = screen_text(placing_model(), 132, 40)
+    assert lines[1].endswith("Log (PgUp/PgDn)")
+    assert len(lines) == 40
+
+
+def test_log_wraps_marks_our_last_turn_and_scrolls() -> None:
+    history = [HistoryEntry(0, "Ann took workers with a 5 (+2 workers)."),
+               HistoryEntry(1, "Bea took workers with a 3 (+2 workers)."),
+               HistoryEntry(1, "hi", EntryKind.CHAT)]
+    lines = [text(line) for line in log_lines(history, NAMES, 30, 10, mark=1)]
+    assert lines == ["Log (PgUp/PgDn)", "Ann took workers with a 5 (+2", "  workers).",
+                     "-- since your last turn ------", "Bea took workers with a 3 (+2",
+                     "  workers).", "<Bea> hi"]
+    scrolled = [text(line) for line in log_lines(history, NAMES, 30, 3, scroll=2, mark=1)]
+    assert scrolled == ["Log (older: 2 lines up, PgDn ~", "-- since your last turn ------",
+                        "Bea took workers with a 3 (+2"]
+
+
+def test_control_characters_in_names_never_reach_the_screen() -> None:
+    canvas = Canvas(20, 1)
+    canvas.put(0, 0, [Seg("Ann\x1b[2J\x07")])
+    assert canvas.text() == ["Ann?[2J?            "]
+
+
+def test_clicks_map_to_the_choice_they_show() -> None:
+    model = placing_model()
+    canvas = render(model, compute_layout(80, 24), footer_keys(model))
+    assert canvas.target_at(6, 22) == 1  # the [B3] on row 5
+    assert canvas.target_at(16, 5) == 1  # the second line of the choices
+    assert canvas.target_at(0, 0) is None
+
+
+def test_status_line_says_who_we_wait_for() -> None:
+    table = FixedTable(started(2), NAMES, 1)
+    model = Model(table)
+    model.refresh()
+    assert text(status_line(model, 80)).startswith(
+        " A 1/5 | waiting for Ann's turn | dice 3 5 | silver 1 | workers 2 | 0 VP")

@@ -1,0 +1,101 @@
+"""Property: ``legal_actions`` and ``apply`` agree.
+
+In states reached by random legal play, every listed action applies, and every other action
+from a large pool of candidates (all values of every action type, plus out-of-range ones) is
+rejected with IllegalAction and leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+
+from p2p_burgundy import (
+    Buy,
+    Discard,
+    EndTurn,
+    IllegalAction,
+    Pass,
+    Payment,
+    PlaceTile,
+    SellGoods,
+    Step,
+    TakeGoods,
+    TakeTile,
+    TakeWorkers,
+    UseDie,
+    apply,
+    encode_state,
+    legal_actions,
+    state_hash,
+)
+from tests.engine.helpers import E2011, E2019, POLICIES, random_game
+
+POOL = [
+    *(UseDie(d) for d in range(-1, 3)),
+    *(TakeTile(d, s) for d in range(-1, 8) for s in range(-1, 9)),
+    *(PlaceTile(i, s) for i in range(-1, 4) for s in range(-1, 38)),
+    *(SellGoods(g) for g in range(-1, 8)),
+    TakeWorkers(),
+    *(Buy(d, s, pay) for d in range(0, 8) for s in range(0, 9) for pay in Payment),
+    Buy(-1, 0), Buy(0, -1),
+    *(Discard(i) for i in range(-1, 5)),
+    Pass(),
+    EndTurn(),
+]
+_DEPOT_SETS = [(d,) for d in range(0, 8)] + list(itertools.combinations(range(1, 7), 2)) + [
+    (6, 1), (1, 2, 3), ()]
+_KEEPS = [k for size in range(5) for k in itertools.combinations(range(1, 7), size)]
+SHIP_POOL = [TakeGoods(depots, keep) for depots in _DEPOT_SETS for keep in _KEEPS]
+
+SAMPLE_EVERY = 23  # besides every state with a rare step
+RARE_CAP = 25  # states kept per rare step and player count
+
+
+def sample_states(players: int) -> list:
+    """States to move in, from random games: every SAMPLE_EVERY-th, and each rare step."""
+    states = []
+    rare: Counter = Counter()
+    count = itertools.count()
+
+    def visit(before, after, action) -> None:
+        if after.to_move is None:
+            return
+        step = after.step
+        if step not in (Step.TURN, Step.DIE) and rare[step] < RARE_CAP:
+            rare[step] += 1
+            states.append(after)
+        elif next(count) % SAMPLE_EVERY == 0:
+            states.append(after)
+
+    for i in range(12):
+        random_game(players, 7000 + 100 * players + i, policy=POLICIES[i % 3],
+                    edition=E2019 if i % 2 else E2011, visit=visit)
+    return states
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_legal_actions_apply_and_every_other_candidate_is_rejected(players):
+    states = sample_states(players)
+    steps = Counter(s.step for s in states)
+    assert set(steps) == set(Step), steps  # every kind of decision was examined
+    for state in states:
+        legal = legal_actions(state)
+        assert legal, "a player to move always has a choice"
+        assert len(set(legal)) == len(legal), "no action is listed twice"
+        encoded, digest = encode_state(state), state_hash(state)
+        for action in legal:
+            after = apply(state, action)
+            assert encode_state(after) != encoded
+        listed = set(legal)
+        pool = POOL + SHIP_POOL if state.step == Step.SHIP else POOL
+        for action in pool:
+            if action in listed:
+                continue
+            with pytest.raises(IllegalAction):
+                apply(state, action)
+        assert state_hash(state) == digest
+        assert encode_state(state) == encoded

@@ -1,0 +1,20 @@
+"""clone() and copy() are written field by field for speed: each must copy every field."""
+
+from p2p_burgundy import GameConfig, new_game
+from p2p_burgundy.state import _GAME_FIELDS, _PLAYER_FIELDS
+
+
+def test_clone_copies_every_game_field():
+    state = new_game(GameConfig(players=3))
+    clone = state.clone()
+    assert clone is not state
+    for name in _GAME_FIELDS:
+        assert getattr(clone, name) is getattr(state, name), name
+
+
+def test_copy_copies_every_player_field():
+    player = new_game(GameConfig(players=2)).players[0]
+    copy = player.copy()
+    assert copy is not player
+    for name in _PLAYER_FIELDS:
+        assert getattr(copy, name) is getattr(player, name), name

@@ -1,0 +1,129 @@
+"""Property 5: under 30% loss, duplication, reordering and a temporary partition of one peer,
+every peer converges to the same log and finishes the game (in process, seeded, no sockets).
+
+The peers are sans-I/O sessions (and lobbies) routed like ``net/peer.py`` routes them, on the
+seeded :class:`~tests.lan.sim.Link` of ``tests/lan/sim.py``; a fake clock fires their timers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+
+from p2p_burgundy import END_TURN, state_hash
+from p2p_burgundy.net.errors import LocalProtocolError, ProtocolError
+from p2p_burgundy.net.identity import Identity
+from p2p_burgundy.net.lobby import HostLobby, JoinLobby, LobbyTag
+from p2p_burgundy.net.log import decode_entry
+from p2p_burgundy.net.session import ChatReceived, Session
+
+from .sim import Net, SimPeer, final_hash
+
+CHAOS_SEEDS = range(21)  # 7 games each of 2, 3 and 4 players
+
+
+def replayed_hash(peer: SimPeer) -> bytes:
+    """The state hash a fresh session reaches from this peer's game file alone."""
+    assert peer.session is not None
+    session = Session(decode_entry(peer.file[0]), peer.identity if
+                      peer.session.my_seat is not None else None)
+    for raw in peer.file[1:]:
+        with contextlib.suppress(ProtocolError):
+            session.receive_entry(raw)
+    return state_hash(session.state)
+
+
+def assert_converged(net: Net) -> None:
+    peers = net.peers
+    assert all(p.session is not None and p.session.state.is_over for p in peers)
+    assert len({p.canonical() for p in peers}) == 1, "chains differ"
+    assert len({tuple(p.hashes()) for p in peers}) == 1, "state hash sequences differ"
+    assert len({final_hash(p) for p in peers}) == 1
+    for p in peers:
+        # Every entry of the canonical log was saved by this peer before it was used.
+        assert p.session is not None
+        assert {e.raw for e in p.session.canonical_entries()} <= set(p.file)
+        assert replayed_hash(p) == final_hash(p)
+
+
+@pytest.mark.parametrize("seed", CHAOS_SEEDS)
+def test_peers_converge_and_finish_under_loss_duplication_reordering_and_a_partition(
+    seed: int,
+) -> None:
+    players = 2 + seed % 3
+    net = Net.with_table(players, seed, loss=0.3, duplication=0.1, partition=True)
+    net.run_game(limit=1800)
+    assert_converged(net)
+    link = net.link
+    assert 0.25 < link.lost / link.sent < 0.5  # the link really lost that much
+    partition = link.partitions[0]
+    assert net.now > partition.end  # the game outlived the partition
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_lobby_then_game_under_loss_with_a_spectator(seed: int) -> None:
+    players = 2 + seed % 3
+    net = Net.with_lobby(players, seed, spectators=1, loss=0.3, duplication=0.1)
+    net.run_game(limit=1800)
+    assert_converged(net)
+    spectator = net.peers[-1]
+    assert spectator.session is not None and spectator.session.my_seat is None
+    with pytest.raises(LocalProtocolError):
+        spectator.session.submit_turn([END_TURN])
+    host = net.peers[0].lobby
+    assert isinstance(host, HostLobby)
+    assert sorted(m.name for m in host.members) == [f"p{i}" for i in range(players)]
+    assert len({m.colour for m in host.members}) == players  # everyone got a free colour
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_spectator_joining_mid_game_under_loss_catches_up(seed: int) -> None:
+    net = Net.with_lobby(2, seed, loss=0.3, duplication=0.1)
+    net.run(lambda: all(p.session is not None and p.session.turn_number >= 10
+                        for p in net.peers), limit=600)
+    spectator = net.add_joiner(Identity.from_private_bytes(bytes([seed + 100]) * 32))
+    net.run_game(limit=net.now + 600)
+    assert_converged(net)
+    assert spectator.session is not None and spectator.session.my_seat is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_chat_between_players_arrives_everywhere_as_log_entries(seed: int) -> None:
+    net = Net.with_lobby(3, seed, spectators=1, loss=0.3, duplication=0.1)
+    net.run(lambda: all(p.session is not None and p.session.turn_number >= 4
+                        for p in net.peers), limit=600)
+    lines = {0: "good luck", 1: "ha, the dice love me", 2: "gg"}
+    for seat, text in lines.items():
+        peer = net.peers[seat]
+        assert peer.session is not None
+        peer.session.send_chat(text)
+        net.flush(peer)
+    net.run_game(limit=net.now + 1800)
+    assert_converged(net)
+    for peer in net.peers:
+        chats = {(e.seat, e.text) for e in peer.events if isinstance(e, ChatReceived)}
+        assert chats == set(lines.items()), f"peer {peer.index} saw {chats}"
+
+
+def test_retransmitted_hello_gets_the_same_challenge() -> None:
+    """A joiner proves the first WELCOME it got; a HELLO repeated meanwhile (lost WELCOME,
+    duplicated datagram) must not replace the challenge it is proving."""
+    host_id, joiner_id = (Identity.from_private_bytes(bytes([i]) * 32) for i in (1, 2))
+    from p2p_burgundy import GameConfig
+    from p2p_burgundy.net import wire
+
+    host = HostLobby(host_id, b"g" * 16, GameConfig(players=2), "Ann", "red")
+    joiner = JoinLobby(joiner_id, ("10.231.0.2", 4000), "Bob", "blue", nonce=b"n" * 16)
+    source = ("10.231.0.3", 5000)
+    hello = joiner.datagrams_to_send()[0][0]
+    welcomes = []
+    for nonce in (b"a" * 16, b"b" * 16):
+        host.receive(*wire.decode_message(hello), source, nonce)
+        welcomes += host.datagrams_to_send()
+    assert welcomes[0][0] == welcomes[1][0]
+    joiner.receive(*wire.decode_message(welcomes[1][0]), joiner.host)
+    (prove, _), = joiner.datagrams_to_send()
+    assert wire.decode_message(prove)[0] == LobbyTag.PROVE
+    host.receive(*wire.decode_message(prove), source, b"c" * 16)
+    assert [m.name for m in host.members] == ["Ann", "Bob"]
