@@ -85,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(args)
 
 
-# --- The text report ------------------------------------------------------------------------------
+# --- The text report -----------------------------------------------------------------------------
 
 
 def write_report(report: Audit, name: str, out: TextIO) -> None:
@@ -103,6 +103,9 @@ def write_report(report: Audit, name: str, out: TextIO) -> None:
             host = "  (host, signed the start)" if p.host else ""
             w(f"  seat {p.seat}  {p.name:<12} {p.colour:<7} fingerprint {p.fingerprint}"
               f"{host}\n              commitment {p.commitment.hex()}\n")
+    for seat, count in report.forfeits:
+        w(f"\nThe players agreed that a bot plays {names[seat]} after their first {count} "
+          "entries (later ones are void).\n")
     if report.config is not None:
         _write_steps(report, names, out)
     if report.chats:
@@ -155,8 +158,9 @@ def _write_chance(step: ChanceReport, state: GameState, names: list[str],
     else:
         title = f"phase {PHASE_LETTERS[draw.phase]}, round {draw.round + 1}"
     w(f"\nChance event {step.index} ({title}):\n")
-    for seat, reveal in enumerate(step.reveals):
-        w(f"  reveal {names[seat]:<12} {reveal.hex()}\n")
+    for seat, reveal in step.reveals:
+        who = names[seat] if seat >= 0 else "(nobody's)"
+        w(f"  reveal {who:<12} {reveal.hex()}\n")
     w(f"  entropy      {step.entropy.hex()}\n")
     if isinstance(draw, SetupDraw):
         goods = "; ".join(f"{names[s]} {' '.join(map(str, g))}" for s, g in enumerate(draw.goods))
@@ -176,7 +180,8 @@ def _write_chance(step: ChanceReport, state: GameState, names: list[str],
 
 def _write_turn(step: TurnReport, state: GameState, names: list[str], out: TextIO) -> GameState:
     seq = f", entry seq {step.seq}" if step.seq is not None else ""
-    out.write(f"Turn {step.turn} ({names[step.seat]}{seq}):\n")
+    by = f", played by {names[step.author]} for a bot" if step.author != step.seat else ""
+    out.write(f"Turn {step.turn} ({names[step.seat]}{by}{seq}):\n")
     for line in _turn_words(state, step, names):
         out.write(f"  {line}\n")
     for action in step.actions:

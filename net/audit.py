@@ -28,6 +28,7 @@ from p2p_burgundy import (
     GameState,
     apply,
     new_game,
+    outcome,
     resolve_chance,
     state_hash,
 )
@@ -35,6 +36,7 @@ from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.chance import ChanceKind
 from p2p_burgundy.scoring import Category, Outcome
 
+from .beacon import verify_reveal
 from .errors import DecodeError, ProtocolError, RemoteProtocolError
 from .identity import PUBLIC_KEY_SIZE, fingerprint, table_code, verify
 from .log import (
@@ -52,7 +54,7 @@ from .session import (
     EntryRejected,
     Equivocation,
     Event,
-    GameOver,
+    Seat,
     Session,
     Start,
     TurnApplied,
@@ -79,6 +81,8 @@ class Check(Enum):
     MALFORMED = "malformed"  # a payload of the wrong shape, or a kind not expected
     REPLAY = "replay"  # the engine's replay disagrees with the session (a bug on our side)
 
+
+HANDED_TO_BOT = "handed to a bot"  # entries void by agreement (not a defect)
 
 # How the session's rejection reasons map to checks (first match wins).
 _REJECTION_CHECKS: tuple[tuple[str, Check], ...] = (
@@ -181,11 +185,12 @@ Draw = SetupDraw | PhaseDraw | RoundDraw
 
 @dataclass(frozen=True, slots=True)
 class ChanceReport:
-    """Chance event ``index``: each seat's reveal, the entropy they give, what it decided."""
+    """Chance event ``index``: the reveals ``(seat, link)`` in seat order (every seat, less
+    any handed to a bot), the entropy they give, and what it decided."""
 
     index: int
     kind: ChanceKind
-    reveals: tuple[bytes, ...]
+    reveals: tuple[tuple[int, bytes], ...]
     entropy: bytes
     drew: Draw
     state_hash: bytes
@@ -193,10 +198,12 @@ class ChanceReport:
 
 @dataclass(frozen=True, slots=True)
 class TurnReport:
-    """Turn number ``turn``, played by ``seat`` in its entry ``seq``."""
+    """Turn number ``turn`` of ``seat``, signed by ``author`` in its entry ``seq`` (the author
+    is the seat itself, or the deputy playing a seat handed to a bot)."""
 
     turn: int
     seat: int
+    author: int
     seq: int | None
     phase: int
     round: int
@@ -241,6 +248,7 @@ class Audit:
     chats: tuple[Chat, ...] = ()
     problems: tuple[Problem, ...] = ()
     proofs: tuple[Equivocation, ...] = ()
+    forfeits: tuple[tuple[int, int], ...] = ()  # (seat handed to a bot, its entries that count)
     waiting: Waiting | None = None
     final_hash: bytes | None = None
     scores: tuple[Score, ...] = ()
@@ -279,7 +287,7 @@ class Audit:
         return _audit_json(self)
 
 
-# --- Auditing -----------------------------------------------------------------------------------
+# --- Auditing ------------------------------------------------------------------------------------
 
 
 def audit_file(data: bytes) -> Audit:
@@ -412,6 +420,8 @@ class _Auditor:
         while (event := session.next_event()) is not None:
             events.append((event, record))
             if isinstance(event, EntryRejected):
+                if HANDED_TO_BOT in event.reason:
+                    continue  # void by the players' agreement, not a defect
                 entry = session.chains[event.seat][event.seq]
                 self.problem(rejection_check(event.reason), event.reason,
                              self.record_of.get(entry.body), entry, event.seat)
@@ -449,20 +459,24 @@ class _Auditor:
         state = new_game(config)
         for event, _ in events:
             if isinstance(event, ChanceResolved):
-                state, step = self.replay_chance(state, event)
+                if event.index == 0 and steps:
+                    # The session recomputed the game from scratch (a seat was handed to a
+                    # bot): what counts is the last pass.
+                    steps, applied, state = [], set(), new_game(config)
+                state, step = self.replay_chance(state, event, start.seats)
                 steps.append(step)
             elif isinstance(event, TurnApplied):
                 seq = _turn_seq(session, event, rejected, applied)
                 state, turn = self.replay_turn(state, event, seq)
                 steps.append(turn)
-        complete = state.is_over and any(isinstance(e, GameOver) for e, _ in events)
+        complete = state.is_over
         self.unplayed_turns(session, rejected, applied, complete)
         chat_reports = self.chats(session)
         scores: tuple[Score, ...] = ()
         result = None
         if complete:
             scores = tuple(Score(i, p.vp, p.breakdown) for i, p in enumerate(state.players))
-            result = next(e.outcome for e, _ in events if isinstance(e, GameOver))
+            result = outcome(state)
         return Audit(
             records=len(self.records),
             game_id=start.game_id,
@@ -473,24 +487,32 @@ class _Auditor:
             chats=chat_reports,
             problems=tuple(self.problems),
             proofs=tuple(session.proofs),
+            forfeits=tuple(sorted(session.forfeits.items())),
             waiting=session.waiting_for(),
             final_hash=state_hash(state),
             scores=scores,
             outcome=result,
         )
 
-    def replay_chance(self, state: GameState, event: ChanceResolved) -> tuple[GameState, Step]:
+    def replay_chance(self, state: GameState, event: ChanceResolved,
+                      seats: Sequence[Seat]) -> tuple[GameState, Step]:
         before = state
         after = resolve_chance(state, event.entropy)
         if state_hash(after) != event.state_hash:
             self.problem(Check.REPLAY, f"chance event {event.index}: the engine's replay "
                          "reaches another state hash than the session")
-        return after, ChanceReport(event.index, event.kind, event.reveals, event.entropy,
+        reveals = []
+        for link in event.reveals:  # in seat order; find whose each one is
+            seat = next((i for i, s in enumerate(seats)
+                         if verify_reveal(s.commitment, event.index, link)), -1)
+            reveals.append((seat, link))
+        return after, ChanceReport(event.index, event.kind, tuple(reveals), event.entropy,
                                    drew(before, after), event.state_hash)
 
     def replay_turn(self, state: GameState, event: TurnApplied,
                     seq: int | None) -> tuple[GameState, Step]:
-        report = TurnReport(event.turn, event.seat, seq, state.phase, state.round,
+        mover = state.to_move if state.to_move is not None else event.seat
+        report = TurnReport(event.turn, mover, event.seat, seq, state.phase, state.round,
                             event.actions, event.state_hash)
         for action in event.actions:
             state = apply(state, action)
@@ -528,7 +550,7 @@ def _turn_seq(session: Session, event: TurnApplied, rejected: set[tuple[int, int
               applied: set[tuple[int, int]]) -> int | None:
     """The seq of the entry that played ``event``: the seat's first TURN entry for that
     number that was not rejected (the session takes the first legal one in chain order)."""
-    for entry in session.chains[event.seat]:
+    for entry in session.chains[event.seat]:  # the author's chain
         key = (event.seat, entry.seq)
         if (entry.kind == Kind.TURN and entry.payload and entry.payload[0] == event.turn
                 and key not in rejected and key not in applied):
@@ -563,7 +585,7 @@ def drew(before: GameState, after: GameState) -> Draw:
                      after.white_die, after.phase_goods[after.round], after.order)
 
 
-# --- JSON ---------------------------------------------------------------------------------------
+# --- JSON ----------------------------------------------------------------------------------------
 
 
 def _draw_json(draw: Draw) -> dict[str, object]:
@@ -581,9 +603,11 @@ def _draw_json(draw: Draw) -> dict[str, object]:
 def _step_json(step: Step) -> dict[str, object]:
     if isinstance(step, ChanceReport):
         return {"step": "chance", "index": step.index, "kind": step.kind.name,
-                "reveals": [r.hex() for r in step.reveals], "entropy": step.entropy.hex(),
+                "reveals": [{"seat": seat, "link": link.hex()} for seat, link in step.reveals],
+                "entropy": step.entropy.hex(),
                 "drew": _draw_json(step.drew), "state_hash": step.state_hash.hex()}
-    return {"step": "turn", "turn": step.turn, "seat": step.seat, "seq": step.seq,
+    return {"step": "turn", "turn": step.turn, "seat": step.seat, "author": step.author,
+            "seq": step.seq,
             "phase": PHASE_LETTERS[step.phase], "round": step.round + 1,
             "actions": [a.to_tree() for a in step.actions],
             "moves": [repr(a) for a in step.actions], "state_hash": step.state_hash.hex()}
@@ -621,6 +645,7 @@ def _audit_json(a: Audit) -> dict[str, object]:
         ],
         "proofs": [{"seat": e.seat, "seq": e.seq, "first": e.first.hex(),
                     "second": e.second.hex()} for e in a.proofs],
+        "forfeits": [{"seat": seat, "entries": count} for seat, count in a.forfeits],
         "waiting": waiting,
         "final_hash": a.final_hash.hex() if a.final_hash is not None else None,
         "scores": [{"seat": s.seat, "vp": s.vp,

@@ -230,6 +230,9 @@ class HostLobby(_Base):
         if key in self._keys():
             old = self._member(key)
             self._replace(replace(old, address=source))
+            if self.start_entry is not None:
+                # A player back after losing its game file: the START entry lets it resume.
+                self._send(Tag.ENTRY, [self.start_entry.raw], source)
             return
         reason = None
         if self._proposal is not None or self.start_entry is not None:
@@ -403,6 +406,7 @@ class JoinLobby(_Base):
         self._proved: list[wire.Encodable] | None = None
         self._accepted: list[wire.Encodable] | None = None
         self.refused: str | None = None
+        self.closed = False  # the host's roster says the table is closed (proposed/started)
         self._hello()
 
     def _hello(self) -> None:
@@ -484,6 +488,7 @@ class JoinLobby(_Base):
             address = self.host if key == self.host_key else (host, port)
             members.append(Member(key, name, colour, ready, address))
         self.members = tuple(members)
+        self.closed = fields[3] is True
         mine = next((m for m in members if m.key == self.identity.public_key), None)
         if mine is not None:
             self.colour = mine.colour  # the host may have given us a free colour
@@ -549,7 +554,10 @@ class JoinLobby(_Base):
             self._send(LobbyTag.ACCEPT, self._accepted, self.host)
         elif self._proved is None:
             self._hello()
-        elif not self.admitted:
+        elif not self.admitted or (self.closed and self._accepted is None):
+            # Not in the roster yet; or the table closed and neither a PROPOSE nor the START
+            # reached us (we may be a player back without our game file): proving our key
+            # again makes the host repeat its answer.
             self._send(LobbyTag.PROVE, self._proved, self.host)
         elif any(m.key == self.identity.public_key and (m.ready, m.name, m.colour)
                  != (self.ready, self.name, self.colour) for m in self.members):

@@ -46,6 +46,8 @@ class Kind(IntEnum):
     TURN = 3  # [t, [action...]]: the author's whole turn number t
     CHAT = 4  # [text]
     SEAT_TO_BOT = 5  # [seat, from_turn]: the author agrees a bot may play that seat
+    CHOICE_COMMIT = 6  # [digest]: the author's secret set-up choice, committed (experts-secret)
+    CHOICE_REVEAL = 7  # [choice, salt]: that choice and its 16-byte salt, once all committed
 
 
 @dataclass(frozen=True, slots=True)

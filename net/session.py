@@ -15,7 +15,10 @@ The game advances deterministically from the set of entries, whatever order they
 - chance event k resolves once every seat's REVEAL for k is in (seat order into the entropy);
   a seat that withholds it is named by :meth:`~Session.waiting_for`, and nothing is re-drawn;
 - turn t is the first legal TURN entry for t in the chain of the seat to move; any other
-  TURN for t (wrong seat, illegal, or late) is rejected and its author named.
+  TURN for t (wrong seat, illegal, or late) is rejected and its author named;
+- in the experts' secret set-up, each seat commits to its choice (CHOICE_COMMIT), reveals it
+  (CHOICE_REVEAL) only once every seat has committed, and the choices are applied, in turn
+  order and as turns, only once every seat's reveal is in and matches its commitment.
 
 Delivery is anti-entropy: peers announce how many entries of each seat they hold (HEADS)
 and pull what they lack (WANT), so loss, duplication, reordering and restarts are one case.
@@ -32,11 +35,16 @@ from enum import IntEnum
 from p2p_burgundy import (
     END_TURN,
     Action,
+    ChooseEstate,
     EngineError,
     GameConfig,
     GameState,
+    Setup,
+    Step,
     action_from_tree,
     apply,
+    as_chooser,
+    legal_actions,
     new_game,
     outcome,
     resolve_chance,
@@ -61,6 +69,9 @@ MAX_OUTBOX = 512  # datagrams queued; anti-entropy repairs anything dropped
 MAX_EVENTS = 4096
 WANT_BATCH = 16  # entries sent for one WANT
 HEADS_INTERVAL = 0.5  # seconds between HEADS announcements
+CHOICE_LABEL = b"p2p-burgundy/v1/estate-choice\x00"
+CHOICE_SALT_DOMAIN = b"choice-salt"
+SALT_SIZE = 16
 
 BROADCAST = None
 """Destination of a datagram meant for every other peer."""
@@ -189,6 +200,27 @@ def parse_start(entry: Entry) -> Start:
     return Start(entry, config, tuple(seats))
 
 
+def choice_digest(game_id: bytes, seat: int, choice: Action, salt: bytes) -> bytes:
+    """The commitment to a secret set-up choice:
+    ``SHA-256(CHOICE_LABEL || wire([game id, seat, choice tree, salt]))``. The game id and
+    the seat are inside, so nobody can copy another player's commitment and reveal later.
+
+    >>> from p2p_burgundy import ChooseEstate
+    >>> choice_digest(bytes(16), 0, ChooseEstate(1, 18), bytes(16)).hex()[:16]
+    '8f8c31382be106fc'
+    """
+    return hashlib.sha256(
+        CHOICE_LABEL + wire.encode([game_id, seat, choice.to_tree(), salt])
+    ).digest()
+
+
+def choice_salt(identity: Identity, game_id: bytes) -> bytes:
+    """The 16-byte salt of a player's set-up choice: derived from the key like
+    :func:`game_chain`, so it is secret until revealed, and a player who lost the game file
+    recovers the choice by trying its few legal choices against the commitment."""
+    return hashlib.sha256(identity.sign(CHOICE_SALT_DOMAIN, game_id)).digest()[:SALT_SIZE]
+
+
 def game_chain(identity: Identity, game_id: bytes) -> HashChain:
     """This player's beacon chain for a game, derived from the key so that a player who
     loses the game file but keeps the key can still reveal. Ed25519 signatures are
@@ -258,9 +290,10 @@ Event = ChanceResolved | TurnApplied | EntryRejected | Equivocation | ChatReceiv
 @dataclass(frozen=True, slots=True)
 class Waiting:
     """What the game waits for: reveals of ``seats`` for chance event ``index``, or the turn
-    ``turn`` of ``seats[0]``."""
+    ``turn`` of ``seats[0]``; in the secret set-up, the choices ("choice": not committed yet)
+    or their reveals ("choice reveal") of ``seats``, ``index`` being the turn number."""
 
-    what: str  # "reveal" or "turn"
+    what: str  # "reveal", "turn", "choice" or "choice reveal"
     index: int
     seats: tuple[int, ...]
 
@@ -307,6 +340,8 @@ class Session:
         self.rejected: list[EntryRejected] = []
         self._reveals: dict[int, dict[int, bytes]] = {}
         self._turns: dict[int, list[tuple[int, int]]] = {}  # t -> (seat, seq), in arrival order
+        self._commits: dict[int, tuple[int, bytes]] = {}  # seat -> (seq, digest): secret set-up
+        self._choices: dict[int, tuple[int, Action]] = {}  # seat -> (seq, choice) that matched
         self._unsaved: list[Entry] = [start]
         # Entries per seat written to the game file: only these are sent or served.
         self._durable = [0] * n
@@ -322,21 +357,23 @@ class Session:
     # --- the player's API ---
 
     @property
-    def deputy(self) -> int:
-        """The seat that authors the turns of seats handed to a bot: the lowest live seat."""
-        return min(s for s in range(len(self.seats))
-                   if s not in self.forfeits and s not in self.faulty)
+    def deputy(self) -> int | None:
+        """The seat that authors the turns of seats handed to a bot: the lowest live seat
+        (None when no seat is live: every one handed to a bot or caught equivocating)."""
+        return min((s for s in range(len(self.seats))
+                    if s not in self.forfeits and s not in self.faulty), default=None)
 
     @property
     def playing_for_bot(self) -> bool:
         """Whether the turn we are to compose is a bot's (a seat handed over), not ours."""
         mover = self.state.to_move
-        return (mover is not None and mover in self.forfeits and self.my_seat == self.deputy
+        return (mover is not None and mover in self.forfeits and self.my_seat is not None
+                and self.my_seat == self.deputy
                 and self._forfeits_complete() and not self._recovering)
 
     def agree_seat_to_bot(self, seat: int) -> None:
         """Agree that a bot plays ``seat`` from now on: its entries after the ones we hold
-        become void once every other live player agreed on the same count."""
+        become void once every other live player agreed (the highest count agreed holds)."""
         if self.my_seat is None or seat == self.my_seat or not 0 <= seat < len(self.seats):
             raise LocalProtocolError("agree to hand another player's seat to a bot")
         self._author(Kind.SEAT_TO_BOT, [seat, len(self.chains[seat])])
@@ -355,9 +392,12 @@ class Session:
         voters = [s for s in range(len(self.seats))
                   if s != seat and s not in self.forfeits and s not in self.faulty]
         votes = self._agreements.get(seat, {})
-        counts = {votes.get(v) for v in voters}
-        if len(counts) == 1 and None not in counts:
-            self.forfeits[seat] = counts.pop()  # type: ignore[assignment]
+        counts = [votes.get(v) for v in voters]
+        if counts and None not in counts:
+            # The highest count: every entry some voter held when it agreed still counts
+            # (peers that lack one fetch it). Requiring equal counts deadlocked whenever a
+            # voter had not yet received the gone player's last entry.
+            self.forfeits[seat] = max(counts)  # type: ignore[type-var]
             self._rebuild()
 
     def _rebuild(self) -> None:
@@ -367,6 +407,8 @@ class Session:
         self.turn_number = 0
         self._reveals = {}
         self._turns = {}
+        self._commits = {}
+        self._choices = {}
         for seat, chain in enumerate(self.chains):
             for entry in chain:
                 if entry.kind != Kind.START:
@@ -375,6 +417,9 @@ class Session:
 
     @property
     def my_turn(self) -> bool:
+        if self._secret_choosing() and (not self.playing_for_bot
+                                        or self.state.to_move in self._choices):
+            return False  # secret set-up choices go through submit_choice
         if self.playing_for_bot:
             return True
         return (
@@ -390,6 +435,39 @@ class Session:
         except EngineError as exc:
             raise LocalProtocolError(f"our turn is illegal: {exc}") from None
         self._author(Kind.TURN, [self.turn_number, [a.to_tree() for a in actions]])
+
+    @property
+    def choice_due(self) -> bool:
+        """Whether we owe our secret set-up choice (make it in :meth:`choice_state`, send it
+        with :meth:`submit_choice`)."""
+        me = self.my_seat
+        return (me is not None and not self._recovering and self._secret_choosing()
+                and me not in self._commits and me not in self.forfeits
+                and bool(self.state.offers[me]))
+
+    def choice_state(self) -> GameState:
+        """The set-up state with us to choose (choices do not depend on one another)."""
+        if self.my_seat is None:
+            raise LocalProtocolError("spectators make no set-up choice")
+        try:
+            return as_chooser(self.state, self.my_seat)
+        except EngineError as exc:
+            raise LocalProtocolError(str(exc)) from None
+
+    def submit_choice(self, choice: Action) -> None:
+        """Commit to our secret set-up choice (a ChooseEstate legal in :meth:`choice_state`).
+        The session reveals it once every player has committed; it cannot change after."""
+        if not self.choice_due:
+            raise LocalProtocolError("no secret set-up choice is due from us")
+        if not isinstance(choice, ChooseEstate):
+            raise LocalProtocolError(f"a set-up choice is a ChooseEstate, not {choice!r}")
+        try:
+            apply(self.choice_state(), choice)
+        except EngineError as exc:
+            raise LocalProtocolError(f"our set-up choice is illegal: {exc}") from None
+        assert self.identity is not None and self.my_seat is not None
+        salt = choice_salt(self.identity, self.game_id)
+        self._author(Kind.CHOICE_COMMIT, [choice_digest(self.game_id, self.my_seat, choice, salt)])
 
     def send_chat(self, text: str) -> None:
         if self.my_seat is None or self._recovering:
@@ -412,6 +490,11 @@ class Session:
             k = self.state.chance.index
             have = self._reveals.get(k, {})
             return Waiting("reveal", k, tuple(s for s in self._required() if s not in have))
+        if self._secret_choosing():
+            for what, have in (("choice", self._commits), ("choice reveal", self._choices)):
+                owing = tuple(s for s in self._required() if s not in have)
+                if owing:
+                    return Waiting(what, self.turn_number, owing)
         return Waiting("turn", self.turn_number, (self.state.to_move,))  # type: ignore[arg-type]
 
     # --- I/O driven API (no I/O here) ---
@@ -650,8 +733,93 @@ class Session:
             if not (len(p) == 1 and isinstance(p[0], str) and 1 <= len(p[0]) <= MAX_CHAT):
                 return "a chat entry is [text of 1-280 characters]"
             self._event(ChatReceived(seat, p[0]))
+        elif entry.kind in (Kind.CHOICE_COMMIT, Kind.CHOICE_REVEAL):
+            return self._file_choice(seat, entry)
         else:
             return f"a {entry.kind.name.lower()} entry is not expected here"
+        return None
+
+    def _file_choice(self, seat: int, entry: Entry) -> str | None:
+        """File a secret set-up choice's commitment or reveal; the reason if it is void.
+        A seat's entries are filed in chain order, so a reveal can only follow its
+        commitment, and neither can be replaced."""
+        p = entry.payload
+        if self.config.setup is not Setup.EXPERTS_SECRET:
+            return "this table makes no secret set-up choices"
+        if entry.kind == Kind.CHOICE_COMMIT:
+            if not (len(p) == 1 and isinstance(p[0], bytes) and len(p[0]) == LINK_SIZE):
+                return "a choice commitment is [32-byte digest]"
+            if seat in self._commits:
+                return "a second choice commitment (the first one stands)"
+            self._commits[seat] = (entry.seq, p[0])
+            return None
+        if not (len(p) == 2 and isinstance(p[1], bytes) and len(p[1]) == SALT_SIZE):
+            return "a choice reveal is [choice, 16-byte salt]"
+        try:
+            choice = action_from_tree(p[0])
+        except EngineError as exc:
+            return f"malformed choice: {exc}"
+        if not isinstance(choice, ChooseEstate):
+            return f"a set-up choice is a ChooseEstate, not {choice!r}"
+        if seat not in self._commits:
+            return "a choice reveal before the author's commitment"
+        if seat in self._choices:
+            return "a second choice reveal"
+        if choice_digest(self.game_id, seat, choice, p[1]) != self._commits[seat][1]:
+            return f"the revealed choice {choice!r} does not match the author's commitment"
+        self._choices[seat] = (entry.seq, choice)
+        return None
+
+    def _secret_choosing(self) -> bool:
+        """Whether the game waits for secret set-up choices."""
+        return (self.config.setup is Setup.EXPERTS_SECRET and self.state.chance is None
+                and not self.state.is_over and self.state.step == Step.CHOOSE_ESTATE)
+
+    def _advance_choices(self) -> bool:
+        """Secret set-up: reveal ours once every seat has committed; apply the choices in
+        turn order once every reveal is in. Whether a choice was applied."""
+        required = self._required()
+        if any(s not in self._commits for s in required) or not self._forfeits_complete():
+            return False
+        me = self.my_seat
+        if (me is not None and me in self._commits and not self._recovering
+                and not any(e.kind == Kind.CHOICE_REVEAL for e in self.chains[me])):
+            choice = self._own_choice()
+            if choice is not None:
+                assert self.identity is not None
+                self._author(Kind.CHOICE_REVEAL,
+                             [choice.to_tree(), choice_salt(self.identity, self.game_id)])
+                return False  # _author advanced already
+        if any(s not in self._choices for s in required):
+            return False
+        t, mover = self.turn_number, self.state.to_move
+        assert mover is not None
+        if mover not in self._choices:
+            # A seat handed to a bot before it revealed: its deputy chooses, in a TURN.
+            return mover in self.forfeits and self._apply_turn()
+        seq, choice = self._choices[mover]
+        try:
+            self.state = apply(self.state, choice)
+        except EngineError as exc:
+            del self._choices[mover]  # bound by its commitment: the seat can only be replaced
+            self._reject(mover, seq, f"illegal set-up choice: {exc}")
+            return False
+        self.turn_number += 1
+        for seat, other in self._turns.pop(t, []):
+            self._reject(seat, other, f"turn {t} is {self.seats[mover].name}'s secret choice")
+        self._event(TurnApplied(mover, t, (choice,), state_hash(self.state)))
+        return True
+
+    def _own_choice(self) -> Action | None:
+        """Our committed choice, found again by trying each legal one against the commitment
+        (the salt is derived from our key, so this survives losing the game file)."""
+        me = self.my_seat
+        if self.identity is None or me is None or me not in self._commits:
+            return None
+        salt = choice_salt(self.identity, self.game_id)
+        for choice in legal_actions(as_chooser(self.state, me)):
+            if choice_digest(self.game_id, me, choice, salt) == self._commits[me][1]:
+                return choice
         return None
 
     def _reject(self, seat: int, seq: int, reason: str) -> None:
@@ -692,6 +860,10 @@ class Session:
                     ChanceResolved(k, chance.kind, reveals, entropy, state_hash(self.state))
                 )
                 continue
+            if self._secret_choosing():
+                if not self._advance_choices():
+                    return
+                continue
             if not self._apply_turn():
                 return
         if not self._over_reported:
@@ -706,11 +878,18 @@ class Session:
         if mover in self.forfeits:
             if not self._forfeits_complete():
                 return False
-            allowed.add(self.deputy)  # plays the bot's turns
+            if self.deputy is not None:
+                allowed.add(self.deputy)  # plays the bot's turns
         candidates = sorted(self._turns.pop(t, []), key=lambda c: (c[0] != mover, c[1]))
+        deferred = []
         for seat, seq in candidates:
             entry = self.chains[seat][seq]
             if seat not in allowed:
+                if self.turn_number == t and seat in self._agreements.get(mover, {}):  # type: ignore[arg-type]
+                    # A bot turn by a would-be deputy that agreed to the hand-over: it counts
+                    # once the others' agreements arrive (the rebuild files it again).
+                    deferred.append((seat, seq))
+                    continue
                 self._reject(seat, seq, f"turn {t} belongs to {self.seats[mover].name}")  # type: ignore[index]
                 continue
             if self.turn_number != t:
@@ -724,12 +903,18 @@ class Session:
                 continue
             self.turn_number += 1
             self._event(TurnApplied(seat, t, tuple(actions), state_hash(self.state)))
+        if deferred:
+            self._turns.setdefault(t, []).extend(deferred)
         return self.turn_number > t
 
 
 def _play_turn(state: GameState, actions: list[Action]) -> GameState:
     """Apply a whole turn; EngineError if an action is illegal or the turn does not end with
-    exactly one END_TURN, at the end."""
+    exactly one END_TURN, at the end. A set-up choice is a turn of exactly one ChooseEstate."""
+    if state.chance is None and state.step == Step.CHOOSE_ESTATE:
+        if len(actions) != 1 or not isinstance(actions[0], ChooseEstate):
+            raise EngineError("a set-up turn is exactly one ChooseEstate")
+        return apply(state, actions[0])
     if not actions or actions[-1] != END_TURN or END_TURN in actions[:-1]:
         raise EngineError("a turn is a list of actions ending with its only EndTurn")
     for action in actions:

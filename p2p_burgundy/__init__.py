@@ -14,6 +14,7 @@ from .actions import (
     END_TURN,
     Action,
     Buy,
+    ChooseEstate,
     Discard,
     EndTurn,
     Pass,
@@ -27,13 +28,14 @@ from .actions import (
     action_from_tree,
 )
 from .chance import ChanceEvent, ChanceKind
-from .config import Edition, GameConfig
+from .config import CHOOSE, Edition, GameConfig, Setup
 from .errors import ChanceError, ConfigError, EngineError, IllegalAction, RecordError
-from .rules import apply, legal_actions, new_game, resolve_chance
+from .rules import apply, as_chooser, legal_actions, new_game, resolve_chance
 from .scoring import Category, Outcome, outcome
 from .state import GameState, PlayerState, Step, encode_state, state_hash
 
 __all__ = [
+    "CHOOSE",
     "END_TURN",
     "Action",
     "Buy",
@@ -41,6 +43,7 @@ __all__ = [
     "ChanceError",
     "ChanceEvent",
     "ChanceKind",
+    "ChooseEstate",
     "ConfigError",
     "Discard",
     "Edition",
@@ -56,6 +59,7 @@ __all__ = [
     "PlayerState",
     "RecordError",
     "SellGoods",
+    "Setup",
     "Step",
     "TakeGoods",
     "TakeTile",
@@ -63,6 +67,7 @@ __all__ = [
     "UseDie",
     "action_from_tree",
     "apply",
+    "as_chooser",
     "encode_state",
     "legal_actions",
     "new_game",

@@ -135,6 +135,16 @@ class EndTurn(Action):
     TAG = 10
 
 
+@dataclass(frozen=True, slots=True)
+class ChooseEstate(Action):
+    """Set-up: play side ``side`` of your board (0 or 1; 0 when you were given one estate)
+    with your start castle on its dark green space ``space``. A whole turn by itself."""
+
+    TAG = 11
+    side: int
+    space: int
+
+
 TAKE_WORKERS = TakeWorkers()
 PASS = Pass()
 END_TURN = EndTurn()
@@ -142,7 +152,7 @@ END_TURN = EndTurn()
 ACTION_TYPES: dict[int, type[Action]] = {
     cls.TAG: cls
     for cls in (UseDie, TakeTile, PlaceTile, SellGoods, TakeWorkers, Buy, Discard, TakeGoods,
-                Pass, EndTurn)
+                Pass, EndTurn, ChooseEstate)
 }
 
 

@@ -39,6 +39,7 @@ class ChanceKind(IntEnum):
     SETUP = 0  # start player and everyone's three goods
     PHASE = 1  # the phase's depot tiles, black depot tiles and five goods
     ROUND = 2  # every player's two dice and the white die
+    DEAL = 3  # the experts' set-up: each player's board (two estates), after SETUP
 
 
 @dataclass(frozen=True, slots=True)

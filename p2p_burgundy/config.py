@@ -1,7 +1,11 @@
-"""Game configuration: player count, edition and each seat's estate.
+"""Game configuration: player count, edition, each seat's estate and how the set-up goes.
 
 >>> GameConfig(players=3)
 GameConfig(players=3, edition=Edition.E2011, estates=('1', '1', '1'), start_spaces=(18, 18, 18))
+>>> GameConfig(players=2, estates=("5", "5"))  # estate 5 prints no castle: players choose
+GameConfig(players=2, edition=Edition.E2011, estates=('5', '5'), start_spaces=(-1, -1))
+>>> GameConfig(players=2, setup=Setup.EXPERTS_SECRET).to_tree()
+[2, '2011', [], [], 'experts-secret']
 >>> GameConfig(players=5)
 Traceback (most recent call last):
 ...
@@ -14,10 +18,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .errors import ConfigError, EstateDataError
-from .estate import SPACE_COUNT, Estate, estate
+from .estate import SPACE_COUNT, Estate, caveat, edition_estates, estate
 from .tiles import Colour
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+CHOOSE = -1
+"""A start space the player chooses during set-up (estates that print no start castle)."""
 
 
 class Edition(Enum):
@@ -30,24 +36,57 @@ class Edition(Enum):
         return f"Edition.{self.name}"
 
 
+class Setup(Enum):
+    """How the players get their estates and start castles.
+
+    ``STANDARD``: each seat plays the estate the config names, its start castle on the config's
+    space (default: the space the estate prints; where it prints none, the player chooses a
+    dark green space after the turn order is known, openly in turn order). The experts' set-up
+    (rulebook, "Those who know the game well"): after the turn order is known, each player is
+    dealt a random board (chance event DEAL) and chooses its side and the dark green space of
+    the start castle, ``EXPERTS_OPEN`` openly in turn order, ``EXPERTS_SECRET`` secretly at
+    once (the protocol commits to the choices before anyone reveals; the engine takes them in
+    turn order).
+    """
+
+    STANDARD = "standard"
+    EXPERTS_OPEN = "experts-open"
+    EXPERTS_SECRET = "experts-secret"
+
+    def __repr__(self) -> str:
+        return f"Setup.{self.name}"
+
+
 @dataclass(frozen=True, slots=True)
 class GameConfig:
     """What every peer must agree on before the first chance event.
 
     ``estates`` names each seat's estate (default: everyone on estate 1) and ``start_spaces``
-    the dark green space of each seat's start castle (default: the space the board prints).
+    the dark green space of each seat's start castle (default: the space the board prints, or
+    :data:`CHOOSE` where it prints none). With an experts' ``setup`` the estates are dealt and
+    chosen in the game, so both stay empty.
     """
 
     players: int
     edition: Edition = Edition.E2011
     estates: tuple[str, ...] = field(default=())
     start_spaces: tuple[int, ...] = field(default=())
+    setup: Setup = Setup.STANDARD
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ConfigError(f"players must be 2, 3 or 4, not {self.players!r}")
         if not isinstance(self.edition, Edition):
             raise ConfigError(f"edition must be an Edition, not {self.edition!r}")
+        if not isinstance(self.setup, Setup):
+            raise ConfigError(f"setup must be a Setup, not {self.setup!r}")
+        if self.setup is not Setup.STANDARD:
+            if self.estates or self.start_spaces:
+                raise ConfigError(f"the {self.setup.value} set-up deals the estates: "
+                                  "give no estates or start spaces")
+            object.__setattr__(self, "estates", ())
+            object.__setattr__(self, "start_spaces", ())
+            return
         estates = self.estates or ("1",) * self.players
         if len(estates) != self.players:
             raise ConfigError(f"{len(estates)} estates for {self.players} players")
@@ -59,8 +98,11 @@ class GameConfig:
         if len(starts) != self.players:
             raise ConfigError(f"{len(starts)} start spaces for {self.players} players")
         for seat, (board, space) in enumerate(zip(boards, starts, strict=True)):
-            if not (isinstance(space, int) and 0 <= space < SPACE_COUNT):
-                raise ConfigError(f"seat {seat}: start space {space!r} is not 0..36")
+            if space == CHOOSE and type(space) is int:
+                continue
+            if not (type(space) is int and 0 <= space < SPACE_COUNT):
+                raise ConfigError(f"seat {seat}: start space {space!r} is not 0..36 "
+                                  f"(or {CHOOSE}: chosen during set-up)")
             if board.colours[space] != Colour.DARK_GREEN:
                 raise ConfigError(
                     f"seat {seat}: the start castle must go on a dark green space, "
@@ -69,21 +111,68 @@ class GameConfig:
         object.__setattr__(self, "estates", tuple(estates))
         object.__setattr__(self, "start_spaces", tuple(starts))
 
+    def __repr__(self) -> str:
+        setup = "" if self.setup is Setup.STANDARD else f", setup={self.setup!r}"
+        return (f"GameConfig(players={self.players!r}, edition={self.edition!r}, "
+                f"estates={self.estates!r}, start_spaces={self.start_spaces!r}{setup})")
+
     @property
     def boards(self) -> tuple[Estate, ...]:
-        """Each seat's :class:`Estate`."""
+        """Each seat's :class:`Estate` (empty with an experts' set-up: they are dealt)."""
         return tuple(estate(e) for e in self.estates)
 
+    @property
+    def experts(self) -> bool:
+        """Whether the estates are dealt at random and chosen (the experts' set-up)."""
+        return self.setup is not Setup.STANDARD
+
+    @property
+    def has_choices(self) -> bool:
+        """Whether some player chooses an estate side or a start space during set-up."""
+        return self.experts or CHOOSE in self.start_spaces
+
+    def estate_pool(self) -> tuple[str, ...]:
+        """The estates this game may use: those dealt from (experts) or those named."""
+        if self.experts:
+            return edition_estates(self.edition.value)
+        return tuple(dict.fromkeys(self.estates))
+
+    def caveats(self) -> list[str]:
+        """One warning per estate of :meth:`estate_pool` whose layout is not well attested
+        (see :func:`p2p_burgundy.estate.caveat`), to show players before they sit down.
+
+        >>> GameConfig(players=2).caveats()
+        []
+        >>> [line[:32] for line in GameConfig(2, Edition.E2019, setup=Setup.EXPERTS_OPEN).caveats()]
+        ['Estate 4 is low confidence: our ', 'Estate 9 is low confidence: our ', \
+'Estate 2019-2 is low confidence:']
+        """
+        return [line for line in (caveat(estate(e)) for e in self.estate_pool()) if line]
+
     def to_tree(self) -> list[object]:
-        """Canonical encodable form: ``[players, edition, [estate ids], [start spaces]]``."""
-        return [self.players, self.edition.value, list(self.estates), list(self.start_spaces)]
+        """Canonical encodable form: ``[players, edition, [estate ids], [start spaces]]``,
+        with the set-up's name appended when it is not the standard one."""
+        tree: list[object] = [self.players, self.edition.value, list(self.estates),
+                              list(self.start_spaces)]
+        if self.setup is not Setup.STANDARD:
+            tree.append(self.setup.value)
+        return tree
 
     @classmethod
     def from_tree(cls, tree: object) -> GameConfig:
         """Inverse of :meth:`to_tree`; raises ConfigError on anything malformed."""
-        if not (isinstance(tree, list | tuple) and len(tree) == 4):
-            raise ConfigError("a game config is [players, edition, estates, start spaces]")
-        players, edition, estates, starts = tree
+        if not (isinstance(tree, list | tuple) and len(tree) in (4, 5)):
+            raise ConfigError("a game config is [players, edition, estates, start spaces] "
+                              "(and a set-up other than standard)")
+        players, edition, estates, starts = tree[:4]
+        setup = Setup.STANDARD
+        if len(tree) == 5:
+            try:
+                setup = Setup(tree[4])
+            except ValueError:
+                raise ConfigError(f"unknown set-up {tree[4]!r}") from None
+            if setup is Setup.STANDARD:
+                raise ConfigError("the standard set-up is written by leaving it out")
         try:
             ed = Edition(edition)
         except ValueError:
@@ -94,12 +183,9 @@ class GameConfig:
             raise ConfigError("start spaces must be a list of space numbers")
         if type(players) is not int:
             raise ConfigError(f"players must be an integer, not {players!r}")
-        return cls(players, ed, tuple(estates), tuple(starts))
+        return cls(players, ed, tuple(estates), tuple(starts), setup)
 
 
 def _default_start(board: Estate) -> int:
-    if board.start_castle is None:
-        raise ConfigError(
-            f"estate {board.id} prints no start castle: choose one of its dark green spaces"
-        )
-    return board.start_castle
+    """The printed start castle; where the estate prints none, the player chooses."""
+    return CHOOSE if board.start_castle is None else board.start_castle

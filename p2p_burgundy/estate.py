@@ -9,6 +9,10 @@ in one operation. Layouts are data (``data/estates.json``), validated when loade
 (37, 18, 'C6 (row 4, 4)')
 >>> sorted(r.size for r in e.regions if r.colour == Colour.BEIGE)
 [1, 3, 3, 5]
+>>> edition_estates("2019")
+('1', '4', '9', '2019-2')
+>>> caveat(estate("1")), caveat(estate("6"))[:60]
+('', 'Estate 6 is medium confidence: our layout comes from a few s')
 """
 
 from __future__ import annotations
@@ -27,6 +31,20 @@ SPACE_COUNT = sum(ROW_LENGTHS)  # 37
 # and knowledge, 3 mines and 3 castles plus the start castle).
 COLOUR_COUNTS = (12, 6, 6, 4, 3, 6)
 MAX_CITIES = 6
+MAX_REGION = 8  # region points are printed for sizes 1..8
+# The die number printed on each space, the same on every estate (shared/data/components.json,
+# "die_pattern_rows", seen on every transcribed layout): a layout that differs is a typo.
+DIE_PATTERN = (
+    6, 5, 4, 3,
+    2, 1, 6, 5, 4,
+    5, 4, 3, 1, 2, 3,
+    6, 1, 2, 6, 5, 4, 1,
+    2, 5, 4, 3, 1, 2,
+    6, 1, 2, 5, 6,
+    3, 4, 1, 3,
+)
+EDITIONS = ("2011", "2019")  # the values of config.Edition (config imports this module)
+CONFIDENCES = ("high", "medium", "low")
 
 
 def _coordinates() -> tuple[tuple[int, int], ...]:
@@ -98,7 +116,8 @@ class Estate:
 
     id: str
     name: str
-    confidence: str
+    editions: tuple[str, ...]  # the rulebook editions whose box holds it ("2011", "2019")
+    confidence: str  # "high", "medium" or "low": how well our layout is attested
     source: str
     colours: tuple[int, ...]  # per space
     dice: tuple[int, ...]  # per space, 1..6
@@ -130,16 +149,39 @@ class Estate:
         return f"estate({self.id!r})"
 
 
-def parse_estate(item: dict[str, object]) -> Estate:
-    """Build and validate an :class:`Estate` from its data record; raise EstateDataError."""
-    ident = str(item.get("id", "?"))
+def parse_estate(item: object) -> Estate:
+    """Build and validate an :class:`Estate` from its data record; raise EstateDataError
+    naming the estate and the problem.
+
+    >>> parse_estate({"id": "x", "name": "X", "source": "me", "editions": ["2011"],
+    ...               "confidence": "low", "rows": ["A6 C5 C4 K3"]})
+    Traceback (most recent call last):
+    ...
+    p2p_burgundy.errors.EstateDataError: estate x: needs 7 rows, has 1
+    """
+    if not isinstance(item, dict):
+        raise EstateDataError(f"an estate record is an object, not {type(item).__name__}")
+    ident = item.get("id")
 
     def bad(why: str) -> EstateDataError:
-        return EstateDataError(f"estate {ident}: {why}")
+        return EstateDataError(f"estate {ident if isinstance(ident, str) else '?'}: {why}")
 
+    if not isinstance(ident, str) or not ident:
+        raise bad(f"id must be a non-empty string, not {ident!r}")
+    for key in ("name", "source"):
+        if not isinstance(item.get(key), str) or not item[key]:
+            raise bad(f"{key} must be a non-empty string")
+    editions = item.get("editions")
+    if not (isinstance(editions, list) and editions
+            and all(e in EDITIONS for e in editions) and len(set(editions)) == len(editions)):
+        raise bad(f"editions must list some of {', '.join(EDITIONS)}, not {editions!r}")
+    if item.get("confidence") not in CONFIDENCES:
+        raise bad(f"confidence must be one of {', '.join(CONFIDENCES)}, "
+                  f"not {item.get('confidence')!r}")
     rows = item.get("rows")
     if not isinstance(rows, list) or len(rows) != len(ROW_LENGTHS):
-        raise bad(f"needs {len(ROW_LENGTHS)} rows")
+        have = len(rows) if isinstance(rows, list) else type(rows).__name__
+        raise bad(f"needs {len(ROW_LENGTHS)} rows, has {have}")
     colours: list[int] = []
     dice: list[int] = []
     for row, (text, length) in enumerate(zip(rows, ROW_LENGTHS, strict=True)):
@@ -154,9 +196,14 @@ def parse_estate(item: dict[str, object]) -> Estate:
     for colour in Colour:
         if colours.count(colour) != COLOUR_COUNTS[colour]:
             raise bad(
-                f"has {colours.count(colour)} {colour.name.lower()} spaces, "
+                f"has {colours.count(colour)} {colour.name.lower().replace('_', ' ')} spaces, "
                 f"needs {COLOUR_COUNTS[colour]}"
             )
+    for space, (die, printed) in enumerate(zip(dice, DIE_PATTERN, strict=True)):
+        if die != printed:
+            row, col = row_col(space)
+            raise bad(f"row {row + 1}, space {col + 1} shows die {die}; every estate prints "
+                      f"{printed} there")
     colour_masks = tuple(
         sum(1 << s for s in range(SPACE_COUNT) if colours[s] == c) for c in Colour
     )
@@ -164,13 +211,18 @@ def parse_estate(item: dict[str, object]) -> Estate:
     cities = [r for r in regions if r.colour == Colour.BEIGE]
     if not 2 <= len(cities) <= MAX_CITIES:
         raise bad(f"has {len(cities)} cities, the rules allow 2 to {MAX_CITIES}")
+    for region in regions:
+        if region.size > MAX_REGION:
+            raise bad(f"a {region.colour.name.lower().replace('_', ' ')} region has "
+                      f"{region.size} spaces; region points stop at {MAX_REGION}")
     start = item.get("start_castle")
     start_space = None
     if start is not None:
-        if not (isinstance(start, list) and len(start) == 2):
+        if not (isinstance(start, list) and len(start) == 2
+                and all(type(x) is int for x in start)):
             raise bad("start_castle must be [row, column]")
         try:
-            start_space = space_at(int(start[0]), int(start[1]))
+            start_space = space_at(start[0], start[1])
         except ValueError as exc:
             raise bad(f"start_castle: {exc}") from None
         if colours[start_space] != Colour.DARK_GREEN:
@@ -181,17 +233,45 @@ def parse_estate(item: dict[str, object]) -> Estate:
             region_of[space] = index
     return Estate(
         id=ident,
-        name=str(item.get("name", f"Estate {ident}")),
-        confidence=str(item.get("confidence", "unknown")),
-        source=str(item.get("source", "")),
+        name=item["name"],
+        editions=tuple(editions),
+        confidence=item["confidence"],
+        source=item["source"],
         colours=tuple(colours),
         dice=tuple(dice),
         start_castle=start_space,
         colour_masks=colour_masks,
-        die_masks=(0, *(sum(1 << s for s in range(SPACE_COUNT) if dice[s] == d) for d in range(1, 7))),
+        die_masks=(0, *(sum(1 << s for s in range(SPACE_COUNT) if dice[s] == d)
+                        for d in range(1, 7))),
         regions=regions,
         region_of=tuple(region_of),
     )
+
+
+def load_estates(text: str) -> dict[str, Estate]:
+    """Parse and validate a whole estate file (the format of ``data/estates.json``).
+
+    >>> load_estates('{"estates": []}')
+    Traceback (most recent call last):
+    ...
+    p2p_burgundy.errors.EstateDataError: estate data: "estates" must be a non-empty list
+    """
+    try:
+        tree = json.loads(text)
+    except ValueError as exc:
+        raise EstateDataError(f"estate data: not JSON ({exc})") from None
+    items = tree.get("estates") if isinstance(tree, dict) else None
+    if not isinstance(items, list) or not items:
+        raise EstateDataError('estate data: "estates" must be a non-empty list')
+    out: dict[str, Estate] = {}
+    for item in items:
+        board = parse_estate(item)
+        if board.id in out:
+            raise EstateDataError(f"estate {board.id}: the id appears twice")
+        out[board.id] = board
+    if not any(b.start_castle is not None for b in out.values()):
+        raise EstateDataError("estate data: no estate prints a start castle")
+    return out
 
 
 def _regions(colours: list[int]) -> tuple[Region, ...]:
@@ -218,7 +298,7 @@ def _regions(colours: list[int]) -> tuple[Region, ...]:
 def all_estates() -> dict[str, Estate]:
     """Every estate shipped with the package, by id (in file order)."""
     text = resources.files("p2p_burgundy").joinpath("data/estates.json").read_text("utf-8")
-    return {e.id: e for e in (parse_estate(item) for item in json.loads(text)["estates"])}
+    return load_estates(text)
 
 
 def estate(ident: str) -> Estate:
@@ -233,3 +313,36 @@ def estate(ident: str) -> Estate:
     if ident not in estates:
         raise EstateDataError(f"no estate {ident!r}; known: {', '.join(estates)}")
     return estates[ident]
+
+
+def edition_estates(edition: str) -> tuple[str, ...]:
+    """The ids of the shipped estates in ``edition``'s box, in file order: the estates the
+    experts' set-up deals from (see :data:`p2p_burgundy.chance.ChanceKind.DEAL`).
+
+    >>> edition_estates("2011")
+    ('1', '2', '3', '4', '5', '6', '7', '8', '9')
+    """
+    if edition not in EDITIONS:
+        raise EstateDataError(f"no edition {edition!r}; known: {', '.join(EDITIONS)}")
+    return tuple(e.id for e in all_estates().values() if edition in e.editions)
+
+
+_CONFIDENCE_WORDS = {
+    "medium": "our layout comes from a few sources that agree, not from a printed board",
+    "low": "our layout rests on a single transcription, not checked against a printed board",
+}
+
+
+def caveat(board: Estate) -> str:
+    """A warning for players about how well ``board``'s layout is attested: empty when the
+    confidence is high, else the confidence, what it means and the source, in one line.
+
+    >>> print(caveat(estate("8")))  # doctest: +ELLIPSIS
+    Estate 8 is low confidence: our layout rests on a single transcription, not checked \
+against a printed board; it may differ from yours (source: forry4 hand transcription ...)
+    """
+    if board.confidence == "high":
+        return ""
+    return (f"Estate {board.id} is {board.confidence} confidence: "
+            f"{_CONFIDENCE_WORDS[board.confidence]}; it may differ from yours "
+            f"(source: {board.source})")

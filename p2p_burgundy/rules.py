@@ -36,6 +36,7 @@ from .actions import (
     USE_DIE,
     Action,
     Buy,
+    ChooseEstate,
     Discard,
     EndTurn,
     Pass,
@@ -58,9 +59,9 @@ from .board import (
     space_colour,
 )
 from .chance import ChanceEvent, ChanceKind, Draws
-from .config import Edition, GameConfig
+from .config import CHOOSE, Edition, GameConfig
 from .errors import ChanceError, IllegalAction
-from .estate import NEIGHBOURS, SPACE_COUNT, Estate, bits
+from .estate import NEIGHBOURS, SPACE_COUNT, Estate, bits, edition_estates, estate
 from .scoring import (
     COLOUR_BONUS_VP,
     PHASE_BONUS,
@@ -160,7 +161,7 @@ def new_game(config: GameConfig) -> GameState:
     'SETUP'
     """
     n = config.players
-    boards = config.boards
+    boards = config.boards or (estate("1"),) * n  # placeholders: the experts' set-up deals them
     state = GameState.__new__(GameState)
     state.config = config
     state.boards = boards
@@ -179,10 +180,14 @@ def new_game(config: GameConfig) -> GameState:
         p.goods = (0,) * 7
         p.sold = (0,) * 7
         p.storage = ()
-        start = config.start_spaces[seat]
-        p.estate = tuple(castles.pop() if s == start else EMPTY for s in range(SPACE_COUNT))
-        p.occupied = 1 << start
-        p.frontier = NEIGHBOURS[start]
+        start = config.start_spaces[seat] if config.start_spaces else CHOOSE
+        castle = castles.pop()  # == _start_castle(seat)
+        if start == CHOOSE:  # placed when the player chooses (ChooseEstate)
+            p.estate, p.occupied, p.frontier = (EMPTY,) * SPACE_COUNT, 0, 0
+        else:
+            p.estate = tuple(castle if s == start else EMPTY for s in range(SPACE_COUNT))
+            p.occupied = 1 << start
+            p.frontier = NEIGHBOURS[start]
         p.knowledge = 0
         p.dice = (0, 0)
         p.dice_used = 0b11
@@ -204,13 +209,24 @@ def new_game(config: GameConfig) -> GameState:
     state.chance_index = 0
     state.white_die = 0
     state.box = (0,) * TILE_COUNT
+    state.offers = tuple(
+        (config.estates[s],) if config.start_spaces and config.start_spaces[s] == CHOOSE else ()
+        for s in range(n)
+    )
     return state
+
+
+def _start_castle(seat: int) -> int:
+    """The castle tile that stands on ``seat``'s start space (taken from the supply at set-up)."""
+    return NORMAL_SUPPLY[Colour.DARK_GREEN][-1 - seat]
 
 
 def resolve_chance(state: GameState, entropy: bytes) -> GameState:
     """Apply the pending chance event with 32 bytes of entropy (see :mod:`.chance`).
 
     Draw order: SETUP draws the start seat, then three goods per seat in seat order.
+    DEAL (experts' set-up only, right after SETUP) deals each seat in seat order a board: two
+    different estates from :func:`~p2p_burgundy.estate.edition_estates` (side 0, then side 1).
     PHASE draws, for depots 1..6 and their filled spaces in order, a tile of the space's
     colour, then the black depot's tiles, then the phase's five goods. ROUND rolls two dice
     per seat in seat order, then the white die. Pools are drawn from in sorted order.
@@ -223,13 +239,67 @@ def resolve_chance(state: GameState, entropy: bytes) -> GameState:
     new.chance_index = event.index + 1
     if event.kind == ChanceKind.SETUP:
         _setup(new, draws)
-        new.chance = ChanceEvent(new.chance_index, ChanceKind.PHASE, 0, 0)
+        if new.config.experts:
+            new.chance = ChanceEvent(new.chance_index, ChanceKind.DEAL, 0, 0)
+        else:
+            _next_chooser(new, 0)
+    elif event.kind == ChanceKind.DEAL:
+        _deal(new, draws)
+        _next_chooser(new, 0)
     elif event.kind == ChanceKind.PHASE:
         _phase_setup(new, draws)
         new.chance = ChanceEvent(new.chance_index, ChanceKind.ROUND, new.phase, 0)
     else:
         _round_setup(new, draws)
         new.chance = None
+    return new
+
+
+def _deal(state: GameState, draws: Draws) -> None:
+    """Each seat's board: two different estates of the edition's box, side 0 first."""
+    pool = edition_estates(state.config.edition.value)
+    offers = []
+    for _ in range(state.config.players):
+        left = list(pool)
+        offers.append((left.pop(draws.below(len(left))), left.pop(draws.below(len(left)))))
+    state.offers = tuple(offers)
+    state.boards = tuple(estate(o[0]) for o in offers)  # placeholders until chosen
+
+
+def _next_chooser(state: GameState, first: int) -> None:
+    """Hand the set-up choice to the first seat in turn order from ``first`` that still has
+    one; when nobody has, phase A begins (its PHASE chance event)."""
+    for turn in range(first, len(state.order)):
+        if state.offers[state.order[turn]]:
+            state.turn = turn
+            state.pending = ((Step.CHOOSE_ESTATE, 0),)
+            state.chance = None
+            return
+    state.turn = 0
+    state.pending = ()
+    state.chance = ChanceEvent(state.chance_index, ChanceKind.PHASE, 0, 0)
+
+
+def as_chooser(state: GameState, seat: int) -> GameState:
+    """The same set-up state with ``seat`` choosing next. Set-up choices do not depend on one
+    another, so this is where a player (or bot) makes a secret choice ahead of its turn; the
+    engine still applies the choices in turn order. IllegalAction if ``seat`` has no choice.
+
+    >>> from p2p_burgundy.config import Setup
+    >>> state = new_game(GameConfig(players=2, setup=Setup.EXPERTS_SECRET))
+    >>> while state.chance is not None:
+    ...     state = resolve_chance(state, bytes(32))
+    >>> state.to_move, state.offers, as_chooser(state, 1).to_move
+    (0, (('8', '5'), ('6', '7')), 1)
+    >>> legal_actions(as_chooser(state, 1))[:2]
+    [ChooseEstate(side=0, space=2), ChooseEstate(side=0, space=18)]
+    """
+    if state.chance is not None or state.step != Step.CHOOSE_ESTATE:
+        raise IllegalAction(f"seat {seat} cannot choose: no set-up choice is under way")
+    if not (type(seat) is int and 0 <= seat < len(state.offers)) or not state.offers[seat]:
+        raise IllegalAction(f"seat {seat} has no set-up choice left to make")
+    new = state.clone()
+    new.turn = state.order.index(seat)
     return new
 
 
@@ -464,6 +534,12 @@ def _city_hall_choices(state: GameState, p: PlayerState, _: int) -> list[Action]
     return [*_placements(state, p, 0, 0, 1), PASS]
 
 
+def _estate_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    offers = state.offers[state.order[state.turn]]
+    return [ChooseEstate(side, space) for side, ident in enumerate(offers)
+            for space in estate(ident).dark_green_spaces]
+
+
 _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
     Step.DIE: _die_choices,
     Step.FREE_ACTION: _free_choices,
@@ -474,6 +550,7 @@ _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
     Step.CHURCH: lambda s, p, _: _effect_take_choices(s, p, Step.CHURCH),
     Step.MARKET: lambda s, p, _: _effect_take_choices(s, p, Step.MARKET),
     Step.CITY_HALL: _city_hall_choices,
+    Step.CHOOSE_ESTATE: _estate_choices,
 }
 
 
@@ -550,11 +627,12 @@ _EXPECTED = {
     Step.CHURCH: "the church may take a mine, castle or knowledge tile (or pass)",
     Step.MARKET: "the market may take a ship or animal tile (or pass)",
     Step.CITY_HALL: "the city hall may place one more tile (or pass)",
+    Step.CHOOSE_ESTATE: "set-up: choose your board's side and your start castle's space",
 }
 
 
 def _use_die(turn: _Turn, action: UseDie, _: int) -> None:
-    if action.die not in (0, 1):
+    if type(action.die) is not int or action.die not in (0, 1):  # no floats, no bools
         raise turn.fail(action, "die must be 0 or 1")
     if turn.p.dice_used >> action.die & 1:
         raise turn.fail(action, f"die {action.die} ({turn.p.dice[action.die]}) is already used")
@@ -892,6 +970,34 @@ def _pass(turn: _Turn, action: Pass, _: int) -> None:
     """Decline an optional building advantage."""
 
 
+def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
+    offers = turn.old.offers[turn.seat]
+    sides = " or ".join(f"{i} (estate {e})" for i, e in enumerate(offers))
+    if not (type(action.side) is int and 0 <= action.side < len(offers)):
+        raise turn.fail(action, f"side must be {sides}")
+    board = estate(offers[action.side])
+    space = action.space
+    if not (type(space) is int and 0 <= space < SPACE_COUNT
+            and board.colours[space] == Colour.DARK_GREEN):
+        where = board.label(space) if type(space) is int and 0 <= space < SPACE_COUNT else space
+        spaces = ", ".join(f"{s} ({board.label(s)})" for s in board.dark_green_spaces)
+        raise turn.fail(action, f"the start castle goes on a dark green space of estate "
+                                f"{board.id}: {spaces}; not {where}")
+    p = turn.p
+    p.estate = tuple(_start_castle(turn.seat) if s == space else EMPTY
+                     for s in range(SPACE_COUNT))
+    p.occupied = 1 << space
+    p.frontier = NEIGHBOURS[space]
+    new = turn.commit()
+    boards = list(new.boards)
+    boards[turn.seat] = board
+    new.boards = tuple(boards)
+    chosen = list(new.offers)
+    chosen[turn.seat] = ()
+    new.offers = tuple(chosen)
+    _next_chooser(new, turn.old.turn + 1)
+
+
 _HANDLERS: dict[tuple[int, type[Action]], Callable[[_Turn, Action, int], None]] = {
     (Step.TURN, UseDie): _use_die,  # type: ignore[dict-item]
     (Step.TURN, Buy): _buy,  # type: ignore[dict-item]
@@ -902,6 +1008,7 @@ _HANDLERS: dict[tuple[int, type[Action]], Callable[[_Turn, Action, int], None]] 
     (Step.WAREHOUSE, Pass): _pass,  # type: ignore[dict-item]
     (Step.CITY_HALL, PlaceTile): _city_hall_place,  # type: ignore[dict-item]
     (Step.CITY_HALL, Pass): _pass,  # type: ignore[dict-item]
+    (Step.CHOOSE_ESTATE, ChooseEstate): _choose_estate,  # type: ignore[dict-item]
 }
 for _step in (Step.DIE, Step.FREE_ACTION):
     for _cls, _handler in _make_action_handler(_step).items():

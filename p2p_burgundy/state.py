@@ -38,6 +38,7 @@ class Step(IntEnum):
     CHURCH = 7  # may take a mine, castle or knowledge tile
     MARKET = 8  # may take a ship or animal tile
     CITY_HALL = 9  # may place another tile, any die number
+    CHOOSE_ESTATE = 10  # set-up: choose the board's side and the start castle's space
 
 
 EMPTY = -1  # an empty estate space or depot slot
@@ -121,6 +122,9 @@ _GAME_FIELDS = (
     "depots", "depot_goods", "phase_goods", "supplies", "goods_pool", "bonus_taken",
     "pending", "chance", "chance_index", "white_die", "box",
 )
+# Fields that exist only when the config has set-up choices (GameConfig.has_choices): they are
+# encoded after the others then, and left out otherwise (so standard games hash as before).
+_SETUP_FIELDS = ("offers",)
 
 
 class GameState:
@@ -138,9 +142,13 @@ class GameState:
       each tile left the game (discarded or cleared off the board).
     - ``pending``: stack of ``(Step, argument)`` decisions still to make in this turn.
     - ``chance``: the chance event waiting for entropy, or None.
+    - ``offers``: per seat, the estate ids it still chooses from during set-up (its board's
+      two sides in the experts' set-up, side 0 first; its one estate when only the start space
+      is chosen); empty once chosen. Until a seat has chosen, ``boards[seat]`` is a
+      placeholder (its side 0 once dealt, estate 1 before).
     """
 
-    __slots__ = _GAME_FIELDS
+    __slots__ = _GAME_FIELDS + _SETUP_FIELDS
 
     config: GameConfig
     boards: tuple[Estate, ...]
@@ -162,6 +170,7 @@ class GameState:
     chance_index: int
     white_die: int
     box: tuple[int, ...]
+    offers: tuple[tuple[str, ...], ...]
 
     def clone(self) -> GameState:
         """A copy sharing all (immutable) field values: cheap enough for search."""
@@ -187,6 +196,7 @@ class GameState:
         new.chance_index = self.chance_index
         new.white_die = self.white_die
         new.box = self.box
+        new.offers = self.offers
         return new
 
     @property
@@ -210,7 +220,8 @@ class GameState:
         return self.players[seat]
 
     def to_tree(self) -> list[object]:
-        """Canonical encodable form of the whole state (fields in declaration order)."""
+        """Canonical encodable form of the whole state (fields in declaration order; the
+        set-up's ``offers`` last, only when the config has set-up choices)."""
         out: list[object] = []
         for name in _GAME_FIELDS:
             value = getattr(self, name)
@@ -225,6 +236,8 @@ class GameState:
                 out.append(None if c is None else [c.index, int(c.kind), c.phase, c.round])
             else:
                 out.append(value)
+        if self.config.has_choices:
+            out.append([list(o) for o in self.offers])
         return out
 
     def __repr__(self) -> str:

@@ -22,7 +22,6 @@ UseDie(die=0)
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -61,7 +60,7 @@ TOTAL_ROUNDS = PHASES * ROUNDS
 _END_KNOWLEDGE = frozenset({15, *range(16, 27)})
 _ABILITY_BITS = sum(1 << n for n in range(1, 15))
 _END_BITS = sum(1 << n for n in _END_KNOWLEDGE)
-_K1, _K8 = 1 << 1, 1 << 8
+_K1, _K7, _K8 = 1 << 1, 1 << 7, 1 << 8
 _FREE_PLACE_BIT = (1 << 9, 1 << 10, 1 << 10, 1 << 11, 1 << 11, 1 << 11)  # by colour
 
 
@@ -86,7 +85,7 @@ class Weights:
     access: float = 0.8  # per colour with an empty space next to the estate
     castle: float = 3.0
     ship: float = 2.5
-    animal: float = 1.0  # per animal on the tile
+    animal: float = 1.0  # per VP an animal tile would score where it can go
     building: float = 2.0
     discard: float = 1.5  # penalty per tile discarded
     take_workers: float = 0.5  # penalty for taking workers instead of acting
@@ -98,14 +97,13 @@ DEFAULT_WEIGHTS = Weights()
 class _BoardInfo:
     """Per-estate tables the value function reads (built once per estate)."""
 
-    __slots__ = ("colour_masks", "die_masks", "region_of", "regions", "sizes")
+    __slots__ = ("colour_masks", "die_masks", "region_of", "regions")
 
     def __init__(self, board: Estate) -> None:
         self.colour_masks = board.colour_masks
         self.die_masks = board.die_masks
         self.regions = tuple((r.mask, r.size) for r in board.regions)
         self.region_of = board.region_of
-        self.sizes = tuple(r.size for r in board.regions)
 
 
 def rounds_left(state: GameState) -> int:
@@ -248,7 +246,7 @@ class Evaluator:
                     for target in range(1, 7):
                         if cost[target] <= p.workers:
                             reach |= info.die_masks[target]
-            spaces: list[tuple[float, int, bool]] = []
+            spaces: list[tuple[float, float, int, bool]] = []
             m = front
             while m:
                 low = m & -m
@@ -264,6 +262,10 @@ class Evaluator:
                     later_gain = progress + w.defer_completion * (gain - progress)
                 else:
                     gain = later_gain = self._region_credit(filled + 1, size, left, bonus) - before
+                if colour == Colour.LIGHT_GREEN:
+                    points = w.animal * _animal_points(p, info, tile, low.bit_length() - 1)
+                    gain += points
+                    later_gain += points
                 spaces.append((gain, later_gain, low, bool(low & reach)))
             spaces.sort(reverse=True)
             ranked.append((base + spaces[0][0], base, spaces))
@@ -299,7 +301,7 @@ class Evaluator:
         if colour == Colour.BLUE:
             return w.ship
         if colour == Colour.LIGHT_GREEN:
-            return w.animal * ANIMAL_COUNT[tile] * (1.0 + _same_animals(p, tile))
+            return 0.0  # its VP depend on the pasture: see _animal_points
         if colour == Colour.YELLOW:
             number = KNOWLEDGE_NUMBER[tile]
             if number in _END_KNOWLEDGE:
@@ -331,9 +333,20 @@ def _without_duplicates(p: PlayerState, info: _BoardInfo, tile: int, mask: int) 
     return out
 
 
-def _same_animals(p: PlayerState, tile: int) -> int:
+def _animal_points(p: PlayerState, info: _BoardInfo, tile: int, space: int) -> int:
+    """VP for placing animal ``tile`` on ``space``: its animals plus every same-type tile
+    already in that pasture, again (knowledge #7: one more per tile)."""
     kind = ANIMAL_TYPE[tile]
-    return sum(1 for t in p.estate if t >= 0 and ANIMAL_TYPE[t] == kind)
+    extra = 1 if p.knowledge & _K7 else 0
+    points = ANIMAL_COUNT[tile] + extra
+    m = info.regions[info.region_of[space]][0] & p.occupied
+    while m:
+        low = m & -m
+        m ^= low
+        other = p.estate[low.bit_length() - 1]
+        if ANIMAL_TYPE[other] == kind:
+            points += ANIMAL_COUNT[other] + extra
+    return points
 
 
 def position_value(state: GameState, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
@@ -360,14 +373,15 @@ class GreedyStrategy:
     :func:`position_value`.
 
     ``budget`` caps the positions expanded per decision (the rest are judged without looking
-    further); ties between equal lines go to the first legal action.
+    further); ties between equal lines go to the first legal action, so the bot is
+    deterministic and ``seed`` (taken for the common interface) changes nothing.
     """
 
     name = "greedy"
 
     def __init__(self, seed: int = 0, weights: Weights = DEFAULT_WEIGHTS,
                  budget: int = 1500) -> None:
-        self._rng = random.Random(seed)
+        self.seed = seed
         self._eval = Evaluator(weights)
         self._budget = budget
         self._spent = 0

@@ -198,7 +198,7 @@ class Palette:
 
 def make_palette(colour: bool) -> Palette:
     """Colours when the terminal has them and ``NO_COLOR`` is unset; else attributes."""
-    a = {
+    a: dict[int, int] = {
         Style.NORMAL: curses.A_NORMAL,
         Style.DIM: curses.A_DIM,
         Style.BOLD: curses.A_BOLD,
@@ -377,20 +377,23 @@ class App:
         model = self.model
         if isinstance(command, Quit):
             return True
-        if isinstance(command, Submit):
-            try:
+        try:
+            if isinstance(command, Submit):
                 self.table.submit_turn(list(command.actions))
-            except EngineError as exc:
-                log.warning("turn refused: %s", exc)
-                model.message = f"The table refused the turn: {exc}"
-                return False
-            model.turn_sent()
-        elif isinstance(command, SendChat):
-            self.table.send_chat(command.text)
-        elif isinstance(command, Resign):
-            self.table.resign()
-        elif isinstance(command, StepReplay) and isinstance(self.table, Steppable):
-            self.table.step(command.delta)
+                model.turn_sent()
+            elif isinstance(command, SendChat):
+                self.table.send_chat(command.text)
+            elif isinstance(command, Resign):
+                self.table.resign()
+            elif isinstance(command, StepReplay) and isinstance(self.table, Steppable):
+                self.table.step(command.delta)
+        except EngineError as exc:
+            log.warning("the table refused %r: %s", command, exc)
+            model.message = f"Refused: {exc}"
+        except Exception as exc:  # e.g. the network: keep playing, say what happened
+            log.error("%r failed:\n%s", command, traceback.format_exc())
+            model.message = f"That did not go through ({type(exc).__name__}: {exc}); " \
+                            f"details in {LOG_NAME}."
         self._poll()
         return False
 
@@ -399,7 +402,7 @@ def log_path() -> Path:
     """Where errors are written: ``tui.log`` in the user data directory."""
     from p2p_burgundy.net.identity import data_dir
 
-    return data_dir() / LOG_NAME
+    return Path(data_dir()) / LOG_NAME
 
 
 def run_guarded(table: Table, *, autoplay: str | None = None, mouse: bool = True) -> int:

@@ -225,10 +225,10 @@ def describe_chance(before: GameState, after: GameState, names: Sequence[str]) -
         return [f"Phase {PHASE_LETTERS[after.phase]} begins: the depots are filled; "
                 f"goods this phase: {goods}."]
     dice = ", ".join(f"{names[s]} {p.dice[0]}+{p.dice[1]}" for s, p in enumerate(after.players))
-    goods = after.phase_goods[after.round]
+    placed = after.phase_goods[after.round]
     order = ", ".join(names[s] for s in after.order)
     return [f"Round {after.round + 1} of phase {PHASE_LETTERS[after.phase]}: dice {dice}; "
-            f"the white die {after.white_die} puts {goods_label(goods)} on depot "
+            f"the white die {after.white_die} puts {goods_label(placed)} on depot "
             f"{after.white_die}. Order: {order}."]
 
 

@@ -24,7 +24,7 @@ gains (found by applying it to the draft).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -50,7 +50,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.state import Step
 
-from .describe import describe_turn, gains, plural
+from .describe import describe_turn, gains
 from .table import Steppable, Table
 from .texts import goods_label, guide, info_for_tile, tile_label
 
@@ -227,7 +227,8 @@ def _place_groups(state: GameState, places: list[PlaceTile]) -> list[Option]:
     board = state.boards[seat]
     groups = []
     for i, tile in enumerate(p.storage):
-        spaces = [_leaf(state, a, board.label(a.space), target=("space", a.space, 0))
+        spaces = [_leaf(state, a, board.label(a.space), tile=tile,
+                        target=("space", a.space, 0))
                   for a in places if a.storage == i]
         if spaces:
             groups.append(Option(str(i + 1), f"{tile_label(tile)} (storage {i + 1})",
@@ -241,6 +242,15 @@ class TurnDraft:
     """Our turn so far: the states after each action, so any step can be undone.
 
     Nothing leaves the draft until the turn ends (then ``actions`` go to the table).
+
+    >>> from p2p_burgundy import GameConfig, new_game, resolve_chance
+    >>> state = new_game(GameConfig(players=2))
+    >>> while state.chance is not None:
+    ...     state = resolve_chance(state, bytes(32))
+    >>> draft = TurnDraft(state)
+    >>> draft.apply(UseDie(0)); draft.apply(TakeWorkers())
+    >>> draft.undo(), draft.actions, draft.state.step.name
+    (TakeWorkers(), [UseDie(die=0)], 'DIE')
     """
 
     def __init__(self, state: GameState) -> None:
@@ -292,6 +302,8 @@ class Context(Enum):
 
 
 class Overlay(Enum):
+    """A page shown over the board."""
+
     HELP = "help"
     INFO = "info"
     LOG = "log"
@@ -308,26 +320,32 @@ class Ask(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Submit:
+    """Send our whole turn to the table."""
+
     actions: tuple[Action, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class SendChat:
+    """Say a line to the table."""
+
     text: str
 
 
 @dataclass(frozen=True, slots=True)
 class Resign:
-    pass
+    """Give up the game (already confirmed)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Quit:
-    pass
+    """Leave the client."""
 
 
 @dataclass(frozen=True, slots=True)
 class StepReplay:
+    """Move a replay ``delta`` steps."""
+
     delta: int
 
 
@@ -583,13 +601,13 @@ class Model:
         self.path, self.cursor = [], 0
         self.message = "Undone." if action else "Nothing to undo yet this turn."
 
-    def autoplay(self, choose: object) -> Command | None:
+    def autoplay(self, choose: Callable[[GameState, list[Action]], Action]) -> Command | None:
         """Let ``choose(state, actions) -> Action`` play the rest of our turn."""
         draft = self.draft
         if draft is None:
             return None
         while True:
-            action = choose(draft.state, legal_actions(draft.state))  # type: ignore[operator]
+            action = choose(draft.state, legal_actions(draft.state))
             if isinstance(action, EndTurn):
                 return Submit((*draft.actions, END_TURN))
             draft.apply(action)
@@ -701,5 +719,5 @@ class Model:
         return StepReplay(delta) if self.replay else None
 
 
-__all__ = ["Command", "Context", "MenuView", "Model", "Option", "TurnDraft", "build_menu",
-           "plural"]
+__all__ = ["Ask", "Command", "Context", "MenuView", "Model", "Option", "Overlay", "Quit",
+           "Resign", "SendChat", "StepReplay", "Submit", "TurnDraft", "build_menu"]

@@ -27,9 +27,9 @@ from typing import NamedTuple
 
 from p2p_burgundy import Category, GameState, outcome
 from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, depot_spaces
-from p2p_burgundy.estate import COLOUR_LETTERS, ROW_LENGTHS, row_col
+from p2p_burgundy.estate import ROW_LENGTHS, row_col
 from p2p_burgundy.state import EMPTY
-from p2p_burgundy.tiles import TILE_COLOUR
+from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 
 from .describe import CATEGORY_WORDS
 from .layout import MIN_HEIGHT, MIN_WIDTH, Dim, Layout
@@ -105,7 +105,14 @@ def fit(s: str, width: int) -> str:
 
 
 def marks_for(menu: MenuView | None) -> Marks:
-    """Targets to highlight for the choices on offer; the cursor's win over the rest."""
+    """Targets to highlight for the choices on offer; the cursor's win over the rest.
+
+    >>> from p2p_burgundy import UseDie
+    >>> menu = MenuView("?", [Option("1", "a", UseDie(0), target=("die", 0, 0)),
+    ...                       Option("2", "b", UseDie(1), target=("die", 1, 0))], cursor=1)
+    >>> marks_for(menu) == {("die", 0, 0): (Style.LEGAL, 0), ("die", 1, 0): (Style.CURSOR, 1)}
+    True
+    """
     marks: Marks = {}
     if not menu:
         return marks
@@ -245,7 +252,18 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
 def menu_lines(menu: MenuView | None, waiting: str | None, height: int, width: int
                ) -> list[Line]:
     """The question of this step and the choices (a window around the cursor), with the
-    cursor choice's full cost and gain on the last line."""
+    cursor choice's full cost and gain on the last line.
+
+    >>> from p2p_burgundy import TakeWorkers
+    >>> menu = MenuView("With your 4:", [Option("w", "take workers", TakeWorkers(),
+    ...                                         note="+2 workers")], cursor=0)
+    >>> for line in menu_lines(menu, None, 4, 30):
+    ...     print(text(line).rstrip())
+    With your 4:
+    >w take workers  +2 workers
+    <BLANKLINE>
+    = +2 workers
+    """
     if menu is None:
         return [[Seg(waiting or "", Style.TITLE)],
                 [Seg("Press ? for help, i for the tile guide.", Style.DIM)]]
@@ -298,24 +316,35 @@ def log_lines(history: Sequence[HistoryEntry], names: Sequence[str], width: int,
 
     >>> lines = log_lines([HistoryEntry(0, "Ann took workers with a 5.")], ["Ann"], 30, 4,
     ...                   pending=["Ann sold 2 x goods 3 (pink)."])
-    >>> [text(line) for line in lines]
-    ['Log (PgUp/PgDn)', 'Ann took workers with a 5.', '(this turn) Ann sold 2 x goods', '  3 (pink).']
+    >>> for line in lines:
+    ...     print(text(line))
+    Log (PgUp/PgDn)
+    Ann took workers with a 5.
+    (this turn) Ann sold 2 x goods
+      3 (pink).
     """
-    wrapped: list[Line] = []
-    for i, entry in enumerate(history):
-        if i == mark > 0:
-            wrapped.append([Seg(("-- since your last turn " + "-" * width)[:width],
-                                Style.DIM)])
+    rows = max(0, height - 1)
+    need = rows + scroll  # wrap only the newest entries: enough to fill the pane
+    blocks: list[list[Line]] = []
+    count = 0
+    for sentence in reversed(pending):
+        blocks.append([[Seg(part, Style.LEGAL)] for part in textwrap.wrap(
+            safe(f"(this turn) {sentence}"), max(10, width), subsequent_indent="  ")])
+        count += len(blocks[-1])
+    for i in range(len(history) - 1, -1, -1):
+        if count >= need:
+            break
+        entry = history[i]
         style = {EntryKind.CHANCE: Style.DIM, EntryKind.CHAT: Style.BOLD,
                  EntryKind.EVENT: Style.BOLD}.get(entry.kind, Style.NORMAL)
-        for part in textwrap.wrap(safe(entry_text(entry, names)), max(10, width),
-                                  subsequent_indent="  ") or [""]:
-            wrapped.append([Seg(part, style)])
-    for sentence in pending:
-        for part in textwrap.wrap(safe(f"(this turn) {sentence}"), max(10, width),
-                                  subsequent_indent="  "):
-            wrapped.append([Seg(part, Style.LEGAL)])
-    rows = max(0, height - 1)
+        block = [[Seg(part, style)] for part in textwrap.wrap(
+            safe(entry_text(entry, names)), max(10, width), subsequent_indent="  ") or [""]]
+        if i == mark > 0:
+            block.insert(0, [Seg(("-- since your last turn " + "-" * width)[:width],
+                                 Style.DIM)])
+        blocks.append(block)
+        count += len(block)
+    wrapped = [line for block in reversed(blocks) for line in block]
     scroll = min(scroll, max(0, len(wrapped) - rows))
     end = len(wrapped) - scroll
     title = "Log" + (f" (older: {scroll} lines up, PgDn for newer)" if scroll else
@@ -344,16 +373,24 @@ def status_line(model: Model, width: int) -> Line:
     dice = " ".join(f"({d})" if p.dice_used >> i & 1 else str(d)
                     for i, d in enumerate(p.dice)) if any(p.dice) else "-"
     who = "" if seat == table.my_seat else f"{names[seat]}: "
-    parts = [where, turn, f"{who}dice {dice}", f"silver {p.silver}", f"workers {p.workers}",
-             f"{p.vp} VP"]
+    stats = [f"{who}dice {dice}", f"silver {p.silver}", f"workers {p.workers}", f"{p.vp} VP"]
     if state.is_over or table.ended:
-        parts = [where, turn, f"{names[seat]}: {p.vp} VP"]
-    line = " " + " | ".join(parts)
-    return [Seg(fit(line, width - 7).ljust(width - 7) + " ? help", Style.BAR)]
+        stats = [f"{names[seat]}: {p.vp} VP"]
+    tail = " | ".join(stats)
+    head = f" {where} | "
+    turn = fit(turn, max(12, width - len(head) - len(tail) - 3))  # the numbers always fit
+    line = fit(f"{head}{turn} | {tail}", width)
+    if len(line) + 7 <= width:
+        line = line.ljust(width - 7) + " ? help"
+    return [Seg(line.ljust(width), Style.BAR)]
 
 
 def footer_line(keys: Sequence[tuple[str, str]], width: int) -> Line:
-    """The keys that work now, as many as fit."""
+    """The keys that work now, as many as fit.
+
+    >>> text(footer_line([("u", "undo"), ("?", "help"), ("q", "quit")], 20))
+    ' u undo  ? help     '
+    """
     line: Line = []
     used = 0
     for key, label in keys:
@@ -398,7 +435,11 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
 
 
 def page_lines(body: Sequence[str], title: str, height: int, scroll: int) -> list[Line]:
-    """A titled page of plain lines, scrolled."""
+    """A titled page of plain lines, scrolled.
+
+    >>> [text(line) for line in page_lines(["a", "b", "c"], "Help", 4, 1)]
+    ['Help', '', 'b', 'c']
+    """
     rows = max(1, height - 2)
     scroll = min(scroll, max(0, len(body) - rows))
     lines: list[Line] = [[Seg(title, Style.TITLE)], []]
@@ -427,7 +468,11 @@ def info_lines(index: int) -> list[Line]:
 
 
 def too_small_lines(width: int, height: int) -> list[Line]:
-    """The only thing shown while the terminal is below the minimum size."""
+    """The only thing shown while the terminal is below the minimum size.
+
+    >>> text(too_small_lines(60, 20)[0])
+    'Terminal too small: 60x20.'
+    """
     return [[Seg(fit(f"Terminal too small: {width}x{height}.", width), Style.ERROR)],
             [Seg(fit(f"Needs at least {MIN_WIDTH}x{MIN_HEIGHT}; enlarge it.", width))],
             [Seg(fit("q quits.", width))]]

@@ -321,9 +321,9 @@ class LocalTable:
 
     def _resolve_chance(self) -> bool:
         changed = False
-        while self.state.chance is not None:
+        while (event := self.state.chance) is not None:
             before = self.state
-            self._recorder.chance(self._entropy(before.chance.index))
+            self._recorder.chance(self._entropy(event.index))
             for text in describe_chance(before, self.state, self._names):
                 self._history.append(HistoryEntry(None, text, EntryKind.CHANCE))
             changed = True
@@ -332,6 +332,7 @@ class LocalTable:
     def _bot_turn(self) -> None:
         before = self.state
         seat = before.to_move
+        assert seat is not None
         bot = self._bots[seat]
         actions: list[Action] = []
         while True:

@@ -235,17 +235,18 @@ def guide() -> list[tuple[int, Info]]:
 
 
 ESTATE_LEGEND: tuple[str, ...] = (
-    "Empty spaces show their colour letter and die number (B3 = building space, die 3):",
+    "Empty spaces show their colour letter and die number (B3: building space, 3):",
     "  B building (beige)   A animal (light green)   S ship (blue)",
     "  C castle (dark green)   M mine (grey)   K knowledge (yellow)",
-    "Covered spaces show the tile: Wrh warehouse, Crp carpenter's workshop, Chu church,",
-    "  Mkt market, Bdh boarding house, Bnk bank, Hal city hall, Twr watchtower,",
-    "  Cw/Sh/Pg/Ck + count: cows, sheep, pigs, chickens; Shp ship, Cas castle,",
-    "  Min mine, Kn12 knowledge tile #12.",
+    "Covered spaces show the tile: Wrh warehouse, Crp carpenter's workshop,",
+    "  Chu church, Mkt market, Bdh boarding house, Bnk bank, Hal city hall,",
+    "  Twr watchtower; Cw/Sh/Pg/Ck + count: cows, sheep, pigs, chickens;",
+    "  Shp ship, Cas castle, Min mine, Kn12 knowledge tile #12.",
     "[B3] marks a space you may choose now; >B3< is the one under the cursor.",
-    "A die in parentheses, (4), is used; Bonus tiles: B 1st = first to fill all beige.",
-    "Goods are numbered by die: " + ", ".join(f"{g} {GOODS_NAMES[g]}" for g in range(1, 7))
-    + ".",
+    "A die in parentheses, (4), is used. Bonus tiles: B 1st = first to fill beige.",
+    "Goods are numbered like the dice: "
+    + ", ".join(f"{g} {GOODS_NAMES[g]}" for g in range(1, 4)) + ",",
+    "  " + ", ".join(f"{g} {GOODS_NAMES[g]}" for g in range(4, 7)) + ".",
 )
 
 HELP_PLAY: tuple[str, ...] = (

@@ -35,6 +35,7 @@ from p2p_burgundy import (
     resolve_chance,
     state_hash,
 )
+from p2p_burgundy.config import Setup
 from p2p_burgundy.estate import NEIGHBOURS, SPACE_COUNT
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import BLACK_SUPPLY, NORMAL_SUPPLY, TILE_COUNT
@@ -276,13 +277,14 @@ def random_game(
     *,
     policy: Policy = uniform,
     edition: Edition = E2011,
+    setup: Setup = Setup.STANDARD,
     visit: Callable[[GameState, GameState, Action | None], None] | None = None,
 ) -> tuple[GameState, int]:
     """Play one game with a seeded policy (entropy from the same rng); ``visit(before, after,
     action)`` sees every step (action None for chance events). Returns the end state and the
     number of actions."""
     rng = random.Random(seed)
-    state = new_game(GameConfig(players=players, edition=edition))
+    state = new_game(GameConfig(players=players, edition=edition, setup=setup))
     count = 0
     while not state.is_over:
         if state.chance is not None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2p_burgundy import (
     END_TURN,
@@ -292,3 +294,19 @@ def test_end_turn_is_always_available_between_decisions_only():
     assert EndTurn() not in legal_actions(chosen)
     assert_illegal(chosen, END_TURN, "not a choice now",
                    "take a tile, place a tile, sell goods or take workers")
+
+
+def _ring_distance(a: int, b: int) -> int:
+    return min(abs(a - b), 6 - abs(a - b))
+
+
+@settings(max_examples=150, deadline=None)
+@given(die=st.integers(1, 6), target=st.integers(1, 6), per_worker=st.sampled_from([1, 2]),
+       free=st.sampled_from([0, 1]))
+def test_worker_cost_is_the_ring_distance_less_free_steps_per_worker_step(die, target,
+                                                                          per_worker, free):
+    steps = max(0, _ring_distance(die, target) - free)
+    expected = -(-steps // per_worker)  # whole workers, rounded up
+    assert worker_cost(die, target, per_worker=per_worker, free=free) == expected
+    assert worker_cost(target, die, per_worker=per_worker, free=free) == expected
+    assert expected <= 3

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -122,6 +124,9 @@ CASES = [
     # dice
     ("die 2 is the white die", turn, UseDie(2), "die must be 0 or 1"),
     ("die -1", turn, UseDie(-1), "die must be 0 or 1"),
+    ("die 0.0", turn, UseDie(0.0), "die must be 0 or 1"),  # type: ignore[arg-type]
+    ("die True", turn, UseDie(True), "die must be 0 or 1"),  # a bool would enter the state
+    ("die None", turn, UseDie(None), "die must be 0 or 1"),  # type: ignore[arg-type]
     ("die twice", lambda: play(turn(), UseDie(0), TakeWorkers()), UseDie(0),
      "die 0 (3) is already used"),
     # taking tiles
@@ -188,6 +193,8 @@ CASES = [
     ("ship leaves a type it could keep", ship, TakeGoods((6,), ()),
      "keep every goods type you can store"),
     ("ship depots not a tuple", ship, TakeGoods(4, (2,)), "must be tuples"),  # type: ignore[arg-type]
+    ("ship depots a list", ship, TakeGoods([4], [2, 3]), "must be tuples"),  # type: ignore[arg-type]
+    ("ship keep None", ship, TakeGoods((4,), None), "must be tuples"),  # type: ignore[arg-type]
     # building advantages
     ("carpenter takes a ship", lambda: building(Step.CARPENTER), TakeTile(1, 0),
      "this building takes beige tiles, not ship"),
@@ -235,7 +242,8 @@ def test_action_tree_round_trips(action):
 
 
 def test_every_action_type_has_a_distinct_tag():
-    assert sorted(ACTION_TYPES) == list(range(1, 11))
+    assert sorted(ACTION_TYPES) == list(range(1, len(ACTION_TYPES) + 1))
+    assert all(tag == cls.TAG for tag, cls in ACTION_TYPES.items())
 
 
 MALFORMED = [
@@ -317,3 +325,35 @@ def test_resolve_chance_in_a_position_to_move_is_a_chance_error():
 
     with pytest.raises(ChanceError):
         resolve_chance(TURN_STATE, bytes(32))
+
+
+ODD_VALUES = st.sampled_from([None, 0.0, 1.0, 2.5, "1", True, False, -1, 3, 0, 1, 2, 10**20,
+                              (1,), [1], b"\x01"])
+ODD_ACTIONS = st.one_of(
+    st.builds(UseDie, ODD_VALUES),
+    st.builds(TakeTile, ODD_VALUES, ODD_VALUES),
+    st.builds(PlaceTile, ODD_VALUES, ODD_VALUES),
+    st.builds(SellGoods, ODD_VALUES),
+    st.builds(Buy, ODD_VALUES, ODD_VALUES, ODD_VALUES),
+    st.builds(Discard, ODD_VALUES),
+    st.builds(TakeGoods, ODD_VALUES, ODD_VALUES),
+)
+ODD_STATES = {
+    "turn": turn(), "die": die(), "discard": discard(), "ship": ship(),
+    "free action": free_action(), "carpenter": building(Step.CARPENTER),
+    "warehouse": building(Step.WAREHOUSE), "city hall": building(Step.CITY_HALL),
+    "knowledge 6": position(edition=E2019, knowledge=[6], silver=4, workers=4,
+                            depots={0: (Tile.BANK,), 3: (Tile.SHIP,)}),
+}
+
+
+@settings(max_examples=400, deadline=None)
+@given(action=ODD_ACTIONS, where=st.sampled_from(sorted(ODD_STATES)))
+def test_actions_built_with_odd_field_values_never_crash_apply(action, where):
+    """Actions made in code (not decoded from the wire) may hold any values: apply either
+    accepts them or raises IllegalAction, never anything else."""
+    state = ODD_STATES[where]
+    digest = state_hash(state)
+    with contextlib.suppress(IllegalAction):
+        apply(state, action)
+    assert state_hash(state) == digest

@@ -14,6 +14,8 @@ from collections import Counter
 import pytest
 
 from p2p_burgundy import ChanceKind, Step, legal_actions, outcome
+from p2p_burgundy.actions import ACTION_TYPES
+from p2p_burgundy.config import Setup
 from p2p_burgundy.estate import SPACE_COUNT, bits
 from p2p_burgundy.rules import GOODS_SLOTS
 from p2p_burgundy.scoring import (
@@ -28,16 +30,24 @@ from p2p_burgundy.tiles import KNOWLEDGE_NUMBER, TILE_COLOUR, Building, Tile
 from tests.engine.helpers import E2011, E2019, POLICIES, TOTAL_TILES, frontier_of, random_game
 
 GAMES_PER_PLAYER_COUNT = 400
+# one game in five with the experts' set-up (dealt boards, chosen sides and start castles)
+SETUPS = (Setup.STANDARD, Setup.STANDARD, Setup.EXPERTS_OPEN, Setup.STANDARD,
+          Setup.EXPERTS_SECRET)
 _FINAL = (Category.KNOWLEDGE, Category.GOODS_LEFT, Category.SILVER_LEFT, Category.WORKERS_LEFT)
 
 
 def check_tiles(state) -> None:
-    """Every one of the 164 hex tiles is in exactly one place, kind by kind."""
+    """Every one of the 164 hex tiles is in exactly one place, kind by kind.
+
+    A player still to choose a start space (experts' set-up) holds the start castle in hand:
+    the engine takes it from the supply at once and puts it on the estate on ChooseEstate.
+    """
     census = Counter(itertools.chain(
         *state.supplies, *state.depots, *(p.storage for p in state.players),
         *(p.estate for p in state.players),
     ))
     del census[EMPTY]
+    census[Tile.CASTLE] += sum(1 for p in state.players if not p.occupied)
     for tile, boxed in enumerate(state.box):
         if boxed:
             census[tile] += boxed
@@ -68,6 +78,8 @@ def check_tiles_moved(before, after) -> None:
         if a.estate is not b.estate:  # tiles are only ever added to an estate
             placed = bits(b.occupied & ~a.occupied)
             assert placed and not a.occupied & ~b.occupied
+            if not a.occupied:
+                left.append(Tile.CASTLE)  # the start castle, from the player's hand
             rest = list(b.estate)
             for space in placed:
                 moved.append(rest[space])
@@ -88,8 +100,8 @@ def check_goods(state) -> None:
     """The 42 goods tiles: pool, unplaced phase goods, depots, players' stores and sales."""
     if state.is_over:
         placed = len(state.phase_goods)
-    elif state.chance is None:
-        placed = state.round + 1
+    elif state.chance is None:  # a round under way (or set-up choices: no phase goods yet)
+        placed = min(state.round + 1, len(state.phase_goods))
     elif state.chance.kind == ChanceKind.ROUND:
         placed = state.chance.round
     else:
@@ -104,13 +116,15 @@ def goods_may_have_moved(before, after) -> bool:
     if (before.depot_goods is not after.depot_goods or before.goods_pool is not after.goods_pool
             or before.phase_goods is not after.phase_goods or before.chance != after.chance):
         return True
-    return any(a.goods is not b.goods or a.sold is not b.sold
-               for a, b in zip(before.players, after.players, strict=True))
+    for a, b in zip(before.players, after.players, strict=True):
+        if a is not b and (a.goods is not b.goods or a.sold is not b.sold):
+            return True
+    return False
 
 
-def check_estate(state, seat, p) -> None:
+def check_estate(state, seat, p, start) -> None:
     """A player's estate after a change: masks, colours, knowledge, cities and the scores that
-    follow from the estate alone."""
+    follow from the estate alone. ``start`` is the start castle's space as a mask."""
     board = state.boards[seat]
     occupied = 0
     knowledge = 0
@@ -124,7 +138,6 @@ def check_estate(state, seat, p) -> None:
     assert p.occupied == occupied
     assert p.frontier == frontier_of(occupied)
     assert p.knowledge == knowledge
-    start = 1 << state.config.start_spaces[seat]
     regions = 0
     for region in board.regions:
         if region.mask & occupied == region.mask and region.mask != start:
@@ -177,35 +190,46 @@ class Checker:
 
     def __init__(self, coverage: Counter) -> None:
         self.coverage = coverage
+        self.starts: list[int] = []  # each seat's start castle space (mask) in this game
 
     def __call__(self, before, after, action) -> None:
         cov = self.coverage
+        over = after.phase >= 5
         if action is None:
             if before.chance.kind == ChanceKind.SETUP:
                 check_tiles(before)  # the state new_game made
+                self.starts = [p.occupied for p in before.players]  # 0: chosen later
             cov[("chance", before.chance.kind)] += 1
             assert sorted(after.order) == list(range(after.config.players))
         else:
-            cov[("action", type(action).__name__)] += 1
+            cov[("action", type(action))] += 1
         check_tiles_moved(before, after)
-        if after.is_over:
+        if over:
             check_tiles(after)
         if goods_may_have_moved(before, after):
             check_goods(after)
         seat_to_move = after.to_move
-        if after.chance is None and not after.is_over:
-            assert seat_to_move in range(after.config.players)
-            cov[("step", after.step)] += 1
+        if after.chance is None and not over:
+            assert 0 <= seat_to_move < after.config.players
+            step = after.pending[-1][0] if after.pending else Step.TURN
+            cov[("step", step)] += 1
+            if step == Step.DISCARD:
+                assert len(after.players[seat_to_move].storage) == 4
         else:
             assert seat_to_move is None
             assert legal_actions(after) == []
         bonuses = False
-        for seat, (old, new) in enumerate(zip(before.players, after.players, strict=True)):
+        seat = -1
+        for old, new in zip(before.players, after.players, strict=True):
+            seat += 1
             if new is old:
                 continue
             check_player(after, old, new, seat == seat_to_move)
+            if not old.occupied:  # the start castle, placed during set-up
+                assert new.occupied.bit_count() <= 1
+                self.starts[seat] = new.occupied
             if new.estate is not old.estate or after.track is not before.track:
-                check_estate(after, seat, new)
+                check_estate(after, seat, new, self.starts[seat])
                 if new.knowledge != old.knowledge:
                     cov[("knowledge", (new.knowledge ^ old.knowledge).bit_length() - 1)] += 1
                 if new.breakdown[Category.REGIONS] > old.breakdown[Category.REGIONS]:
@@ -218,7 +242,7 @@ class Checker:
         if bonuses or after.bonus_taken is not before.bonus_taken:
             assert after.bonus_taken == tuple(
                 sum(1 for p in after.players if p.bonuses[c]) for c in range(6))
-        if after.is_over:
+        if over:
             result = outcome(after)
             assert sorted(result.ranking) == list(range(after.config.players))
             assert result.scores[result.winner] == max(result.scores)
@@ -234,14 +258,16 @@ def test_random_legal_games_finish_and_keep_every_invariant(players):
     for i in range(GAMES_PER_PLAYER_COUNT):
         policy = POLICIES[i % len(POLICIES)]
         edition = E2019 if i % 2 else E2011
+        setup = SETUPS[i % 5]
         state, count = random_game(players, 1000 * players + i, policy=policy,
-                                   edition=edition, visit=checker)
+                                   edition=edition, setup=setup, visit=checker)
         assert state.is_over and state.phase == 5
         actions += count
     assert coverage[("games", "over")] == GAMES_PER_PLAYER_COUNT
     assert actions > 100 * GAMES_PER_PLAYER_COUNT
     # the games reached every kind of decision and the rare rules
     assert {s for kind, s in coverage if kind == "step"} == set(Step)
+    assert {a for kind, a in coverage if kind == "action"} == set(ACTION_TYPES.values())
     assert {k for kind, k in coverage if kind == "knowledge"} == set(range(1, 27))
     assert coverage[("bonus", 1)] and coverage[("bonus", 2)]
     assert coverage[("region", "completed")] > GAMES_PER_PLAYER_COUNT

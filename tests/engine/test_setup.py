@@ -119,6 +119,25 @@ def test_start_castle_stands_on_the_centre_space_of_estate_1(players):
     assert tile_census(state) == TOTAL_TILES
 
 
+B, A, S, C, M, K = (Colour.BEIGE, Colour.LIGHT_GREEN, Colour.BLUE, Colour.DARK_GREEN,
+                    Colour.GREY, Colour.YELLOW)
+# The printed depot spaces: (colour, the smallest player count that fills it), from the board
+# (shared/data/components.json), written out here independently of the engine's table.
+PRINTED_DEPOTS = {
+    1: [(B, 2), (S, 2), (K, 3), (A, 4)],
+    2: [(K, 2), (C, 2), (B, 3), (B, 4)],
+    3: [(A, 2), (B, 2), (S, 3), (K, 4)],
+    4: [(S, 2), (B, 2), (A, 3), (M, 4)],
+    5: [(M, 2), (K, 2), (B, 3), (B, 4)],
+    6: [(B, 2), (A, 2), (C, 3), (S, 4)],
+}
+
+
+def test_engine_depot_table_matches_the_printed_board():
+    for depot, spaces in PRINTED_DEPOTS.items():
+        assert sorted(DEPOT_SPACES[depot]) == sorted(spaces)
+
+
 @pytest.mark.parametrize(("players", "filled", "black"), [(2, 12, 4), (3, 18, 6), (4, 24, 8)])
 def test_phase_setup_fills_the_printed_depot_spaces_with_tiles_of_their_colour(
         players, filled, black):
@@ -126,14 +145,10 @@ def test_phase_setup_fills_the_printed_depot_spaces_with_tiles_of_their_colour(
     assert state.chance == ChanceEvent(2, ChanceKind.ROUND, 0, 0)
     numbered = 0
     for d in range(1, 7):
-        for slot, (colour, least) in enumerate(DEPOT_SPACES[d]):
-            tile = state.depots[d][slot]
-            if least <= players:
-                assert tile != EMPTY
-                assert TILE_COLOUR[tile] == colour, (d, slot)
-                numbered += 1
-            else:
-                assert tile == EMPTY, (d, slot)
+        tiles = [t for t in state.depots[d] if t != EMPTY]
+        expected = sorted(colour for colour, least in PRINTED_DEPOTS[d] if least <= players)
+        assert sorted(TILE_COLOUR[t] for t in tiles) == expected, d
+        numbered += len(tiles)
     assert numbered == filled
     assert sum(t != EMPTY for t in state.depots[0]) == black
     assert all(t == EMPTY for t in state.depots[0][black:])

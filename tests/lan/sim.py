@@ -142,6 +142,7 @@ class SimPeer:
         self.contacts: dict[Address, None] = {}
         self.next_retry = 0.0
         self.online = True
+        self.bot = True  # Net plays this peer's turns
 
     # --- like Peer ---
 
@@ -327,7 +328,7 @@ class Net:
     def play_turns(self) -> None:
         for p in self.peers:
             s = p.session
-            if p.online and s is not None and s.my_turn:
+            if p.online and p.bot and s is not None and s.my_turn:
                 s.submit_turn(random_turn(s.state, p.rng))
                 self.flush(p)
 

@@ -12,13 +12,15 @@ import contextlib
 import pytest
 
 from p2p_burgundy import END_TURN, state_hash
+from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.errors import LocalProtocolError, ProtocolError
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby, LobbyTag
 from p2p_burgundy.net.log import decode_entry
-from p2p_burgundy.net.session import ChatReceived, Session
+from p2p_burgundy.net.peer import MISSING_AFTER
+from p2p_burgundy.net.session import ChatReceived, EntryRejected, Session
 
-from .sim import Net, SimPeer, final_hash
+from .sim import Net, SimPeer, final_hash, random_turn
 
 CHAOS_SEEDS = range(21)  # 7 games each of 2, 3 and 4 players
 
@@ -127,3 +129,75 @@ def test_retransmitted_hello_gets_the_same_challenge() -> None:
     assert wire.decode_message(prove)[0] == LobbyTag.PROVE
     host.receive(*wire.decode_message(prove), source, b"c" * 16)
     assert [m.name for m in host.members] == ["Ann", "Bob"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(8))
+def test_seat_handed_to_a_bot_under_loss_finishes_and_the_log_verifies(seed: int) -> None:
+    """One player vanishes for good mid-game; the others agree (signed SEAT_TO_BOT entries)
+    and the lowest live seat plays its turns. Every live peer ends with the same log, and
+    ``burgundy verify``'s audit accepts it from the bytes alone, in canonical order."""
+    players = 3 + seed % 2
+    net = Net.with_table(players, seed, loss=0.3, duplication=0.1)
+    gone = net.peers[seed % players]  # the host too, for seed 0
+    net.run(lambda: all(p.session is not None and p.session.turn_number >= 12
+                        for p in net.peers), limit=600)
+    gone.online = False
+    gone_at = net.now
+    live = [p for p in net.peers if p is not gone]
+    agreed: set[int] = set()
+
+    def hand_over() -> bool:
+        for p in live:
+            s = p.session
+            assert s is not None
+            waiting = s.waiting_for()
+            # Like `burgundy bot --replace-missing`: only a seat silent for a while.
+            if (p.index not in agreed and waiting is not None and gone.index in waiting.seats
+                    and net.now - gone_at > MISSING_AFTER):
+                s.agree_seat_to_bot(gone.index)
+                net.flush(p)
+                agreed.add(p.index)
+        return all(p.session is not None and p.session.state.is_over for p in live) and len(
+            {p.canonical() for p in live}) == 1
+
+    net.run(hand_over, limit=net.now + 1800)
+    for p in live:
+        assert p.session is not None and gone.index in p.session.forfeits
+        own = [e for e in p.events if isinstance(e, EntryRejected) and e.seat == p.index]
+        assert not own, "a peer's own entry was rejected"
+    report = audit([e.raw for e in live[0].session.canonical_entries()])  # type: ignore[union-attr]
+    assert report.ok, [str(p) for p in report.problems]
+    assert report.forfeits and report.forfeits[0][0] == gone.index
+
+
+def test_seat_to_bot_agreements_with_different_counts_settle_on_the_highest() -> None:
+    """The gone player's last turn reached one peer only: the two votes name different
+    counts. The hand-over still happens (the highest count holds: the peer lacking that
+    turn fetches it), instead of both peers waiting forever for equal counts."""
+    net = Net.with_table(3, seed=5, loss=0.0, duplication=0.0)
+    gone, first, second = net.peers[2], net.peers[0], net.peers[1]
+    gone.bot = False  # we play its turns by hand
+    while True:
+        net.run(lambda: gone.session is not None and gone.session.my_turn, limit=600)
+        assert gone.session is not None
+        if gone.session.turn_number >= 6:
+            break
+        gone.session.submit_turn(random_turn(gone.session.state, gone.rng))
+        net.flush(gone)
+    gone.session.submit_turn(random_turn(gone.session.state, gone.rng))
+    for data, address in gone.flush():
+        if address == first.address:
+            first.receive(data, gone.address, net.now)  # the others never get it
+    gone.online = False
+    for p in (first, second):
+        assert p.session is not None
+        p.session.agree_seat_to_bot(gone.index)
+        net.flush(p)
+    counts = {p.index: len(p.session.chains[gone.index]) for p in (first, second)}  # type: ignore[union-attr]
+    assert counts[0] == counts[1] + 1
+    net.run(lambda: all(p.session is not None and p.session.state.is_over
+                        for p in (first, second)), limit=net.now + 600)
+    assert first.session is not None and second.session is not None
+    assert first.session.forfeits == second.session.forfeits == {gone.index: counts[0]}
+    assert first.canonical() == second.canonical()

@@ -18,10 +18,19 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from p2p_burgundy import END_TURN, Action, Edition, GameConfig, GameState, apply, legal_actions
+from p2p_burgundy import (
+    END_TURN,
+    Action,
+    ChooseEstate,
+    Edition,
+    GameConfig,
+    GameState,
+    apply,
+    legal_actions,
+)
 from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.identity import Identity
-from p2p_burgundy.net.log import Entry
+from p2p_burgundy.net.log import Entry, Kind, sign_entry
 from p2p_burgundy.net.session import (
     BROADCAST,
     COLOURS,
@@ -49,11 +58,13 @@ def identity(seat: int) -> Identity:
 
 
 def make_table_start(
-    players: int, game_id: bytes = GAME_ID, edition: Edition = Edition.E2011, host: int = 0
+    players: int, game_id: bytes = GAME_ID, edition: Edition = Edition.E2011, host: int = 0,
+    config: GameConfig | None = None,
 ) -> tuple[list[Identity], GameConfig, Entry]:
-    """Identities, config and the START entry (signed by ``host``) of a fixed table."""
+    """Identities, config and the START entry (signed by ``host``) of a fixed table
+    (``config``, if given, replaces ``players`` and ``edition``)."""
     ids = [identity(i) for i in range(players)]
-    config = GameConfig(players=players, edition=edition)
+    config = config or GameConfig(players=players, edition=edition)
     seats = [
         Seat(ident.public_key, NAMES[i], COLOURS[i], game_chain(ident, game_id).commitment)
         for i, ident in enumerate(ids)
@@ -63,13 +74,14 @@ def make_table_start(
 
 
 def random_turn(state: GameState, rng: random.Random) -> list[Action]:
-    """A whole turn for ``state.to_move``: uniform choices among the legal actions."""
+    """A whole turn for ``state.to_move``: uniform choices among the legal actions (a set-up
+    choice is a turn by itself)."""
     actions: list[Action] = []
     while True:
         action = rng.choice(legal_actions(state))
         actions.append(action)
         state = apply(state, action)
-        if action == END_TURN:
+        if action == END_TURN or isinstance(action, ChooseEstate):
             return actions
 
 
@@ -84,8 +96,10 @@ class Table:
         game_id: bytes = GAME_ID,
         edition: Edition = Edition.E2011,
         host: int = 0,
+        config: GameConfig | None = None,
     ) -> None:
-        self.ids, self.config, self.start = make_table_start(players, game_id, edition, host)
+        self.ids, self.config, self.start = make_table_start(players, game_id, edition, host,
+                                                             config)
         self.sessions = [Session(self.start, ident) for ident in self.ids]
         self.files: list[list[bytes]] = [[] for _ in self.ids]
         self.events: list[list[Event]] = [[] for _ in self.ids]
@@ -159,6 +173,10 @@ class Table:
         """Every peer whose turn it is plays a random turn; how many did."""
         played = 0
         for i, session in enumerate(self.sessions):
+            if i not in self.offline and session.choice_due:  # the experts' secret set-up
+                session.submit_choice(self.bots[i].choice(legal_actions(session.choice_state())))
+                self.flush(i)
+                played += 1
             if i not in self.offline and session.my_turn:
                 session.submit_turn(random_turn(session.state, self.bots[i]))
                 self.flush(i)
@@ -172,7 +190,8 @@ class Table:
         gives up after ``max_idle`` idle ticks in a row."""
         idle = 0
         played = 0
-        while not all(s.state.is_over for i, s in enumerate(self.sessions) if i not in self.offline):
+        live = [s for i, s in enumerate(self.sessions) if i not in self.offline]
+        while not all(s.state.is_over for s in live):
             self.pump()
             n = 0 if self.paused else self.bot_turns()
             played += n
@@ -219,3 +238,39 @@ def shuffled(items: Iterable[bytes], seed: int) -> list[bytes]:
     out = list(items)
     random.Random(seed).shuffle(out)
     return out
+
+
+def canonical(table: Table, peer: int = 0) -> list[bytes]:
+    """Peer ``peer``'s entries as a finished game file holds them: START, then each chain."""
+    return [entry.raw for entry in table.sessions[peer].canonical_entries()]
+
+
+def forge_chain(
+    table: Table,
+    seat: int,
+    at: int,
+    kind: Kind,
+    payload: list[Any],
+    *,
+    peer: int = 0,
+    insert: bool = False,
+) -> list[bytes]:
+    """The game's entries (as ``canonical``) after ``seat`` rewrote its entry ``at`` (or
+    inserted one there, or appended one when ``at`` is its chain's length) and re-signed
+    every later entry so that its chain still links: what a cheating author can produce with
+    its own key."""
+    chains = [list(chain) for chain in table.sessions[peer].chains]
+    chain = chains[seat]
+    assert 0 <= at <= len(chain) and (at == len(chain) or chain[at].kind != Kind.START)
+    ident = table.ids[seat]
+    out = chain[:at]
+    prev = out[-1].id if out else b""
+    replaced = [sign_entry(ident, table.start.game_id, at, prev, kind, payload)]
+    for old in chain[at if insert else at + 1 :]:
+        replaced.append(
+            sign_entry(ident, old.game_id, replaced[-1].seq + 1, replaced[-1].id, old.kind,
+                       list(old.payload))
+        )
+    chains[seat] = out + replaced
+    start = table.sessions[peer].start.entry
+    return [start.raw] + [e.raw for c in chains for e in c if e.body != start.body]

@@ -19,7 +19,7 @@ from p2p_burgundy.net.beacon import HashChain, event_entropy
 
 from .harness import Table
 
-# --- The reference implementation, from docs/protocol.md ("From entropy to dice and draws") ---
+# --- The reference implementation, from docs/protocol.md ("From entropy to dice and draws") ------
 
 WORD_SPAN = 2**32
 BEIGE, LIGHT_GREEN, BLUE, DARK_GREEN, GREY, YELLOW = range(6)
@@ -202,7 +202,7 @@ def test_reference_derivation_matches_every_chance_event_of_a_game(players: int)
     assert len(report.chance) == 1 + 5 + 25
 
 
-# --- Uniformity ------------------------------------------------------------------------------------
+# --- Uniformity ----------------------------------------------------------------------------------
 
 CHI2_CRITICAL_0_001 = {5: 20.515, 3: 16.266, 7: 24.322}
 
@@ -244,7 +244,7 @@ def test_start_player_and_first_tile_are_uniform() -> None:
     assert _chi_square(buildings) < CHI2_CRITICAL_0_001[7]
 
 
-# --- Rejection sampling edges ------------------------------------------------------------------------
+# --- Rejection sampling edges --------------------------------------------------------------------
 
 
 def _first_words(entropy: bytes, count: int) -> list[int]:

@@ -134,7 +134,7 @@ def test_decode_entry_rejects_bad_outer_shapes() -> None:
         decode_entry(big)
 
 
-# --- The game file --------------------------------------------------------------------------------
+# --- The game file -------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import test_beacon, test_identity, test_wire
+from . import test_beacon, test_draws, test_identity, test_log, test_wire
 
 # Prints one of every deterministic output of the primitives.
 _SCRIPT = """
@@ -22,11 +22,37 @@ print(chain.commitment.hex(), chain.reveal(0).hex())
 print(beacon.event_entropy(game, 3, [chain.reveal(3), chain.reveal(3)]).hex())
 """
 
+# The engine's draws, a signed entry, and a whole game between in-process peers with its
+# audit: everything a peer derives from entries (property 2 and 3).
+_GAME_SCRIPT = """
+import hashlib, json
+from p2p_burgundy import GameConfig, new_game, resolve_chance
+from p2p_burgundy.chance import Draws
+from p2p_burgundy.net.audit import audit, drew
+from p2p_burgundy.net.log import Kind, sign_entry
+from tests.net.harness import Table, identity
+from tests.net.test_draws import doc_entropy
+d = Draws(bytes(32))
+print([d.die() for _ in range(8)], [d.below(40) for _ in range(12)])
+state = new_game(GameConfig(players=2))
+for k in range(3):
+    before, state = state, resolve_chance(state, doc_entropy(k))
+    print(drew(before, state))
+print(sign_entry(identity(0), bytes(16), 0, b"", Kind.CHAT, ["hi"]).raw.hex())
+table = Table(3, seed=2)
+table.play()
+print(hashlib.sha256(b"".join(h for _, _, h in table.hashes(1))).hexdigest())
+print(hashlib.sha256(b"".join(table.files[2])).hexdigest())
+report = json.dumps(audit(table.files[2]).to_json(), sort_keys=True).encode()
+print(hashlib.sha256(report).hexdigest())
+"""
 
-def _run(hash_seed: str) -> str:
+
+def _run(hash_seed: str, script: str = _SCRIPT) -> str:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     return subprocess.run(
-        [sys.executable, "-c", _SCRIPT], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True,
+        cwd=Path(__file__).parents[2],
     ).stdout
 
 
@@ -56,3 +82,28 @@ def test_protocol_doc_shows_the_pinned_vectors() -> None:
         test_beacon.ENTROPY_1,
     ]
     assert [vector for vector in vectors if vector not in doc] == []
+
+
+def test_draws_entries_and_whole_games_are_the_same_under_different_hash_seeds() -> None:
+    first, second = _run("0", _GAME_SCRIPT), _run("4242", _GAME_SCRIPT)
+    assert first == second
+    lines = first.splitlines()
+    assert len(lines) == 8
+    assert lines[0].startswith(str(test_draws.ZERO_DICE))
+
+
+def test_protocol_doc_shows_the_pinned_draw_and_entry_vectors() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    vectors = [
+        test_draws.ZERO_WORDS,
+        " ".join(map(str, test_draws.ZERO_DICE)),
+        test_draws.ENTROPY_2,
+        test_log.CHAT_SIGNATURE[:64],
+        test_log.CHAT_SIGNATURE[64:],
+        test_log.CHAT_ID,
+        test_log.REVEAL_ID,
+    ]
+    assert [vector for vector in vectors if vector not in doc] == []
+    body = "".join(doc.split("```")[1::2])  # hex dumps may wrap inside code blocks
+    flat = "".join(body.split())
+    assert test_log.CHAT_BODY in flat and test_log.REVEAL_BODY in flat

@@ -85,3 +85,8 @@ class FixedTable:
         if seat is None or seat == self.my_seat:
             return None
         return f"waiting for {self.names[seat]}'s turn"
+
+
+def new_game_config_state(players: int = 2) -> GameState:
+    """The state before set-up (waiting for the first chance event)."""
+    return new_game(GameConfig(players=players))

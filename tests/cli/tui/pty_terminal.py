@@ -17,8 +17,9 @@ import subprocess
 import sys
 import termios
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import ClassVar
 
 import pyte
 
@@ -28,6 +29,33 @@ KEYS = {
     "backspace": b"\x7f",
 }
 """What a ``screen`` terminal sends for these keys (keypad transmit mode)."""
+
+
+class Screen(pyte.Screen):
+    """pyte's screen plus SU/SD (``CSI n S``, ``CSI n T``: scroll the region without moving
+    the cursor), which ncurses sends for ``TERM=screen`` (its ``indn``/``rin``) and
+    pyte 0.8 does not know."""
+
+    def scroll_up(self, count: int = 1, *args: object, **kwargs: object) -> None:
+        _, bottom = self.margins or pyte.screens.Margins(0, self.lines - 1)
+        x, y = self.cursor.x, self.cursor.y
+        self.cursor.y = bottom
+        for _ in range(max(1, count)):
+            self.index()
+        self.cursor.x, self.cursor.y = x, y
+
+    def scroll_down(self, count: int = 1, *args: object, **kwargs: object) -> None:
+        top, _ = self.margins or pyte.screens.Margins(0, self.lines - 1)
+        x, y = self.cursor.x, self.cursor.y
+        self.cursor.y = top
+        for _ in range(max(1, count)):
+            self.reverse_index()
+        self.cursor.x, self.cursor.y = x, y
+
+
+class ByteStream(pyte.ByteStream):
+    csi: ClassVar[dict[str, str]] = {**pyte.ByteStream.csi, "S": "scroll_up",
+                                     "T": "scroll_down"}
 
 
 class PtyTerminal:
@@ -51,8 +79,8 @@ class PtyTerminal:
             list(argv), stdin=slave, stdout=slave, stderr=slave, env=environ,
             start_new_session=True, preexec_fn=controlling_tty, close_fds=True)
         os.close(slave)
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = Screen(cols, rows)
+        self.stream = ByteStream(self.screen)
         self.output = bytearray()
 
     @staticmethod
@@ -80,17 +108,26 @@ class PtyTerminal:
     def text(self) -> str:
         return "\n".join(self.screen.display)
 
-    def wait_for(self, text: str, timeout: float = 10.0) -> str:
-        """Read until ``text`` is on the screen; fail with the screen after ``timeout``."""
+    def wait_until(self, done: Callable[[], bool], timeout: float = 10.0,
+                   settle: float = 0.05) -> bool:
+        """Read until ``done()`` holds once the frame is complete (no output for ``settle``
+        seconds); False if it does not within ``timeout``."""
         deadline = time.monotonic() + timeout
-        while text not in self.text:
+        while True:
+            if done():
+                while self._read(settle):  # the rest of this frame
+                    pass
+                if done():
+                    return True
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or (not self._read(remaining) and self.proc.poll() is not None
-                                  and text not in self.text):
-                if text in self.text:
-                    break
-                raise AssertionError(f"{text!r} did not appear within {timeout}s; "
-                                     f"exit code {self.proc.poll()}; screen:\n{self.text}")
+            if remaining <= 0 or (not self._read(remaining) and self.proc.poll() is not None):
+                return done()
+
+    def wait_for(self, text: str, timeout: float = 10.0) -> str:
+        """Read until ``text`` is on the screen; fail showing the screen after ``timeout``."""
+        if not self.wait_until(lambda: text in self.text, timeout):
+            raise AssertionError(f"{text!r} did not appear within {timeout}s; "
+                                 f"exit code {self.proc.poll()}; screen:\n{self.text}")
         return self.text
 
     def wait_quiet(self, quiet: float = 0.3, timeout: float = 10.0) -> str:

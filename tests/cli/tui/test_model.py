@@ -15,6 +15,7 @@ from p2p_burgundy import (
     TakeTile,
     TakeWorkers,
     UseDie,
+    apply,
     legal_actions,
 )
 from p2p_burgundy.cli.tui.model import (
@@ -101,7 +102,7 @@ def test_escape_goes_up_one_level_then_gives_the_die_back() -> None:
 
 
 def test_end_turn_needs_both_dice_then_sends_the_whole_turn() -> None:
-    table, model = my_turn()
+    _, model = my_turn()
     assert keys(model, "e") is None
     assert model.message.startswith("Use your 1 and 2 first")
     command = keys(model, "1w2we")
@@ -133,7 +134,7 @@ def walk(state: GameState, seed: int) -> list[GameState]:
         if state.is_over:
             break
         states.append(state)
-        state = resolve(__import__("p2p_burgundy").apply(state, rng.choice(legal_actions(state))))
+        state = resolve(apply(state, rng.choice(legal_actions(state))))
     return states
 
 

@@ -176,7 +176,7 @@ def test_too_small_terminal_gets_only_a_message() -> None:
     lines = screen_text(model, 60, 20)
     assert lines[:3] == ["Terminal too small: 60x20.", "Needs at least 80x24; enlarge it.",
                          "q quits."]
-    assert [text(line) for line in too_small_lines(10, 3)][0] == "Terminal ~"
+    assert text(too_small_lines(10, 3)[0]) == "Terminal ~"
 
 
 def test_bigger_terminal_shows_the_log_in_its_own_column() -> None:
@@ -218,3 +218,32 @@ def test_status_line_says_who_we_wait_for() -> None:
     model.refresh()
     assert text(status_line(model, 80)).startswith(
         " A 1/5 | waiting for Ann's turn | dice 3 5 | silver 1 | workers 2 | 0 VP")
+
+
+def test_every_step_of_a_random_game_renders_at_both_layouts() -> None:
+    """Drive a whole game through the model's own choices, drawing every screen."""
+    import random
+
+    from p2p_burgundy.cli.tui.table import LocalTable
+
+    rng = random.Random(5)
+    table = LocalTable.new("Ann", bots=3, seed=8, strategy="random")
+    model = Model(table)
+    sizes = [compute_layout(80, 24), compute_layout(132, 43)]
+    for step in range(2000):
+        if table.poll():
+            model.refresh()
+        if model.game_over:
+            break
+        if model.draft is not None:
+            options = model.options()
+            command = model.hotkey(rng.choice(options).key) if options else model.end_turn()
+            if command is not None:
+                table.submit_turn(list(command.actions))  # type: ignore[union-attr]
+                model.turn_sent()
+        for layout in sizes[:1] if step % 5 else sizes:
+            canvas = render(model, layout, footer_keys(model))
+            assert all(len(row) == layout.width for row in canvas.text())
+    assert model.game_over
+    for layout in sizes:
+        assert "Final scores" in render(model, layout, footer_keys(model)).text()[1]

@@ -1,0 +1,186 @@
+"""``burgundy verify``: anyone can check a finished game from its log file alone (property 10),
+and every kind of tampering is caught and named."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from pathlib import Path
+
+import pytest
+
+from p2p_burgundy.cli.main import main
+from p2p_burgundy.net.log import _RECORD_HEADER, FILE_MAGIC, Kind, decode_entry, sign_entry
+from tests.net.harness import GAME_ID, NAMES, Table, canonical, forge_chain
+
+
+@pytest.fixture(scope="module")
+def game() -> Table:
+    table = Table(2, seed=31)
+    table.play()
+    return table
+
+
+def write(path: Path, records: list[bytes]) -> Path:
+    """A game file as GameFile writes it."""
+    path.write_bytes(FILE_MAGIC + b"".join(
+        _RECORD_HEADER.pack(len(raw), zlib.crc32(raw)) + raw for raw in records))
+    return path
+
+
+def verify(path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str]:
+    code = main(["verify", str(path), *extra])
+    return code, capsys.readouterr().out
+
+
+def test_a_good_game_verifies(tmp_path: Path, game: Table,
+                              capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = verify(write(tmp_path / "g.game", game.files[1]), capsys)
+    assert code == 0
+    report = out.splitlines()
+    assert report[-1].startswith("VERIFIED")
+    for session_seat in game.sessions[0].seats:
+        assert session_seat.name in out
+    from p2p_burgundy.net.identity import fingerprint
+
+    for ident in game.ids:
+        assert fingerprint(ident.public_key) in out
+    assert "Chance event 0 (set-up):" in out and "Chance event 30 (phase E, round 5):" in out
+    assert out.count("  reveal ") == 31 * 2
+    assert "black depot:" in out and "dice:" in out
+    assert "Turn 49 (" in out
+    assert "Final scores:" in out and "Winner:" in out
+    scores = game.sessions[0].state.players
+    for seat, player in enumerate(scores):
+        assert any(line.strip().startswith(("1.", "2.")) and NAMES[seat] in line
+                   and f"{player.vp} VP" in line for line in report)
+
+
+def test_json_output(tmp_path: Path, game: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = verify(write(tmp_path / "g.game", game.files[0]), capsys, "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["ok"] is True and doc["game_id"] == GAME_ID.hex()
+    assert [p["name"] for p in doc["players"]] == ["Ann", "Bob"]
+    assert len([s for s in doc["steps"] if s["step"] == "chance"]) == 31
+    assert doc["problems"] == []
+
+
+def _reasons(out: str) -> list[str]:
+    return [line[4:] for line in out.splitlines() if line.startswith("  - ")]
+
+
+def _tampered(tmp_path: Path, records: list[bytes], capsys: pytest.CaptureFixture[str]
+              ) -> list[str]:
+    code, out = verify(write(tmp_path / "bad.game", records), capsys)
+    assert code == 1
+    assert out.splitlines()[-1].startswith("NOT VERIFIED")
+    json_code, doc = verify(tmp_path / "bad.game", capsys, "--json")
+    assert json_code == 1 and json.loads(doc)["ok"] is False
+    return _reasons(out)
+
+
+def test_a_flipped_signature_byte(tmp_path: Path, game: Table,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    records = list(game.files[1])
+    raw = bytearray(records[30])
+    raw[-1] ^= 0x01
+    records[30] = bytes(raw)
+    entry = decode_entry(records[30])
+    reasons = _tampered(tmp_path, records, capsys)
+    assert reasons[0].startswith("signature: the signature does not verify [record 30")
+    assert f"seq {entry.seq}" in reasons[0]
+
+
+def test_an_altered_turn(tmp_path: Path, game: Table,
+                         capsys: pytest.CaptureFixture[str]) -> None:
+    # Edited in place: the signature no longer covers it.
+    records = list(game.files[1])
+    at = next(i for i, raw in enumerate(records) if decode_entry(raw).kind == Kind.TURN)
+    raw = bytearray(records[at])
+    turn_end = bytes([0x91, 0x0a])  # the action [10] (EndTurn) ...
+    where = raw.rfind(turn_end)
+    raw[where + 1] = 0x09  # ... becomes [9] (Pass)
+    records[at] = bytes(raw)
+    assert any(r.startswith(f"signature: the signature does not verify [record {at}")
+               for r in _tampered(tmp_path, records, capsys))
+    # Re-signed by its own author, with the chain re-linked: the rules refuse it.
+    entry = decode_entry(game.files[1][at])
+    seat = next(i for i, ident in enumerate(game.ids) if ident.public_key == entry.author)
+    forged = forge_chain(game, seat, entry.seq, Kind.TURN, [entry.payload[0], [[5], [10]]])
+    reasons = _tampered(tmp_path, forged, capsys)
+    assert any(r.startswith(f"illegal turn: {NAMES[seat]}: illegal turn {entry.payload[0]}")
+               for r in reasons)
+
+
+def test_a_swapped_reveal(tmp_path: Path, game: Table,
+                          capsys: pytest.CaptureFixture[str]) -> None:
+    chain = game.sessions[0].chains[1]
+    reveals = [e for e in chain if e.kind == Kind.REVEAL]
+    # Seat 1 publishes its link for event 4 as its reveal for event 3.
+    at = reveals[3]
+    forged = forge_chain(game, 1, at.seq, Kind.REVEAL, [3, reveals[4].payload[1]])
+    reasons = _tampered(tmp_path, forged, capsys)
+    assert reasons[0].startswith("reveal: Bob: reveal for chance event 3 does not hash to the "
+                                 "commitment")
+    assert f"seq {at.seq}, reveal]" in reasons[0]
+    # Two reveal records swapped in the file: order does not matter, it still verifies.
+    records = canonical(game)
+    i, j = (records.index(e.raw) for e in reveals[3:5])
+    records[i], records[j] = records[j], records[i]
+    code, _ = verify(write(tmp_path / "swapped.game", records), capsys)
+    assert code == 0
+
+
+def test_a_truncated_tail(tmp_path: Path, game: Table,
+                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path / "g.game", game.files[1])
+    path.write_bytes(path.read_bytes()[:-10])
+    code, out = verify(path, capsys)
+    assert code == 1
+    reasons = _reasons(out)
+    assert reasons[0].startswith("file: torn or corrupt tail: the ")
+    assert "(a record cut short)" in reasons[0]
+    assert "the game is not complete" in out.splitlines()[-1]
+    assert "The game is not finished: it waits for" in out
+    assert path.read_bytes() == write(tmp_path / "again.game", game.files[1]).read_bytes()[:-10]
+
+
+def test_entries_from_another_game_inserted(tmp_path: Path, game: Table,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    other = Table(2, seed=31, game_id=b"a different game")
+    other.play(turns=4)
+    records = list(game.files[1])
+    records[40:40] = other.files[0][1:4]
+    reasons = _tampered(tmp_path, records, capsys)
+    assert len(reasons) == 3
+    assert all(r.startswith("game: entry from another game (") for r in reasons)
+    assert "[record 40," in reasons[0]
+
+
+def test_equivocation(tmp_path: Path, game: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    entry = game.sessions[0].chains[0][12]
+    second = sign_entry(game.ids[0], GAME_ID, entry.seq, entry.prev, Kind.CHAT, ["which one?"])
+    reasons = _tampered(tmp_path, [*game.files[1], second.raw], capsys)
+    assert reasons[0].startswith(f"equivocation: two signed bodies for seq {entry.seq}")
+    assert "seat 0" in reasons[0]
+
+
+def test_an_unreadable_file_or_a_bad_command_line_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["verify", str(tmp_path / "missing.game")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert main(["verify", str(tmp_path)]) == 2  # a directory
+    assert main(["verify"]) == 2
+    assert main(["verify", "a", "b"]) == 2
+    capsys.readouterr()
+
+
+def test_a_file_that_is_not_a_game_file_fails(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("hello")
+    code, out = verify(path, capsys)
+    assert code == 1
+    assert _reasons(out) == ["file: not a p2p-burgundy game file (bad magic)"]

@@ -1,0 +1,170 @@
+"""The keymap and key dispatch (no terminal needed)."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from p2p_burgundy.cli.tui.app import KEYMAP, dispatch, footer_keys, key_name
+from p2p_burgundy.cli.tui.model import Context, Model, Overlay, Quit, SendChat
+from p2p_burgundy.cli.tui.texts import help_for
+
+from .helpers import FixedTable, first_legal_game, started
+
+NAMES = ["Ann", "Bea"]
+
+
+def model_at(seat: int = 0, networked: bool = False) -> Model:
+    table = FixedTable(started(2), NAMES, seat)
+    table.networked = networked
+    model = Model(table)
+    model.refresh()
+    return model
+
+
+@pytest.mark.parametrize("context", list(Context))
+def test_every_key_names_a_model_handler_with_the_right_arguments(context: Context) -> None:
+    for key, ((name, *args), _label) in KEYMAP[context].items():
+        if name in ("show", "answer"):
+            continue
+        method = getattr(Model, name, None)
+        assert callable(method), f"{context}: {key} -> {name} is not a Model method"
+        params = list(inspect.signature(method).parameters)[1:]
+        required = [p for p in params
+                    if inspect.signature(method).parameters[p].default is inspect._empty]
+        assert len(required) <= len(args) <= len(params), f"{key} -> {name}{tuple(args)}"
+
+
+def test_every_context_can_be_left() -> None:
+    for context in Context:
+        handlers = {entry[0][0] for entry in KEYMAP[context].values()}
+        assert handlers & {"quit", "close_overlay", "chat_cancel", "answer"}, context
+
+
+def test_terminal_quirks_become_one_key_name() -> None:
+    assert [key_name(k) for k in ("\r", "\n", "\x7f", "\x08", "\x1b", "é")] == [
+        "^J", "^J", "^?", "^?", "^[", "é"]
+
+
+def test_choice_keys_come_first_in_the_footer() -> None:
+    model = model_at()
+    assert footer_keys(model)[:3] == [("1 2", "choose"), ("Esc", "back"), ("u", "undo")]
+    model.hotkey("1")
+    model.hotkey("t")
+    assert footer_keys(model)[0] == ("1-6", "choose")
+
+
+def test_chat_never_steals_game_keys_and_game_keys_never_reach_chat() -> None:
+    model = model_at()
+    dispatch(model, "c")
+    for key in "q1e":
+        assert dispatch(model, key) is None
+    assert dispatch(model, "^J") == SendChat("q1e")
+    assert model.draft.actions == []
+    assert dispatch(model, "q") == Quit()
+
+
+def test_escape_closes_pages_and_questions() -> None:
+    model = model_at()
+    dispatch(model, "?")
+    assert model.context() == Context.HELP
+    dispatch(model, "^[")
+    dispatch(model, "R")
+    assert model.context() == Context.CONFIRM
+    dispatch(model, "x")  # any other key repeats the question
+    assert model.message.startswith("Resign?")
+    dispatch(model, "^[")
+    assert model.context() == Context.PLAY and model.message == "Cancelled."
+
+
+def test_unknown_keys_say_so_instead_of_doing_something() -> None:
+    model = model_at(seat=1)
+    dispatch(model, "z")
+    assert model.message == "z does nothing here; ? shows the keys."
+
+
+def test_quitting_a_networked_game_asks_first() -> None:
+    model = model_at(networked=True)
+    assert dispatch(model, "q") is None
+    assert dispatch(model, "y") == Quit()
+
+
+def test_views_of_the_other_players_are_one_key_away() -> None:
+    model = model_at()
+    dispatch(model, "v")
+    assert model.view_seat == 1
+    dispatch(model, "KEY_F(1)")
+    assert model.view_seat == 0
+
+
+def test_help_fits_the_page_of_each_screen() -> None:
+    for context in ("play", "wait", "replay", "scores"):
+        assert all(len(line) <= 80 for line in help_for(context))
+
+
+def test_scores_screen_toggles_with_the_board() -> None:
+    model = Model(FixedTable(first_legal_game(2), NAMES, 0))
+    model.refresh()
+    dispatch(model, "s")
+    assert model.overlay is None and model.context() == Context.SCORES
+    dispatch(model, "s")
+    assert model.overlay == Overlay.SCORES
+
+
+class _Screen:
+    """Just enough of a curses window for App's constructor."""
+
+    def getmaxyx(self) -> tuple[int, int]:
+        return 24, 80
+
+
+def test_a_failing_table_call_becomes_a_message_not_a_crash(tmp_path, monkeypatch) -> None:
+    from p2p_burgundy.cli.tui.app import App, Palette
+    from p2p_burgundy.cli.tui.model import Submit
+
+    class Flaky(FixedTable):
+        def submit_turn(self, actions: list) -> None:
+            raise ConnectionError("peer gone")
+
+    table = Flaky(started(2), NAMES, 0)
+    model = Model(table)
+    model.refresh()
+    app = App(_Screen(), Palette({}), table, model)  # type: ignore[arg-type]
+    assert app.execute(Submit(())) is False
+    assert model.message.startswith("That did not go through (ConnectionError: peer gone)")
+    assert app.execute(Quit()) is True
+
+
+def test_replays_step_with_keys_and_show_where_they_are() -> None:
+    from p2p_burgundy.cli.tui.app import App, Palette
+    from p2p_burgundy.cli.tui.layout import compute_layout
+    from p2p_burgundy.cli.tui.model import StepReplay
+    from p2p_burgundy.cli.tui.render import render
+    from p2p_burgundy.cli.tui.table import LocalTable, ReplayTable
+
+    live = LocalTable.new("Ann", seed=3)
+    live.poll()
+    replay = ReplayTable(live.record(), live.names)
+    model = Model(replay)
+    model.refresh()
+    assert model.context() == Context.REPLAY and model.draft is None
+    assert dispatch(model, ",") == StepReplay(-1)
+    app = App(_Screen(), Palette({}), replay, model)  # type: ignore[arg-type]
+    app.execute(StepReplay(-2))
+    screen = render(model, compute_layout(80, 24), footer_keys(model)).text()
+    assert "replay: step 2 of 4: . forward, , back" in screen[14]
+    assert footer_keys(model)[:2] == [(".", "step"), (",", "back")]
+
+
+def test_a_resigned_game_shows_the_standings_and_why() -> None:
+    from p2p_burgundy.cli.tui.layout import compute_layout
+    from p2p_burgundy.cli.tui.render import render
+
+    table = FixedTable(started(2), NAMES, 0)
+    table.resign()
+    model = Model(table)
+    model.refresh()
+    screen = render(model, compute_layout(80, 24), footer_keys(model)).text()
+    assert screen[1].startswith("Scores when the game stopped (resigned)")
+    assert model.context() == Context.SCORES

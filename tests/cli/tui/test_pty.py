@@ -1,0 +1,217 @@
+"""The real program in a pseudo-terminal, read back through pyte (TERM=screen, UTF-8).
+
+Every wait reads until the expected text appears (or the output goes quiet after a resize);
+nothing sleeps for a fixed time.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from p2p_burgundy.cli.tui.app import dispatch, footer_keys
+from p2p_burgundy.cli.tui.layout import compute_layout
+from p2p_burgundy.cli.tui.model import Model, Submit
+from p2p_burgundy.cli.tui.render import render
+from p2p_burgundy.cli.tui.table import LocalTable
+
+if sys.platform == "win32":
+    pytest.skip("needs a POSIX pty", allow_module_level=True)
+pytest.importorskip("pyte", reason="pyte is in the test extras: pip install -e '.[test]'")
+
+from .pty_terminal import PtyTerminal, burgundy
+
+START = ("play", "--bots", "1", "--seed", "3", "--name", "Tess", "--bot-delay", "0")
+HERE = Path(__file__).parent
+
+
+def test_start_shows_estate_board_status_log_and_the_first_choices(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START) as term:
+        screen = term.wait_for("use die 1")
+        assert "Tess's estate (board 1)" in screen
+        assert "Phase A round 1/5" in screen and "Black:" in screen
+        assert "| Your turn |" in term.screen.display[0]
+        assert "Log (PgUp/PgDn)" in screen
+        assert "choose" in term.screen.display[23] and "q quit" in term.screen.display[23]
+        term.press("q")
+        assert term.wait_exit() == 0
+
+
+def test_a_full_turn_by_keys_then_undo_and_the_bot_replies(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        workers = _workers(term)
+        term.press("1")
+        term.wait_for("w take workers")
+        term.press("w")
+        term.wait_for(f"workers {workers + 2} |")
+        term.press("u")
+        term.wait_for("Undone.")
+        assert f"workers {workers} |" in term.screen.display[0]
+        term.press("w")
+        term.wait_for("(this turn) Tess took workers")
+        term.press("2", "w")
+        term.wait_for("e end the turn")
+        term.press("e")
+        term.wait_for("Your turn. Since your last turn:")
+        term.press("l")
+        term.wait_for("Tess ended the turn.")
+        assert "-- since your last turn --" in term.text
+        term.press("esc", "q")
+        assert term.wait_exit() == 0
+
+
+def test_the_terminal_shows_exactly_what_render_draws(tmp_path: Path) -> None:
+    """The same seed and keys in-process: after every key the pty screen equals the canvas
+    (so curses' partial updates, scrolling included, leave nothing stale)."""
+    table = LocalTable.new("Tess", bots=2, seed=4)
+    model = Model(table)
+
+    def expected() -> list[str]:
+        if table.poll():
+            model.refresh()
+        canvas = render(model, compute_layout(80, 24), footer_keys(model))
+        return [line.rstrip() for line in canvas.text()]
+
+    with burgundy(tmp_path, "play", "--bots", "2", "--seed", "4", "--name", "Tess",
+                  "--bot-delay", "0") as term:
+        want = expected()
+        for key in [*"1w2we", "v", "v", "v", *"1t", "down", "esc", "u", *"2w"]:
+            if not term.wait_until(lambda w=want: _rows(term) == w, timeout=5):
+                raise AssertionError("screen differs:\n" + "\n".join(
+                    f"want {w!r}\n got {g!r}" for w, g in zip(want, _rows(term), strict=True)
+                    if w != g))
+            term.press(key)
+            command = dispatch(model, KEY_NAMES_BACK.get(key, key))
+            if isinstance(command, Submit):
+                table.submit_turn(list(command.actions))
+                model.turn_sent()
+            want = expected()
+
+
+KEY_NAMES_BACK = {"down": "KEY_DOWN", "esc": "^["}
+
+
+def _rows(term: PtyTerminal) -> list[str]:
+    return [line.rstrip() for line in term.screen.display]
+
+
+def _workers(term: PtyTerminal) -> int:
+    found = re.search(r"workers (\d+) \|", term.screen.display[0])
+    assert found, term.text
+    return int(found.group(1))
+
+
+def test_escape_answers_at_once(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        term.press("1")
+        term.wait_for("w take workers")
+        term.press("esc")
+        term.wait_for("Die given back.", timeout=0.9)  # ncurses' default delay is 1 s
+
+
+def test_resize_below_the_minimum_and_back(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        term.resize(60, 20)
+        term.wait_for("Terminal too small: 60x20.")
+        assert "Needs at least 80x24" in term.text
+        term.resize(100, 30)
+        screen = term.wait_quiet()
+        assert "Terminal too small" not in screen and "use die 1" in screen
+        assert len(term.screen.display[0].rstrip()) == 100  # the status line fills the width
+        term.press("q")
+        assert term.wait_exit() == 0
+
+
+def test_help_for_the_current_screen_and_back(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        term.press("?")
+        term.wait_for("Help (Esc closes, arrows scroll)")
+        assert "Your turn, in steps" in term.text
+        term.press("esc")
+        term.wait_for("use die 1")
+        term.press("i")
+        term.wait_for("Tile guide 1/41: Warehouse")
+        term.press("esc", "q")
+        assert term.wait_exit() == 0
+
+
+def test_a_mouse_click_chooses_a_highlighted_choice(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        row = next(i for i, line in enumerate(term.screen.display) if "use die 2" in line)
+        term.press(f"\x1b[M{chr(32)}{chr(32 + 5)}{chr(32 + row + 1)}")  # X10 press, 1-based
+        term.wait_for("w take workers")
+        assert "(2)" in term.screen.display[12] or "(4)" in term.screen.display[12]
+
+
+def test_chat_line_goes_to_the_log(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        term.press("c")
+        term.wait_for("Say:")
+        term.press("q1 hello", "enter")
+        term.wait_for("<Tess> q1 hello")
+        assert "use die 1" in term.text  # no key of the chat line reached the game
+
+
+def test_a_whole_game_reaches_the_score_screen(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START, "--autoplay") as term:
+        screen = term.wait_for("Final scores", timeout=40)
+        assert "total" in screen and "empty spaces" in screen
+        assert re.search(r"\w+ wins with \d+ VP \(decided by ", screen)
+        term.press("s")
+        term.wait_for("Game over")
+        term.press("q")
+        assert term.wait_exit() == 0
+
+
+def test_no_color_draws_with_attributes_only(tmp_path: Path) -> None:
+    colour = re.compile(rb"\x1b\[[0-9;]*3[0-7]m|\x1b\[3[0-7];")
+    with burgundy(tmp_path, *START, env={"NO_COLOR": "1"}) as term:
+        term.wait_for("use die 1")
+        term.press("q")
+        term.wait_exit()
+        assert not colour.search(bytes(term.output))
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        assert colour.search(bytes(term.output))
+
+
+def test_a_monochrome_terminal_works(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START, env={"TERM": "vt100"}) as term:
+        term.wait_for("use die 1")
+        term.press("q")
+        assert term.wait_exit() == 0
+
+
+def test_sigterm_restores_the_terminal(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        start = len(term.output)
+        term.proc.send_signal(signal.SIGTERM)
+        assert term.wait_exit() == 143
+        assert b"\x1b[?1049l" in term.output[start:]  # left the alternate screen
+
+
+def test_an_error_is_one_line_and_a_log_file_never_a_traceback(tmp_path: Path) -> None:
+    term = PtyTerminal([sys.executable, str(HERE / "broken_client.py")], tmp_path)
+    try:
+        term.wait_for("use die 1")
+        term.press("1")
+        code = term.wait_exit()
+    finally:
+        term.close()
+    tail = bytes(term.output).decode("utf-8", "replace")
+    assert code == 1
+    assert "Traceback" not in tail
+    assert f"details are in {tmp_path / 'tui.log'}" in tail
+    log = (tmp_path / "tui.log").read_text()
+    assert "Traceback" in log and "RuntimeError: the table fell over" in log
