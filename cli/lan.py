@@ -5,6 +5,7 @@ A headless bot is a full peer: its own key, game file, sync and rejoin. It is ho
 people fill seats::
 
     burgundy bot --host --players 3            # host a table, start when 3 are ready
+    burgundy bot --host --setup experts-secret # ... with the experts' set-up (secret choices)
     burgundy bot --strategy greedy             # join the first table found on the LAN
     burgundy bot 192.168.1.20:40123            # join by address (no mDNS needed)
     burgundy bot --resume                      # rejoin our unfinished game after a crash
@@ -20,7 +21,15 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from p2p_burgundy import END_TURN, Action, Edition, GameConfig, GameState, apply, legal_actions
+from p2p_burgundy import (
+    END_TURN,
+    Action,
+    ChooseEstate,
+    Edition,
+    GameState,
+    apply,
+    legal_actions,
+)
 from p2p_burgundy.net.discovery import TableInfo, find_tables
 from p2p_burgundy.net.errors import KeyFileError, ProtocolError
 from p2p_burgundy.net.identity import data_dir, fingerprint, load_or_create, table_code
@@ -30,6 +39,7 @@ from p2p_burgundy.net.peer import Peer, games_dir
 from p2p_burgundy.net.session import COLOURS, EntryRejected, Equivocation, GameOver, Session
 from p2p_burgundy.scoring import Category
 
+from .estates import add_setup_arguments, table_config
 from .strategies import STRATEGIES, Strategy, make
 
 DISCOVERY_SECONDS = 5.0
@@ -141,13 +151,14 @@ def unfinished_games(home: Path, key: bytes) -> list[Path]:
 
 
 def compose_turn(state: GameState, strategy: Strategy) -> list[Action]:
-    """A bot's whole turn: its choices from the current state up to END_TURN."""
+    """A bot's whole turn: its choices from the current state up to END_TURN (a set-up
+    choice is a turn by itself)."""
     actions: list[Action] = []
     while True:
         action = strategy.choose(state, legal_actions(state))
         actions.append(action)
         state = apply(state, action)
-        if action == END_TURN:
+        if action == END_TURN or isinstance(action, ChooseEstate):
             return actions
 
 
@@ -176,6 +187,12 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
                                "entry: the game cannot be trusted")
             if isinstance(event, EntryRejected) and event.seat == session.my_seat:
                 raise LanError(f"our own entry was rejected: {event.reason}")
+        if session.choice_due:  # the experts' secret set-up: commit to a choice
+            state = session.choice_state()
+            choice = strategy.choose(state, legal_actions(state))
+            if session.choice_due:
+                await peer.submit_choice(choice)
+            continue
         if session.my_turn:
             state = session.state
             actions = await loop.run_in_executor(None, compose_turn, state, strategy)
@@ -227,6 +244,7 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                         help="seats at a hosted table")
     parser.add_argument("--edition", choices=[e.value for e in Edition], default="2011")
+    add_setup_arguments(parser)
     parser.add_argument("--resume", nargs="?", const="latest", default=None, metavar="GAMEFILE",
                         help="rejoin an unfinished game (default: the latest one)")
     parser.add_argument("--timeout", type=float, default=3600.0,
@@ -256,7 +274,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         if args.resume:
             await _resume(peer, args)
         elif args.host:
-            config = GameConfig(players=args.players, edition=Edition(args.edition))
+            config = table_config(args.players, Edition(args.edition), args.estate, args.setup)
             await peer.host(config, name, args.colour or COLOURS[0])
             out.write(f"hosting at {peer.address[0]}:{peer.address[1]} "
                       f"[{fingerprint(peer.identity.public_key)}]\n")
@@ -267,6 +285,8 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         session = await wait_for_session(peer, args.timeout)
         code = table_code(session.game_id, [s.key for s in session.seats])
         out.write(f"game started, table code {code}, seat {session.my_seat}\n")
+        for line in session.config.caveats():
+            out.write(f"note: {line}\n")
         out.flush()
         over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
         print_result(session, over, out)

@@ -22,7 +22,7 @@ from typing import NoReturn
 
 from p2p_burgundy import Edition
 
-from . import lan, verify
+from . import estates, lan, verify
 from .sim import MAX_SEED, SimConfig, run_sim
 from .strategies import STRATEGIES
 from .tui import command as tui_command
@@ -110,6 +110,7 @@ def _configure_sim(parser: argparse.ArgumentParser) -> None:
                              f"({', '.join(sorted(STRATEGIES))}; default greedy everywhere)")
     parser.add_argument("--edition", type=_edition, default=Edition.E2011, metavar="YEAR",
                         help="rulebook edition, 2011 or 2019 (default 2011)")
+    estates.add_setup_arguments(parser)
     parser.add_argument("--rotate", action="store_true",
                         help="play each game once per rotation of the bots around the table")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
@@ -126,7 +127,8 @@ def sim_config(args: argparse.Namespace) -> SimConfig:
     """The :class:`SimConfig` a parsed ``sim`` command line asks for."""
     bots = args.bots if args.bots is not None else ("greedy",) * args.players
     return SimConfig(players=args.players, games=args.games, seed=args.seed, bots=bots,
-                     edition=args.edition, rotate=args.rotate, quiet=args.quiet)
+                     edition=args.edition, rotate=args.rotate, quiet=args.quiet,
+                     estate=args.estate, setup=args.setup)
 
 
 def run_sim_command(args: argparse.Namespace) -> int:
@@ -144,6 +146,8 @@ COMMANDS: dict[str, Command] = {
                    lan.add_bot_arguments, lan.run_bot),
     "tables": Command("list the tables announced on the LAN",
                       lan.add_tables_arguments, lan.run_tables),
+    "estates": Command("list the estates (player boards), with a note where a layout is "
+                       "not well attested", estates.configure, estates.run),
     "verify": Command("check a game from its log file alone: signatures, dice, every turn",
                       verify.configure, verify.run),
 }

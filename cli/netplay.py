@@ -13,17 +13,29 @@ import asyncio
 import concurrent.futures
 import contextlib
 import os
+import socket
 import tempfile
 import threading
-from collections.abc import Coroutine, Sequence
+import time
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from p2p_burgundy import Action, EngineError, GameConfig, GameState, IllegalAction, new_game
+from p2p_burgundy import (
+    Action,
+    Edition,
+    EngineError,
+    GameConfig,
+    GameState,
+    IllegalAction,
+    new_game,
+)
+from p2p_burgundy.config import CHOOSE, Setup
 from p2p_burgundy.net.discovery import Browser, TableInfo
-from p2p_burgundy.net.errors import LocalProtocolError
+from p2p_burgundy.net.errors import KeyFileError, LocalProtocolError
 from p2p_burgundy.net.identity import fingerprint, load_or_create, table_code
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby, Member, Refused
+from p2p_burgundy.net.log import Kind
 from p2p_burgundy.net.peer import Peer
 from p2p_burgundy.net.session import (
     COLOURS,
@@ -55,6 +67,40 @@ from .tui.table import (
 
 T = TypeVar("T")
 CALL_TIMEOUT = 10.0
+GONE_AFTER = 10.0
+"""Seconds a player the game waits for must stay silent (beyond the peer's own few seconds
+before it counts them missing) before the client offers to let a bot play their seat."""
+LOOPBACK = "127.0.0.1"
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN (where the default route leaves), or 127.0.0.1.
+
+    >>> lan_address().count(".")
+    3
+    """
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("192.0.2.1", 9))  # TEST-NET-1: connect() sends nothing, it picks a route
+        address = str(s.getsockname()[0])
+        if address != "0.0.0.0":
+            return address
+    return LOOPBACK
+
+
+def unplayable(config: GameConfig) -> str | None:
+    """Why the terminal client cannot play a table with ``config``, or None if it can.
+
+    >>> unplayable(GameConfig(players=2)) is None
+    True
+    >>> unplayable(GameConfig(players=2, setup=Setup.EXPERTS_SECRET))
+    "the table uses the experts' set-up, which this client cannot play yet"
+    """
+    if config.setup is not Setup.STANDARD:
+        return "the table uses the experts' set-up, which this client cannot play yet"
+    if CHOOSE in config.start_spaces:
+        return "the table's estates make players choose a start space, which this client " \
+               "cannot do yet"
+    return None
 
 
 class PeerThread:
@@ -70,6 +116,7 @@ class PeerThread:
         self.browser: Browser | None = None
         self.tables: dict[str, TableInfo] = {}
         self._bot_tasks: list[asyncio.Task[None]] = []
+        self._closed = False
 
     def call(self, coroutine: Coroutine[Any, Any, T], timeout: float = CALL_TIMEOUT) -> T:
         """Run ``coroutine`` on the peer loop and wait for its result."""
@@ -77,7 +124,13 @@ class PeerThread:
 
     def open(self, home: Path, *, interface: str | None = None, port: int = 0,
              mdns: bool = True) -> Peer:
-        identity = load_or_create(home / "identity.key")
+        """Our Peer: the key in ``home`` (made on first use), a UDP socket on ``interface``
+        (default: every interface) and ``port`` (default: any free one). LanError if the key
+        file is unreadable; OSError if the port cannot be bound."""
+        try:
+            identity = load_or_create(home / "identity.key")
+        except KeyFileError as exc:
+            raise LanError(str(exc)) from None
         interfaces = [interface] if interface else None
 
         async def go() -> Peer:
@@ -107,7 +160,8 @@ class PeerThread:
             self.browser = None
 
     def add_bots(self, count: int, strategy: str, address: tuple[str, int]) -> None:
-        """Start ``count`` headless bot peers (own keys, own sockets) joining ``address``."""
+        """Start ``count`` headless bot peers (own keys, own sockets on ``address``'s host)
+        joining the table at ``address``."""
         for _ in range(count):
             home = Path(tempfile.mkdtemp(prefix="burgundy-bot-"))
             identity = load_or_create(home / "identity.key")
@@ -118,7 +172,7 @@ class PeerThread:
 
             async def go(identity: Any = identity, home: Path = home, name: str = name,
                          colour: str = colour) -> Peer:
-                peer = await Peer.open(identity, home, host="127.0.0.1", announce=False)
+                peer = await Peer.open(identity, home, host=address[0], announce=False)
                 await peer.join(address, name, colour)
                 await peer.set_me(name, colour, ready=True)
                 return peer
@@ -142,6 +196,11 @@ class PeerThread:
             pass
 
     def close(self) -> None:
+        """Close every peer (ours and the bots') and the browser, then stop the loop."""
+        if self._closed:
+            return
+        self._closed = True
+
         async def go() -> None:
             for task in self._bot_tasks:
                 task.cancel()
@@ -154,6 +213,7 @@ class PeerThread:
         with contextlib.suppress(concurrent.futures.TimeoutError, RuntimeError):
             self.call(go())
         self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(5)
 
 
 class LanLobby:
@@ -163,19 +223,25 @@ class LanLobby:
         self.thread = thread
         assert thread.peer is not None
         self.peer = thread.peer
+        self._since = 0  # events before this belong to an earlier table
 
     @property
     def fingerprint(self) -> str:
         return fingerprint(self.peer.identity.public_key)
 
-    def host(self, players: int, name: str, colour: str, edition: str = "2011") -> None:
-        from p2p_burgundy import Edition
+    @property
+    def key(self) -> bytes:
+        return self.peer.identity.public_key
 
+    def host(self, players: int, name: str, colour: str, edition: str = "2011") -> None:
         config = GameConfig(players=players, edition=Edition(edition))
-        self.thread.call(self.peer.host(config, name, colour))
+        self._since = self.peer.event_count
+        self.thread.call(self.peer.host(config, name, colour,
+                                        advertise_address=self.reachable_host))
 
     def join(self, table: TableInfo | tuple[str, int], name: str, colour: str,
              spectator: bool = False) -> None:
+        self._since = self.peer.event_count
         if isinstance(table, TableInfo):
             coroutine = self.peer.join(table.address, name, colour, game_id=table.game_id,
                                        host_fingerprint=table.fingerprint, spectator=spectator)
@@ -183,8 +249,28 @@ class LanLobby:
             coroutine = self.peer.join(table, name, colour, spectator=spectator)
         self.thread.call(coroutine)
 
+    def leave(self) -> None:
+        """Leave the table (the game has not started): the peer can host or join again."""
+        self.thread.call(self.peer.leave())
+
     def set_me(self, name: str, colour: str, ready: bool) -> None:
         self.thread.call(self.peer.set_me(name, colour, ready))
+
+    @property
+    def reachable_host(self) -> str:
+        """The address others reach us at: the bound one, or our LAN address."""
+        host = self.peer.address[0]
+        return host if host != "0.0.0.0" else lan_address()
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """Where others join our table (host:port)."""
+        return self.reachable_host, self.peer.address[1]
+
+    @property
+    def active(self) -> bool:
+        """Whether we are at a table (hosting or joining)."""
+        return self.peer.lobby is not None
 
     @property
     def is_host(self) -> bool:
@@ -196,13 +282,29 @@ class LanLobby:
         return tuple(lobby.members) if lobby is not None else ()
 
     @property
-    def seats(self) -> int:
+    def admitted(self) -> bool:
+        """Whether we are in the table's roster (a host always is)."""
+        return any(m.key == self.key for m in self.members)
+
+    @property
+    def config(self) -> GameConfig | None:
         lobby = self.peer.lobby
         if isinstance(lobby, HostLobby):
-            return lobby.config.players
-        if isinstance(lobby, JoinLobby) and lobby.config is not None:
-            return lobby.config.players
-        return 0
+            return lobby.config
+        if isinstance(lobby, JoinLobby):
+            return lobby.config
+        return None
+
+    @property
+    def seats(self) -> int:
+        config = self.config
+        return config.players if config is not None else 0
+
+    @property
+    def host_address(self) -> tuple[str, int] | None:
+        """The address of the host we joined (None when hosting)."""
+        lobby = self.peer.lobby
+        return lobby.host if isinstance(lobby, JoinLobby) else None
 
     @property
     def table_code(self) -> str | None:
@@ -213,9 +315,18 @@ class LanLobby:
 
     @property
     def refused(self) -> str | None:
-        events, _ = self.peer.events_since(0)
+        """Why the table refused us or closed (since we last hosted or joined), or None."""
+        events, _ = self.peer.events_since(self._since)
         reasons = [e.reason for e in events if isinstance(e, Refused)]
         return reasons[-1] if reasons else None
+
+    @property
+    def closed(self) -> bool:
+        """Whether the host proposed the start (nobody can change anything any more)."""
+        lobby = self.peer.lobby
+        if isinstance(lobby, HostLobby):
+            return lobby.proposed
+        return isinstance(lobby, JoinLobby) and lobby.closed
 
     @property
     def can_start(self) -> bool:
@@ -225,9 +336,18 @@ class LanLobby:
     def start(self) -> None:
         self.thread.call(self.peer.start_game())
 
+    @property
+    def free_seats(self) -> int:
+        """Seats nobody holds yet (bots on their way count as taken)."""
+        keys = {m.key for m in self.members}
+        coming = [b for b in self.thread.bots
+                  if b.identity.public_key not in keys and b.session is None
+                  and isinstance(b.lobby, JoinLobby) and b.lobby.refused is None]
+        return max(0, self.seats - len(keys) - len(coming))
+
     def add_bots(self, count: int, strategy: str = "greedy") -> None:
-        """Fill ``count`` seats of our hosted table with local bot peers over loopback."""
-        self.thread.add_bots(count, strategy, ("127.0.0.1", self.peer.address[1]))
+        """Fill ``count`` seats of our hosted table with local bot peers."""
+        self.thread.add_bots(count, strategy, self.address)
 
     @property
     def session(self) -> Session | None:
@@ -235,21 +355,40 @@ class LanLobby:
 
 
 class NetTable:
-    """A :class:`~.tui.table.Table` over a peer's session."""
+    """A :class:`~.tui.table.Table` over a peer's session.
+
+    The log shows what the local game shows: the session's events are replayed on a shadow
+    state and described the same way. When the session recomputes the game (a seat was
+    handed to a bot) the steps already shown are matched again silently; a line says so only
+    if the recomputed game differs. Chat lines come from the authors' chains, so each is
+    shown once. A seat the game waits for and has not heard from for ``gone_after`` seconds
+    is offered to a bot (:meth:`gone`, :meth:`seat_to_bot`).
+    """
 
     networked = True
 
-    def __init__(self, thread: PeerThread) -> None:
+    def __init__(self, thread: PeerThread, *, gone_after: float = GONE_AFTER,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         assert thread.peer is not None and thread.peer.session is not None
         self.thread = thread
         self.peer = thread.peer
         self.session = thread.peer.session
-        self._names = [s.name for s in self.session.seats]
+        self._names = [clean_text(s.name, 16) or f"Seat {i + 1}"
+                       for i, s in enumerate(self.session.seats)]
         self._cursor = 0
         self._shadow: GameState = new_game(self.session.config)  # replays events for the log
         self._history: list[HistoryEntry] = []
+        self._steps: list[bytes] = []  # state hash after each step (chance event, turn) shown
+        self._marks: list[int] = []  # history length after each step
+        self._rematch: int | None = None  # steps matched again after the session recomputed
+        self._chats = [0] * len(self.session.seats)  # chat lines shown per seat
+        self._forfeits: set[int] = set()
         self._ended: str | None = None
         self._bot = make("greedy", int.from_bytes(os.urandom(4), "big"))
+        self._gone_after = gone_after
+        self._clock = clock
+        self._missing_since: dict[int, float] = {}
+        self._agreed: set[int] = set()
 
     @property
     def names(self) -> list[str]:
@@ -275,6 +414,8 @@ class NetTable:
     def table_code(self) -> str:
         return table_code(self.session.game_id, [s.key for s in self.session.seats])
 
+    # --- changing ------------------------------------------------------------------------
+
     def submit_turn(self, actions: list[Action]) -> None:
         try:
             self.thread.call(self.peer.submit_turn(actions))
@@ -289,93 +430,196 @@ class NetTable:
     def resign(self) -> None:
         """Leave the game: say so; the others may hand our seat to a bot."""
         if self._ended is None and not self.session.state.is_over:
-            self.thread.call(self.peer.send_chat("resigned and left the table"))
-            self._ended = "you resigned"
+            self.thread.call(self.peer.send_chat("I resign and leave the table."))
+            who = self._names[self.my_seat] if self.my_seat is not None else "A spectator"
+            self._ended = f"{who} resigned"
+            self._history.append(HistoryEntry(self.my_seat, f"{who} resigned.",
+                                              EntryKind.EVENT))
+
+    def gone(self) -> list[int]:
+        """Seats the game waits for that we have not heard from for a while."""
+        now = self._clock()
+        return [seat for seat, since in self._missing_since.items()
+                if now - since >= self._gone_after and seat not in self._agreed]
+
+    def seat_to_bot(self, seat: int) -> None:
+        """Agree that a bot plays ``seat``; it does once every other live player agrees."""
+        try:
+            self.thread.call(self.peer.agree_seat_to_bot(seat))
+        except LocalProtocolError as exc:
+            raise IllegalAction(str(exc)) from None
+        self._agreed.add(seat)
+        self._missing_since.pop(seat, None)
+
+    # --- reading the session -------------------------------------------------------------
 
     def waiting_for(self) -> str | None:
         waiting = self.session.waiting_for()
         if waiting is None or self._ended:
             return None
-        missing = set(self.peer.missing())
-        names = [self._names[s] + (" (not heard from)" if s in missing else "")
-                 for s in waiting.seats if s != self.my_seat]
+        me = self.my_seat
         if waiting.what == "turn":
-            if waiting.seats[0] == self.my_seat and not self.session.playing_for_bot:
+            mover = waiting.seats[0]
+            if mover == me and not self.session.playing_for_bot:
                 return None
-            return f"waiting for {names[0]}'s turn" if names else None
-        return f"waiting for the dice from {', '.join(names)}" if names else None
+            if mover in self.session.forfeits:
+                return f"a bot plays {self._names[mover]}'s turn"
+        seats = [s for s in waiting.seats if s != me]
+        if not seats:
+            return None
+        missing = [s for s in seats if s in self._missing_since]
+        who = " and ".join(self._names[s] for s in seats)
+        note = f" (not heard from: {', '.join(self._names[s] for s in missing)})" \
+            if missing and len(seats) > 1 else " (not heard from)" if missing else ""
+        what = {"turn": f"{who}'s turn", "reveal": f"the dice from {who}",
+                "choice": f"the set-up choice of {who}"}.get(waiting.what,
+                                                              f"the set-up of {who}")
+        return f"waiting for {what}{note}"
 
     def poll(self) -> list[TableEvent]:
         """Turn the peer's new events into history lines and table events."""
-        events, self._cursor = self.peer.events_since(self._cursor)
+        peer = self.peer
+        lost = self._cursor < peer.event_count - len(peer.events)
+        events, self._cursor = peer.events_since(self._cursor)
         out: list[TableEvent] = []
+        if lost:
+            self._resync("Some of the game's events were missed: the board shows the game "
+                         "as it is now.")
+            out.append(StateChanged())
         for event in events:
-            if isinstance(event, ChanceResolved):
-                before = self._shadow
-                if before.chance is None or before.chance.index != event.index:
-                    self._resync()
-                    continue
-                self._shadow = resolve_chance(before, event.entropy)
-                self._history += [HistoryEntry(None, t, EntryKind.CHANCE)
-                                  for t in describe_chance(before, self._shadow, self._names)]
-            elif isinstance(event, TurnApplied):
-                before = self._shadow
-                try:
-                    after = before
-                    for action in event.actions:
-                        after = apply(after, action)
-                except EngineError:
-                    self._resync()
-                    continue
-                self._shadow = after
-                for seat, text in describe_turn(before, event.actions, self._names):
-                    kind = EntryKind.ACTION if seat is not None else EntryKind.EVENT
-                    self._history.append(HistoryEntry(seat, text, kind))
+            if isinstance(event, ChanceResolved | TurnApplied):
+                self._step(event)
             elif isinstance(event, ChatReceived):
-                self._history.append(HistoryEntry(event.seat, event.text, EntryKind.CHAT))
-                out.append(TableChat(event.seat, event.text))
+                self._chat(event.seat, out)
             elif isinstance(event, EntryRejected):
                 out.append(Notice(f"rejected: {event.reason}"))
             elif isinstance(event, Equivocation):
                 self._ended = (f"{self._names[event.seat]} signed two versions of one entry; "
                                "the game stopped")
                 out.append(GameEnded(self._ended))
-            elif isinstance(event, GameOver):
-                pass
-            else:
+            elif not isinstance(event, GameOver):
                 continue
             out.append(StateChanged())
-        if self.session.playing_for_bot:
-            # We are the deputy for a seat handed to a bot: a bot plays it, not the user.
-            state = self.session.state
-            self.thread.call(self.peer.submit_turn(compose_turn(state, self._bot)))
+        for seat in sorted(set(self.session.forfeits) - self._forfeits):
+            self._forfeits.add(seat)
+            text = f"{self._names[seat]}'s seat is played by a bot from now on (agreed by all)."
+            self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
+            out += [Notice(text), StateChanged()]
+        if self._track_missing():
+            out.append(StateChanged())
+        if self.session.playing_for_bot and not self._ended:
+            self._bot_turn()
         return out
 
-    def _resync(self) -> None:
-        """The session rebuilt its game (a seat went to a bot): show its state as it is."""
+    def _step(self, event: ChanceResolved | TurnApplied) -> None:
+        """Replay one chance event or turn on the shadow state and describe it."""
+        before = self._shadow
+        if isinstance(event, ChanceResolved) and event.index == 0 and self._steps:
+            # The session recomputed the game from its entries: match the steps again.
+            self._rematch, before = 0, new_game(self.session.config)
+        try:
+            if isinstance(event, ChanceResolved):
+                if before.chance is None or before.chance.index != event.index:
+                    raise EngineError(f"chance event {event.index} is not due")
+                after = resolve_chance(before, event.entropy)
+            else:
+                after = before
+                for action in event.actions:
+                    after = apply(after, action)
+        except EngineError:
+            self._resync("The board shows the game as the session has it now.")
+            return
+        if self._rematch is not None:
+            i = self._rematch
+            if i < len(self._steps) and self._steps[i] == event.state_hash:
+                self._shadow, self._rematch = after, i + 1  # shown already
+                return
+            if i < len(self._steps):
+                del self._history[self._marks[i - 1] if i else 0:]
+                del self._steps[i:], self._marks[i:]
+                self._history.append(HistoryEntry(None, "The game was recomputed after a seat "
+                                                  "was handed to a bot; from here it went "
+                                                  "like this:", EntryKind.EVENT))
+            self._rematch = None
+        self._shadow = after
+        if isinstance(event, ChanceResolved):
+            self._history += [HistoryEntry(None, t, EntryKind.CHANCE)
+                              for t in describe_chance(before, after, self._names)]
+        else:
+            for seat, text in describe_turn(before, event.actions, self._names):
+                kind = EntryKind.ACTION if seat is not None else EntryKind.EVENT
+                self._history.append(HistoryEntry(seat, text, kind))
+        self._steps.append(event.state_hash)
+        self._marks.append(len(self._history))
+
+    def _chat(self, seat: int, out: list[TableEvent]) -> None:
+        """Show the seat's next chat line (from its chain: a repeated event adds nothing)."""
+        lines = [e.payload[0] for e in list(self.session.chains[seat])
+                 if e.kind == Kind.CHAT and len(e.payload) == 1 and isinstance(e.payload[0], str)]
+        if self._chats[seat] >= len(lines):
+            return
+        text = clean_text(lines[self._chats[seat]])
+        self._chats[seat] += 1
+        self._history.append(HistoryEntry(seat, text, EntryKind.CHAT))
+        out.append(TableChat(seat, text))
+
+    def _track_missing(self) -> bool:
+        """Note since when each seat the game waits for has been silent; True when the set
+        of seats that are gone long enough changed."""
+        before = set(self.gone())
+        waiting = self.session.waiting_for()
+        blocking = set(waiting.seats) if waiting is not None and not self._ended else set()
+        silent = (set(self.peer.missing()) & blocking) - {self.my_seat} \
+            - set(self.session.forfeits)
+        now = self._clock()
+        for seat in list(self._missing_since):
+            if seat not in silent:
+                del self._missing_since[seat]
+        for seat in sorted(silent):
+            self._missing_since.setdefault(seat, now)
+        return set(self.gone()) != before
+
+    def _bot_turn(self) -> None:
+        """We are the deputy of a seat handed to a bot: a bot plays it, not the user."""
+        state = self.session.state
+        try:
+            actions = compose_turn(state, self._bot)
+            if self.session.state is state and self.session.playing_for_bot:
+                self.thread.call(self.peer.submit_turn(actions))
+        except (EngineError, LocalProtocolError):
+            pass  # the game moved on meanwhile: the next poll tries again
+
+    def _resync(self, why: str) -> None:
+        """Show the session's state as it is (the replayed log lost track)."""
         self._shadow = self.session.state
-        self._history.append(HistoryEntry(None, "The game was recomputed after a seat was "
-                                          "handed to a bot.", EntryKind.EVENT))
+        self._steps, self._marks, self._rematch = [], [], None
+        if not self._history or self._history[-1].text != why:
+            self._history.append(HistoryEntry(None, why, EntryKind.EVENT))
 
 
 def quick_bot_game(home: Path, bots: int, name: str,
                    colour: str = COLOURS[0], strategy: str = "greedy",
-                   timeout: float = 30.0) -> tuple[PeerThread, NetTable]:
+                   timeout: float = 30.0, gone_after: float = GONE_AFTER,
+                   ) -> tuple[PeerThread, NetTable]:
     """Host a table on loopback, fill it with ``bots`` local bot peers, start it."""
     thread = PeerThread()
-    thread.open(home, interface="127.0.0.1", mdns=False)
-    lobby = LanLobby(thread)
-    lobby.host(bots + 1, name, colour)
-    lobby.add_bots(bots, strategy)
-    deadline = thread.loop.time() + timeout
-    while lobby.session is None:
-        if lobby.can_start:
-            lobby.start()
-        if thread.loop.time() > deadline:
-            thread.close()
-            raise LanError("the bots did not join in time")
-        thread.call(thread.peer.changed(0.2))  # type: ignore[union-attr]
-    return thread, NetTable(thread)
+    try:
+        thread.open(home, interface=LOOPBACK, mdns=False)
+        lobby = LanLobby(thread)
+        lobby.host(bots + 1, name, colour)
+        lobby.add_bots(bots, strategy)
+        deadline = time.monotonic() + timeout
+        while lobby.session is None:
+            if lobby.can_start:
+                lobby.start()
+            if time.monotonic() > deadline:
+                raise LanError("the bots did not join in time")
+            thread.call(thread.peer.changed(0.2))  # type: ignore[union-attr]
+    except BaseException:
+        thread.close()
+        raise
+    return thread, NetTable(thread, gone_after=gone_after)
 
 
-__all__ = ["LanLobby", "NetTable", "PeerThread", "quick_bot_game"]
+__all__ = ["GONE_AFTER", "LanLobby", "NetTable", "PeerThread", "lan_address", "quick_bot_game",
+           "unplayable"]

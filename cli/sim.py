@@ -26,19 +26,24 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from p2p_burgundy import (
+    Action,
     Category,
     Edition,
     GameConfig,
     GameState,
     IllegalAction,
     Outcome,
+    Setup,
+    Step,
     apply,
+    as_chooser,
     legal_actions,
     new_game,
     outcome,
     resolve_chance,
 )
 
+from .estates import table_config
 from .strategies import STRATEGIES, Strategy, make
 
 SIM_LABEL = b"p2p-burgundy/sim"
@@ -106,7 +111,8 @@ def play_game(config: GameConfig, bots: Sequence[Strategy], seed: int, game: int
     """Play one game to the end; returns the final state and the number of decisions.
 
     ``bots[seat]`` decides for ``seat``. Raises :class:`BotError` if a bot picks an action
-    that is not legal.
+    that is not legal. In the experts' secret set-up every bot chooses its estate before
+    any choice is applied, each seeing the state as it was before all of them.
 
     >>> from p2p_burgundy.cli.strategies import make
     >>> state, decisions = play_game(GameConfig(players=2), [make("random", 1)] * 2, seed=1)
@@ -121,17 +127,29 @@ def play_game(config: GameConfig, bots: Sequence[Strategy], seed: int, game: int
             continue
         if state.is_over:
             return state, decisions
+        if config.setup is Setup.EXPERTS_SECRET and state.step == Step.CHOOSE_ESTATE:
+            before = state
+            for seat in [s for s in before.order if before.offers[s]]:
+                view = as_chooser(before, seat)
+                state = _decide(state, seat, bots[seat], view, legal_actions(view))
+                decisions += 1
+            continue
         seat = state.order[state.turn]
-        actions = legal_actions(state)
-        action = bots[seat].choose(state, actions)
-        if action not in actions:
-            raise BotError(f"bot {bots[seat].name!r} in seat {seat} chose {action!r}, "
-                           f"which is not legal here ({len(actions)} legal actions)")
-        try:
-            state = apply(state, action)
-        except IllegalAction as exc:  # legal_actions and apply disagree: an engine bug
-            raise BotError(f"seat {seat}: legal action {action!r} was refused: {exc}") from exc
+        state = _decide(state, seat, bots[seat], state, legal_actions(state))
         decisions += 1
+
+
+def _decide(state: GameState, seat: int, bot: Strategy, view: GameState,
+            actions: list[Action]) -> GameState:
+    """``bot`` chooses among ``actions`` seeing ``view``; the state after its choice."""
+    action = bot.choose(view, actions)
+    if action not in actions:
+        raise BotError(f"bot {bot.name!r} in seat {seat} chose {action!r}, "
+                       f"which is not legal here ({len(actions)} legal actions)")
+    try:
+        return apply(state, action)
+    except IllegalAction as exc:  # legal_actions and apply disagree: an engine bug
+        raise BotError(f"seat {seat}: legal action {action!r} was refused: {exc}") from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +163,8 @@ class SimConfig:
     edition: Edition = Edition.E2011
     rotate: bool = False  # play every game once per rotation of the bots around the table
     quiet: bool = False  # print only the summary
+    estate: str | None = None  # everyone plays this estate (default 1)...
+    setup: Setup | None = None  # ...or an experts' set-up deals them
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 4:
@@ -160,6 +180,12 @@ class SimConfig:
             if name not in STRATEGIES:
                 raise ValueError(f"unknown strategy {name!r}; known: "
                                  f"{', '.join(sorted(STRATEGIES))}")
+        self.game_config  # noqa: B018  (raises ConfigError, a ValueError, if unplayable)
+
+    @property
+    def game_config(self) -> GameConfig:
+        """The engine config of every game."""
+        return table_config(self.players, self.edition, self.estate, self.setup)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -235,7 +261,9 @@ def run_sim(config: SimConfig, out: TextIO | None = None) -> SimSummary:
     """Play ``config.games`` games (times the rotations), printing each and a summary."""
     out = sys.stdout if out is None else out
     summary = SimSummary(config, [EntrantStats(label) for label in config.labels])
-    game_config = GameConfig(players=config.players, edition=config.edition)
+    game_config = config.game_config
+    for line in game_config.caveats():
+        out.write(f"note: {line}\n")
     started = time.perf_counter()
     rotations = seatings(config)
     for game in range(config.games):
@@ -270,6 +298,9 @@ def format_game(config: SimConfig, result: GameResult) -> str:
     rotation = f", seating {result.rotation + 1}/{config.players}" if config.rotate else ""
     lines = [f"game {result.game + 1}/{config.games}{rotation}, seed {config.seed}: "
              f"{config.players} players, edition {config.edition.value}"]
+    if config.estate is not None or config.setup is not None:
+        lines.append("  estates: " + ", ".join(
+            f"seat {seat} on {board.id}" for seat, board in enumerate(result.state.boards)))
     width = max(len(label) for label in labels)
     heads = [CATEGORY_HEADERS[c] for c in Category]
     lines.append(f"  seat  {'bot':<{width}}  " + " ".join(f"{h:>{max(len(h), 3)}}" for h in heads)

@@ -22,6 +22,7 @@ from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.net.audit import (
     Audit,
     ChanceReport,
+    DealDraw,
     PhaseDraw,
     RoundDraw,
     SetupDraw,
@@ -50,7 +51,9 @@ CATEGORY_WORDS = {
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``burgundy verify``."""
-    parser.add_argument("gamefile", metavar="GAMEFILE", help="the game file to check")
+    parser.add_argument("gamefile", metavar="GAMEFILE",
+                        help="the game file to check (a peer keeps its games in "
+                             "<data dir>/games/<game id>.game)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON document (bytes as hex) instead of text")
 
@@ -121,7 +124,8 @@ def write_report(report: Audit, name: str, out: TextIO) -> None:
                 if report.waiting.what == "reveal" else f"turn {report.waiting.index}")
         w(f"\nThe game is not finished: it waits for {what} from {seats}.\n")
     if report.problems:
-        w(f"\n{len(report.problems)} problem{'s' if len(report.problems) != 1 else ''}:\n")
+        w(f"\n{len(report.problems)} problem{'s' if len(report.problems) != 1 else ''} "
+          "(records are numbered from 0 in file order):\n")
         for problem in report.problems:
             w(f"  - {problem}\n")
     if report.ok:
@@ -153,6 +157,8 @@ def _write_chance(step: ChanceReport, state: GameState, names: list[str],
     draw = step.drew
     if isinstance(draw, SetupDraw):
         title = "set-up"
+    elif isinstance(draw, DealDraw):
+        title = "the experts' deal"
     elif isinstance(draw, PhaseDraw):
         title = f"phase {PHASE_LETTERS[draw.phase]}"
     else:
@@ -165,6 +171,10 @@ def _write_chance(step: ChanceReport, state: GameState, names: list[str],
     if isinstance(draw, SetupDraw):
         goods = "; ".join(f"{names[s]} {' '.join(map(str, g))}" for s, g in enumerate(draw.goods))
         w(f"  {names[draw.start_player]} starts; starting goods: {goods}\n")
+    elif isinstance(draw, DealDraw):
+        offers = "; ".join(f"{names[s]} estates {' or '.join(o)}"
+                           for s, o in enumerate(draw.offers))
+        w(f"  boards dealt: {offers}\n")
     elif isinstance(draw, PhaseDraw):
         for d in range(1, 7):
             w(f"  depot {d}: {_tiles(draw.depots[d])}\n")

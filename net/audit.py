@@ -180,7 +180,15 @@ class RoundDraw:
     order: tuple[int, ...]
 
 
-Draw = SetupDraw | PhaseDraw | RoundDraw
+@dataclass(frozen=True, slots=True)
+class DealDraw:
+    """What the DEAL event of the experts' set-up dealt: each seat's two estates (side 0,
+    side 1) to choose from."""
+
+    offers: tuple[tuple[str, ...], ...]
+
+
+Draw = SetupDraw | DealDraw | PhaseDraw | RoundDraw
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,7 +410,9 @@ class _Auditor:
             self.entries.append((record, entry))
 
     def find_start(self) -> tuple[int, Start] | None:
-        found = None
+        """The valid START of the game most of the entries belong to (the first such START
+        in the input if the host signed several)."""
+        starts: dict[bytes, tuple[int, Start]] = {}
         for record, entry in self.entries:
             if entry.kind != Kind.START:
                 continue
@@ -411,9 +421,11 @@ class _Auditor:
             except RemoteProtocolError as exc:
                 self.problem(Check.START, exc.message, record, entry)
                 continue
-            if found is None:
-                found = (record, start)
-        return found
+            starts.setdefault(entry.game_id, (record, start))
+        if not starts:
+            return None
+        games = [entry.game_id for _, entry in self.entries]
+        return max(starts.values(), key=lambda found: games.count(found[1].game_id))
 
     def drain(self, session: Session, events: list[tuple[Event, int | None]],
               record: int | None) -> None:
@@ -442,8 +454,8 @@ class _Auditor:
             have = len(session.chains[seat])
             for record, entry in items:
                 if entry.seq > have:
-                    self.problem(Check.LINK, f"seq {have} of this author is missing, so this "
-                                 "entry cannot be linked", record, entry, seat)
+                    self.problem(Check.LINK, f"seq {have} of this author is missing or does "
+                                 "not link, so this entry cannot be linked", record, entry, seat)
 
     def report(self, session: Session, start: Start,
                events: list[tuple[Event, int | None]]) -> Audit:
@@ -529,7 +541,8 @@ class _Auditor:
         for seat, chain in enumerate(session.chains):
             for entry in chain:
                 if entry.kind == Kind.TURN and (seat, entry.seq) not in rejected | applied:
-                    number = entry.payload[0] if entry.payload else "?"
+                    number = entry.payload[0] if entry.payload else None
+                    number = number if type(number) is int else "?"
                     self.problem(
                         Check.OUT_OF_ORDER,
                         f"turn {number} was never played (the game ended after turn "
@@ -550,13 +563,21 @@ def _turn_seq(session: Session, event: TurnApplied, rejected: set[tuple[int, int
               applied: set[tuple[int, int]]) -> int | None:
     """The seq of the entry that played ``event``: the seat's first TURN entry for that
     number that was not rejected (the session takes the first legal one in chain order)."""
+    trees = [a.to_tree() for a in event.actions]
     for entry in session.chains[event.seat]:  # the author's chain
         key = (event.seat, entry.seq)
-        if (entry.kind == Kind.TURN and entry.payload and entry.payload[0] == event.turn
-                and key not in rejected and key not in applied):
-            applied.add(key)
+        if key in rejected or key in applied or not entry.payload:
+            continue
+        if (entry.kind == Kind.TURN and entry.payload[0] == event.turn) or (
+                entry.kind == Kind.CHOICE_REVEAL and [_tree(entry.payload[0])] == trees):
+            applied.add(key)  # (a secret set-up choice is played from its reveal)
             return entry.seq
     return None
+
+
+def _tree(value: object) -> object:
+    """A decoded value with its tuples as lists (how ``Action.to_tree`` writes arrays)."""
+    return [_tree(v) for v in value] if isinstance(value, tuple) else value
 
 
 def _who(key: bytes) -> str:
@@ -569,7 +590,7 @@ def drew(before: GameState, after: GameState) -> Draw:
     >>> from p2p_burgundy import GameConfig
     >>> state = new_game(GameConfig(players=2))
     >>> drew(state, resolve_chance(state, bytes(32)))
-    SetupDraw(start_player=0, goods=((1, 2, 6), (1, 5, 6)))
+    SetupDraw(start_player=0, goods=((1, 1, 2), (2, 3, 6)))
     """
     event = before.chance
     assert event is not None, "no chance event was pending"
@@ -578,6 +599,8 @@ def drew(before: GameState, after: GameState) -> Draw:
             tuple(g for g in range(1, 7) for _ in range(p.goods[g])) for p in after.players
         )
         return SetupDraw(after.order[0], goods)
+    if event.kind == ChanceKind.DEAL:
+        return DealDraw(tuple(tuple(o) for o in after.offers))
     if event.kind == ChanceKind.PHASE:
         depots = tuple(tuple(int(t) for t in depot) for depot in after.depots)
         return PhaseDraw(after.phase, depots, after.phase_goods)
@@ -591,6 +614,8 @@ def drew(before: GameState, after: GameState) -> Draw:
 def _draw_json(draw: Draw) -> dict[str, object]:
     if isinstance(draw, SetupDraw):
         return {"start_player": draw.start_player, "goods": [list(g) for g in draw.goods]}
+    if isinstance(draw, DealDraw):
+        return {"offers": [list(o) for o in draw.offers]}
     if isinstance(draw, PhaseDraw):
         return {"phase": PHASE_LETTERS[draw.phase], "black_depot": list(draw.depots[0]),
                 "depots": {str(d): list(draw.depots[d]) for d in range(1, 7)},

@@ -286,6 +286,12 @@ class HostLobby(_Base):
         self.members = [m for m in self.members if m.key != key]
         self._broadcast_roster()
 
+    def leave(self, reason: str = "the table was closed") -> None:
+        """Close the table before the start: everyone at it is told why (LEAVE)."""
+        for destination in self._destinations():
+            self._send(LobbyTag.LEAVE, [self.game_id, self.identity.public_key, reason],
+                       destination)
+
     def _keys(self) -> set[bytes]:
         return {m.key for m in self.members}
 
@@ -425,6 +431,11 @@ class JoinLobby(_Base):
     def receive(self, tag: int, fields: tuple[wire.Value, ...], source: object) -> None:
         if source != self.host:
             raise RemoteProtocolError("lobby message from an address that is not the host")
+        if self.refused is not None:
+            return  # we are done with this host
+        if tag in (LobbyTag.ROSTER, LobbyTag.PROPOSE) and self._proved is None:
+            # Only a host that proved its key (WELCOME) speaks for the table.
+            raise RemoteProtocolError("ROSTER or PROPOSE before the host proved its key")
         if tag == LobbyTag.WELCOME:
             self._welcome(fields)
         elif tag == LobbyTag.ROSTER:
@@ -516,7 +527,6 @@ class JoinLobby(_Base):
     def _propose(self, fields: tuple[wire.Value, ...]) -> None:
         if not (len(fields) == 3 and fields[0] == self.game_id and isinstance(fields[2], tuple)):
             raise DecodeError("PROPOSE is [game id, config, roster]")
-        assert self.config is not None
         try:
             config = GameConfig.from_tree(fields[1])
             seats = tuple(Seat(*item) for item in fields[2])  # type: ignore[misc]

@@ -140,6 +140,20 @@ class Peer:
             self.lobby.set_me(name, colour)
         await self._flush()
 
+    async def leave(self) -> None:
+        """Leave the table before the game starts (a joiner tells the host; a host tells
+        everyone at its table and stops announcing it); the peer may then host or join again."""
+        if self.lobby is None or self.session is not None:
+            return
+        self.lobby.leave()
+        await self._flush()
+        if self._announcer is not None:
+            with contextlib.suppress(Exception):
+                await self._announcer.close()
+            self._announcer = None
+        self.lobby = None
+        self._notify()
+
     # --- resuming ---
 
     async def resume(self, path: Path) -> Session:
@@ -167,6 +181,12 @@ class Peer:
     async def submit_turn(self, actions: Sequence[Action]) -> None:
         assert self.session is not None
         self.session.submit_turn(actions)
+        await self._flush()
+
+    async def submit_choice(self, choice: Action) -> None:
+        """Commit to our secret set-up choice (see :meth:`Session.submit_choice`)."""
+        assert self.session is not None
+        self.session.submit_choice(choice)
         await self._flush()
 
     async def agree_seat_to_bot(self, seat: int) -> None:
@@ -224,7 +244,8 @@ class Peer:
     async def _receive_loop(self) -> None:
         while True:
             data, source = await self.transport.recv()
-            self._last_heard[source] = self._loop.time()
+            if source in self._addresses.values():  # only seats: any source would grow it
+                self._last_heard[source] = self._loop.time()
             self._handle(data, source)
             await self._flush()
 
@@ -245,6 +266,9 @@ class Peer:
         except ProtocolError as exc:
             self.errors += 1
             log.debug("dropped a datagram from %s: %s", source, exc)
+        except Exception:  # a bug one datagram triggers must not deafen the peer for good
+            self.errors += 1
+            log.exception("internal error on a datagram from %s (dropped)", source)
 
     def _remember(self, source: Address) -> None:
         if source in self._addresses.values() or source in self._contacts:

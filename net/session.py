@@ -369,7 +369,8 @@ class Session:
         mover = self.state.to_move
         return (mover is not None and mover in self.forfeits and self.my_seat is not None
                 and self.my_seat == self.deputy
-                and self._forfeits_complete() and not self._recovering)
+                and self._forfeits_complete() and not self._recovering
+                and not (self._secret_choosing() and mover in self._choices))
 
     def agree_seat_to_bot(self, seat: int) -> None:
         """Agree that a bot plays ``seat`` from now on: its entries after the ones we hold
@@ -417,8 +418,7 @@ class Session:
 
     @property
     def my_turn(self) -> bool:
-        if self._secret_choosing() and (not self.playing_for_bot
-                                        or self.state.to_move in self._choices):
+        if self._secret_choosing() and not self.playing_for_bot:
             return False  # secret set-up choices go through submit_choice
         if self.playing_for_bot:
             return True
@@ -477,10 +477,13 @@ class Session:
         self._author(Kind.CHAT, [text])
 
     def canonical_entries(self) -> list[Entry]:
-        """Every entry in a fixed order: START, then each seat's chain in seat order.
-        Peers holding the same entries write byte-identical game files in this order."""
+        """Every entry in a fixed order: START, then each seat's chain in seat order, then the
+        second bodies of equivocation proofs by seat. Peers holding the same entries write
+        byte-identical game files in this order."""
         start = self.start.entry
-        return [start] + [e for chain in self.chains for e in chain if e is not start]
+        chains = [e for chain in self.chains for e in chain if e is not start]
+        proofs = [decode_entry(p.second) for p in sorted(self.proofs, key=lambda p: p.seat)]
+        return [start, *chains, *proofs]
 
     def waiting_for(self) -> Waiting | None:
         """What the game waits for now (None when over)."""

@@ -16,7 +16,7 @@ state after one of them (or raises :class:`IllegalAction` saying why, changing n
 >>> apply(state, SellGoods(2))  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-p2p_burgundy.errors.IllegalAction: SellGoods(goods=2): turning your 5 into a 2 takes 3 workers; you have 1 [state ...]
+p2p_burgundy.errors.IllegalAction: SellGoods(goods=2): turning your 5 into a 2 takes 3 workers; ...
 """
 
 from __future__ import annotations
@@ -938,8 +938,9 @@ def _goods_reason(turn: _Turn, action: TakeGoods) -> str:
             return f"depots {depots[0]} and {depots[1]} are not neighbours"
     if not any(any(turn.old.depot_goods[d]) for d in depots):
         return "no goods lie there"
+    keeps = [c.keep for c in _goods_choices(turn.old, turn.p) if c.depots == depots]
     return ("keep every goods type you can store (at most three types at once); "
-            f"choose from {[c.keep for c in _goods_choices(turn.old, turn.p) if c.depots == depots]}")
+            f"choose from {keeps}")
 
 
 def _effect_take(turn: _Turn, action: TakeTile, arg: int) -> None:

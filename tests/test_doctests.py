@@ -4,10 +4,11 @@ import doctest
 import importlib
 import pkgutil
 
+import pytest
+
 import p2p_burgundy
 import p2p_burgundy.cli
 import p2p_burgundy.net
-import pytest
 
 PACKAGES = (p2p_burgundy, p2p_burgundy.net, p2p_burgundy.cli)
 MODULES = sorted(

@@ -413,10 +413,10 @@ class GreedyStrategy:
         seen_dice: set[int] = set()
         for action in actions:
             if isinstance(action, UseDie):
-                value = state.players[seat].dice[action.die]
-                if value in seen_dice:
+                number = state.players[seat].dice[action.die]
+                if number in seen_dice:
                     continue  # both dice show the same number: one is enough
-                seen_dice.add(value)
+                seen_dice.add(number)
             child = apply(state, action)
             self._spent += 1
             penalty = 0.0

@@ -34,12 +34,13 @@ from .model import (
     Overlay,
     Quit,
     Resign,
+    SeatToBot,
     SendChat,
     StepReplay,
     Submit,
 )
 from .render import Canvas, Style, render
-from .table import ChatReceived, GameEnded, Notice, Steppable, Table
+from .table import ChatReceived, GameEnded, Handover, Notice, Steppable, Table
 
 ESCDELAY_MS = 25
 POLL_MS = 50
@@ -76,7 +77,8 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
         **_VIEW_KEYS,
         "R": (("ask_resign",), "resign"),
     },
-    Context.WAIT: {**_VIEW_KEYS, "R": (("ask_resign",), "resign")},
+    Context.WAIT: {"B": (("ask_seat_to_bot",), "let a bot play"),  # shown once one is gone
+                   **_VIEW_KEYS, "R": (("ask_resign",), "resign")},
     Context.REPLAY: {
         ".": (("step_replay", "1"), "step"),
         ",": (("step_replay", "-1"), "back"),
@@ -145,7 +147,9 @@ def footer_keys(model: Model) -> list[tuple[str, str]]:
             shown = " ".join(option_keys) if len(option_keys) <= 4 else \
                 f"{option_keys[0]}-{option_keys[-1]}"
             keys.append((shown, "choose"))
-    for key, (_, label) in KEYMAP[context].items():
+    for key, ((handler, *_), label) in KEYMAP[context].items():
+        if handler == "ask_seat_to_bot" and model.handover_seat() is None:
+            continue  # only offered once a player has been gone a while
         if label and (key, label) != ("^J", "choose"):
             keys.append((KEY_NAMES.get(key, key), label))
     return keys
@@ -387,6 +391,10 @@ class App:
                 self.table.resign()
             elif isinstance(command, StepReplay) and isinstance(self.table, Steppable):
                 self.table.step(command.delta)
+            elif isinstance(command, SeatToBot) and isinstance(self.table, Handover):
+                self.table.seat_to_bot(command.seat)
+                model.message = (f"You agreed that a bot plays {self.table.names[command.seat]}'s"
+                                 " seat; it does once every other player agrees.")
         except EngineError as exc:
             log.warning("the table refused %r: %s", command, exc)
             model.message = f"Refused: {exc}"
@@ -407,6 +415,13 @@ def log_path() -> Path:
 
 def run_guarded(table: Table, *, autoplay: str | None = None, mouse: bool = True) -> int:
     """Run the client on ``table``; errors become one line on stderr and a log entry."""
+    return guarded(lambda screen, palette: App(screen, palette, table, Model(table),
+                                               autoplay).run(), mouse=mouse)
+
+
+def guarded(body: Callable[[curses.window, Palette], int], *, mouse: bool = True) -> int:
+    """Set the terminal up, run ``body(screen, palette)`` and put the terminal back; errors
+    become one line on stderr and a log entry (``tui.log``); returns the exit code."""
     path = log_path()
     handler: logging.Handler
     try:
@@ -421,8 +436,7 @@ def run_guarded(table: Table, *, autoplay: str | None = None, mouse: bool = True
     logging.getLogger("py.warnings").addHandler(handler)
     try:
         with terminal(mouse) as (screen, palette):
-            app = App(screen, palette, table, Model(table), autoplay)
-            return app.run()
+            return body(screen, palette)
     except KeyboardInterrupt:
         return 130
     except _Terminated as exc:

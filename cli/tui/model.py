@@ -51,7 +51,7 @@ from p2p_burgundy import (
 from p2p_burgundy.state import Step
 
 from .describe import describe_turn, gains
-from .table import Steppable, Table
+from .table import Handover, Steppable, Table
 from .texts import goods_label, guide, info_for_tile, tile_label
 
 HOTKEYS = "123456789abdfghjkmnorstwyz"
@@ -316,6 +316,7 @@ class Ask(Enum):
     END_TURN = "end_turn"
     RESIGN = "resign"
     QUIT = "quit"
+    SEAT_TO_BOT = "seat_to_bot"
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,13 +350,21 @@ class StepReplay:
     delta: int
 
 
-Command = Submit | SendChat | Resign | Quit | StepReplay
+@dataclass(frozen=True, slots=True)
+class SeatToBot:
+    """Agree that a bot plays ``seat`` (a player who is gone), already confirmed."""
+
+    seat: int
+
+
+Command = Submit | SendChat | Resign | Quit | StepReplay | SeatToBot
 
 
 @dataclass(slots=True)
 class Confirm:
     ask: Ask
     question: str
+    seat: int | None = None  # the seat a SEAT_TO_BOT question is about
 
 
 @dataclass(slots=True)
@@ -623,6 +632,8 @@ class Model:
             return self.end_turn(confirmed=True)
         if confirm.ask == Ask.RESIGN:
             return Resign()
+        if confirm.ask == Ask.SEAT_TO_BOT and confirm.seat is not None:
+            return SeatToBot(confirm.seat)
         return Quit()
 
     def ask_resign(self) -> None:
@@ -630,6 +641,24 @@ class Model:
             self.message = "There is nothing to resign from."
             return
         self.confirm = Confirm(Ask.RESIGN, "Resign? The game ends for everyone. (y/n)")
+
+    def handover_seat(self) -> int | None:
+        """The seat of a player gone long enough that we may let a bot play it, or None."""
+        table = self.table
+        if not isinstance(table, Handover) or self.game_over or table.my_seat is None:
+            return None
+        gone = table.gone()
+        return gone[0] if gone else None
+
+    def ask_seat_to_bot(self) -> None:
+        """B: offer to let a bot play the seat of a player who is gone (asks first)."""
+        seat = self.handover_seat()
+        if seat is None:
+            self.message = "Nobody has been gone long enough to be replaced by a bot."
+            return
+        name = self.table.names[seat]
+        self.confirm = Confirm(Ask.SEAT_TO_BOT, f"Let a bot play {name}'s seat for the rest of "
+                               "the game? The others must agree too. (y/n)", seat)
 
     def quit(self) -> Command | None:
         """Quit at once, or ask first when other people play at this table."""
@@ -720,4 +749,5 @@ class Model:
 
 
 __all__ = ["Ask", "Command", "Context", "MenuView", "Model", "Option", "Overlay", "Quit",
-           "Resign", "SendChat", "StepReplay", "Submit", "TurnDraft", "build_menu"]
+           "Resign", "SeatToBot", "SendChat", "StepReplay", "Submit", "TurnDraft",
+           "build_menu"]

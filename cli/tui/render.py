@@ -265,7 +265,8 @@ def menu_lines(menu: MenuView | None, waiting: str | None, height: int, width: i
     = +2 workers
     """
     if menu is None:
-        return [[Seg(waiting or "", Style.TITLE)],
+        wrapped = textwrap.wrap(safe(waiting or ""), max(10, width)) or [""]
+        return [*([Seg(line, Style.TITLE)] for line in wrapped[:max(1, height - 1)]),
                 [Seg("Press ? for help, i for the tile guide.", Style.DIM)]]
     lines: list[Line] = [[Seg(fit(menu.prompt, width), Style.TITLE)]]
     rows = max(1, height - 2)
@@ -572,6 +573,8 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]]) -> Can
         waiting = table.waiting_for()
         if isinstance(table, Steppable):
             waiting = f"{waiting}: . forward, , back"
+        elif (gone := model.handover_seat()) is not None:
+            waiting = f"{waiting or ''}. B lets a bot play {names[gone]}'s seat."
         canvas.draw(layout.menu, menu_lines(menu, waiting, layout.menu.height,
                                             layout.menu.width))
         canvas.draw(layout.log, log_lines(table.history, names, layout.log.width,

@@ -152,6 +152,19 @@ class Steppable(Protocol):
         """(current step, number of steps)."""
 
 
+@runtime_checkable
+class Handover(Protocol):
+    """A networked table where a player who is gone can be replaced by a bot, if every
+    other player agrees."""
+
+    def gone(self) -> list[int]:
+        """Seats the game has waited on for a while without hearing from them (and that we
+        have not agreed to hand over yet), the one the game waits for first."""
+
+    def seat_to_bot(self, seat: int) -> None:
+        """Agree that a bot plays ``seat`` for the rest of the game."""
+
+
 def clean_name(name: str, default: str = "Player") -> str:
     """A name safe to draw: printable, single-width characters, at most 16 of them.
 

@@ -276,6 +276,9 @@ HELP_WAIT: tuple[str, ...] = (
     "It is not your turn: the status line says who the table waits for.",
     "Every move appears in the log pane as it happens; the lines after",
     "'since your last turn' are new to you.",
+    "On a LAN table, a player not heard from is marked so. Once one has been",
+    "gone a while, B offers to let a bot play their seat (every other player",
+    "must agree; the lowest seat still playing then makes the bot's moves).",
 )
 
 HELP_REPLAY: tuple[str, ...] = (

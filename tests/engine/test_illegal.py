@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from p2p_burgundy import (
     END_TURN,
     Buy,
+    ChooseEstate,
     Discard,
     EndTurn,
     GameConfig,
@@ -228,7 +229,7 @@ def test_rule_errors_name_the_state_hash():
 EVERY_ACTION = [
     UseDie(1), TakeTile(3, 2), PlaceTile(2, 36), SellGoods(6), TakeWorkers(),
     Buy(0, 7), Buy(4, 1, Payment.WORKERS), Discard(2), TakeGoods((1, 6), (2, 3, 5)),
-    TakeGoods((2,), ()), Pass(), EndTurn(),
+    TakeGoods((2,), ()), Pass(), EndTurn(), ChooseEstate(1, 18),
 ]
 
 
@@ -253,7 +254,8 @@ MALFORMED = [
     ([True, 0], "expected [tag, field...]"),
     ([1.0, 0], "expected [tag, field...]"),
     ([0], "unknown tag 0"),
-    ([11], "unknown tag 11"),
+    ([12], "unknown tag 12"),
+    ([11, 0], "ChooseEstate takes side, space"),
     ([-1], "unknown tag -1"),
     ([1], "UseDie takes die"),
     ([1, 0, 0], "UseDie takes die"),

@@ -195,7 +195,7 @@ def test_seat_to_bot_agreements_with_different_counts_settle_on_the_highest() ->
         p.session.agree_seat_to_bot(gone.index)
         net.flush(p)
     counts = {p.index: len(p.session.chains[gone.index]) for p in (first, second)}  # type: ignore[union-attr]
-    assert counts[0] == counts[1] + 1
+    assert counts[0] > counts[1]
     net.run(lambda: all(p.session is not None and p.session.state.is_over
                         for p in (first, second)), limit=net.now + 600)
     assert first.session is not None and second.session is not None

@@ -7,10 +7,12 @@ import json
 
 import pytest
 
-from p2p_burgundy import action_from_tree
+from p2p_burgundy import ChooseEstate, GameConfig, action_from_tree
+from p2p_burgundy.config import Setup
 from p2p_burgundy.net.audit import (
     Audit,
     Check,
+    DealDraw,
     PhaseDraw,
     RoundDraw,
     SetupDraw,
@@ -210,6 +212,11 @@ def test_entries_from_another_game_and_strangers_are_named(game: Table) -> None:
     assert "another game" in report.problems[0].reason
     assert report.problems[-1].author == fingerprint(mallory.public_key)
     assert report.complete and not report.ok
+    # Another game's START first in the file: the audit still follows the game most entries
+    # belong to.
+    report = audit([other.files[1][0], *game.files[0]])
+    assert report.game_id == GAME_ID and report.complete
+    assert checks(report) == ["game"] and report.problems[0].record == 0
 
 
 def test_a_reveal_that_does_not_match_the_commitment(game: Table) -> None:
@@ -342,3 +349,26 @@ def test_a_seat_handed_to_a_bot_is_audited_with_its_deputy() -> None:
     assert deputy_turns and all((t.seat, t.author) == (2, 0) for t in deputy_turns)
     assert len(report.chance[-1].reveals) == 2  # seat 2 no longer reveals
     assert report == audit(table.files[0])
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        GameConfig(players=3, setup=Setup.EXPERTS_OPEN),
+        GameConfig(players=2, setup=Setup.EXPERTS_SECRET),
+        GameConfig(players=2, estates=("5", "5")),  # no printed castle: players choose
+    ],
+    ids=["experts-open", "experts-secret", "chosen-castles"],
+)
+def test_set_up_choices_and_the_deal_are_audited(config: GameConfig) -> None:
+    table = Table(config.players, seed=2, config=config)
+    table.play()
+    report = audit(shuffled(table.files[-1], 4))
+    assert report.ok, report.problems
+    assert report.hashes() == table.hashes(0)
+    choices = [t for t in report.turns if isinstance(t.actions[0], ChooseEstate)]
+    assert len(choices) == config.players and all(t.seq is not None for t in choices)
+    dealt = [c.drew for c in report.chance if isinstance(c.drew, DealDraw)]
+    assert len(dealt) == (1 if config.setup is not Setup.STANDARD else 0)
+    for offers in (d.offers for d in dealt):
+        assert all(len(o) == 2 and o[0] != o[1] for o in offers)

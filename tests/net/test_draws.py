@@ -12,9 +12,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from p2p_burgundy import GameConfig, new_game, resolve_chance
+from p2p_burgundy import Edition, GameConfig, new_game, resolve_chance
 from p2p_burgundy.chance import DRAWS_LABEL, Draws
-from p2p_burgundy.net.audit import PhaseDraw, RoundDraw, SetupDraw, audit, drew
+from p2p_burgundy.config import Setup
+from p2p_burgundy.estate import edition_estates
+from p2p_burgundy.net.audit import DealDraw, PhaseDraw, RoundDraw, SetupDraw, audit, drew
 from p2p_burgundy.net.beacon import HashChain, event_entropy
 
 from .harness import Table
@@ -125,6 +127,15 @@ class ReferenceGame:
         goods = tuple(s.take(self.goods) for _ in range(5))
         return PhaseDraw(phase, tuple(tuple(d) for d in depots), goods)
 
+    def deal(self, entropy: bytes, estates: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+        """Each seat in seat order: two takes from the box's estate ids (in file order)."""
+        s = ReferenceStream(entropy)
+        offers = []
+        for _ in range(self.players):
+            left = list(estates)
+            offers.append((left.pop(s.below(len(left))), left.pop(s.below(len(left)))))
+        return tuple(offers)
+
     def round_dice(self, entropy: bytes) -> tuple[tuple[tuple[int, int], ...], int]:
         s = ReferenceStream(entropy)
         dice = tuple((s.below(6) + 1, s.below(6) + 1) for _ in range(self.players))
@@ -185,9 +196,15 @@ def test_reference_stream_matches_the_engine_across_block_boundaries() -> None:
             assert ours.below(n) == ref.below(n)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_reference_derivation_matches_every_chance_event_of_a_game(players: int) -> None:
-    table = Table(players, seed=players + 10)
+@pytest.mark.parametrize(
+    "config",
+    [GameConfig(players=2), GameConfig(players=3), GameConfig(players=4),
+     GameConfig(players=3, edition=Edition.E2019, setup=Setup.EXPERTS_OPEN)],
+    ids=["2", "3", "4", "3-experts-2019"],
+)
+def test_reference_derivation_matches_every_chance_event_of_a_game(config: GameConfig) -> None:
+    players = config.players
+    table = Table(players, seed=players + 10, config=config)
     table.play()
     report = audit(table.files[0])
     assert report.ok
@@ -195,11 +212,14 @@ def test_reference_derivation_matches_every_chance_event_of_a_game(players: int)
     for step in report.chance:
         if isinstance(step.drew, SetupDraw):
             assert ref.setup(step.entropy) == step.drew
+        elif isinstance(step.drew, DealDraw):
+            box = edition_estates(config.edition.value)  # data: the box's estates, file order
+            assert ref.deal(step.entropy, box) == step.drew.offers
         elif isinstance(step.drew, PhaseDraw):
             assert ref.phase_setup(step.entropy, step.drew.phase) == step.drew
         else:
             assert ref.round_dice(step.entropy) == (step.drew.dice, step.drew.white_die)
-    assert len(report.chance) == 1 + 5 + 25
+    assert len(report.chance) == 1 + 5 + 25 + (config.setup is not Setup.STANDARD)
 
 
 # --- Uniformity ----------------------------------------------------------------------------------

@@ -1,0 +1,59 @@
+"""`burgundy estates`, and the estate options of `burgundy sim` (`--estate N`,
+`--setup experts-open|experts-secret`): listings flag every layout that is not well attested;
+bad options are one line and exit code 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2p_burgundy import Setup
+from p2p_burgundy.cli.main import main, parse, sim_config
+from p2p_burgundy.estate import all_estates
+
+
+def test_estates_lists_every_estate_with_a_note_where_confidence_is_not_high(capsys):
+    assert main(["estates"]) == 0
+    out = capsys.readouterr().out
+    for board in all_estates().values():
+        assert f"{board.id:<7} {board.name}" in out
+        assert (f"note: Estate {board.id} is" in out) == (board.confidence != "high")
+    assert "start castle C6 (row 4, 4); cities of 1, 3, 3, 5 spaces" in out
+
+
+def test_estates_filters_by_edition_and_can_show_layouts(capsys):
+    assert main(["estates", "--edition", "2019", "--layout"]) == 0
+    out = capsys.readouterr().out
+    ids = [line.split()[0] for line in out.splitlines() if line and not line.startswith(" ")]
+    assert ids == ["1", "4", "9", "2019-2"]
+    assert "        S6 S1 S2 C6 S5 S4 S1" in out  # estate 1's middle row
+
+
+@pytest.mark.parametrize("options", [["--estate", "5"], ["--setup", "experts-secret"],
+                                     ["--setup", "experts-open", "--edition", "2019"]])
+def test_sim_plays_with_estate_options_and_flags_the_layouts(options, capsys):
+    assert main(["sim", "--players", "3", "--bots", "random,random,greedy", *options]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("note: Estate ")
+    assert "  estates: seat 0 on " in out and "summary: 1 games" in out
+
+
+def test_sim_options_become_the_game_config():
+    config = sim_config(parse(["sim", "--estate", "7"])).game_config
+    assert config.estates == ("7", "7") and config.setup is Setup.STANDARD
+    config = sim_config(parse(["sim", "--setup", "experts-open"])).game_config
+    assert config.setup is Setup.EXPERTS_OPEN and config.estates == ()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["sim", "--estate", "42"], "argument --estate: no estate '42'; known: 1, 2, 3"),
+    (["sim", "--setup", "experts"], "argument --setup: must be one of experts-open, "
+                                    "experts-secret, not 'experts'"),
+    (["sim", "--estate", "5", "--setup", "experts-open"],
+     "argument --setup: not allowed with argument --estate"),
+    (["bot", "--host", "--estate", "3", "--setup", "experts-secret"],
+     "argument --setup: not allowed with argument --estate"),
+])
+def test_bad_estate_options_are_one_line_and_exit_code_2(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

@@ -1,0 +1,100 @@
+"""A bounded flood of garbage and bad-signature datagrams, for the flood test (property 7).
+
+Run as a script (its own process, so it competes for the CPU like a real attacker)::
+
+    python tests/lan/flooder.py --targets 127.0.0.1:4000,127.0.0.1:4001 --game HEX \
+        --keys HEX,HEX --rate 4000 --seconds 20 --max 60000 --sockets 64
+
+It sends from ``--sockets`` source ports in turn, mixing: random bytes; bytes that pass the
+transport's shape check but are not msgpack; ENTRY messages for the right game by a seated key
+with a forged signature (they reach the signature check); HEADS that claim more entries (each
+costs a WANT reply); HELLOs with fresh keys (each costs the host a signature); unknown tags.
+It stops after ``--seconds`` or ``--max`` datagrams, whichever comes first, and prints how
+many it sent. Only the given targets (loopback in the tests) are ever sent anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import socket
+import sys
+import time
+
+from p2p_burgundy.net import wire
+from p2p_burgundy.net.lobby import LobbyTag
+from p2p_burgundy.net.session import Tag
+
+
+def forged_entry(rng: random.Random, game_id: bytes, key: bytes) -> bytes:
+    seq = rng.randrange(0, 70)
+    prev = b"" if seq == 0 else rng.randbytes(32)
+    body = wire.encode([wire.PROTOCOL_VERSION, game_id, key, seq, prev, 3,
+                        [rng.randrange(100), [[1, rng.randrange(9)]]]])
+    return wire.encode_message(Tag.ENTRY, [wire.encode([body, rng.randbytes(64)])])
+
+
+def datagram(rng: random.Random, game_id: bytes, keys: list[bytes], seats: int) -> bytes:
+    kind = rng.randrange(6)
+    if kind == 0:
+        return rng.randbytes(rng.randrange(0, 1500))
+    if kind == 1:
+        return bytes([0x93, wire.PROTOCOL_VERSION]) + rng.randbytes(rng.randrange(1, 1100))
+    if kind == 2:
+        return forged_entry(rng, game_id, rng.choice(keys))
+    if kind == 3:
+        counts = [rng.randrange(1, 100) for _ in range(seats)]
+        return wire.encode_message(Tag.HEADS, [game_id, counts,
+                                               [rng.randbytes(32) for _ in range(seats)]])
+    if kind == 4:
+        return wire.encode_message(LobbyTag.HELLO, [game_id, rng.randbytes(32),
+                                                    rng.randbytes(16), False])
+    return wire.encode_message(rng.randrange(20, 128), [game_id, rng.randbytes(8)])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--targets", required=True)
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--keys", required=True)
+    parser.add_argument("--rate", type=float, default=4000.0)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--max", type=int, default=60000)
+    parser.add_argument("--sockets", type=int, default=64)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    targets = [(h, int(p)) for h, _, p in (t.rpartition(":") for t in args.targets.split(","))]
+    game_id = bytes.fromhex(args.game)
+    keys = [bytes.fromhex(k) for k in args.keys.split(",")]
+    rng = random.Random(args.seed)
+    sockets = []
+    for _ in range(args.sockets):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.bind((targets[0][0], 0))
+        s.setblocking(False)
+        sockets.append(s)
+    start = time.monotonic()
+    sent = 0
+    batch = max(1, int(args.rate / 100))
+    try:
+        while sent < args.max and time.monotonic() - start < args.seconds:
+            for _ in range(batch):
+                data = datagram(rng, game_id, keys, len(keys))
+                try:
+                    sockets[sent % len(sockets)].sendto(data, targets[sent % len(targets)])
+                except OSError:
+                    pass  # a full socket buffer: a dropped datagram is still a datagram
+                sent += 1
+            # Pace to the rate: batch datagrams every batch / rate seconds.
+            ahead = start + sent / args.rate - time.monotonic()
+            if ahead > 0:
+                time.sleep(ahead)
+    finally:
+        for s in sockets:
+            s.close()
+    print(sent, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
