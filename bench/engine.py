@@ -6,6 +6,7 @@ entropy and choices from one seeded ``random.Random`` stream, and reports:
 - random games per second with 2 and 4 players (no per-call instrumentation in those runs);
 - mean and p99 time of ``legal_actions`` and ``apply`` over every call of a second,
   instrumented run of the same games (``time.perf_counter_ns`` around each call);
+- the same means replayed in a tight loop over a sample of those calls (best of 5 passes);
 - the mean cost of ``GameState.clone()`` on mid-game states (phase C).
 
 Run from the repository root::
@@ -29,7 +30,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2p_burgundy import GameConfig, GameState, apply, legal_actions, new_game, resolve_chance
+from p2p_burgundy import (
+    Action,
+    GameConfig,
+    GameState,
+    apply,
+    legal_actions,
+    new_game,
+    resolve_chance,
+)
 
 # Targets (see docs/performance.md): games/s at least, microseconds at most.
 TARGET_GAMES_PER_S = {2: 150.0, 4: 80.0}
@@ -39,6 +48,7 @@ TARGET_CLONE_US = 10.0
 MID_GAME_PHASE = 2  # phase C
 MID_GAME_SAMPLE = 0.01  # share of phase C decision states kept for the clone benchmark
 CLONES_PER_STATE = 2000
+SAMPLE_EVERY = 20  # every n-th decision is kept for the replayed (tight loop) figures
 
 
 def play(players: int, rng: random.Random, on_state: Callable[[GameState], None] | None = None
@@ -75,11 +85,13 @@ def games_per_second(players: int, games: int, seed: int, repeat: int = 3
 
 @dataclass
 class CallTimes:
-    """Nanoseconds per call of ``legal_actions`` and ``apply``, and mid-game states."""
+    """Nanoseconds per call of ``legal_actions`` and ``apply``, mid-game states, and a
+    sample of the (state, action) pairs played."""
 
     legal: list[int] = field(default_factory=list)
     apply: list[int] = field(default_factory=list)
     mid_game: list[GameState] = field(default_factory=list)
+    sample: list[tuple[GameState, Action]] = field(default_factory=list)
 
 
 def time_calls(players: int, games: int, seed: int, repeat: int = 1) -> CallTimes:
@@ -114,12 +126,35 @@ def _time_calls(players: int, games: int, seed: int) -> CallTimes:
             actions = legal_actions(state)
             t1 = clock()
             action = actions[rng.randrange(len(actions))]
+            state_before = state
             t2 = clock()
             state = apply(state, action)
             t3 = clock()
             times.legal.append(t1 - t0)
             times.apply.append(t3 - t2)
+            if len(times.legal) % SAMPLE_EVERY == 0:
+                times.sample.append((state_before, action))
     return times
+
+
+def replayed_cost_us(sample: list[tuple[GameState, Action]], repeat: int = 5
+                     ) -> tuple[float, float]:
+    """Mean microseconds of ``legal_actions`` and ``apply`` over ``sample``, replayed in a
+    tight loop: the fastest of ``repeat`` passes (a figure that load on the machine
+    disturbs far less than timing each call once)."""
+    clock = time.perf_counter_ns
+    best_legal = best_apply = float("inf")
+    for _ in range(repeat):
+        t0 = clock()
+        for state, _ in sample:
+            legal_actions(state)
+        t1 = clock()
+        for state, action in sample:
+            apply(state, action)
+        t2 = clock()
+        best_legal = min(best_legal, (t1 - t0) / len(sample) / 1000)
+        best_apply = min(best_apply, (t2 - t1) / len(sample) / 1000)
+    return best_legal, best_apply
 
 
 def clone_cost_us(states: list[GameState]) -> float:
@@ -169,11 +204,14 @@ def main(argv: list[str] | None = None) -> int:
         calls.legal += timed.legal
         calls.apply += timed.apply
         calls.mid_game += timed.mid_game
+        legal_us, apply_us = replayed_cost_us(timed.sample)
         for name, values, target in (("legal_actions", timed.legal, TARGET_LEGAL_US),
                                      ("apply", timed.apply, TARGET_APPLY_US)):
             rows.append(_row(f"{name} {players}p mean", statistics.fmean(values) / 1000, target,
                              "us", False))
             rows.append(f"  {name + f' {players}p p99':<30} {p99(values) / 1000:>10.1f} us")
+        rows.append(f"  {f'replayed {players}p mean':<30} {legal_us:>10.1f} us legal_actions, "
+                    f"{apply_us:.1f} us apply ({len(timed.sample)} calls, best of 5)")
     rows.append(_row(f"clone() mid-game ({len(calls.mid_game)} states)",
                      clone_cost_us(calls.mid_game), TARGET_CLONE_US, "us", False))
     rows.append(f"  {'calls timed':<30} {len(calls.legal):>10} legal_actions, "

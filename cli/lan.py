@@ -267,7 +267,7 @@ def run_bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
 async def _bot(args: argparse.Namespace, out: TextIO) -> int:
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
-    strategy = make(args.strategy, seed)
+    strategy = make(args.strategy, seed, think=args.think)
     name = args.name or f"{args.strategy}-bot"
     peer = await open_peer(args)
     try:

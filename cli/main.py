@@ -15,6 +15,7 @@ summary: 1 games, 2 players, edition 2011, seed 3, bots greedy,greedy
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from typing import NoReturn
 
 from p2p_burgundy import Edition
 
-from . import estates, lan, verify
+from . import estates, lan, replay, verify
 from .sim import MAX_SEED, SimConfig, run_sim
 from .strategies import STRATEGIES
 from .tui import command as tui_command
@@ -88,6 +89,16 @@ def _bots(text: str) -> tuple[str, ...]:
     return names
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not 0 <= value <= 3600:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be 0 to 3600 seconds, not {text}")
+    return value
+
+
 def _edition(text: str) -> Edition:
     try:
         return Edition(text)
@@ -114,6 +125,14 @@ def _configure_sim(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rotate", action="store_true",
                         help="play each game once per rotation of the bots around the table")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
+    parser.add_argument("--think", type=_seconds, default=None, metavar="SECONDS",
+                        help="time per decision for search bots (mcts; default 1)")
+    parser.add_argument("--iterations", type=_positive, default=None, metavar="N",
+                        help="rollouts per decision for search bots instead of a time: "
+                             "the same on every machine")
+    parser.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, metavar="N",
+                        help="games played at once, one process each (default: the number of "
+                             "cores); the results do not depend on it")
 
 
 def _check_sim(args: argparse.Namespace) -> str | None:
@@ -128,7 +147,8 @@ def sim_config(args: argparse.Namespace) -> SimConfig:
     bots = args.bots if args.bots is not None else ("greedy",) * args.players
     return SimConfig(players=args.players, games=args.games, seed=args.seed, bots=bots,
                      edition=args.edition, rotate=args.rotate, quiet=args.quiet,
-                     estate=args.estate, setup=args.setup)
+                     estate=args.estate, setup=args.setup, think=args.think,
+                     iterations=args.iterations, jobs=args.jobs)
 
 
 def run_sim_command(args: argparse.Namespace) -> int:
@@ -138,8 +158,14 @@ def run_sim_command(args: argparse.Namespace) -> int:
 
 
 COMMANDS: dict[str, Command] = {
-    "play": Command("start a game in the terminal against local bots",
+    "play": Command("play in the terminal: the tables on the LAN, or a game against bots",
                     tui_command.add_arguments, tui_command.run),
+    "host": Command("host a table on the LAN and play it in the terminal",
+                    tui_command.add_host_arguments, tui_command.run_host),
+    "join": Command("join a table on the LAN (by name, fingerprint or host:port) and play",
+                    tui_command.add_join_arguments, tui_command.run_join),
+    "replay": Command("step through a networked game from its game file",
+                      replay.configure, replay.run),
     "sim": Command("bots play each other with no network; prints scores and a summary",
                    _configure_sim, run_sim_command, _check_sim),
     "bot": Command("a headless peer: join (or host) a table on the LAN and play a seat",

@@ -202,18 +202,31 @@ class PeerThread:
         self._closed = True
 
         async def go() -> None:
-            for task in self._bot_tasks:
-                task.cancel()
-            await asyncio.gather(*self._bot_tasks, return_exceptions=True)
+            await _cancel(self._bot_tasks)
             if self.browser is not None:
                 await self.browser.close()
             for peer in [*self.bots, *([self.peer] if self.peer else [])]:
                 await peer.close()
+            await _cancel([t for t in asyncio.all_tasks() if t is not asyncio.current_task()])
 
         with contextlib.suppress(concurrent.futures.TimeoutError, RuntimeError):
             self.call(go())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(5)
+        if not self._thread.is_alive():
+            self.loop.close()
+
+
+async def _cancel(tasks: Sequence[asyncio.Task[Any]]) -> None:
+    """Cancel ``tasks`` and wait for them; again if one swallowed its cancellation (as
+    ``asyncio.wait_for`` can in Python 3.11 when what it waits for completes meanwhile)."""
+    for _ in range(50):
+        pending = [t for t in tasks if not t.done()]
+        if not pending:
+            return
+        for task in pending:
+            task.cancel()
+        await asyncio.wait(pending, timeout=0.1)
 
 
 class LanLobby:

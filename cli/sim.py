@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import math
+import multiprocessing
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -165,6 +166,9 @@ class SimConfig:
     quiet: bool = False  # print only the summary
     estate: str | None = None  # everyone plays this estate (default 1)...
     setup: Setup | None = None  # ...or an experts' set-up deals them
+    think: float | None = None  # seconds per decision for search bots (mcts)...
+    iterations: int | None = None  # ...or rollouts per decision: reproducible, overrides think
+    jobs: int = 1  # worker processes; the games and summary do not depend on it
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 4:
@@ -180,6 +184,12 @@ class SimConfig:
             if name not in STRATEGIES:
                 raise ValueError(f"unknown strategy {name!r}; known: "
                                  f"{', '.join(sorted(STRATEGIES))}")
+        if self.think is not None and self.think < 0:
+            raise ValueError(f"think must be at least 0 seconds, not {self.think}")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
+        if self.jobs < 1:
+            raise ValueError(f"jobs must be at least 1, not {self.jobs}")
         self.game_config  # noqa: B018  (raises ConfigError, a ValueError, if unplayable)
 
     @property
@@ -219,6 +229,10 @@ class EntrantStats:
         """Wilson score interval of the win rate (95% by default)."""
         return wilson_interval(self.wins, self.games, z)
 
+    def score_interval(self, z: float = 1.96) -> tuple[float, float]:
+        """Normal-approximation interval of the mean score (95% by default)."""
+        return mean_interval(self.scores, z)
+
 
 def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion.
@@ -234,6 +248,25 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float]:
+    """``mean -/+ z * s / sqrt(n)`` with the sample standard deviation ``s`` (a point for
+    fewer than two values).
+
+    >>> lo, hi = mean_interval([150, 160, 170, 180])
+    >>> round(lo, 1), round(hi, 1)
+    (152.3, 177.7)
+    """
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0)
+    mean = sum(values) / n
+    if n == 1:
+        return (mean, mean)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return (mean - half, mean + half)
 
 
 @dataclass(slots=True)
@@ -265,22 +298,48 @@ def run_sim(config: SimConfig, out: TextIO | None = None) -> SimSummary:
     for line in game_config.caveats():
         out.write(f"note: {line}\n")
     started = time.perf_counter()
-    rotations = seatings(config)
-    for game in range(config.games):
-        for rotation, entrants in enumerate(rotations):
-            names = tuple(config.bots[e] for e in entrants)
-            bots = [make(name, bot_seed(config.seed, game, rotation, seat))
-                    for seat, name in enumerate(names)]
-            state, decisions = play_game(game_config, bots, config.seed, game)
-            result = GameResult(game, rotation, names, entrants, state, outcome(state),
-                                decisions)
-            _record(summary, result)
-            if not config.quiet:
-                out.write(format_game(config, result))
-                out.write("\n")
+    for result in play_all(config):
+        _record(summary, result)
+        if not config.quiet:
+            out.write(format_game(config, result))
+            out.write("\n")
     summary.seconds = time.perf_counter() - started
     out.write(format_summary(summary))
     return summary
+
+
+def play_one(config: SimConfig, game: int, rotation: int) -> GameResult:
+    """Game ``game`` (from 0) in seating ``rotation`` of :func:`seatings`."""
+    entrants = seatings(config)[rotation]
+    names = tuple(config.bots[e] for e in entrants)
+    bots = [make(name, bot_seed(config.seed, game, rotation, seat), think=config.think,
+                 iterations=config.iterations)
+            for seat, name in enumerate(names)]
+    state, decisions = play_game(config.game_config, bots, config.seed, game)
+    return GameResult(game, rotation, names, entrants, state, outcome(state), decisions)
+
+
+def play_all(config: SimConfig) -> Iterator[GameResult]:
+    """Every game of ``config`` in order (game by game, each in every seating).
+
+    With ``config.jobs > 1`` the games are shared among that many worker processes (started
+    with "spawn", so it works the same on every platform); each game depends only on the
+    config and its indices, so the results are those of a serial run, in the same order.
+    """
+    tasks = [(config, game, rotation) for game in range(config.games)
+             for rotation in range(len(seatings(config)))]
+    jobs = min(config.jobs, len(tasks))
+    if jobs <= 1:
+        for task in tasks:
+            yield play_one(*task)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap(_play_task, tasks, chunksize=1)
+
+
+def _play_task(task: tuple[SimConfig, int, int]) -> GameResult:
+    """:func:`play_one` for a worker process (a module-level function, so it pickles)."""
+    return play_one(*task)
 
 
 def _record(summary: SimSummary, result: GameResult) -> None:
@@ -318,18 +377,22 @@ def format_game(config: SimConfig, result: GameResult) -> str:
 
 
 def format_summary(summary: SimSummary) -> str:
-    """Wins, win rate (95% Wilson interval) and scores per bot, then the speed."""
+    """Wins, win rate (95% Wilson interval) and mean score (95% interval) per bot, then the
+    speed."""
     config = summary.config
     width = max(3, *(len(e.label) for e in summary.entrants))
     seat_games = f" x {config.players} seatings" if config.rotate else ""
     lines = [f"summary: {config.games} games{seat_games}, {config.players} players, "
              f"edition {config.edition.value}, seed {config.seed}, bots {','.join(config.bots)}",
-             f"  {'bot':<{width}}  games   wins    win%   95% CI          mean   min   max"]
+             f"  {'bot':<{width}}  games   wins    win%   95% CI          mean   95% CI"
+             "           min   max"]
     for e in summary.entrants:
         lo, hi = e.win_interval()
         rate = 100 * e.wins / e.games if e.games else 0.0
+        score_lo, score_hi = e.score_interval()
         lines.append(f"  {e.label:<{width}}  {e.games:>5}  {e.wins:>5}  {rate:>5.1f}%  "
                      f"[{100 * lo:5.1f}, {100 * hi:5.1f}]  {e.mean:>6.1f}  "
+                     f"[{score_lo:5.1f}, {score_hi:5.1f}]  "
                      f"{min(e.scores, default=0):>4}  {max(e.scores, default=0):>4}")
     rate = summary.results / summary.seconds if summary.seconds else float("inf")
     lines.append(f"speed: {summary.results} games in {summary.seconds:.2f} s "

@@ -210,7 +210,7 @@ def choice_digest(game_id: bytes, seat: int, choice: Action, salt: bytes) -> byt
     '8f8c31382be106fc'
     """
     return hashlib.sha256(
-        CHOICE_LABEL + wire.encode([game_id, seat, choice.to_tree(), salt])
+        CHOICE_LABEL + wire.encode([game_id, seat, choice.to_tree(), salt])  # type: ignore[list-item]
     ).digest()
 
 
@@ -494,10 +494,12 @@ class Session:
             have = self._reveals.get(k, {})
             return Waiting("reveal", k, tuple(s for s in self._required() if s not in have))
         if self._secret_choosing():
-            for what, have in (("choice", self._commits), ("choice reveal", self._choices)):
-                owing = tuple(s for s in self._required() if s not in have)
-                if owing:
-                    return Waiting(what, self.turn_number, owing)
+            owing = tuple(s for s in self._required() if s not in self._commits)
+            if owing:
+                return Waiting("choice", self.turn_number, owing)
+            owing = tuple(s for s in self._required() if s not in self._choices)
+            if owing:
+                return Waiting("choice reveal", self.turn_number, owing)
         return Waiting("turn", self.turn_number, (self.state.to_move,))  # type: ignore[arg-type]
 
     # --- I/O driven API (no I/O here) ---
@@ -791,7 +793,8 @@ class Session:
             if choice is not None:
                 assert self.identity is not None
                 self._author(Kind.CHOICE_REVEAL,
-                             [choice.to_tree(), choice_salt(self.identity, self.game_id)])
+                             [choice.to_tree(),  # type: ignore[list-item]
+                              choice_salt(self.identity, self.game_id)])
                 return False  # _author advanced already
         if any(s not in self._choices for s in required):
             return False
@@ -819,8 +822,12 @@ class Session:
         me = self.my_seat
         if self.identity is None or me is None or me not in self._commits:
             return None
+        try:
+            view = as_chooser(self.state, me)
+        except EngineError:
+            return None  # nothing left to choose (a deputy chose for us)
         salt = choice_salt(self.identity, self.game_id)
-        for choice in legal_actions(as_chooser(self.state, me)):
+        for choice in legal_actions(view):
             if choice_digest(self.game_id, me, choice, salt) == self._commits[me][1]:
                 return choice
         return None

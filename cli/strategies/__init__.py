@@ -13,7 +13,13 @@ never from the engine. Make one by name with :func:`make`:
 >>> action in legal_actions(state)
 True
 >>> sorted(STRATEGIES)
-['greedy', 'random']
+['greedy', 'mcts', 'random']
+
+Search strategies (:data:`SEARCHERS`) also take a budget per decision: ``think`` seconds, or
+``iterations`` (reproducible for a seed, whatever the machine's speed):
+
+>>> make("mcts", seed=1, iterations=50)
+MctsStrategy(iterations=50)
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from typing import Protocol, runtime_checkable
 from p2p_burgundy import Action, GameState
 
 from .greedy import GreedyStrategy
+from .mcts import MctsStrategy
 from .uniform import RandomStrategy
 
 
@@ -41,28 +48,45 @@ class Strategy(Protocol):
 
 
 StrategyFactory = Callable[[int], Strategy]
+SearchFactory = Callable[[int, float | None, int | None], Strategy]
 
 STRATEGIES: dict[str, StrategyFactory] = {
     RandomStrategy.name: RandomStrategy,
     GreedyStrategy.name: GreedyStrategy,
+    MctsStrategy.name: MctsStrategy,
 }
 """Every known strategy by name: a factory taking the bot's seed."""
 
+SEARCHERS: dict[str, SearchFactory] = {
+    MctsStrategy.name: MctsStrategy,
+}
+"""Strategies with a budget per decision: a factory taking the seed, ``think`` (seconds) and
+``iterations`` (None for the strategy's default)."""
 
-def make(name: str, seed: int = 0) -> Strategy:
-    """A new bot playing strategy ``name``, deterministic for ``seed``.
+
+def make(name: str, seed: int = 0, think: float | None = None,
+         iterations: int | None = None) -> Strategy:
+    """A new bot playing strategy ``name``, deterministic for ``seed`` (and, for a search
+    strategy, ``iterations``). ``think`` and ``iterations`` only matter to search strategies;
+    ``iterations`` wins over ``think``.
 
     >>> make("random", seed=3).name
     'random'
+    >>> make("mcts", seed=3, think=0.5)
+    MctsStrategy(think=0.5)
     >>> make("clever")
     Traceback (most recent call last):
     ...
-    ValueError: unknown strategy 'clever'; known: greedy, random
+    ValueError: unknown strategy 'clever'; known: greedy, mcts, random
     """
     factory = STRATEGIES.get(name)
     if factory is None:
         raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(STRATEGIES))}")
+    searcher = SEARCHERS.get(name)
+    if searcher is not None:
+        return searcher(seed, think, iterations)
     return factory(seed)
 
 
-__all__ = ["STRATEGIES", "GreedyStrategy", "RandomStrategy", "Strategy", "StrategyFactory", "make"]
+__all__ = ["SEARCHERS", "STRATEGIES", "GreedyStrategy", "MctsStrategy", "RandomStrategy",
+           "SearchFactory", "Strategy", "StrategyFactory", "make"]

@@ -86,6 +86,9 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
         "KEY_LEFT": (("step_replay", "-1"), ""),
         ">": (("step_replay", "10"), "10 on"),
         "<": (("step_replay", "-10"), "10 back"),
+        "KEY_HOME": (("step_replay", "-1000000"), ""),
+        "KEY_END": (("step_replay", "1000000"), ""),
+        "s": (("toggle_scores",), ""),
         **{k: v for k, v in _VIEW_KEYS.items() if k != "c"},
     },
     Context.SCORES: {

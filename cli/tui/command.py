@@ -1,10 +1,17 @@
-"""``burgundy play``: arguments and entry point (a local game against bots, for now).
+"""``burgundy play``, ``host`` and ``join``: arguments and entry points.
+
+``burgundy play`` is what a new user runs: the tables on the LAN, to join one or host one,
+or a game against local bots (each a real peer over loopback). ``--bots N`` starts that bot
+game at once; ``--resume`` rejoins an unfinished networked game; ``--seed`` or ``--local``
+plays against in-process bots with no network at all (repeatable with a seed: tests, demos).
 
 >>> parser = argparse.ArgumentParser(prog="burgundy play")
 >>> add_arguments(parser)
 >>> args = parser.parse_args(["--bots", "2", "--seed", "3"])
->>> args.bots, args.seed, args.name
-(2, 3, None)
+>>> args.bots, args.seed, args.name, play_mode(args)
+(2, 3, None, 'local')
+>>> play_mode(parser.parse_args([])), play_mode(parser.parse_args(["--bots", "1"]))
+('lobby', 'bots')
 """
 
 from __future__ import annotations
@@ -15,8 +22,18 @@ import os
 import sys
 from collections.abc import Sequence
 
+from p2p_burgundy import Edition
+from p2p_burgundy.net.identity import data_dir
+from p2p_burgundy.net.session import COLOURS
+
+from ..lan import add_peer_arguments
+from ..netplay import GONE_AFTER
 from ..strategies import STRATEGIES
-from .table import LocalTable
+from . import netcommand
+from .app import run_guarded
+from .lobby import Host
+from .netcommand import NetOptions
+from .table import LocalTable, clean_name
 
 DEFAULT_BOT_DELAY = 0.6
 
@@ -28,20 +45,74 @@ def _seed(text: str) -> int:
     return value
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``burgundy play``."""
-    parser.add_argument("--bots", type=int, default=1, choices=(1, 2, 3),
-                        help="how many bots to play against (default 1)")
-    parser.add_argument("--seed", type=_seed, default=None,
-                        help="deal a repeatable game from this seed (default: random)")
-    parser.add_argument("--name", default=None, help="your name at the table")
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not 0 <= value <= 24 * 3600:
+        raise argparse.ArgumentTypeError(f"must be 0 to 86400 seconds, not {text}")
+    return value
+
+
+def _client_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of every command that runs the terminal client on the network."""
     parser.add_argument("--strategy", default="greedy", choices=sorted(STRATEGIES),
                         help="how the bots play (default greedy)")
-    parser.add_argument("--bot-delay", type=float, default=DEFAULT_BOT_DELAY, metavar="SECONDS",
-                        help=f"pause between bot turns (default {DEFAULT_BOT_DELAY})")
+    parser.add_argument("--gone-after", type=_seconds, default=GONE_AFTER, metavar="SECONDS",
+                        help="offer to let a bot play a player silent this long "
+                             f"(default {GONE_AFTER:.0f})")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
     parser.add_argument("--autoplay", action="store_true",
                         help="a bot plays your seat too (demos and tests)")
+    add_peer_arguments(parser)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``burgundy play``."""
+    parser.description = (
+        "Play in the terminal. With no options: the tables on the LAN (join one, host one) "
+        "or a game against bots on this computer. --bots N starts a game against N local "
+        "bot peers at once (over loopback); --resume rejoins an unfinished networked game. "
+        "--seed S or --local plays against in-process bots with no network (the same seed "
+        "deals the same game).")
+    parser.add_argument("--bots", type=int, default=None, choices=(1, 2, 3),
+                        help="play against this many bots at once, skipping the tables list")
+    parser.add_argument("--local", action="store_true",
+                        help="bots in this process, no network at all (default 1 bot)")
+    parser.add_argument("--seed", type=_seed, default=None,
+                        help="deal a repeatable game from this seed (implies --local)")
+    parser.add_argument("--bot-delay", type=float, default=DEFAULT_BOT_DELAY, metavar="SECONDS",
+                        help=f"with --local: pause between bot turns (default {DEFAULT_BOT_DELAY})")
+    parser.add_argument("--resume", nargs="?", const="", default=None, metavar="GAMEFILE",
+                        help="rejoin an unfinished networked game (default: the latest one)")
+    _client_arguments(parser)
+
+
+def add_host_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``burgundy host``."""
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                        help="seats at the table (default 2)")
+    parser.add_argument("--edition", choices=[e.value for e in Edition], default="2011",
+                        help="rulebook edition (default 2011)")
+    _client_arguments(parser)
+
+
+def add_join_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``burgundy join``."""
+    parser.add_argument("table", nargs="?", default=None, metavar="TABLE",
+                        help="the host's name or key fingerprint (as announced on the LAN), "
+                             "or host:port; none: the list of tables")
+    _client_arguments(parser)
+
+
+def play_mode(args: argparse.Namespace) -> str:
+    """What ``burgundy play`` does: "resume", "local", "bots" or "lobby"."""
+    if args.resume is not None:
+        return "resume"
+    if args.local or args.seed is not None:
+        return "local"
+    return "bots" if args.bots is not None else "lobby"
 
 
 def default_name() -> str:
@@ -52,27 +123,64 @@ def default_name() -> str:
         return "You"
 
 
-def run(args: argparse.Namespace) -> int:
-    """Start a local game from parsed arguments; returns the exit code."""
-    from .app import run_guarded
-
+def needs_terminal(prog: str) -> int | None:
+    """Exit code 2 (with one line) when there is no terminal to draw on, else None."""
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        print("burgundy play: needs a terminal (stdin and stdout must be a tty)", file=sys.stderr)
+        print(f"{prog}: needs a terminal (stdin and stdout must be a tty)", file=sys.stderr)
         return 2
     if os.environ.get("TERM", "") in ("", "dumb"):
-        print("burgundy play: TERM is not set to a terminal that curses can drive",
-              file=sys.stderr)
+        print(f"{prog}: TERM is not set to a terminal that curses can drive", file=sys.stderr)
         return 2
-    delay = 0.0 if args.autoplay else max(0.0, args.bot_delay)
-    table = LocalTable.new(args.name or default_name(), bots=args.bots, seed=args.seed,
-                           strategy=args.strategy, bot_delay=delay)
-    return run_guarded(table, autoplay=args.strategy if args.autoplay else None,
-                       mouse=not args.no_mouse)
+    return None
+
+
+def net_options(args: argparse.Namespace) -> NetOptions:
+    """The :class:`~.netcommand.NetOptions` of a parsed command line."""
+    return NetOptions(
+        home=args.home or data_dir(), name=clean_name(args.name or default_name(), "You"),
+        colour=args.colour or COLOURS[0], interface=args.interface, port=args.port,
+        mdns=not args.no_mdns, strategy=args.strategy, gone_after=args.gone_after,
+        autoplay=args.strategy if args.autoplay else None, mouse=not args.no_mouse)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``burgundy play`` from parsed arguments; returns the exit code."""
+    problem = needs_terminal("burgundy play")
+    if problem is not None:
+        return problem
+    mode = play_mode(args)
+    if mode == "local":
+        delay = 0.0 if args.autoplay else max(0.0, args.bot_delay)
+        table = LocalTable.new(args.name or default_name(), bots=args.bots or 1,
+                               seed=args.seed, strategy=args.strategy, bot_delay=delay)
+        return run_guarded(table, autoplay=args.strategy if args.autoplay else None,
+                           mouse=not args.no_mouse)
+    options = net_options(args)
+    if mode == "resume":
+        return netcommand.run_resume(options, args.resume or None)
+    if mode == "bots":
+        return netcommand.run_bot_game(options, args.bots)
+    return netcommand.run_lobby(options)
+
+
+def run_host(args: argparse.Namespace) -> int:
+    """``burgundy host``: the lobby screen of a new table, then the game."""
+    problem = needs_terminal("burgundy host")
+    if problem is not None:
+        return problem
+    return netcommand.run_lobby(net_options(args), host=Host(args.players, args.edition))
+
+
+def run_join(args: argparse.Namespace) -> int:
+    """``burgundy join [TABLE]``: join a table (or pick one from the list), then play."""
+    problem = needs_terminal("burgundy join")
+    if problem is not None:
+        return problem
+    return netcommand.run_lobby(net_options(args), join=args.table)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m p2p_burgundy.cli.tui [options]``: the same as ``burgundy play``."""
-    parser = argparse.ArgumentParser(prog="burgundy play",
-                                     description="Play in the terminal against local bots.")
+    parser = argparse.ArgumentParser(prog="burgundy play")
     add_arguments(parser)
     return run(parser.parse_args(argv))

@@ -227,6 +227,15 @@ class LobbyModel:
             self.typing = ""
         return None
 
+    def confirm_host(self, host: Host) -> LobbyCommand:
+        """Host at once (``burgundy host``)."""
+        self.players, self.edition = host.players, host.edition
+        return self._enter(host)
+
+    def confirm_join(self, target: TableInfo | tuple[str, int]) -> LobbyCommand:
+        """Join at once (``burgundy join``)."""
+        return self._enter(Join(target))
+
     def _enter(self, command: Host | Join) -> LobbyCommand:
         self.page = Page.LOBBY
         self.ready = False
@@ -372,7 +381,8 @@ class LobbyModel:
 def start_hint(at: AtTable) -> str:
     """What the table still waits for before the host can start.
 
-    >>> start_hint(AtTable(True, ("10.0.0.1", 4000), seats=3, free=2))
+    >>> ann = Member(bytes(32), "Ann", "red", True, ("", 0))
+    >>> start_hint(AtTable(True, ("10.0.0.1", 4000), (ann,), seats=3, free=2))
     'Waiting for 2 more players (b: bots take the free seats).'
     """
     missing = at.seats - len(at.members)
@@ -486,7 +496,7 @@ def render_lobby(model: LobbyModel, width: int, height: int) -> Canvas:
     >>> model = LobbyModel("Ann", "red", "6r9h-etv0-q9se-9prt")
     >>> model.update(LobbyView(mdns=False))
     >>> [line.rstrip() for line in render_lobby(model, 80, 24).text()][3]
-    '  mDNS is off: join a table by address (a), or host one and give out its address.'
+    '  mDNS is off: join a table by its address (a), or host one (h) and give yours.'
     """
     canvas = Canvas(width, height)
     model.too_small = width < MIN_WIDTH or height < MIN_HEIGHT
@@ -494,14 +504,13 @@ def render_lobby(model: LobbyModel, width: int, height: int) -> Canvas:
         canvas.draw(Dim(0, 0, height, width), too_small_lines(width, height))
         return canvas
     page = model.under if model.page == Page.EDIT else model.page
-    title = {Page.TABLES: "The Castles of Burgundy: tables on the LAN",
+    title = {Page.TABLES: "The Castles of Burgundy on the LAN",
              Page.HOST: "Host a table", Page.BOTS: "Play against bots",
              Page.ADDRESS: "Join a table by address", Page.LOBBY: "At the table"}[page]
-    me = f"you: {model.name} ({model.colour}) [{model.fingerprint}] "
-    bar = f" {title}"
-    canvas.put(0, 0, [Seg(fit(bar, width - len(me)).ljust(width - len(me)) + me
-                          if len(bar) + len(me) <= width else fit(bar, width).ljust(width),
-                          Style.BAR)])
+    me = f" you: {model.name} ({model.colour}) [{model.fingerprint}] "
+    room = width - len(me) if len(title) + 1 + len(me) <= width else width
+    bar = fit(f" {title}", room).ljust(room) + (me if room < width else "")
+    canvas.put(0, 0, [Seg(bar, Style.BAR)])
     body = {Page.TABLES: tables_lines, Page.HOST: host_lines, Page.BOTS: bots_lines,
             Page.ADDRESS: address_lines, Page.LOBBY: table_lines}[page](model, width)
     canvas.draw(Dim(2, 0, height - 4, width), body)
@@ -529,10 +538,10 @@ def tables_lines(model: LobbyModel, width: int) -> list[Line]:
             lines.append([Seg("  none yet: listening for tables announced on the LAN...",
                               Style.DIM)])
             lines.append([Seg(fit("  Nobody else around? b plays against bots here; h hosts "
-                                  "a table others can join.", width))])
+                                  "a table.", width))])
         else:
-            lines.append([Seg(fit("  mDNS is off: join a table by address (a), or host one "
-                                  "and give out its address.", width))])
+            lines.append([Seg(fit("  mDNS is off: join a table by its address (a), or host "
+                                  "one (h) and give yours.", width))])
     lines += [[], [Seg("Or:", Style.TITLE)]]
     for action in ACTIONS:
         lines.append(_row(ACTION_KEYS[action], ACTION_TEXT[action], model.selected == action,

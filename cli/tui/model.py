@@ -475,6 +475,8 @@ class Model:
             self.draft = TurnDraft(state)
             self.path, self.cursor = [], 0
             self.message = "Your turn. " + self.since_last_turn()
+        if self.replay and not self.game_over:
+            self.scores_shown = False  # a replay shows the scores each time it reaches the end
         if self.game_over and not self.scores_shown:
             self.scores_shown = True
             self.overlay = Overlay.SCORES
@@ -657,8 +659,8 @@ class Model:
             self.message = "Nobody has been gone long enough to be replaced by a bot."
             return
         name = self.table.names[seat]
-        self.confirm = Confirm(Ask.SEAT_TO_BOT, f"Let a bot play {name}'s seat for the rest of "
-                               "the game? The others must agree too. (y/n)", seat)
+        self.confirm = Confirm(Ask.SEAT_TO_BOT, f"Let a bot play {name}'s seat from now on? "
+                               "Every other player must agree. (y/n)", seat)
 
     def quit(self) -> Command | None:
         """Quit at once, or ask first when other people play at this table."""
@@ -745,7 +747,12 @@ class Model:
         self.view((self.view_seat + 1) % len(self.table.names))
 
     def step_replay(self, delta: int) -> Command | None:
-        return StepReplay(delta) if self.replay else None
+        if not self.replay:
+            return None
+        if self.overlay == Overlay.SCORES:
+            self.overlay = None  # back to the board
+        self.message = ""
+        return StepReplay(delta)
 
 
 __all__ = ["Ask", "Command", "Context", "MenuView", "Model", "Option", "Overlay", "Quit",

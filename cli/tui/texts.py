@@ -284,6 +284,8 @@ HELP_WAIT: tuple[str, ...] = (
 HELP_REPLAY: tuple[str, ...] = (
     "Watching a replay or another table: nothing you press changes the game.",
     "  . or Right  step forward      , or Left  step back",
+    "  > / <       10 steps on/back  Home / End  the start / the end",
+    "  s           the scores (at the end)",
 )
 
 HELP_SCORES: tuple[str, ...] = (

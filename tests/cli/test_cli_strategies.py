@@ -18,7 +18,7 @@ from p2p_burgundy import (
     state_hash,
 )
 from p2p_burgundy.cli.sim import BotError, SimConfig, chance_entropy, play_game, run_sim
-from p2p_burgundy.cli.strategies import STRATEGIES, Strategy, make
+from p2p_burgundy.cli.strategies import SEARCHERS, STRATEGIES, Strategy, make
 from p2p_burgundy.cli.strategies.greedy import GreedyStrategy, position_value, rounds_left
 from p2p_burgundy.tiles import Tile
 from tests.engine.helpers import mover, position
@@ -27,6 +27,11 @@ from tests.engine.helpers import mover, position
 class _Sink:
     def write(self, text: str) -> int:
         return len(text)
+
+
+# Whole games at their default budget: search bots (1 s a decision) are tested with small
+# budgets in test_mcts.py.
+QUICK = sorted(set(STRATEGIES) - set(SEARCHERS))
 
 
 def _started(players: int = 2, seed: int = 1):  # type: ignore[no-untyped-def]
@@ -41,12 +46,12 @@ def test_make_knows_every_registered_strategy_and_rejects_others() -> None:
         bot = make(name, seed=1)
         assert isinstance(bot, Strategy)
         assert bot.name == name
-    with pytest.raises(ValueError, match="unknown strategy 'clever'; known: greedy, random"):
+    with pytest.raises(ValueError, match="unknown strategy 'clever'; known: greedy, mcts, random"):
         make("clever")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("name", sorted(STRATEGIES))
+@pytest.mark.parametrize("name", QUICK)
 def test_strategy_plays_complete_games_with_only_legal_actions(name: str, players: int) -> None:
     # play_game checks every choice against legal_actions and raises BotError otherwise.
     for game in range(2):
@@ -75,7 +80,7 @@ def test_an_illegal_choice_is_caught() -> None:
         play_game(GameConfig(players=2), [Cheater(), Cheater()], seed=1)
 
 
-@pytest.mark.parametrize("name", sorted(STRATEGIES))
+@pytest.mark.parametrize("name", QUICK)
 def test_same_seed_same_game(name: str) -> None:
     def final_hash(bot_seed: int) -> bytes:
         bots = [make(name, bot_seed + seat) for seat in range(2)]

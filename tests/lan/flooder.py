@@ -9,14 +9,15 @@ It sends from ``--sockets`` source ports in turn, mixing: random bytes; bytes th
 transport's shape check but are not msgpack; ENTRY messages for the right game by a seated key
 with a forged signature (they reach the signature check); HEADS that claim more entries (each
 costs a WANT reply); HELLOs with fresh keys (each costs the host a signature); unknown tags.
-It stops after ``--seconds`` or ``--max`` datagrams, whichever comes first, and prints how
-many it sent. Only the given targets (loopback in the tests) are ever sent anything.
+It stops after ``--seconds`` or ``--max`` datagrams, whichever comes first (or on SIGTERM),
+and prints how many it sent. Only the given targets (loopback in the tests) are ever sent anything.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import signal
 import socket
 import sys
 import time
@@ -73,11 +74,13 @@ def main(argv: list[str] | None = None) -> int:
         s.bind((targets[0][0], 0))
         s.setblocking(False)
         sockets.append(s)
+    stop: list[int] = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     start = time.monotonic()
     sent = 0
     batch = max(1, int(args.rate / 100))
     try:
-        while sent < args.max and time.monotonic() - start < args.seconds:
+        while not stop and sent < args.max and time.monotonic() - start < args.seconds:
             for _ in range(batch):
                 data = datagram(rng, game_id, keys, len(keys))
                 try:

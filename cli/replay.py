@@ -1,0 +1,89 @@
+"""``burgundy replay GAMEFILE``: step through a networked game with the game's own screens.
+
+The game file is only read (a game still running may be replayed as far as it went). Its
+entries are audited (:func:`p2p_burgundy.net.audit.audit`: a spectator session decides the
+game exactly as the peers did), and the chance events' entropy and the turns' actions become
+an engine :class:`~p2p_burgundy.record.GameRecord`, shown by
+:class:`~.tui.table.ReplayTable`. Exit code 1 with one line for a file that cannot be
+replayed, 2 for a bad command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from p2p_burgundy import EngineError
+from p2p_burgundy.net.audit import ChanceReport, audit
+from p2p_burgundy.net.errors import ProtocolError
+from p2p_burgundy.net.log import read_records
+from p2p_burgundy.record import GameRecord, Recorder
+
+EXIT_OK, EXIT_UNREADABLE = 0, 1
+
+
+class ReplayError(Exception):
+    """A game file that cannot be replayed (the message says why)."""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The options of ``burgundy replay``."""
+    parser.add_argument("gamefile", metavar="GAMEFILE",
+                        help="a game file (in the data directory's games/ folder)")
+    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+
+
+def load_game(data: bytes) -> tuple[GameRecord, list[str]]:
+    """The engine record and the player names of a game file's bytes; ReplayError if the
+    bytes hold no game.
+
+    >>> load_game(b"garbage")
+    Traceback (most recent call last):
+    ...
+    p2p_burgundy.cli.replay.ReplayError: not a p2p-burgundy game file
+    """
+    try:
+        records, _ = read_records(data)
+    except ProtocolError as exc:
+        raise ReplayError(str(exc)) from None
+    report = audit(records)
+    if report.config is None:
+        raise ReplayError("no valid start entry: there is no game to replay")
+    recorder = Recorder(report.config)
+    try:
+        for step in report.steps:
+            if isinstance(step, ChanceReport):
+                recorder.chance(step.entropy)
+            else:
+                for action in step.actions:
+                    recorder.act(action)
+    except EngineError:
+        pass  # the audit says what went wrong (burgundy verify); replay what holds
+    return recorder.record(), [p.name for p in report.players]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay ``args.gamefile`` in the terminal; the exit code."""
+    from .tui.app import run_guarded
+    from .tui.command import needs_terminal
+    from .tui.table import ReplayTable
+
+    path = Path(args.gamefile)
+    try:
+        record, names = load_game(path.read_bytes())
+    except OSError as exc:
+        print(f"burgundy replay: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except ReplayError as exc:
+        print(f"burgundy replay: {path}: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    problem = needs_terminal("burgundy replay")
+    if problem is not None:
+        return problem
+    table = ReplayTable(record, names)
+    table.step(-table.position[1])  # from the start
+    return run_guarded(table, mouse=not args.no_mouse)
+
+
+__all__ = ["ReplayError", "configure", "load_game", "run"]

@@ -1,0 +1,318 @@
+"""The ``mcts`` strategy: Monte Carlo tree search over die actions, with determinized dice.
+
+The search tree covers the rest of the bot's own turn. Its edges are whole *die actions*: a
+choice at the "use a die, buy or end" step together with every sub-decision it leads to (the
+die's action, a castle's extra action, a ship's goods, a building's advantage, a discard),
+until the turn is back at that step. Nothing is hidden within a turn, so tree nodes are exact
+states. A node's children are its die actions in the order of the greedy bot's value
+(:class:`~p2p_burgundy.cli.strategies.greedy.Evaluator`) and enter the tree one by one as the
+node is visited (progressive widening); selection is UCB1.
+
+From a new leaf a rollout lets the greedy bot play every seat until the *horizon*: the end of
+the round in which every opponent has played a turn after the bot's (``horizon="reply"``; or
+simply the end of the current round with ``horizon="round"``). All dice of a round are rolled
+at its start, so the opponents' replies in the current round are predicted exactly; a chance
+event met on the way (the next round's dice, a new phase's tiles) is resolved with entropy
+from the bot's own seeded RNG: each rollout is one sample of the unknown future. At the
+horizon the position is judged for the bot by the greedy value, against the best opponent
+(``value(me) - max(value(opponent))``). A rollout that met no chance event is exact, and is
+not repeated.
+
+Budgets: ``iterations`` rollouts per search (deterministic: the clock is never read), or
+``think`` seconds per search (anytime: the best action so far when time runs out). The line
+chosen is then followed without searching again, and the subtree under it is kept for the next
+search. Each search seeds its RNG from the bot's seed and the state, so a decision depends only
+on the seed, the budget and the state (and the kept subtree).
+
+>>> from p2p_burgundy import GameConfig, legal_actions, new_game, resolve_chance
+>>> state = new_game(GameConfig(players=2))
+>>> while state.chance is not None:
+...     state = resolve_chance(state, bytes(32))
+>>> bot = MctsStrategy(seed=0, iterations=4)
+>>> bot.choose(state, legal_actions(state)) in legal_actions(state)
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from p2p_burgundy import (
+    Action,
+    Discard,
+    EndTurn,
+    GameState,
+    TakeWorkers,
+    UseDie,
+    apply,
+    legal_actions,
+    resolve_chance,
+    state_hash,
+)
+from p2p_burgundy.board import PHASES
+from p2p_burgundy.state import Step
+
+from .greedy import DEFAULT_WEIGHTS, Evaluator, GreedyStrategy, Weights
+
+DEFAULT_THINK = 1.0  # seconds per search when no iteration budget is given
+HORIZONS = ("reply", "round")
+
+
+@dataclass(frozen=True, slots=True)
+class SearchParams:
+    """The knobs of the search (VP-equivalents unless said otherwise)."""
+
+    explore: float = 3.0  # UCB1 exploration constant, in VP
+    widen_base: int = 2  # children allowed at a node's first visit...
+    widen_rate: float = 1.0  # ...plus this times the square root of its visits
+    prune: float = 12.0  # children valued this far below the best never enter the tree
+    unit_budget: int = 1500  # positions expanded to list one node's die actions
+    opponents: float = 1.0  # weight of the best opponent's value (0: play for own score)
+    horizon: str = "reply"  # see the module docstring
+
+
+DEFAULT_PARAMS = SearchParams()
+
+
+class _Node:
+    """A state where the bot decides, with the die actions that lead on from it."""
+
+    __slots__ = ("children", "exact", "line", "prior", "state", "total", "units", "visits")
+
+    def __init__(self, state: GameState, line: tuple[Action, ...], prior: float) -> None:
+        self.state = state
+        self.line = line  # the actions from the parent to here
+        self.prior = prior  # the greedy value of ``state``
+        self.children: list[_Node] = []
+        self.units: list[tuple[float, tuple[Action, ...], GameState]] | None = None
+        self.visits = 0
+        self.total = 0.0
+        self.exact = False  # a leaf whose rollout met no chance: its value is known
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else float("-inf")
+
+
+class MctsStrategy:
+    """Searches the rest of its turn with greedy rollouts over sampled future dice.
+
+    ``iterations`` (rollouts per search) makes the bot deterministic for a seed; without it
+    the bot searches for ``think`` seconds per decision.
+    """
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, think: float | None = None,
+                 iterations: int | None = None, params: SearchParams = DEFAULT_PARAMS,
+                 weights: Weights = DEFAULT_WEIGHTS) -> None:
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if think is not None and think < 0:
+            raise ValueError(f"think must be at least 0 seconds, not {think}")
+        if params.horizon not in HORIZONS:
+            raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}")
+        self.seed = seed
+        self.think = DEFAULT_THINK if think is None else think
+        self.iterations = iterations
+        self.params = params
+        self._eval = Evaluator(weights)
+        self._weights = weights
+        self._plan: list[tuple[bytes, Action]] = []
+        self._kept: _Node | None = None  # the subtree of the line being followed
+        self._kept_key = b""
+        self._policies: dict[int, GreedyStrategy] = {}
+        self.last_rollouts = 0  # rollouts of the last search (for benchmarks and tests)
+
+    # --- the Strategy interface ---------------------------------------------------------------
+
+    def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
+        """The first action of the line the search likes best (or the next of that line)."""
+        if self._plan:
+            expected, action = self._plan.pop(0)
+            if action in actions and expected == state_hash(state):
+                return action
+            self._plan.clear()
+            self._kept = None
+        if len(actions) == 1:
+            return actions[0]
+        if state.step == Step.CHOOSE_ESTATE:
+            return self._policy(state.order[state.turn]).choose(state, actions)
+        best = self._search(state)
+        line = best.line
+        self._plan = []
+        s = state
+        for i, action in enumerate(line[:-1]):
+            s = apply(s, action)
+            self._plan.append((state_hash(s), line[i + 1]))
+        self._kept, self._kept_key = best, state_hash(best.state)
+        return line[0]
+
+    # --- search -------------------------------------------------------------------------------
+
+    def _search(self, state: GameState) -> _Node:
+        seat = state.order[state.turn]
+        rng = random.Random(int.from_bytes(hashlib.sha256(
+            b"p2p-burgundy/mcts/%d/" % self.seed + state_hash(state)).digest()[:8], "big"))
+        root = self._kept if self._kept is not None and self._kept_key == state_hash(state) \
+            else _Node(state, (), 0.0)
+        self._kept = None
+        deadline = None if self.iterations is not None else time.perf_counter() + self.think
+        budget = self.iterations if self.iterations is not None else 1 << 30
+        rollouts = 0
+        steps = 0
+        self._expand(root, seat)
+        while rollouts < budget and steps < 8 * budget + 64:
+            if deadline is not None and time.perf_counter() >= deadline and root.children:
+                break
+            steps += 1
+            if self._iterate(root, seat, rng):
+                rollouts += 1
+            elif self._settled(root):
+                break
+        self.last_rollouts = rollouts
+        # The most visited child; ties to the better mean, then to the greedy order.
+        return max(root.children, key=lambda c: (c.visits, c.mean))
+
+    def _iterate(self, root: _Node, seat: int, rng: random.Random) -> bool:
+        """One selection, expansion, rollout and backup; False if nothing was rolled out."""
+        p = self.params
+        path = [root]
+        node = root
+        while True:
+            if node.units is None:
+                self._expand(node, seat)
+            assert node.units is not None
+            if not node.units:  # the turn is over here: a leaf
+                break
+            allowed = p.widen_base + int(p.widen_rate * math.sqrt(node.visits))
+            if len(node.children) < min(allowed, len(node.units)):
+                prior, line, child_state = node.units[len(node.children)]
+                child = _Node(child_state, line, prior)
+                node.children.append(child)
+                node = child
+                path.append(node)
+                break
+            node = self._select(node)
+            path.append(node)
+        rolled = True
+        if node.exact:
+            value, rolled = node.mean, False
+        else:
+            value, chanced = self._rollout(node.state, seat, rng)
+            node.exact = not chanced and not node.units
+        for n in path:
+            n.visits += 1
+            n.total += value
+        return rolled
+
+    def _select(self, node: _Node) -> _Node:
+        log_n = math.log(node.visits + 1)
+        c = self.params.explore
+        best, best_score = node.children[0], float("-inf")
+        for child in node.children:
+            if child.visits == 0:
+                return child
+            score = child.mean + c * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+    def _settled(self, root: _Node) -> bool:
+        """True when every die action from ``root`` is in the tree with an exact value."""
+        return (root.units is not None and len(root.children) == len(root.units)
+                and all(c.exact for c in root.children))
+
+    def _expand(self, node: _Node, seat: int) -> None:
+        """List the die actions from ``node`` (none once the bot's turn is over there)."""
+        state = node.state
+        if node.units is not None:
+            return
+        if state.chance is not None or state.phase >= PHASES or state.order[state.turn] != seat:
+            node.units = []
+            return
+        units = self._units(state, seat)
+        units.sort(key=lambda u: -u[0])  # stable: ties keep the legal order
+        cut = units[0][0] - self.params.prune
+        node.units = [u for u in units if u[0] >= cut]
+
+    def _units(self, state: GameState, seat: int
+               ) -> list[tuple[float, tuple[Action, ...], GameState]]:
+        """Every line of decisions from ``state`` to the end of its die action, with the
+        greedy value of where it ends (less greedy's penalties for discards and workers)."""
+        w = self._weights
+        out: list[tuple[float, tuple[Action, ...], GameState]] = []
+        budget = [self.params.unit_budget]
+
+        def walk(s: GameState, line: tuple[Action, ...], penalty: float) -> None:
+            seen_dice: set[int] = set()
+            for action in legal_actions(s):
+                if type(action) is UseDie:
+                    number = s.players[seat].dice[action.die]
+                    if number in seen_dice:
+                        continue  # both dice show the same number: one is enough
+                    seen_dice.add(number)
+                child = apply(s, action)
+                budget[0] -= 1
+                cost = penalty
+                if type(action) is Discard:
+                    cost += w.discard
+                elif type(action) is TakeWorkers:
+                    cost += w.take_workers
+                here = (*line, action)
+                if (child.pending and child.chance is None and child.phase < PHASES
+                        and child.order[child.turn] == seat and budget[0] > 0):
+                    walk(child, here, cost)
+                else:
+                    out.append((self._eval.value(child, seat) - cost, here, child))
+
+        walk(state, (), 0.0)
+        return out
+
+    def _policy(self, seat: int) -> GreedyStrategy:
+        policy = self._policies.get(seat)
+        if policy is None:
+            policy = self._policies[seat] = GreedyStrategy(seed=0, weights=self._weights)
+        return policy
+
+    def _rollout(self, state: GameState, seat: int, rng: random.Random) -> tuple[float, bool]:
+        """Greedy play by every seat up to the horizon; the value there and whether a chance
+        event was sampled on the way."""
+        players = state.config.players
+        replied: set[int] = set()
+        wait_reply = self.params.horizon == "reply"
+        chanced = False
+        while state.phase < PHASES:
+            if state.chance is not None:
+                if not wait_reply or len(replied) == players - 1:
+                    break
+                state = resolve_chance(state, rng.randbytes(32))
+                chanced = True
+                continue
+            mover = state.order[state.turn]
+            actions = legal_actions(state)
+            action = actions[0] if len(actions) == 1 else self._policy(mover).choose(state,
+                                                                                     actions)
+            if type(action) is EndTurn and mover != seat:
+                replied.add(mover)
+            state = apply(state, action)
+        return self._judge(state, seat), chanced
+
+    def _judge(self, state: GameState, seat: int) -> float:
+        """The bot's value against its best opponent's (exact VP once the game is over)."""
+        mine = self._eval.value(state, seat)
+        others = [self._eval.value(state, s) for s in range(state.config.players) if s != seat]
+        return mine - self.params.opponents * max(others)
+
+    def __repr__(self) -> str:
+        budget = (f"iterations={self.iterations}" if self.iterations is not None
+                  else f"think={self.think}")
+        return f"MctsStrategy({budget})"
+
+
+__all__ = ["DEFAULT_PARAMS", "DEFAULT_THINK", "MctsStrategy", "SearchParams"]

@@ -1,0 +1,315 @@
+"""Networked games in the terminal: the lobby screens, then the game, in one terminal session.
+
+``burgundy play`` (no ``--seed``/``--local``) and ``burgundy host``/``join`` open our Peer on
+a :class:`~..netplay.PeerThread`, show the lobby screens (:mod:`.lobby`) until the game
+starts, then run the game's :class:`~.app.App` on a :class:`~..netplay.NetTable`. Every
+peer thread (ours and the local bots') is closed on the way out, whatever happens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import curses
+import json
+import logging
+import sys
+import time
+import traceback
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from p2p_burgundy.net.errors import KeyFileError, ProtocolError
+from p2p_burgundy.net.identity import load_or_create
+from p2p_burgundy.net.peer import games_dir
+
+from ..lan import DISCOVERY_SECONDS, LanError, parse_address, unfinished_games
+from ..netplay import LanLobby, NetTable, PeerThread, quick_bot_game, unplayable
+from .app import POLL_MS, App, Palette, guarded, key_name, paint
+from .lobby import (
+    AddBots,
+    AtTable,
+    Host,
+    Join,
+    Leave,
+    LobbyCommand,
+    LobbyModel,
+    LobbyView,
+    Page,
+    PlayBots,
+    QuitLobby,
+    SetMe,
+    Start,
+    dispatch_lobby,
+    render_lobby,
+)
+from .model import Model
+from .render import Canvas, Seg, Style
+
+log = logging.getLogger("p2p_burgundy.tui")
+
+
+@dataclass(frozen=True, slots=True)
+class NetOptions:
+    """What every networked command shares (from the command line)."""
+
+    home: Path
+    name: str
+    colour: str
+    interface: str | None = None
+    port: int = 0
+    mdns: bool = True
+    strategy: str = "greedy"  # how local bots play
+    gone_after: float = 10.0
+    autoplay: str | None = None  # a bot plays our seat too (demos and tests)
+    mouse: bool = True
+
+
+def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None = None
+              ) -> int:
+    """The lobby screens (the tables list; or hosting ``host``; or joining ``join``: a table
+    name, a fingerprint or host:port), then the game. Returns the exit code."""
+    thread = PeerThread()
+    threads = [thread]
+    try:
+        try:
+            thread.open(options.home, interface=options.interface, port=options.port,
+                        mdns=options.mdns)
+        except (LanError, OSError) as exc:
+            print(f"burgundy: cannot open the network: {exc}", file=sys.stderr)
+            return 1
+        if options.mdns:
+            try:
+                thread.browse(options.interface)
+            except Exception as exc:  # no multicast here: addresses still work
+                log.warning("cannot browse for tables: %s", exc)
+                options = replace(options, mdns=False)
+                if thread.peer is not None:
+                    thread.peer.announce = False
+
+        def body(screen: curses.window, palette: Palette) -> int:
+            runner = LobbyRunner(screen, palette, thread, options)
+            if host is not None:
+                runner.execute(runner.model.confirm_host(host))
+            elif join is not None:
+                runner.want(join)
+            outcome = runner.run()
+            if outcome is None:
+                return 0
+            if isinstance(outcome, PlayBots):
+                thread.close()
+                _notice(screen, palette, f"Starting a game against {outcome.count} bot"
+                        f"{'s' if outcome.count > 1 else ''} on this computer...")
+                bots, table = quick_bot_game(options.home, outcome.count,
+                                             runner.model.name, runner.model.colour,
+                                             options.strategy, gone_after=options.gone_after)
+                threads.append(bots)
+            else:
+                table = outcome
+            return App(screen, palette, table, Model(table), options.autoplay).run()
+
+        return guarded(body, mouse=options.mouse)
+    finally:
+        for t in threads:
+            t.close()
+
+
+def run_bot_game(options: NetOptions, bots: int) -> int:
+    """``burgundy play --bots N``: host on loopback, N local bot peers, start, play."""
+    try:
+        thread, table = quick_bot_game(options.home, bots, options.name, options.colour,
+                                       options.strategy, gone_after=options.gone_after)
+    except (LanError, OSError) as exc:
+        print(f"burgundy play: {exc}", file=sys.stderr)
+        return 1
+    try:
+        return _game(table, options)
+    finally:
+        thread.close()
+
+
+def run_resume(options: NetOptions, gamefile: str | None) -> int:
+    """``burgundy play --resume [GAMEFILE]``: rejoin an unfinished game, into the game."""
+    thread = PeerThread()
+    try:
+        try:
+            path = Path(gamefile) if gamefile else _latest_game(options.home)
+            port = options.port or saved_port(path)
+            try:  # the others know us at the port we had: take it again if it is free
+                thread.open(options.home, interface=options.interface, port=port, mdns=False)
+            except OSError:
+                if not port or options.port:
+                    raise
+                thread.open(options.home, interface=options.interface, mdns=False)
+            peer = thread.peer
+            assert peer is not None
+            thread.call(peer.resume(path))
+        except (LanError, OSError, ProtocolError) as exc:
+            print(f"burgundy play: cannot resume: {exc}", file=sys.stderr)
+            return 1
+        return _game(NetTable(thread, gone_after=options.gone_after), options)
+    finally:
+        thread.close()
+
+
+def _latest_game(home: Path) -> Path:
+    try:
+        key = load_or_create(home / "identity.key").public_key
+    except KeyFileError as exc:
+        raise LanError(str(exc)) from None
+    games = unfinished_games(home, key) if games_dir(home).is_dir() else []
+    if not games:
+        raise LanError(f"no game of ours in {games_dir(home)}")
+    return games[0]
+
+
+def saved_port(path: Path) -> int:
+    """The port we used for the game in ``path`` (from the ``.peers`` file beside it), or 0.
+
+    >>> saved_port(Path("/nonexistent/x.game"))
+    0
+    """
+    try:
+        return int(json.loads(path.with_suffix(".peers").read_text())["port"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0
+
+
+def _game(table: NetTable, options: NetOptions) -> int:
+    return guarded(lambda screen, palette: App(screen, palette, table, Model(table),
+                                               options.autoplay).run(), mouse=options.mouse)
+
+
+def _notice(screen: curses.window, palette: Palette, text: str) -> None:
+    height, width = screen.getmaxyx()
+    canvas = Canvas(width, height)
+    canvas.put(height // 2, 2, [Seg(text, Style.BOLD)])
+    paint(screen, canvas, palette)
+
+
+class LobbyRunner:
+    """The lobby screens' loop: snapshot the peer, draw, read a key, carry out commands."""
+
+    def __init__(self, screen: curses.window, palette: Palette, thread: PeerThread,
+                 options: NetOptions) -> None:
+        self.screen = screen
+        self.palette = palette
+        self.thread = thread
+        self.options = options
+        self.lobby = LanLobby(thread)
+        self.model = LobbyModel(options.name, options.colour, self.lobby.fingerprint)
+        self.model.update(self.snapshot())
+        self._wanted: str | None = None
+        self._wanted_until = 0.0
+
+    def want(self, target: str) -> None:
+        """Join ``target`` (host:port now; a host name or fingerprint once it is seen)."""
+        address = parse_address(target)
+        if address is not None:
+            self.execute(self.model.confirm_join(address))
+            return
+        if not self.options.mdns:
+            self.model.message = f"With --no-mdns, give the table as host:port, not {target}."
+            return
+        self._wanted, self._wanted_until = target, time.monotonic() + DISCOVERY_SECONDS
+        self.model.message = f"Looking for the table {target} on the LAN..."
+
+    def snapshot(self) -> LobbyView:
+        lobby = self.lobby
+        mine = lobby.fingerprint
+        tables = tuple(sorted((t for t in self.thread.tables.values() if t.fingerprint != mine),
+                              key=lambda t: t.instance))
+        at = None
+        if lobby.active:
+            config = lobby.config
+            address = lobby.address if lobby.is_host else lobby.host_address
+            at = AtTable(hosting=lobby.is_host, address=address or ("?", 0),
+                         members=lobby.members, seats=lobby.seats,
+                         edition=config.edition.value if config else "?",
+                         code=lobby.table_code, admitted=lobby.admitted,
+                         can_start=lobby.can_start, closed=lobby.closed,
+                         free=lobby.free_seats if lobby.is_host else 0,
+                         refused=lobby.refused,
+                         unplayable=unplayable(config) if config else None)
+        return LobbyView(tables=tables, mdns=self.options.mdns, table=at)
+
+    def run(self) -> NetTable | PlayBots | None:
+        """Until the game starts (a NetTable), bots are asked for, or the user quits."""
+        last = None
+        while True:
+            command = self.model.update(self.snapshot())
+            if command is not None:
+                self.execute(command)
+            self._look_for_wanted()
+            if self.lobby.session is not None:
+                return NetTable(self.thread, gone_after=self.options.gone_after)
+            height, width = self.screen.getmaxyx()
+            canvas = render_lobby(self.model, width, height)
+            lines = canvas.lines()
+            if lines != last:
+                paint(self.screen, canvas, self.palette)
+                last = lines
+            self.screen.timeout(POLL_MS)
+            try:
+                raw = self.screen.get_wch()
+            except curses.error:
+                continue
+            name = key_name(raw)
+            if name == "KEY_RESIZE":
+                self.screen.clear()
+                last = None
+                continue
+            if name == "KEY_MOUSE":
+                with contextlib.suppress(curses.error):
+                    curses.getmouse()
+                continue
+            command = dispatch_lobby(self.model, name)
+            if command is None:
+                continue
+            if isinstance(command, QuitLobby):
+                return None
+            if isinstance(command, PlayBots):
+                return command
+            self.execute(command)
+
+    def _look_for_wanted(self) -> None:
+        want = self._wanted
+        if want is None:
+            return
+        for table in self.model.view.tables:
+            if want in (table.host_name, table.fingerprint) or table.instance.startswith(want):
+                self._wanted = None
+                self.model.selected = table.instance
+                self.execute(self.model.confirm_join(table))
+                return
+        if time.monotonic() > self._wanted_until:
+            self._wanted = None
+            self.model.message = (f"No table called {want} found in "
+                                  f"{DISCOVERY_SECONDS:.0f} s: here are the tables seen.")
+
+    def execute(self, command: LobbyCommand | None) -> None:
+        """Carry out a lobby command on the peer; a failure becomes a message."""
+        lobby, model = self.lobby, self.model
+        try:
+            if isinstance(command, Host):
+                lobby.host(command.players, model.name, model.colour, command.edition)
+            elif isinstance(command, Join):
+                lobby.join(command.target, model.name, model.colour)
+            elif isinstance(command, SetMe):
+                lobby.set_me(command.name, command.colour, command.ready)
+            elif isinstance(command, Start):
+                lobby.start()
+            elif isinstance(command, AddBots):
+                lobby.add_bots(lobby.free_seats, self.options.strategy)
+            elif isinstance(command, Leave):
+                lobby.leave()
+        except Exception as exc:  # the network: say what happened, stay in the lobby
+            log.error("%r failed:\n%s", command, traceback.format_exc())
+            model.message = f"That did not work ({type(exc).__name__}: {exc})."
+            if isinstance(command, Host | Join):
+                model.page = Page.TABLES
+                with contextlib.suppress(Exception):
+                    lobby.leave()
+
+
+__all__ = ["LobbyRunner", "NetOptions", "run_bot_game", "run_lobby", "run_resume",
+           "saved_port"]

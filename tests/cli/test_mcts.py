@@ -1,0 +1,152 @@
+"""The ``mcts`` bot: legal complete games, reproducible decisions for a seed and budget, the
+think-time budget, and parallel ``burgundy sim`` runs that match serial ones."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from p2p_burgundy import GameConfig, GameState, apply, legal_actions, state_hash
+from p2p_burgundy.cli.main import main
+from p2p_burgundy.cli.sim import SimConfig, play_game, run_sim
+from p2p_burgundy.cli.strategies import Strategy, make
+from p2p_burgundy.cli.strategies.mcts import MctsStrategy, SearchParams
+
+# Small budgets keep whole games quick: few rollouts, few positions per die action.
+TINY = SearchParams(unit_budget=60)
+
+
+class _Sink:
+    def write(self, text: str) -> int:
+        return len(text)
+
+
+class _Recorder:
+    """Wraps a bot and keeps every action it chose."""
+
+    def __init__(self, bot: Strategy) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.actions: list[object] = []
+
+    def choose(self, state: GameState, actions):  # type: ignore[no-untyped-def]
+        action = self.bot.choose(state, actions)
+        self.actions.append(action)
+        return action
+
+
+def _mid_game(seed: int = 3) -> GameState:
+    """A phase B position with the mover at the start of a turn (greedy played up to it)."""
+    class Stop(Exception):
+        pass
+
+    class Watch:
+        name = "watch"
+
+        def __init__(self) -> None:
+            self.greedy = make("greedy")
+
+        def choose(self, state: GameState, actions):  # type: ignore[no-untyped-def]
+            if state.phase == 1 and not state.pending and len(actions) > 2:
+                raise Stop(state)
+            return self.greedy.choose(state, actions)
+
+    with pytest.raises(Stop) as caught:
+        play_game(GameConfig(players=2), [Watch(), Watch()], seed=seed)
+    state: GameState = caught.value.args[0]
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_mcts_plays_complete_games_with_only_legal_actions(players: int) -> None:
+    # play_game raises BotError on any choice that is not among the legal actions.
+    bots = [MctsStrategy(seed=players, iterations=1, params=TINY)]
+    bots += [make("random", seat) for seat in range(1, players)]
+    state, decisions = play_game(GameConfig(players=players), bots, seed=11)
+    assert state.is_over
+    assert decisions > 100
+
+
+def test_same_seed_and_budget_gives_the_same_actions() -> None:
+    def actions(seed: int) -> tuple[list[object], bytes]:
+        mcts = _Recorder(MctsStrategy(seed=seed, iterations=3, params=TINY))
+        state, _ = play_game(GameConfig(players=2), [mcts, make("random", 5)], seed=4)
+        return mcts.actions, state_hash(state)
+
+    first = actions(7)
+    assert actions(7) == first
+    assert len(first[0]) > 50
+
+
+def test_a_decision_depends_only_on_seed_budget_and_state() -> None:
+    state = _mid_game()
+    choices = {MctsStrategy(seed=1, iterations=6).choose(state, legal_actions(state))
+               for _ in range(2)}
+    assert len(choices) == 1
+    assert choices <= set(legal_actions(state))
+
+
+def test_think_time_is_respected() -> None:
+    state = _mid_game()
+    bot = make("mcts", seed=1, think=0.2)
+    started = time.perf_counter()
+    action = bot.choose(state, legal_actions(state))
+    elapsed = time.perf_counter() - started
+    assert action in legal_actions(state)
+    assert elapsed < 1.5  # 0.2 s plus at most one rollout's overrun, with room for slow CI
+    assert isinstance(bot, MctsStrategy) and bot.last_rollouts >= 1
+
+
+def test_the_chosen_line_is_followed_without_searching_again() -> None:
+    state = _mid_game()
+    bot = MctsStrategy(seed=2, iterations=4)
+    action = bot.choose(state, legal_actions(state))
+    while bot._plan:  # the rest of the die action, as planned
+        state = apply(state, action)
+        action = bot.choose(state, legal_actions(state))
+        assert bot.last_rollouts == 4  # no new search
+    assert action in legal_actions(state)
+
+
+def test_budgets_reach_the_bot_through_make() -> None:
+    assert repr(make("mcts", 1, iterations=5)) == "MctsStrategy(iterations=5)"
+    assert repr(make("mcts", 1, think=0.3)) == "MctsStrategy(think=0.3)"
+    assert repr(make("mcts", 1)) == "MctsStrategy(think=1.0)"
+    assert make("greedy", 1, think=0.3).name == "greedy"  # not a search bot: ignored
+    with pytest.raises(ValueError, match="iterations must be at least 1"):
+        make("mcts", 1, iterations=0)
+
+
+def _without_speed(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.startswith("speed:"))
+
+
+def test_jobs_do_not_change_the_results(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["sim", "--games", "3", "--seed", "5", "--bots", "greedy,random", "--rotate"]
+    assert main([*argv, "--jobs", "1"]) == 0
+    serial = capsys.readouterr().out
+    assert main([*argv, "--jobs", "2"]) == 0
+    parallel = capsys.readouterr().out
+    assert _without_speed(parallel) == _without_speed(serial)
+    assert "summary: 3 games x 2 seatings" in serial
+
+
+def test_sim_passes_the_iteration_budget_to_search_bots() -> None:
+    config = SimConfig(players=2, games=1, seed=9, bots=("mcts", "random"), iterations=1,
+                       quiet=True)
+    first = run_sim(config, _Sink())
+    again = run_sim(config, _Sink())
+    assert [e.scores for e in first.entrants] == [e.scores for e in again.entrants]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["sim", "--jobs", "0"], "argument --jobs: must be at least 1, not 0"),
+    (["sim", "--iterations", "0"], "argument --iterations: must be at least 1, not 0"),
+    (["sim", "--think", "-1"], "argument --think: must be 0 to 3600 seconds, not -1"),
+    (["sim", "--think", "soon"], "argument --think: expected seconds, not 'soon'"),
+])
+def test_bad_budgets_are_one_line_errors(argv: list[str], message: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err

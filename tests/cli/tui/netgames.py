@@ -1,0 +1,50 @@
+"""Networked games in this process for the client's tests: real peers on loopback sockets
+(a :class:`~p2p_burgundy.cli.netplay.PeerThread`), bots in every seat, no terminal."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from p2p_burgundy.cli.lan import compose_turn
+from p2p_burgundy.cli.netplay import NetTable, PeerThread, quick_bot_game
+from p2p_burgundy.cli.strategies import make
+
+
+def wait_until(thread: PeerThread, done: Callable[[], bool], timeout: float = 10.0,
+               what: str = "the condition") -> None:
+    """Wait (on the peer's own change notifications) until ``done()``; fail after
+    ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, f"{what} did not happen within {timeout} s"
+        assert thread.peer is not None
+        thread.call(thread.peer.changed(0.1))
+
+
+def play_out(thread: PeerThread, table: NetTable, seed: int = 1, timeout: float = 60.0) -> None:
+    """A greedy bot plays our seat of ``table`` until the game is over."""
+    bot = make("greedy", seed)
+
+    def step() -> bool:
+        table.poll()
+        session = table.session
+        if session.my_turn and table.state.to_move == table.my_seat:
+            table.submit_turn(compose_turn(session.state, bot))
+        return table.state.is_over
+
+    wait_until(thread, step, timeout, "the end of the game")
+
+
+def bot_game(home: Path, bots: int = 1, name: str = "Ann") -> tuple[NetTable, Path]:
+    """A whole game at a loopback table against ``bots`` local bot peers, played out; the
+    table (peers closed) and our game file."""
+    thread, table = quick_bot_game(home, bots, name)
+    try:
+        play_out(thread, table)
+    finally:
+        thread.close()
+    files = sorted((home / "games").glob("*.game"))
+    assert len(files) == 1, files
+    return table, files[0]

@@ -1,0 +1,120 @@
+"""The client's network glue in this process, over real loopback sockets: the lobby as the
+screens see it (host, join, leave, refusals, local bots), NetTable's log, and the replay of a
+game file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from p2p_burgundy import state_hash
+from p2p_burgundy.cli.netplay import LanLobby, NetTable, PeerThread
+from p2p_burgundy.cli.replay import ReplayError, load_game
+from p2p_burgundy.cli.tui.table import EntryKind, ReplayTable
+from p2p_burgundy.net.audit import audit_file
+from p2p_burgundy.net.log import FILE_MAGIC, GameFile, decode_entry, read_records
+
+from .netgames import bot_game, wait_until
+
+LOOPBACK = "127.0.0.1"
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[NetTable, Path]:
+    return bot_game(tmp_path_factory.mktemp("ann"), bots=2)
+
+
+@pytest.fixture
+def threads() -> Iterator[list[PeerThread]]:
+    made: list[PeerThread] = []
+    yield made
+    for thread in made:
+        thread.close()
+
+
+def open_lobby(threads: list[PeerThread], home: Path) -> LanLobby:
+    thread = PeerThread()
+    threads.append(thread)
+    thread.open(home, interface=LOOPBACK, mdns=False)
+    return LanLobby(thread)
+
+
+def test_a_network_game_logs_exactly_what_its_replay_shows(finished: tuple[NetTable, Path]
+                                                            ) -> None:
+    table, path = finished
+    record, names = load_game(path.read_bytes())
+    assert names == ["Ann", "Bot 1", "Bot 2"] == table.names
+    replay = ReplayTable(record, names)
+    assert replay.state.is_over and replay.position[0] == replay.position[1]
+    assert list(table.history) == list(replay.history)
+    assert table.history[-1].kind == EntryKind.EVENT
+    assert table.history[-1].text.startswith("The game is over. Final scores: Ann ")
+    assert state_hash(record.replay()) == state_hash(replay.state)  # every hash holds
+    assert audit_file(path.read_bytes()).table_code == table.table_code
+
+
+def test_a_game_file_that_holds_no_game_cannot_be_replayed(tmp_path: Path,
+                                                           finished: tuple[NetTable, Path]
+                                                           ) -> None:
+    data = finished[1].read_bytes()
+    with pytest.raises(ReplayError, match="not a p2p-burgundy game file"):
+        load_game(b"hello")
+    with pytest.raises(ReplayError, match="no valid start entry"):
+        load_game(FILE_MAGIC)
+    partial = tmp_path / "partial.game"  # a game still running: every chain cut short
+    with GameFile(partial) as game_file:
+        for raw in read_records(data)[0]:
+            if decode_entry(raw).seq < 30:
+                game_file.append(raw)
+    record, _ = load_game(partial.read_bytes())
+    assert 0 < len(record.actions) < len(load_game(data)[0].actions)
+    assert not ReplayTable(record).state.is_over
+
+
+def test_joining_leaving_and_refusals_as_the_lobby_screen_sees_them(
+        tmp_path: Path, threads: list[PeerThread]) -> None:
+    host = open_lobby(threads, tmp_path / "host")
+    host.host(2, "Hana", "red")
+    bob = open_lobby(threads, tmp_path / "bob")
+    bob.join(host.address, "Bob", "red")
+    wait_until(host.thread, lambda: len(host.members) == 2 and bob.admitted, what="Bob in")
+    assert [m.name for m in bob.members] == ["Hana", "Bob"]
+    assert bob.members[1].colour == "blue"  # red was taken
+    assert bob.members[1].fingerprint == bob.fingerprint
+    assert bob.table_code == host.table_code is not None
+    assert host.free_seats == 0 and not host.can_start
+    bob.set_me("Bob", "green", True)
+    wait_until(host.thread, lambda: host.can_start, what="Bob ready")
+    assert (host.members[1].colour, host.members[1].ready) == ("green", True)
+
+    cy = open_lobby(threads, tmp_path / "cy")
+    cy.join(host.address, "Cy", "yellow")
+    wait_until(cy.thread, lambda: cy.refused is not None, what="Cy refused")
+    assert cy.refused == "the host refused: the table is full"
+
+    bob.leave()
+    wait_until(host.thread, lambda: len(host.members) == 1, what="Bob gone")
+    assert not bob.active and bob.refused is None
+    bob.join(host.address, "Bob", "blue")
+    wait_until(bob.thread, lambda: bob.admitted, what="Bob back")
+    host.leave()
+    wait_until(bob.thread, lambda: bob.refused is not None, what="the table closed")
+    assert bob.refused == "the host refused: the table was closed"
+
+
+def test_local_bots_fill_the_free_seats_and_the_game_starts_with_the_same_code(
+        tmp_path: Path, threads: list[PeerThread]) -> None:
+    host = open_lobby(threads, tmp_path / "host")
+    host.host(3, "Hana", "red")
+    assert host.free_seats == 2
+    host.add_bots(host.free_seats)
+    assert host.free_seats == 0  # on their way
+    wait_until(host.thread, lambda: host.can_start, what="the bots ready")
+    code = host.table_code
+    host.start()
+    wait_until(host.thread, lambda: host.session is not None, what="the start")
+    table = NetTable(host.thread)
+    assert table.table_code == code
+    assert table.names == ["Hana", "Bot 1", "Bot 2"]
