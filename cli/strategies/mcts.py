@@ -99,6 +99,16 @@ class _Node:
         return self.total / self.visits if self.visits else float("-inf")
 
 
+def _settled(node: _Node) -> bool:
+    """True when nothing is left to learn below ``node``: every line from it is in the tree
+    and ends in a leaf with an exact value."""
+    if node.exact:
+        return True
+    units = node.units
+    return (bool(units) and units is not None and len(node.children) == len(units)
+            and all(_settled(c) for c in node.children))
+
+
 class MctsStrategy:
     """Searches the rest of its turn with greedy rollouts over sampled future dice.
 
@@ -167,13 +177,16 @@ class MctsStrategy:
         rollouts = 0
         steps = 0
         self._expand(root, seat)
-        while rollouts < budget and steps < 8 * budget + 64:
+        assert root.units
+        if len(root.units) == 1 and not root.children:
+            root.children.append(_Node(root.units[0][2], root.units[0][1], root.units[0][0]))
+        while rollouts < budget and steps < 8 * budget + 64 and len(root.units) > 1:
             if deadline is not None and time.perf_counter() >= deadline and root.children:
                 break
             steps += 1
             if self._iterate(root, seat, rng):
                 rollouts += 1
-            elif self._settled(root):
+            elif _settled(root):
                 break
         self.last_rollouts = rollouts
         # The most visited child; ties to the better mean, then to the greedy order.
@@ -222,11 +235,6 @@ class MctsStrategy:
             if score > best_score:
                 best, best_score = child, score
         return best
-
-    def _settled(self, root: _Node) -> bool:
-        """True when every die action from ``root`` is in the tree with an exact value."""
-        return (root.units is not None and len(root.children) == len(root.units)
-                and all(c.exact for c in root.children))
 
     def _expand(self, node: _Node, seat: int) -> None:
         """List the die actions from ``node`` (none once the bot's turn is over there)."""

@@ -32,6 +32,7 @@ from p2p_burgundy import (
     END_TURN,
     Action,
     Buy,
+    ChooseEstate,
     Discard,
     EndTurn,
     EngineError,
@@ -48,6 +49,7 @@ from p2p_burgundy import (
     legal_actions,
     state_hash,
 )
+from p2p_burgundy.estate import caveat, estate
 from p2p_burgundy.state import Step
 
 from .describe import describe_turn, gains
@@ -149,6 +151,8 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
         else:
             prompt = "Castle: one more action, any number"
         return prompt, _die_groups(state, actions)
+    if step == Step.CHOOSE_ESTATE:
+        return _estate_choice(state, actions)
     if step == Step.DISCARD:
         new = tile_label(p.storage[-1])
         options = [_leaf(state, a, f"discard {tile_label(p.storage[a.storage])}",
@@ -185,6 +189,21 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
     if any(isinstance(a, Pass) for a in actions):
         options.append(Option("x", "pass (use nothing)", Pass()))
     return words.get(step, "Choose"), options
+
+
+def _estate_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, list[Option]]:
+    """Set-up: which side of the board to play, and where the start castle stands."""
+    seat = state.to_move
+    assert seat is not None
+    offers = state.offers[seat]
+    options = []
+    for a in actions:
+        if isinstance(a, ChooseEstate):
+            board = estate(offers[a.side])
+            note = caveat(board)
+            options.append(Option("", f"estate {board.id}, start castle on "
+                                      f"{board.label(a.space)}", a, note=note))
+    return "Set-up: choose your estate and the space of your start castle", _numbered(options)
 
 
 def _buy_leaf(state: GameState, action: Buy) -> Option:
@@ -560,6 +579,8 @@ class Model:
         assert action is not None
         if isinstance(action, EndTurn):
             return self.end_turn()
+        if isinstance(action, ChooseEstate):
+            return Submit((*self.draft.actions, action))  # a set-up choice is a whole turn
         try:
             self.draft.apply(action)
         except EngineError as exc:  # legal_actions offered it: an engine disagreement
@@ -619,8 +640,8 @@ class Model:
             return None
         while True:
             action = choose(draft.state, legal_actions(draft.state))
-            if isinstance(action, EndTurn):
-                return Submit((*draft.actions, END_TURN))
+            if isinstance(action, EndTurn | ChooseEstate):
+                return Submit((*draft.actions, action))
             draft.apply(action)
 
     # --- questions, chat and pages -------------------------------------------------------

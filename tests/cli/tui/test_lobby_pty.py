@@ -1,0 +1,227 @@
+"""Networked play through the real program in a pseudo-terminal (pyte), always on loopback:
+``burgundy play --bots``, the lobby screens with headless ``burgundy bot`` processes, handing
+a gone player's seat to a bot, ``--resume`` after a crash, and ``burgundy replay``.
+
+Every wait reads until the expected text appears; nothing sleeps for a fixed time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from p2p_burgundy.cli.main import main
+from p2p_burgundy.net.identity import fingerprint, load_or_create
+from p2p_burgundy.net.log import FILE_MAGIC
+
+from .netgames import bot_game
+
+if sys.platform == "win32":
+    pytest.skip("needs a POSIX pty", allow_module_level=True)
+pytest.importorskip("pyte", reason="pyte is in the test extras: pip install -e '.[test]'")
+
+from .pty_terminal import PtyTerminal, burgundy
+
+LOOPBACK = ("--interface", "127.0.0.1")
+OFF_LAN = (*LOOPBACK, "--no-mdns")
+END = "\x1b[4~"  # the End key of a TERM=screen terminal
+
+
+@contextlib.contextmanager
+def headless_bot(home: Path, *args: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``burgundy bot ARGS`` with its key in ``home``, output in ``home/out``."""
+    home.mkdir(parents=True, exist_ok=True)
+    with open(home / "out", "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "p2p_burgundy.cli.main", "bot", "--home", str(home),
+             "--seed", "1", "--timeout", "120", *args], stdout=out, stderr=subprocess.STDOUT)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
+
+
+def bot_said(home: Path, pattern: str, proc: subprocess.Popen[bytes],
+             timeout: float = 15.0) -> re.Match[str]:
+    """Wait until the bot's output matches ``pattern``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = re.search(pattern, (home / "out").read_text(errors="replace"))
+        if found:
+            return found
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise AssertionError(f"no {pattern!r} from the bot:\n{(home / 'out').read_text()}")
+        time.sleep(0.02)  # polling a file: there is nothing to select() on
+
+
+def key_fingerprint(home: Path) -> str:
+    """The fingerprint of the key in ``home`` (made now if there is none yet)."""
+    return fingerprint(load_or_create(home / "identity.key").public_key)
+
+
+def play_a_turn(term: PtyTerminal, name: str) -> None:
+    """Take workers with both dice and end the turn (it must be ours)."""
+    term.press("1")
+    term.wait_for("w take workers")
+    term.press("w", "2", "w")
+    term.wait_for("e end the turn")
+    term.press("e")
+    term.wait_until(lambda: "(this turn)" not in term.text and f"{name}'s estate" in term.text)
+
+
+def quit_game(term: PtyTerminal) -> None:
+    term.press("q")
+    term.wait_for("Leave this game?")
+    term.press("y")
+    assert term.wait_exit() == 0
+
+
+def test_play_with_bots_is_a_network_game_played_by_keys(tmp_path: Path) -> None:
+    with burgundy(tmp_path, "play", "--bots", "1", "--name", "Tess", *OFF_LAN) as term:
+        screen = term.wait_for("use die 1", 20)
+        assert "Tess's estate" in screen and "Bot 1" in screen
+        play_a_turn(term, "Tess")
+        term.wait_for("Your turn. Since your last turn:", 20)
+        term.press("l")
+        term.wait_for("Tess ended the turn.")
+        term.press("esc")
+        quit_game(term)
+    assert len(list((tmp_path / "games").glob("*.game"))) == 1  # our peer's signed log
+
+
+def test_hosting_a_table_a_headless_bot_joins_then_its_seat_goes_to_a_bot(tmp_path: Path
+                                                                          ) -> None:
+    robo = tmp_path / "robo"
+    robo_fp = key_fingerprint(robo)
+    with burgundy(tmp_path / "me", "host", "--players", "2", "--name", "Hana", *OFF_LAN,
+                  "--gone-after", "0") as term:
+        screen = term.wait_for("Others join at 127.0.0.1:")
+        assert "Hana (host, you)" in screen and "(free)" in screen
+        port = re.search(r"Others join at 127\.0\.0\.1:(\d+)", screen).group(1)  # type: ignore[union-attr]
+        with headless_bot(robo, f"127.0.0.1:{port}", "--name", "Robo", *OFF_LAN) as bot:
+            screen = term.wait_for("s starts the game", 20)
+            assert f"2     Robo              blue    {robo_fp}   ready" in screen
+            code = re.search(r"Table code: (\S+)", screen).group(1)  # type: ignore[union-attr]
+            term.press("s")
+            term.wait_for("Hana's estate")
+            bot_said(robo, rf"game started, table code {code}", bot)
+            bot.kill()
+            bot.wait()
+        if "use die 1" in term.text:
+            play_a_turn(term, "Hana")
+        term.wait_for("B lets a bot play Robo's seat.", 20)
+        assert "(not heard from)" in " ".join(term.text.split())  # wrapped in the pane
+        assert "B let a bot play" in term.screen.display[23]
+        term.press("B")
+        term.wait_for("Let a bot play Robo's seat from now on?")
+        term.press("y")
+        term.wait_for("Your turn.", 20)
+        term.press("l")
+        term.wait_for("Robo's seat is played by a bot from now on (agreed by all).")
+        term.press("esc")
+        quit_game(term)
+
+
+def test_the_tables_list_shows_a_table_announced_on_loopback_and_joins_it(tmp_path: Path
+                                                                         ) -> None:
+    zed = tmp_path / "zed"
+    name = f"Zed{time.monotonic_ns() % 100000}"
+    with headless_bot(zed, "--host", "--players", "2", "--name", name, *LOOPBACK) as bot, \
+            burgundy(tmp_path / "me", "play", "--name", "Jo", *LOOPBACK) as term:
+        screen = term.wait_for(f"{name} [", 20)
+        assert "Tables on the LAN (live):" in screen
+        key = re.search(rf"([1-9])  {name} \[", screen).group(1)  # type: ignore[union-attr]
+        term.press(key)
+        screen = term.wait_for("Press r when you are ready", 20)
+        assert f"{name} (host)" in screen and key_fingerprint(zed) in screen
+        assert "Jo (you)" in screen and "Table code:" in screen
+        term.press("r")
+        term.wait_for("Jo's estate", 20)
+        bot_said(zed, "game started", bot)
+        quit_game(term)
+
+
+def test_joining_by_a_typed_address_without_mdns(tmp_path: Path) -> None:
+    zed = tmp_path / "zed"
+    with headless_bot(zed, "--host", "--players", "2", "--name", "Zed", *OFF_LAN) as bot, \
+            burgundy(tmp_path / "me", "join", "--name", "Jo", *OFF_LAN) as term:
+        port = bot_said(zed, r"hosting at 127\.0\.0\.1:(\d+)", bot).group(1)
+        term.wait_for("mDNS is off")
+        term.press("a")
+        term.wait_for("Address: _")
+        term.press(f"127.0.0.1:{port}", "enter")
+        screen = term.wait_for("Press r when you are ready", 20)
+        assert "Zed (host)" in screen and key_fingerprint(zed) in screen
+        term.press("r")
+        term.wait_for("Jo's estate", 20)
+        quit_game(term)
+
+
+def test_resume_after_a_crash_goes_on_from_the_game_file(tmp_path: Path) -> None:
+    with burgundy(tmp_path, "play", "--bots", "1", "--name", "Tess", *OFF_LAN) as term:
+        term.wait_for("use die 1", 20)
+        play_a_turn(term, "Tess")
+        term.wait_for("Your turn. Since your last turn:", 20)
+        term.proc.kill()  # the crash: the bot peers in that process go too
+        term.wait_exit()
+    with burgundy(tmp_path, "play", "--resume", *LOOPBACK, "--gone-after", "0") as term:
+        term.wait_for("use die 1", 20)
+        term.press("l")
+        term.wait_for("Tess ended the turn.")  # the log is back, from the file
+        term.press("esc")
+        play_a_turn(term, "Tess")
+        term.wait_for("B lets a bot play Bot 1's seat.", 20)
+        term.press("B", "y")
+        term.wait_for("Your turn.", 20)
+        quit_game(term)
+
+
+@pytest.fixture(scope="module")
+def game_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return bot_game(tmp_path_factory.mktemp("replay"), bots=1)[1]
+
+
+def test_replay_steps_forwards_and_backwards_through_a_network_game(tmp_path: Path,
+                                                                   game_file: Path) -> None:
+    with burgundy(tmp_path, "replay", str(game_file)) as term:
+        screen = term.wait_for("replay: step 0 of ")
+        total = int(re.search(r"replay: step 0 of (\d+)", screen).group(1))  # type: ignore[union-attr]
+        assert "Ann's estate" in screen
+        term.press(">")
+        term.wait_for(f"replay: step 10 of {total}")
+        term.press(",")
+        term.wait_for(f"replay: step 9 of {total}")
+        term.press(END)
+        term.wait_for("Final scores")
+        term.press(",")
+        term.wait_for(f"replay: step {total - 1} of {total}")
+        term.press(".")
+        term.wait_for("Final scores")
+        term.press("q")
+        assert term.wait_exit() == 0
+
+
+def test_a_bad_replay_file_is_one_clear_line(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    garbage = tmp_path / "garbage.game"
+    garbage.write_bytes(b"not a game")
+    empty = tmp_path / "empty.game"
+    empty.write_bytes(FILE_MAGIC)
+    cases = [(garbage, "not a p2p-burgundy game file"),
+             (tmp_path / "missing.game", "cannot read"),
+             (empty, "no valid start entry")]
+    for path, why in cases:
+        assert main(["replay", str(path)]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("burgundy replay: ") and why in err
+    assert main(["replay"]) == 2
+    assert "GAMEFILE" in capsys.readouterr().err
