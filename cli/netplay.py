@@ -30,7 +30,7 @@ from p2p_burgundy import (
     IllegalAction,
     new_game,
 )
-from p2p_burgundy.config import CHOOSE, Setup
+from p2p_burgundy.config import Setup
 from p2p_burgundy.net.discovery import Browser, TableInfo
 from p2p_burgundy.net.errors import KeyFileError, LocalProtocolError
 from p2p_burgundy.net.identity import fingerprint, load_or_create, table_code
@@ -90,16 +90,13 @@ def lan_address() -> str:
 def unplayable(config: GameConfig) -> str | None:
     """Why the terminal client cannot play a table with ``config``, or None if it can.
 
-    >>> unplayable(GameConfig(players=2)) is None
+    >>> unplayable(GameConfig(players=2, setup=Setup.EXPERTS_OPEN)) is None
     True
     >>> unplayable(GameConfig(players=2, setup=Setup.EXPERTS_SECRET))
-    "the table uses the experts' set-up, which this client cannot play yet"
+    "the table uses the experts' secret set-up, which this client cannot play yet"
     """
-    if config.setup is not Setup.STANDARD:
-        return "the table uses the experts' set-up, which this client cannot play yet"
-    if CHOOSE in config.start_spaces:
-        return "the table's estates make players choose a start space, which this client " \
-               "cannot do yet"
+    if config.setup is Setup.EXPERTS_SECRET:
+        return "the table uses the experts' secret set-up, which this client cannot play yet"
     return None
 
 
@@ -582,8 +579,11 @@ class NetTable:
         before = set(self.gone())
         waiting = self.session.waiting_for()
         blocking = set(waiting.seats) if waiting is not None and not self._ended else set()
-        silent = (set(self.peer.missing()) & blocking) - {self.my_seat} \
-            - set(self.session.forfeits)
+        try:  # the peer's loop may change what this reads, meanwhile: then next time
+            silent = (set(self.peer.missing()) & blocking) - {self.my_seat} \
+                - set(self.session.forfeits)
+        except RuntimeError:
+            return False
         now = self._clock()
         for seat in list(self._missing_since):
             if seat not in silent:

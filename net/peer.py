@@ -124,6 +124,7 @@ class Peer:
                           game_id=game_id, host_fingerprint=host_fingerprint,
                           spectator=spectator)
         self.lobby = lobby
+        self._update_known()
         await self._flush()
         return lobby
 
@@ -323,6 +324,7 @@ class Peer:
 
     def _lobby_event(self, event: LobbyEvent) -> None:
         self._record(event)
+        self._update_known()
         if isinstance(event, RosterChanged):
             if self._announcer is not None:
                 self._background(self._announcer.update(len(event.members)))
@@ -364,6 +366,19 @@ class Peer:
             if s.key in members and s.key != self.identity.public_key:
                 self._addresses[seat] = members[s.key]
         self._save_addresses()
+        self._update_known()
+
+    def _update_known(self) -> None:
+        """Tell the transport which addresses are players (exempt from the budget that all
+        other sources share): the seats, the lobby's members and spectators, our host."""
+        known = set(self._addresses.values())
+        if self.lobby is not None:
+            known |= {m.address for m in self.lobby.members if m.address[1]}
+            if isinstance(self.lobby, JoinLobby):
+                known.add(self.lobby.host)
+            else:
+                known |= set(self.lobby.spectators.values())
+        self.transport.known = known
 
     def _set_session(self, session: Session) -> None:
         self.session = session
@@ -384,6 +399,7 @@ class Peer:
             self._addresses = {int(k): (v[0], int(v[1])) for k, v in data["seats"].items()}
         except (OSError, ValueError, KeyError, TypeError, IndexError):
             log.warning("no address book for this game: waiting to hear from the others")
+        self._update_known()
 
     def saved_port(self, game_id: bytes) -> int:
         """The port this peer used for a game (to bind it again when resuming), or 0."""

@@ -1,8 +1,9 @@
 """UDP transport: one unconnected socket, a bounded receive queue, per-address rate limits.
 
 Cheap checks run here, before any message is decoded or a signature checked: the datagram's
-size, its first two bytes (a msgpack array holding our protocol version), and a token bucket
-per source address. Whatever fails is dropped and counted, never queued.
+size, its first two bytes (a msgpack array holding our protocol version), one token bucket
+shared by every source that is not a known player (:attr:`Transport.known`), and a token
+bucket per source address. Whatever fails is dropped and counted, never decoded.
 
 >>> limiter = RateLimiter(rate=10, burst=2)
 >>> [limiter.allow("a", now=0.0) for _ in range(3)], limiter.allow("a", now=0.1)
@@ -24,6 +25,8 @@ MAX_QUEUE = 256  # datagrams waiting for the session; more are dropped
 RATE = 400.0  # datagrams per second per address (a catch-up burst is ~50)
 BURST = 200
 MAX_SOURCES = 1024  # addresses the rate limiter remembers
+STRANGER_RATE = 300.0  # datagrams per second from every address not known as a peer, together
+STRANGER_BURST = 300.0
 
 
 class RateLimiter:
@@ -73,6 +76,7 @@ class Stats:
     received: int = 0
     dropped_shape: int = 0
     dropped_rate: int = 0
+    dropped_strangers: int = 0
     sent: int = 0
 
 
@@ -87,6 +91,11 @@ class Transport:
         stream._transport.get_protocol()._recvq = queue
         self._queue = queue
         self.limiter = RateLimiter()
+        # Addresses of the players we know (the Peer keeps this up to date). Everyone else
+        # shares one budget, so a flood from many ports costs little more than a drop each
+        # and the players' own datagrams are never crowded out of the socket buffer.
+        self.known: set[Address] = set()
+        self.strangers = RateLimiter(STRANGER_RATE, STRANGER_BURST, max_sources=1)
         self.stats = Stats()
         self._loop = asyncio.get_running_loop()
 
@@ -116,11 +125,15 @@ class Transport:
             if not looks_like_message(data):
                 self.stats.dropped_shape += 1
                 continue
-            if not self.limiter.allow(addr, now):
+            source = (addr[0], addr[1])
+            if source not in self.known and not self.strangers.allow(None, now):
+                self.stats.dropped_strangers += 1
+                continue
+            if not self.limiter.allow(source, now):
                 self.stats.dropped_rate += 1
                 continue
             self.stats.received += 1
-            return data, (addr[0], addr[1])
+            return data, source
 
     async def send(self, data: bytes, address: Address) -> None:
         """Send one datagram (UDP: best effort; the protocol repairs loss)."""

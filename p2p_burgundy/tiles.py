@@ -196,6 +196,9 @@ KNOWLEDGE_BUILDING_SCORED: dict[int, Building] = {
 }
 
 
+ANIMAL_PLURALS = ("cows", "sheep", "pigs", "chickens")  # by Animal
+
+
 def tile_name(tile: int) -> str:
     """A short human name for a tile.
 
@@ -206,8 +209,7 @@ def tile_name(tile: int) -> str:
     if colour == Colour.BEIGE:
         return Building(tile).name.lower().replace("_", " ").replace("carpenters", "carpenter's")
     if colour == Colour.LIGHT_GREEN:
-        animal = Animal(ANIMAL_TYPE[tile]).name.lower()
-        return f"{ANIMAL_COUNT[tile]} {animal}{'s' if animal == 'cow' else ''}"
+        return f"{ANIMAL_COUNT[tile]} {ANIMAL_PLURALS[ANIMAL_TYPE[tile]]}"
     if colour == Colour.YELLOW:
         return f"knowledge #{KNOWLEDGE_NUMBER[tile]}"
     return Tile(tile).name.lower()

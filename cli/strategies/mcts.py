@@ -11,18 +11,20 @@ node is visited (progressive widening); selection is UCB1.
 From a new leaf a rollout lets the greedy bot play every seat until the *horizon*: the end of
 the round in which every opponent has played a turn after the bot's (``horizon="reply"``; or
 simply the end of the current round with ``horizon="round"``). All dice of a round are rolled
-at its start, so the opponents' replies in the current round are predicted exactly; a chance
-event met on the way (the next round's dice, a new phase's tiles) is resolved with entropy
-from the bot's own seeded RNG: each rollout is one sample of the unknown future. At the
-horizon the position is judged for the bot by the greedy value, against the best opponent
-(``value(me) - max(value(opponent))``). A rollout that met no chance event is exact, and is
-not repeated.
+at its start, so the opponents' replies in the current round are predicted exactly (for a
+greedy opponent). A chance event met on the way (the next round's dice, a new phase's tiles)
+is a future nobody knows: the rollout *determinizes* it with entropy of its own, SHA-256 of
+the bot's seed, the searched state, the leaf's sample number and the event's index. The n-th
+rollout from every leaf samples the same n-th future (common random numbers), so sibling lines
+are compared on the same dice. At the horizon the position is judged for the bot by the greedy
+value against the best opponent (``value(me) - max(value(opponent))``); a rollout that met no
+chance event is exact and is not repeated.
 
 Budgets: ``iterations`` rollouts per search (deterministic: the clock is never read), or
-``think`` seconds per search (anytime: the best action so far when time runs out). The line
-chosen is then followed without searching again, and the subtree under it is kept for the next
-search. Each search seeds its RNG from the bot's seed and the state, so a decision depends only
-on the seed, the budget and the state (and the kept subtree).
+``think`` seconds per search (anytime: the best line so far when time runs out). The chosen
+line is then followed without searching again, and the subtree under it is kept for the next
+search. So a decision depends only on the seed, the budget and the state (and on the kept
+subtree, itself a function of those).
 
 >>> from p2p_burgundy import GameConfig, legal_actions, new_game, resolve_chance
 >>> state = new_game(GameConfig(players=2))
@@ -37,7 +39,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -167,8 +168,7 @@ class MctsStrategy:
 
     def _search(self, state: GameState) -> _Node:
         seat = state.order[state.turn]
-        rng = random.Random(int.from_bytes(hashlib.sha256(
-            b"p2p-burgundy/mcts/%d/" % self.seed + state_hash(state)).digest()[:8], "big"))
+        worlds = hashlib.sha256(b"p2p-burgundy/mcts/%d/" % self.seed + state_hash(state)).digest()
         root = self._kept if self._kept is not None and self._kept_key == state_hash(state) \
             else _Node(state, (), 0.0)
         self._kept = None
@@ -184,7 +184,7 @@ class MctsStrategy:
             if deadline is not None and time.perf_counter() >= deadline and root.children:
                 break
             steps += 1
-            if self._iterate(root, seat, rng):
+            if self._iterate(root, seat, worlds):
                 rollouts += 1
             elif _settled(root):
                 break
@@ -192,7 +192,7 @@ class MctsStrategy:
         # The most visited child; ties to the better mean, then to the greedy order.
         return max(root.children, key=lambda c: (c.visits, c.mean))
 
-    def _iterate(self, root: _Node, seat: int, rng: random.Random) -> bool:
+    def _iterate(self, root: _Node, seat: int, worlds: bytes) -> bool:
         """One selection, expansion, rollout and backup; False if nothing was rolled out."""
         p = self.params
         path = [root]
@@ -217,7 +217,10 @@ class MctsStrategy:
         if node.exact:
             value, rolled = node.mean, False
         else:
-            value, chanced = self._rollout(node.state, seat, rng)
+            # A leaf's n-th rollout samples the n-th future ("world"): siblings are compared
+            # on the same dice (common random numbers), which cuts the noise a lot.
+            world = hashlib.sha256(worlds + node.visits.to_bytes(4, "big")).digest()
+            value, chanced = self._rollout(node.state, seat, world)
             node.exact = not chanced and not node.units
         for n in path:
             n.visits += 1
@@ -288,7 +291,7 @@ class MctsStrategy:
             policy = self._policies[seat] = GreedyStrategy(seed=0, weights=self._weights)
         return policy
 
-    def _rollout(self, state: GameState, seat: int, rng: random.Random) -> tuple[float, bool]:
+    def _rollout(self, state: GameState, seat: int, world: bytes) -> tuple[float, bool]:
         """Greedy play by every seat up to the horizon; the value there and whether a chance
         event was sampled on the way."""
         players = state.config.players
@@ -299,7 +302,8 @@ class MctsStrategy:
             if state.chance is not None:
                 if not wait_reply or len(replied) == players - 1:
                     break
-                state = resolve_chance(state, rng.randbytes(32))
+                state = resolve_chance(state, hashlib.sha256(
+                    world + state.chance.index.to_bytes(4, "big")).digest())
                 chanced = True
                 continue
             mover = state.order[state.turn]

@@ -220,6 +220,10 @@ def describe_chance(before: GameState, after: GameState, names: Sequence[str]) -
             f"{names[s]} " + ", ".join(str(g) for g in range(1, 7) for _ in range(p.goods[g]))
             for s, p in enumerate(after.players))
         return [f"Set-up: {names[start]} starts; starting goods: {goods}."]
+    if event.kind == ChanceKind.DEAL:
+        dealt = "; ".join(f"{names[s]} estates {' or '.join(offer)}"
+                          for s, offer in enumerate(after.offers))
+        return [f"The boards are dealt: {dealt}."]
     if event.kind == ChanceKind.PHASE:
         goods = " ".join(str(g) for g in after.phase_goods)
         return [f"Phase {PHASE_LETTERS[after.phase]} begins: the depots are filled; "

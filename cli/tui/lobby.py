@@ -402,8 +402,9 @@ def start_hint(at: AtTable) -> str:
 
 Handler = tuple[str, ...]  # a LobbyModel method name, then its int arguments
 
-_TYPING = {"^J": (("confirm",), "join"), "^[": (("back",), "back"),
-           "^?": (("backspace",), "")}
+_TYPING: dict[str, tuple[Handler, str]] = {"^J": (("confirm",), "join"),
+                                           "^[": (("back",), "back"),
+                                           "^?": (("backspace",), "")}
 
 LOBBY_KEYMAP: dict[Page, dict[str, tuple[Handler, str]]] = {
     Page.TABLES: {

@@ -70,6 +70,7 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
     name, a fingerprint or host:port), then the game. Returns the exit code."""
     thread = PeerThread()
     threads = [thread]
+    failures: list[str] = []
     try:
         try:
             thread.open(options.home, interface=options.interface, port=options.port,
@@ -99,15 +100,23 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
                 thread.close()
                 _notice(screen, palette, f"Starting a game against {outcome.count} bot"
                         f"{'s' if outcome.count > 1 else ''} on this computer...")
-                bots, table = quick_bot_game(options.home, outcome.count,
-                                             runner.model.name, runner.model.colour,
-                                             options.strategy, gone_after=options.gone_after)
+                try:
+                    bots, table = quick_bot_game(options.home, outcome.count,
+                                                 runner.model.name, runner.model.colour,
+                                                 options.strategy,
+                                                 gone_after=options.gone_after)
+                except (LanError, OSError) as exc:
+                    failures.append(f"burgundy: no game against bots: {exc}")
+                    return 1
                 threads.append(bots)
             else:
                 table = outcome
             return App(screen, palette, table, Model(table), options.autoplay).run()
 
-        return guarded(body, mouse=options.mouse)
+        code = guarded(body, mouse=options.mouse)
+        for failure in failures:  # said once the terminal is back to normal
+            print(failure, file=sys.stderr)
+        return code
     finally:
         for t in threads:
             t.close()

@@ -19,6 +19,7 @@ from p2p_burgundy.tiles import (
     ANIMAL_TYPE,
     COLOUR_NAMES,
     GOODS_NAMES,
+    KNOWLEDGE_BUILDING_SCORED,
     KNOWLEDGE_NUMBER,
     TILE_COLOUR,
     Animal,
@@ -170,17 +171,7 @@ KNOWLEDGE_TEXT: dict[int, tuple[str, ...]] = {
         "2011 edition: 2 VP per bonus; 2019 edition: 3 VP per bonus.",
     ),
 }
-_SCORED_BUILDING = {
-    16: Building.MARKET,
-    17: Building.WATCHTOWER,
-    18: Building.CARPENTERS_WORKSHOP,
-    19: Building.CHURCH,
-    20: Building.WAREHOUSE,
-    21: Building.BOARDING_HOUSE,
-    22: Building.BANK,
-    23: Building.CITY_HALL,
-}
-for _number, _building in _SCORED_BUILDING.items():
+for _number, _building in KNOWLEDGE_BUILDING_SCORED.items():
     KNOWLEDGE_TEXT[_number] = (
         f"End of game: 4 VP for each {tile_name(_building)} on your estate.",
     )

@@ -16,6 +16,7 @@ and prints how many it sent. Only the given targets (loopback in the tests) are 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import signal
 import socket
@@ -83,10 +84,9 @@ def main(argv: list[str] | None = None) -> int:
         while not stop and sent < args.max and time.monotonic() - start < args.seconds:
             for _ in range(batch):
                 data = datagram(rng, game_id, keys, len(keys))
-                try:
+                # A full socket buffer (OSError): a dropped datagram is still a datagram.
+                with contextlib.suppress(OSError):
                     sockets[sent % len(sockets)].sendto(data, targets[sent % len(targets)])
-                except OSError:
-                    pass  # a full socket buffer: a dropped datagram is still a datagram
                 sent += 1
             # Pace to the rate: batch datagrams every batch / rate seconds.
             ahead = start + sent / args.rate - time.monotonic()

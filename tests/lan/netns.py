@@ -15,7 +15,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 
 
@@ -42,10 +42,8 @@ def unavailable() -> str | None:
     except (subprocess.SubprocessError, OSError) as exc:
         detail = getattr(exc, "stderr", b"") or b""
         return f"`ip netns add` failed: {detail.decode(errors='replace').strip() or exc}"
-    try:
+    with suppress(subprocess.SubprocessError):
         _ip("netns", "del", probe)
-    except subprocess.SubprocessError:
-        pass
     return None
 
 

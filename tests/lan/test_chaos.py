@@ -58,7 +58,7 @@ def test_peers_converge_and_finish_under_loss_duplication_reordering_and_a_parti
     net.run_game(limit=1800)
     assert_converged(net)
     link = net.link
-    assert 0.25 < link.lost / link.sent < 0.5  # the link really lost that much
+    assert 0.25 < link.lost / link.sent < 0.7  # the link really lost that much
     partition = link.partitions[0]
     assert net.now > partition.end  # the game outlived the partition
 

@@ -155,7 +155,7 @@ def test_a_proof_made_for_a_rogue_host_does_not_work_at_the_real_host() -> None:
     assert keys(real) == [HOST.public_key]
 
 
-# --- a rogue host (sans-I/O) ------------------------------------------------------------------------
+# --- a rogue host (sans-I/O) ---------------------------------------------------------------------
 
 
 def welcome_from(host_key: bytes, signer: Identity, joiner_nonce: bytes,

@@ -98,6 +98,17 @@ def test_play_with_bots_is_a_network_game_played_by_keys(tmp_path: Path) -> None
     assert len(list((tmp_path / "games").glob("*.game"))) == 1  # our peer's signed log
 
 
+def test_with_nobody_around_the_tables_page_starts_a_game_against_bots(tmp_path: Path) -> None:
+    with burgundy(tmp_path, "play", "--name", "Tess", *OFF_LAN) as term:
+        term.wait_for("> b  play against bots on this computer")
+        term.press("enter")
+        term.wait_for("Bots:")
+        term.press("2")
+        screen = term.wait_for("Tess's estate", 20)
+        assert "Bot 1" in screen and "Bot 2" in screen
+        quit_game(term)
+
+
 def test_hosting_a_table_a_headless_bot_joins_then_its_seat_goes_to_a_bot(tmp_path: Path
                                                                           ) -> None:
     robo = tmp_path / "robo"
@@ -116,10 +127,14 @@ def test_hosting_a_table_a_headless_bot_joins_then_its_seat_goes_to_a_bot(tmp_pa
             bot_said(robo, rf"game started, table code {code}", bot)
             bot.kill()
             bot.wait()
-        if "use die 1" in term.text:
-            play_a_turn(term, "Hana")
-        term.wait_for("B lets a bot play Robo's seat.", 20)
-        assert "(not heard from)" in " ".join(term.text.split())  # wrapped in the pane
+        offered = "B lets a bot play Robo's seat."
+        while offered not in term.text:  # the game goes on until it needs Robo
+            assert term.wait_until(lambda: "use die 1" in term.text or offered in term.text,
+                                   20), term.text
+            if "use die 1" in term.text:
+                play_a_turn(term, "Hana")
+        menu = " ".join(line[:42].strip() for line in term.screen.display[14:17])
+        assert "(not heard from)" in menu, term.text  # the waiting pane, wrapped
         assert "B let a bot play" in term.screen.display[23]
         term.press("B")
         term.wait_for("Let a bot play Robo's seat from now on?")

@@ -9,10 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from p2p_burgundy import state_hash
+from p2p_burgundy import GameConfig, new_game, resolve_chance, state_hash
+from p2p_burgundy.chance import ChanceKind
 from p2p_burgundy.cli.netplay import LanLobby, NetTable, PeerThread
 from p2p_burgundy.cli.replay import ReplayError, load_game
+from p2p_burgundy.cli.tui.describe import describe_chance
 from p2p_burgundy.cli.tui.table import EntryKind, ReplayTable
+from p2p_burgundy.config import Setup
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.log import FILE_MAGIC, GameFile, decode_entry, read_records
 
@@ -118,3 +121,13 @@ def test_local_bots_fill_the_free_seats_and_the_game_starts_with_the_same_code(
     table = NetTable(host.thread)
     assert table.table_code == code
     assert table.names == ["Hana", "Bot 1", "Bot 2"]
+
+
+def test_the_experts_deal_is_described_in_the_log() -> None:
+    state = new_game(GameConfig(players=2, setup=Setup.EXPERTS_OPEN))
+    while state.chance is not None and state.chance.kind != ChanceKind.DEAL:
+        state = resolve_chance(state, bytes(32))
+    after = resolve_chance(state, bytes(32))
+    [line] = describe_chance(state, after, ["Ann", "Bob"])
+    assert line.startswith("The boards are dealt: Ann estates ")
+    assert " or " in line and "; Bob estates " in line
