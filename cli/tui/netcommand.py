@@ -275,6 +275,8 @@ class LobbyRunner:
             if command is None:
                 continue
             if isinstance(command, QuitLobby):
+                if self.lobby.active:  # tell the table (a joiner leaves, a host closes it)
+                    self.execute(Leave())
                 return None
             if isinstance(command, PlayBots):
                 return command
