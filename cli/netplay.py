@@ -13,7 +13,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import os
-import socket
 import tempfile
 import threading
 import time
@@ -71,20 +70,6 @@ GONE_AFTER = 10.0
 """Seconds a player the game waits for must stay silent (beyond the peer's own few seconds
 before it counts them missing) before the client offers to let a bot play their seat."""
 LOOPBACK = "127.0.0.1"
-
-
-def lan_address() -> str:
-    """This machine's address on the LAN (where the default route leaves), or 127.0.0.1.
-
-    >>> lan_address().count(".")
-    3
-    """
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect(("192.0.2.1", 9))  # TEST-NET-1: connect() sends nothing, it picks a route
-        address = str(s.getsockname()[0])
-        if address != "0.0.0.0":
-            return address
-    return LOOPBACK
 
 
 def unplayable(config: GameConfig) -> str | None:
@@ -246,8 +231,7 @@ class LanLobby:
     def host(self, players: int, name: str, colour: str, edition: str = "2011") -> None:
         config = GameConfig(players=players, edition=Edition(edition))
         self._since = self.peer.event_count
-        self.thread.call(self.peer.host(config, name, colour,
-                                        advertise_address=self.reachable_host))
+        self.thread.call(self.peer.host(config, name, colour))
 
     def join(self, table: TableInfo | tuple[str, int], name: str, colour: str,
              spectator: bool = False) -> None:
@@ -267,15 +251,9 @@ class LanLobby:
         self.thread.call(self.peer.set_me(name, colour, ready))
 
     @property
-    def reachable_host(self) -> str:
-        """The address others reach us at: the bound one, or our LAN address."""
-        host = self.peer.address[0]
-        return host if host != "0.0.0.0" else lan_address()
-
-    @property
     def address(self) -> tuple[str, int]:
         """Where others join our table (host:port)."""
-        return self.reachable_host, self.peer.address[1]
+        return self.peer.reachable_address
 
     @property
     def active(self) -> bool:
@@ -634,5 +612,5 @@ def quick_bot_game(home: Path, bots: int, name: str,
     return thread, NetTable(thread, gone_after=gone_after)
 
 
-__all__ = ["GONE_AFTER", "LanLobby", "NetTable", "PeerThread", "lan_address", "quick_bot_game",
+__all__ = ["GONE_AFTER", "LanLobby", "NetTable", "PeerThread", "quick_bot_game",
            "unplayable"]

@@ -12,6 +12,7 @@ veth address) so they never talk to other hosts.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -43,6 +44,23 @@ class TableInfo:
         """What a player sees in the list of tables."""
         return (f"{self.host_name} [{self.fingerprint}] {self.seats_taken}/{self.seats} "
                 f"seats, {self.edition} rules, {self.address[0]}:{self.address[1]}")
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN (where the default route leaves), or 127.0.0.1.
+
+    Connecting a UDP socket sends nothing; it only asks the kernel which source address a
+    datagram to that (reserved, TEST-NET-1) address would use.
+
+    >>> lan_address().count(".")
+    3
+    """
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("192.0.2.1", 9))
+        address = str(s.getsockname()[0])
+        if address != "0.0.0.0":
+            return address
+    return "127.0.0.1"
 
 
 def _properties(info: TableInfo) -> dict[str, str]:

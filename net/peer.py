@@ -22,7 +22,7 @@ from typing import Any
 from p2p_burgundy import Action, GameConfig
 
 from . import wire
-from .discovery import Announcer, TableInfo, instance_name
+from .discovery import Announcer, TableInfo, instance_name, lan_address
 from .errors import ProtocolError
 from .identity import Identity, fingerprint
 from .lobby import (
@@ -96,26 +96,26 @@ class Peer:
 
     # --- forming a table ---
 
-    async def host(self, config: GameConfig, name: str, colour: str,
-                   advertise_address: str | None = None) -> HostLobby:
+    async def host(self, config: GameConfig, name: str, colour: str) -> HostLobby:
         """Open a table and (unless ``announce`` is off) announce it on the LAN."""
         lobby = HostLobby(self.identity, os.urandom(16), config, name, colour)
         self.lobby = lobby
         if self.announce:
-            host = advertise_address or self._advertised_host()
             fp = fingerprint(self.identity.public_key)
             info = TableInfo(instance_name(name, fp), name, fp, lobby.game_id, 1,
-                             config.players, config.edition.value, (host, self.address[1]))
+                             config.players, config.edition.value, self.reachable_address)
             self._announcer = Announcer(info, self.interfaces)
             await self._announcer.start()
         self._notify()
         return lobby
 
-    def _advertised_host(self) -> str:
+    @property
+    def reachable_address(self) -> Address:
+        """Where others reach us: the bound address, or our LAN address if bound to all."""
         host = self.address[0]
-        if host != "0.0.0.0":
-            return host
-        return self.interfaces[0] if self.interfaces else "127.0.0.1"
+        if host == "0.0.0.0":
+            host = self.interfaces[0] if self.interfaces else lan_address()
+        return host, self.address[1]
 
     async def join(self, address: Address, name: str, colour: str, *, game_id: bytes = b"",
                    host_fingerprint: str | None = None, spectator: bool = False) -> JoinLobby:
@@ -203,8 +203,10 @@ class Peer:
 
     async def changed(self, timeout: float | None = None) -> None:
         """Wait until something happened (an event, a new state) or ``timeout`` passed."""
+        # asyncio.timeout, not wait_for: in Python 3.11 wait_for can swallow a cancellation.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._changed.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._changed.wait()
         self._changed.clear()
 
     def events_since(self, cursor: int) -> tuple[list[LobbyEvent | Event], int]:
