@@ -72,19 +72,6 @@ before it counts them missing) before the client offers to let a bot play their 
 LOOPBACK = "127.0.0.1"
 
 
-def unplayable(config: GameConfig) -> str | None:
-    """Why the terminal client cannot play a table with ``config``, or None if it can.
-
-    >>> unplayable(GameConfig(players=2, setup=Setup.EXPERTS_OPEN)) is None
-    True
-    >>> unplayable(GameConfig(players=2, setup=Setup.EXPERTS_SECRET))
-    "the table uses the experts' secret set-up, which this client cannot play yet"
-    """
-    if config.setup is Setup.EXPERTS_SECRET:
-        return "the table uses the experts' secret set-up, which this client cannot play yet"
-    return None
-
-
 class PeerThread:
     """An asyncio loop in a daemon thread, holding our Peer and any local bot peers."""
 
@@ -228,8 +215,9 @@ class LanLobby:
     def key(self) -> bytes:
         return self.peer.identity.public_key
 
-    def host(self, players: int, name: str, colour: str, edition: str = "2011") -> None:
-        config = GameConfig(players=players, edition=Edition(edition))
+    def host(self, players: int, name: str, colour: str, edition: str = "2011",
+             setup: Setup = Setup.STANDARD) -> None:
+        config = GameConfig(players=players, edition=Edition(edition), setup=setup)
         self._since = self.peer.event_count
         self.thread.call(self.peer.host(config, name, colour))
 
@@ -388,6 +376,10 @@ class NetTable:
 
     @property
     def state(self) -> GameState:
+        if self.session.choice_due:
+            # A secret set-up choice: we choose now, whoever is "to move"; nobody sees it
+            # until every player has committed.
+            return self.session.choice_state()
         return self._shadow
 
     @property
@@ -406,7 +398,10 @@ class NetTable:
 
     def submit_turn(self, actions: list[Action]) -> None:
         try:
-            self.thread.call(self.peer.submit_turn(actions))
+            if self.session.choice_due and len(actions) == 1:
+                self.thread.call(self.peer.submit_choice(actions[0]))
+            else:
+                self.thread.call(self.peer.submit_turn(actions))
         except LocalProtocolError as exc:
             raise IllegalAction(str(exc)) from None
 
@@ -591,13 +586,13 @@ class NetTable:
 def quick_bot_game(home: Path, bots: int, name: str,
                    colour: str = COLOURS[0], strategy: str = "greedy",
                    timeout: float = 30.0, gone_after: float = GONE_AFTER,
-                   ) -> tuple[PeerThread, NetTable]:
+                   setup: Setup = Setup.STANDARD) -> tuple[PeerThread, NetTable]:
     """Host a table on loopback, fill it with ``bots`` local bot peers, start it."""
     thread = PeerThread()
     try:
         thread.open(home, interface=LOOPBACK, mdns=False)
         lobby = LanLobby(thread)
-        lobby.host(bots + 1, name, colour)
+        lobby.host(bots + 1, name, colour, setup=setup)
         lobby.add_bots(bots, strategy)
         deadline = time.monotonic() + timeout
         while lobby.session is None:
@@ -612,5 +607,4 @@ def quick_bot_game(home: Path, bots: int, name: str,
     return thread, NetTable(thread, gone_after=gone_after)
 
 
-__all__ = ["GONE_AFTER", "LanLobby", "NetTable", "PeerThread", "quick_bot_game",
-           "unplayable"]
+__all__ = ["GONE_AFTER", "LanLobby", "NetTable", "PeerThread", "quick_bot_game"]

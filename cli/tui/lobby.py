@@ -126,7 +126,6 @@ class AtTable:
     closed: bool = False  # the host proposed the start
     free: int = 0  # seats nobody holds or is on the way to
     refused: str | None = None  # why the table refused us or closed
-    unplayable: str | None = None  # why this client cannot play the table
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +175,7 @@ class LobbyModel:
         mine = next((m for m in at.members if m.fingerprint == self.fingerprint), None)
         if mine is not None:
             self.colour = mine.colour  # the host may have given us another colour
-        reason = at.refused or at.unplayable
+        reason = at.refused
         if reason is not None:
             self.message = f"Left the table: {reason}."
             self.page = Page.TABLES

@@ -23,7 +23,7 @@ from p2p_burgundy.net.identity import load_or_create
 from p2p_burgundy.net.peer import games_dir
 
 from ..lan import DISCOVERY_SECONDS, LanError, parse_address, unfinished_games
-from ..netplay import LanLobby, NetTable, PeerThread, quick_bot_game, unplayable
+from ..netplay import LanLobby, NetTable, PeerThread, quick_bot_game
 from .app import POLL_MS, App, Palette, guarded, key_name, paint
 from .lobby import (
     AddBots,
@@ -237,8 +237,7 @@ class LobbyRunner:
                          code=lobby.table_code, admitted=lobby.admitted,
                          can_start=lobby.can_start, closed=lobby.closed,
                          free=lobby.free_seats if lobby.is_host else 0,
-                         refused=lobby.refused,
-                         unplayable=unplayable(config) if config else None)
+                         refused=lobby.refused)
         return LobbyView(tables=tables, mdns=self.options.mdns, table=at)
 
     def run(self) -> NetTable | PlayBots | None:

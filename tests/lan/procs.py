@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from p2p_burgundy.net.errors import DecodeError
 from p2p_burgundy.net.log import decode_entry, read_records
 
 LOOPBACK = "127.0.0.1"
@@ -116,7 +117,10 @@ class Bot:
         files = self.game_files()
         if not files:
             return []
-        return read_records(files[0].read_bytes())[0]
+        try:
+            return read_records(files[0].read_bytes())[0]
+        except DecodeError:  # just created: not even the magic written yet
+            return []
 
     def report(self) -> str:
         code = None if self.proc is None else self.proc.poll()

@@ -7,9 +7,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from p2p_burgundy import legal_actions
 from p2p_burgundy.cli.lan import compose_turn
 from p2p_burgundy.cli.netplay import NetTable, PeerThread, quick_bot_game
 from p2p_burgundy.cli.strategies import make
+from p2p_burgundy.config import Setup
 
 
 def wait_until(thread: PeerThread, done: Callable[[], bool], timeout: float = 10.0,
@@ -30,17 +32,21 @@ def play_out(thread: PeerThread, table: NetTable, seed: int = 1, timeout: float 
     def step() -> bool:
         table.poll()
         session = table.session
-        if session.my_turn and table.state.to_move == table.my_seat:
+        if session.choice_due:  # a secret set-up choice: NetTable shows us choosing
+            state = table.state
+            table.submit_turn([bot.choose(state, legal_actions(state))])
+        elif session.my_turn and table.state.to_move == table.my_seat:
             table.submit_turn(compose_turn(session.state, bot))
         return table.state.is_over
 
     wait_until(thread, step, timeout, "the end of the game")
 
 
-def bot_game(home: Path, bots: int = 1, name: str = "Ann") -> tuple[NetTable, Path]:
+def bot_game(home: Path, bots: int = 1, name: str = "Ann",
+             setup: Setup = Setup.STANDARD) -> tuple[NetTable, Path]:
     """A whole game at a loopback table against ``bots`` local bot peers, played out; the
     table (peers closed) and our game file."""
-    thread, table = quick_bot_game(home, bots, name)
+    thread, table = quick_bot_game(home, bots, name, setup=setup)
     try:
         play_out(thread, table)
     finally:

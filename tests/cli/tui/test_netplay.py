@@ -131,3 +131,12 @@ def test_the_experts_deal_is_described_in_the_log() -> None:
     [line] = describe_chance(state, after, ["Ann", "Bob"])
     assert line.startswith("The boards are dealt: Ann estates ")
     assert " or " in line and "; Bob estates " in line
+
+
+def test_the_secret_experts_set_up_is_played_through_the_table(tmp_path: Path) -> None:
+    table, path = bot_game(tmp_path, bots=1, setup=Setup.EXPERTS_SECRET)
+    assert table.state.is_over
+    report = audit_file(path.read_bytes())
+    assert report.ok, report.problems
+    kinds = [decode_entry(raw).kind.name for raw in read_records(path.read_bytes())[0]]
+    assert kinds.count("CHOICE_COMMIT") == 2 and kinds.count("CHOICE_REVEAL") == 2
