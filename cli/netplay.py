@@ -48,6 +48,7 @@ from p2p_burgundy.net.session import (
 )
 from p2p_burgundy.rules import apply, resolve_chance
 
+from .estates import table_config
 from .lan import LanError, compose_turn, play_headless
 from .strategies import make
 from .tui.describe import describe_chance, describe_turn
@@ -216,8 +217,9 @@ class LanLobby:
         return self.peer.identity.public_key
 
     def host(self, players: int, name: str, colour: str, edition: str = "2011",
-             setup: Setup = Setup.STANDARD) -> None:
-        config = GameConfig(players=players, edition=Edition(edition), setup=setup)
+             setup: Setup | None = None, estate: str | None = None) -> None:
+        """Open a table: everyone on ``estate`` (default 1), or the experts' ``setup``."""
+        config = table_config(players, Edition(edition), estate, setup)
         self._since = self.peer.event_count
         self.thread.call(self.peer.host(config, name, colour))
 
@@ -586,7 +588,7 @@ class NetTable:
 def quick_bot_game(home: Path, bots: int, name: str,
                    colour: str = COLOURS[0], strategy: str = "greedy",
                    timeout: float = 30.0, gone_after: float = GONE_AFTER,
-                   setup: Setup = Setup.STANDARD) -> tuple[PeerThread, NetTable]:
+                   setup: Setup | None = None) -> tuple[PeerThread, NetTable]:
     """Host a table on loopback, fill it with ``bots`` local bot peers, start it."""
     thread = PeerThread()
     try:

@@ -26,6 +26,7 @@ from p2p_burgundy import Edition
 from p2p_burgundy.net.identity import data_dir
 from p2p_burgundy.net.session import COLOURS
 
+from ..estates import add_setup_arguments
 from ..lan import add_peer_arguments
 from ..netplay import GONE_AFTER
 from ..strategies import STRATEGIES
@@ -95,6 +96,7 @@ def add_host_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seats at the table (default 2)")
     parser.add_argument("--edition", choices=[e.value for e in Edition], default="2011",
                         help="rulebook edition (default 2011)")
+    add_setup_arguments(parser)
     _client_arguments(parser)
 
 
@@ -168,7 +170,8 @@ def run_host(args: argparse.Namespace) -> int:
     problem = needs_terminal("burgundy host")
     if problem is not None:
         return problem
-    return netcommand.run_lobby(net_options(args), host=Host(args.players, args.edition))
+    return netcommand.run_lobby(net_options(args), host=Host(args.players, args.edition,
+                                                             args.estate, args.setup))
 
 
 def run_join(args: argparse.Namespace) -> int:

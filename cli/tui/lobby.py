@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+from p2p_burgundy.config import Setup
 from p2p_burgundy.net.discovery import TableInfo
 from p2p_burgundy.net.lobby import Member
 from p2p_burgundy.net.session import COLOURS
@@ -61,6 +62,8 @@ class Host:
 
     players: int
     edition: str
+    estate: str | None = None  # everyone on this estate (default 1)
+    setup: Setup | None = None  # or the experts' set-up
 
 
 @dataclass(frozen=True, slots=True)

@@ -301,7 +301,8 @@ class LobbyRunner:
         lobby, model = self.lobby, self.model
         try:
             if isinstance(command, Host):
-                lobby.host(command.players, model.name, model.colour, command.edition)
+                lobby.host(command.players, model.name, model.colour, command.edition,
+                           setup=command.setup, estate=command.estate)
             elif isinstance(command, Join):
                 lobby.join(command.target, model.name, model.colour)
             elif isinstance(command, SetMe):
