@@ -73,6 +73,7 @@ class SearchParams:
     widen_rate: float = 1.0  # ...plus this times the square root of its visits
     prune: float = 12.0  # children valued this far below the best never enter the tree
     unit_budget: int = 1500  # positions expanded to list one node's die actions
+    future_budget: int = 200  # greedy's positions per decision in a sampled future
     opponents: float = 1.0  # weight of the best opponent's value (0: play for own score)
     horizon: str = "reply"  # see the module docstring
 
@@ -137,7 +138,7 @@ class MctsStrategy:
         self._plan: list[tuple[bytes, Action]] = []
         self._kept: _Node | None = None  # the subtree of the line being followed
         self._kept_key = b""
-        self._policies: dict[int, GreedyStrategy] = {}
+        self._policies: dict[tuple[int, bool], GreedyStrategy] = {}
         self.last_rollouts = 0  # rollouts of the last search (for benchmarks and tests)
 
     # --- the Strategy interface ---------------------------------------------------------------
@@ -285,10 +286,15 @@ class MctsStrategy:
         walk(state, (), 0.0)
         return out
 
-    def _policy(self, seat: int) -> GreedyStrategy:
-        policy = self._policies.get(seat)
+    def _policy(self, seat: int, future: bool = False) -> GreedyStrategy:
+        """The greedy bot playing ``seat`` in rollouts (a cheaper one in sampled futures)."""
+        policy = self._policies.get((seat, future))
         if policy is None:
-            policy = self._policies[seat] = GreedyStrategy(seed=0, weights=self._weights)
+            if future:
+                policy = GreedyStrategy(0, self._weights, budget=self.params.future_budget)
+            else:  # the greedy bot itself: in the current round, a greedy opponent's replies
+                policy = GreedyStrategy(0, self._weights)  # are predicted exactly
+            self._policies[(seat, future)] = policy
         return policy
 
     def _rollout(self, state: GameState, seat: int, world: bytes) -> tuple[float, bool]:
@@ -300,7 +306,7 @@ class MctsStrategy:
         chanced = False
         while state.phase < PHASES:
             if state.chance is not None:
-                if not wait_reply or len(replied) == players - 1:
+                if not wait_reply:
                     break
                 state = resolve_chance(state, hashlib.sha256(
                     world + state.chance.index.to_bytes(4, "big")).digest())
@@ -308,10 +314,17 @@ class MctsStrategy:
                 continue
             mover = state.order[state.turn]
             actions = legal_actions(state)
-            action = actions[0] if len(actions) == 1 else self._policy(mover).choose(state,
-                                                                                     actions)
-            if type(action) is EndTurn and mover != seat:
+            if len(actions) == 1:
+                action = actions[0]
+            else:
+                action = self._policy(mover, chanced).choose(state, actions)
+            if wait_reply and type(action) is EndTurn and mover != seat:
                 replied.add(mover)
+                if len(replied) == players - 1:
+                    # Judge before the last reply's end of turn (nobody holds unused dice
+                    # then), unless it ends the game (then the final score is exact).
+                    after = apply(state, action)
+                    return self._judge(after if after.phase >= PHASES else state, seat), chanced
             state = apply(state, action)
         return self._judge(state, seat), chanced
 

@@ -105,6 +105,8 @@ def add_join_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("table", nargs="?", default=None, metavar="TABLE",
                         help="the host's name or key fingerprint (as announced on the LAN), "
                              "or host:port; none: the list of tables")
+    parser.add_argument("--watch", action="store_true",
+                        help="watch the game as a spectator (read-only) instead of playing")
     _client_arguments(parser)
 
 
@@ -142,7 +144,8 @@ def net_options(args: argparse.Namespace) -> NetOptions:
         home=args.home or data_dir(), name=clean_name(args.name or default_name(), "You"),
         colour=args.colour or COLOURS[0], interface=args.interface, port=args.port,
         mdns=not args.no_mdns, strategy=args.strategy, gone_after=args.gone_after,
-        autoplay=args.strategy if args.autoplay else None, mouse=not args.no_mouse)
+        autoplay=args.strategy if args.autoplay else None, mouse=not args.no_mouse,
+        watch=getattr(args, "watch", False))
 
 
 def run(args: argparse.Namespace) -> int:

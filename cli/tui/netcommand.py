@@ -62,6 +62,7 @@ class NetOptions:
     gone_after: float = 10.0
     autoplay: str | None = None  # a bot plays our seat too (demos and tests)
     mouse: bool = True
+    watch: bool = False  # join tables as a spectator (read-only)
 
 
 def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None = None
@@ -304,7 +305,8 @@ class LobbyRunner:
                 lobby.host(command.players, model.name, model.colour, command.edition,
                            setup=command.setup, estate=command.estate)
             elif isinstance(command, Join):
-                lobby.join(command.target, model.name, model.colour)
+                lobby.join(command.target, model.name, model.colour,
+                           spectator=self.options.watch)
             elif isinstance(command, SetMe):
                 lobby.set_me(command.name, command.colour, command.ready)
             elif isinstance(command, Start):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from p2p_burgundy import GameConfig, new_game, resolve_chance, state_hash
+from p2p_burgundy import END_TURN, GameConfig, IllegalAction, new_game, resolve_chance, state_hash
 from p2p_burgundy.chance import ChanceKind
 from p2p_burgundy.cli.netplay import LanLobby, NetTable, PeerThread
 from p2p_burgundy.cli.replay import ReplayError, load_game
@@ -19,7 +19,7 @@ from p2p_burgundy.config import Setup
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.log import FILE_MAGIC, GameFile, decode_entry, read_records
 
-from .netgames import bot_game, wait_until
+from .netgames import bot_game, play_out, wait_until
 
 LOOPBACK = "127.0.0.1"
 
@@ -140,3 +140,23 @@ def test_the_secret_experts_set_up_is_played_through_the_table(tmp_path: Path) -
     assert report.ok, report.problems
     kinds = [decode_entry(raw).kind.name for raw in read_records(path.read_bytes())[0]]
     assert kinds.count("CHOICE_COMMIT") == 2 and kinds.count("CHOICE_REVEAL") == 2
+
+
+def test_a_spectator_follows_the_game_read_only_to_the_same_end(
+        tmp_path: Path, threads: list[PeerThread]) -> None:
+    host = open_lobby(threads, tmp_path / "host")
+    host.host(2, "Hana", "red")
+    watcher = open_lobby(threads, tmp_path / "watcher")
+    watcher.join(host.address, "Wes", "blue", spectator=True)
+    host.add_bots(1)
+    wait_until(host.thread, lambda: host.can_start, what="the bot ready")
+    host.start()
+    wait_until(watcher.thread, lambda: watcher.session is not None, what="the start")
+    table = NetTable(watcher.thread)
+    assert table.my_seat is None and table.names == ["Hana", "Bot 1"]
+    with pytest.raises(IllegalAction):
+        table.submit_turn([END_TURN])
+    play_out(host.thread, NetTable(host.thread))
+    wait_until(watcher.thread, lambda: table.poll() is not None and table.state.is_over,
+               what="the spectator to see the end")
+    assert state_hash(table.session.state) == state_hash(host.session.state)
