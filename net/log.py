@@ -181,10 +181,15 @@ class GameFile:
             self._sync()
         self._file.seek(end)
 
-    def append(self, raw: bytes) -> None:
-        """Write one entry durably (flushed and fsynced before returning)."""
+    def append(self, raw: bytes, *, durable: bool = True) -> None:
+        """Write one entry; ``durable``: also fsync before returning (our own entries, which
+        must survive a crash before they are sent). Others' entries are only flushed: they
+        become durable with our next fsync, and meanwhile the peers still hold them."""
         self._file.write(_RECORD_HEADER.pack(len(raw), zlib.crc32(raw)) + raw)
-        self._sync()
+        if durable:
+            self._sync()
+        else:
+            self._file.flush()
         self.entries.append(raw)
 
     def rewrite(self, entries: list[bytes]) -> None:

@@ -302,8 +302,9 @@ class Peer:
         unsaved = self.session.take_unsaved()
         if unsaved:
             assert self.game_file is not None
+            mine = self.identity.public_key
             for entry in unsaved:
-                self.game_file.append(entry.raw)
+                self.game_file.append(entry.raw, durable=entry.author == mine)
         self.session.saved()
         while (event := self.session.next_event()) is not None:
             self._record(event)

@@ -8,17 +8,19 @@ states. A node's children are its die actions in the order of the greedy bot's v
 (:class:`~p2p_burgundy.cli.strategies.greedy.Evaluator`) and enter the tree one by one as the
 node is visited (progressive widening); selection is UCB1.
 
-From a new leaf a rollout lets the greedy bot play every seat until the *horizon*: the end of
-the round in which every opponent has played a turn after the bot's (``horizon="reply"``; or
-simply the end of the current round with ``horizon="round"``). All dice of a round are rolled
-at its start, so the opponents' replies in the current round are predicted exactly (for a
-greedy opponent). A chance event met on the way (the next round's dice, a new phase's tiles)
-is a future nobody knows: the rollout *determinizes* it with entropy of its own, SHA-256 of
-the bot's seed, the searched state, the leaf's sample number and the event's index. The n-th
-rollout from every leaf samples the same n-th future (common random numbers), so sibling lines
-are compared on the same dice. At the horizon the position is judged for the bot by the greedy
-value against the best opponent (``value(me) - max(value(opponent))``); a rollout that met no
-chance event is exact and is not repeated.
+From a new leaf a rollout lets the greedy bot play every seat until the *horizon*: every
+opponent has played one turn after the bot's (``horizon="reply"``, judged just before the last
+of those turns ends, when nobody holds an unused die), or simply the end of the current round
+(``horizon="round"``). All dice of a round are rolled at its start, so the opponents' replies
+in the current round are predicted exactly (for a greedy opponent). A chance event met on the
+way (the next round's dice, a new phase's tiles) is a future nobody knows: the rollout
+*determinizes* it with entropy of its own, SHA-256 of the bot's seed, the searched state, the
+leaf's sample number and the event's index, and plays that future with a cheaper greedy bot
+(fewer positions per decision). The n-th rollout from every leaf samples the same n-th future
+(common random numbers), so sibling lines are compared on the same dice. At the horizon the
+position is judged for the bot by the greedy value against the best opponent
+(``value(me) - max(value(opponent))``; the final score difference once the game is over); a
+rollout that met no chance event is exact and is not repeated.
 
 Budgets: ``iterations`` rollouts per search (deterministic: the clock is never read), or
 ``think`` seconds per search (anytime: the best line so far when time runs out). The chosen
