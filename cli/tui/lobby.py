@@ -14,7 +14,7 @@ the runner to carry out; :func:`render_lobby` draws the model on a
 >>> dispatch_lobby(model, "h"); model.page
 <Page.HOST: 'host'>
 >>> dispatch_lobby(model, "KEY_RIGHT"); dispatch_lobby(model, "^J")
-Host(players=3, edition='2011')
+Host(players=3, edition='2011', estate=None, setup=None)
 """
 
 from __future__ import annotations
