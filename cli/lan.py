@@ -187,6 +187,8 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
                                "entry: the game cannot be trusted")
             if isinstance(event, EntryRejected) and event.seat == session.my_seat:
                 raise LanError(f"our own entry was rejected: {event.reason}")
+        if session.handed_over:
+            raise LanError("the other players handed our seat to a bot")
         if session.choice_due:  # the experts' secret set-up: commit to a choice
             state = session.choice_state()
             choice = strategy.choose(state, legal_actions(state))

@@ -488,6 +488,9 @@ class NetTable:
         for seat in sorted(set(self.session.forfeits) - self._forfeits):
             self._forfeits.add(seat)
             text = f"{self._names[seat]}'s seat is played by a bot from now on (agreed by all)."
+            if seat == self.my_seat and not self._ended:
+                self._ended = "the other players handed your seat to a bot"
+                out.append(GameEnded(self._ended))
             self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
             out += [Notice(text), StateChanged()]
         if self._track_missing():

@@ -423,8 +423,16 @@ class Session:
         if self.playing_for_bot:
             return True
         return (
-            self.my_seat is not None and self.state.to_move == self.my_seat and not self._recovering
+            self.my_seat is not None and self.state.to_move == self.my_seat
+            and not self._recovering and not self.handed_over
         )
+
+    @property
+    def handed_over(self) -> bool:
+        """Whether the other players handed our own seat to a bot (we can only watch now:
+        anything we author for it is void). In a 2-player game one player alone decides this;
+        the log records who agreed."""
+        return self.my_seat is not None and self.my_seat in self.forfeits
 
     def submit_turn(self, actions: Sequence[Action]) -> None:
         """Author our whole turn (ending with END_TURN); LocalProtocolError if illegal."""

@@ -656,3 +656,17 @@ def test_a_table_with_no_live_seat_left_stalls_without_crashing() -> None:
         spectator.receive_entry(signed(2, Kind.TURN, [spectator.turn_number,
                                                       [a.to_tree() for a in turn]]))
     assert spectator.state.to_move == mover and snapshot(spectator)[0] == before[0]
+
+
+def test_a_player_whose_seat_the_others_hand_to_a_bot_sees_it_and_can_no_longer_play() -> None:
+    table = Table(2, seed=6)
+    table.play(turns=6)
+    table.sessions[0].agree_seat_to_bot(1)  # in a 2-player game one agreement is enough
+    table.flush(0)
+    table.pump()
+    victim = table.sessions[1]
+    assert victim.handed_over and 1 in victim.forfeits
+    assert not victim.my_turn
+    with pytest.raises(LocalProtocolError, match="not our turn"):
+        victim.submit_turn([UseDie(0), END_TURN])
+    assert not table.sessions[0].handed_over
