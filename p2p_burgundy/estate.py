@@ -49,7 +49,7 @@ CONFIDENCES = ("high", "medium", "low")
 
 def _coordinates() -> tuple[tuple[int, int], ...]:
     """Axial hex coordinates (q, r) of each space, rows r = -3..3."""
-    coords = []
+    coords: list[tuple[int, int]] = []
     for row, length in enumerate(ROW_LENGTHS):
         r = row - 3
         first_q = max(-3, -3 - r)

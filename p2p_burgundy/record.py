@@ -66,11 +66,12 @@ class GameRecord:
 
     def to_bytes(self) -> bytes:
         """Canonical msgpack: ``[version, config, [entropy...], [action...], [hash...]]``."""
-        return msgpack.packb(
+        data: bytes = msgpack.packb(
             [RECORD_VERSION, self.config.to_tree(), list(self.entropy),
              [a.to_tree() for a in self.actions], list(self.hashes)],
             use_bin_type=True,
         )
+        return data
 
     @classmethod
     def from_bytes(cls, data: bytes) -> GameRecord:

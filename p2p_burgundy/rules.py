@@ -496,7 +496,7 @@ def _ship_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
 def _goods_choices(state: GameState, p: PlayerState) -> list[TakeGoods]:
     """Which depots' goods a ship takes, and which goods types are kept when slots run out."""
     goods = state.depot_goods
-    options = [(d,) for d in range(1, 7) if any(goods[d])]
+    options: list[tuple[int, ...]] = [(d,) for d in range(1, 7) if any(goods[d])]
     if p.knowledge & _K5:
         options += [tuple(sorted((d, NEIGHBOUR_DEPOT[d]))) for d in range(1, 7)
                     if any(goods[d]) and any(goods[NEIGHBOUR_DEPOT[d]])]

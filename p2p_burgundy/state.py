@@ -250,7 +250,8 @@ class GameState:
 
 def encode_state(state: GameState) -> bytes:
     """The canonical bytes of a state (msgpack of :meth:`GameState.to_tree`)."""
-    return msgpack.packb(state.to_tree(), use_bin_type=True)
+    data: bytes = msgpack.packb(state.to_tree(), use_bin_type=True)
+    return data
 
 
 def state_hash(state: GameState) -> bytes:

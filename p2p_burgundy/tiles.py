@@ -15,6 +15,7 @@ cheaply; tables indexed by tile give its colour and what it does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 
 
@@ -218,7 +219,7 @@ def tile_name(tile: int) -> str:
 # --- The face-down supplies (2011 and 2019 base game: 164 hex tiles) -------------------------
 # Normal backs by colour, and the black-backed supply for the central depot.
 
-def _supply(entries: list[tuple[int, int]]) -> tuple[int, ...]:
+def _supply(entries: Sequence[tuple[int, int]]) -> tuple[int, ...]:
     return tuple(sorted(t for t, n in entries for _ in range(n)))
 
 
