@@ -23,8 +23,8 @@ from typing import NoReturn
 
 from p2p_burgundy import Edition
 
-from . import estates, lan, replay, verify
-from .sim import MAX_SEED, SimConfig, run_sim
+from . import estates, lan, options, replay, verify
+from .sim import SimConfig, run_sim
 from .strategies import STRATEGIES
 from .tui import command as tui_command
 
@@ -50,87 +50,30 @@ class Command:
     check: Callable[[argparse.Namespace], str | None] = lambda _args: None
 
 
-# --- Option types ------------------------------------------------------------------------------
-
-def _players(text: str) -> int:
-    value = _integer(text)
-    if not 2 <= value <= 4:
-        raise argparse.ArgumentTypeError(f"must be 2, 3 or 4, not {value}")
-    return value
-
-
-def _positive(text: str) -> int:
-    value = _integer(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    value = _integer(text)
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"must be 0 to 2**64-1, not {value}")
-    return value
-
-
-def _integer(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-
-
-def _bots(text: str) -> tuple[str, ...]:
-    names = tuple(name.strip() for name in text.split(","))
-    for name in names:
-        if name not in STRATEGIES:
-            raise argparse.ArgumentTypeError(
-                f"unknown strategy {name!r}; known: {', '.join(sorted(STRATEGIES))}")
-    return names
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not 0 <= value <= 3600:  # also rejects nan
-        raise argparse.ArgumentTypeError(f"must be 0 to 3600 seconds, not {text}")
-    return value
-
-
-def _edition(text: str) -> Edition:
-    try:
-        return Edition(text)
-    except ValueError:
-        known = ", ".join(e.value for e in Edition)
-        raise argparse.ArgumentTypeError(f"must be one of {known}, not {text!r}") from None
-
-
 # --- sim ----------------------------------------------------------------------------------------
 
 def _configure_sim(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=_players, default=2, metavar="N",
+    parser.add_argument("--players", type=options.players, default=2, metavar="N",
                         help="players per game, 2-4 (default 2)")
-    parser.add_argument("--games", type=_positive, default=1, metavar="N",
+    parser.add_argument("--games", type=options.positive, default=1, metavar="N",
                         help="games to play (default 1)")
-    parser.add_argument("--seed", type=_seed, default=0, metavar="S",
+    parser.add_argument("--seed", type=options.seed, default=0, metavar="S",
                         help="seed of every deal and bot; the same seed replays the same games")
-    parser.add_argument("--bots", type=_bots, default=None, metavar="NAME,...",
+    parser.add_argument("--bots", type=options.bots, default=None, metavar="NAME,...",
                         help="one strategy per seat, comma-separated "
                              f"({', '.join(sorted(STRATEGIES))}; default greedy everywhere)")
-    parser.add_argument("--edition", type=_edition, default=Edition.E2011, metavar="YEAR",
+    parser.add_argument("--edition", type=options.edition, default=Edition.E2011, metavar="YEAR",
                         help="rulebook edition, 2011 or 2019 (default 2011)")
     estates.add_setup_arguments(parser)
     parser.add_argument("--rotate", action="store_true",
                         help="play each game once per rotation of the bots around the table")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
-    parser.add_argument("--think", type=_seconds, default=None, metavar="SECONDS",
+    parser.add_argument("--think", type=options.seconds, default=None, metavar="SECONDS",
                         help="time per decision for search bots (mcts; default 1)")
-    parser.add_argument("--iterations", type=_positive, default=None, metavar="N",
+    parser.add_argument("--iterations", type=options.positive, default=None, metavar="N",
                         help="rollouts per decision for search bots instead of a time: "
                              "the same on every machine")
-    parser.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, metavar="N",
+    parser.add_argument("--jobs", type=options.positive, default=os.cpu_count() or 1, metavar="N",
                         help="games played at once, one process each (default: the number of "
                              "cores); the results do not depend on it")
 

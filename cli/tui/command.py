@@ -26,6 +26,7 @@ from p2p_burgundy import Edition
 from p2p_burgundy.net.identity import data_dir
 from p2p_burgundy.net.session import COLOURS
 
+from .. import options
 from ..estates import add_setup_arguments
 from ..lan import add_peer_arguments
 from ..netplay import GONE_AFTER
@@ -39,28 +40,11 @@ from .table import LocalTable, clean_name
 DEFAULT_BOT_DELAY = 0.6
 
 
-def _seed(text: str) -> int:
-    value = int(text, 0)
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError("the seed must be 0..2**64-1")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not 0 <= value <= 24 * 3600:
-        raise argparse.ArgumentTypeError(f"must be 0 to 86400 seconds, not {text}")
-    return value
-
-
 def _client_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of every command that runs the terminal client on the network."""
     parser.add_argument("--strategy", default="greedy", choices=sorted(STRATEGIES),
                         help="how the bots play (default greedy)")
-    parser.add_argument("--gone-after", type=_seconds, default=GONE_AFTER, metavar="SECONDS",
+    parser.add_argument("--gone-after", type=options.seconds, default=GONE_AFTER, metavar="SECONDS",
                         help="offer to let a bot play a player silent this long "
                              f"(default {GONE_AFTER:.0f})")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
@@ -81,7 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="play against this many bots at once, skipping the tables list")
     parser.add_argument("--local", action="store_true",
                         help="bots in this process, no network at all (default 1 bot)")
-    parser.add_argument("--seed", type=_seed, default=None,
+    parser.add_argument("--seed", type=options.seed, default=None,
                         help="deal a repeatable game from this seed (implies --local)")
     parser.add_argument("--bot-delay", type=float, default=DEFAULT_BOT_DELAY, metavar="SECONDS",
                         help=f"with --local: pause between bot turns (default {DEFAULT_BOT_DELAY})")

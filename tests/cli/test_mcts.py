@@ -143,7 +143,7 @@ def test_sim_passes_the_iteration_budget_to_search_bots() -> None:
 @pytest.mark.parametrize(("argv", "message"), [
     (["sim", "--jobs", "0"], "argument --jobs: must be at least 1, not 0"),
     (["sim", "--iterations", "0"], "argument --iterations: must be at least 1, not 0"),
-    (["sim", "--think", "-1"], "argument --think: must be 0 to 3600 seconds, not -1"),
+    (["sim", "--think", "-1"], "argument --think: must be 0 to 86400 seconds, not -1"),
     (["sim", "--think", "soon"], "argument --think: expected seconds, not 'soon'"),
 ])
 def test_bad_budgets_are_one_line_errors(argv: list[str], message: str,

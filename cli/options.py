@@ -1,0 +1,76 @@
+"""Argument types shared by the ``burgundy`` subcommands: each turns one option's text into
+a value, or raises ``argparse.ArgumentTypeError`` with a one-line reason.
+
+>>> players("3"), seed("7"), seconds("0.5")
+(3, 7, 0.5)
+>>> players("5")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: must be 2, 3 or 4, not 5
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from p2p_burgundy import Edition
+
+from .sim import MAX_SEED
+from .strategies import STRATEGIES
+
+MAX_SECONDS = 24 * 3600
+
+
+def players(text: str) -> int:
+    value = whole_number(text)
+    if not 2 <= value <= 4:
+        raise argparse.ArgumentTypeError(f"must be 2, 3 or 4, not {value}")
+    return value
+
+
+def positive(text: str) -> int:
+    value = whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def seed(text: str) -> int:
+    value = whole_number(text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"must be 0 to 2**64-1, not {value}")
+    return value
+
+
+def whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+
+
+def bots(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(","))
+    for name in names:
+        if name not in STRATEGIES:
+            raise argparse.ArgumentTypeError(
+                f"unknown strategy {name!r}; known: {', '.join(sorted(STRATEGIES))}")
+    return names
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not 0 <= value <= MAX_SECONDS:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be 0 to {MAX_SECONDS} seconds, not {text}")
+    return value
+
+
+def edition(text: str) -> Edition:
+    try:
+        return Edition(text)
+    except ValueError:
+        known = ", ".join(e.value for e in Edition)
+        raise argparse.ArgumentTypeError(f"must be one of {known}, not {text!r}") from None
