@@ -32,7 +32,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.net.discovery import TableInfo, find_tables
 from p2p_burgundy.net.errors import KeyFileError, ProtocolError
-from p2p_burgundy.net.identity import data_dir, fingerprint, load_or_create, table_code
+from p2p_burgundy.net.identity import data_dir, fingerprint, key_path, load_or_create, table_code
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby, Refused
 from p2p_burgundy.net.log import Kind, decode_entry, read_records
 from p2p_burgundy.net.peer import Peer, games_dir
@@ -78,7 +78,7 @@ def parse_address(text: str) -> tuple[str, int] | None:
 async def open_peer(args: argparse.Namespace) -> Peer:
     home = args.home or data_dir()
     try:
-        identity = load_or_create(home / "identity.key")
+        identity = load_or_create(key_path(home))
     except KeyFileError as exc:
         raise LanError(str(exc)) from None
     interfaces = [args.interface] if args.interface else None

@@ -32,7 +32,7 @@ from p2p_burgundy import (
 from p2p_burgundy.config import Setup
 from p2p_burgundy.net.discovery import Browser, TableInfo
 from p2p_burgundy.net.errors import KeyFileError, LocalProtocolError
-from p2p_burgundy.net.identity import fingerprint, load_or_create, table_code
+from p2p_burgundy.net.identity import fingerprint, key_path, load_or_create, table_code
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby, Member, Refused
 from p2p_burgundy.net.log import Kind
 from p2p_burgundy.net.peer import Peer
@@ -98,7 +98,7 @@ class PeerThread:
         (default: every interface) and ``port`` (default: any free one). LanError if the key
         file is unreadable; OSError if the port cannot be bound."""
         try:
-            identity = load_or_create(home / "identity.key")
+            identity = load_or_create(key_path(home))
         except KeyFileError as exc:
             raise LanError(str(exc)) from None
         interfaces = [interface] if interface else None
@@ -124,17 +124,12 @@ class PeerThread:
 
         self.browser = self.call(go())
 
-    def stop_browsing(self) -> None:
-        if self.browser is not None:
-            self.call(self.browser.close())
-            self.browser = None
-
     def add_bots(self, count: int, strategy: str, address: tuple[str, int]) -> None:
         """Start ``count`` headless bot peers (own keys, own sockets on ``address``'s host)
         joining the table at ``address``."""
         for _ in range(count):
             home = Path(tempfile.mkdtemp(prefix="burgundy-bot-"))
-            identity = load_or_create(home / "identity.key")
+            identity = load_or_create(key_path(home))
             bot_number = len(self.bots) + 1
             name = f"Bot {bot_number}"
 

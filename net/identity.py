@@ -203,9 +203,9 @@ def data_dir() -> Path:
     return base / "p2p-burgundy"
 
 
-def default_key_path() -> Path:
-    """Where this user's identity key lives: ``data_dir() / "identity.key"``."""
-    return data_dir() / "identity.key"
+def key_path(home: Path | None = None) -> Path:
+    """Where the identity key lives: ``identity.key`` in ``home`` (default :func:`data_dir`)."""
+    return (home or data_dir()) / "identity.key"
 
 
 def load_or_create(path: Path) -> Identity:

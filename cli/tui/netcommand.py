@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from p2p_burgundy.net.errors import KeyFileError, ProtocolError
-from p2p_burgundy.net.identity import load_or_create
+from p2p_burgundy.net.identity import key_path, load_or_create
 from p2p_burgundy.net.peer import games_dir
 
 from ..lan import DISCOVERY_SECONDS, LanError, parse_address, unfinished_games
@@ -163,7 +163,7 @@ def run_resume(options: NetOptions, gamefile: str | None) -> int:
 
 def _latest_game(home: Path) -> Path:
     try:
-        key = load_or_create(home / "identity.key").public_key
+        key = load_or_create(key_path(home)).public_key
     except KeyFileError as exc:
         raise LanError(str(exc)) from None
     games = unfinished_games(home, key) if games_dir(home).is_dir() else []

@@ -284,27 +284,27 @@ def test_load_or_create_uses_the_key_another_process_wrote_first(
 
 
 @posix_only
-def test_default_key_path_prefers_p2p_burgundy_home(
+def test_key_path_prefers_p2p_burgundy_home(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("P2P_BURGUNDY_HOME", str(tmp_path / "peer-2"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    assert identity.default_key_path() == tmp_path / "peer-2" / "identity.key"
+    assert identity.key_path() == tmp_path / "peer-2" / "identity.key"
 
 
 @posix_only
-def test_default_key_path_follows_xdg_data_home(
+def test_key_path_follows_xdg_data_home(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("P2P_BURGUNDY_HOME", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert identity.data_dir() == tmp_path / "xdg" / "p2p-burgundy"
-    assert identity.default_key_path() == tmp_path / "xdg" / "p2p-burgundy" / "identity.key"
+    assert identity.key_path() == tmp_path / "xdg" / "p2p-burgundy" / "identity.key"
 
 
 @posix_only
 @pytest.mark.parametrize("xdg", [None, "", "relative/dir"])
-def test_default_key_path_falls_back_to_local_share(
+def test_key_path_falls_back_to_local_share(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, xdg: str | None
 ) -> None:
     monkeypatch.delenv("P2P_BURGUNDY_HOME", raising=False)
@@ -314,13 +314,13 @@ def test_default_key_path_falls_back_to_local_share(
     else:
         monkeypatch.setenv("XDG_DATA_HOME", xdg)
     expected = tmp_path / ".local" / "share" / "p2p-burgundy" / "identity.key"
-    assert identity.default_key_path() == expected
+    assert identity.key_path() == expected
 
 
 @pytest.mark.skipif(os.name != "nt", reason="Windows paths")
-def test_default_key_path_uses_appdata_on_windows(
+def test_key_path_uses_appdata_on_windows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("P2P_BURGUNDY_HOME", raising=False)
     monkeypatch.setenv("APPDATA", str(tmp_path))
-    assert identity.default_key_path() == tmp_path / "p2p-burgundy" / "identity.key"
+    assert identity.key_path() == tmp_path / "p2p-burgundy" / "identity.key"
