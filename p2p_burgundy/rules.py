@@ -171,7 +171,6 @@ def new_game(config: GameConfig) -> GameState:
     state.turn = 0
     state.track = tuple((0, 0) for _ in range(n))
     state.track_stamp = 0
-    castles = list(NORMAL_SUPPLY[Colour.DARK_GREEN])
     players = []
     for seat in range(n):
         p = PlayerState.__new__(PlayerState)
@@ -181,11 +180,11 @@ def new_game(config: GameConfig) -> GameState:
         p.sold = (0,) * 7
         p.storage = ()
         start = config.start_spaces[seat] if config.start_spaces else CHOOSE
-        castle = castles.pop()  # == _start_castle(seat)
         if start == CHOOSE:  # placed when the player chooses (ChooseEstate)
             p.estate, p.occupied, p.frontier = (EMPTY,) * SPACE_COUNT, 0, 0
         else:
-            p.estate = tuple(castle if s == start else EMPTY for s in range(SPACE_COUNT))
+            p.estate = tuple(_start_castle(seat) if s == start else EMPTY
+                             for s in range(SPACE_COUNT))
             p.occupied = 1 << start
             p.frontier = NEIGHBOURS[start]
         p.knowledge = 0
@@ -200,7 +199,7 @@ def new_game(config: GameConfig) -> GameState:
     state.depot_goods = ((0,) * 7,) * 7
     state.phase_goods = ()
     supplies = list(NORMAL_SUPPLY)
-    supplies[Colour.DARK_GREEN] = tuple(castles)
+    supplies[Colour.DARK_GREEN] = NORMAL_SUPPLY[Colour.DARK_GREEN][:-n]  # minus start castles
     state.supplies = (*supplies, BLACK_SUPPLY)
     state.goods_pool = GOODS_SUPPLY
     state.bonus_taken = (0,) * 6
