@@ -45,7 +45,7 @@ class Kind(IntEnum):
     REVEAL = 2  # [k, link]: the author's beacon link for chance event k
     TURN = 3  # [t, [action...]]: the author's whole turn number t
     CHAT = 4  # [text]
-    SEAT_TO_BOT = 5  # [seat, from_turn]: the author agrees a bot may play that seat
+    SEAT_TO_BOT = 5  # [seat, count]: the author agrees a bot may play that seat
     CHOICE_COMMIT = 6  # [digest]: the author's secret set-up choice, committed (experts-secret)
     CHOICE_REVEAL = 7  # [choice, salt]: that choice and its 16-byte salt, once all committed
 
@@ -153,7 +153,8 @@ MAX_RECORD = 64 * 1024
 
 class GameFile:
     """An append-only file of entries: ``FILE_MAGIC`` then records of
-    ``length (4 bytes BE) | CRC-32 (4 bytes BE) | entry``. Every append is flushed and fsynced.
+    ``length (4 bytes BE) | CRC-32 (4 bytes BE) | entry``. Every append is flushed, and
+    fsynced when asked (our own entries, before they are sent).
 
     Opening cuts a torn or corrupt tail back to the last whole record, so a crash while
     writing loses at most the entry being written (which was not yet sent).
