@@ -29,6 +29,8 @@ from p2p_burgundy import (
     GameState,
     apply,
     legal_actions,
+    outcome,
+    state_hash,
 )
 from p2p_burgundy.net.discovery import TableInfo, find_tables
 from p2p_burgundy.net.errors import KeyFileError, ProtocolError
@@ -39,6 +41,7 @@ from p2p_burgundy.net.peer import Peer, games_dir
 from p2p_burgundy.net.session import COLOURS, EntryRejected, Equivocation, GameOver, Session
 from p2p_burgundy.scoring import Category
 
+from . import options
 from .estates import add_setup_arguments, table_config
 from .strategies import STRATEGIES, Strategy, make
 
@@ -75,15 +78,18 @@ def parse_address(text: str) -> tuple[str, int] | None:
     return host, int(port)
 
 
-async def open_peer(args: argparse.Namespace) -> Peer:
-    home = args.home or data_dir()
+async def open_peer(home: Path | None, *, interface: str | None = None, port: int = 0,
+                    mdns: bool = True) -> Peer:
+    """Our peer: the key in ``home`` (default: the user data directory), a UDP socket on
+    ``interface`` (default: all), and mDNS only there when an interface is given."""
+    home = home or data_dir()
     try:
         identity = load_or_create(key_path(home))
     except KeyFileError as exc:
         raise LanError(str(exc)) from None
-    interfaces = [args.interface] if args.interface else None
-    return await Peer.open(identity, home, host=args.interface or "0.0.0.0", port=args.port,
-                           interfaces=interfaces, announce=not args.no_mdns)
+    interfaces = [interface] if interface else None
+    return await Peer.open(identity, home, host=interface or "0.0.0.0", port=port,
+                           interfaces=interfaces, announce=mdns)
 
 
 async def find_table(args: argparse.Namespace, want: str | None) -> TableInfo:
@@ -144,8 +150,9 @@ def unfinished_games(home: Path, key: bytes) -> list[Path]:
     for path in paths:
         with contextlib.suppress(OSError, ProtocolError):
             records, _ = read_records(path.read_bytes())
-            start = next(decode_entry(r) for r in records if decode_entry(r).kind == Kind.START)
-            if key in start.raw:
+            starts = (e for e in map(decode_entry, records) if e.kind == Kind.START)
+            start = next(starts, None)
+            if start is not None and key in start.raw:
                 found.append(path)
     return found
 
@@ -201,8 +208,8 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
             if session.state is state and session.my_turn:
                 await peer.submit_turn(actions)
             continue
-        if session.state.is_over:
-            continue
+        if session.state.is_over:  # its GameOver event left the buffer already
+            return GameOver(outcome(session.state), state_hash(session.state))
         progress = (session.state.chance_index, session.turn_number)
         if progress != last_progress:
             last_progress, stalled_since = progress, loop.time()
@@ -239,9 +246,9 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
                         help="TABLE (host name or fingerprint) or host:port; default: the "
                              "first table on the LAN")
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy")
-    parser.add_argument("--think", type=float, default=1.0, metavar="SECONDS",
+    parser.add_argument("--think", type=options.seconds, default=1.0, metavar="SECONDS",
                         help="time budget per decision for search strategies")
-    parser.add_argument("--seed", type=int, default=None, help="strategy seed")
+    parser.add_argument("--seed", type=options.seed, default=None, help="strategy seed")
     parser.add_argument("--host", action="store_true", help="host a new table instead")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                         help="seats at a hosted table")
@@ -249,9 +256,9 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
     add_setup_arguments(parser)
     parser.add_argument("--resume", nargs="?", const="latest", default=None, metavar="GAMEFILE",
                         help="rejoin an unfinished game (default: the latest one)")
-    parser.add_argument("--timeout", type=float, default=3600.0,
+    parser.add_argument("--timeout", type=options.seconds, default=3600.0,
                         help="give up after this many seconds")
-    parser.add_argument("--replace-missing", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--replace-missing", type=options.seconds, default=None, metavar="SECONDS",
                         help="agree to let a bot play a player silent this long")
     add_peer_arguments(parser)
 
@@ -271,7 +278,8 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     strategy = make(args.strategy, seed, think=args.think)
     name = args.name or f"{args.strategy}-bot"
-    peer = await open_peer(args)
+    peer = await open_peer(args.home, interface=args.interface, port=args.port,
+                           mdns=not args.no_mdns)
     try:
         if args.resume:
             await _resume(peer, args)
@@ -298,12 +306,17 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         await peer.close()
 
 
+def latest_game(home: Path, key: bytes) -> Path:
+    """Our most recent game file in ``home``; LanError if there is none."""
+    games = unfinished_games(home, key)
+    if not games:
+        raise LanError(f"no game of ours in {games_dir(home)}")
+    return games[0]
+
+
 async def _resume(peer: Peer, args: argparse.Namespace) -> None:
     if args.resume == "latest":
-        games = unfinished_games(peer.data_dir, peer.identity.public_key)
-        if not games:
-            raise LanError(f"no game of ours in {games_dir(peer.data_dir)}")
-        path = games[0]
+        path = latest_game(peer.data_dir, peer.identity.public_key)
     else:
         path = Path(args.resume)
     try:
@@ -318,7 +331,7 @@ async def _linger(peer: Peer, seconds: float = 2.0) -> None:
 
 
 def add_tables_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--wait", type=float, default=3.0, metavar="SECONDS",
+    parser.add_argument("--wait", type=options.seconds, default=3.0, metavar="SECONDS",
                         help="how long to listen for announcements")
     parser.add_argument("--interface", default=None, metavar="IP",
                         help="browse only on this address")

@@ -31,7 +31,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.config import Setup
 from p2p_burgundy.net.discovery import Browser, TableInfo
-from p2p_burgundy.net.errors import KeyFileError, LocalProtocolError
+from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.identity import fingerprint, key_path, load_or_create, table_code
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby, Member, Refused
 from p2p_burgundy.net.log import Kind
@@ -49,7 +49,7 @@ from p2p_burgundy.net.session import (
 from p2p_burgundy.rules import apply, resolve_chance
 
 from .estates import table_config
-from .lan import LanError, compose_turn, play_headless
+from .lan import LanError, compose_turn, open_peer, play_headless
 from .strategies import make
 from .tui.describe import describe_chance, describe_turn
 from .tui.table import (
@@ -62,6 +62,7 @@ from .tui.table import (
     Notice,
     StateChanged,
     TableEvent,
+    clean_name,
     clean_text,
 )
 
@@ -97,17 +98,7 @@ class PeerThread:
         """Our Peer: the key in ``home`` (made on first use), a UDP socket on ``interface``
         (default: every interface) and ``port`` (default: any free one). LanError if the key
         file is unreadable; OSError if the port cannot be bound."""
-        try:
-            identity = load_or_create(key_path(home))
-        except KeyFileError as exc:
-            raise LanError(str(exc)) from None
-        interfaces = [interface] if interface else None
-
-        async def go() -> Peer:
-            return await Peer.open(identity, home, host=interface or "0.0.0.0", port=port,
-                                   interfaces=interfaces, announce=mdns)
-
-        self.peer = self.call(go())
+        self.peer = self.call(open_peer(home, interface=interface, port=port, mdns=mdns))
         return self.peer
 
     def browse(self, interface: str | None = None) -> None:
@@ -346,7 +337,7 @@ class NetTable:
         self.thread = thread
         self.peer = thread.peer
         self.session = thread.peer.session
-        self._names = [clean_text(s.name, 16) or f"Seat {i + 1}"
+        self._names = [clean_name(s.name, f"Seat {i + 1}")
                        for i, s in enumerate(self.session.seats)]
         self._cursor = 0
         self._shadow: GameState = new_game(self.session.config)  # replays events for the log

@@ -67,7 +67,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="bots in this process, no network at all (default 1 bot)")
     parser.add_argument("--seed", type=options.seed, default=None,
                         help="deal a repeatable game from this seed (implies --local)")
-    parser.add_argument("--bot-delay", type=float, default=DEFAULT_BOT_DELAY, metavar="SECONDS",
+    parser.add_argument("--bot-delay", type=options.seconds, default=DEFAULT_BOT_DELAY,
+                        metavar="SECONDS",
                         help=f"with --local: pause between bot turns (default {DEFAULT_BOT_DELAY})")
     parser.add_argument("--resume", nargs="?", const="", default=None, metavar="GAMEFILE",
                         help="rejoin an unfinished networked game (default: the latest one)")

@@ -20,10 +20,9 @@ from pathlib import Path
 
 from p2p_burgundy.net.errors import KeyFileError, ProtocolError
 from p2p_burgundy.net.identity import key_path, load_or_create
-from p2p_burgundy.net.peer import games_dir
 
-from ..lan import DISCOVERY_SECONDS, LanError, parse_address, unfinished_games
-from ..netplay import LanLobby, NetTable, PeerThread, quick_bot_game
+from ..lan import DISCOVERY_SECONDS, LanError, latest_game, parse_address
+from ..netplay import GONE_AFTER, LanLobby, NetTable, PeerThread, quick_bot_game
 from .app import POLL_MS, App, Palette, guarded, key_name, paint
 from .lobby import (
     AddBots,
@@ -59,7 +58,7 @@ class NetOptions:
     port: int = 0
     mdns: bool = True
     strategy: str = "greedy"  # how local bots play
-    gone_after: float = 10.0
+    gone_after: float = GONE_AFTER
     autoplay: str | None = None  # a bot plays our seat too (demos and tests)
     mouse: bool = True
     watch: bool = False  # join tables as a spectator (read-only)
@@ -166,10 +165,7 @@ def _latest_game(home: Path) -> Path:
         key = load_or_create(key_path(home)).public_key
     except KeyFileError as exc:
         raise LanError(str(exc)) from None
-    games = unfinished_games(home, key) if games_dir(home).is_dir() else []
-    if not games:
-        raise LanError(f"no game of ours in {games_dir(home)}")
-    return games[0]
+    return latest_game(home, key)
 
 
 def saved_port(path: Path) -> int:
