@@ -22,12 +22,14 @@ from dataclasses import dataclass, replace
 from p2p_burgundy import EngineError, GameConfig
 
 from . import wire
+from .beacon import LINK_SIZE
 from .errors import DecodeError, LocalProtocolError, RemoteProtocolError
 from .identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, fingerprint, verify
-from .log import GAME_ID_SIZE, Entry, Kind, decode_entry, parse_entry
+from .log import ENTRY_DOMAIN, GAME_ID_SIZE, Entry, Kind, decode_entry
 from .session import (
     COLOURS,
     MAX_NAME,
+    START_DOMAIN,
     Seat,
     Start,
     Tag,
@@ -35,6 +37,7 @@ from .session import (
     game_chain,
     make_start,
     parse_start,
+    start_digest,
 )
 
 NONCE_SIZE = 16
@@ -181,9 +184,6 @@ class HostLobby(_Base):
         game_id, key, their_nonce, spectator = fields
         if game_id not in (b"", self.game_id):
             raise RemoteProtocolError("HELLO for another game", author=key)
-        if self.start_entry is not None and not spectator and key in self._keys():
-            # A player who missed the start asks again: the entry is the answer.
-            self._send(Tag.ENTRY, [self.start_entry.raw], source)
         pending = self._challenges.get(source)
         if pending is not None and pending[0] == key and pending[2] == spectator:
             # A retransmitted (or duplicated) HELLO: answer with the same challenge, or the
@@ -239,7 +239,8 @@ class HostLobby(_Base):
             reason = "the game has started"
         elif len(self.members) >= self.config.players:
             reason = "the table is full"
-        elif len(commitment) != 32 or not 1 <= len(name) <= MAX_NAME or colour not in COLOURS:
+        elif (len(commitment) != LINK_SIZE or not 1 <= len(name) <= MAX_NAME
+              or colour not in COLOURS):
             reason = "bad name, colour or commitment"
         if reason is not None:
             self._send(LobbyTag.LEAVE, [self.game_id, key, reason], source)
@@ -280,7 +281,7 @@ class HostLobby(_Base):
         _, key, signature = fields
         if key == self.identity.public_key or self._proposal is not None:
             return
-        if not verify(key, UPDATE_DOMAIN, wire.encode([self.game_id, key, "leave"]), signature):
+        if not verify(key, UPDATE_DOMAIN, leave_message(self.game_id, key), signature):
             raise RemoteProtocolError("LEAVE signature does not verify", author=key)
         self.spectators.pop(key, None)
         self.members = [m for m in self.members if m.key != key]
@@ -351,21 +352,22 @@ class HostLobby(_Base):
                 and isinstance(fields[2], bytes) and len(fields[2]) == SIGNATURE_SIZE):
             raise DecodeError("ACCEPT is [game id, key, signature]")
         _, key, signature = fields
+        if key not in self._keys() or source != self._member(key).address:
+            raise RemoteProtocolError("ACCEPT from an address not at the table", author=key)
         if self.start_entry is not None:
+            # It accepted but missed the start: answer at its own address only.
             self._send(Tag.ENTRY, [self.start_entry.raw], source)
             return
-        if self._proposal is None or key not in self._keys():
-            raise RemoteProtocolError("ACCEPT with nothing proposed to that key", author=key)
+        if self._proposal is None:
+            raise RemoteProtocolError("ACCEPT with nothing proposed", author=key)
+        if not verify(key, START_DOMAIN,
+                      start_digest(self.game_id, self.config, self._proposal), signature):
+            raise RemoteProtocolError("ACCEPT signature does not verify", author=key)
         self._acceptances[key] = signature
         if len(self._acceptances) < len(self._proposal):
             return
-        try:
-            entry = make_start(self.identity, self.game_id, self.config, self._proposal,
-                               [self._acceptances[s.key] for s in self._proposal])
-        except LocalProtocolError as exc:
-            self._acceptances = {self.identity.public_key: self._acceptances[
-                self.identity.public_key]}
-            raise RemoteProtocolError(f"an acceptance does not verify: {exc}") from None
+        entry = make_start(self.identity, self.game_id, self.config, self._proposal,
+                           [self._acceptances[s.key] for s in self._proposal])
         self.start_entry = entry
         self.started = parse_start(entry)
         for destination in self._destinations():
@@ -386,6 +388,11 @@ class HostLobby(_Base):
 
 def update_message(game_id: bytes, key: bytes, name: str, colour: str, ready: bool) -> bytes:
     return wire.encode([game_id, key, name, colour, ready])
+
+
+def leave_message(game_id: bytes, key: bytes) -> bytes:
+    """What a member signs to leave the table."""
+    return wire.encode([game_id, key, "leave"])
 
 
 class JoinLobby(_Base):
@@ -521,7 +528,7 @@ class JoinLobby(_Base):
 
     def leave(self) -> None:
         key = self.identity.public_key
-        signature = self.identity.sign(UPDATE_DOMAIN, wire.encode([self.game_id, key, "leave"]))
+        signature = self.identity.sign(UPDATE_DOMAIN, leave_message(self.game_id, key))
         self._send(LobbyTag.LEAVE, [self.game_id, key, signature], self.host)
 
     def _propose(self, fields: tuple[wire.Value, ...]) -> None:
@@ -549,7 +556,9 @@ class JoinLobby(_Base):
         entry = decode_entry(fields[0])
         if entry.kind != Kind.START or entry.game_id != self.game_id:
             return  # game traffic before we know the start: sync will bring it again
-        start = parse_start(parse_entry(fields[0]))
+        if not verify(entry.author, ENTRY_DOMAIN, entry.body, entry.signature):
+            raise RemoteProtocolError("bad signature on the start entry", author=entry.author)
+        start = parse_start(entry)
         if not self.spectator and self.identity.public_key not in {s.key for s in start.seats}:
             return self._refuse("the game started without us")
         self.started = start

@@ -63,11 +63,8 @@ class Entry:
     body: bytes = field(repr=False)
     signature: bytes = field(repr=False)
     raw: bytes = field(repr=False)
-
-    @property
-    def id(self) -> bytes:
-        """SHA-256 of the body: the entry's identity (and the next entry's ``prev``)."""
-        return hashlib.sha256(self.body).digest()
+    id: bytes = field(repr=False)
+    """SHA-256 of the body: the entry's identity (and the next entry's ``prev``)."""
 
 
 def sign_entry(
@@ -119,7 +116,8 @@ def decode_entry(raw: bytes) -> Entry:
         raise DecodeError(f"unknown entry kind {kind!r}")
     if not isinstance(payload, tuple):
         raise DecodeError("an entry payload is an array")
-    return Entry(game_id, author, seq, prev, Kind(kind), payload, body, signature, raw)
+    return Entry(game_id, author, seq, prev, Kind(kind), payload, body, signature, raw,
+                 hashlib.sha256(body).digest())
 
 
 def parse_entry(raw: bytes) -> Entry:
@@ -163,6 +161,7 @@ class GameFile:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.entries: list[bytes] = []
+        self._held: set[bytes] = set()
         self.cut_bytes = 0  # how much of a torn tail opening removed
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600)
@@ -176,6 +175,7 @@ class GameFile:
             self._file.close()
             raise DecodeError(f"{path}: not a p2p-burgundy game file")
         self.entries, end = read_records(data)
+        self._held = set(self.entries)
         if end < len(data):
             self.cut_bytes = len(data) - end
             self._file.truncate(end)
@@ -185,7 +185,12 @@ class GameFile:
     def append(self, raw: bytes, *, durable: bool = True) -> None:
         """Write one entry; ``durable``: also fsync before returning (our own entries, which
         must survive a crash before they are sent). Others' entries are only flushed: they
-        become durable with our next fsync, and meanwhile the peers still hold them."""
+        become durable with our next fsync, and meanwhile the peers still hold them. An entry
+        the file already holds is not written again (a session rebuilt from the file hands
+        its entries back as new)."""
+        if raw in self._held:
+            return
+        self._held.add(raw)
         self._file.write(_RECORD_HEADER.pack(len(raw), zlib.crc32(raw)) + raw)
         if durable:
             self._sync()
@@ -208,6 +213,7 @@ class GameFile:
         self._file = open(self.path, "r+b")  # noqa: SIM115 (closed by close())
         self._file.seek(0, os.SEEK_END)
         self.entries = list(entries)
+        self._held = set(entries)
 
     def _sync(self) -> None:
         self._file.flush()

@@ -166,12 +166,8 @@ class Peer:
             game_file.close()
             raise ProtocolError(f"{path}: no start entry")
         session = Session(decode_entry(starts[0]), self.identity)
-        for raw in raws:
-            if raw != starts[0]:
-                with contextlib.suppress(ProtocolError):
-                    session.receive_entry(raw)
-        session.take_unsaved()
         self.game_file = game_file
+        self._load_entries(session)
         self._set_session(session)
         self._load_addresses()
         await self._flush()
@@ -350,14 +346,21 @@ class Peer:
         recovering = (me is not None and not had_file and isinstance(lobby, JoinLobby)
                       and not lobby.accepted)
         session = Session(start.entry, me, recovering=recovering)
-        for raw in self.game_file.entries:
-            with contextlib.suppress(ProtocolError):
-                session.receive_entry(raw)
+        self._load_entries(session)
         self._set_session(session)
         self._learn_addresses()
         if isinstance(lobby, HostLobby):
             for address in lobby.spectators.values():
                 self._remember(address)
+
+    def _load_entries(self, session: Session) -> None:
+        """Feed the game file's entries to a new session (the file skips them when the
+        session hands them back as unsaved)."""
+        assert self.game_file is not None
+        for raw in self.game_file.entries:
+            if raw != session.start.entry.raw:
+                with contextlib.suppress(ProtocolError):
+                    session.receive_entry(raw)
 
     def _learn_addresses(self) -> None:
         """Seat addresses from the lobby's roster (the host's is where we sent HELLO)."""

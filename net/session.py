@@ -745,7 +745,8 @@ class Session:
         elif entry.kind == Kind.CHAT:
             if not (len(p) == 1 and isinstance(p[0], str) and 1 <= len(p[0]) <= MAX_CHAT):
                 return "a chat entry is [text of 1-280 characters]"
-            self._event(ChatReceived(seat, p[0]))
+            if not self._rebuilding:  # a rebuild files every chat again
+                self._event(ChatReceived(seat, p[0]))
         elif entry.kind in (Kind.CHOICE_COMMIT, Kind.CHOICE_REVEAL):
             return self._file_choice(seat, entry)
         else:
@@ -865,6 +866,7 @@ class Session:
                     self.my_seat is not None
                     and self.my_seat not in have
                     and not self._recovering
+                    and not self.handed_over  # a reveal for a seat handed over is void
                     and self._chain is not None
                 ):
                     self._author(Kind.REVEAL, [k, self._chain.reveal(k)])

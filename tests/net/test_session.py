@@ -670,3 +670,6 @@ def test_a_player_whose_seat_the_others_hand_to_a_bot_sees_it_and_can_no_longer_
     with pytest.raises(LocalProtocolError, match="not our turn"):
         victim.submit_turn([UseDie(0), END_TURN])
     assert not table.sessions[0].handed_over
+    table.play()  # the game goes on to its end, and the victim authors nothing more
+    assert all(s.state.is_over for s in table.sessions)
+    assert len(victim.chains[1]) == victim.forfeits[1]
