@@ -29,6 +29,7 @@ from p2p_burgundy.net.errors import (
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.log import Entry, GameFile, Kind, decode_entry, sign_entry
 from p2p_burgundy.net.session import (
+    MAX_TURN_ACTIONS,
     ChanceResolved,
     ChatReceived,
     EntryRejected,
@@ -406,6 +407,12 @@ def test_malformed_reveal_chat_and_start_entries_are_void(midgame: Table) -> Non
     assert "a reveal is" in _void_entry(midgame, 1, Kind.REVEAL, ["k", b"x"]).reason
     assert "chat" in _void_entry(midgame, 1, Kind.CHAT, ["x" * 281]).reason
     assert "not expected" in _void_entry(midgame, 1, Kind.START, [1]).reason
+
+
+@pytest.mark.parametrize("actions", [0, MAX_TURN_ACTIONS + 1])
+def test_a_turn_with_no_actions_or_too_many_is_void(midgame: Table, actions: int) -> None:
+    turn = [midgame.sessions[0].turn_number, [[5]] * actions]
+    assert "a turn is [turn number" in _void_entry(midgame, 1, Kind.TURN, turn).reason
 
 
 def test_equivocation_is_proven_to_every_honest_peer() -> None:
