@@ -92,6 +92,11 @@ async def open_peer(home: Path | None, *, interface: str | None = None, port: in
                            interfaces=interfaces, announce=mdns)
 
 
+def table_matches(table: TableInfo, want: str) -> bool:
+    """Whether ``want`` names ``table``: its host's name, key fingerprint or instance name."""
+    return want in (table.host_name, table.fingerprint) or table.instance.startswith(want)
+
+
 async def find_table(args: argparse.Namespace, want: str | None) -> TableInfo:
     """The table named ``want`` (host name or fingerprint), or the first one seen."""
     if args.no_mdns:
@@ -99,8 +104,7 @@ async def find_table(args: argparse.Namespace, want: str | None) -> TableInfo:
     interfaces = [args.interface] if args.interface else None
 
     def matches(table: TableInfo) -> bool:
-        return want is None or want in (table.host_name, table.fingerprint) \
-            or table.instance.startswith(want)
+        return want is None or table_matches(table, want)
 
     tables = await find_tables(DISCOVERY_SECONDS, interfaces,
                                until=lambda t: any(matches(x) for x in t.values()))

@@ -21,7 +21,7 @@ from pathlib import Path
 from p2p_burgundy.net.errors import KeyFileError, ProtocolError
 from p2p_burgundy.net.identity import key_path, load_or_create
 
-from ..lan import DISCOVERY_SECONDS, LanError, latest_game, parse_address
+from ..lan import DISCOVERY_SECONDS, LanError, latest_game, parse_address, table_matches
 from ..netplay import GONE_AFTER, LanLobby, NetTable, PeerThread, quick_bot_game
 from .app import POLL_MS, App, Palette, guarded, key_name, paint
 from .lobby import (
@@ -283,7 +283,7 @@ class LobbyRunner:
         if want is None:
             return
         for table in self.model.view.tables:
-            if want in (table.host_name, table.fingerprint) or table.instance.startswith(want):
+            if table_matches(table, want):
                 self._wanted = None
                 self.model.selected = table.instance
                 self.execute(self.model.confirm_join(table))
