@@ -1,21 +1,25 @@
-"""Engine benchmark (not a test): random games per second and the cost of the hot calls.
+"""Engine benchmark (not a test): this tree's engine against a named git revision's.
 
-Plays whole games with a uniform random policy over the legal actions, on one core, with
-entropy and choices from one seeded ``random.Random`` stream, and reports:
+Load from other processes on a shared machine moves absolute timings by a factor of two
+between runs minutes apart, so the figures are ratios measured side by side in one run. The
+revision ``--against`` (default ``HEAD``) is extracted with ``git archive`` into a temporary
+folder; one worker process imports this tree's engine and another that revision's, each
+from its own folder. The workers take turns on the same batches of work (ABBA order within
+each round, so a drift in load hits both alike), and each figure is the median over the rounds
+of the revision's time divided by this tree's (above 1: this tree is faster), with its
+quartiles. Per round, each worker measures:
 
-- random games per second with 2 and 4 players (no per-call instrumentation in those runs);
-- mean and p99 time of ``legal_actions`` and ``apply`` over every call of a second,
-  instrumented run of the same games (``time.perf_counter_ns`` around each call);
-- the same means replayed in a tight loop over a sample of those calls (best of 5 passes);
-- the mean cost of ``GameState.clone()`` on mid-game states (phase C).
+- random games: ``--games`` whole 2-player games and half as many 4-player games, uniform
+  random choices among the legal actions, entropy and choices from one ``random.Random``
+  seeded by the round (the same games for both engines, as long as their rules agree);
+- ``legal_actions`` and ``apply``: the mean over every 20th decision of 20 seeded random
+  games of each size, replayed in a tight loop (the fastest of 5 passes);
+- ``clone()``: the mean over a sample of phase C states of those games (likewise).
 
 Run from the repository root::
 
-    python bench/engine.py              # the figures in docs/performance.md
-    python bench/engine.py --games 50   # quicker, noisier
-
-Other processes only ever slow a run down, so each figure is the best of ``--repeat`` runs
-(the games/s also by CPU time, which a busy machine disturbs less).
+    python bench/engine.py --against main      # figures in docs/performance.md
+    python bench/engine.py --rounds 4          # quicker, noisier (against HEAD)
 """
 
 from __future__ import annotations
@@ -25,198 +29,210 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-from p2p_burgundy import (
-    Action,
-    GameConfig,
-    GameState,
-    apply,
-    legal_actions,
-    new_game,
-    resolve_chance,
-)
-
-# Targets (see docs/performance.md): games/s at least, microseconds at most.
-TARGET_GAMES_PER_S = {2: 150.0, 4: 80.0}
-TARGET_LEGAL_US = 15.0
-TARGET_APPLY_US = 10.0
-TARGET_CLONE_US = 10.0
+ROOT = Path(__file__).resolve().parent.parent
 MID_GAME_PHASE = 2  # phase C
-MID_GAME_SAMPLE = 0.01  # share of phase C decision states kept for the clone benchmark
-CLONES_PER_STATE = 2000
-SAMPLE_EVERY = 20  # every n-th decision is kept for the replayed (tight loop) figures
+MID_GAME_SAMPLE = 0.01  # share of phase C decision states kept for the clone figure
+CLONES_PER_STATE = 200
+SAMPLE_EVERY = 20  # every n-th decision is kept for the replayed figures
+REPLAYS = 5  # passes over the sample per round (the fastest counts)
+SAMPLE_GAMES = 20  # 2-player and 4-player games each, for the replayed figures
+FIGURES = ("random 2p games", "random 4p games", "legal_actions", "apply", "clone()")
 
 
-def play(players: int, rng: random.Random, on_state: Callable[[GameState], None] | None = None
-         ) -> GameState:
-    """One whole game with uniformly random choices; ``on_state`` sees every decision state."""
-    state = new_game(GameConfig(players=players))
-    while True:
-        if state.chance is not None:
-            state = resolve_chance(state, rng.randbytes(32))
-        elif state.is_over:
-            return state
-        else:
-            if on_state is not None:
-                on_state(state)
-            actions = legal_actions(state)
-            state = apply(state, actions[rng.randrange(len(actions))])
+# --- the worker: runs inside a process that imported one revision's engine -------------------
 
+class Worker:
+    """Times batches of work with the engine ``engine`` (the ``p2p_burgundy`` module)."""
 
-def games_per_second(players: int, games: int, seed: int, repeat: int = 3
-                     ) -> tuple[float, float]:
-    """Whole random games per second (no instrumentation inside the games), by wall clock
-    and by this process's CPU time: the best of ``repeat`` runs of the same games, as
-    ``timeit`` does, since other load on the machine only ever slows a run down."""
-    best_wall = best_cpu = 0.0
-    for _ in range(repeat):
-        rng = random.Random(seed)
-        wall, cpu = time.perf_counter(), time.process_time()
-        for _ in range(games):
-            play(players, rng)
-        best_wall = max(best_wall, games / (time.perf_counter() - wall))
-        best_cpu = max(best_cpu, games / max(time.process_time() - cpu, 1e-9))
-    return best_wall, best_cpu
+    def __init__(self, engine: Any) -> None:
+        self.e = engine
+        self.sample: list[tuple[Any, Any]] = []
+        self.mid_game: list[Any] = []
+        self._seen = 0
+        rng = random.Random(0)
+        for players in (2, 4):
+            for _ in range(SAMPLE_GAMES):
+                self.play(players, rng, self._keep)
 
+    def _keep(self, state: Any, action: Any, rng: random.Random) -> None:
+        self._seen += 1
+        if self._seen % SAMPLE_EVERY == 0:
+            self.sample.append((state, action))
+        if state.phase == MID_GAME_PHASE and rng.random() < MID_GAME_SAMPLE:
+            self.mid_game.append(state)
 
-@dataclass
-class CallTimes:
-    """Nanoseconds per call of ``legal_actions`` and ``apply``, mid-game states, and a
-    sample of the (state, action) pairs played."""
-
-    legal: list[int] = field(default_factory=list)
-    apply: list[int] = field(default_factory=list)
-    mid_game: list[GameState] = field(default_factory=list)
-    sample: list[tuple[GameState, Action]] = field(default_factory=list)
-
-
-def time_calls(players: int, games: int, seed: int, repeat: int = 1) -> CallTimes:
-    """Replay the same random games, timing every ``legal_actions`` and ``apply`` call; with
-    ``repeat`` > 1, keep for each function the run with the lowest mean (the least disturbed
-    by other processes)."""
-    best = _time_calls(players, games, seed)
-    for _ in range(repeat - 1):
-        again = _time_calls(players, games, seed)
-        if sum(again.legal) < sum(best.legal):
-            best.legal = again.legal
-        if sum(again.apply) < sum(best.apply):
-            best.apply = again.apply
-    return best
-
-
-def _time_calls(players: int, games: int, seed: int) -> CallTimes:
-    rng = random.Random(seed)
-    times = CallTimes()
-    clock = time.perf_counter_ns
-    for _ in range(games):
-        state = new_game(GameConfig(players=players))
+    def play(self, players: int, rng: random.Random,
+             on_decision: Callable[[Any, Any, random.Random], None] | None = None) -> Any:
+        """One whole game with uniformly random choices."""
+        e = self.e
+        apply, legal_actions, resolve_chance = e.apply, e.legal_actions, e.resolve_chance
+        state = e.new_game(e.GameConfig(players=players))
         while True:
             if state.chance is not None:
                 state = resolve_chance(state, rng.randbytes(32))
-                continue
-            if state.is_over:
-                break
-            if state.phase == MID_GAME_PHASE and rng.random() < MID_GAME_SAMPLE:
-                times.mid_game.append(state)
+            elif state.is_over:
+                return state
+            else:
+                actions = legal_actions(state)
+                action = actions[rng.randrange(len(actions))]
+                if on_decision is not None:
+                    on_decision(state, action, rng)
+                state = apply(state, action)
+
+    def run(self, round_: int, games: int) -> dict[str, float]:
+        """Seconds per unit of each figure for round ``round_``."""
+        clock = time.perf_counter
+        out = {}
+        for players, n in ((2, games), (4, max(1, games // 2))):
+            rng = random.Random(round_)
             t0 = clock()
-            actions = legal_actions(state)
+            for _ in range(n):
+                self.play(players, rng)
+            out[f"random {players}p games"] = (clock() - t0) / n
+        legal_actions, apply = self.e.legal_actions, self.e.apply
+        legal = applied = cloned = float("inf")
+        for _ in range(REPLAYS):  # the fastest pass: the least disturbed by other load
+            t0 = clock()
+            for state, _ in self.sample:
+                legal_actions(state)
             t1 = clock()
-            action = actions[rng.randrange(len(actions))]
-            state_before = state
+            for state, action in self.sample:
+                apply(state, action)
             t2 = clock()
-            state = apply(state, action)
+            for state in self.mid_game:
+                for _ in range(CLONES_PER_STATE):
+                    state.clone()
             t3 = clock()
-            times.legal.append(t1 - t0)
-            times.apply.append(t3 - t2)
-            if len(times.legal) % SAMPLE_EVERY == 0:
-                times.sample.append((state_before, action))
-    return times
+            legal, applied = min(legal, t1 - t0), min(applied, t2 - t1)
+            cloned = min(cloned, t3 - t2)
+        out["legal_actions"] = legal / len(self.sample)
+        out["apply"] = applied / len(self.sample)
+        out["clone()"] = cloned / (len(self.mid_game) * CLONES_PER_STATE)
+        return out
 
 
-def replayed_cost_us(sample: list[tuple[GameState, Action]], repeat: int = 5
-                     ) -> tuple[float, float]:
-    """Mean microseconds of ``legal_actions`` and ``apply`` over ``sample``, replayed in a
-    tight loop: the fastest of ``repeat`` passes (a figure that load on the machine
-    disturbs far less than timing each call once)."""
-    clock = time.perf_counter_ns
-    best_legal = best_apply = float("inf")
-    for _ in range(repeat):
-        t0 = clock()
-        for state, _ in sample:
-            legal_actions(state)
-        t1 = clock()
-        for state, action in sample:
-            apply(state, action)
-        t2 = clock()
-        best_legal = min(best_legal, (t1 - t0) / len(sample) / 1000)
-        best_apply = min(best_apply, (t2 - t1) / len(sample) / 1000)
-    return best_legal, best_apply
+def serve(tree: str) -> None:
+    """Worker loop: import the engine found in ``tree``, then answer ``round games`` lines."""
+    sys.path.insert(0, tree)
+    import p2p_burgundy
+
+    where = Path(p2p_burgundy.__file__).resolve().parent.parent
+    if where != Path(tree).resolve():
+        raise SystemExit(f"imported the engine from {where}, not {tree}")
+    worker = Worker(p2p_burgundy)
+    print(f"ready {len(worker.sample)} {len(worker.mid_game)}", flush=True)
+    for line in sys.stdin:
+        round_, games = map(int, line.split())
+        figures = worker.run(round_, games)
+        print(" ".join(f"{figures[name]!r}" for name in FIGURES), flush=True)
 
 
-def clone_cost_us(states: list[GameState]) -> float:
-    """Mean microseconds per ``clone()`` over ``states`` (each cloned many times)."""
-    clock = time.perf_counter_ns
-    per_state = []
-    for state in states:
-        t0 = clock()
-        for _ in range(CLONES_PER_STATE):
-            state.clone()
-        per_state.append((clock() - t0) / CLONES_PER_STATE)
-    return statistics.fmean(per_state) / 1000
+# --- the parent: extracts the revision, alternates the workers, reports ratios ----------------
+
+class _Process:
+    def __init__(self, tree: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, "--serve", str(tree)], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, text=True, cwd=tree)
+        self.ready = self._line()
+
+    def _line(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"benchmark worker exited with {self.proc.wait()}")
+        return line
+
+    def run(self, round_: int, games: int) -> dict[str, float]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"{round_} {games}\n")
+        self.proc.stdin.flush()
+        return dict(zip(FIGURES, map(float, self._line().split()), strict=True))
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
 
 
-def p99(values: list[int]) -> float:
-    """The 99th percentile (nearest rank) of ``values``."""
-    ordered = sorted(values)
-    return float(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))])
+def extract(rev: str, into: Path) -> str:
+    """Extract the engine of git revision ``rev`` into ``into``; its commit id."""
+    commit = subprocess.run(["git", "rev-parse", "--short", f"{rev}^{{commit}}"], cwd=ROOT,
+                            check=True, capture_output=True, text=True).stdout.strip()
+    archive = subprocess.run(["git", "archive", "--format=tar", commit, "p2p_burgundy"],
+                             cwd=ROOT, check=True, capture_output=True).stdout
+    with tempfile.TemporaryFile() as f:
+        f.write(archive)
+        f.seek(0)
+        with tarfile.open(fileobj=f) as tar:
+            tar.extractall(into, filter="data")
+    return commit
 
 
-def _row(name: str, measured: float, target: float, unit: str, higher_is_better: bool) -> str:
-    ok = measured >= target if higher_is_better else measured <= target
-    bound = ">=" if higher_is_better else "<="
-    return (f"  {name:<30} {measured:>10.1f} {unit:<7} target {bound} {target:<6g} "
-            f"{'ok' if ok else 'MISSED'}")
+def quartiles(values: list[float]) -> tuple[float, float, float]:
+    """Lower quartile, median and upper quartile of ``values``.
+
+    >>> quartiles([1.0, 2.0, 3.0, 4.0, 5.0])
+    (1.5, 3.0, 4.5)
+    """
+    if len(values) == 1:
+        return values[0], values[0], values[0]
+    q1, q2, q3 = statistics.quantiles(values, n=4)
+    return q1, q2, q3
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="2-player games (4p: half)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=3, help="runs of the games/s figure (best)")
+    parser.add_argument("--against", default="HEAD", metavar="REV",
+                        help="git revision to compare with (default HEAD)")
+    parser.add_argument("--rounds", type=int, default=15, help="rounds of ABBA batches")
+    parser.add_argument("--games", type=int, default=40,
+                        help="2-player games per batch (4-player: half)")
+    parser.add_argument("--serve", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.serve:
+        serve(args.serve)
+        return 0
+    if args.rounds < 1 or args.games < 1:
+        parser.error("--rounds and --games must be at least 1")
 
-    print(f"python {platform.python_version()} ({platform.python_implementation()}), "
-          f"{platform.machine()}, {os.cpu_count()} cpus, load average "
-          f"{os.getloadavg()[0]:.2f}; {args.games} 2p / {args.games // 2} 4p games, "
-          f"seed {args.seed}, best of {args.repeat} runs")
-    rows = []
-    calls = CallTimes()
-    for players, games in ((2, args.games), (4, args.games // 2)):
-        wall, cpu = games_per_second(players, games, args.seed, args.repeat)
-        rows.append(_row(f"random {players}p games", wall, TARGET_GAMES_PER_S[players],
-                         "games/s", True))
-        rows.append(f"  {f'random {players}p games (CPU time)':<30} {cpu:>10.1f} games/s")
-        timed = time_calls(players, games, args.seed, args.repeat)
-        calls.legal += timed.legal
-        calls.apply += timed.apply
-        calls.mid_game += timed.mid_game
-        legal_us, apply_us = replayed_cost_us(timed.sample)
-        for name, values, target in (("legal_actions", timed.legal, TARGET_LEGAL_US),
-                                     ("apply", timed.apply, TARGET_APPLY_US)):
-            rows.append(_row(f"{name} {players}p mean", statistics.fmean(values) / 1000, target,
-                             "us", False))
-            rows.append(f"  {name + f' {players}p p99':<30} {p99(values) / 1000:>10.1f} us")
-        rows.append(f"  {f'replayed {players}p mean':<30} {legal_us:>10.1f} us legal_actions, "
-                    f"{apply_us:.1f} us apply ({len(timed.sample)} calls, best of 5)")
-    rows.append(_row(f"clone() mid-game ({len(calls.mid_game)} states)",
-                     clone_cost_us(calls.mid_game), TARGET_CLONE_US, "us", False))
-    rows.append(f"  {'calls timed':<30} {len(calls.legal):>10} legal_actions, "
-                f"{len(calls.apply)} apply")
-    print("\n".join(rows))
+    with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
+        commit = extract(args.against, Path(tmp))
+        ours, theirs = _Process(ROOT), _Process(Path(tmp))
+        print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cpus, "
+              f"load average {os.getloadavg()[0]:.2f}; this tree against {args.against} "
+              f"({commit}): {args.rounds} rounds of {args.games} 2p + "
+              f"{max(1, args.games // 2)} 4p games each way; workers: {ours.ready.strip()} / "
+              f"{theirs.ready.strip()} (sample calls, mid-game states)")
+        mine: dict[str, list[float]] = {name: [] for name in FIGURES}
+        base: dict[str, list[float]] = {name: [] for name in FIGURES}
+        try:
+            for r in range(args.rounds):
+                order = (ours, theirs) if r % 2 == 0 else (theirs, ours)
+                for worker in order:
+                    figures = worker.run(r, args.games)
+                    for name in FIGURES:
+                        (mine if worker is ours else base)[name].append(figures[name])
+        finally:
+            ours.close()
+            theirs.close()
+    print(f"  {'figure':<16} {'this tree':>12} {commit:>12}   speed-up: median [quartiles]")
+    for name in FIGURES:
+        ratios = [b / m for m, b in zip(mine[name], base[name], strict=True)]
+        low, mid, high = quartiles(ratios)
+        unit, scale = ("ms", 1e3) if name.startswith("random") else ("us", 1e6)
+        print(f"  {name:<16} {statistics.median(mine[name]) * scale:>9.2f} {unit} "
+              f"{statistics.median(base[name]) * scale:>9.2f} {unit}   "
+              f"{mid:.2f}x [{low:.2f}-{high:.2f}]")
     return 0
 
 
