@@ -249,7 +249,9 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("table", nargs="?", default=None,
                         help="TABLE (host name or fingerprint) or host:port; default: the "
                              "first table on the LAN")
-    parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy")
+    parser.add_argument("--strategy", type=options.strategy, default="greedy", metavar="NAME",
+                        help=f"how the bot plays: {', '.join(sorted(STRATEGIES))} "
+                             "(default greedy), or package.module:Name (docs/bots.md)")
     parser.add_argument("--think", type=options.seconds, default=1.0, metavar="SECONDS",
                         help="time budget per decision for search strategies")
     parser.add_argument("--seed", type=options.seed, default=None, help="strategy seed")

@@ -24,7 +24,7 @@ from typing import NoReturn
 from p2p_burgundy import Edition
 
 from . import estates, lan, options, replay, verify
-from .sim import SimConfig, run_sim
+from .sim import BotError, SimConfig, run_sim
 from .strategies import STRATEGIES
 from .tui import command as tui_command
 
@@ -96,7 +96,11 @@ def sim_config(args: argparse.Namespace) -> SimConfig:
 
 def run_sim_command(args: argparse.Namespace) -> int:
     """``burgundy sim``: bots play each other with no network."""
-    run_sim(sim_config(args), sys.stdout)
+    try:
+        run_sim(sim_config(args), sys.stdout)
+    except BotError as exc:
+        print(f"burgundy sim: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -16,7 +16,8 @@ import argparse
 from p2p_burgundy import Edition
 
 from .sim import MAX_SEED
-from .strategies import STRATEGIES
+from .strategies import STRATEGIES, StrategyError, is_spec
+from .strategies.external import load
 
 MAX_SECONDS = 24 * 3600
 
@@ -49,13 +50,31 @@ def whole_number(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
 
 
+def strategy(text: str) -> str:
+    """A built-in strategy's name, or ``package.module:Name`` that loads (docs/bots.md).
+
+    >>> strategy("greedy")
+    'greedy'
+    >>> strategy("clever")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: unknown strategy 'clever'; known: greedy, ... or package.module:Name
+    """
+    name = text.strip()
+    if is_spec(name):
+        try:
+            load(name)
+        except StrategyError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    elif name not in STRATEGIES:
+        raise argparse.ArgumentTypeError(f"unknown strategy {name!r}; known: "
+                                         f"{', '.join(sorted(STRATEGIES))}, or package.module:Name")
+    return name
+
+
 def bots(text: str) -> tuple[str, ...]:
-    names = tuple(name.strip() for name in text.split(","))
-    for name in names:
-        if name not in STRATEGIES:
-            raise argparse.ArgumentTypeError(
-                f"unknown strategy {name!r}; known: {', '.join(sorted(STRATEGIES))}")
-    return names
+    """One strategy per seat, comma-separated (each as :func:`strategy`)."""
+    return tuple(strategy(name) for name in text.split(","))
 
 
 def seconds(text: str) -> float:

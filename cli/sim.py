@@ -45,7 +45,7 @@ from p2p_burgundy import (
 )
 
 from .estates import table_config
-from .strategies import STRATEGIES, Strategy, make
+from .strategies import STRATEGIES, Strategy, is_spec, make
 
 SIM_LABEL = b"p2p-burgundy/sim"
 MAX_SEED = 2**64 - 1
@@ -181,7 +181,7 @@ class SimConfig:
             raise ValueError(f"{len(self.bots)} bots for {self.players} players: "
                              "name one strategy per seat")
         for name in self.bots:
-            if name not in STRATEGIES:
+            if name not in STRATEGIES and not is_spec(name):
                 raise ValueError(f"unknown strategy {name!r}; known: "
                                  f"{', '.join(sorted(STRATEGIES))}")
         if self.think is not None and self.think < 0:

@@ -3,6 +3,7 @@
 import doctest
 import importlib
 import pkgutil
+from pathlib import Path
 
 import pytest
 
@@ -32,3 +33,13 @@ def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
+
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+@pytest.mark.parametrize("name", ["bots.md"])
+def test_documentation_examples(name: str) -> None:
+    result = doctest.testfile(str(DOCS / name), module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

@@ -20,6 +20,11 @@ Search strategies (:data:`SEARCHERS`) also take a budget per decision: ``think``
 
 >>> make("mcts", seed=1, iterations=50)
 MctsStrategy(iterations=50)
+
+A strategy of your own is named ``package.module:Name`` (:mod:`.external`, ``docs/bots.md``):
+
+>>> make("p2p_burgundy.cli.strategies.uniform:RandomStrategy", seed=1).name
+'random'
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Protocol, runtime_checkable
 
 from p2p_burgundy import Action, GameState
 
+from .external import StrategyError, is_spec, make_external
 from .greedy import GreedyStrategy
 from .mcts import MctsStrategy
 from .uniform import RandomStrategy
@@ -66,9 +72,10 @@ SEARCHERS: dict[str, SearchFactory] = {
 
 def make(name: str, seed: int = 0, think: float | None = None,
          iterations: int | None = None) -> Strategy:
-    """A new bot playing strategy ``name``, deterministic for ``seed`` (and, for a search
-    strategy, ``iterations``). ``think`` and ``iterations`` only matter to search strategies;
-    ``iterations`` wins over ``think``.
+    """A new bot playing strategy ``name`` (a built-in one, or ``package.module:Name``),
+    deterministic for ``seed`` (and, for a search strategy, ``iterations``). ``think`` and
+    ``iterations`` only matter to search strategies; ``iterations`` wins over ``think``.
+    StrategyError (a ValueError) for an unknown name or a spec that cannot be loaded.
 
     >>> make("random", seed=3).name
     'random'
@@ -77,11 +84,14 @@ def make(name: str, seed: int = 0, think: float | None = None,
     >>> make("clever")
     Traceback (most recent call last):
     ...
-    ValueError: unknown strategy 'clever'; known: greedy, mcts, random
+    p2p_burgundy.cli.strategies.external.StrategyError: unknown strategy 'clever'; known: ...
     """
+    if is_spec(name):
+        strategy: Strategy = make_external(name, seed)
+        return strategy
     factory = STRATEGIES.get(name)
     if factory is None:
-        raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(STRATEGIES))}")
+        raise StrategyError(f"unknown strategy {name!r}; known: {', '.join(sorted(STRATEGIES))}")
     searcher = SEARCHERS.get(name)
     if searcher is not None:
         return searcher(seed, think, iterations)
@@ -89,4 +99,5 @@ def make(name: str, seed: int = 0, think: float | None = None,
 
 
 __all__ = ["SEARCHERS", "STRATEGIES", "GreedyStrategy", "MctsStrategy", "RandomStrategy",
-           "SearchFactory", "Strategy", "StrategyFactory", "make"]
+           "SearchFactory", "Strategy", "StrategyError", "StrategyFactory", "is_spec",
+           "make"]

@@ -42,8 +42,9 @@ DEFAULT_BOT_DELAY = 0.6
 
 def _client_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of every command that runs the terminal client on the network."""
-    parser.add_argument("--strategy", default="greedy", choices=sorted(STRATEGIES),
-                        help="how the bots play (default greedy)")
+    parser.add_argument("--strategy", default="greedy", type=options.strategy, metavar="NAME",
+                        help=f"how the bots play: {', '.join(sorted(STRATEGIES))} "
+                             "(default greedy), or package.module:Name (docs/bots.md)")
     parser.add_argument("--gone-after", type=options.seconds, default=GONE_AFTER, metavar="SECONDS",
                         help="offer to let a bot play a player silent this long "
                              f"(default {GONE_AFTER:.0f})")
