@@ -122,8 +122,11 @@ class Announcer:
         await self._azc.async_update_service(self._service)
 
     async def close(self) -> None:
+        """Withdraw the table: wait for the goodbye to go out (about 0.4 s), or browsers
+        keep listing the table until its records expire."""
         try:
-            await self._azc.async_unregister_service(self._service)
+            goodbye = await self._azc.async_unregister_service(self._service)
+            await goodbye
         finally:
             await self._azc.async_close()
 

@@ -5,6 +5,10 @@ size, its first two bytes (a msgpack array holding our protocol version), one to
 shared by every source that is not a known player (:attr:`Transport.known`), and a token
 bucket per source address. Whatever fails is dropped and counted, never decoded.
 
+A failed send (no route, a refused port, a name that does not resolve) is reported late by
+asyncio, from the socket's next receive; it is counted, logged once per kind of error, and
+never stops the receiving: the protocol resends, so the game goes on when the route returns.
+
 >>> limiter = RateLimiter(rate=10, burst=2)
 >>> [limiter.allow("a", now=0.0) for _ in range(3)], limiter.allow("a", now=0.1)
 ([True, True, False], True)
@@ -13,6 +17,7 @@ bucket per source address. Whatever fails is dropped and counted, never decoded.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -20,6 +25,7 @@ import asyncio_dgram
 
 from .wire import MAX_DATAGRAM, PROTOCOL_VERSION
 
+log = logging.getLogger(__name__)
 Address = tuple[str, int]
 MAX_QUEUE = 256  # datagrams waiting for the session; more are dropped
 RATE = 400.0  # datagrams per second per address (a catch-up burst is ~50)
@@ -78,6 +84,7 @@ class Stats:
     dropped_rate: int = 0
     dropped_strangers: int = 0
     sent: int = 0
+    send_errors: int = 0
 
 
 class Transport:
@@ -97,6 +104,7 @@ class Transport:
         self.known: set[Address] = set()
         self.strangers = RateLimiter(STRANGER_RATE, STRANGER_BURST, max_sources=1)
         self.stats = Stats()
+        self._reported: set[int] = set()  # errno of every send error already logged
         self._loop = asyncio.get_running_loop()
 
     @classmethod
@@ -120,7 +128,11 @@ class Transport:
     async def recv(self) -> tuple[bytes, Address]:
         """The next datagram that passes the cheap checks."""
         while True:
-            data, addr = await self._stream.recv()
+            try:
+                data, addr = await self._stream.recv()
+            except OSError as exc:  # a failed send, raised by asyncio-dgram from recv()
+                self._send_failed(exc)
+                continue
             now = self._loop.time()
             if not looks_like_message(data):
                 self.stats.dropped_shape += 1
@@ -137,11 +149,28 @@ class Transport:
 
     async def send(self, data: bytes, address: Address) -> None:
         """Send one datagram (UDP: best effort; the protocol repairs loss)."""
+        self._take_send_errors()  # else asyncio-dgram raises an earlier one instead of sending
         try:
             await self._stream.send(data, address)
             self.stats.sent += 1
-        except OSError:
-            pass  # e.g. an unreachable address; anti-entropy retries later
+        except OSError as exc:
+            self._send_failed(exc)
+
+    def _take_send_errors(self) -> None:
+        while True:
+            try:
+                self._stream.exception  # noqa: B018 (raises the oldest error not yet taken)
+                return
+            except OSError as exc:
+                self._send_failed(exc)
+
+    def _send_failed(self, exc: OSError) -> None:
+        self.stats.send_errors += 1
+        code = exc.errno or 0
+        if code not in self._reported:
+            self._reported.add(code)
+            log.warning("sending failed: %s (the game resends; further errors of this kind "
+                        "are only counted)", exc.strerror or exc)
 
     def close(self) -> None:
         self._stream.close()

@@ -9,12 +9,16 @@ Skipped, with the reason, where namespaces cannot be built (not root, no iproute
 
 from __future__ import annotations
 
+import subprocess
+import time
+from ipaddress import ip_interface
 from pathlib import Path
 
 import pytest
 
 from .netns import namespaces, unavailable
 from .procs import bots
+from .test_processes import wait_for_records
 
 pytestmark = pytest.mark.slow
 
@@ -32,3 +36,24 @@ def test_bots_in_two_namespaces_find_each_other_by_mdns_and_finish(tmp_path: Pat
         group.assert_all_ok(120)
         assert host.game_bytes() == joiner.game_bytes()
         assert "game over" in joiner.stdout
+
+
+@pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
+def test_a_route_lost_for_seconds_mid_game_loses_nothing(tmp_path: Path) -> None:
+    """The host's only route goes away mid-game: its sends fail ("network unreachable") for
+    three seconds, then the route comes back and the game finishes on both sides."""
+    with namespaces(2) as (a, b), bots() as group:
+        host = group.add(tmp_path / "host", ["--host", "--players", "2", "--no-mdns",
+                                             "--interface", a.address], netns=a.name)
+        address, port, _ = host.hosting()
+        joiner = group.add(tmp_path / "joiner", [f"{address}:{port}", "--no-mdns",
+                                                 "--interface", b.address], netns=b.name)
+        wait_for_records(joiner, 12)  # START, reveals and the first turns: the game is on
+        route = ["ip", "-n", a.name, "route", "{}", str(ip_interface(f"{a.address}/30").network),
+                 "dev", a.interface]
+        subprocess.run([w.format("del") for w in route], check=True, timeout=10)
+        time.sleep(3)
+        subprocess.run([w.format("add") for w in route], check=True, timeout=10)
+        group.assert_all_ok(120)
+        assert host.game_bytes() == joiner.game_bytes()
+        assert "sending failed: Network is unreachable" in host.stderr
