@@ -33,7 +33,7 @@ from p2p_burgundy import (
     state_hash,
 )
 from p2p_burgundy.net.discovery import TableInfo, find_tables
-from p2p_burgundy.net.errors import KeyFileError, ProtocolError
+from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
 from p2p_burgundy.net.identity import data_dir, fingerprint, key_path, load_or_create, table_code
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby, Refused
 from p2p_burgundy.net.log import Kind, decode_entry, read_records
@@ -120,7 +120,10 @@ async def join_table(peer: Peer, args: argparse.Namespace, target: str | None, n
                      colour: str, *, spectator: bool = False) -> JoinLobby:
     address = parse_address(target) if target else None
     if address is not None:
-        return await peer.join(address, name, colour, spectator=spectator)
+        try:
+            return await peer.join(address, name, colour, spectator=spectator)
+        except AddressError as exc:
+            raise LanError(str(exc)) from None
     table = await find_table(args, target)
     return await peer.join(table.address, name, colour, game_id=table.game_id,
                            host_fingerprint=table.fingerprint, spectator=spectator)

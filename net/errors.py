@@ -23,6 +23,10 @@ class KeyFileError(ProtocolError):
     """The identity key file is unsafe or corrupt; the message says how to fix it."""
 
 
+class AddressError(ProtocolError):
+    """An address we cannot send to: a host name that does not resolve."""
+
+
 class RemoteProtocolError(ProtocolError):
     """A peer misbehaved; names the author and sequence number when a message is to blame.
 

@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import os
+import socket
 from collections import deque
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
@@ -23,7 +24,7 @@ from p2p_burgundy import Action, GameConfig
 
 from . import wire
 from .discovery import Announcer, TableInfo, instance_name, lan_address
-from .errors import ProtocolError
+from .errors import AddressError, ProtocolError
 from .identity import Identity, fingerprint
 from .lobby import (
     RETRY_INTERVAL,
@@ -53,6 +54,21 @@ def games_dir(data_dir: Path) -> Path:
 def game_path(data_dir: Path, game_id: bytes) -> Path:
     """Where a game's file lives: ``<data dir>/games/<game id hex>.game``."""
     return games_dir(data_dir) / f"{game_id.hex()}.game"
+
+
+async def resolve(address: Address) -> Address:
+    """``address`` with its host name resolved to an IPv4 address; AddressError if it has none.
+
+    >>> asyncio.run(resolve(("localhost", 4000)))
+    ('127.0.0.1', 4000)
+    """
+    host, port = address
+    try:
+        found = await asyncio.get_running_loop().getaddrinfo(
+            host, port, family=socket.AF_INET, type=socket.SOCK_DGRAM)
+    except OSError as exc:  # socket.gaierror and friends
+        raise AddressError(f"cannot find the host {host}: {exc.strerror or exc}") from None
+    return str(found[0][4][0]), port
 
 
 class Peer:
@@ -119,7 +135,10 @@ class Peer:
 
     async def join(self, address: Address, name: str, colour: str, *, game_id: bytes = b"",
                    host_fingerprint: str | None = None, spectator: bool = False) -> JoinLobby:
-        """Ask the table at ``address`` for a seat (or to watch)."""
+        """Ask the table at ``address`` for a seat (or to watch). A host name is resolved
+        first (replies come from an address, which the lobby compares with the host's);
+        AddressError if it does not resolve."""
+        address = await resolve(address)
         lobby = JoinLobby(self.identity, address, name, colour, nonce=os.urandom(16),
                           game_id=game_id, host_fingerprint=host_fingerprint,
                           spectator=spectator)

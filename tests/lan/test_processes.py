@@ -159,12 +159,14 @@ def test_a_player_gone_for_good_is_replaced_by_a_bot_and_the_log_verifies(
         assert_verified(live[0].game_files()[0])
 
 
-def test_manual_join_by_address_works_with_mdns_off(tmp_path: Path) -> None:
+@pytest.mark.parametrize("by_name", [False, True], ids=["address", "host-name"])
+def test_manual_join_by_address_works_with_mdns_off(tmp_path: Path, by_name: bool) -> None:
     with bots() as group:
         host = group.add(tmp_path / "host", ["--host", "--players", "2", "--no-mdns",
                                              "--interface", LOOPBACK])
         address, port, _ = host.hosting()
-        group.add(tmp_path / "bot1", [f"{address}:{port}", "--no-mdns"])
+        target = "localhost" if by_name else address  # a name: replies come from 127.0.0.1
+        group.add(tmp_path / "bot1", [f"{target}:{port}", "--no-mdns"])
         group.assert_all_ok(GAME_SECONDS)
         assert_identical_files(group.bots)
 
