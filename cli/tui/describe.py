@@ -77,6 +77,18 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+def _changes(before: GameState, after: GameState, seat: int) -> tuple[int, int, int, list[str],
+                                                                     list[str], bool]:
+    """(silver, workers, VP, VP categories, new bonus tiles, up the turn order) for ``seat``."""
+    old, new = before.players[seat], after.players[seat]
+    why = [CATEGORY_WORDS[c] for c in Category if new.breakdown[c] != old.breakdown[c]]
+    bonuses = [f"{'first' if now == 1 else 'second'} {COLOUR_NAMES[colour]} bonus"
+               for colour, (was, now) in enumerate(zip(old.bonuses, new.bonuses, strict=True))
+               if now and not was]
+    return (new.silver - old.silver, new.workers - old.workers, new.vp - old.vp, why, bonuses,
+            after.track[seat][0] > before.track[seat][0])
+
+
 def gains(before: GameState, after: GameState, seat: int) -> str:
     """What ``seat`` gained or paid between two states, e.g. ``-1 worker; +4 VP for animals``.
 
@@ -85,22 +97,38 @@ def gains(before: GameState, after: GameState, seat: int) -> str:
     >>> gains(s, s, 0)
     ''
     """
-    old, new = before.players[seat], after.players[seat]
-    parts = []
-    for label, delta in (("silverling", new.silver - old.silver),
-                         ("worker", new.workers - old.workers)):
-        if delta:
-            parts.append(f"{'+' if delta > 0 else '-'}{plural(abs(delta), label)}")
-    vp = new.vp - old.vp
+    silver, workers, vp, why, bonuses, up = _changes(before, after, seat)
+    parts = [f"{'+' if delta > 0 else '-'}{plural(abs(delta), label)}"
+             for label, delta in (("silverling", silver), ("worker", workers)) if delta]
     if vp:
-        why = [CATEGORY_WORDS[c] for c in Category if new.breakdown[c] != old.breakdown[c]]
         parts.append(f"+{vp} VP for {', '.join(why)}")
-    for colour, (was, now) in enumerate(zip(old.bonuses, new.bonuses, strict=True)):
-        if now and not was:
-            parts.append(f"{'first' if now == 1 else 'second'} {COLOUR_NAMES[colour]} bonus")
-    if after.track[seat][0] > before.track[seat][0]:
+    parts += bonuses
+    if up:
         parts.append("one step up the turn order")
     return "; ".join(parts)
+
+
+def gains_short(before: GameState, after: GameState, seat: int) -> str:
+    """:func:`gains` in a few columns, for a line of choices: ``-1 wkr +4 VP``.
+
+    >>> from p2p_burgundy import GameConfig, new_game, resolve_chance, UseDie, TakeWorkers
+    >>> s = new_game(GameConfig(players=2))
+    >>> while s.chance is not None:
+    ...     s = resolve_chance(s, bytes(32))
+    >>> s = apply(s, UseDie(0))
+    >>> gains_short(s, apply(s, TakeWorkers()), 0)
+    '+2 wkr'
+    """
+    silver, workers, vp, _, bonuses, up = _changes(before, after, seat)
+    parts = [f"{delta:+d} {label}" for label, delta in (("silv", silver), ("wkr", workers))
+             if delta]
+    if vp:
+        parts.append(f"+{vp} VP")
+    if bonuses:
+        parts.append("bonus")
+    if up:
+        parts.append("order")
+    return " ".join(parts)
 
 
 def describe_action(state: GameState, action: Action, names: Sequence[str],
@@ -237,4 +265,4 @@ def describe_chance(before: GameState, after: GameState, names: Sequence[str]) -
 
 
 __all__ = ["describe_action", "describe_chance", "describe_phase_end", "describe_turn",
-           "gains", "plural"]
+           "gains", "gains_short", "plural"]

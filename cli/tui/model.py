@@ -24,8 +24,9 @@ gains (found by applying it to the draft).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from p2p_burgundy import (
@@ -52,9 +53,10 @@ from p2p_burgundy import (
 from p2p_burgundy.estate import caveat, estate
 from p2p_burgundy.state import Step
 
-from .describe import describe_turn, gains
+from .describe import describe_turn, gains, gains_short
+from .layout import LEFT, MIN_WIDTH
 from .table import Handover, Steppable, Table
-from .texts import goods_label, guide, info_for_tile, tile_label
+from .texts import goods_label, guide, info_for_tile, short_name, tile_code, tile_label
 
 HOTKEYS = "123456789abdfghjkmnorstwyz"
 """Keys for numbered choices (letters that other keys use are left out)."""
@@ -73,9 +75,11 @@ class Option:
     action: Action | None = None
     children: tuple[Option, ...] = ()
     prompt: str = ""  # the question its children answer
-    note: str = ""  # cost and gain, shown before committing
+    note: str = ""  # cost and gain in words, shown for the choice under the cursor
     tile: int | None = None  # for the tile guide
     target: Target | None = None
+    brief: str = ""  # the label in fewer words (tile codes only), when the line is narrow
+    short: str = ""  # cost and gain in a few columns, on the choice's line
 
     def targets(self) -> set[Target]:
         """Its own target and its descendants' (what to highlight for it)."""
@@ -98,18 +102,36 @@ def _numbered(options: list[Option]) -> list[Option]:
     out = []
     for o in options:
         if not o.key:
-            key = next(free, "")
-            o = Option(key, o.label, o.action, o.children, o.prompt, o.note, o.tile, o.target)
+            o = replace(o, key=next(free, ""))
         out.append(o)
     return out
 
 
+def _fitting(*texts: str) -> str:
+    """The first of ``texts`` that fits the narrowest choices pane (else the last)."""
+    return next((t for t in texts if len(t) <= LEFT), texts[-1])
+
+
 def _leaf(state: GameState, action: Action, label: str, key: str = "",
-          tile: int | None = None, target: Target | None = None) -> Option:
+          tile: int | None = None, target: Target | None = None, brief: str = "") -> Option:
     seat = state.to_move
     assert seat is not None
-    note = gains(state, apply(state, action), seat)
-    return Option(key, label, action, note=note, tile=tile, target=target)
+    after = apply(state, action)
+    return Option(key, label, action, note=gains(state, after, seat), tile=tile, target=target,
+                  brief=brief, short=gains_short(state, after, seat))
+
+
+def _tile_leaf(state: GameState, action: Action, where: str, tile: int,
+               target: Target) -> Option:
+    """A choice of a tile: ``where: Kn5 (knowledge #5)``, briefly ``where: Kn5``."""
+    return _leaf(state, action, f"{where}: {tile_label(tile)}", tile=tile, target=target,
+                 brief=f"{where}: {tile_code(tile)}")
+
+
+def _goods_leaf(state: GameState, action: SellGoods) -> Option:
+    count = state.players[state.to_move or 0].goods[action.goods]
+    return _leaf(state, action, f"sell {count} x {goods_label(action.goods)}",
+                 target=("goods", action.goods, 0), brief=f"sell {count} x goods {action.goods}")
 
 
 def build_menu(state: GameState, actions: Sequence[Action] | None = None
@@ -154,11 +176,11 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
     if step == Step.CHOOSE_ESTATE:
         return _estate_choice(state, actions)
     if step == Step.DISCARD:
-        new = tile_label(p.storage[-1])
-        options = [_leaf(state, a, f"discard {tile_label(p.storage[a.storage])}",
-                         tile=p.storage[a.storage], target=("storage", a.storage, 0))
+        options = [_tile_leaf(state, a, "discard", p.storage[a.storage],
+                              ("storage", a.storage, 0))
                    for a in actions if isinstance(a, Discard)]
-        return f"Storage is full with {new}: discard an older tile", _numbered(options)
+        new = tile_code(p.storage[-1])
+        return f"Storage full (new: {new}): discard one", _numbered(options)
     if step == Step.SHIP:
         options = []
         for a in actions:
@@ -169,22 +191,20 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
                                      target=("goods_depot", a.depots[0], 0)))
         return "Your ship: take the goods of a depot", _numbered(options)
     words = {Step.WAREHOUSE: "Warehouse: you may sell one goods type",
-             Step.CARPENTER: "Carpenter's workshop: you may take a building",
-             Step.CHURCH: "Church: you may take a mine, castle or knowledge tile",
+             Step.CARPENTER: "Carpenter: you may take a building",
+             Step.CHURCH: "Church: take a mine, castle or knowledge",
              Step.MARKET: "Market: you may take a ship or an animal",
-             Step.CITY_HALL: "City hall: you may place one more tile, any number"}
+             Step.CITY_HALL: "City hall: place one more tile, any die"}
     options = []
     places = [a for a in actions if isinstance(a, PlaceTile)]
     if places:
         options += _place_groups(state, places)
     for a in actions:
         if isinstance(a, SellGoods):
-            options.append(_leaf(state, a, f"sell {p.goods[a.goods]} x {goods_label(a.goods)}",
-                                 target=("goods", a.goods, 0)))
+            options.append(_goods_leaf(state, a))
         elif isinstance(a, TakeTile):
-            tile = state.depots[a.depot][a.slot]
-            options.append(_leaf(state, a, f"depot {a.depot}: {tile_label(tile)}", tile=tile,
-                                 target=("depot", a.depot, a.slot)))
+            options.append(_tile_leaf(state, a, f"depot {a.depot}",
+                                      state.depots[a.depot][a.slot], ("depot", a.depot, a.slot)))
     options = _numbered(options)
     if any(isinstance(a, Pass) for a in actions):
         options.append(Option("x", "pass (use nothing)", Pass()))
@@ -202,8 +222,9 @@ def _estate_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, li
             board = estate(offers[a.side])
             note = caveat(board)
             options.append(Option("", f"estate {board.id}, start castle on "
-                                      f"{board.label(a.space)}", a, note=note))
-    return "Set-up: choose your estate and the space of your start castle", _numbered(options)
+                                      f"{board.label(a.space)}", a, note=note,
+                                  short=f"{board.confidence} confidence" if note else ""))
+    return "Set-up: your estate and start castle", _numbered(options)
 
 
 def _buy_leaf(state: GameState, action: Buy) -> Option:
@@ -211,18 +232,16 @@ def _buy_leaf(state: GameState, action: Buy) -> Option:
     where = "black depot" if action.depot == 0 else f"depot {action.depot}"
     pay = " with 2 workers" if action.payment == Payment.WORKERS else ""
     return _leaf(state, action, f"{where}: {tile_label(tile)}{pay}", tile=tile,
-                 target=("depot", action.depot, action.slot))
+                 target=("depot", action.depot, action.slot),
+                 brief=f"{'black' if action.depot == 0 else where}: {tile_code(tile)}{pay}")
 
 
 def _die_groups(state: GameState, actions: Sequence[Action]) -> list[Option]:
-    p = state.players[state.to_move or 0]
-    takes = [_leaf(state, a, f"depot {a.depot}: {tile_label(state.depots[a.depot][a.slot])}",
-                   tile=state.depots[a.depot][a.slot], target=("depot", a.depot, a.slot))
+    takes = [_tile_leaf(state, a, f"depot {a.depot}", state.depots[a.depot][a.slot],
+                        ("depot", a.depot, a.slot))
              for a in actions if isinstance(a, TakeTile)]
     places = [a for a in actions if isinstance(a, PlaceTile)]
-    sells = [_leaf(state, a, f"sell {p.goods[a.goods]} x {goods_label(a.goods)}",
-                   target=("goods", a.goods, 0))
-             for a in actions if isinstance(a, SellGoods)]
+    sells = [_goods_leaf(state, a) for a in actions if isinstance(a, SellGoods)]
     options = []
     if takes:
         options.append(Option("t", "take a tile from a depot", children=tuple(_numbered(takes)),
@@ -252,9 +271,41 @@ def _place_groups(state: GameState, places: list[PlaceTile]) -> list[Option]:
         if spaces:
             groups.append(Option(str(i + 1), f"{tile_label(tile)} (storage {i + 1})",
                                  children=tuple(_numbered(spaces)), tile=tile,
-                                 prompt=f"Place {tile_label(tile)} on which space?",
-                                 target=("storage", i, 0)))
+                                 prompt=_fitting(f"Place {tile_label(tile)} on which space?",
+                                                 f"Place {tile_code(tile)} on which space?"),
+                                 target=("storage", i, 0), brief=tile_label(tile)))
     return groups
+
+
+def _what_changed(before: GameState, after: GameState, seat: int, name: str,
+                  detail: int) -> str:
+    """What ``seat`` did between two states, for a summary: with ``detail`` 2 the tiles
+    placed and taken, 1 only how many, 0 only the VP.
+
+    >>> from p2p_burgundy import GameConfig, new_game, resolve_chance
+    >>> s = new_game(GameConfig(players=2))
+    >>> while s.chance is not None:
+    ...     s = resolve_chance(s, bytes(32))
+    >>> _what_changed(s, s, 1, "Bob", 2)
+    'Bob +0 VP'
+    """
+    old, new = before.players[seat], after.players[seat]
+    placed = [t for t, was in zip(new.estate, old.estate, strict=True) if t != was]
+    stored, laid = Counter(old.storage), Counter(placed)
+    # taken: new in storage, or taken and placed in the same turn
+    taken = [*(Counter(new.storage) - (stored - laid)).elements(), *(laid - stored).elements()]
+    sold = sum(new.sold) > sum(old.sold)
+    words = []
+    for verb, tiles in (("took", taken), ("placed", placed)):
+        if tiles and detail == 2:
+            words.append(f"{verb} {' '.join(tile_code(t) for t in tiles)}")
+        elif tiles and detail == 1:
+            words.append(f"{verb} {len(tiles)}")
+    if sold and detail:
+        words.append("sold")
+    vp = f"+{new.vp - old.vp} VP"
+    return f"{short_name(name)} {', '.join(words)} ({vp})" if words else \
+        f"{short_name(name)} {vp}"
 
 
 class TurnDraft:
@@ -417,7 +468,7 @@ class Model:
         self.log_scroll = 0  # lines up from the newest
         self.info_index = 0
         self.mark = 0  # history length when we last ended a turn
-        self.mark_scores: tuple[int, ...] | None = None
+        self.mark_state: GameState | None = None  # the table when we last ended a turn
         self.scores_shown = False
         self.too_small = False
 
@@ -508,26 +559,26 @@ class Model:
             return []
         return [text for _, text in describe_turn(draft.base, draft.actions, self.table.names)]
 
-    def since_last_turn(self) -> str:
-        """VP gained by each player since we last ended a turn.
-
-        (Empty before our first turn ends.)
-        """
-        if self.mark_scores is None:
+    def since_last_turn(self, width: int = MIN_WIDTH - len("Your turn. ")) -> str:
+        """What the others did since we last ended a turn, in at most ``width`` columns:
+        the tiles they placed and took, whether they sold, and their VP (fewer words when
+        that is too long; the log has every sentence). Empty before our first turn ends."""
+        before = self.mark_state
+        if before is None:
             return ""
-        names = self.table.names
-        parts = []
-        for seat, player in enumerate(self.table.state.players):
-            delta = player.vp - self.mark_scores[seat]
-            if seat != self.table.my_seat and delta:
-                parts.append(f"{names[seat]} +{delta} VP")
-        gained = ", ".join(parts) if parts else "no points for the others"
-        return f"Since your last turn: {gained} (see the log)."
+        state = self.table.state
+        others = [s for s in range(len(self.table.names)) if s != self.table.my_seat]
+        forms = []
+        for detail in (2, 1, 0):
+            parts = [_what_changed(before, state, seat, self.table.names[seat], detail)
+                     for seat in others]
+            forms.append(f"Meanwhile {'; '.join(parts)}.")
+        return next((f for f in forms if len(f) <= width), forms[-1])
 
     def turn_sent(self) -> None:
         """The table took our turn: remember where the log stood."""
         self.mark = len(self.table.history)
-        self.mark_scores = tuple(p.vp for p in self.table.state.players)
+        self.mark_state = self.table.state
         self.draft = None
         self.path, self.cursor = [], 0
         self.message = ""

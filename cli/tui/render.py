@@ -35,7 +35,7 @@ from .describe import CATEGORY_WORDS
 from .layout import MIN_HEIGHT, MIN_WIDTH, Dim, Layout
 from .model import Context, MenuView, Model, Option, Overlay, Target
 from .table import EntryKind, HistoryEntry, Steppable
-from .texts import KNOWLEDGE_SHORT, guide, help_for, tile_code
+from .texts import KNOWLEDGE_SHORT, NAME_WIDTH, guide, help_for, short_name, tile_code
 
 
 class Style(IntEnum):
@@ -68,7 +68,6 @@ Marks = dict[Target, tuple[int, int]]
 """What to highlight: target -> (Style.LEGAL or Style.CURSOR, index of the choice)."""
 
 CELL = 6  # columns per estate space
-HEX_INDENT = CELL // 2
 
 
 def text(line: Iterable[Seg]) -> str:
@@ -144,11 +143,17 @@ def estate_lines(state: GameState, seat: int, names: Sequence[str],
                  marks: Marks | None = None) -> list[Line]:
     """A title and the 37 spaces on 7 offset rows; empty spaces show colour letter and
     die number (``B3``), covered ones the tile code (``Kn12``)."""
-    marks = marks or {}
+    board = state.boards[seat]
+    title = f"{short_name(names[seat])}'s estate (board {board.id})"
+    return [[Seg(title, Style.TITLE)], *estate_rows(state, seat, marks or {}, CELL)]
+
+
+def estate_rows(state: GameState, seat: int, marks: Marks, cell: int) -> list[Line]:
+    """The 37 spaces on 7 offset rows of ``cell`` columns a space (6 leaves room for the
+    marks of a choice; 5 is the narrow form, for looking only)."""
     board = state.boards[seat]
     player = state.players[seat]
-    lines: list[Line] = [[Seg(f"{names[seat]}'s estate (board {board.id})", Style.TITLE)]]
-    rows: list[Line] = [[Seg(" " * (HEX_INDENT * (7 - n)))] for n in ROW_LENGTHS]
+    rows: list[Line] = [[Seg(" " * (cell * (7 - n) // 2))] for n in ROW_LENGTHS]
     for space in range(len(board.colours)):
         row, _ = row_col(space)
         tile = player.estate[space]
@@ -157,8 +162,31 @@ def estate_lines(state: GameState, seat: int, names: Sequence[str],
             content, style = f"{COLOUR_LETTERS[colour]}{board.dice[space]}", Style.SPACE + colour
         else:
             content, style = tile_code(tile), Style.TILE + TILE_COLOUR[tile]
-        rows[row].append(_marked(("space", space, 0), f"{content:<4}", marks, style))
-    return lines + rows
+        if cell == CELL:
+            rows[row].append(_marked(("space", space, 0), f"{content:<4}", marks, style))
+        else:
+            rows[row].append(Seg(f"{content:<{cell - 1}} ", style))
+    return rows
+
+
+def others_lines(state: GameState, seats: Sequence[int], names: Sequence[str],
+                 width: int) -> list[Line]:
+    """The other players' estates, one under the other in the narrow form, each with its
+    score, silverlings, workers, storage and goods."""
+    lines: list[Line] = []
+    for seat in seats:
+        p = state.players[seat]
+        held = " ".join(f"{g}x{p.goods[g]}" for g in range(1, 7) if p.goods[g]) or "none"
+        storage = " ".join(tile_code(t) for t in p.storage) or "empty"
+        name = short_name(names[seat])
+        title = next((t for t in (f"{name}: {p.vp} VP  silver {p.silver}  workers {p.workers}",
+                                  f"{name}: {p.vp} VP  s{p.silver} w{p.workers}")
+                      if len(t) <= width), "")
+        lines += [[Seg(fit(title or f"{name}: {p.vp} VP", width), Style.TITLE)],
+                  *estate_rows(state, seat, {}, CELL - 1),
+                  [Seg(fit(f"Storage {storage}", width))],
+                  [Seg(fit(f"Goods {held}  sold {sum(p.sold)}", width))], []]
+    return lines
 
 
 def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
@@ -193,9 +221,10 @@ def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
                for c, b in enumerate(p.bonuses) if b]
     dice += [Seg("  Bonus tiles: ", Style.BOLD), Seg(", ".join(bonuses) if bonuses else "none")]
     known = [n for n in range(1, 27) if p.knowledge >> n & 1]
-    words = "; ".join(f"#{n} {KNOWLEDGE_SHORT[n]}" for n in known) if known else "none"
-    if len(words) + 11 > width:
-        words = " ".join(f"#{n}" for n in known) + " (i: tile guide)"
+    numbers = " ".join(f"#{n}" for n in known)
+    words = next((w for w in ("; ".join(f"#{n} {KNOWLEDGE_SHORT[n]}" for n in known),
+                              numbers + " (i: tile guide)", numbers) if len(w) + 11 <= width),
+                 numbers) if known else "none"
     knowledge: Line = [Seg("Knowledge: ", Style.BOLD), Seg(fit(words, width - 11))]
     return [storage, goods, money, dice, knowledge]
 
@@ -241,7 +270,7 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
         p = state.players[seat]
         mover = "> " if state.to_move == seat else "  "
         you = "*" if seat == my_seat else " "
-        lines.append([Seg(f"{mover}{place + 1}. {fit(names[seat], 12):<12}{you}",
+        lines.append([Seg(f"{mover}{place + 1}. {short_name(names[seat]):<{NAME_WIDTH}}{you}",
                           Style.BOLD if state.to_move == seat else Style.NORMAL),
                       Seg(f"{p.vp:>3} VP  s{p.silver} w{p.workers}")])
     return lines
@@ -251,16 +280,17 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
 
 def menu_lines(menu: MenuView | None, waiting: str | None, height: int, width: int
                ) -> list[Line]:
-    """The question of this step and the choices (a window around the cursor), with the
-    cursor choice's full cost and gain on the last line.
+    """The question of this step and the choices (a window around the cursor, with ``^`` and
+    ``v`` in the last column when there are more above or below), each with its cost and gain
+    in a few columns; the choice under the cursor in full words on the last lines.
 
     >>> from p2p_burgundy import TakeWorkers
     >>> menu = MenuView("With your 4:", [Option("w", "take workers", TakeWorkers(),
-    ...                                         note="+2 workers")], cursor=0)
+    ...                                         note="+2 workers", short="+2 wkr")], cursor=0)
     >>> for line in menu_lines(menu, None, 4, 30):
     ...     print(text(line).rstrip())
     With your 4:
-    >w take workers  +2 workers
+    >w take workers  +2 wkr
     <BLANKLINE>
     = +2 workers
     """
@@ -269,27 +299,52 @@ def menu_lines(menu: MenuView | None, waiting: str | None, height: int, width: i
         return [*([Seg(line, Style.TITLE)] for line in wrapped[:max(1, height - 1)]),
                 [Seg("Press ? for help, i for the tile guide.", Style.DIM)]]
     lines: list[Line] = [[Seg(fit(menu.prompt, width), Style.TITLE)]]
-    rows = max(1, height - 2)
     options = menu.options
+    detail = _detail(options[menu.cursor], width, max(1, height - 4)) if options else []
+    rows = max(1, height - 1 - len(detail))
     start = min(max(0, menu.cursor - rows // 2), max(0, len(options) - rows))
-    for index in range(start, min(len(options), start + rows)):
-        lines.append(_option_line(options[index], index, index == menu.cursor, width))
-    if len(options) > rows:
-        lines[-1] = [Seg(fit(f"  ... {len(options)} choices: arrows scroll", width), Style.DIM)] \
-            if start + rows < len(options) and menu.cursor < start + rows - 1 else lines[-1]
-    if options and options[menu.cursor].note:
-        lines += [[Seg(" " * width)]] * max(0, height - 1 - len(lines))
-        lines.append([Seg(fit(f"= {options[menu.cursor].note}", width), Style.DIM)])
+    stop = min(len(options), start + rows)
+    for index in range(start, stop):
+        line = _option_line(options[index], index, index == menu.cursor, width - 1)
+        more = "^" if index == start and start > 0 else \
+            "v" if index == stop - 1 and stop < len(options) else " "
+        lines.append([*line, Seg(more, Style.BOLD)])
+    if detail:
+        lines += [[]] * max(0, height - len(detail) - len(lines))
+        lines += detail
     return lines
 
 
-def _option_line(option: Option, index: int, cursor: bool, width: int) -> Line:
+def _choice_text(option: Option, width: int) -> tuple[str, bool]:
+    """The label and cost of a choice in ``width`` columns; True if the label is whole."""
     more = " >" if option.children else ""
-    note = f"  {option.note}" if option.note else ""
-    body = fit(f"{option.label}{more}{note}", width - 4)
+    note = f"  {option.short}" if option.short else ""
+    for label in (option.label, option.brief):
+        if label and len(label) + len(more) + len(note) <= width:
+            return f"{label}{more}{note}", label == option.label
+    return fit(f"{option.brief or option.label}{more}{note}", width), False
+
+
+def _option_line(option: Option, index: int, cursor: bool, width: int) -> Line:
+    body, _ = _choice_text(option, width - 3)
     if cursor:
-        return [Seg(fit(f">{option.key} {body}", width).ljust(width), Style.CURSOR, index)]
-    return [Seg(" "), Seg(option.key, Style.KEY, index), Seg(f" {body}", Style.NORMAL, index)]
+        return [Seg(f">{option.key} {body}".ljust(width), Style.CURSOR, index)]
+    return [Seg(" "), Seg(option.key, Style.KEY, index),
+            Seg(f" {body}".ljust(width - 1 - len(option.key)), Style.NORMAL, index)]
+
+
+def _detail(option: Option, width: int, most: int) -> list[Line]:
+    """The choice under the cursor in full: its label (when its line had to shorten it) and
+    what it costs and gains, in words, wrapped to at most ``most`` lines."""
+    _, whole = _choice_text(option, width - 4)
+    words = option.note if whole else \
+        f"{option.label}{': ' + option.note if option.note else ''}"
+    if not words:
+        return []
+    wrapped = textwrap.wrap(safe(f"= {words}"), width, subsequent_indent="  ")
+    if len(wrapped) > most:
+        wrapped = [*wrapped[:most - 1], fit(wrapped[most - 1], width - 4) + " ..."]
+    return [[Seg(line, Style.DIM)] for line in wrapped]
 
 
 def entry_text(entry: HistoryEntry, names: Sequence[str]) -> str:
@@ -348,8 +403,7 @@ def log_lines(history: Sequence[HistoryEntry], names: Sequence[str], width: int,
     wrapped = [line for block in reversed(blocks) for line in block]
     scroll = min(scroll, max(0, len(wrapped) - rows))
     end = len(wrapped) - scroll
-    title = "Log" + (f" (older: {scroll} lines up, PgDn for newer)" if scroll else
-                     " (PgUp/PgDn)")
+    title = "Log" + (f" ({scroll} lines up; PgDn: newer)" if scroll else " (PgUp/PgDn)")
     return [[Seg(fit(title, width), Style.TITLE)], *wrapped[max(0, end - rows):end]]
 
 
@@ -365,21 +419,24 @@ def status_line(model: Model, width: int) -> Line:
         turn = table.ended
     elif state.is_over:
         result = outcome(state)
-        turn = f"{names[result.winner]} wins with {result.scores[result.winner]} VP"
+        turn = f"{short_name(names[result.winner])} wins with {result.scores[result.winner]} VP"
     elif model.draft:
         turn = "Your turn"
     else:
-        turn = table.waiting_for() or (f"{names[state.to_move]} to move"
+        turn = table.waiting_for() or (f"{short_name(names[state.to_move])} to move"
                                        if state.to_move is not None else "")
     dice = " ".join(f"({d})" if p.dice_used >> i & 1 else str(d)
                     for i, d in enumerate(p.dice)) if any(p.dice) else "-"
-    who = "" if seat == table.my_seat else f"{names[seat]}: "
-    stats = [f"{who}dice {dice}", f"silver {p.silver}", f"workers {p.workers}", f"{p.vp} VP"]
-    if state.is_over or table.ended:
-        stats = [f"{names[seat]}: {p.vp} VP"]
-    tail = " | ".join(stats)
+    who = "" if seat == table.my_seat else f"{short_name(names[seat])}: "
     head = f" {where} | "
-    turn = fit(turn, max(12, width - len(head) - len(tail) - 3))  # the numbers always fit
+    if state.is_over or table.ended:
+        tails = [f"{short_name(names[seat])}: {p.vp} VP"]
+    else:
+        tails = [f"{who}dice {dice} | silver {p.silver} | workers {p.workers} | {p.vp} VP",
+                 f"{who}dice {dice} | s{p.silver} w{p.workers} | {p.vp} VP"]
+    # The longest form that leaves the turn whole; the numbers always fit.
+    tail = next((t for t in tails if len(head) + len(turn) + 3 + len(t) <= width), tails[-1])
+    turn = fit(turn, max(12, width - len(head) - len(tail) - 3))
     line = fit(f"{head}{turn} | {tail}", width)
     if len(line) + 7 <= width:
         line = line.ljust(width - 7) + " ? help"
@@ -410,10 +467,10 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
                 ) -> list[Line]:
     """Every player's VP by category, the totals, empty spaces, and who won and why."""
     result = outcome(state)
-    width = max(7, *(min(12, len(n)) + 2 for n in names))
+    width = max(7, *(len(short_name(n)) + 2 for n in names))
     title = "Final scores" if state.is_over else f"Scores when the game stopped ({ended})"
     lines: list[Line] = [[Seg(title, Style.TITLE)], []]
-    head = f"{'':<16}" + "".join(f"{fit(n, 12):>{width}}" for n in names)
+    head = f"{'':<16}" + "".join(f"{short_name(n):>{width}}" for n in names)
     lines.append([Seg(head, Style.BOLD)])
     for category in Category:
         cells = "".join(f"{p.breakdown[category]:>{width}}" for p in state.players)
@@ -427,7 +484,7 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
     verb = "wins" if state.is_over else "leads"
     lines.append([Seg(f"{names[winner]} {verb} with {result.scores[winner]} VP "
                       f"(decided by {result.decided_by}).", Style.BOLD)])
-    ranking = "  ".join(f"{i + 1}. {names[s]} {result.scores[s]}"
+    ranking = "  ".join(f"{i + 1}. {short_name(names[s])} {result.scores[s]}"
                         for i, s in enumerate(result.ranking))
     lines.append([Seg(f"Ranking: {ranking}")])
     if ended:
@@ -577,6 +634,9 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]]) -> Can
             waiting = f"{waiting or ''}. B lets a bot play {names[gone]}'s seat."
         canvas.draw(layout.menu, menu_lines(menu, waiting, layout.menu.height,
                                             layout.menu.width))
+        if layout.others is not None:
+            others = [s for s in range(len(names)) if s != seat]
+            canvas.draw(layout.others, others_lines(state, others, names, layout.others.width))
         canvas.draw(layout.log, log_lines(table.history, names, layout.log.width,
                                           layout.log.height, model.log_scroll, model.mark,
                                           model.draft_sentences()))

@@ -44,6 +44,7 @@ from p2p_burgundy.record import GameRecord, Recorder
 from ..sim import bot_seed, chance_entropy
 from ..strategies import Strategy, make
 from .describe import describe_chance, describe_turn
+from .texts import short_name
 
 MAX_NAME = 16
 MAX_CHAT = 200
@@ -278,7 +279,7 @@ class LocalTable:
         seat = state.to_move
         if seat == self._my_seat:
             return None
-        return f"waiting for {self._names[seat]}'s turn" if seat is not None else None
+        return f"waiting for {short_name(self._names[seat])}'s turn" if seat is not None else None
 
     # --- changing ------------------------------------------------------------------------
 

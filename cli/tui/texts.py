@@ -73,6 +73,20 @@ def tile_label(tile: int) -> str:
     return f"{tile_code(tile)} ({tile_name(tile)})"
 
 
+NAME_WIDTH = 10
+"""Columns a player's name takes wherever the screen has a fixed place for it."""
+
+
+def short_name(name: str) -> str:
+    """A name in at most :data:`NAME_WIDTH` columns, the same everywhere: longer names keep
+    their first nine characters and a full stop.
+
+    >>> short_name("Ann"), short_name("Tess Longname")
+    ('Ann', 'Tess Long.')
+    """
+    return name if len(name) <= NAME_WIDTH else name[:NAME_WIDTH - 1] + "."
+
+
 def goods_label(goods: int) -> str:
     """A goods type as players read it: its die number and colour.
 

@@ -33,7 +33,7 @@ from p2p_burgundy.cli.tui.model import (
 from p2p_burgundy.cli.tui.table import LocalTable
 from p2p_burgundy.cli.tui.texts import guide
 
-from .helpers import FixedTable, resolve, started
+from .helpers import FixedTable, play, resolve, started
 
 NAMES = ["Ann", "Bea"]
 
@@ -207,13 +207,19 @@ def test_tile_guide_opens_on_the_highlighted_tile() -> None:
     assert model.overlay is None
 
 
-def test_since_last_turn_names_the_points_others_scored() -> None:
-    table = LocalTable.new("Ann", bots=1, seed=3)
-    table.poll()
+def test_since_last_turn_names_what_the_others_did() -> None:
+    table = FixedTable(started(3), ["Ann", "Bea", "Cy Longername"], 0)
     model = Model(table)
-    model.refresh()
-    model.mark_scores = (0, 0)
-    assert model.since_last_turn().startswith("Since your last turn: Bot 1 +")
+    assert model.since_last_turn() == ""  # before our first turn ends
+    model.turn_sent()
+    assert model.since_last_turn() == "Meanwhile Bea +0 VP; Cy Longer. +0 VP."
+    # Cy takes the watchtower from depot 3 with the 3 and builds it with the 2.
+    table.state = play(table.state, UseDie(0), TakeTile(3, 1), UseDie(1), PlaceTile(0, 11),
+                       END_TURN)
+    assert model.since_last_turn() == ("Meanwhile Bea +0 VP; Cy Longer. took Twr, placed Twr "
+                                       "(+15 VP).")
+    assert model.since_last_turn(58) == "Meanwhile Bea +0 VP; Cy Longer. took 1, placed 1 (+15 VP)."
+    assert model.since_last_turn(40) == "Meanwhile Bea +0 VP; Cy Longer. +15 VP."
 
 
 def test_autoplay_plays_a_legal_whole_turn() -> None:

@@ -129,6 +129,18 @@ def test_resize_below_the_minimum_and_back(tmp_path: Path) -> None:
         assert term.wait_exit() == 0
 
 
+def test_at_120x40_every_other_estate_stands_beside_yours(tmp_path: Path) -> None:
+    with burgundy(tmp_path, "play", "--bots", "2", "--seed", "3", "--name", "Tess",
+                  "--bot-delay", "0", cols=120, rows=40) as term:
+        screen = term.wait_for("use die 1")
+        assert "Tess's estate (board 1)" in screen
+        titles = [line[84:].split(":")[0] for line in term.screen.display
+                  if line[84:].startswith("Bot ")]
+        assert titles == ["Bot 1", "Bot 2"]
+        term.press("q")
+        assert term.wait_exit() == 0
+
+
 def test_help_for_the_current_screen_and_back(tmp_path: Path) -> None:
     with burgundy(tmp_path, *START) as term:
         term.wait_for("use die 1")
@@ -162,9 +174,21 @@ def test_chat_line_goes_to_the_log(tmp_path: Path) -> None:
         assert "use die 1" in term.text  # no key of the chat line reached the game
 
 
-def test_a_whole_game_reaches_the_score_screen(tmp_path: Path) -> None:
-    with burgundy(tmp_path, *START, "--autoplay") as term:
-        screen = term.wait_for("Final scores", timeout=40)
+def test_a_whole_game_at_80x24_never_shows_a_cut_and_reaches_the_scores(tmp_path: Path) -> None:
+    """Against 3 bots, a long name: every screen the terminal shows is read, and none has a
+    cut mark (``~``) on any line."""
+    cut: list[str] = []
+
+    def done() -> bool:
+        if "~" in term.text and not cut:
+            cut.append(term.text)
+        return "Final scores" in term.text
+
+    with burgundy(tmp_path, "play", "--bots", "3", "--seed", "3", "--name", "Tess Longname",
+                  "--bot-delay", "0", "--autoplay") as term:
+        assert term.wait_until(done, timeout=60), term.text
+        assert not cut, cut[0]
+        screen = term.text
         assert "total" in screen and "empty spaces" in screen
         assert re.search(r"\w+ wins with \d+ VP \(decided by ", screen)
         term.press("s")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from p2p_burgundy import PlaceTile, TakeTile, UseDie
 from p2p_burgundy.cli.tui.app import footer_keys
 from p2p_burgundy.cli.tui.layout import compute_layout
-from p2p_burgundy.cli.tui.model import Model
+from p2p_burgundy.cli.tui.model import MenuView, Model, Option
 from p2p_burgundy.cli.tui.render import (
     Canvas,
     Seg,
@@ -13,6 +13,7 @@ from p2p_burgundy.cli.tui.render import (
     board_lines,
     estate_lines,
     log_lines,
+    menu_lines,
     render,
     score_lines,
     status_line,
@@ -56,18 +57,18 @@ def test_whole_screen_at_80x24_while_placing_a_tile() -> None:
         "       B6    M1    K2    B5    B6          6: Bnk   Sh3",
         "          M3    K4    K1    B3             Black: Sh3   Kn7   Bdh   Hal",
         "Storage: 1 Chu   2 ---   3 ---",
-        "Goods:  5x1   6x2   sold 0                 > 1. Ann         *  0 VP  s1 w1",
-        "Silver 1  Workers 1  VP 0                    2. Bea            0 VP  s1 w2",
+        "Goods:  5x1   6x2   sold 0                 > 1. Ann       *  0 VP  s1 w1",
+        "Silver 1  Workers 1  VP 0                    2. Bea          0 VP  s1 w2",
         "Dice:  (1)  (2)  Bonus tiles: none",
         "Knowledge: none",
         "Place Chu (church) on which space?         Log (PgUp/PgDn)",
-        ">1 B3 (row 3, 3)  -1 worker; +11 VP for ~  * Round 1 of phase A.",
-        " 2 B3 (row 5, 4)  -1 worker                (this turn) Ann took Chu (church)",
+        ">1 B3 (row 3, 3)  -1 wkr +11 VP            * Round 1 of phase A.",
+        " 2 B3 (row 5, 4)  -1 wkr                   (this turn) Ann took Chu (church)",
         "                                             from depot 1 with a 1.",
         "",
         "",
-        "",
-        "= -1 worker; +11 VP for region, phase bon~",
+        "= -1 worker; +11 VP for region, phase",
+        "  bonus",
         "",
         " 1 2 choose  Esc back  u undo  ? help  i tiles  l log  v view  c chat  q quit",
     ]
@@ -118,9 +119,9 @@ def test_board_for_three_players_shows_depots_black_depot_and_order() -> None:
         "6: Mkt   Pg2   Cas",
         "Black: Crp   Min   Min   Mkt",
         "       Ck3   Bnk",
-        "> 1. Cy             0 VP  s1 w1",
-        "  2. Ann            0 VP  s1 w2",
-        "  3. Bea         *  0 VP  s1 w3",
+        "> 1. Cy           0 VP  s1 w1",
+        "  2. Ann          0 VP  s1 w2",
+        "  3. Bea       *  0 VP  s1 w3",
     ]
 
 
@@ -180,9 +181,9 @@ def test_too_small_terminal_gets_only_a_message() -> None:
 
 
 def test_bigger_terminal_shows_the_log_in_its_own_column() -> None:
-    lines = screen_text(placing_model(), 132, 40)
+    lines = screen_text(placing_model(), 132, 30)
     assert lines[1].endswith("Log (PgUp/PgDn)")
-    assert len(lines) == 40
+    assert len(lines) == 30
 
 
 def test_log_wraps_marks_our_last_turn_and_scrolls() -> None:
@@ -194,7 +195,7 @@ def test_log_wraps_marks_our_last_turn_and_scrolls() -> None:
                      "-- since your last turn ------", "Bea took workers with a 3 (+2",
                      "  workers).", "<Bea> hi"]
     scrolled = [text(line) for line in log_lines(history, NAMES, 30, 3, scroll=2, mark=1)]
-    assert scrolled == ["Log (older: 2 lines up, PgDn ~", "-- since your last turn ------",
+    assert scrolled == ["Log (2 lines up; PgDn: newer)", "-- since your last turn ------",
                         "Bea took workers with a 3 (+2"]
 
 
@@ -220,30 +221,68 @@ def test_status_line_says_who_we_wait_for() -> None:
         " A 1/5 | waiting for Ann's turn | dice 3 5 | silver 1 | workers 2 | 0 VP")
 
 
-def test_every_step_of_a_random_game_renders_at_both_layouts() -> None:
-    """Drive a whole game through the model's own choices, drawing every screen."""
+def test_every_frame_of_a_random_game_fits_without_a_cut() -> None:
+    """A whole game against random bots, our seat choosing at random by keys (moving the
+    cursor through long lists too): every frame at 80x24 and 120x40 is drawn whole, with no
+    cut mark anywhere (names are shortened by their one rule instead)."""
     import random
 
+    from p2p_burgundy.cli.tui.app import dispatch
     from p2p_burgundy.cli.tui.table import LocalTable
 
     rng = random.Random(5)
-    table = LocalTable.new("Ann", bots=3, seed=8, strategy="random")
+    table = LocalTable.new("Tess Longname", bots=3, seed=8, strategy="random")
     model = Model(table)
-    sizes = [compute_layout(80, 24), compute_layout(132, 43)]
-    for step in range(2000):
+    sizes = [compute_layout(80, 24), compute_layout(120, 40)]
+    frames = 0
+    for _ in range(5000):
         if table.poll():
             model.refresh()
+        for layout in sizes:
+            canvas = render(model, layout, footer_keys(model))
+            rows = canvas.text()
+            assert all(len(row) == layout.width for row in rows)
+            assert not [row for row in rows if "~" in row], "\n".join(rows)
+            frames += 1
         if model.game_over:
             break
-        if model.draft is not None:
-            options = model.options()
-            command = model.hotkey(rng.choice(options).key) if options else model.end_turn()
-            if command is not None:
-                table.submit_turn(list(command.actions))  # type: ignore[union-attr]
-                model.turn_sent()
-        for layout in sizes[:1] if step % 5 else sizes:
-            canvas = render(model, layout, footer_keys(model))
-            assert all(len(row) == layout.width for row in canvas.text())
-    assert model.game_over
+        options = model.options()
+        key = rng.choice(["KEY_DOWN", "KEY_DOWN", "KEY_UP", "v", *(o.key for o in options)]) \
+            if options else "e"
+        command = dispatch(model, key)
+        if command is not None:
+            table.submit_turn(list(command.actions))  # type: ignore[union-attr]
+            model.turn_sent()
+    assert model.game_over and frames > 500
     for layout in sizes:
         assert "Final scores" in render(model, layout, footer_keys(model)).text()[1]
+
+
+def test_a_long_list_of_choices_scrolls_with_marks() -> None:
+    from p2p_burgundy import TakeWorkers
+
+    options = [Option(str(i), f"choice {i}", TakeWorkers(), short="+2 wkr") for i in range(9)]
+    lines = [text(line) for line in menu_lines(MenuView("Which?", options, 0), None, 6, 30)]
+    assert [line.rstrip() for line in lines] == [
+        "Which?", ">0 choice 0  +2 wkr", " 1 choice 1  +2 wkr", " 2 choice 2  +2 wkr",
+        " 3 choice 3  +2 wkr", " 4 choice 4  +2 wkr          v"]
+    lines = [text(line) for line in menu_lines(MenuView("Which?", options, 5), None, 6, 30)]
+    assert [line[:2] + line[-1] for line in lines[1:]] == [" 3^", " 4 ", ">5 ", " 6 ", " 7v"]
+    lines = [text(line) for line in menu_lines(MenuView("Which?", options, 8), None, 6, 30)]
+    assert [line[:2] + line[-1] for line in lines[1:]] == [" 4^", " 5 ", " 6 ", " 7 ", ">8 "]
+
+
+def test_from_120x40_the_other_estates_stand_beside_yours() -> None:
+    table = FixedTable(started(3), ["Ann", "Bea", "Cy Longername"], 0)
+    model = Model(table)
+    model.refresh()
+    lines = screen_text(model, 120, 40)
+    assert lines[1][84:] == "Bea: 0 VP  silver 1  workers 3"
+    assert lines[2:9] == [line[:84] + f for line, f in zip(lines[2:9], (
+        "       A6   C5   C4   K3", "     A2   A1   C6   K5   B4",
+        "  A5   A4   B3   K1   B2   B3", "S6   S1   S2   Cas  S5   S4   S1",
+        "  B2   B5   M4   B3   B1   A2", "     B6   M1   K2   B5   B6",
+        "       M3   K4   K1   B3"), strict=True)]
+    assert lines[9][84:] == "Storage empty" and lines[10][84:] == "Goods 2x1 4x1 6x1  sold 0"
+    assert lines[12][84:] == "Cy Longer.: 0 VP  s1 w1"
+    assert lines[14][43:] == "Log (PgUp/PgDn)".ljust(41) + "     A2   A1   C6   K5   B4"
