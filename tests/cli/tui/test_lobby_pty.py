@@ -90,7 +90,7 @@ def test_play_with_bots_is_a_network_game_played_by_keys(tmp_path: Path) -> None
         screen = term.wait_for("use die 1", 20)
         assert "Tess's estate" in screen and "Bot 1" in screen
         play_a_turn(term, "Tess")
-        term.wait_for("Your turn. Since your last turn:", 20)
+        term.wait_for("Your turn. Meanwhile Bot 1 ", 20)
         term.press("l")
         term.wait_for("Tess ended the turn.")
         term.press("esc")
@@ -185,7 +185,7 @@ def test_resume_after_a_crash_goes_on_from_the_game_file(tmp_path: Path) -> None
     with burgundy(tmp_path, "play", "--bots", "1", "--name", "Tess", *OFF_LAN) as term:
         term.wait_for("use die 1", 20)
         play_a_turn(term, "Tess")
-        term.wait_for("Your turn. Since your last turn:", 20)
+        term.wait_for("Your turn. Meanwhile Bot 1 ", 20)
         term.proc.kill()  # the crash: the bot peers in that process go too
         term.wait_exit()
     with burgundy(tmp_path, "play", "--resume", *LOOPBACK, "--gone-after", "0") as term:

@@ -30,7 +30,6 @@ from p2p_burgundy.cli.tui.model import (
     Submit,
     build_menu,
 )
-from p2p_burgundy.cli.tui.table import LocalTable
 from p2p_burgundy.cli.tui.texts import guide
 
 from .helpers import FixedTable, play, resolve, started

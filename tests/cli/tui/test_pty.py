@@ -57,7 +57,7 @@ def test_a_full_turn_by_keys_then_undo_and_the_bot_replies(tmp_path: Path) -> No
         term.press("2", "w")
         term.wait_for("e end the turn")
         term.press("e")
-        term.wait_for("Your turn. Since your last turn:")
+        term.wait_for("Your turn. Meanwhile Bot 1 ")
         term.press("l")
         term.wait_for("Tess ended the turn.")
         assert "-- since your last turn --" in term.text
