@@ -9,6 +9,8 @@ people fill seats::
     burgundy bot --strategy greedy             # join the first table found on the LAN
     burgundy bot 192.168.1.20:40123            # join by address (no mDNS needed)
     burgundy bot --resume                      # rejoin our unfinished game after a crash
+    burgundy bot --engine "./mybot --fast"     # a program plays the seat (docs/bots.md)
+    burgundy bot --moves turns.json --json     # recorded turns first; the result as JSON
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import sys
 from pathlib import Path
@@ -32,18 +35,22 @@ from p2p_burgundy import (
     outcome,
     state_hash,
 )
+from p2p_burgundy.net.audit import Audit, audit_file
 from p2p_burgundy.net.discovery import TableInfo, find_tables
 from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
 from p2p_burgundy.net.identity import data_dir, fingerprint, key_path, load_or_create, table_code
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby, Refused
 from p2p_burgundy.net.log import Kind, decode_entry, read_records
-from p2p_burgundy.net.peer import Peer, games_dir
+from p2p_burgundy.net.peer import Peer, game_path, games_dir
 from p2p_burgundy.net.session import COLOURS, EntryRejected, Equivocation, GameOver, Session
 from p2p_burgundy.scoring import Category
 
 from . import options
+from .engine import EngineError, EngineStrategy
 from .estates import add_setup_arguments, table_config
-from .strategies import STRATEGIES, Strategy, make
+from .gamejson import RESULT_VERSION, result_json, verdict
+from .script import Script, ScriptedStrategy, ScriptError, read_script
+from .strategies import STRATEGIES, Strategy, StrategyError, make
 
 DISCOVERY_SECONDS = 5.0
 
@@ -248,13 +255,36 @@ def print_result(session: Session, over: GameOver, out: TextIO) -> None:
 
 # --- commands ------------------------------------------------------------------------------------
 
+BOT_EXIT_CODES = """exit codes:
+  0    the game finished and our game file verifies
+  1    it did not: a LAN fault, a time-out, an engine that failed with no fallback, or a
+       game file that does not verify (the reason is on stderr; with --json, the document
+       is {"command": "bot", "version": 1, "error": REASON} unless the game finished)
+  2    a bad command line (a strategy that does not load, a turns file that cannot be read)
+  130  interrupted"""
+
+
 def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("table", nargs="?", default=None,
                         help="TABLE (host name or fingerprint) or host:port; default: the "
                              "first table on the LAN")
-    parser.add_argument("--strategy", type=options.strategy, default="greedy", metavar="NAME",
+    player = parser.add_mutually_exclusive_group()
+    player.add_argument("--strategy", type=options.strategy, default="greedy", metavar="NAME",
                         help=f"how the bot plays: {', '.join(sorted(STRATEGIES))} "
                              "(default greedy), or package.module:Name (docs/bots.md)")
+    player.add_argument("--engine", type=options.command, default=None, metavar='"COMMAND ARGS"',
+                        help="let a program play the seat: JSON lines on its stdin and stdout "
+                             "(the engine protocol, docs/bots.md)")
+    parser.add_argument("--engine-fallback", type=options.strategy, default=None, metavar="NAME",
+                        help="if the engine fails (time-out, crash, bad answer), this strategy "
+                             "plays the rest of the game; default: the bot stops (exit 1)")
+    parser.add_argument("--engine-timeout", type=options.seconds, default=10.0,
+                        metavar="SECONDS",
+                        help="time the engine has for its hello and for each decision "
+                             "(default 10)")
+    parser.add_argument("--moves", type=Path, default=None, metavar="FILE",
+                        help="play our seat's recorded turns from this turns file (burgundy "
+                             "replay --export-turns) first, then the strategy or engine")
     parser.add_argument("--think", type=options.seconds, default=1.0, metavar="SECONDS",
                         help="time budget per decision for search strategies")
     parser.add_argument("--seed", type=options.seed, default=None, help="strategy seed")
@@ -269,50 +299,142 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
                         help="give up after this many seconds")
     parser.add_argument("--replace-missing", type=options.seconds, default=None, metavar="SECONDS",
                         help="agree to let a bot play a player silent this long")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON document with the result (docs/bots.md) on "
+                             "stdout; progress goes to stderr")
     add_peer_arguments(parser)
 
 
+def check_bot(args: argparse.Namespace) -> str | None:
+    """Option combinations argparse cannot judge alone; reads the turns file."""
+    if args.engine_fallback is not None and args.engine is None:
+        return "argument --engine-fallback: only with --engine"
+    if args.moves is not None:
+        try:
+            args.script = read_script(args.moves.read_text())
+        except OSError as exc:
+            return f"argument --moves: cannot read {args.moves}: {exc.strerror or exc}"
+        except (ScriptError, UnicodeDecodeError) as exc:
+            return f"argument --moves: {args.moves}: {exc}"
+    return None
+
+
 def run_bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """``burgundy bot``: exit 0 after a finished game, 1 with a reason on any fault."""
+    """``burgundy bot``: exit 0 after a finished game whose file verifies, 1 with a reason on
+    any fault."""
     try:
         return asyncio.run(_bot(args, out))
-    except LanError as exc:
+    except (LanError, EngineError, StrategyError) as exc:
         print(f"burgundy bot: {exc}", file=sys.stderr)
+        if args.json:
+            json.dump({"command": "bot", "version": RESULT_VERSION, "error": str(exc)}, out,
+                      indent=1)
+            out.write("\n")
         return 1
     except KeyboardInterrupt:
         return 130
 
 
+def _bot_name(args: argparse.Namespace) -> str:
+    if args.name:
+        return str(args.name)
+    if args.engine is not None:
+        return "engine-bot"
+    return f"{args.strategy.rpartition(':')[2].lower()}-bot"
+
+
+def seat_strategy(args: argparse.Namespace, seed: int, seat: int) -> Strategy:
+    """What plays our seat: the engine or the strategy, after the script if one is given."""
+    strategy: Strategy
+    if args.engine is not None:
+        fallback = args.engine_fallback
+        strategy = EngineStrategy(
+            args.engine, seat, timeout=args.engine_timeout, fallback_name=fallback or "",
+            fallback=None if fallback is None else lambda: make(fallback, seed, think=args.think))
+    else:
+        strategy = make(args.strategy, seed, think=args.think)
+    script: Script | None = getattr(args, "script", None)
+    if script is not None:
+        strategy = ScriptedStrategy(script.for_seat(seat), strategy)
+    return strategy
+
+
 async def _bot(args: argparse.Namespace, out: TextIO) -> int:
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
-    strategy = make(args.strategy, seed, think=args.think)
-    name = args.name or f"{args.strategy}-bot"
+    log = sys.stderr if args.json else out
+    name = _bot_name(args)
     peer = await open_peer(args.home, interface=args.interface, port=args.port,
                            mdns=not args.no_mdns)
+    strategy: Strategy | None = None
     try:
         if args.resume:
             await _resume(peer, args)
         elif args.host:
             config = table_config(args.players, Edition(args.edition), args.estate, args.setup)
             await peer.host(config, name, args.colour or COLOURS[0])
-            out.write(f"hosting at {peer.address[0]}:{peer.address[1]} "
+            log.write(f"hosting at {peer.address[0]}:{peer.address[1]} "
                       f"[{fingerprint(peer.identity.public_key)}]\n")
-            out.flush()
+            log.flush()
         else:
             lobby = await join_table(peer, args, args.table, name, args.colour or COLOURS[1])
             await peer.set_me(name, lobby.colour, ready=True)
         session = await wait_for_session(peer, args.timeout)
         code = table_code(session.game_id, [s.key for s in session.seats])
-        out.write(f"game started, table code {code}, seat {session.my_seat}\n")
+        log.write(f"game started, table code {code}, seat {session.my_seat}\n")
         for line in session.config.caveats():
-            out.write(f"note: {line}\n")
-        out.flush()
+            log.write(f"note: {line}\n")
+        log.flush()
+        assert session.my_seat is not None
+        strategy = seat_strategy(args, seed, session.my_seat)
         over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
-        print_result(session, over, out)
+        engine = _engine_of(strategy)
+        if engine is not None:
+            engine.game_over(session.state, over.outcome)
+        if not args.json:
+            print_result(session, over, out)
         await _linger(peer)
-        return 0
+        await peer.close()  # leaves the game file in canonical order
+        path = game_path(peer.data_dir, session.game_id).resolve()
+        report = audit_file(path.read_bytes())
+        if args.json:
+            doc = bot_result(session, over, path, report, strategy, args)
+            json.dump(doc, out, indent=1)
+            out.write("\n")
+        else:
+            out.write(f"game file {path}: {verdict(report)}\n")
+        out.flush()
+        return 0 if report.ok else 1
     finally:
+        engine = _engine_of(strategy)
+        if engine is not None:
+            engine.close()
         await peer.close()
+
+
+def _engine_of(strategy: Strategy | None) -> EngineStrategy | None:
+    if isinstance(strategy, ScriptedStrategy):
+        strategy = strategy.then
+    return strategy if isinstance(strategy, EngineStrategy) else None
+
+
+def bot_result(session: Session, over: GameOver, path: Path, report: Audit,
+               strategy: Strategy, args: argparse.Namespace) -> dict[str, object]:
+    """The ``--json`` document of ``burgundy bot`` (docs/bots.md, "Results")."""
+    seat = session.my_seat
+    players = [{"seat": i, "name": s.name, "fingerprint": fingerprint(s.key),
+                "strategy": strategy.name if i == seat else None}
+               for i, s in enumerate(session.seats)]
+    breakdowns = [p.breakdown for p in session.state.players]
+    doc = result_json("bot", session.game_id, path, players, breakdowns, over.outcome,
+                      over.state_hash, report)
+    engine = _engine_of(strategy)
+    doc.update(seat=seat, engine=None, script=None)
+    if engine is not None:
+        doc["engine"] = {"command": engine.command, "name": engine.name,
+                         "decisions": engine.decisions, "failure": engine.failure}
+    if isinstance(strategy, ScriptedStrategy):
+        doc["script"] = {"file": str(args.moves), **strategy.summary()}
+    return doc
 
 
 def latest_game(home: Path, key: bytes) -> Path:

@@ -25,7 +25,7 @@ from p2p_burgundy import Edition
 
 from . import estates, lan, options, replay, verify
 from .sim import BotError, SimConfig, run_sim
-from .strategies import STRATEGIES
+from .strategies import STRATEGIES, StrategyError
 from .tui import command as tui_command
 
 
@@ -48,6 +48,7 @@ class Command:
     configure: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
     check: Callable[[argparse.Namespace], str | None] = lambda _args: None
+    epilog: str | None = None  # shown after the options in --help: the exit codes
 
 
 # --- sim ----------------------------------------------------------------------------------------
@@ -73,6 +74,9 @@ def _configure_sim(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--iterations", type=options.positive, default=None, metavar="N",
                         help="rollouts per decision for search bots instead of a time: "
                              "the same on every machine")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON document instead: every game and the summary "
+                             "(docs/bots.md)")
     parser.add_argument("--jobs", type=options.positive, default=os.cpu_count() or 1, metavar="N",
                         help="games played at once, one process each (default: the number of "
                              "cores); the results do not depend on it")
@@ -94,11 +98,19 @@ def sim_config(args: argparse.Namespace) -> SimConfig:
                      iterations=args.iterations, jobs=args.jobs)
 
 
+SIM_EXIT_CODES = """exit codes:
+  0  every game was played to the end
+  1  a bot failed (it chose an action that is not legal, or could not start)
+  2  a bad command line
+
+On a terminal, stderr shows the progress (games done, rate, time left)."""
+
+
 def run_sim_command(args: argparse.Namespace) -> int:
     """``burgundy sim``: bots play each other with no network."""
     try:
-        run_sim(sim_config(args), sys.stdout)
-    except BotError as exc:
+        run_sim(sim_config(args), sys.stdout, as_json=args.json, progress=sys.stderr)
+    except (BotError, StrategyError) as exc:
         print(f"burgundy sim: {exc}", file=sys.stderr)
         return 1
     return 0
@@ -114,15 +126,16 @@ COMMANDS: dict[str, Command] = {
     "replay": Command("step through a networked game from its game file",
                       replay.configure, replay.run),
     "sim": Command("bots play each other with no network; prints scores and a summary",
-                   _configure_sim, run_sim_command, _check_sim),
+                   _configure_sim, run_sim_command, _check_sim, epilog=SIM_EXIT_CODES),
     "bot": Command("a headless peer: join (or host) a table on the LAN and play a seat",
-                   lan.add_bot_arguments, lan.run_bot),
+                   lan.add_bot_arguments, lan.run_bot, lan.check_bot,
+                   epilog=lan.BOT_EXIT_CODES),
     "tables": Command("list the tables announced on the LAN",
                       lan.add_tables_arguments, lan.run_tables),
     "estates": Command("list the estates (player boards), with a note where a layout is "
                        "not well attested", estates.configure, estates.run),
     "verify": Command("check a game from its log file alone: signatures, dice, every turn",
-                      verify.configure, verify.run),
+                      verify.configure, verify.run, epilog=verify.EXIT_CODES),
 }
 """Every subcommand by name."""
 
@@ -133,7 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
                      description="The Castles of Burgundy on a LAN, peer to peer.")
     sub = parser.add_subparsers(dest="command", metavar="command", required=True)
     for name, command in COMMANDS.items():
-        child = sub.add_parser(name, help=command.help, description=command.help)
+        child = sub.add_parser(name, help=command.help, description=command.help,
+                               epilog=command.epilog,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
         command.configure(child)
         child.set_defaults(_command=command, _parser=child)
     return parser

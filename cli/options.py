@@ -12,6 +12,7 @@ argparse.ArgumentTypeError: must be 2, 3 or 4, not 5
 from __future__ import annotations
 
 import argparse
+import shlex
 
 from p2p_burgundy import Edition
 
@@ -75,6 +76,25 @@ def strategy(text: str) -> str:
 def bots(text: str) -> tuple[str, ...]:
     """One strategy per seat, comma-separated (each as :func:`strategy`)."""
     return tuple(strategy(name) for name in text.split(","))
+
+
+def command(text: str) -> str:
+    """A command line to run (split like a POSIX shell does, later).
+
+    >>> command("python3 mybot.py --fast")
+    'python3 mybot.py --fast'
+    >>> command("  ")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a command, not an empty string
+    """
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a command line: {exc}") from None
+    if not words:
+        raise argparse.ArgumentTypeError("expected a command, not an empty string")
+    return text
 
 
 def seconds(text: str) -> float:

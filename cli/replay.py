@@ -4,21 +4,25 @@ The game file is only read (a game still running may be replayed as far as it we
 entries are audited (:func:`p2p_burgundy.net.audit.audit`: a spectator session decides the
 game exactly as the peers did), and the chance events' entropy and the turns' actions become
 an engine :class:`~p2p_burgundy.record.GameRecord`, shown by
-:class:`~.tui.table.ReplayTable`. Exit code 1 with one line for a file that cannot be
+:class:`~.tui.table.ReplayTable`. ``--export-turns`` writes the turns instead, for
+``burgundy bot --moves`` (:mod:`.script`). Exit code 1 with one line for a file that cannot be
 replayed, 2 for a bad command line.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
 from p2p_burgundy import EngineError
-from p2p_burgundy.net.audit import ChanceReport, audit
+from p2p_burgundy.net.audit import ChanceReport, audit, audit_file
 from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.log import read_records
 from p2p_burgundy.record import GameRecord, Recorder
+
+from .script import export_turns
 
 EXIT_OK, EXIT_UNREADABLE = 0, 1
 
@@ -32,6 +36,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("gamefile", metavar="GAMEFILE",
                         help="a game file (in the data directory's games/ folder)")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    parser.add_argument("--export-turns", metavar="FILE", default=None,
+                        help="write the game's turns as a turns file (JSON; - for stdout) for "
+                             "burgundy bot --moves, instead of showing the game")
 
 
 def load_game(data: bytes) -> tuple[GameRecord, list[str]]:
@@ -70,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     from .tui.table import ReplayTable
 
     path = Path(args.gamefile)
+    if args.export_turns is not None:
+        return _export_turns(path, args.export_turns)
     try:
         record, names = load_game(path.read_bytes())
     except OSError as exc:
@@ -84,6 +93,28 @@ def run(args: argparse.Namespace) -> int:
     table = ReplayTable(record, names)
     table.step(-table.position[1])  # from the start
     return run_guarded(table, mouse=not args.no_mouse)
+
+
+def _export_turns(path: Path, target: str) -> int:
+    try:
+        report = audit_file(path.read_bytes())
+    except OSError as exc:
+        print(f"burgundy replay: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    if report.config is None:
+        print(f"burgundy replay: {path}: no valid start entry: there are no turns to export",
+              file=sys.stderr)
+        return EXIT_UNREADABLE
+    text = json.dumps(export_turns(report), indent=1) + "\n"
+    if target == "-":
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        Path(target).write_text(text)
+    except OSError as exc:
+        print(f"burgundy replay: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    return EXIT_OK
 
 
 __all__ = ["ReplayError", "configure", "load_game", "run"]

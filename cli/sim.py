@@ -18,6 +18,7 @@ game 1/1, seed 7: 2 players, edition 2011
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import multiprocessing
 import sys
@@ -42,9 +43,11 @@ from p2p_burgundy import (
     new_game,
     outcome,
     resolve_chance,
+    state_hash,
 )
 
 from .estates import table_config
+from .gamejson import RESULT_VERSION, result_json
 from .strategies import STRATEGIES, Strategy, is_spec, make
 
 SIM_LABEL = b"p2p-burgundy/sim"
@@ -290,22 +293,130 @@ def seatings(config: SimConfig) -> list[tuple[int, ...]]:
     return [tuple((seat - r) % n for seat in range(n)) for r in rotations]
 
 
-def run_sim(config: SimConfig, out: TextIO | None = None) -> SimSummary:
-    """Play ``config.games`` games (times the rotations), printing each and a summary."""
+def run_sim(config: SimConfig, out: TextIO | None = None, *, as_json: bool = False,
+            progress: TextIO | None = None) -> SimSummary:
+    """Play ``config.games`` games (times the rotations), printing each and a summary, or
+    with ``as_json`` one JSON document of every game and the summary (:func:`sim_json`).
+    ``progress`` (a terminal; nothing is shown on anything else) gets a progress line."""
     out = sys.stdout if out is None else out
     summary = SimSummary(config, [EntrantStats(label) for label in config.labels])
-    game_config = config.game_config
-    for line in game_config.caveats():
-        out.write(f"note: {line}\n")
+    if not as_json:
+        for line in config.game_config.caveats():
+            out.write(f"note: {line}\n")
+    games: list[dict[str, object]] = []
+    meter = Progress(progress, config.games * len(seatings(config)))
     started = time.perf_counter()
     for result in play_all(config):
         _record(summary, result)
-        if not config.quiet:
+        meter.advance()
+        if as_json:
+            games.append(game_json(config, result))
+        elif not config.quiet:
             out.write(format_game(config, result))
             out.write("\n")
+    meter.close()
     summary.seconds = time.perf_counter() - started
-    out.write(format_summary(summary))
+    if as_json:
+        json.dump(sim_json(summary, games), out, indent=1)
+        out.write("\n")
+    else:
+        out.write(format_summary(summary))
     return summary
+
+
+class Progress:
+    """Games done, rate and time left, redrawn in place on a terminal (at most ``hz`` times a
+    second); silent when ``stream`` is None or not a terminal."""
+
+    def __init__(self, stream: TextIO | None, total: int, hz: float = 4.0) -> None:
+        self.stream = stream if stream is not None and stream.isatty() else None
+        self.total = total
+        self.done = 0
+        self._interval = 1 / hz
+        self._started = self._drawn = time.monotonic()
+
+    def advance(self) -> None:
+        self.done += 1
+        now = time.monotonic()
+        if self.stream is not None and now - self._drawn >= self._interval:
+            self._drawn = now
+            self.stream.write("\r" + progress_line(self.done, self.total, now - self._started)
+                              + "\x1b[K")
+            self.stream.flush()
+
+    def close(self) -> None:
+        """Erase the line (the results follow on stdout)."""
+        if self.stream is not None:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def progress_line(done: int, total: int, seconds: float) -> str:
+    """The progress of a simulation after ``seconds``.
+
+    >>> progress_line(25, 100, 10.0)
+    'sim: 25/100 games (25%), 2.5 games/s, 30 s left'
+    >>> progress_line(1, 7200, 2.0)
+    'sim: 1/7200 games (0%), 0.5 games/s, 3 h 59 min left'
+    """
+    rate = done / seconds if seconds > 0 else 0.0
+    left = (total - done) / rate if rate > 0 else 0.0
+    return (f"sim: {done}/{total} games ({100 * done // total}%), {rate:.1f} games/s, "
+            f"{_duration(left)} left")
+
+
+def _duration(seconds: float) -> str:
+    whole = int(seconds + 0.5)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    return f"{whole // 3600} h {whole // 60 % 60} min"
+
+
+def game_json(config: SimConfig, result: GameResult) -> dict[str, object]:
+    """One game of a simulation as a ``--json`` result (docs/bots.md, "Results"): no game id,
+    file or verification (a simulated game has no log), plus its number, seating, seed and
+    decisions."""
+    labels = config.labels
+    seats: list[dict[str, object]] = [
+        {"seat": seat, "name": labels[entrant], "fingerprint": None,
+         "strategy": config.bots[entrant]}
+        for seat, entrant in enumerate(result.entrants)]
+    doc = result_json("sim", None, None, seats, [p.breakdown for p in result.state.players],
+                      result.outcome, state_hash(result.state), None)
+    doc.update(game=result.game, rotation=result.rotation, seed=config.seed,
+               estates=[board.id for board in result.state.boards],
+               decisions=result.decisions)
+    return doc
+
+
+def sim_json(summary: SimSummary, games: list[dict[str, object]]) -> dict[str, object]:
+    """The ``--json`` document of ``burgundy sim``: its config, every game, the summary."""
+    config = summary.config
+    entrants = []
+    for e in summary.entrants:
+        win_lo, win_hi = e.win_interval()
+        score_lo, score_hi = e.score_interval()
+        entrants.append({"bot": e.label, "games": e.games, "wins": e.wins,
+                         "win_rate": e.wins / e.games if e.games else 0.0,
+                         "win_rate_95": [win_lo, win_hi], "mean": e.mean,
+                         "mean_95": [score_lo, score_hi], "min": min(e.scores, default=0),
+                         "max": max(e.scores, default=0)})
+    return {
+        "command": "sim",
+        "version": RESULT_VERSION,
+        "config": {"players": config.players, "games": config.games, "seed": config.seed,
+                   "bots": list(config.bots), "edition": config.edition.value,
+                   "estate": config.estate,
+                   "setup": None if config.setup is None else config.setup.value,
+                   "rotate": config.rotate, "think": config.think,
+                   "iterations": config.iterations,
+                   "notes": config.game_config.caveats()},
+        "games": games,
+        "summary": {"games": summary.results, "seconds": summary.seconds,
+                    "entrants": entrants},
+    }
 
 
 def play_one(config: SimConfig, game: int, rotation: int) -> GameResult:

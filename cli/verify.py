@@ -33,7 +33,13 @@ from p2p_burgundy.scoring import Category
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import tile_name
 
+from .gamejson import result_json
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_CODES = """exit codes:
+  0  the game is complete and every check held (VERIFIED)
+  1  it is not (NOT VERIFIED: the reasons are printed)
+  2  a bad command line, or a file that cannot be read"""
 
 CATEGORY_WORDS = {
     Category.ANIMALS: "animals",
@@ -70,16 +76,31 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         return EXIT_USAGE
     report = audit_file(data)
     if args.json:
-        json.dump(report.to_json(), out, indent=1, ensure_ascii=False)
+        json.dump(report_json(report, path), out, indent=1, ensure_ascii=False)
         out.write("\n")
     else:
         write_report(report, str(path), out)
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
+def report_json(report: Audit, path: Path) -> dict[str, object]:
+    """The ``--json`` document: the whole audit (:meth:`Audit.to_json`) with the fields every
+    ``--json`` result shares (docs/bots.md, "Results")."""
+    seats: list[dict[str, object]] = [
+        {"seat": p.seat, "name": p.name, "fingerprint": p.fingerprint, "strategy": None}
+        for p in report.players]
+    breakdowns = [s.breakdown for s in sorted(report.scores, key=lambda s: s.seat)]
+    doc = report.to_json()
+    doc.update(result_json("verify", report.game_id, path.resolve(), seats, breakdowns,
+                           report.outcome, report.final_hash, report))
+    return doc
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``burgundy verify`` alone (``python -m p2p_burgundy.cli.verify``)."""
-    parser = argparse.ArgumentParser(prog="burgundy verify", description=__doc__)
+    parser = argparse.ArgumentParser(prog="burgundy verify", description=__doc__,
+                                     epilog=EXIT_CODES,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     configure(parser)
     try:
         args = parser.parse_args(argv)

@@ -1,0 +1,265 @@
+"""The engine protocol (docs/bots.md): a separate stdlib-only program plays a seat. Every
+error path names the engine and the decision; the fallback takes over; the visible state and
+the ``--json`` results fit the shapes the documentation gives; and a whole LAN game of the
+tiny engine against the greedy bot finishes with a game file that verifies."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from p2p_burgundy import GameConfig, GameState, UseDie, apply, legal_actions, new_game
+from p2p_burgundy.cli import main as cli
+from p2p_burgundy.cli.engine import (
+    EngineError,
+    EngineFault,
+    EngineStrategy,
+    decide_message,
+    read_answer,
+    read_hello,
+)
+from p2p_burgundy.cli.sim import chance_entropy
+from p2p_burgundy.cli.strategies import make
+from p2p_burgundy.net.audit import audit_file
+from tests.cli.shapes import problems, shape
+from tests.lan.procs import LOOPBACK, burgundy
+
+TINY = Path(__file__).with_name("tiny_engine.py")
+
+
+def tiny(*flags: str) -> str:
+    return " ".join([sys.executable, str(TINY), *flags])
+
+
+def started(seed: int = 1) -> GameState:
+    from p2p_burgundy import resolve_chance
+
+    state = new_game(GameConfig(players=2))
+    while state.chance is not None:
+        state = resolve_chance(state, chance_entropy(seed, 0, state.chance.index))
+    return state
+
+
+def play(engine: EngineStrategy, decisions: int) -> GameState:
+    """``decisions`` decisions of the seat to move, all by ``engine``."""
+    state = started()
+    for _ in range(decisions):
+        actions = legal_actions(state)
+        state = apply(state, engine.choose(state, actions))
+    return state
+
+
+# --- The pure protocol ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("e2e4", "sent a line that is not JSON: 'e2e4'"),
+    ("[1, 2]", "sent JSON that is not an object: '[1, 2]'"),
+    ('{"type": "move", "decision": 3, "action": 0}', "sent a 'move' message where a 'action'"),
+    ('{"type": "action", "decision": 2, "action": 0}', "answered decision 2 when asked "
+                                                       "decision 3"),
+    ('{"type": "action", "decision": 3, "action": "0"}', "answered action '0', which is not an "
+                                                         "action number"),
+    ('{"type": "action", "decision": 3, "action": true}', "answered action True"),
+    ('{"type": "action", "decision": 3, "action": -1}', "answered action -1, but the legal "
+                                                        "actions are 0 to 1"),
+])
+def test_each_bad_answer_is_refused_with_its_reason(line: str, message: str) -> None:
+    with pytest.raises(EngineFault) as info:
+        read_answer(line, 3, [UseDie(0), UseDie(1)])
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ('{"type": "hello", "protocol": 1}', "its hello has no name"),
+    ('{"type": "hello", "protocol": 1, "name": "  "}', "its hello has no name"),
+    ('{"type": "hello", "name": "x"}', "speaks protocol None"),
+])
+def test_a_bad_hello_is_refused(line: str, message: str) -> None:
+    with pytest.raises(EngineFault, match=message):
+        read_hello(line)
+
+
+def test_the_visible_state_fits_its_documented_shape() -> None:
+    state = started()
+    message = decide_message(1, state, legal_actions(state))
+    assert problems(message["state"], shape("state")) == []
+    seat = message["state"]["seats"][0]  # type: ignore[index]
+    assert seat["spaces"].count(None) == 36 and "castle" in seat["spaces"]
+    assert message["actions"] == [{"type": "use_die", "die": 0}, {"type": "use_die", "die": 1}]
+
+
+# --- The process: every error path ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("command", "decisions", "message"), [
+    ("no-such-engine-anywhere", 1,
+     "engine 'no-such-engine-anywhere' at start-up: could not start: No such file or directory"),
+    ("'unclosed", 1, "at start-up: is not a command line: No closing quotation"),
+    (tiny("--no-hello"), 1, "at start-up: gave no answer in 0.5 s"),
+    (tiny("--protocol", "2"), 1, "at start-up: speaks protocol 2; this peer speaks protocol 1"),
+    (tiny("--crash", "2"), 2, "at decision 2 (phase A, round 1, seat 1, die): exited "
+                              "(exit code 3)"),
+    (tiny("--sleep", "2"), 2, "at decision 2 (phase A, round 1, seat 1, die): gave no answer "
+                              "in 0.5 s"),
+    (tiny("--garbage", "3"), 3, "at decision 3 (phase A, round 1, seat 1, turn): sent a line "
+                                "that is not JSON: 'e2e4'"),
+    (tiny("--illegal", "2"), 2, "at decision 2 (phase A, round 1, seat 1, die): answered "
+                                "action 8, but the legal actions are 0 to 7"),
+    (tiny("--stale", "2"), 2, "answered decision 1 when asked decision 2"),
+])
+def test_every_engine_failure_names_the_engine_and_the_decision(
+        command: str, decisions: int, message: str) -> None:
+    engine = EngineStrategy(command, 1, timeout=0.5)
+    try:
+        with pytest.raises(EngineError) as info:
+            play(engine, decisions)
+    finally:
+        engine.close()
+    assert message in str(info.value)
+    if "no-such" not in command and "unclosed" not in command:
+        assert str(info.value).startswith(f"engine {command!r} at ")
+
+
+def test_the_fallback_plays_on_from_the_failed_decision() -> None:
+    log = io.StringIO()
+    engine = EngineStrategy(tiny("--crash", "2"), 0, timeout=5, log=log,
+                            fallback=lambda: make("greedy", 1), fallback_name="greedy")
+    state = play(engine, 6)
+    engine.close()
+    assert state.to_move is not None  # six legal decisions were made
+    assert engine.name == "greedy" and engine.decisions == 6
+    assert engine.failure is not None and "at decision 2" in engine.failure
+    assert log.getvalue() == (f"burgundy bot: {engine.failure}; greedy plays the rest of the "
+                              "game\n")
+
+
+def test_an_engine_plays_its_decisions_and_hears_the_end(capfd: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    from p2p_burgundy import outcome
+    from p2p_burgundy.cli.sim import play_game
+
+    engine = EngineStrategy(tiny(), 0, timeout=5)
+    state, _ = play_game(GameConfig(players=2), [engine, make("random", 2)], seed=5)
+    engine.game_over(state, outcome(state))
+    assert engine.name == "tiny" and engine.failure is None and engine.decisions > 50
+    assert f"tiny: game over, winner seat {outcome(state).winner}" in capfd.readouterr().err
+
+
+# --- The command line ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["bot", "--engine", ""], "argument --engine: expected a command, not an empty string"),
+    (["bot", "--engine", "x", "--strategy", "random"], "not allowed with argument"),
+    (["bot", "--engine-fallback", "greedy"], "--engine-fallback: only with --engine"),
+    (["bot", "--engine", "x", "--engine-fallback", "clever"], "unknown strategy 'clever'"),
+])
+def test_bad_engine_options_are_command_line_errors(
+        argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_exit_codes_are_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("bot", "sim", "verify"):
+        assert cli.main([command, "--help"]) == 0
+        assert "exit codes:\n  0 " in capsys.readouterr().out
+
+
+def test_sim_json_fits_its_documented_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["sim", "--games", "2", "--seed", "4", "--bots", "greedy,random",
+                     "--json", "--jobs", "1"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert problems(doc, shape("sim")) == []
+    for game in doc["games"]:
+        assert problems(game, shape("game", "sim_game")) == []
+    assert [g["game"] for g in doc["games"]] == [0, 1]
+    assert doc["summary"]["entrants"][0]["games"] == 2
+    assert doc["games"][0]["verification"] is None and doc["games"][0]["game_file"] is None
+
+
+# --- A whole LAN game ----------------------------------------------------------------------------
+
+def bot(home: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(burgundy("bot", "--home", str(home), "--no-mdns", "--interface",
+                                     LOOPBACK, "--timeout", "120", *args),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def address(proc: subprocess.Popen[str]) -> str:
+    assert proc.stderr is not None
+    line = proc.stderr.readline()
+    assert line.startswith("hosting at "), line
+    return line.split()[2]
+
+
+@pytest.mark.slow
+def test_the_tiny_engine_finishes_a_lan_game_and_the_file_verifies(tmp_path: Path) -> None:
+    host = bot(tmp_path / "engine", "--host", "--engine", tiny(), "--json")
+    joiner = bot(tmp_path / "greedy", "--strategy", "greedy", "--seed", "3", "--json")
+    try:
+        joiner.kill()
+        joiner = bot(tmp_path / "greedy", address(host), "--strategy", "greedy", "--seed", "3",
+                     "--json")
+        out, err = host.communicate(timeout=120)
+        joined, _ = joiner.communicate(timeout=30)
+    finally:
+        host.kill()
+        joiner.kill()
+    assert host.returncode == 0, err
+    doc = json.loads(out)
+    assert problems(doc, shape("game", "bot")) == [], doc
+    assert doc["seat"] == 0 and doc["seats"][0]["strategy"] == "tiny"
+    assert doc["engine"]["failure"] is None and doc["engine"]["decisions"] > 50
+    assert doc["verification"] == {"verdict": "verified", "complete": True, "problems": []}
+    assert "tiny: game over" in err
+    assert audit_file(Path(doc["game_file"]).read_bytes()).ok
+    other = json.loads(joined)
+    assert (other["game_id"], other["final_hash"], other["scores"]) == \
+        (doc["game_id"], doc["final_hash"], doc["scores"])
+    checked = subprocess.run(burgundy("verify", doc["game_file"], "--json"),
+                             capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0
+    report = json.loads(checked.stdout)
+    assert problems(report, shape("game", "verify")) == []
+    assert {k: report[k] for k in ("game_id", "final_hash", "scores", "winner")} == \
+        {k: doc[k] for k in ("game_id", "final_hash", "scores", "winner")}
+
+
+@pytest.mark.slow
+def test_an_engine_that_crashes_mid_game_hands_over_to_its_fallback(tmp_path: Path) -> None:
+    host = bot(tmp_path / "engine", "--host", "--engine", tiny("--crash", "20"),
+               "--engine-fallback", "random", "--json")
+    joiner = bot(tmp_path / "greedy", address(host), "--strategy", "random", "--seed", "3")
+    try:
+        out, err = host.communicate(timeout=120)
+        joiner.communicate(timeout=30)
+    finally:
+        host.kill()
+        joiner.kill()
+    assert host.returncode == 0, err
+    doc = json.loads(out)
+    assert doc["engine"]["failure"].startswith("engine ")
+    assert "at decision 20 (" in doc["engine"]["failure"]
+    assert "exited (exit code 3); random plays the rest of the game" in err
+    assert doc["seats"][0]["strategy"] == "random"
+    assert doc["verification"]["verdict"] == "verified"
+
+
+@pytest.mark.slow
+def test_an_engine_that_fails_with_no_fallback_stops_the_bot(tmp_path: Path) -> None:
+    host = bot(tmp_path / "engine", "--host", "--engine", tiny("--garbage", "5"), "--json")
+    joiner = bot(tmp_path / "greedy", address(host), "--strategy", "random", "--seed", "3")
+    try:
+        out, err = host.communicate(timeout=120)
+    finally:
+        host.kill()
+        joiner.kill()
+        joiner.communicate()
+    assert host.returncode == 1
+    assert "burgundy bot: engine " in err and "at decision 5 (" in err
+    assert json.loads(out) == {"command": "bot", "version": 1,
+                               "error": err.splitlines()[-1].removeprefix("burgundy bot: ")}
