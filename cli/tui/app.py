@@ -140,9 +140,10 @@ def key_name(key: str | int) -> str:
     return KEYNAME_REWRITE.get(name, name)
 
 
-def footer_keys(model: Model) -> list[tuple[str, str]]:
-    """(key, label) pairs that work now, for the footer: the choices' keys first."""
-    context = model.context()
+def footer_keys(model: Model, context: Context | None = None) -> list[tuple[str, str]]:
+    """(key, label) pairs that work now (or in ``context``), for the footer: the choices'
+    keys first."""
+    context = context or model.context()
     keys: list[tuple[str, str]] = []
     if context == Context.PLAY:
         option_keys = [o.key for o in model.options()]
@@ -330,7 +331,8 @@ class App:
                 dirty = True
                 continue
             if dirty:
-                self.canvas = render(model, self.layout, footer_keys(model))
+                self.canvas = render(model, self.layout, footer_keys(model),
+                                     footer_keys(model, model.base_context()))
                 paint(self.screen, self.canvas, self.palette)
                 dirty = False
             busy = self.bot is not None and not model.game_over

@@ -19,6 +19,7 @@ Host(players=3, edition='2011', estate=None, setup=None)
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -160,6 +161,7 @@ class LobbyModel:
     under: Page = Page.TABLES  # the page under the name editor
     message: str = ""
     too_small: bool = False
+    helping: bool = False  # the help page of the current page is open
 
     def context(self) -> Page:
         return Page.TOO_SMALL if self.too_small else self.page
@@ -379,6 +381,10 @@ class LobbyModel:
     def quit(self) -> LobbyCommand:
         return QuitLobby()
 
+    def toggle_help(self) -> None:
+        """?: the help page of this page (again: back)."""
+        self.helping = not self.helping
+
 
 def start_hint(at: AtTable) -> str:
     """What the table still waits for before the host can start.
@@ -454,6 +460,42 @@ LOBBY_KEYMAP: dict[Page, dict[str, tuple[Handler, str]]] = {
 """Every key of the lobby screens, per page. In ADDRESS and EDIT, other keys type."""
 
 _KEY_NAMES = {"^J": "Enter", "^[": "Esc", "KEY_UP": "Up", "KEY_DOWN": "Down"}
+_HELP = (("toggle_help",), "help")
+for _page, _keys in LOBBY_KEYMAP.items():
+    if _page != Page.TOO_SMALL:
+        _keys["?"] = _HELP
+_HELP_KEYS: dict[str, tuple[Handler, str]] = {"?": (("toggle_help",), "back"),
+                                              "^[": (("toggle_help",), ""),
+                                              "q": (("toggle_help",), "")}
+
+PAGE_HELP: dict[Page, tuple[str, ...]] = {
+    Page.TABLES: (
+        "Tables hosted on this LAN appear here, live, as they are announced.",
+        "Join one by its number (or arrows and Enter). Nobody around? Play against bots",
+        "on this computer (b), or host a table (h) and tell the others its address.",
+        "If your network drops multicast, tables cannot be seen: join by address (a).",
+    ),
+    Page.HOST: (
+        "Choose the number of seats (2 to 4) and the rulebook edition; Enter opens the",
+        "table. It is announced on the LAN, and anyone can join it by address too.",
+    ),
+    Page.BOTS: (
+        "Each bot is a peer of its own on this computer, talking over loopback: the game",
+        "runs exactly as it would on the LAN. Choose 1 to 3 bots.",
+    ),
+    Page.ADDRESS: (
+        "Type the address and port the host's screen shows (for example",
+        "192.168.1.20:40123), then Enter.",
+    ),
+    Page.LOBBY: (
+        "Everyone at the table is listed with a key fingerprint. Read the table code",
+        "aloud: when everyone sees the same code, nobody is in the middle. Press r when",
+        "you are ready; the host starts once every seat is taken and everyone is ready,",
+        "or fills the free seats with bots (b).",
+    ),
+    Page.EDIT: ("Type the name the others will see (at most 16 characters), then Enter.",),
+}
+"""What each lobby page is for, shown above its keys by ``?``."""
 
 
 def dispatch_lobby(model: LobbyModel, key: str) -> LobbyCommand | None:
@@ -466,7 +508,11 @@ def dispatch_lobby(model: LobbyModel, key: str) -> LobbyCommand | None:
     <Page.TABLES: 'tables'>
     """
     page = model.context()
-    entry = LOBBY_KEYMAP[page].get(key)
+    keymap = _HELP_KEYS if model.helping and page != Page.TOO_SMALL else LOBBY_KEYMAP[page]
+    entry = keymap.get(key)
+    if entry is None and model.helping:
+        model.message = "? or Esc closes the help."
+        return None
     if entry is None:
         if page in (Page.ADDRESS, Page.EDIT) and len(key) == 1:
             model.type_key(key)
@@ -481,12 +527,14 @@ def dispatch_lobby(model: LobbyModel, key: str) -> LobbyCommand | None:
 def lobby_footer(model: LobbyModel) -> list[tuple[str, str]]:
     """(key, label) pairs for the footer of the current page."""
     page = model.context()
+    if model.helping and page != Page.TOO_SMALL:
+        return [("?", "back")]
     at = model.view.table
     hidden: set[str] = set()
     if page == Page.LOBBY and at is not None:
         hidden = {"ready"} if at.hosting else {"start", "bots"}
     if page == Page.ADDRESS:
-        return [("Enter", "join"), ("Esc", "back")]
+        return [("Enter", "join"), ("Esc", "back"), ("?", "help")]
     return [(_KEY_NAMES.get(k, k), label) for k, (_, label) in LOBBY_KEYMAP[page].items()
             if label and label not in hidden]
 
@@ -514,12 +562,29 @@ def render_lobby(model: LobbyModel, width: int, height: int) -> Canvas:
     room = width - len(me) if len(title) + 1 + len(me) <= width else width
     bar = fit(f" {title}", room).ljust(room) + (me if room < width else "")
     canvas.put(0, 0, [Seg(bar, Style.BAR)])
-    body = {Page.TABLES: tables_lines, Page.HOST: host_lines, Page.BOTS: bots_lines,
-            Page.ADDRESS: address_lines, Page.LOBBY: table_lines}[page](model, width)
+    if model.helping:
+        body = help_lines(model, title, width)
+    else:
+        body = {Page.TABLES: tables_lines, Page.HOST: host_lines, Page.BOTS: bots_lines,
+                Page.ADDRESS: address_lines, Page.LOBBY: table_lines}[page](model, width)
     canvas.draw(Dim(2, 0, height - 4, width), body)
     canvas.put(height - 2, 0, _message(model, width))
     canvas.put(height - 1, 0, footer_line(lobby_footer(model), width))
     return canvas
+
+
+def help_lines(model: LobbyModel, title: str, width: int) -> list[Line]:
+    """The help page of the current page: what it is for and the keys that work on it."""
+    saved, model.helping = model.helping, False
+    keys = ", ".join(f"{key} {label}" for key, label in lobby_footer(model))
+    model.helping = saved
+    lines: list[Line] = [[Seg(fit(f"Help: {title}", width), Style.TITLE)], []]
+    lines += [[Seg(fit(line, width))] for line in PAGE_HELP[model.page]]
+    lines.append([])
+    lines += [[Seg(line)] for line in textwrap.wrap(f"Keys: {keys}", width,
+                                                     subsequent_indent="  ")]
+    lines += [[], [Seg("? or Esc goes back.", Style.DIM)]]
+    return lines
 
 
 def _message(model: LobbyModel, width: int) -> Line:

@@ -499,6 +499,10 @@ class Model:
             return Context.INFO
         if self.overlay == Overlay.LOG:
             return Context.LOG
+        return self.base_context()
+
+    def base_context(self) -> Context:
+        """The screen under any page, question or chat: play, wait, replay or scores."""
         if self.replay:
             return Context.REPLAY
         if self.game_over:
@@ -516,6 +520,26 @@ class Model:
             crumbs.append(group.label)
             prompt, options = group.prompt, list(group.children)
         return MenuView(prompt, options, min(self.cursor, max(0, len(options) - 1)), crumbs)
+
+    def help_topic(self) -> str:
+        """Which kind of decision the screen is at, a key of
+        :data:`~.texts.RULE_REMINDERS`."""
+        if self.replay:
+            return "replay"
+        if self.game_over:
+            return "scores"
+        if not self.draft:
+            return "wait"
+        state = self.draft.state
+        step = state.step
+        if self.path:
+            group = self.draft.menu()[1][self.path[0]].key
+            return {"t": "take", "p": "place", "s": "sell", "b": "buy"}.get(group, "place")
+        if step == Step.TURN:
+            return "turn" if any(isinstance(a, UseDie) for a in legal_actions(state)) \
+                else "turn_done"
+        return {Step.DIE: "die", Step.FREE_ACTION: "free", Step.DISCARD: "discard",
+                Step.SHIP: "ship", Step.CHOOSE_ESTATE: "estate"}.get(step, "building")
 
     def options(self) -> list[Option]:
         menu = self.menu()

@@ -35,7 +35,15 @@ from .describe import CATEGORY_WORDS
 from .layout import MIN_HEIGHT, MIN_WIDTH, Dim, Layout
 from .model import Context, MenuView, Model, Option, Overlay, Target
 from .table import EntryKind, HistoryEntry, Steppable
-from .texts import KNOWLEDGE_SHORT, NAME_WIDTH, guide, help_for, short_name, tile_code
+from .texts import (
+    KNOWLEDGE_SHORT,
+    NAME_WIDTH,
+    RULE_REMINDERS,
+    guide,
+    help_for,
+    short_name,
+    tile_code,
+)
 
 
 class Style(IntEnum):
@@ -492,6 +500,25 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
     return lines
 
 
+def help_now(now: str, rule: str, keys: Sequence[tuple[str, str]], width: int) -> list[str]:
+    """The top of the help page: the decision at hand, a one-line reminder of its rule and
+    the keys that work for it, wrapped to ``width``.
+
+    >>> for line in help_now("Take which tile?", "Take from the die's depot.",
+    ...                      [("1-3", "choose"), ("Esc", "back")], 40):
+    ...     print(line)
+    Now: Take which tile?
+    Rule: Take from the die's depot.
+    Keys: 1-3 choose, Esc back
+    """
+    shown = ", ".join(f"{key} {label}" for key, label in keys)
+    out = []
+    for head, words in (("Now: ", now), ("Rule: ", rule), ("Keys: ", shown)):
+        if words:
+            out += textwrap.wrap(safe(head + words), max(10, width), subsequent_indent="  ")
+    return out
+
+
 def page_lines(body: Sequence[str], title: str, height: int, scroll: int) -> list[Line]:
     """A titled page of plain lines, scrolled.
 
@@ -590,8 +617,10 @@ class Canvas:
         return None
 
 
-def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]]) -> Canvas:
-    """The whole screen for ``model`` at ``layout``'s size; ``keys`` go in the footer."""
+def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
+           now_keys: Sequence[tuple[str, str]] = ()) -> Canvas:
+    """The whole screen for ``model`` at ``layout``'s size; ``keys`` go in the footer, and
+    ``now_keys`` (those of the screen under the help page) at the top of the help page."""
     canvas = Canvas(layout.width, layout.height)
     if layout.too_small:
         canvas.draw(layout.body, too_small_lines(layout.width, layout.height))
@@ -604,9 +633,13 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]]) -> Can
     body = layout.body
     if overlay == Overlay.HELP:
         context = {Context.PLAY: "play", Context.REPLAY: "replay",
-                   Context.SCORES: "scores"}.get(_base_context(model), "wait")
-        canvas.draw(body, page_lines(help_for(context), "Help (Esc closes, arrows scroll)",
-                                     body.height, model.overlay_scroll))
+                   Context.SCORES: "scores"}.get(model.base_context(), "wait")
+        menu = model.menu()
+        now = menu.prompt if menu else table.waiting_for() or model.message or "the game"
+        lines = help_now(now, RULE_REMINDERS[model.help_topic()], now_keys, body.width)
+        canvas.draw(body, page_lines([*lines, "", *help_for(context)],
+                                     "Help (Esc closes, arrows scroll)", body.height,
+                                     model.overlay_scroll))
     elif overlay == Overlay.INFO:
         canvas.draw(body, info_lines(model.info_index))
     elif overlay == Overlay.LOG:
@@ -643,14 +676,6 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]]) -> Can
     canvas.put(layout.message.y, 0, message_line(model, layout.width))
     canvas.put(layout.footer.y, 0, footer_line(keys, layout.width))
     return canvas
-
-
-def _base_context(model: Model) -> Context:
-    if model.replay:
-        return Context.REPLAY
-    if model.game_over:
-        return Context.SCORES
-    return Context.PLAY if model.draft else Context.WAIT
 
 
 def message_line(model: Model, width: int) -> Line:

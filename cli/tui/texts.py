@@ -301,6 +301,26 @@ HELP_SCORES: tuple[str, ...] = (
 )
 
 
+RULE_REMINDERS: dict[str, str] = {
+    "turn": "One action per die; a worker turns a die one up or down (6 and 1 meet).",
+    "turn_done": "Both dice used: you may still buy a black depot tile for 2 silverlings.",
+    "die": "Its number picks the depot, space or goods; taking 2 workers needs none.",
+    "take": "Take from the depot with the die's number; the tile waits in storage.",
+    "place": "A free space of its colour, next to your tiles, with the die's number.",
+    "sell": "Selling gives up all goods of one number: 1 silverling, 2-4 VP per tile.",
+    "buy": "One purchase per turn: 2 silverlings for a tile of the black depot.",
+    "free": "Your castle gives one more action, as if with a die of any number.",
+    "discard": "Storage holds three tiles: choose the one to give up.",
+    "ship": "A ship loads all goods of one depot and moves you up the turn order.",
+    "building": "The building you placed gives its advantage now, or you may pass.",
+    "estate": "Choose your board's side and the dark green space of your start castle.",
+    "wait": "The others play in turn order; looking around changes nothing.",
+    "replay": "A replay changes nothing: step by action or by turn, watch the scores.",
+    "scores": "Most VP wins; ties: fewer empty spaces, then later in turn order.",
+}
+"""One line per kind of decision, for the top of the help page (``?``)."""
+
+
 def help_for(context: str) -> list[str]:
     """The help page for a screen ("play", "wait", "replay" or "scores").
 

@@ -8,7 +8,7 @@ import pytest
 
 from p2p_burgundy.cli.tui.app import KEYMAP, dispatch, footer_keys, key_name
 from p2p_burgundy.cli.tui.model import Context, Model, Overlay, Quit, SendChat
-from p2p_burgundy.cli.tui.texts import help_for
+from p2p_burgundy.cli.tui.texts import RULE_REMINDERS, help_for
 
 from .helpers import FixedTable, first_legal_game, started
 
@@ -101,6 +101,41 @@ def test_views_of_the_other_players_are_one_key_away() -> None:
 def test_help_fits_the_page_of_each_screen() -> None:
     for context in ("play", "wait", "replay", "scores"):
         assert all(len(line) <= 80 for line in help_for(context))
+
+
+def test_every_rule_reminder_is_one_line_at_80_columns() -> None:
+    assert all(len("Rule: " + line) <= 80 for line in RULE_REMINDERS.values())
+
+
+def test_help_names_the_decision_its_rule_and_the_keys_valid_now() -> None:
+    from p2p_burgundy.cli.tui.layout import compute_layout
+    from p2p_burgundy.cli.tui.render import render
+    from p2p_burgundy.cli.tui.table import LocalTable, ReplayTable
+
+    table = FixedTable(started(2), NAMES, 0)
+    model = Model(table)
+    model.refresh()
+    topics = [model.help_topic()]
+    for key in "1t12p1":
+        dispatch(model, key)
+        topics.append(model.help_topic())
+    assert topics == ["turn", "die", "take", "turn", "die", "place", "place"]
+    dispatch(model, "?")
+    keys = footer_keys(model, model.base_context())
+    screen = render(model, compute_layout(80, 24), footer_keys(model), keys).text()
+    assert [line.rstrip() for line in screen[3:5]] == [
+        "Now: Place Chu (church) on which space?",
+        "Rule: A free space of its colour, next to your tiles, with the die's number."]
+    assert screen[5].startswith("Keys: 1 2 choose, Esc back, u undo, ? help")
+    live = LocalTable.new("Ann", seed=3)
+    live.poll()
+    replay = Model(ReplayTable(live.record(), live.names))
+    replay.refresh()
+    dispatch(replay, "?")
+    screen = render(replay, compute_layout(80, 24), footer_keys(replay),
+                    footer_keys(replay, replay.base_context())).text()
+    assert screen[4].startswith("Rule: " + RULE_REMINDERS["replay"])
+    assert screen[5].startswith("Keys: . step, , back")
 
 
 def test_scores_screen_toggles_with_the_board() -> None:

@@ -11,6 +11,7 @@ from p2p_burgundy.cli.tui.app import App, Palette, dispatch, footer_keys
 from p2p_burgundy.cli.tui.layout import compute_layout
 from p2p_burgundy.cli.tui.lobby import (
     LOBBY_KEYMAP,
+    PAGE_HELP,
     AddBots,
     AtTable,
     Host,
@@ -188,7 +189,7 @@ def test_the_host_sees_everyone_with_fingerprint_and_readiness_and_the_table_cod
     ]
     assert screen(model)[10] == "Waiting for 1 more player (b: bots take the free seats)."
     assert lobby_footer(model) == [("s", "start"), ("b", "bots"), ("n", "name"),
-                                   ("k", "colour"), ("Esc", "leave"), ("q", "quit")]
+                                   ("k", "colour"), ("Esc", "leave"), ("q", "quit"), ("?", "help")]
     assert dispatch_lobby(model, "s") is None
     assert model.message == "Waiting for 1 more player (b: bots take the free seats)."
     assert dispatch_lobby(model, "b") == AddBots()
@@ -212,7 +213,7 @@ def test_a_joiner_readies_up_and_cannot_start() -> None:
     assert lines[6].startswith("  1     Bob (host)") and lines[7].startswith("  2     Ann (you)")
     assert "Press r when you are ready." in lines
     assert lobby_footer(model) == [("r", "ready"), ("n", "name"), ("k", "colour"),
-                                   ("Esc", "leave"), ("q", "quit")]
+                                   ("Esc", "leave"), ("q", "quit"), ("?", "help")]
     assert dispatch_lobby(model, "r") == SetMe("Ann", "red", True)
     assert dispatch_lobby(model, "s") is None and model.message == "Only the host starts the game."
 
@@ -243,6 +244,23 @@ def test_a_small_terminal_shows_only_its_size() -> None:
     lines = [line.rstrip() for line in render_lobby(model, 60, 20).text()]
     assert lines[0] == "Terminal too small: 60x20."
     assert dispatch_lobby(model, "q") == QuitLobby()
+
+
+@pytest.mark.parametrize("page", [p for p in Page if p != Page.TOO_SMALL])
+def test_every_page_has_help_on_question_mark_and_it_closes_again(page: Page) -> None:
+    model = lobby_model(at_table(member(0, "Ann", "red", True))) if page == Page.LOBBY else \
+        LobbyModel("Ann", "red", FP[0], page=page)
+    dispatch_lobby(model, "?")
+    lines = screen(model)
+    assert lines[2].startswith("Help: ") and lines[4] == PAGE_HELP[page][0]
+    keys = next(line for line in lines if line.startswith("Keys: "))
+    assert "? help" in keys and "q quit" in keys if page not in (Page.ADDRESS, Page.EDIT) \
+        else "Esc" in keys
+    assert lines[-1].strip() == "? back" and all(len(line) <= 80 for line in lines)
+    dispatch_lobby(model, "x")
+    assert model.helping and model.message == "? or Esc closes the help."
+    dispatch_lobby(model, "^[")
+    assert not model.helping and model.page == page
 
 
 @pytest.mark.parametrize("page", list(Page))

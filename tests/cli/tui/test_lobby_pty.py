@@ -101,6 +101,11 @@ def test_play_with_bots_is_a_network_game_played_by_keys(tmp_path: Path) -> None
 def test_with_nobody_around_the_tables_page_starts_a_game_against_bots(tmp_path: Path) -> None:
     with burgundy(tmp_path, "play", "--name", "Tess", *OFF_LAN) as term:
         term.wait_for("> b  play against bots on this computer")
+        term.press("?")
+        term.wait_for("Help: The Castles of Burgundy on the LAN")
+        assert "Keys: Enter choose, b bots, h host" in term.text
+        term.press("?")
+        term.wait_for("> b  play against bots on this computer")
         term.press("enter")
         term.wait_for("Bots:")
         term.press("2")

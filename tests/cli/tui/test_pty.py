@@ -144,10 +144,11 @@ def test_at_120x40_every_other_estate_stands_beside_yours(tmp_path: Path) -> Non
 def test_help_for_the_current_screen_and_back(tmp_path: Path) -> None:
     with burgundy(tmp_path, *START) as term:
         term.wait_for("use die 1")
-        term.press("?")
+        term.press("1", "t", "?")
         term.wait_for("Help (Esc closes, arrows scroll)")
-        assert "Your turn, in steps" in term.text
-        term.press("esc")
+        assert "Now: Take which tile?" in term.text and "Rule: Take from the depot" in term.text
+        assert "Keys: 1-" in term.text and "Your turn, in steps" in term.text
+        term.press("esc", "esc", "esc")
         term.wait_for("use die 1")
         term.press("i")
         term.wait_for("Tile guide 1/41: Warehouse")
