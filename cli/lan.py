@@ -212,7 +212,8 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
             raise LanError("the other players handed our seat to a bot")
         if session.choice_due:  # the experts' secret set-up: commit to a choice
             state = session.choice_state()
-            choice = strategy.choose(state, legal_actions(state))
+            choice = await loop.run_in_executor(None, strategy.choose, state,
+                                                legal_actions(state))
             if session.choice_due:
                 await peer.submit_choice(choice)
             continue
@@ -389,7 +390,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
         engine = _engine_of(strategy)
         if engine is not None:
-            engine.game_over(session.state, over.outcome)
+            await asyncio.to_thread(engine.game_over, session.state, over.outcome)
         if not args.json:
             print_result(session, over, out)
         await _linger(peer)

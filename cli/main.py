@@ -68,7 +68,8 @@ def _configure_sim(parser: argparse.ArgumentParser) -> None:
     estates.add_setup_arguments(parser)
     parser.add_argument("--rotate", action="store_true",
                         help="play each game once per rotation of the bots around the table")
-    parser.add_argument("--quiet", action="store_true", help="print only the summary")
+    parser.add_argument("--quiet", action="store_true",
+                        help="print only the summary (with --json: no games)")
     parser.add_argument("--think", type=options.seconds, default=None, metavar="SECONDS",
                         help="time per decision for search bots (mcts; default 1)")
     parser.add_argument("--iterations", type=options.positive, default=None, metavar="N",

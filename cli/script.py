@@ -139,7 +139,6 @@ class ScriptedStrategy:
 
     def __init__(self, turns: Sequence[ScriptTurn], then: Strategy,
                  log: TextIO | None = None) -> None:
-        self.name = then.name
         self.turns = list(turns)
         self.then = then
         self.played = 0
@@ -147,6 +146,11 @@ class ScriptedStrategy:
         self.left: str | None = None
         self._pending: list[Action] = []
         self._log = log if log is not None else sys.stderr
+
+    @property
+    def name(self) -> str:
+        """The name of what plays after the script (an engine's is known once it said hello)."""
+        return self.then.name
 
     @property
     def following(self) -> bool:

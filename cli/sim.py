@@ -309,7 +309,7 @@ def run_sim(config: SimConfig, out: TextIO | None = None, *, as_json: bool = Fal
     for result in play_all(config):
         _record(summary, result)
         meter.advance()
-        if as_json:
+        if as_json and not config.quiet:
             games.append(game_json(config, result))
         elif not config.quiet:
             out.write(format_game(config, result))

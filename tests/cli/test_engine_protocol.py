@@ -263,3 +263,18 @@ def test_an_engine_that_fails_with_no_fallback_stops_the_bot(tmp_path: Path) -> 
     assert "burgundy bot: engine " in err and "at decision 5 (" in err
     assert json.loads(out) == {"command": "bot", "version": 1,
                                "error": err.splitlines()[-1].removeprefix("burgundy bot: ")}
+
+
+def test_a_secret_set_up_choice_shows_the_offers_and_not_the_others_choices() -> None:
+    from p2p_burgundy import Setup, as_chooser, resolve_chance
+
+    state = new_game(GameConfig(players=2, setup=Setup.EXPERTS_SECRET))
+    while state.chance is not None:
+        state = resolve_chance(state, bytes(32))
+    seat = state.order[state.turn]
+    view = as_chooser(state, seat)
+    message = decide_message(1, view, legal_actions(view))
+    assert problems(message["state"], shape("state")) == []
+    assert message["state"]["step"] == "choose_estate"  # type: ignore[index]
+    assert message["state"]["offers"] == [list(o) for o in state.offers]  # type: ignore[index]
+    assert {a["type"] for a in message["actions"]} == {"choose_estate"}  # type: ignore[index]
