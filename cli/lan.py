@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ipaddress
 import json
 import os
 import sys
@@ -61,10 +62,12 @@ class LanError(Exception):
 
 def add_peer_arguments(parser: argparse.ArgumentParser) -> None:
     """Options every networked command shares."""
-    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument("--name", type=options.name, default=None,
+                        help="your name at the table")
     parser.add_argument("--colour", choices=COLOURS, default=None, help="your colour")
-    parser.add_argument("--port", type=int, default=0, help="UDP port (default: any free)")
-    parser.add_argument("--interface", default=None, metavar="IP",
+    parser.add_argument("--port", type=options.port, default=0,
+                        help="UDP port (default: any free)")
+    parser.add_argument("--interface", type=options.interface, default=None, metavar="IP",
                         help="bind to this address and announce/browse only on it")
     parser.add_argument("--no-mdns", action="store_true",
                         help="do not announce or browse (join by host:port)")
@@ -74,14 +77,29 @@ def add_peer_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def parse_address(text: str) -> tuple[str, int] | None:
-    """``host:port`` as an address, or None if ``text`` is not one.
+    """``host:port`` as an address, or None if ``text`` is not one (a table's name or
+    fingerprint). Text ending in ``:digits`` is meant as an address: AddressError, at once,
+    if its port or its numeric host is impossible.
 
-    >>> parse_address("127.0.0.1:4000"), parse_address("Anna")
-    (('127.0.0.1', 4000), None)
+    >>> parse_address("127.0.0.1:4000"), parse_address("anna.local:4000"), parse_address("Anna")
+    (('127.0.0.1', 4000), ('anna.local', 4000), None)
+    >>> parse_address("999.1.1.1:99")
+    Traceback (most recent call last):
+    ...
+    p2p_burgundy.net.errors.AddressError: 999.1.1.1 is not an IPv4 address (each number is 0-255)
     """
-    host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not port.isdigit():
         return None
+    if not host:
+        raise AddressError(f"{text!r} has no host before the port (host:port)")
+    if not 0 < int(port) < 65536:
+        raise AddressError(f"port {port} of {text} is not a port (1-65535)")
+    if all(c.isdigit() or c == "." for c in host):  # a numeric host: never look it up
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            raise AddressError(f"{host} is not an IPv4 address (each number is 0-255)") from None
     return host, int(port)
 
 
@@ -125,12 +143,12 @@ async def find_table(args: argparse.Namespace, want: str | None) -> TableInfo:
 
 async def join_table(peer: Peer, args: argparse.Namespace, target: str | None, name: str,
                      colour: str, *, spectator: bool = False) -> JoinLobby:
-    address = parse_address(target) if target else None
-    if address is not None:
-        try:
+    try:
+        address = parse_address(target) if target else None
+        if address is not None:
             return await peer.join(address, name, colour, spectator=spectator)
-        except AddressError as exc:
-            raise LanError(str(exc)) from None
+    except AddressError as exc:
+        raise LanError(str(exc)) from None
     table = await find_table(args, target)
     return await peer.join(table.address, name, colour, game_id=table.game_id,
                            host_fingerprint=table.fingerprint, spectator=spectator)
@@ -294,7 +312,8 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seats at a hosted table")
     parser.add_argument("--edition", choices=[e.value for e in Edition], default="2011")
     add_setup_arguments(parser)
-    parser.add_argument("--resume", nargs="?", const="latest", default=None, metavar="GAMEFILE",
+    parser.add_argument("--resume", nargs="?", const="", default=None, metavar="GAMEFILE",
+                        type=options.game_file,
                         help="rejoin an unfinished game (default: the latest one)")
     parser.add_argument("--timeout", type=options.seconds, default=3600.0,
                         help="give up after this many seconds")
@@ -368,7 +387,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
                            mdns=not args.no_mdns)
     strategy: Strategy | None = None
     try:
-        if args.resume:
+        if args.resume is not None:
             await _resume(peer, args)
         elif args.host:
             config = table_config(args.players, Edition(args.edition), args.estate, args.setup)
@@ -447,13 +466,15 @@ def latest_game(home: Path, key: bytes) -> Path:
 
 
 async def _resume(peer: Peer, args: argparse.Namespace) -> None:
-    if args.resume == "latest":
+    if not args.resume:
         path = latest_game(peer.data_dir, peer.identity.public_key)
     else:
         path = Path(args.resume)
     try:
         await peer.resume(path)
-    except (OSError, ProtocolError) as exc:
+    except OSError as exc:
+        raise LanError(f"cannot resume {path}: {exc.strerror}") from None
+    except ProtocolError as exc:
         raise LanError(f"cannot resume {path}: {exc}") from None
 
 
@@ -465,7 +486,7 @@ async def _linger(peer: Peer, seconds: float = 2.0) -> None:
 def add_tables_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--wait", type=options.seconds, default=3.0, metavar="SECONDS",
                         help="how long to listen for announcements")
-    parser.add_argument("--interface", default=None, metavar="IP",
+    parser.add_argument("--interface", type=options.interface, default=None, metavar="IP",
                         help="browse only on this address")
 
 

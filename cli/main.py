@@ -157,7 +157,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """Parse and check a command line; exits with code 2 (one line on stderr) if it is bad."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        parser.error(f"unknown option {argv[0]} (a command comes first: burgundy --help "
+                     "lists them)")
+    args = parser.parse_args(argv)
     problem = args._command.check(args)
     if problem is not None:
         args._parser.error(problem)
@@ -170,7 +175,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parse(argv)
     except SystemExit as exc:  # --help (0) or a bad command line (2)
         return exc.code if isinstance(exc.code, int) else 2
-    return int(args._command.run(args))
+    try:
+        return int(args._command.run(args))
+    except BrokenPipeError:  # `burgundy estates | head`: the reader is gone, and so are we
+        # Python flushes stdout again at exit: point it at nothing so that stays quiet too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -12,9 +12,13 @@ argparse.ArgumentTypeError: must be 2, 3 or 4, not 5
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import shlex
+import socket
+from pathlib import Path
 
 from p2p_burgundy import Edition
+from p2p_burgundy.net.session import MAX_NAME
 
 from .sim import MAX_SEED
 from .strategies import STRATEGIES, StrategyError, is_spec
@@ -35,6 +39,55 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def port(text: str) -> int:
+    """A UDP port, or 0 for any free one."""
+    value = whole_number(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0 (any free port) to 65535, not {value}")
+    return value
+
+
+def interface(text: str) -> str:
+    """An IPv4 address of this computer (checked by binding a socket to it: nothing is sent).
+
+    >>> interface("127.0.0.1")
+    '127.0.0.1'
+    >>> interface("localhost")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected an IPv4 address such as 192.168.1.20, not 'localhost'
+    """
+    try:
+        address = str(ipaddress.IPv4Address(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected an IPv4 address such as 192.168.1.20, not {text!r}") from None
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.bind((address, 0))
+        except OSError:
+            raise argparse.ArgumentTypeError(
+                f"{address} is not an address of this computer") from None
+    return address
+
+
+def name(text: str) -> str:
+    """A player's name as the table shows it: 1 to 32 printable characters."""
+    value = text.strip()
+    if not 1 <= len(value) <= MAX_NAME or not value.isprintable():
+        raise argparse.ArgumentTypeError(
+            f"must be 1 to {MAX_NAME} printable characters, not {text!r}")
+    return value
+
+
+def game_file(text: str) -> str:
+    """The path of a file that exists (a game file to resume: nothing is ever created), or
+    "" for the latest game (what ``--resume`` alone means)."""
+    if text and not Path(text).is_file():
+        raise argparse.ArgumentTypeError(f"no such game file: {text}")
+    return text
 
 
 def seed(text: str) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -177,7 +178,10 @@ class Peer:
     # --- resuming ---
 
     async def resume(self, path: Path) -> Session:
-        """Rejoin a game from its file (after a crash or restart): same key, same seat."""
+        """Rejoin a game from its file (after a crash or restart): same key, same seat.
+        FileNotFoundError if there is no such file (none is created)."""
+        if not path.is_file():
+            raise FileNotFoundError(errno.ENOENT, "no such game file", str(path))
         game_file = GameFile(path)
         raws = game_file.entries
         starts = [r for r in raws if decode_entry(r).kind == Kind.START]

@@ -72,6 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="SECONDS",
                         help=f"with --local: pause between bot turns (default {DEFAULT_BOT_DELAY})")
     parser.add_argument("--resume", nargs="?", const="", default=None, metavar="GAMEFILE",
+                        type=options.game_file,
                         help="rejoin an unfinished networked game (default: the latest one)")
     _client_arguments(parser)
 

@@ -26,6 +26,7 @@ from enum import Enum
 
 from p2p_burgundy.config import Setup
 from p2p_burgundy.net.discovery import TableInfo
+from p2p_burgundy.net.errors import AddressError
 from p2p_burgundy.net.lobby import Member
 from p2p_burgundy.net.session import COLOURS
 
@@ -275,7 +276,11 @@ class LobbyModel:
             return self._enter(Host(self.players, self.edition))
         if self.page == Page.BOTS:
             return PlayBots(self.bots)
-        address = parse_address(self.typing.strip())
+        try:
+            address = parse_address(self.typing.strip())
+        except AddressError as exc:
+            self.message = f"{exc}."
+            return None
         if address is None:
             self.message = f"{self.typing.strip() or 'Nothing'} is not host:port " \
                            "(for example 192.168.1.20:40123)."

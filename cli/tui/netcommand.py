@@ -18,7 +18,7 @@ import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from p2p_burgundy.net.errors import KeyFileError, ProtocolError
+from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
 from p2p_burgundy.net.identity import key_path, load_or_create
 
 from ..lan import DISCOVERY_SECONDS, LanError, latest_game, parse_address, table_matches
@@ -152,8 +152,12 @@ def run_resume(options: NetOptions, gamefile: str | None) -> int:
             peer = thread.peer
             assert peer is not None
             thread.call(peer.resume(path))
-        except (LanError, OSError, ProtocolError) as exc:
+        except (LanError, ProtocolError) as exc:
             print(f"burgundy play: cannot resume: {exc}", file=sys.stderr)
+            return 1
+        except OSError as exc:  # no such file, or the port cannot be bound
+            where = f" {exc.filename}" if exc.filename else ""
+            print(f"burgundy play: cannot resume{where}: {exc.strerror}", file=sys.stderr)
             return 1
         return _game(NetTable(thread, gone_after=options.gone_after), options)
     finally:
@@ -209,7 +213,11 @@ class LobbyRunner:
 
     def want(self, target: str) -> None:
         """Join ``target`` (host:port now; a host name or fingerprint once it is seen)."""
-        address = parse_address(target)
+        try:
+            address = parse_address(target)
+        except AddressError as exc:
+            self.model.message = f"{exc}."
+            return
         if address is not None:
             self.execute(self.model.confirm_join(address))
             return
