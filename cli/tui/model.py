@@ -55,7 +55,7 @@ from p2p_burgundy.state import Step
 
 from .describe import describe_turn, gains, gains_short
 from .layout import LEFT, MIN_WIDTH
-from .table import Handover, Steppable, Table
+from .table import Handover, Scored, ScoreTrack, Steppable, Table
 from .texts import goods_label, guide, info_for_tile, short_name, tile_code, tile_label
 
 HOTKEYS = "123456789abdfghjkmnorstwyz"
@@ -303,6 +303,8 @@ def _what_changed(before: GameState, after: GameState, seat: int, name: str,
             words.append(f"{verb} {len(tiles)}")
     if sold and detail:
         words.append("sold")
+    if new.workers > old.workers and detail:
+        words.append("took workers")
     vp = f"+{new.vp - old.vp} VP"
     return f"{short_name(name)} {', '.join(words)} ({vp})" if words else \
         f"{short_name(name)} {vp}"
@@ -363,6 +365,8 @@ class Context(Enum):
     WAIT = "wait"  # someone else's turn (or watching)
     REPLAY = "replay"
     SCORES = "scores"  # the game is over
+    STANDINGS = "standings"  # the scores page during the game
+    CHART = "chart"  # the VP of every player round by round
     HELP = "help"
     INFO = "info"
     LOG = "log"
@@ -378,6 +382,7 @@ class Overlay(Enum):
     INFO = "info"
     LOG = "log"
     SCORES = "scores"
+    CHART = "chart"
 
 
 class Ask(Enum):
@@ -471,6 +476,7 @@ class Model:
         self.mark_state: GameState | None = None  # the table when we last ended a turn
         self.scores_shown = False
         self.too_small = False
+        self._track = ScoreTrack()
 
     # --- reading -------------------------------------------------------------------------
 
@@ -499,6 +505,10 @@ class Model:
             return Context.INFO
         if self.overlay == Overlay.LOG:
             return Context.LOG
+        if self.overlay == Overlay.CHART:
+            return Context.CHART
+        if self.overlay == Overlay.SCORES and not self.game_over:
+            return Context.STANDINGS
         return self.base_context()
 
     def base_context(self) -> Context:
@@ -557,6 +567,7 @@ class Model:
         """Follow the table after it changed: start or drop our turn's draft."""
         table = self.table
         state = table.state
+        self._track.observe(state)
         mine = (not self.game_over and table.my_seat is not None
                 and state.to_move == table.my_seat)
         if not mine:
@@ -799,7 +810,8 @@ class Model:
 
     def close_overlay(self) -> None:
         # Closing the guide/help/log over the scores goes back to the scores.
-        if self.overlay in (Overlay.HELP, Overlay.INFO, Overlay.LOG) and self.game_over \
+        if self.overlay in (Overlay.HELP, Overlay.INFO, Overlay.LOG, Overlay.CHART) \
+                and self.game_over \
                 and not self.replay:
             self.overlay = Overlay.SCORES
         else:
@@ -807,10 +819,23 @@ class Model:
         self.overlay_scroll = 0
 
     def toggle_scores(self) -> None:
-        if not self.game_over:
-            self.message = "Scores are shown at the end of the game."
-            return
+        """The scores page (again: back to the board): final scores once the game is over,
+        else everyone's VP now and what each would have if the game ended now."""
         self.overlay = None if self.overlay == Overlay.SCORES else Overlay.SCORES
+
+    def toggle_chart(self) -> None:
+        """Every player's VP round by round (again: back)."""
+        if self.overlay == Overlay.CHART:
+            self.close_overlay()
+        else:
+            self.overlay = Overlay.CHART
+
+    def round_scores(self) -> list[tuple[int, ...]]:
+        """VP by seat at the end of each round so far (for the chart): the table's own, or
+        as this client saw the game go by."""
+        if isinstance(self.table, Scored):
+            return self.table.round_scores
+        return self._track.rounds
 
     def _info_start(self) -> int:
         option = self.selected()

@@ -26,8 +26,9 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from p2p_burgundy import Category, GameState, outcome
-from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, depot_spaces
+from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, PHASES, ROUNDS, depot_spaces
 from p2p_burgundy.estate import ROW_LENGTHS, row_col
+from p2p_burgundy.scoring import end_game_points
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 
@@ -519,6 +520,90 @@ def help_now(now: str, rule: str, keys: Sequence[tuple[str, str]], width: int) -
     return out
 
 
+def standings_lines(state: GameState, names: Sequence[str]) -> list[Line]:
+    """During the game: every player's VP by category now, then what the final scoring
+    would add if the game ended now (knowledge tiles, goods, silverlings, workers).
+
+    >>> from p2p_burgundy import GameConfig, new_game, resolve_chance
+    >>> state = new_game(GameConfig(players=2))
+    >>> while state.chance is not None:
+    ...     state = resolve_chance(state, bytes(32))
+    >>> for line in standings_lines(state, ["Ann", "Bob"])[-6:]:
+    ...     print(text(line))
+    If the game ended now:
+    + knowledge             0      0
+    + goods left            3      3
+    + silver left           1      1
+    + workers left          0      1
+    = at the end            4      5
+    """
+    width = max(7, *(len(short_name(n)) + 2 for n in names))
+    where = f"phase {PHASE_LETTERS[state.phase]}, round {state.round + 1}"
+    lines: list[Line] = [[Seg(f"Scores now ({where}; S or Esc: back)", Style.TITLE)], [],
+                         [Seg(f"{'':<18}" + "".join(f"{short_name(n):>{width}}" for n in names),
+                              Style.BOLD)]]
+    final = [end_game_points(p, state.config.edition) for p in state.players]
+    now_categories = [c for c in Category if c not in final[0]]
+    for category in now_categories:
+        cells = "".join(f"{p.breakdown[category]:>{width}}" for p in state.players)
+        lines.append([Seg(f"{CATEGORY_WORDS[category]:<18}{cells}")])
+    lines.append([Seg(f"{'VP now':<18}" + "".join(f"{p.vp:>{width}}" for p in state.players),
+                      Style.BOLD)])
+    lines += [[], [Seg("If the game ended now:", Style.TITLE)]]
+    for category in final[0]:
+        cells = "".join(f"{points[category]:>{width}}" for points in final)
+        lines.append([Seg(f"+ {CATEGORY_WORDS[category]:<16}{cells}")])
+    ends = "".join(f"{p.vp + sum(points.values()):>{width}}"
+                   for p, points in zip(state.players, final, strict=True))
+    lines.append([Seg(f"{'= at the end':<18}{ends}", Style.BOLD)])
+    return lines
+
+
+CHART_MARKS = "ox+*"
+"""How each seat's points are drawn on the chart (#: more than one player there)."""
+
+
+def chart_lines(rounds: Sequence[tuple[int, ...]], names: Sequence[str], width: int,
+                height: int) -> list[Line]:
+    """Every player's VP at the end of each round, as a chart of ``width`` x ``height``.
+
+    >>> for line in chart_lines([(2, 0), (5, 3), (9, 9)], ["Ann", "Bob"], 80, 9):
+    ...     print(text(line).rstrip())
+    VP round by round (G or Esc: back)
+    o Ann  x Bob  (# both)
+      9|      #
+       |   o
+       |o  x
+      0|x
+       +---------------------------------------------------------------------------
+        A
+    """
+    n = len(names)
+    legend = "  ".join(f"{CHART_MARKS[s]} {short_name(names[s])}" for s in range(n))
+    lines: list[Line] = [[Seg("VP round by round (G or Esc: back)", Style.TITLE)],
+                         [Seg(fit(f"{legend}  (# both)" if n == 2 else f"{legend}  (# several)",
+                                  width))]]
+    if not rounds:
+        return [*lines, [], [Seg("No round has ended yet.")]]
+    rows = max(2, height - 5)
+    top = max(1, max(max(r) for r in rounds))
+    step = max(1, min(3, (width - 5) // (PHASES * ROUNDS)))
+    grid = [[" "] * (step * PHASES * ROUNDS) for _ in range(rows)]
+    for x, scores in enumerate(rounds):
+        for seat, vp in enumerate(scores):
+            y = rows - 1 - round(vp * (rows - 1) / top)
+            cell = grid[y][x * step]
+            grid[y][x * step] = CHART_MARKS[seat] if cell == " " else "#"
+    for y, row in enumerate(grid):
+        label = str(top) if y == 0 else "0" if y == rows - 1 else ""
+        lines.append([Seg(f"{label:>3}|", Style.DIM), Seg("".join(row).rstrip())])
+    lines.append([Seg("   +" + "-" * min(width - 4, len(grid[0])), Style.DIM)])
+    phases = "".join(f"{PHASE_LETTERS[p]:<{step * ROUNDS}}"
+                     for p in range(PHASES) if p * ROUNDS < len(rounds))
+    lines.append([Seg(f"    {phases}".rstrip(), Style.DIM)])
+    return lines
+
+
 def page_lines(body: Sequence[str], title: str, height: int, scroll: int) -> list[Line]:
     """A titled page of plain lines, scrolled.
 
@@ -647,10 +732,18 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
         lines = log_lines(table.history, names, body.width, rows, model.overlay_scroll,
                           model.mark, model.draft_sentences())
         canvas.draw(body, lines)
+    elif overlay == Overlay.SCORES and not model.game_over:
+        canvas.draw(body, standings_lines(state, names))
     elif overlay == Overlay.SCORES:
         lines = score_lines(state, names, table.ended)
-        lines += [[], [Seg("s: show the board   l: log   q: quit", Style.DIM)]]
+        lines += [[], [Seg("s: show the board   G: the race round by round   l: log   q: quit",
+                           Style.DIM)]]
+        room = body.height - len(lines) - 1
+        if room >= 12:  # the chart too, if it fits
+            lines += [[], *chart_lines(model.round_scores(), names, body.width, room)]
         canvas.draw(body, lines)
+    elif overlay == Overlay.CHART:
+        canvas.draw(body, chart_lines(model.round_scores(), names, body.width, body.height))
     else:
         menu = model.menu()
         mine = model.view_seat == table.my_seat

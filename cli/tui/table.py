@@ -39,6 +39,8 @@ from p2p_burgundy import (
     new_game,
     resolve_chance,
 )
+from p2p_burgundy.board import PHASES, ROUNDS
+from p2p_burgundy.chance import ChanceKind
 from p2p_burgundy.record import GameRecord, Recorder
 
 from ..sim import bot_seed, chance_entropy
@@ -166,6 +168,43 @@ class Handover(Protocol):
         """Agree that a bot plays ``seat`` for the rest of the game."""
 
 
+@runtime_checkable
+class Scored(Protocol):
+    """A table that knows every player's VP at the end of each round so far."""
+
+    @property
+    def round_scores(self) -> list[tuple[int, ...]]:
+        """VP by seat at the end of each round played (the last: the final scores)."""
+
+
+class ScoreTrack:
+    """Every player's VP at the end of each round, from the states of a game in order.
+
+    A round ends when the next round's dice are due; the game's end adds the final scores.
+
+    >>> live = LocalTable.new("Ann", bots=1, seed=3)
+    >>> _ = live.poll()
+    >>> live.round_scores  # the first round is still being played
+    []
+    """
+
+    def __init__(self) -> None:
+        self._ended: dict[int, tuple[int, ...]] = {}  # round number (0..24) -> VP by seat
+
+    def observe(self, state: GameState) -> None:
+        """Note ``state`` if it closes a round (followed in order; repeats are harmless)."""
+        event = state.chance
+        if state.is_over:
+            self._ended[PHASES * ROUNDS - 1] = tuple(p.vp for p in state.players)
+        elif event is not None and event.kind == ChanceKind.ROUND and event.phase + event.round:
+            ended = ROUNDS * event.phase + event.round - 1
+            self._ended[ended] = tuple(p.vp for p in state.players)
+
+    @property
+    def rounds(self) -> list[tuple[int, ...]]:
+        return [self._ended[r] for r in sorted(self._ended)]
+
+
 def clean_name(name: str, default: str = "Player") -> str:
     """A name safe to draw: printable, single-width characters, at most 16 of them.
 
@@ -220,6 +259,7 @@ class LocalTable:
         self._events: list[TableEvent] = []
         self._ended: str | None = None
         self._next_bot_time = clock()
+        self._track = ScoreTrack()
 
     @classmethod
     def new(cls, name: str, bots: int = 1, seed: int | None = None, strategy: str = "greedy",
@@ -265,6 +305,10 @@ class LocalTable:
     @property
     def ended(self) -> str | None:
         return self._ended
+
+    @property
+    def round_scores(self) -> list[tuple[int, ...]]:
+        return self._track.rounds
 
     def record(self) -> GameRecord:
         """The game so far as an engine record (replayable with :class:`ReplayTable`)."""
@@ -337,6 +381,7 @@ class LocalTable:
         changed = False
         while (event := self.state.chance) is not None:
             before = self.state
+            self._track.observe(before)
             self._recorder.chance(self._entropy(event.index))
             for text in describe_chance(before, self.state, self._names):
                 self._history.append(HistoryEntry(None, text, EntryKind.CHANCE))
@@ -359,6 +404,7 @@ class LocalTable:
         self._log_turn(before, actions)
 
     def _log_turn(self, before: GameState, actions: Sequence[Action]) -> None:
+        self._track.observe(self.state)  # the game's end
         for seat, text in describe_turn(before, actions, self._names):
             kind = EntryKind.ACTION if seat is not None else EntryKind.EVENT
             self._history.append(HistoryEntry(seat, text, kind))
@@ -437,6 +483,13 @@ class ReplayTable:
     @property
     def position(self) -> tuple[int, int]:
         return self._pos, len(self._states) - 1
+
+    @property
+    def round_scores(self) -> list[tuple[int, ...]]:
+        track = ScoreTrack()
+        for state in self._states[:self._pos + 1]:
+            track.observe(state)
+        return track.rounds
 
     def step(self, delta: int) -> None:
         pos = max(0, min(len(self._states) - 1, self._pos + delta))

@@ -39,7 +39,8 @@ def test_every_key_names_a_model_handler_with_the_right_arguments(context: Conte
 def test_every_context_can_be_left() -> None:
     for context in Context:
         handlers = {entry[0][0] for entry in KEYMAP[context].values()}
-        assert handlers & {"quit", "close_overlay", "chat_cancel", "answer"}, context
+        assert handlers & {"quit", "close_overlay", "chat_cancel", "answer", "toggle_scores",
+                           "toggle_chart"}, context
 
 
 def test_terminal_quirks_become_one_key_name() -> None:
@@ -136,6 +137,76 @@ def test_help_names_the_decision_its_rule_and_the_keys_valid_now() -> None:
                     footer_keys(replay, replay.base_context())).text()
     assert screen[4].startswith("Rule: " + RULE_REMINDERS["replay"])
     assert screen[5].startswith("Keys: . step, , back")
+
+
+def test_scores_any_time_by_category_and_if_the_game_ended_now() -> None:
+    from p2p_burgundy.cli.tui.layout import compute_layout
+    from p2p_burgundy.cli.tui.render import render
+
+    table = FixedTable(started(2), NAMES, 0)
+    model = Model(table)
+    model.refresh()
+    dispatch(model, "S")
+    assert model.context() == Context.STANDINGS
+    assert dispatch(model, "1") is None and model.path == []  # choices do not reach the game
+    screen = [line.rstrip() for line in render(model, compute_layout(80, 24),
+                                               footer_keys(model)).text()]
+    assert screen[1:17] == [
+        "Scores now (phase A, round 1; S or Esc: back)", "",
+        "                      Ann    Bea",
+        "animals                 0      0", "region                  0      0",
+        "phase bonus             0      0", "colour bonus            0      0",
+        "sales                   0      0", "watchtower              0      0",
+        "VP now                  0      0", "", "If the game ended now:",
+        "+ knowledge             0      0", "+ goods left            3      3",
+        "+ silver left           1      1", "+ workers left          0      1"]
+    assert screen[17] == "= at the end            4      5"
+    dispatch(model, "^[")
+    assert model.overlay is None and model.context() == Context.PLAY
+
+
+def test_the_race_round_by_round_at_the_end_and_in_replays() -> None:
+    from p2p_burgundy.cli.strategies import make
+    from p2p_burgundy.cli.tui.layout import compute_layout
+    from p2p_burgundy.cli.tui.model import Submit
+    from p2p_burgundy.cli.tui.render import render
+    from p2p_burgundy.cli.tui.table import LocalTable, ReplayTable
+
+    table = LocalTable.new("Ann", bots=1, seed=3)
+    model = Model(table)
+    bot = make("greedy", 1)
+    while not model.game_over:
+        if table.poll():
+            model.refresh()
+        command = model.autoplay(bot.choose)
+        if isinstance(command, Submit):
+            table.submit_turn(list(command.actions))
+            model.turn_sent()
+    model.refresh()
+    rounds = table.round_scores
+    assert len(rounds) == 25 and rounds[-1] == tuple(p.vp for p in table.state.players)
+    assert all(a <= b for earlier, later in zip(rounds, rounds[1:]) for a, b in
+               zip(earlier, later, strict=True))  # nobody ever loses points
+    dispatch(model, "G")
+    assert model.context() == Context.CHART
+    screen = render(model, compute_layout(80, 24), footer_keys(model)).text()
+    assert screen[1].startswith("VP round by round") and screen[2].startswith("o Ann  x Bot 1")
+    points = "".join(screen[3:19])
+    assert points.count("o") + points.count("x") + 2 * points.count("#") == 50
+    assert screen[20].split() == ["A", "B", "C", "D", "E"]
+    dispatch(model, "G")
+    assert model.overlay == Overlay.SCORES  # back to the final scores
+    tall = render(model, compute_layout(80, 50), footer_keys(model)).text()
+    assert any(line.startswith("VP round by round") for line in tall)  # room for both
+    replay = ReplayTable(table.record(), table.names)
+    assert replay.round_scores == rounds
+    replay.step(-60)
+    watching = Model(replay)
+    watching.refresh()
+    assert replay.round_scores == rounds[:len(replay.round_scores)] and \
+        0 < len(replay.round_scores) < 25
+    dispatch(watching, "G")
+    assert watching.context() == Context.CHART
 
 
 def test_scores_screen_toggles_with_the_board() -> None:

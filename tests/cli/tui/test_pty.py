@@ -141,6 +141,18 @@ def test_at_120x40_every_other_estate_stands_beside_yours(tmp_path: Path) -> Non
         assert term.wait_exit() == 0
 
 
+def test_scores_any_time_and_back_to_the_turn(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        term.press("S")
+        screen = term.wait_for("Scores now (phase A, round 1; S or Esc: back)")
+        assert "If the game ended now:" in screen and "= at the end" in screen
+        term.press("1")  # not a choice while the scores are up
+        term.wait_for("1 does nothing here")
+        term.press("esc")
+        term.wait_for("use die 1")
+
+
 def test_help_for_the_current_screen_and_back(tmp_path: Path) -> None:
     with burgundy(tmp_path, *START) as term:
         term.wait_for("use die 1")
@@ -192,6 +204,11 @@ def test_a_whole_game_at_80x24_never_shows_a_cut_and_reaches_the_scores(tmp_path
         screen = term.text
         assert "total" in screen and "empty spaces" in screen
         assert re.search(r"\w+ wins with \d+ VP \(decided by ", screen)
+        term.press("G")
+        screen = term.wait_for("VP round by round")
+        assert "o Tess Long.  x Bot 1  + Bot 2  * Bot 3" in screen
+        term.press("esc")
+        term.wait_for("Final scores")
         term.press("s")
         term.wait_for("Game over")
         term.press("q")
