@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import itertools
 
 import pytest
 
@@ -185,8 +186,8 @@ def test_the_race_round_by_round_at_the_end_and_in_replays() -> None:
     model.refresh()
     rounds = table.round_scores
     assert len(rounds) == 25 and rounds[-1] == tuple(p.vp for p in table.state.players)
-    assert all(a <= b for earlier, later in zip(rounds, rounds[1:]) for a, b in
-               zip(earlier, later, strict=True))  # nobody ever loses points
+    assert all(a <= b for earlier, later in itertools.pairwise(rounds)
+               for a, b in zip(earlier, later, strict=True))  # nobody ever loses points
     dispatch(model, "G")
     assert model.context() == Context.CHART
     screen = render(model, compute_layout(80, 24), footer_keys(model)).text()
