@@ -13,7 +13,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import os
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Coroutine, Sequence
@@ -35,7 +34,7 @@ from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.identity import fingerprint, key_path, load_or_create, table_code
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby, Member, Refused
 from p2p_burgundy.net.log import Kind
-from p2p_burgundy.net.peer import Peer
+from p2p_burgundy.net.peer import Peer, game_path, saved_port
 from p2p_burgundy.net.session import (
     COLOURS,
     ChanceResolved,
@@ -72,6 +71,18 @@ GONE_AFTER = 10.0
 """Seconds a player the game waits for must stay silent (beyond the peer's own few seconds
 before it counts them missing) before the client offers to let a bot play their seat."""
 LOOPBACK = "127.0.0.1"
+
+
+BOTS_DIR = "bots"
+
+
+def bot_home(data_dir: Path, number: int) -> Path:
+    """Where local bot ``number`` of a player keeps its key and game files.
+
+    >>> bot_home(Path("/home/anna/.local/share/p2p-burgundy"), 2).as_posix()
+    '/home/anna/.local/share/p2p-burgundy/bots/2'
+    """
+    return data_dir / BOTS_DIR / str(number)
 
 
 class PeerThread:
@@ -117,13 +128,14 @@ class PeerThread:
 
     def add_bots(self, count: int, strategy: str, address: tuple[str, int]) -> None:
         """Start ``count`` headless bot peers (own keys, own sockets on ``address``'s host)
-        joining the table at ``address``."""
+        joining the table at ``address``. Bot N keeps its key and game files in
+        :func:`bot_home`, so ``--resume`` can start it again."""
+        assert self.peer is not None
         for _ in range(count):
-            home = Path(tempfile.mkdtemp(prefix="burgundy-bot-"))
-            identity = load_or_create(key_path(home))
             bot_number = len(self.bots) + 1
+            home = bot_home(self.peer.data_dir, bot_number)
+            identity = load_or_create(key_path(home))
             name = f"Bot {bot_number}"
-
             colour = COLOURS[bot_number % len(COLOURS)]
 
             async def go(identity: Any = identity, home: Path = home, name: str = name,
@@ -133,14 +145,40 @@ class PeerThread:
                 await peer.set_me(name, colour, ready=True)
                 return peer
 
-            bot = self.call(go())
-            self.bots.append(bot)
-            seed = int.from_bytes(os.urandom(4), "big")
+            self._start_bot(self.call(go()), strategy)
 
-            async def spawn(bot: Peer = bot, seed: int = seed) -> asyncio.Task[None]:
-                return asyncio.ensure_future(self._run_bot(bot, strategy, seed))
+    def resume_bots(self, strategy: str) -> int:
+        """Start again the local bots of the game our peer has resumed: every bot home under
+        our data directory that holds this game's file, on the port it had. Returns how many
+        (a crash of the ``play`` process took them down with it)."""
+        assert self.peer is not None and self.peer.session is not None
+        host, game_id = self.peer.address[0], self.peer.session.game_id
+        homes = sorted((self.peer.data_dir / BOTS_DIR).glob("*"))
+        paths = [p for p in (game_path(home, game_id) for home in homes) if p.is_file()]
+        for path in paths:
+            home = path.parent.parent
+            identity = load_or_create(key_path(home))
 
-            self._bot_tasks.append(self.call(spawn()))
+            async def go(identity: Any = identity, home: Path = home, path: Path = path) -> Peer:
+                try:  # the others know the bot at its old port: take it again if free
+                    peer = await Peer.open(identity, home, host=host, port=saved_port(path),
+                                           announce=False)
+                except OSError:
+                    peer = await Peer.open(identity, home, host=host, announce=False)
+                await peer.resume(path)
+                return peer
+
+            self._start_bot(self.call(go()), strategy)
+        return len(paths)
+
+    def _start_bot(self, bot: Peer, strategy: str) -> None:
+        self.bots.append(bot)
+        seed = int.from_bytes(os.urandom(4), "big")
+
+        async def spawn() -> asyncio.Task[None]:
+            return asyncio.ensure_future(self._run_bot(bot, strategy, seed))
+
+        self._bot_tasks.append(self.call(spawn()))
 
     async def _run_bot(self, bot: Peer, strategy: str, seed: int) -> None:
         while bot.session is None:

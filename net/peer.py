@@ -57,6 +57,19 @@ def game_path(data_dir: Path, game_id: bytes) -> Path:
     return games_dir(data_dir) / f"{game_id.hex()}.game"
 
 
+def saved_port(path: Path) -> int:
+    """The port a peer used for the game in ``path`` (from the address book beside it), to
+    bind it again when resuming: the others know it there. 0 if there is none.
+
+    >>> saved_port(Path("/nonexistent/x.game"))
+    0
+    """
+    try:
+        return int(json.loads(path.with_suffix(".peers").read_text())["port"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0
+
+
 async def resolve(address: Address) -> Address:
     """``address`` with its host name resolved to an IPv4 address; AddressError if it has none.
 
@@ -429,14 +442,6 @@ class Peer:
         except (OSError, ValueError, KeyError, TypeError, IndexError):
             log.warning("no address book for this game: waiting to hear from the others")
         self._update_known()
-
-    def saved_port(self, game_id: bytes) -> int:
-        """The port this peer used for a game (to bind it again when resuming), or 0."""
-        try:
-            data = json.loads(game_path(self.data_dir, game_id).with_suffix(".peers").read_text())
-            return int(data["port"])
-        except (OSError, ValueError, KeyError, TypeError):
-            return 0
 
     def _notify(self) -> None:
         self._changed.set()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import curses
-import json
 import logging
 import sys
 import time
@@ -20,6 +19,7 @@ from pathlib import Path
 
 from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
 from p2p_burgundy.net.identity import key_path, load_or_create
+from p2p_burgundy.net.peer import saved_port
 
 from ..lan import DISCOVERY_SECONDS, LanError, latest_game, parse_address, table_matches
 from ..netplay import GONE_AFTER, LanLobby, NetTable, PeerThread, quick_bot_game
@@ -152,6 +152,7 @@ def run_resume(options: NetOptions, gamefile: str | None) -> int:
             peer = thread.peer
             assert peer is not None
             thread.call(peer.resume(path))
+            thread.resume_bots(options.strategy)
         except (LanError, ProtocolError) as exc:
             print(f"burgundy play: cannot resume: {exc}", file=sys.stderr)
             return 1
@@ -170,18 +171,6 @@ def _latest_game(home: Path) -> Path:
     except KeyFileError as exc:
         raise LanError(str(exc)) from None
     return latest_game(home, key)
-
-
-def saved_port(path: Path) -> int:
-    """The port we used for the game in ``path`` (from the ``.peers`` file beside it), or 0.
-
-    >>> saved_port(Path("/nonexistent/x.game"))
-    0
-    """
-    try:
-        return int(json.loads(path.with_suffix(".peers").read_text())["port"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return 0
 
 
 def _game(table: NetTable, options: NetOptions) -> int:
@@ -328,5 +317,4 @@ class LobbyRunner:
                     lobby.leave()
 
 
-__all__ = ["LobbyRunner", "NetOptions", "run_bot_game", "run_lobby", "run_resume",
-           "saved_port"]
+__all__ = ["LobbyRunner", "NetOptions", "run_bot_game", "run_lobby", "run_resume"]

@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy.cli.main import main
+from p2p_burgundy.net.errors import DecodeError
 from p2p_burgundy.net.identity import fingerprint, load_or_create
-from p2p_burgundy.net.log import FILE_MAGIC
+from p2p_burgundy.net.log import FILE_MAGIC, read_records
 
 from .netgames import bot_game
 
@@ -76,6 +77,14 @@ def play_a_turn(term: PtyTerminal, name: str) -> None:
     term.wait_for("e end the turn")
     term.press("e")
     term.wait_until(lambda: "(this turn)" not in term.text and f"{name}'s estate" in term.text)
+
+
+def game_records(home: Path) -> int:
+    """How many entries the game files in ``home`` hold."""
+    files = list((home / "games").glob("*.game"))
+    with contextlib.suppress(DecodeError):
+        return sum(len(read_records(f.read_bytes())[0]) for f in files)
+    return 0
 
 
 def quit_game(term: PtyTerminal) -> None:
@@ -186,23 +195,37 @@ def test_joining_by_a_typed_address_without_mdns(tmp_path: Path) -> None:
         quit_game(term)
 
 
-def test_resume_after_a_crash_goes_on_from_the_game_file(tmp_path: Path) -> None:
+def test_resume_after_a_crash_brings_back_the_log_and_the_local_bots(tmp_path: Path) -> None:
     with burgundy(tmp_path, "play", "--bots", "1", "--name", "Tess", *OFF_LAN) as term:
         term.wait_for("use die 1", 20)
         play_a_turn(term, "Tess")
         term.wait_for("Your turn. Meanwhile Bot 1 ", 20)
         term.proc.kill()  # the crash: the bot peers in that process go too
         term.wait_exit()
-    with burgundy(tmp_path, "play", "--resume", *LOOPBACK, "--gone-after", "0") as term:
+    assert [p.name for p in (tmp_path / "bots").iterdir()] == ["1"]  # the bot's home
+    with burgundy(tmp_path, "play", "--resume", *LOOPBACK) as term:
         term.wait_for("use die 1", 20)
         term.press("l")
         term.wait_for("Tess ended the turn.")  # the log is back, from the file
         term.press("esc")
         play_a_turn(term, "Tess")
-        term.wait_for("B lets a bot play Bot 1's seat.", 20)
-        term.press("B", "y")
-        term.wait_for("Your turn.", 20)
+        term.wait_for("Your turn. Meanwhile Bot 1 ", 20)  # the bot is back and plays
         quit_game(term)
+
+
+def test_a_game_against_two_local_bots_killed_mid_round_resumes_and_finishes(
+    tmp_path: Path,
+) -> None:
+    with burgundy(tmp_path, "play", "--bots", "2", "--name", "Tess", "--autoplay",
+                  *OFF_LAN) as term:
+        assert term.wait_until(lambda: game_records(tmp_path) >= 60, timeout=60), term.text
+        term.proc.kill()  # well into the game (a whole one is about 200 entries)
+        term.wait_exit()
+    assert sorted(p.name for p in (tmp_path / "bots").iterdir()) == ["1", "2"]
+    with burgundy(tmp_path, "play", "--resume", "--autoplay", *LOOPBACK) as term:
+        assert term.wait_until(lambda: "Final scores" in term.text, timeout=120), term.text
+        term.press("q")
+        assert term.wait_exit() == 0
 
 
 @pytest.fixture(scope="module")
