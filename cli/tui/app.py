@@ -87,8 +87,10 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
         ",": (("step_replay", "-1"), "back"),
         "KEY_RIGHT": (("step_replay", "1"), ""),
         "KEY_LEFT": (("step_replay", "-1"), ""),
-        ">": (("step_replay", "10"), "10 on"),
-        "<": (("step_replay", "-10"), "10 back"),
+        ">": (("step_replay", "1", "1"), "turn"),
+        "<": (("step_replay", "-1", "1"), "turn back"),
+        "KEY_SRIGHT": (("step_replay", "1", "1"), ""),
+        "KEY_SLEFT": (("step_replay", "-1", "1"), ""),
         "KEY_HOME": (("step_replay", "-1000000"), ""),
         "KEY_END": (("step_replay", "1000000"), ""),
         "s": (("toggle_scores",), "scores"), "S": (("toggle_scores",), ""),
@@ -227,6 +229,7 @@ def make_palette(colour: bool) -> Palette:
         Style.ERROR: curses.A_BOLD | curses.A_REVERSE,
         Style.BAR: curses.A_REVERSE,
         Style.KEY: curses.A_REVERSE | curses.A_BOLD,
+        Style.CHANGED: curses.A_BOLD | curses.A_UNDERLINE,
     }
     for c in range(6):
         a[Style.SPACE + c] = curses.A_NORMAL
@@ -246,6 +249,8 @@ def make_palette(colour: bool) -> Palette:
     a[Style.LEGAL] = curses.color_pair(7)
     curses.init_pair(8, curses.COLOR_WHITE, curses.COLOR_RED)
     a[Style.ERROR] = curses.color_pair(8) | curses.A_BOLD
+    curses.init_pair(9, curses.COLOR_MAGENTA, -1)
+    a[Style.CHANGED] = curses.color_pair(9) | curses.A_BOLD
     return Palette(a)
 
 
@@ -406,7 +411,10 @@ class App:
             elif isinstance(command, Resign):
                 self.table.resign()
             elif isinstance(command, StepReplay) and isinstance(self.table, Steppable):
-                self.table.step(command.delta)
+                if command.turns:
+                    self.table.step_turn(command.delta)
+                else:
+                    self.table.step(command.delta)
             elif isinstance(command, SeatToBot) and isinstance(self.table, Handover):
                 self.table.seat_to_bot(command.seat)
                 model.message = (f"You agreed that a bot plays {self.table.names[command.seat]}'s"

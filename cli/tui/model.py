@@ -65,6 +65,46 @@ Target = tuple[str, int, int]
 """What a choice points at on screen: ("space", n, 0), ("depot", d, slot),
 ("goods_depot", d, 0), ("storage", i, 0), ("goods", g, 0) or ("die", i, 0)."""
 
+Changes = frozenset[tuple[str, int, int]]
+"""What changed between two states: ("space", seat, n), ("storage", seat, 0),
+("goods", seat, 0), ("depot", d, slot), ("goods_depot", d, 0)."""
+
+
+def changes_between(before: GameState, after: GameState, skip: int | None = None) -> Changes:
+    """The estate spaces, storage and goods of every seat but ``skip``, and the depots'
+    tiles and goods, that differ between two states (depots only within one phase: a new
+    phase refills them all).
+
+    >>> from p2p_burgundy import GameConfig, new_game, resolve_chance
+    >>> s = new_game(GameConfig(players=2))
+    >>> while s.chance is not None:
+    ...     s = resolve_chance(s, bytes(32))
+    >>> t = apply(apply(s, UseDie(0)), TakeTile(5, 0))
+    >>> sorted(changes_between(s, t))
+    [('depot', 5, 0), ('storage', 0, 0)]
+    >>> sorted(changes_between(s, t, skip=0))
+    [('depot', 5, 0)]
+    """
+    out: set[tuple[str, int, int]] = set()
+    for seat, (old, new) in enumerate(zip(before.players, after.players, strict=True)):
+        if seat == skip:
+            continue
+        out |= {("space", seat, n) for n, (a, b) in enumerate(zip(old.estate, new.estate,
+                                                                    strict=True)) if a != b}
+        if old.storage != new.storage:
+            out.add(("storage", seat, 0))
+        if old.goods != new.goods:
+            out.add(("goods", seat, 0))
+    if before.phase == after.phase:
+        for d, (old_tiles, new_tiles) in enumerate(zip(before.depots, after.depots,
+                                                       strict=True)):
+            out |= {("depot", d, slot) for slot, (a, b) in enumerate(zip(old_tiles, new_tiles,
+                                                                         strict=True))
+                    if a != b}
+        out |= {("goods_depot", d, 0) for d in range(1, 7)
+                if before.depot_goods[d] != after.depot_goods[d]}
+    return frozenset(out)
+
 
 @dataclass(frozen=True, slots=True)
 class Option:
@@ -420,9 +460,10 @@ class Quit:
 
 @dataclass(frozen=True, slots=True)
 class StepReplay:
-    """Move a replay ``delta`` steps."""
+    """Move a replay ``delta`` actions (or whole turns)."""
 
     delta: int
+    turns: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,6 +518,8 @@ class Model:
         self.scores_shown = False
         self.too_small = False
         self._track = ScoreTrack()
+        self.changes: Changes = frozenset()  # marked on the board until we choose something
+        self._shown: GameState | None = None  # the table's state at the last refresh
 
     # --- reading -------------------------------------------------------------------------
 
@@ -568,6 +611,9 @@ class Model:
         table = self.table
         state = table.state
         self._track.observe(state)
+        if self.replay and self._shown is not None and self._shown is not state:
+            self.changes = changes_between(self._shown, state)
+        self._shown = state
         mine = (not self.game_over and table.my_seat is not None
                 and state.to_move == table.my_seat)
         if not mine:
@@ -580,6 +626,8 @@ class Model:
             self.draft = TurnDraft(state)
             self.path, self.cursor = [], 0
             self.message = "Your turn. " + self.since_last_turn()
+            if self.mark_state is not None:
+                self.changes = changes_between(self.mark_state, state, table.my_seat)
         if self.replay and not self.game_over:
             self.scores_shown = False  # a replay shows the scores each time it reaches the end
         if self.game_over and not self.scores_shown:
@@ -657,6 +705,7 @@ class Model:
         assert self.draft is not None
         option = self.options()[index]
         self.message = ""
+        self.changes = frozenset()
         if option.children:
             self.path.append(index)
             self.cursor = 0
@@ -712,6 +761,7 @@ class Model:
 
     def undo(self) -> None:
         """Take back the last action of this turn."""
+        self.changes = frozenset()
         if not self.draft:
             self.message = "Nothing to undo: it is not your turn."
             return
@@ -867,15 +917,16 @@ class Model:
     def next_view(self) -> None:
         self.view((self.view_seat + 1) % len(self.table.names))
 
-    def step_replay(self, delta: int) -> Command | None:
+    def step_replay(self, delta: int, turns: int = 0) -> Command | None:
+        """Move the replay ``delta`` actions, or whole turns if ``turns``."""
         if not self.replay:
             return None
         if self.overlay == Overlay.SCORES:
             self.overlay = None  # back to the board
         self.message = ""
-        return StepReplay(delta)
+        return StepReplay(delta, bool(turns))
 
 
-__all__ = ["Ask", "Command", "Context", "MenuView", "Model", "Option", "Overlay", "Quit",
+__all__ = ["Ask", "Changes", "Command", "Context", "MenuView", "Model", "Option", "Overlay", "Quit",
            "Resign", "SeatToBot", "SendChat", "StepReplay", "Submit", "TurnDraft",
-           "build_menu"]
+           "build_menu", "changes_between"]

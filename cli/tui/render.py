@@ -34,7 +34,7 @@ from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 
 from .describe import CATEGORY_WORDS
 from .layout import MIN_HEIGHT, MIN_WIDTH, Dim, Layout
-from .model import Context, MenuView, Model, Option, Overlay, Target
+from .model import Changes, Context, MenuView, Model, Option, Overlay, Target
 from .table import EntryKind, HistoryEntry, Steppable
 from .texts import (
     KNOWLEDGE_SHORT,
@@ -59,6 +59,7 @@ class Style(IntEnum):
     ERROR = 6
     BAR = 7  # the status line and the footer
     KEY = 8  # a key name
+    CHANGED = 9  # changed since our last turn (or the last replay step)
     # 10 + colour: an empty estate space of that colour; 20 + colour: a placed tile
     SPACE = 10
     TILE = 20
@@ -74,7 +75,8 @@ class Seg(NamedTuple):
 
 Line = list[Seg]
 Marks = dict[Target, tuple[int, int]]
-"""What to highlight: target -> (Style.LEGAL or Style.CURSOR, index of the choice)."""
+"""What to highlight: target -> (Style.LEGAL or Style.CURSOR, index of the choice), or
+(Style.CHANGED, -1) for what changed."""
 
 CELL = 6  # columns per estate space
 
@@ -137,11 +139,33 @@ def marks_for(menu: MenuView | None) -> Marks:
     return marks
 
 
+def change_marks(changes: Changes, seat: int | None, marks: Marks | None = None) -> Marks:
+    """``marks`` plus what changed on ``seat``'s estate (None: on the central board), where
+    no choice is marked.
+
+    >>> change_marks(frozenset({("space", 1, 4), ("depot", 2, 0)}), 1)
+    {('space', 4, 0): (<Style.CHANGED: 9>, -1)}
+    """
+    out = dict(marks or {})
+    for kind, a, b in changes:
+        if seat is not None and kind == "space" and a == seat:
+            target: Target = ("space", b, 0)
+        elif seat is None and kind in ("depot", "goods_depot"):
+            target = (kind, a, b)
+        else:
+            continue
+        out.setdefault(target, (Style.CHANGED, -1))
+    return out
+
+
 def _marked(target: Target, content: str, marks: Marks, style: int) -> Seg:
-    """``content`` padded to a cell: [x] when choosable, >x< under the cursor."""
+    """``content`` padded to a cell: [x] when choosable, >x< under the cursor, *x when it
+    changed since our last turn."""
     mark = marks.get(target)
     if mark is None:
         return Seg(f" {content} ", style)
+    if mark[0] == Style.CHANGED:
+        return Seg(f"*{content} ", Style.CHANGED)
     left, right = ("[", "]") if mark[0] == Style.LEGAL else (">", "<")
     return Seg(f"{left}{content}{right}", mark[0], mark[1])
 
@@ -173,17 +197,20 @@ def estate_rows(state: GameState, seat: int, marks: Marks, cell: int) -> list[Li
             content, style = tile_code(tile), Style.TILE + TILE_COLOUR[tile]
         if cell == CELL:
             rows[row].append(_marked(("space", space, 0), f"{content:<4}", marks, style))
+        elif ("space", space, 0) in marks:
+            rows[row].append(Seg(f"{content:<{cell - 1}}*", Style.CHANGED))
         else:
             rows[row].append(Seg(f"{content:<{cell - 1}} ", style))
     return rows
 
 
 def others_lines(state: GameState, seats: Sequence[int], names: Sequence[str],
-                 width: int) -> list[Line]:
+                 width: int, changed: Changes = frozenset()) -> list[Line]:
     """The other players' estates, one under the other in the narrow form, each with its
-    score, silverlings, workers, storage and goods."""
+    score, silverlings, workers, storage and goods (``*``: changed)."""
     lines: list[Line] = []
     for seat in seats:
+        star = {k: "*" if (k, seat, 0) in changed else "" for k in ("storage", "goods")}
         p = state.players[seat]
         held = " ".join(f"{g}x{p.goods[g]}" for g in range(1, 7) if p.goods[g]) or "none"
         storage = " ".join(tile_code(t) for t in p.storage) or "empty"
@@ -192,25 +219,26 @@ def others_lines(state: GameState, seats: Sequence[int], names: Sequence[str],
                                   f"{name}: {p.vp} VP  s{p.silver} w{p.workers}")
                       if len(t) <= width), "")
         lines += [[Seg(fit(title or f"{name}: {p.vp} VP", width), Style.TITLE)],
-                  *estate_rows(state, seat, {}, CELL - 1),
-                  [Seg(fit(f"Storage {storage}", width))],
-                  [Seg(fit(f"Goods {held}  sold {sum(p.sold)}", width))], []]
+                  *estate_rows(state, seat, change_marks(changed, seat), CELL - 1),
+                  [Seg(fit(f"Storage{star['storage']} {storage}", width))],
+                  [Seg(fit(f"Goods{star['goods']} {held}  sold {sum(p.sold)}", width))], []]
     return lines
 
 
 def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
-                   width: int = 42) -> list[Line]:
+                   width: int = 42, changed: Changes = frozenset()) -> list[Line]:
     """Storage, goods, silverlings, workers, VP, dice (a used die in parentheses), bonus
-    tiles and the knowledge tiles in effect."""
+    tiles and the knowledge tiles in effect (``*`` after Storage or Goods: changed)."""
     marks = marks or {}
     p = state.players[seat]
-    storage: Line = [Seg("Storage:", Style.BOLD)]
+    star = {k: "*" if (k, seat, 0) in changed else "" for k in ("storage", "goods")}
+    storage: Line = [Seg(f"Storage{star['storage']}:", Style.BOLD)]
     for i in range(max(3, len(p.storage))):
         content = tile_code(p.storage[i]) if i < len(p.storage) else "---"
         storage.append(Seg(f" {i + 1}"))
         style = Style.TILE + TILE_COLOUR[p.storage[i]] if i < len(p.storage) else Style.DIM
         storage.append(_marked(("storage", i, 0), f"{content:<4}", marks, style))
-    goods: Line = [Seg("Goods:", Style.BOLD)]
+    goods: Line = [Seg(f"Goods{star['goods']}:", Style.BOLD)]
     held = [g for g in range(1, 7) if p.goods[g]]
     for g in held:
         goods += [Seg(" "), _marked(("goods", g, 0), f"{g}x{p.goods[g]}", marks, Style.NORMAL)]
@@ -750,19 +778,25 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
         marks = marks_for(menu) if mine else {}
         board_marks = marks_for(menu)
         seat = model.view_seat
-        canvas.draw(layout.estate, estate_lines(state, seat, names, marks))
-        canvas.draw(layout.supplies, supplies_lines(state, seat, marks, layout.supplies.width))
-        canvas.draw(layout.board, board_lines(state, names, board_marks, table.my_seat))
+        changes = model.changes
+        canvas.draw(layout.estate, estate_lines(state, seat, names,
+                                                change_marks(changes, seat, marks)))
+        canvas.draw(layout.supplies, supplies_lines(state, seat, marks, layout.supplies.width,
+                                                    changes))
+        canvas.draw(layout.board, board_lines(state, names,
+                                              change_marks(changes, None, board_marks),
+                                              table.my_seat))
         waiting = table.waiting_for()
         if isinstance(table, Steppable):
-            waiting = f"{waiting}: . forward, , back"
+            waiting = f"{waiting}. Steps: . and , one action, > and < one turn."
         elif (gone := model.handover_seat()) is not None:
             waiting = f"{waiting or ''}. B lets a bot play {names[gone]}'s seat."
         canvas.draw(layout.menu, menu_lines(menu, waiting, layout.menu.height,
                                             layout.menu.width))
         if layout.others is not None:
             others = [s for s in range(len(names)) if s != seat]
-            canvas.draw(layout.others, others_lines(state, others, names, layout.others.width))
+            canvas.draw(layout.others, others_lines(state, others, names, layout.others.width,
+                                                    changes))
         canvas.draw(layout.log, log_lines(table.history, names, layout.log.width,
                                           layout.log.height, model.log_scroll, model.mark,
                                           model.draft_sentences()))

@@ -34,6 +34,7 @@ from p2p_burgundy import (
     GameConfig,
     GameState,
     IllegalAction,
+    UseDie,
     apply,
     legal_actions,
     new_game,
@@ -149,6 +150,9 @@ class Steppable(Protocol):
 
     def step(self, delta: int) -> None:
         """Move ``delta`` steps forward (negative: back), clamped to the record."""
+
+    def step_turn(self, delta: int) -> None:
+        """Move ``delta`` turns forward (negative: back), clamped to the record."""
 
     @property
     def position(self) -> tuple[int, int]:
@@ -413,15 +417,18 @@ class LocalTable:
 class ReplayTable:
     """A finished (or partial) game record, watched one step at a time.
 
-    A step is a chance event or a whole turn. ``my_seat`` is None: nothing can be played.
+    A step is a chance event or one action; :meth:`step_turn` moves a whole turn (a chance
+    event counts as one). ``my_seat`` is None: nothing can be played.
 
     >>> live = LocalTable.new("Ann", bots=1, seed=3)
     >>> _ = live.poll()
     >>> replay = ReplayTable(live.record(), live.names)
-    >>> replay.position
-    (4, 4)
-    >>> replay.step(-10); replay.position, replay.state.chance.kind.name
-    ((0, 4), 'SETUP')
+    >>> replay.position  # set-up, phase, round, then Bot 1's turn of five actions
+    (8, 8)
+    >>> replay.step_turn(-1); replay.position, replay.state.to_move
+    ((3, 8), 1)
+    >>> replay.step(2); replay.history[-1].text  # the die and what it did: one sentence
+    'Bot 1 took Twr (watchtower) from depot 4 with a 4.'
     """
 
     networked = False
@@ -435,6 +442,7 @@ class ReplayTable:
         state = new_game(record.config)
         self._states = [state]
         self._lengths = [0]
+        self._bounds = [0]  # the steps where no turn is under way
         self._history: list[HistoryEntry] = []
         entropy = iter(record.entropy)
         actions = list(record.actions)
@@ -445,22 +453,31 @@ class ReplayTable:
                     before, state = state, resolve_chance(state, next(entropy))
                     self._history += [HistoryEntry(None, t, EntryKind.CHANCE)
                                       for t in describe_chance(before, state, self._names)]
+                    self._states.append(state)
+                    self._lengths.append(len(self._history))
                 elif at < len(actions):
-                    turn: list[Action] = []
-                    before = state
+                    before, turn, states = state, [], []
                     while at < len(actions):
-                        turn.append(actions[at])
                         state = apply(state, actions[at])
+                        turn.append(actions[at])
+                        states.append(state)
                         at += 1
                         if isinstance(turn[-1], EndTurn):
                             break
+                    # One sentence per action (a die choice is said with its action), so
+                    # the log after k actions is a prefix of the whole turn's sentences.
+                    said = len(self._history)
                     for seat, text in describe_turn(before, turn, self._names):
                         kind = EntryKind.ACTION if seat is not None else EntryKind.EVENT
                         self._history.append(HistoryEntry(seat, text, kind))
+                    for action, after in zip(turn, states, strict=True):
+                        said += not isinstance(action, UseDie)
+                        self._states.append(after)
+                        self._lengths.append(said)
+                    self._lengths[-1] = len(self._history)
                 else:
                     break
-                self._states.append(state)
-                self._lengths.append(len(self._history))
+                self._bounds.append(len(self._states) - 1)
         except (StopIteration, EngineError):
             self._history.append(HistoryEntry(None, "The record ends here (it does not "
                                               "replay further).", EntryKind.EVENT))
@@ -492,7 +509,19 @@ class ReplayTable:
         return track.rounds
 
     def step(self, delta: int) -> None:
-        pos = max(0, min(len(self._states) - 1, self._pos + delta))
+        self._go(max(0, min(len(self._states) - 1, self._pos + delta)))
+
+    def step_turn(self, delta: int) -> None:
+        """Move ``delta`` whole turns (or chance events) forward, negative: back."""
+        pos = self._pos
+        for _ in range(abs(delta)):
+            if delta > 0:
+                pos = next((b for b in self._bounds if b > pos), pos)
+            else:
+                pos = next((b for b in reversed(self._bounds) if b < pos), pos)
+        self._go(pos)
+
+    def _go(self, pos: int) -> None:
         self._moved = self._moved or pos != self._pos
         self._pos = pos
 

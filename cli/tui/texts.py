@@ -280,7 +280,8 @@ HELP_KEYS: tuple[str, ...] = (
 HELP_WAIT: tuple[str, ...] = (
     "It is not your turn: the status line says who the table waits for.",
     "Every move appears in the log pane as it happens; the lines after",
-    "'since your last turn' are new to you.",
+    "'since your last turn' are new to you. When your turn comes, what the others",
+    "changed is marked with * (spaces, depots, goods) until you choose something.",
     "On a LAN table, a player not heard from is marked so. Once one has been",
     "gone a while, B offers to let a bot play their seat (every other player",
     "must agree; the lowest seat still playing then makes the bot's moves).",
@@ -288,8 +289,9 @@ HELP_WAIT: tuple[str, ...] = (
 
 HELP_REPLAY: tuple[str, ...] = (
     "Watching a replay or another table: nothing you press changes the game.",
-    "  . or Right  step forward      , or Left  step back",
-    "  > / <       10 steps on/back  Home / End  the start / the end",
+    "  . or Right  one action on     , or Left  one action back",
+    "  > / <       one turn on/back  Home / End  the start / the end",
+    "What the last step changed is marked with * on the estates and the board.",
     "  s           the scores (at the end)",
 )
 

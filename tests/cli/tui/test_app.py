@@ -257,11 +257,17 @@ def test_replays_step_with_keys_and_show_where_they_are() -> None:
     model.refresh()
     assert model.context() == Context.REPLAY and model.draft is None
     assert dispatch(model, ",") == StepReplay(-1)
+    assert dispatch(model, "<") == StepReplay(-1, turns=True)
     app = App(_Screen(), Palette({}), replay, model)  # type: ignore[arg-type]
-    app.execute(StepReplay(-2))
+    app.execute(StepReplay(-1, turns=True))  # back to the start of Bot 1's turn
     screen = render(model, compute_layout(80, 24), footer_keys(model)).text()
-    assert "replay: step 2 of 4: . forward, , back" in screen[14]
-    assert footer_keys(model)[:2] == [(".", "step"), (",", "back")]
+    assert screen[14].startswith("replay: step 3 of 8. Steps: . and , one")
+    app.execute(StepReplay(2))  # its die and its first action: the tile taken is marked
+    assert model.changes == {("depot", 4, 1), ("storage", 1, 0)}
+    screen = render(model, compute_layout(80, 24), footer_keys(model)).text()
+    assert screen[5][43:].rstrip() == "4: Shp  *---"
+    assert footer_keys(model)[:4] == [(".", "step"), (",", "back"), (">", "turn"),
+                                      ("<", "turn back")]
 
 
 def test_a_resigned_game_shows_the_standings_and_why() -> None:

@@ -239,14 +239,20 @@ def test_replay_steps_forwards_and_backwards_through_a_network_game(tmp_path: Pa
         screen = term.wait_for("replay: step 0 of ")
         total = int(re.search(r"replay: step 0 of (\d+)", screen).group(1))  # type: ignore[union-attr]
         assert "Ann's estate" in screen
-        term.press(">")
-        term.wait_for(f"replay: step 10 of {total}")
-        term.press(",")
-        term.wait_for(f"replay: step 9 of {total}")
+        term.press(">", ">", ">")  # set-up, phase, round: one step each
+        term.wait_for(f"replay: step 3 of {total}")
+        term.press(">")  # the first turn, all its actions at once
+        screen = term.wait_for(" ended the turn.")
+        turn_end = int(re.search(r"replay: step (\d+) of", screen).group(1))  # type: ignore[union-attr]
+        assert turn_end > 5
+        term.press("<", ".")  # back to the turn's start, then its first action
+        term.wait_for(f"replay: step 4 of {total}")
+        term.press(".", ",")
+        term.wait_for(f"replay: step 4 of {total}")
         term.press("G")
         term.wait_for("VP round by round")
         term.press("G")
-        term.wait_for(f"replay: step 9 of {total}")
+        term.wait_for(f"replay: step 4 of {total}")
         term.press(END)
         term.wait_for("Final scores")
         term.press(",")

@@ -221,6 +221,35 @@ def test_since_last_turn_names_what_the_others_did() -> None:
     assert model.since_last_turn(40) == "Meanwhile Bea +0 VP; Cy Longer. +15 VP."
 
 
+def test_what_the_others_changed_is_marked_until_we_choose() -> None:
+    from p2p_burgundy.cli.tui.app import footer_keys
+    from p2p_burgundy.cli.tui.layout import compute_layout
+    from p2p_burgundy.cli.tui.render import render
+
+    table = FixedTable(started(3), ["Ann", "Bea", "Cy"], 1)
+    model = Model(table)
+    model.refresh()
+    model.turn_sent()  # as if Bea had just played
+    table.state = play(table.state, UseDie(0), TakeTile(3, 1), UseDie(1), PlaceTile(0, 11),
+                       END_TURN)  # Cy builds a watchtower
+    table.state = play(table.state, UseDie(0), TakeWorkers(), UseDie(1), TakeWorkers(),
+                       END_TURN)  # Ann takes workers twice
+    model.refresh()
+    assert model.draft is not None
+    assert model.changes == {("space", 2, 11), ("depot", 3, 1)}
+    assert model.message == "Your turn. Meanwhile Ann took workers (+0 VP); Cy took Twr, " \
+        "placed Twr (+15 VP)."
+    wide = render(model, compute_layout(120, 40), footer_keys(model)).text()
+    assert wide[4][43:].startswith("3: Ck3  *---   Shp")
+    cy = wide.index(next(line for line in wide if line[84:].startswith("Cy: 15 VP")))
+    assert "Twr *" in wide[cy + 3]
+    model.next_view()  # looking around keeps the marks
+    model.hotkey("1")  # choosing clears them
+    assert model.changes == frozenset()
+    screen = "".join(render(model, compute_layout(120, 40), footer_keys(model)).text())
+    assert "*---" not in screen and "Twr *" not in screen
+
+
 def test_autoplay_plays_a_legal_whole_turn() -> None:
     table, model = my_turn()
     command = model.autoplay(lambda state, actions: actions[-1])

@@ -65,6 +65,20 @@ def test_a_full_turn_by_keys_then_undo_and_the_bot_replies(tmp_path: Path) -> No
         assert term.wait_exit() == 0
 
 
+def test_what_the_bot_changed_is_marked_when_our_turn_comes(tmp_path: Path) -> None:
+    def marked() -> list[str]:
+        return [line[43:] for line in term.screen.display[2:10] if "*" in line[43:]]
+
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        term.press(*"1w2we")
+        term.wait_for("Your turn. Meanwhile Bot 1 took")
+        assert marked(), term.text  # the depot slot the bot took from
+        term.press("1")
+        term.wait_for("w take workers")
+        assert not marked(), term.text
+
+
 def test_the_terminal_shows_exactly_what_render_draws(tmp_path: Path) -> None:
     """The same seed and keys in-process: after every key the pty screen equals the canvas
     (so curses' partial updates, scrolling included, leave nothing stale)."""
