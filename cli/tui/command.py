@@ -17,6 +17,7 @@ plays against in-process bots with no network at all (repeatable with a seed: te
 from __future__ import annotations
 
 import argparse
+import curses
 import getpass
 import os
 import sys
@@ -114,15 +115,40 @@ def default_name() -> str:
         return "You"
 
 
+FALLBACK_TERMS = ("xterm-256color", "xterm", "vt100")
+"""What to draw as when ``TERM`` names a terminal this system does not know (most terminals
+today understand xterm's sequences)."""
+
+
 def needs_terminal(prog: str) -> int | None:
-    """Exit code 2 (with one line) when there is no terminal to draw on, else None."""
+    """Exit code 2 (with one line) when there is no terminal to draw on, else None. A ``TERM``
+    the system has no description of is replaced by a known one, with a notice."""
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print(f"{prog}: needs a terminal (stdin and stdout must be a tty)", file=sys.stderr)
         return 2
-    if os.environ.get("TERM", "") in ("", "dumb"):
+    term = os.environ.get("TERM", "")
+    if term in ("", "dumb"):
         print(f"{prog}: TERM is not set to a terminal that curses can drive", file=sys.stderr)
         return 2
-    return None
+    if _known_terminal(term):
+        return None
+    for fallback in FALLBACK_TERMS:
+        if _known_terminal(fallback):
+            os.environ["TERM"] = fallback
+            print(f"{prog}: this system does not know the terminal type {term!r}; drawing as "
+                  f"{fallback}", file=sys.stderr)
+            return None
+    print(f"{prog}: this system does not know the terminal type {term!r} (nor "
+          f"{', '.join(FALLBACK_TERMS)}): install its terminfo (ncurses-term)", file=sys.stderr)
+    return 2
+
+
+def _known_terminal(term: str) -> bool:
+    try:
+        curses.setupterm(term, sys.stdout.fileno())
+    except curses.error:
+        return False
+    return True
 
 
 def net_options(args: argparse.Namespace) -> NetOptions:

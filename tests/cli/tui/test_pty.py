@@ -248,6 +248,17 @@ def test_a_monochrome_terminal_works(tmp_path: Path) -> None:
         assert term.wait_exit() == 0
 
 
+def test_an_unknown_terminal_type_falls_back_to_a_known_one_with_a_notice(
+    tmp_path: Path,
+) -> None:
+    with burgundy(tmp_path, *START, env={"TERM": "no-such-terminal"}) as term:
+        term.wait_for("use die 1")
+        assert (b"burgundy play: this system does not know the terminal type "
+                b"'no-such-terminal'; drawing as xterm-256color") in bytes(term.output)
+        term.press("q")
+        assert term.wait_exit() == 0
+
+
 def test_sigterm_restores_the_terminal(tmp_path: Path) -> None:
     with burgundy(tmp_path, *START) as term:
         term.wait_for("use die 1")
