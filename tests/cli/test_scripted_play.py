@@ -108,3 +108,37 @@ def test_a_turns_file_that_cannot_be_read_is_a_command_line_error(
         path.write_text(text)
     assert cli.main(["bot", "--moves", str(path)]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_bots_with_moves_play_the_script_while_it_holds_then_their_strategy(
+        tmp_path: Path) -> None:
+    """New players (keys) make new dice: the scripted bots follow the recorded turns as long as
+    they are legal, then play on; the game finishes and verifies."""
+    from tests.cli.shapes import problems, shape
+    from tests.cli.test_engine_protocol import address, bot
+
+    recorded = asyncio.run(_record(tmp_path / "first"))
+    turns = tmp_path / "turns.json"
+    assert cli.main(["replay", str(recorded), "--export-turns", str(turns)]) == 0
+    host = bot(tmp_path / "host", "--host", "--moves", str(turns), "--strategy", "random",
+               "--json")
+    joiner = bot(tmp_path / "joiner", address(host), "--moves", str(turns), "--strategy",
+                 "random", "--json")
+    try:
+        outs = [p.communicate(timeout=120) for p in (host, joiner)]
+    finally:
+        host.kill()
+        joiner.kill()
+    assert [host.returncode, joiner.returncode] == [0, 0], outs
+    recorded_turns = json.loads(turns.read_text())["turns"]
+    for (out, err), seat in zip(outs, (0, 1), strict=True):
+        doc = json.loads(out)
+        assert problems(doc, shape("game", "bot")) == []
+        script = doc["script"]
+        assert script["file"] == str(turns)
+        assert script["turns"] == sum(t["seat"] == seat for t in recorded_turns)
+        assert 1 <= script["played"] <= script["turns"]
+        if script["left"] is not None:
+            assert f"burgundy bot: the script ends {script['left']}; random plays on" in err
+        assert doc["verification"]["verdict"] == "verified"
