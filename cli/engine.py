@@ -35,6 +35,7 @@ from .gamejson import Json, action_json, name, neighbours, scores_json, state_js
 from .strategies import Strategy
 
 PROTOCOL_VERSION = 1
+ENGINE = "engine"  # in ``sim --bots``, a seat played by the ``--engine`` program
 MAX_LINE = 1 << 20  # bytes in one answer: far more than any real answer
 EXIT_GRACE = 2.0  # seconds an engine has to exit after the game is over
 

@@ -24,6 +24,7 @@ from typing import NoReturn
 from p2p_burgundy import Edition
 
 from . import estates, lan, options, replay, verify
+from .engine import ENGINE
 from .sim import BotError, SimConfig, run_sim
 from .strategies import STRATEGIES, StrategyError
 from .tui import command as tui_command
@@ -62,7 +63,8 @@ def _configure_sim(parser: argparse.ArgumentParser) -> None:
                         help="seed of every deal and bot; the same seed replays the same games")
     parser.add_argument("--bots", type=options.bots, default=None, metavar="NAME,...",
                         help="one strategy per seat, comma-separated "
-                             f"({', '.join(sorted(STRATEGIES))}; default greedy everywhere)")
+                             f"({', '.join(sorted(STRATEGIES))}, package.module:Name, or "
+                             "engine for --engine; default greedy everywhere)")
     parser.add_argument("--edition", type=options.edition, default=Edition.E2011, metavar="YEAR",
                         help="rulebook edition, 2011 or 2019 (default 2011)")
     estates.add_setup_arguments(parser)
@@ -75,6 +77,13 @@ def _configure_sim(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--iterations", type=options.positive, default=None, metavar="N",
                         help="rollouts per decision for search bots instead of a time: "
                              "the same on every machine")
+    parser.add_argument("--engine", type=options.command, default=None,
+                        metavar='"COMMAND ARGS"',
+                        help="the program that plays the seats named engine in --bots (the "
+                             "engine protocol, docs/bots.md; one process per seat and game)")
+    parser.add_argument("--engine-timeout", type=options.seconds, default=10.0,
+                        metavar="SECONDS",
+                        help="time the engine has for its hello and each decision (default 10)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON document instead: every game and the summary "
                              "(docs/bots.md)")
@@ -87,6 +96,11 @@ def _check_sim(args: argparse.Namespace) -> str | None:
     if args.bots is not None and len(args.bots) != args.players:
         return (f"argument --bots: {len(args.bots)} bots for {args.players} players "
                 "(name one strategy per seat)")
+    engine_seats = args.bots is not None and ENGINE in args.bots
+    if args.engine is not None and not engine_seats:
+        return "argument --engine: name the engine's seats \"engine\" in --bots"
+    if engine_seats and args.engine is None:
+        return "argument --bots: a seat named \"engine\" needs --engine \"COMMAND ARGS\""
     return None
 
 
@@ -96,12 +110,14 @@ def sim_config(args: argparse.Namespace) -> SimConfig:
     return SimConfig(players=args.players, games=args.games, seed=args.seed, bots=bots,
                      edition=args.edition, rotate=args.rotate, quiet=args.quiet,
                      estate=args.estate, setup=args.setup, think=args.think,
-                     iterations=args.iterations, jobs=args.jobs)
+                     iterations=args.iterations, jobs=args.jobs, engine=args.engine,
+                     engine_timeout=args.engine_timeout)
 
 
 SIM_EXIT_CODES = """exit codes:
   0  every game was played to the end
-  1  a bot failed (it chose an action that is not legal, or could not start)
+  1  a bot failed (it chose an action that is not legal, or could not start), or an
+     engine did (no answer in time, exited, a bad answer: the message names the decision)
   2  a bad command line
 
 On a terminal, stderr shows the progress (games done, rate, time left)."""

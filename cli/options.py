@@ -20,6 +20,7 @@ from pathlib import Path
 from p2p_burgundy import Edition
 from p2p_burgundy.net.session import MAX_NAME
 
+from .engine import ENGINE
 from .sim import MAX_SEED
 from .strategies import STRATEGIES, StrategyError, is_spec
 from .strategies.external import load
@@ -127,8 +128,10 @@ def strategy(text: str) -> str:
 
 
 def bots(text: str) -> tuple[str, ...]:
-    """One strategy per seat, comma-separated (each as :func:`strategy`)."""
-    return tuple(strategy(name) for name in text.split(","))
+    """One strategy per seat, comma-separated (each as :func:`strategy`, or ``engine``: the
+    program ``--engine`` names)."""
+    return tuple(name.strip() if name.strip() == ENGINE else strategy(name)
+                 for name in text.split(","))
 
 
 def command(text: str) -> str:

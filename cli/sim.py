@@ -46,6 +46,7 @@ from p2p_burgundy import (
     state_hash,
 )
 
+from .engine import ENGINE, EngineError, EngineStrategy
 from .estates import table_config
 from .gamejson import RESULT_VERSION, result_json
 from .strategies import STRATEGIES, Strategy, is_spec, make
@@ -172,6 +173,8 @@ class SimConfig:
     think: float | None = None  # seconds per decision for search bots (mcts)...
     iterations: int | None = None  # ...or rollouts per decision: reproducible, overrides think
     jobs: int = 1  # worker processes; the games and summary do not depend on it
+    engine: str | None = None  # the program playing the seats named "engine" (docs/bots.md)
+    engine_timeout: float = 10.0  # seconds the engine has for its hello and each decision
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 4:
@@ -184,9 +187,12 @@ class SimConfig:
             raise ValueError(f"{len(self.bots)} bots for {self.players} players: "
                              "name one strategy per seat")
         for name in self.bots:
-            if name not in STRATEGIES and not is_spec(name):
+            if name not in STRATEGIES and not is_spec(name) and name != ENGINE:
                 raise ValueError(f"unknown strategy {name!r}; known: "
                                  f"{', '.join(sorted(STRATEGIES))}")
+        if (ENGINE in self.bots) != (self.engine is not None):
+            raise ValueError("name a seat \"engine\" in the bots exactly when an engine "
+                             "command is given")
         if self.think is not None and self.think < 0:
             raise ValueError(f"think must be at least 0 seconds, not {self.think}")
         if self.iterations is not None and self.iterations < 1:
@@ -423,11 +429,27 @@ def play_one(config: SimConfig, game: int, rotation: int) -> GameResult:
     """Game ``game`` (from 0) in seating ``rotation`` of :func:`seatings`."""
     entrants = seatings(config)[rotation]
     names = tuple(config.bots[e] for e in entrants)
-    bots = [make(name, bot_seed(config.seed, game, rotation, seat), think=config.think,
-                 iterations=config.iterations)
-            for seat, name in enumerate(names)]
-    state, decisions = play_game(config.game_config, bots, config.seed, game)
-    return GameResult(game, rotation, names, entrants, state, outcome(state), decisions)
+    bots = [_make_bot(config, name, game, rotation, seat) for seat, name in enumerate(names)]
+    engines = [bot for bot in bots if isinstance(bot, EngineStrategy)]
+    try:
+        state, decisions = play_game(config.game_config, bots, config.seed, game)
+        result = outcome(state)
+        for engine in engines:
+            engine.game_over(state, result)
+    except EngineError as exc:
+        raise BotError(f"game {game + 1}: {exc}") from None
+    finally:
+        for engine in engines:
+            engine.close()
+    return GameResult(game, rotation, names, entrants, state, result, decisions)
+
+
+def _make_bot(config: SimConfig, name: str, game: int, rotation: int, seat: int) -> Strategy:
+    if name == ENGINE:
+        assert config.engine is not None
+        return EngineStrategy(config.engine, seat, timeout=config.engine_timeout)
+    return make(name, bot_seed(config.seed, game, rotation, seat), think=config.think,
+                iterations=config.iterations)
 
 
 def play_all(config: SimConfig) -> Iterator[GameResult]:

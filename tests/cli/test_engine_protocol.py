@@ -281,3 +281,32 @@ def test_a_secret_set_up_choice_shows_the_offers_and_not_the_others_choices() ->
     assert message["state"]["step"] == "choose_estate"  # type: ignore[index]
     assert message["state"]["offers"] == [list(o) for o in state.offers]  # type: ignore[index]
     assert {a["type"] for a in message["actions"]} == {"choose_estate"}  # type: ignore[index]
+
+
+def test_sim_plays_an_engine_in_the_seats_named_engine(capfd: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    assert cli.main(["sim", "--bots", "greedy,engine", "--engine", tiny(), "--seed", "2",
+                     "--games", "1", "--rotate", "--json", "--jobs", "1"]) == 0
+    out, err = capfd.readouterr()
+    doc = json.loads(out)
+    assert [[s["strategy"] for s in g["seats"]] for g in doc["games"]] == \
+        [["greedy", "engine"], ["engine", "greedy"]]
+    assert err.count("tiny: game over") == 2  # each game's engine heard the end
+
+
+def test_sim_stops_at_an_engine_that_fails(capfd: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["sim", "--bots", "engine,random", "--engine", tiny("--illegal", "4"),
+                     "--seed", "2", "--jobs", "1"]) == 1
+    err = capfd.readouterr().err
+    assert f"burgundy sim: game 1: engine {tiny('--illegal', '4')!r} at decision 4 (" in err
+    assert "answered action" in err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["sim", "--bots", "engine,greedy"], 'a seat named "engine" needs --engine'),
+    (["sim", "--engine", "x"], 'name the engine\'s seats "engine" in --bots'),
+])
+def test_sim_engine_options_go_together(argv: list[str], message: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err
