@@ -29,7 +29,6 @@ from p2p_burgundy import (
     END_TURN,
     Action,
     ChooseEstate,
-    Edition,
     GameState,
     apply,
     legal_actions,
@@ -48,7 +47,7 @@ from p2p_burgundy.scoring import Category
 
 from . import options
 from .engine import EngineError, EngineStrategy
-from .estates import add_setup_arguments, table_config
+from .estates import add_setup_arguments, check_table, table_config
 from .gamejson import RESULT_VERSION, result_json, verdict
 from .script import Script, ScriptedStrategy, ScriptError, read_script
 from .strategies import STRATEGIES, Strategy, StrategyError, make
@@ -310,7 +309,8 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", action="store_true", help="host a new table instead")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                         help="seats at a hosted table")
-    parser.add_argument("--edition", choices=[e.value for e in Edition], default="2011")
+    parser.add_argument("--edition", type=options.edition, default=None, metavar="YEAR",
+                        help="rulebook edition, 2011 or 2019 (default 2011; 2019 with --with)")
     add_setup_arguments(parser)
     parser.add_argument("--resume", nargs="?", const="", default=None, metavar="GAMEFILE",
                         type=options.game_file,
@@ -336,7 +336,7 @@ def check_bot(args: argparse.Namespace) -> str | None:
             return f"argument --moves: cannot read {args.moves}: {exc.strerror or exc}"
         except (ScriptError, UnicodeDecodeError) as exc:
             return f"argument --moves: {args.moves}: {exc}"
-    return None
+    return check_table(args)
 
 
 def run_bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
@@ -390,7 +390,8 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         if args.resume is not None:
             await _resume(peer, args)
         elif args.host:
-            config = table_config(args.players, Edition(args.edition), args.estate, args.setup)
+            config = table_config(args.players, args.edition, args.estate, args.setup,
+                                  args.modules)
             await peer.host(config, name, args.colour or COLOURS[0])
             log.write(f"hosting at {peer.address[0]}:{peer.address[1]} "
                       f"[{fingerprint(peer.identity.public_key)}]\n")

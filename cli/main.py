@@ -21,8 +21,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
-from p2p_burgundy import Edition
-
 from . import estates, lan, options, replay, verify
 from .engine import ENGINE
 from .sim import BotError, SimConfig, run_sim
@@ -65,8 +63,8 @@ def _configure_sim(parser: argparse.ArgumentParser) -> None:
                         help="one strategy per seat, comma-separated "
                              f"({', '.join(sorted(STRATEGIES))}, package.module:Name, or "
                              "engine for --engine; default greedy everywhere)")
-    parser.add_argument("--edition", type=options.edition, default=Edition.E2011, metavar="YEAR",
-                        help="rulebook edition, 2011 or 2019 (default 2011)")
+    parser.add_argument("--edition", type=options.edition, default=None, metavar="YEAR",
+                        help="rulebook edition, 2011 or 2019 (default 2011; 2019 with --with)")
     estates.add_setup_arguments(parser)
     parser.add_argument("--rotate", action="store_true",
                         help="play each game once per rotation of the bots around the table")
@@ -101,7 +99,7 @@ def _check_sim(args: argparse.Namespace) -> str | None:
         return "argument --engine: name the engine's seats \"engine\" in --bots"
     if engine_seats and args.engine is None:
         return "argument --bots: a seat named \"engine\" needs --engine \"COMMAND ARGS\""
-    return None
+    return estates.check_table(args)
 
 
 def sim_config(args: argparse.Namespace) -> SimConfig:
@@ -109,7 +107,8 @@ def sim_config(args: argparse.Namespace) -> SimConfig:
     bots = args.bots if args.bots is not None else ("greedy",) * args.players
     return SimConfig(players=args.players, games=args.games, seed=args.seed, bots=bots,
                      edition=args.edition, rotate=args.rotate, quiet=args.quiet,
-                     estate=args.estate, setup=args.setup, think=args.think,
+                     estate=args.estate, setup=args.setup, modules=args.modules,
+                     think=args.think,
                      iterations=args.iterations, jobs=args.jobs, engine=args.engine,
                      engine_timeout=args.engine_timeout)
 
@@ -135,9 +134,10 @@ def run_sim_command(args: argparse.Namespace) -> int:
 
 COMMANDS: dict[str, Command] = {
     "play": Command("play in the terminal: the tables on the LAN, or a game against bots",
-                    tui_command.add_arguments, tui_command.run),
+                    tui_command.add_arguments, tui_command.run, tui_command.check_play),
     "host": Command("host a table on the LAN and play it in the terminal",
-                    tui_command.add_host_arguments, tui_command.run_host),
+                    tui_command.add_host_arguments, tui_command.run_host,
+                    estates.check_table),
     "join": Command("join a table on the LAN (by name, fingerprint or host:port) and play",
                     tui_command.add_join_arguments, tui_command.run_join),
     "replay": Command("step through a networked game from its game file",

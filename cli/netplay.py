@@ -28,7 +28,7 @@ from p2p_burgundy import (
     IllegalAction,
     new_game,
 )
-from p2p_burgundy.config import Setup
+from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.net.discovery import Browser, TableInfo
 from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.identity import fingerprint, key_path, load_or_create, table_code
@@ -241,9 +241,11 @@ class LanLobby:
         return self.peer.identity.public_key
 
     def host(self, players: int, name: str, colour: str, edition: str = "2011",
-             setup: Setup | None = None, estate: str | None = None) -> None:
-        """Open a table: everyone on ``estate`` (default 1), or the experts' ``setup``."""
-        config = table_config(players, Edition(edition), estate, setup)
+             setup: Setup | None = None, estate: str | None = None,
+             modules: tuple[Module, ...] = ()) -> None:
+        """Open a table: everyone on ``estate`` (default 1), or the experts' ``setup``; with
+        the expansion ``modules``."""
+        config = table_config(players, Edition(edition), estate, setup, modules)
         self._since = self.peer.event_count
         self.thread.call(self.peer.host(config, name, colour))
 
@@ -615,13 +617,16 @@ class NetTable:
 def quick_bot_game(home: Path, bots: int, name: str,
                    colour: str = COLOURS[0], strategy: str = "greedy",
                    timeout: float = 30.0, gone_after: float = GONE_AFTER,
-                   setup: Setup | None = None) -> tuple[PeerThread, NetTable]:
-    """Host a table on loopback, fill it with ``bots`` local bot peers, start it."""
+                   setup: Setup | None = None, modules: tuple[Module, ...] = ()
+                   ) -> tuple[PeerThread, NetTable]:
+    """Host a table on loopback, fill it with ``bots`` local bot peers, start it (2019
+    edition when ``modules`` are in play)."""
     thread = PeerThread()
     try:
         thread.open(home, interface=LOOPBACK, mdns=False)
         lobby = LanLobby(thread)
-        lobby.host(bots + 1, name, colour, setup=setup)
+        lobby.host(bots + 1, name, colour, "2019" if modules else "2011", setup=setup,
+                   modules=modules)
         lobby.add_bots(bots, strategy)
         deadline = time.monotonic() + timeout
         while lobby.session is None:

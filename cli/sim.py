@@ -34,6 +34,7 @@ from p2p_burgundy import (
     GameConfig,
     GameState,
     IllegalAction,
+    Module,
     Outcome,
     Setup,
     Step,
@@ -165,11 +166,12 @@ class SimConfig:
     games: int = 1
     seed: int = 0
     bots: tuple[str, ...] = ("greedy", "greedy")
-    edition: Edition = Edition.E2011
+    edition: Edition | None = None  # default 2011, or 2019 with modules
     rotate: bool = False  # play every game once per rotation of the bots around the table
     quiet: bool = False  # print only the summary
     estate: str | None = None  # everyone plays this estate (default 1)...
     setup: Setup | None = None  # ...or an experts' set-up deals them
+    modules: tuple[Module, ...] = ()  # the 2019 expansion modules in play
     think: float | None = None  # seconds per decision for search bots (mcts)...
     iterations: int | None = None  # ...or rollouts per decision: reproducible, overrides think
     jobs: int = 1  # worker processes; the games and summary do not depend on it
@@ -204,7 +206,8 @@ class SimConfig:
     @property
     def game_config(self) -> GameConfig:
         """The engine config of every game."""
-        return table_config(self.players, self.edition, self.estate, self.setup)
+        return table_config(self.players, self.edition, self.estate, self.setup,
+                            self.modules)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -484,12 +487,18 @@ def _record(summary: SimSummary, result: GameResult) -> None:
             stats.wins += 1
 
 
+def _rules(config: GameConfig) -> str:
+    """The edition, and the expansion modules if any: ``edition 2019 with inns``."""
+    modules = " with " + ",".join(m.value for m in config.modules) if config.modules else ""
+    return f"edition {config.edition.value}{modules}"
+
+
 def format_game(config: SimConfig, result: GameResult) -> str:
     """One game's final scores by category, the winner and why."""
     labels = config.labels
     rotation = f", seating {result.rotation + 1}/{config.players}" if config.rotate else ""
     lines = [f"game {result.game + 1}/{config.games}{rotation}, seed {config.seed}: "
-             f"{config.players} players, edition {config.edition.value}"]
+             f"{config.players} players, {_rules(config.game_config)}"]
     if config.estate is not None or config.setup is not None:
         lines.append("  estates: " + ", ".join(
             f"seat {seat} on {board.id}" for seat, board in enumerate(result.state.boards)))
@@ -516,7 +525,7 @@ def format_summary(summary: SimSummary) -> str:
     width = max(3, *(len(e.label) for e in summary.entrants))
     seat_games = f" x {config.players} seatings" if config.rotate else ""
     lines = [f"summary: {config.games} games{seat_games}, {config.players} players, "
-             f"edition {config.edition.value}, seed {config.seed}, bots {','.join(config.bots)}",
+             f"{_rules(config.game_config)}, seed {config.seed}, bots {','.join(config.bots)}",
              f"  {'bot':<{width}}  games   wins    win%   95% CI          mean   95% CI"
              "           min   max"]
     for e in summary.entrants:

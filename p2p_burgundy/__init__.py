@@ -14,6 +14,7 @@ from .actions import (
     END_TURN,
     Action,
     Buy,
+    BuyWorkers,
     ChooseEstate,
     Discard,
     EndTurn,
@@ -24,11 +25,12 @@ from .actions import (
     TakeGoods,
     TakeTile,
     TakeWorkers,
+    UseBuilding,
     UseDie,
     action_from_tree,
 )
 from .chance import ChanceEvent, ChanceKind
-from .config import CHOOSE, Edition, GameConfig, Setup
+from .config import CHOOSE, Edition, GameConfig, Module, Setup
 from .errors import ChanceError, ConfigError, EngineError, IllegalAction, RecordError
 from .rules import apply, as_chooser, legal_actions, new_game, resolve_chance
 from .scoring import Category, Outcome, outcome
@@ -39,6 +41,7 @@ __all__ = [
     "END_TURN",
     "Action",
     "Buy",
+    "BuyWorkers",
     "Category",
     "ChanceError",
     "ChanceEvent",
@@ -52,6 +55,7 @@ __all__ = [
     "GameConfig",
     "GameState",
     "IllegalAction",
+    "Module",
     "Outcome",
     "Pass",
     "Payment",
@@ -64,6 +68,7 @@ __all__ = [
     "TakeGoods",
     "TakeTile",
     "TakeWorkers",
+    "UseBuilding",
     "UseDie",
     "action_from_tree",
     "apply",

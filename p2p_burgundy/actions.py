@@ -3,7 +3,8 @@
 A turn is a sequence of these ending with :data:`END_TURN`. Worker tiles are never a separate
 decision: choosing a target that the die does not show directly pays the fewest workers that
 reach it (see :func:`p2p_burgundy.rules.worker_cost`). Depot 0 is the central black depot,
-depots 1..6 the numbered ones.
+depots 1..6 the numbered ones; with the inns module, ``Buy(7, 0)`` buys the top inn of the
+stack beside the black depot.
 
 >>> TakeTile(depot=3, slot=1)
 TakeTile(depot=3, slot=1)
@@ -21,6 +22,7 @@ from dataclasses import dataclass, fields
 from enum import IntEnum
 
 from .errors import IllegalAction
+from .tiles import Building, Tile
 
 BLACK_DEPOT = 0
 DEPOTS = range(1, 7)
@@ -95,7 +97,8 @@ class TakeWorkers(Action):
 
 @dataclass(frozen=True, slots=True)
 class Buy(Action):
-    """The once-a-turn purchase: tile ``slot`` of depot ``depot`` (0 = black) for 2."""
+    """The once-a-turn purchase: tile ``slot`` of depot ``depot`` (0 = black; 7 = the inns
+    beside it, slot 0) for 2."""
 
     TAG = 6
     depot: int
@@ -145,6 +148,23 @@ class ChooseEstate(Action):
     space: int
 
 
+@dataclass(frozen=True, slots=True)
+class BuyWorkers(Action):
+    """Knowledge #28 (extra tiles module): buy 2 workers for 1 silverling, on your turn
+    before or between your die actions, as often as you can pay."""
+
+    TAG = 12
+
+
+@dataclass(frozen=True, slots=True)
+class UseBuilding(Action):
+    """The crane (extra tiles module): trigger the effect of the building whose tile number
+    is ``building`` (0..7, see :class:`~p2p_burgundy.tiles.Building`; or the white castle)."""
+
+    TAG = 13
+    building: int
+
+
 TAKE_WORKERS = TakeWorkers()
 PASS = Pass()
 END_TURN = EndTurn()
@@ -152,7 +172,7 @@ END_TURN = EndTurn()
 ACTION_TYPES: dict[int, type[Action]] = {
     cls.TAG: cls
     for cls in (UseDie, TakeTile, PlaceTile, SellGoods, TakeWorkers, Buy, Discard, TakeGoods,
-                Pass, EndTurn, ChooseEstate)
+                Pass, EndTurn, ChooseEstate, BuyWorkers, UseBuilding)
 }
 
 
@@ -199,5 +219,7 @@ SELL_GOODS = tuple(SellGoods(g) for g in range(7))
 DISCARD = tuple(Discard(i) for i in range(3))
 BUY = tuple(
     tuple((Buy(d, s, Payment.SILVER), Buy(d, s, Payment.WORKERS)) for s in range(MAX_DEPOT_SLOTS))
-    for d in range(7)
+    for d in range(8)  # 7: the inns
 )
+BUY_WORKERS = BuyWorkers()
+USE_BUILDING = {b: UseBuilding(b) for b in (*Building, Tile.WHITE_CASTLE)}

@@ -33,6 +33,20 @@ THREE_PLAYER_MINE_PHASES = (1, 3)
 NEIGHBOUR_DEPOT = {d: d % 6 + 1 for d in range(1, 7)}  # the six depots form a ring: 6 ~ 1
 
 
+def bridge_order(track: tuple[tuple[int, int], ...], on_top: int = -1) -> tuple[int, ...]:
+    """The seats in turn order from the bridge (turn order track): each seat's ``(space,
+    stamp)``, furthest along first; in a stack the piece placed last (highest stamp) first,
+    except that seat ``on_top`` (who owns monastery #27) is always on top of its stack.
+
+    >>> bridge_order(((1, 0), (1, 5), (0, 9)))
+    (1, 0, 2)
+    >>> bridge_order(((1, 0), (1, 5), (0, 9)), on_top=0)
+    (0, 1, 2)
+    """
+    return tuple(sorted(range(len(track)),
+                        key=lambda s: (-track[s][0], s != on_top, -track[s][1])))
+
+
 def depot_spaces(depot: int, players: int) -> list[tuple[int, Colour]]:
     """(slot, colour) of each space of numbered ``depot`` filled in a ``players`` game."""
     return [(slot, colour) for slot, (colour, least) in enumerate(DEPOT_SPACES[depot])

@@ -6,6 +6,8 @@ GameConfig(players=3, edition=Edition.E2011, estates=('1', '1', '1'), start_spac
 GameConfig(players=2, edition=Edition.E2011, estates=('5', '5'), start_spaces=(-1, -1))
 >>> GameConfig(players=2, setup=Setup.EXPERTS_SECRET).to_tree()
 [2, '2011', [], [], 'experts-secret']
+>>> GameConfig(2, Edition.E2019, modules=(Module.INNS, Module.EXTRA_TILES)).to_tree()
+[2, '2019', ['1', '1'], [18, 18], 'standard', ['extra-tiles', 'inns']]
 >>> GameConfig(players=5)
 Traceback (most recent call last):
 ...
@@ -34,6 +36,52 @@ class Edition(Enum):
 
     def __repr__(self) -> str:
         return f"Edition.{self.name}"
+
+
+class Module(Enum):
+    """A module of the 2019 box's expansions, switched on for a whole game.
+
+    ``EXTRA_TILES``: monasteries #27 (on top of any stack on the bridge) and #28 (buy workers),
+    the crane and the geese. ``WHITE_CASTLES``: eight white castles (an action with the white
+    die) and monastery #29. ``INNS``: one inn a phase beside the black depot; an area with an
+    inn scores one size bigger.
+    """
+
+    EXTRA_TILES = "extra-tiles"
+    WHITE_CASTLES = "white-castles"
+    INNS = "inns"
+
+    def __repr__(self) -> str:
+        return f"Module.{self.name}"
+
+
+MODULE_ORDER = tuple(Module)
+"""The canonical order of modules in a config (declaration order)."""
+
+
+def parse_modules(text: str) -> tuple[Module, ...]:
+    """Modules from a comma-separated list of names, or ``all``; ConfigError names a bad one.
+
+    >>> parse_modules("inns,extra-tiles")
+    (Module.EXTRA_TILES, Module.INNS)
+    >>> len(parse_modules("all")) == len(Module)
+    True
+    >>> parse_modules("inn")
+    Traceback (most recent call last):
+    ...
+    p2p_burgundy.errors.ConfigError: unknown module 'inn'; known: extra-tiles, white-castles, \
+inns (or all)
+    """
+    if text.strip() == "all":
+        return MODULE_ORDER
+    chosen = set()
+    for name in text.split(","):
+        try:
+            chosen.add(Module(name.strip()))
+        except ValueError:
+            known = ", ".join(m.value for m in Module)
+            raise ConfigError(f"unknown module {name.strip()!r}; known: {known} (or all)") from None
+    return tuple(m for m in MODULE_ORDER if m in chosen)
 
 
 class Setup(Enum):
@@ -72,6 +120,7 @@ class GameConfig:
     estates: tuple[str, ...] = field(default=())
     start_spaces: tuple[int, ...] = field(default=())
     setup: Setup = Setup.STANDARD
+    modules: tuple[Module, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -80,6 +129,7 @@ class GameConfig:
             raise ConfigError(f"edition must be an Edition, not {self.edition!r}")
         if not isinstance(self.setup, Setup):
             raise ConfigError(f"setup must be a Setup, not {self.setup!r}")
+        self._check_modules()
         if self.setup is not Setup.STANDARD:
             if self.estates or self.start_spaces:
                 raise ConfigError(f"the {self.setup.value} set-up deals the estates: "
@@ -111,10 +161,26 @@ class GameConfig:
         object.__setattr__(self, "estates", tuple(estates))
         object.__setattr__(self, "start_spaces", tuple(starts))
 
+    def _check_modules(self) -> None:
+        modules = self.modules
+        if not (isinstance(modules, tuple) and all(isinstance(m, Module) for m in modules)):
+            raise ConfigError(f"modules must be a tuple of Module, not {modules!r}")
+        if len(set(modules)) != len(modules):
+            raise ConfigError("a module is named twice")
+        if modules and self.edition is not Edition.E2019:
+            raise ConfigError("the expansion modules are part of the 2019 edition: "
+                              "play them with edition 2019")
+        object.__setattr__(self, "modules", tuple(m for m in MODULE_ORDER if m in modules))
+
     def __repr__(self) -> str:
         setup = "" if self.setup is Setup.STANDARD else f", setup={self.setup!r}"
+        modules = f", modules={self.modules!r}" if self.modules else ""
         return (f"GameConfig(players={self.players!r}, edition={self.edition!r}, "
-                f"estates={self.estates!r}, start_spaces={self.start_spaces!r}{setup})")
+                f"estates={self.estates!r}, start_spaces={self.start_spaces!r}{setup}{modules})")
+
+    def has(self, module: Module) -> bool:
+        """Whether ``module`` is switched on."""
+        return module in self.modules
 
     @property
     def boards(self) -> tuple[Estate, ...]:
@@ -150,29 +216,43 @@ class GameConfig:
         return [line for line in (caveat(estate(e)) for e in self.estate_pool()) if line]
 
     def to_tree(self) -> list[object]:
-        """Canonical encodable form: ``[players, edition, [estate ids], [start spaces]]``,
-        with the set-up's name appended when it is not the standard one."""
+        """Canonical encodable form: ``[players, edition, [estate ids], [start spaces],
+        set-up, [module names]]``, where trailing fields that hold their default (the standard
+        set-up, no modules) are left out, so a base game encodes as it always did."""
         tree: list[object] = [self.players, self.edition.value, list(self.estates),
-                              list(self.start_spaces)]
-        if self.setup is not Setup.STANDARD:
-            tree.append(self.setup.value)
+                              list(self.start_spaces), self.setup.value,
+                              [m.value for m in self.modules]]
+        while len(tree) > 4 and tree[-1] == _TREE_DEFAULTS[len(tree) - 5]:
+            tree.pop()
         return tree
 
     @classmethod
     def from_tree(cls, tree: object) -> GameConfig:
         """Inverse of :meth:`to_tree`; raises ConfigError on anything malformed."""
-        if not (isinstance(tree, list | tuple) and len(tree) in (4, 5)):
+        if not (isinstance(tree, list | tuple) and 4 <= len(tree) <= 4 + len(_TREE_DEFAULTS)):
             raise ConfigError("a game config is [players, edition, estates, start spaces] "
-                              "(and a set-up other than standard)")
+                              "(then the set-up and the modules, where not the defaults)")
+        if len(tree) > 4 and tree[-1] == _TREE_DEFAULTS[len(tree) - 5]:
+            raise ConfigError("a trailing field that holds its default is written by "
+                              "leaving it out")
         players, edition, estates, starts = tree[:4]
         setup = Setup.STANDARD
-        if len(tree) == 5:
+        if len(tree) > 4:
             try:
                 setup = Setup(tree[4])
-            except ValueError:
+            except (ValueError, TypeError):
                 raise ConfigError(f"unknown set-up {tree[4]!r}") from None
-            if setup is Setup.STANDARD:
-                raise ConfigError("the standard set-up is written by leaving it out")
+        modules: tuple[Module, ...] = ()
+        if len(tree) > 5:
+            names = tree[5]
+            if not (isinstance(names, list | tuple) and all(isinstance(n, str) for n in names)):
+                raise ConfigError("modules must be a list of module names")
+            try:
+                modules = tuple(Module(n) for n in names)
+            except ValueError:
+                raise ConfigError(f"unknown module in {list(names)!r}") from None
+            if list(modules) != [m for m in MODULE_ORDER if m in modules]:
+                raise ConfigError("modules must be listed once each, in their canonical order")
         try:
             ed = Edition(edition)
         except ValueError:
@@ -183,7 +263,11 @@ class GameConfig:
             raise ConfigError("start spaces must be a list of space numbers")
         if type(players) is not int:
             raise ConfigError(f"players must be an integer, not {players!r}")
-        return cls(players, ed, tuple(estates), tuple(starts), setup)
+        return cls(players, ed, tuple(estates), tuple(starts), setup, modules)
+
+
+_TREE_DEFAULTS: tuple[object, ...] = (Setup.STANDARD.value, [])
+"""The values of the config tree's optional trailing fields (set-up, modules) by default."""
 
 
 def _default_start(board: Estate) -> int:

@@ -122,7 +122,7 @@ class Estate:
     colours: tuple[int, ...]  # per space
     dice: tuple[int, ...]  # per space, 1..6
     start_castle: int | None  # the default start space, if the board prints one
-    colour_masks: tuple[int, ...]  # per colour
+    colour_masks: tuple[int, ...]  # per colour, then all spaces (tiles.ANY_COLOUR)
     die_masks: tuple[int, ...]  # index 1..6; index 0 unused
     regions: tuple[Region, ...]
     region_of: tuple[int, ...]  # per space: index into regions
@@ -204,8 +204,9 @@ def parse_estate(item: object) -> Estate:
             row, col = row_col(space)
             raise bad(f"row {row + 1}, space {col + 1} shows die {die}; every estate prints "
                       f"{printed} there")
-    colour_masks = tuple(
-        sum(1 << s for s in range(SPACE_COUNT) if colours[s] == c) for c in Colour
+    colour_masks = (  # by colour, and last every space (where an inn, any colour, may go)
+        *(sum(1 << s for s in range(SPACE_COUNT) if colours[s] == c) for c in Colour),
+        (1 << SPACE_COUNT) - 1,
     )
     regions = _regions(colours)
     cities = [r for r in regions if r.colour == Colour.BEIGE]

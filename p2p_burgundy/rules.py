@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from .actions import (
     BUY,
+    BUY_WORKERS,
     DISCARD,
     END_TURN,
     PASS,
@@ -33,9 +34,11 @@ from .actions import (
     SELL_GOODS,
     TAKE_TILE,
     TAKE_WORKERS,
+    USE_BUILDING,
     USE_DIE,
     Action,
     Buy,
+    BuyWorkers,
     ChooseEstate,
     Discard,
     EndTurn,
@@ -46,6 +49,7 @@ from .actions import (
     TakeGoods,
     TakeTile,
     TakeWorkers,
+    UseBuilding,
     UseDie,
 )
 from .board import (
@@ -55,11 +59,12 @@ from .board import (
     NUMBERED_DEPOT_SLOTS,
     PHASES,
     ROUNDS,
+    bridge_order,
     depot_spaces,
     space_colour,
 )
 from .chance import ChanceEvent, ChanceKind, Draws
-from .config import CHOOSE, Edition, GameConfig
+from .config import CHOOSE, Edition, GameConfig, Module
 from .errors import ChanceError, IllegalAction
 from .estate import NEIGHBOURS, SPACE_COUNT, Estate, bits, edition_estates, estate
 from .scoring import (
@@ -75,12 +80,17 @@ from .state import EMPTY, GameState, PlayerState, Step, state_hash
 from .tiles import (
     ANIMAL_COUNT,
     ANIMAL_TYPE,
+    ANY_COLOUR,
+    BASE_TILE_COUNT,
     BLACK_SUPPLY,
+    GEESE_VP,
     GOODS_SUPPLY,
     KNOWLEDGE_NUMBER,
+    MODULE_TILES,
     NORMAL_SUPPLY,
     TILE_COLOUR,
     TILE_COUNT,
+    Animal,
     Building,
     Colour,
     Tile,
@@ -96,13 +106,18 @@ BOARDING_HOUSE_WORKERS = 4
 BANK_SILVER = 2
 PURCHASE_PRICE = 2
 BLACK = 6  # index of the black-backed supply in GameState.supplies
+INN_SUPPLY = 7  # index of the inns' stack in GameState.supplies (inns module)
+INN_DEPOT = 7  # Buy(7, 0) buys the top inn beside the black depot (inns module)
+WORKERS_BOUGHT = 2  # knowledge #28: 2 workers for 1 silverling
 TRACK_STEPS = 7  # turn order track spaces in use: start + one per ship (6 rivers)
 
 # Knowledge tile bits (bit n = tile #n) tested on hot paths.
 _K1, _K2, _K3, _K4, _K5, _K6, _K7, _K8 = (1 << n for n in range(1, 9))
 _K9, _K10, _K11, _K12, _K13, _K14 = (1 << n for n in range(9, 15))
-# Knowledge tile giving a free +/-1 when placing a tile of each colour (#9, #10, #11).
-_FREE_PLACE_BIT = (_K9, _K10, _K10, _K11, _K11, _K11)
+_K28 = 1 << 28
+# Knowledge tile giving a free +/-1 when placing a tile of each colour (#9, #10, #11); none
+# for the inn (any colour).
+_FREE_PLACE_BIT = (_K9, _K10, _K10, _K11, _K11, _K11, 0)
 
 # Tiles a carpenter's workshop / church / market may take, by colour.
 _EFFECT_COLOURS = {
@@ -110,7 +125,7 @@ _EFFECT_COLOURS = {
     Step.CHURCH: frozenset({Colour.GREY, Colour.YELLOW, Colour.DARK_GREEN}),
     Step.MARKET: frozenset({Colour.BLUE, Colour.LIGHT_GREEN}),
 }
-_BUILDING_STEP = {
+_BUILDING_STEP: dict[int, Step] = {
     Building.WAREHOUSE: Step.WAREHOUSE,
     Building.CARPENTERS_WORKSHOP: Step.CARPENTER,
     Building.CHURCH: Step.CHURCH,
@@ -198,21 +213,34 @@ def new_game(config: GameConfig) -> GameState:
     state.depots = ((EMPTY,) * BLACK_DEPOT_SLOTS,) + ((EMPTY,) * NUMBERED_DEPOT_SLOTS,) * 6
     state.depot_goods = ((0,) * 7,) * 7
     state.phase_goods = ()
-    supplies = list(NORMAL_SUPPLY)
-    supplies[Colour.DARK_GREEN] = NORMAL_SUPPLY[Colour.DARK_GREEN][:-n]  # minus start castles
-    state.supplies = (*supplies, BLACK_SUPPLY)
+    state.supplies = _supplies(config)
     state.goods_pool = GOODS_SUPPLY
     state.bonus_taken = (0,) * 6
     state.pending = ()
     state.chance = ChanceEvent(0, ChanceKind.SETUP, 0, 0)
     state.chance_index = 0
     state.white_die = 0
-    state.box = (0,) * TILE_COUNT
+    state.box = (0,) * (TILE_COUNT if config.modules else BASE_TILE_COUNT)
+    state.inns = 0
     state.offers = tuple(
         (config.estates[s],) if config.start_spaces and config.start_spaces[s] == CHOOSE else ()
         for s in range(n)
     )
     return state
+
+
+def _supplies(config: GameConfig) -> tuple[tuple[int, ...], ...]:
+    """The face-down supplies: normal backs by colour, the black backs, then (inns module)
+    the inns' stack; each sorted, with the modules' tiles shuffled in and the start castles
+    taken out."""
+    supplies = [list(s) for s in (*NORMAL_SUPPLY, BLACK_SUPPLY)]
+    del supplies[Colour.DARK_GREEN][-config.players:]  # the start castles
+    if config.has(Module.INNS):
+        supplies.append([])
+    for module in config.modules:
+        for supply, tiles in MODULE_TILES[module.value].items():
+            supplies[supply] += tiles
+    return tuple(tuple(sorted(s)) for s in supplies)
 
 
 def _start_castle(seat: int) -> int:
@@ -227,8 +255,10 @@ def resolve_chance(state: GameState, entropy: bytes) -> GameState:
     DEAL (experts' set-up only, right after SETUP) deals each seat in seat order a board: two
     different estates from :func:`~p2p_burgundy.estate.edition_estates` (side 0, then side 1).
     PHASE draws, for depots 1..6 and their filled spaces in order, a tile of the space's
-    colour, then the black depot's tiles, then the phase's five goods. ROUND rolls two dice
-    per seat in seat order, then the white die. Pools are drawn from in sorted order.
+    colour, then the black depot's tiles, then the phase's five goods (with the inns module,
+    one inn also comes out beside the black depot: they are all alike, so no draw). ROUND
+    rolls two dice per seat in seat order, then the white die. Pools are drawn from in sorted
+    order.
     """
     event = state.chance
     if event is None:
@@ -321,7 +351,7 @@ def _setup(state: GameState, draws: Draws) -> None:
     state.track = tuple(track)
     state.track_stamp = n
     state.goods_pool = tuple(pool)
-    state.order = _turn_order(state.track)
+    state.order = bridge_order(state.track)
 
 
 def _phase_setup(state: GameState, draws: Draws) -> None:
@@ -347,6 +377,9 @@ def _phase_setup(state: GameState, draws: Draws) -> None:
     pool = list(state.goods_pool)
     state.phase_goods = tuple(draws.take(pool) for _ in range(ROUNDS))
     state.goods_pool = tuple(pool)
+    if len(supplies) > INN_SUPPLY and supplies[INN_SUPPLY]:
+        supplies[INN_SUPPLY].pop()
+        state.inns += 1
     state.supplies = tuple(tuple(s) for s in supplies)
     state.depots = tuple(tuple(d) for d in depots)
 
@@ -359,18 +392,13 @@ def _round_setup(state: GameState, draws: Draws) -> None:
         p.bought = False
     state.players = tuple(players)
     state.white_die = draws.die()
-    state.order = _turn_order(state.track)
+    state.order = state.bridge_order()
     state.turn = 0
     goods = list(state.depot_goods)
     depot = list(goods[state.white_die])
     depot[state.phase_goods[state.round]] += 1
     goods[state.white_die] = tuple(depot)
     state.depot_goods = tuple(goods)
-
-
-def _turn_order(track: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
-    """Furthest along first; in a stack, the top piece (highest stamp) first."""
-    return tuple(sorted(range(len(track)), key=lambda s: (-track[s][0], -track[s][1])))
 
 
 # --- Legal actions ---------------------------------------------------------------------------
@@ -388,6 +416,8 @@ def legal_actions(state: GameState) -> list[Action]:
     if not state.pending:
         actions: list[Action] = [USE_DIE[i] for i in (0, 1) if not p.dice_used >> i & 1]
         actions += _purchases(state, p)
+        if p.knowledge & _K28 and p.silver:
+            actions.append(BUY_WORKERS)
         if p.dice_used == _BOTH_DICE:
             actions.append(END_TURN)
         return actions
@@ -445,6 +475,8 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
             mask &= reach
         if colour == Colour.BEIGE and not k & _K1:
             mask = _without_duplicate_buildings(board, p, tile, mask)
+        elif colour == ANY_COLOUR:
+            mask = _without_inn_areas(board, p, mask)
         row = PLACE_TILE[i]
         while mask:
             low = mask & -mask
@@ -457,6 +489,15 @@ def _without_duplicate_buildings(board: Estate, p: PlayerState, tile: int, mask:
     for space in bits(mask):
         city = board.regions[board.region_of[space]].mask & p.occupied
         if any(p.estate[s] == tile for s in bits(city)):
+            mask &= ~(1 << space)
+    return mask
+
+
+def _without_inn_areas(board: Estate, p: PlayerState, mask: int) -> int:
+    """The spaces of ``mask`` whose area holds no inn yet (at most one inn per area)."""
+    for space in bits(mask):
+        area = board.regions[board.region_of[space]].mask & p.occupied
+        if any(p.estate[s] == Tile.INN for s in bits(area)):
             mask &= ~(1 << space)
     return mask
 
@@ -476,7 +517,21 @@ def _purchases(state: GameState, p: PlayerState) -> list[Action]:
         for slot, tile in enumerate(state.depots[d]):
             if tile != EMPTY:
                 actions.extend(BUY[d][slot][pay] for pay in payments)
+    if state.inns:
+        actions.extend(BUY[INN_DEPOT][0][pay] for pay in payments)
     return actions
+
+
+def bought_tile(state: GameState, action: Buy) -> int:
+    """The tile ``action`` would buy: a depot's tile, or an inn from beside the black depot.
+
+    >>> state = new_game(GameConfig(players=2))
+    >>> bought_tile(state, Buy(0, 0)), bought_tile(state, Buy(INN_DEPOT, 0)) == Tile.INN
+    (-1, True)
+    """
+    if action.depot == INN_DEPOT:
+        return Tile.INN
+    return state.depots[action.depot][action.slot]
 
 
 def _can_pay_workers(state: GameState, p: PlayerState) -> bool:
@@ -533,6 +588,29 @@ def _city_hall_choices(state: GameState, p: PlayerState, _: int) -> list[Action]
     return [*_placements(state, p, 0, 0, 1), PASS]
 
 
+def _white_castle_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    return _action_choices(state, p, state.white_die, p.workers)
+
+
+def _crane_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    """The buildings whose effect the crane can trigger now (an effect with nothing to choose
+    from is not offered), and Pass."""
+    actions: list[Action] = []
+    for building in _crane_buildings(state.config):
+        step = _BUILDING_STEP.get(building)
+        if step is None or len(_CHOICES[step](state, p, step)) > 1:
+            actions.append(USE_BUILDING[building])
+    actions.append(PASS)
+    return actions
+
+
+def _crane_buildings(config: GameConfig) -> tuple[int, ...]:
+    """What the crane may copy: the eight buildings, and the white castle when in play."""
+    if config.has(Module.WHITE_CASTLES):
+        return (*Building, Tile.WHITE_CASTLE)
+    return tuple(Building)
+
+
 def _estate_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     offers = state.offers[state.order[state.turn]]
     return [ChooseEstate(side, space) for side, ident in enumerate(offers)
@@ -550,6 +628,8 @@ _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
     Step.MARKET: lambda s, p, _: _effect_take_choices(s, p, Step.MARKET),
     Step.CITY_HALL: _city_hall_choices,
     Step.CHOOSE_ESTATE: _estate_choices,
+    Step.WHITE_CASTLE: _white_castle_choices,
+    Step.CRANE: _crane_choices,
 }
 
 
@@ -627,6 +707,9 @@ _EXPECTED = {
     Step.MARKET: "the market may take a ship or animal tile (or pass)",
     Step.CITY_HALL: "the city hall may place one more tile (or pass)",
     Step.CHOOSE_ESTATE: "set-up: choose your board's side and your start castle's space",
+    Step.WHITE_CASTLE: "the white castle's action with the white die: take, place, sell or "
+                       "take workers",
+    Step.CRANE: "the crane may trigger the effect of any building (or pass)",
 }
 
 
@@ -680,9 +763,15 @@ def _buy(turn: _Turn, action: Buy, _: int) -> None:
     p = turn.p
     if p.bought:
         raise turn.fail(action, "you already bought a tile this turn")
-    if action.depot != 0 and not p.knowledge & _K6:
+    inn = action.depot == INN_DEPOT and turn.old.config.has(Module.INNS)
+    if inn:
+        if not turn.old.inns or action.slot != 0:
+            raise turn.fail(action, "no inn lies beside the black depot (Buy(7, 0) buys "
+                                    "the top inn)")
+    elif action.depot != 0 and not p.knowledge & _K6:
         raise turn.fail(action, "only the black depot (0) sells tiles without knowledge #6")
-    _check_slot(turn, action, action.depot, action.slot)
+    else:
+        _check_slot(turn, action, action.depot, action.slot)
     if action.payment == Payment.SILVER:
         if p.silver < PURCHASE_PRICE:
             raise turn.fail(action, f"a purchase costs 2 silverlings; you have {p.silver}")
@@ -695,7 +784,21 @@ def _buy(turn: _Turn, action: Buy, _: int) -> None:
     else:
         raise turn.fail(action, "unknown payment")
     p.bought = True
-    _take_into_storage(turn, action.depot, action.slot)
+    if inn:
+        turn.new.inns -= 1
+        _store(turn, Tile.INN)
+    else:
+        _take_into_storage(turn, action.depot, action.slot)
+
+
+def _buy_workers(turn: _Turn, action: BuyWorkers, _: int) -> None:
+    p = turn.p
+    if not p.knowledge & _K28:
+        raise turn.fail(action, "buying workers needs knowledge #28")
+    if not p.silver:
+        raise turn.fail(action, "2 workers cost 1 silverling; you have none")
+    p.silver -= 1
+    p.workers += WORKERS_BOUGHT
 
 
 def _check_slot(turn: _Turn, action: Action, depot: int, slot: int) -> None:
@@ -713,13 +816,21 @@ def _take_into_storage(turn: _Turn, depot: int, slot: int) -> None:
     row[slot] = EMPTY
     depots[depot] = tuple(row)
     turn.new.depots = tuple(depots)
+    _store(turn, tile)
+
+
+def _store(turn: _Turn, tile: int) -> None:
     turn.p.storage = (*turn.p.storage, tile)
     if len(turn.p.storage) > STORAGE_SPACES:
         turn.push(Step.DISCARD)
 
 
 def _die_value(turn: _Turn, pending_arg: int, step: int) -> int:
-    return turn.p.dice[pending_arg] if step == Step.DIE else 0
+    """The number an action of ``step`` uses: the chosen die, the white die (a white castle),
+    or 0 (any number: a castle's extra action)."""
+    if step == Step.DIE:
+        return turn.p.dice[pending_arg]
+    return turn.old.white_die if step == Step.WHITE_CASTLE else 0
 
 
 def _pay_workers(turn: _Turn, action: Action, value: int, target: int, free: int) -> None:
@@ -786,14 +897,18 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
     name = Tile(tile).name.lower()
     if p.occupied >> space & 1:
         raise turn.fail(action, f"space {board.label(space)} is already covered")
-    if TILE_COLOUR[tile] != board.colours[space]:
-        raise turn.fail(action, f"a {Colour(TILE_COLOUR[tile]).name.lower()} tile ({name}) "
+    colour = TILE_COLOUR[tile]
+    if colour != board.colours[space] and colour != ANY_COLOUR:
+        raise turn.fail(action, f"a {Colour(colour).name.lower()} tile ({name}) "
                                 f"cannot go on {board.label(space)}: colours must match")
     if not p.frontier >> space & 1:
         raise turn.fail(action, f"space {board.label(space)} is not next to a placed tile")
-    if TILE_COLOUR[tile] == Colour.BEIGE and not p.knowledge & _K1 \
+    if colour == Colour.BEIGE and not p.knowledge & _K1 \
             and not _without_duplicate_buildings(board, p, tile, 1 << space):
         raise turn.fail(action, f"that city already has a {name} (knowledge #1 lifts this)")
+    if colour == ANY_COLOUR and not _without_inn_areas(board, p, 1 << space):
+        raise turn.fail(action, f"the area of {board.label(space)} already has an inn "
+                                "(one inn per area)")
     return tile
 
 
@@ -813,24 +928,45 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
     region = board.regions[board.region_of[space]]
     if colour == Colour.LIGHT_GREEN:
         _score_animals(p, tile, region.mask)
+    elif colour == ANY_COLOUR:  # an inn takes the colour of its space
+        colour = board.colours[space]
     if not region.mask & ~p.occupied:
-        p.add_vp(Category.REGIONS, REGION_VP[region.size])
+        p.add_vp(Category.REGIONS, REGION_VP[region_size(new.config, board, p, space)])
         p.add_vp(Category.PHASE_BONUSES, PHASE_BONUS[new.phase])
     if not board.colour_masks[colour] & ~p.occupied:
         _claim_colour_bonus(turn, colour)
     _tile_effect(turn, tile)
 
 
+def region_size(config: GameConfig, board: Estate, p: PlayerState, space: int) -> int:
+    """The size ``space``'s area scores as: its spaces, one more with an inn in it."""
+    region = board.regions[board.region_of[space]]
+    if config.has(Module.INNS) and any(p.estate[s] == Tile.INN for s in bits(region.mask)):
+        return region.size + 1
+    return region.size
+
+
 def _score_animals(p: PlayerState, tile: int, pasture: int) -> None:
     """The new tile's animals, plus every same-type tile already in the pasture again
-    (each tile +1 with knowledge #7)."""
+    (each tile +1 with knowledge #7); geese in the pasture score 2 more. The geese
+    themselves score 2 plus the type of animal that scores most in their pasture."""
     extra = 1 if p.knowledge & _K7 else 0
     kind = ANIMAL_TYPE[tile]
+    if kind == Animal.GOOSE:
+        by_kind = [0] * Animal.GOOSE
+        for s in bits(pasture & p.occupied):
+            t = p.estate[s]
+            if t != tile:
+                by_kind[ANIMAL_TYPE[t]] += ANIMAL_COUNT[t] + extra
+        p.add_vp(Category.ANIMALS, GEESE_VP + extra + max(by_kind))
+        return
     points = 0
     for s in bits(pasture & p.occupied):
         t = p.estate[s]
         if ANIMAL_TYPE[t] == kind:
             points += ANIMAL_COUNT[t] + extra
+        elif t == Tile.GEESE:
+            points += GEESE_VP + extra
     p.add_vp(Category.ANIMALS, points)
 
 
@@ -866,6 +1002,10 @@ def _tile_effect(turn: _Turn, tile: int) -> None:
             p.silver += BANK_SILVER
         elif tile == Building.WATCHTOWER:
             p.add_vp(Category.WATCHTOWERS, WATCHTOWER_VP)
+        elif tile == Tile.WHITE_CASTLE:
+            turn.push(Step.WHITE_CASTLE)
+        elif tile == Tile.CRANE:
+            turn.push(Step.CRANE)
         else:
             step = _BUILDING_STEP[Building(tile)]
             # An advantage that cannot be used is lost (only "pass" would be left).
@@ -966,6 +1106,15 @@ def _city_hall_place(turn: _Turn, action: PlaceTile, _: int) -> None:
     _place(turn, action.storage, action.space)
 
 
+def _use_building(turn: _Turn, action: UseBuilding, _: int) -> None:
+    if action not in _crane_choices(turn.old, turn.p, 0):
+        usable = ", ".join(str(a.building) for a in _crane_choices(turn.old, turn.p, 0)
+                           if isinstance(a, UseBuilding))
+        raise turn.fail(action, f"the crane can trigger the effect of buildings {usable} "
+                                "now (by tile number)")
+    _tile_effect(turn, action.building)
+
+
 def _pass(turn: _Turn, action: Pass, _: int) -> None:
     """Decline an optional building advantage."""
 
@@ -1009,8 +1158,11 @@ _HANDLERS: dict[tuple[int, type[Action]], Callable[[_Turn, Action, int], None]] 
     (Step.CITY_HALL, PlaceTile): _city_hall_place,  # type: ignore[dict-item]
     (Step.CITY_HALL, Pass): _pass,  # type: ignore[dict-item]
     (Step.CHOOSE_ESTATE, ChooseEstate): _choose_estate,  # type: ignore[dict-item]
+    (Step.TURN, BuyWorkers): _buy_workers,  # type: ignore[dict-item]
+    (Step.CRANE, UseBuilding): _use_building,  # type: ignore[dict-item]
+    (Step.CRANE, Pass): _pass,  # type: ignore[dict-item]
 }
-for _step in (Step.DIE, Step.FREE_ACTION):
+for _step in (Step.DIE, Step.FREE_ACTION, Step.WHITE_CASTLE):
     for _cls, _handler in _make_action_handler(_step).items():
         _HANDLERS[(_step, _cls)] = _handler
 for _step in (Step.CARPENTER, Step.CHURCH, Step.MARKET):

@@ -16,6 +16,7 @@ from .tiles import (
     KNOWLEDGE_BUILDING_SCORED,
     TILE_COLOUR,
     Colour,
+    Tile,
 )
 
 if TYPE_CHECKING:
@@ -37,7 +38,8 @@ class Category(IntEnum):
     WORKERS_LEFT = 9  # 1 per two workers at the end
 
 
-REGION_VP = (0, 1, 3, 6, 10, 15, 21, 28, 36)  # by region size 1..8
+# By region size 1..8; 9 only with an inn in an area of 8 (our reading: the Special Edition's 45).
+REGION_VP = (0, 1, 3, 6, 10, 15, 21, 28, 36, 45)
 PHASE_BONUS = (10, 8, 6, 4, 2)  # per completed region, phases A..E
 # (players, 1 = first / 2 = second to complete a colour) -> VP
 COLOUR_BONUS_VP = {(2, 1): 5, (3, 1): 6, (4, 1): 7, (2, 2): 2, (3, 2): 3, (4, 2): 4}
@@ -75,9 +77,13 @@ def knowledge_points(player: PlayerState, edition: Edition) -> int:
         kinds = {ANIMAL_TYPE[t] for t in player.estate if t >= 0
                  and TILE_COLOUR[t] == Colour.LIGHT_GREEN}
         points += KNOWLEDGE_24_VP * len(kinds)
+    scored = False
     for number, building in KNOWLEDGE_BUILDING_SCORED.items():
         if k >> number & 1:
+            scored = True
             points += KNOWLEDGE_BUILDING_VP * player.estate.count(building)
+    if scored and Tile.CRANE in player.estate:  # counts as one building of the best type
+        points += KNOWLEDGE_BUILDING_VP
     return points
 
 
@@ -98,7 +104,8 @@ class Outcome:
     ranking: tuple[int, ...]
     scores: tuple[int, ...]  # by seat
     empty_spaces: tuple[int, ...]  # by seat (fewer wins a tie)
-    decided_by: str  # "score", "fewest empty spaces" or "later in turn order"
+    decided_by: str  # "score", "fewest empty spaces", "later in turn order" (2011) or
+    # "further behind on the bridge" (2019)
 
     @property
     def winner(self) -> int:
@@ -106,12 +113,17 @@ class Outcome:
 
 
 def outcome(state: GameState) -> Outcome:
-    """Rank the players: most VP; ties go to the fewest empty estate spaces, then to the
-    player later in turn order (the order of the last round)."""
+    """Rank the players: most VP; ties go to the fewest empty estate spaces, then (2011) to
+    the player later in turn order (the order of the last round) or (2019) to the player
+    further behind on the bridge at the end."""
     n = state.config.players
     scores = tuple(p.vp for p in state.players)
     empty = tuple(p.estate.count(-1) for p in state.players)
-    position = {seat: i for i, seat in enumerate(state.order)}
+    if state.config.edition is Edition.E2019:
+        order, last = state.bridge_order(), "further behind on the bridge"
+    else:
+        order, last = state.order, "later in turn order"
+    position = {seat: i for i, seat in enumerate(order)}
 
     def key(seat: int) -> tuple[int, int, int]:
         return (-scores[seat], empty[seat], -position[seat])
@@ -123,5 +135,5 @@ def outcome(state: GameState) -> Outcome:
     elif empty[first] != empty[second]:
         why = "fewest empty spaces"
     else:
-        why = "later in turn order"
+        why = last
     return Outcome(ranking, scores, empty, why)

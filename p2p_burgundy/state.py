@@ -19,8 +19,9 @@ from enum import IntEnum
 
 import msgpack
 
+from .board import bridge_order
 from .chance import ChanceEvent
-from .config import GameConfig
+from .config import GameConfig, Module
 from .estate import Estate
 from .scoring import Category
 
@@ -39,6 +40,8 @@ class Step(IntEnum):
     MARKET = 8  # may take a ship or animal tile
     CITY_HALL = 9  # may place another tile, any die number
     CHOOSE_ESTATE = 10  # set-up: choose the board's side and the start castle's space
+    WHITE_CASTLE = 11  # a white castle's action with the white die (white castles module)
+    CRANE = 12  # may trigger any building's effect (extra tiles module)
 
 
 EMPTY = -1  # an empty estate space or depot slot
@@ -122,9 +125,11 @@ _GAME_FIELDS = (
     "depots", "depot_goods", "phase_goods", "supplies", "goods_pool", "bonus_taken",
     "pending", "chance", "chance_index", "white_die", "box",
 )
-# Fields that exist only when the config has set-up choices (GameConfig.has_choices): they are
-# encoded after the others then, and left out otherwise (so standard games hash as before).
+# Fields that exist only when the config has set-up choices (GameConfig.has_choices), or the
+# inns module: they are encoded after the others then, and left out otherwise (so standard
+# games hash as before).
 _SETUP_FIELDS = ("offers",)
+_INN_FIELDS = ("inns",)
 
 
 class GameState:
@@ -142,13 +147,14 @@ class GameState:
       each tile left the game (discarded or cleared off the board).
     - ``pending``: stack of ``(Step, argument)`` decisions still to make in this turn.
     - ``chance``: the chance event waiting for entropy, or None.
+    - ``inns`` (inns module): how many inns lie stacked beside the black depot.
     - ``offers``: per seat, the estate ids it still chooses from during set-up (its board's
       two sides in the experts' set-up, side 0 first; its one estate when only the start space
       is chosen); empty once chosen. Until a seat has chosen, ``boards[seat]`` is a
       placeholder (its side 0 once dealt, estate 1 before).
     """
 
-    __slots__ = _GAME_FIELDS + _SETUP_FIELDS
+    __slots__ = _GAME_FIELDS + _SETUP_FIELDS + _INN_FIELDS
 
     config: GameConfig
     boards: tuple[Estate, ...]
@@ -171,6 +177,7 @@ class GameState:
     white_die: int
     box: tuple[int, ...]
     offers: tuple[tuple[str, ...], ...]
+    inns: int
 
     def clone(self) -> GameState:
         """A copy sharing all (immutable) field values: cheap enough for search."""
@@ -197,6 +204,7 @@ class GameState:
         new.white_die = self.white_die
         new.box = self.box
         new.offers = self.offers
+        new.inns = self.inns
         return new
 
     @property
@@ -216,12 +224,22 @@ class GameState:
         """What the player to move is deciding."""
         return Step(self.pending[-1][0]) if self.pending else Step.TURN
 
+    def bridge_order(self) -> tuple[int, ...]:
+        """The seats as they stand on the bridge now, furthest along first (the next
+        round's turn order); the owner of monastery #27 is on top of any stack."""
+        top = -1
+        for seat, p in enumerate(self.players):
+            if p.knowledge >> 27 & 1:
+                top = seat
+        return bridge_order(self.track, top)
+
     def player(self, seat: int) -> PlayerState:
         return self.players[seat]
 
     def to_tree(self) -> list[object]:
-        """Canonical encodable form of the whole state (fields in declaration order; the
-        set-up's ``offers`` last, only when the config has set-up choices)."""
+        """Canonical encodable form of the whole state (fields in declaration order; then
+        the set-up's ``offers`` when the config has set-up choices, and ``inns`` with the inns
+        module)."""
         out: list[object] = []
         for name in _GAME_FIELDS:
             value = getattr(self, name)
@@ -238,6 +256,8 @@ class GameState:
                 out.append(value)
         if self.config.has_choices:
             out.append([list(o) for o in self.offers])
+        if self.config.has(Module.INNS):
+            out.append(self.inns)
         return out
 
     def __repr__(self) -> str:

@@ -60,6 +60,7 @@ class Animal(IntEnum):
     SHEEP = 1
     PIG = 2
     CHICKEN = 3
+    GOOSE = 4  # the geese tile (extra tiles module): a type of its own for knowledge #24
 
 
 class Tile(IntEnum):
@@ -114,10 +115,20 @@ class Tile(IntEnum):
     KNOWLEDGE_24 = 46
     KNOWLEDGE_25 = 47
     KNOWLEDGE_26 = 48
+    # The 2019 expansion modules' tiles (in play only when their module is switched on).
+    KNOWLEDGE_27 = 49  # extra tiles: on top of any stack on the bridge
+    KNOWLEDGE_28 = 50  # extra tiles: buy 2 workers for 1 silverling
+    KNOWLEDGE_29 = 51  # white castles: 4 VP per white castle at the end
+    CRANE = 52  # extra tiles: a building that triggers any building's effect
+    GEESE = 53  # extra tiles: an animal tile that scores with every other animal type
+    WHITE_CASTLE = 54  # white castles: a building that takes an action with the white die
+    INN = 55  # inns: goes on any colour; its area scores one size bigger
 
     @property
-    def colour(self) -> Colour:
-        return Colour(TILE_COLOUR[self])
+    def colour(self) -> Colour | None:
+        """The colour of space the tile goes on (None for the inn: any colour)."""
+        colour = TILE_COLOUR[self]
+        return None if colour == ANY_COLOUR else Colour(colour)
 
     @property
     def animal(self) -> Animal | None:
@@ -136,8 +147,11 @@ class Tile(IntEnum):
 
 
 TILE_COUNT = len(Tile)
+BASE_TILE_COUNT = Tile.KNOWLEDGE_26 + 1  # the tiles of the base game (the rest: modules)
 FIRST_ANIMAL = Tile.COW_2
 FIRST_KNOWLEDGE = Tile.KNOWLEDGE_1
+ANY_COLOUR = len(Colour)  # TILE_COLOUR of the inn, which goes on a space of any colour
+GEESE_VP = 2  # for the geese, when placed and whenever an animal tile joins their pasture
 
 
 def knowledge_tile(number: int) -> Tile:
@@ -158,34 +172,37 @@ def animal_tile(animal: Animal, animals: int) -> Tile:
     return Tile(FIRST_ANIMAL + 3 * animal + animals - 2)
 
 
-def _colour_of(tile: int) -> Colour:
-    if tile < FIRST_ANIMAL:
+def _colour_of(tile: int) -> int:
+    if tile < FIRST_ANIMAL or tile in (Tile.CRANE, Tile.WHITE_CASTLE):
         return Colour.BEIGE
-    if tile < Tile.SHIP:
+    if tile < Tile.SHIP or tile == Tile.GEESE:
         return Colour.LIGHT_GREEN
-    if tile >= FIRST_KNOWLEDGE:
+    if FIRST_KNOWLEDGE <= tile <= Tile.KNOWLEDGE_29:
         return Colour.YELLOW
-    return {Tile.SHIP: Colour.BLUE, Tile.CASTLE: Colour.DARK_GREEN, Tile.MINE: Colour.GREY}[
-        Tile(tile)
-    ]
+    return {Tile.SHIP: Colour.BLUE, Tile.CASTLE: Colour.DARK_GREEN, Tile.MINE: Colour.GREY,
+            Tile.INN: ANY_COLOUR}[Tile(tile)]
+
+
+def _animal(tile: int) -> tuple[int, int]:
+    """(type, count) of an animal tile; (-1, 0) for others."""
+    if tile == Tile.GEESE:
+        return Animal.GOOSE, 2
+    if TILE_COLOUR[tile] == Colour.LIGHT_GREEN:
+        return (tile - FIRST_ANIMAL) // 3, (tile - FIRST_ANIMAL) % 3 + 2
+    return -1, 0
 
 
 # Lookup tables indexed by tile number (tuples: the hot paths index them millions of times).
 TILE_COLOUR: tuple[int, ...] = tuple(int(_colour_of(t)) for t in range(TILE_COUNT))
-ANIMAL_TYPE: tuple[int, ...] = tuple(
-    (t - FIRST_ANIMAL) // 3 if TILE_COLOUR[t] == Colour.LIGHT_GREEN else -1
-    for t in range(TILE_COUNT)
-)
-ANIMAL_COUNT: tuple[int, ...] = tuple(
-    (t - FIRST_ANIMAL) % 3 + 2 if TILE_COLOUR[t] == Colour.LIGHT_GREEN else 0
-    for t in range(TILE_COUNT)
-)
+ANIMAL_TYPE: tuple[int, ...] = tuple(_animal(t)[0] for t in range(TILE_COUNT))
+ANIMAL_COUNT: tuple[int, ...] = tuple(_animal(t)[1] for t in range(TILE_COUNT))
 KNOWLEDGE_NUMBER: tuple[int, ...] = tuple(
-    t - FIRST_KNOWLEDGE + 1 if t >= FIRST_KNOWLEDGE else 0 for t in range(TILE_COUNT)
+    t - FIRST_KNOWLEDGE + 1 if TILE_COLOUR[t] == Colour.YELLOW else 0 for t in range(TILE_COUNT)
 )
 
-# Knowledge tiles #16..#23 score 4 VP per building of one type at the end.
-KNOWLEDGE_BUILDING_SCORED: dict[int, Building] = {
+# Knowledge tiles #16..#23 (and #29, white castles module) score 4 VP per building of one
+# type at the end.
+KNOWLEDGE_BUILDING_SCORED: dict[int, int] = {
     16: Building.MARKET,
     17: Building.WATCHTOWER,
     18: Building.CARPENTERS_WORKSHOP,
@@ -194,10 +211,11 @@ KNOWLEDGE_BUILDING_SCORED: dict[int, Building] = {
     21: Building.BOARDING_HOUSE,
     22: Building.BANK,
     23: Building.CITY_HALL,
+    29: Tile.WHITE_CASTLE,
 }
 
 
-ANIMAL_PLURALS = ("cows", "sheep", "pigs", "chickens")  # by Animal
+ANIMAL_PLURALS = ("cows", "sheep", "pigs", "chickens", "geese")  # by Animal
 
 
 def tile_name(tile: int) -> str:
@@ -205,15 +223,17 @@ def tile_name(tile: int) -> str:
 
     >>> tile_name(Tile.SHEEP_4), tile_name(Tile.KNOWLEDGE_12), tile_name(Tile.SHIP)
     ('4 sheep', 'knowledge #12', 'ship')
+    >>> tile_name(Tile.GEESE), tile_name(Tile.WHITE_CASTLE), tile_name(Tile.INN)
+    ('2 geese', 'white castle', 'inn')
     """
     colour = TILE_COLOUR[tile]
-    if colour == Colour.BEIGE:
+    if colour == Colour.BEIGE and tile < FIRST_ANIMAL:
         return Building(tile).name.lower().replace("_", " ").replace("carpenters", "carpenter's")
     if colour == Colour.LIGHT_GREEN:
         return f"{ANIMAL_COUNT[tile]} {ANIMAL_PLURALS[ANIMAL_TYPE[tile]]}"
     if colour == Colour.YELLOW:
         return f"knowledge #{KNOWLEDGE_NUMBER[tile]}"
-    return Tile(tile).name.lower()
+    return Tile(tile).name.lower().replace("_", " ")
 
 
 # --- The face-down supplies (2011 and 2019 base game: 164 hex tiles) -------------------------
@@ -224,7 +244,7 @@ def _supply(entries: Sequence[tuple[int, int]]) -> tuple[int, ...]:
 
 
 _BUILDINGS = list(Building)
-_ANIMAL_KINDS = list(Animal)
+_ANIMAL_KINDS = [a for a in Animal if a != Animal.GOOSE]
 
 NORMAL_SUPPLY: tuple[tuple[int, ...], ...] = (
     _supply([(b, 5) for b in _BUILDINGS]),  # beige: 40
@@ -242,6 +262,17 @@ BLACK_SUPPLY: tuple[int, ...] = _supply(
     + [(Tile.SHIP, 6), (Tile.CASTLE, 2), (Tile.MINE, 2)]
     + [(knowledge_tile(n), 1) for n in (7, 12, 14, 15, 24, 25)]
 )
+
+# The expansion modules' tiles, by the supply they are shuffled into: 0..5 the normal backs by
+# colour, 6 the black backs, 7 the inns' own stack (one comes out beside the black depot at
+# the start of each phase). Keyed by the module's name (config.Module's value).
+MODULE_TILES: dict[str, dict[int, tuple[int, ...]]] = {
+    "extra-tiles": {Colour.YELLOW: (Tile.KNOWLEDGE_27, Tile.KNOWLEDGE_28),
+                    6: (Tile.CRANE, Tile.GEESE)},
+    "white-castles": {Colour.BEIGE: (Tile.WHITE_CASTLE,) * 6, Colour.YELLOW: (Tile.KNOWLEDGE_29,),
+                      6: (Tile.WHITE_CASTLE,) * 2},
+    "inns": {7: (Tile.INN,) * 5},
+}
 
 # --- Goods ------------------------------------------------------------------------------------
 # A goods type is the die number printed on it (1..6); the colours are only for display.

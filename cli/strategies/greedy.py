@@ -61,7 +61,8 @@ _END_KNOWLEDGE = frozenset({15, *range(16, 27)})
 _ABILITY_BITS = sum(1 << n for n in range(1, 15))
 _END_BITS = sum(1 << n for n in _END_KNOWLEDGE)
 _K1, _K7, _K8 = 1 << 1, 1 << 7, 1 << 8
-_FREE_PLACE_BIT = (1 << 9, 1 << 10, 1 << 10, 1 << 11, 1 << 11, 1 << 11)  # by colour
+# by colour; none for the inn (any colour, inns module)
+_FREE_PLACE_BIT = (1 << 9, 1 << 10, 1 << 10, 1 << 11, 1 << 11, 1 << 11, 0)
 
 
 @dataclass(frozen=True, slots=True)

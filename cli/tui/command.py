@@ -23,12 +23,11 @@ import os
 import sys
 from collections.abc import Sequence
 
-from p2p_burgundy import Edition
 from p2p_burgundy.net.identity import data_dir
 from p2p_burgundy.net.session import COLOURS
 
 from .. import options
-from ..estates import add_setup_arguments
+from ..estates import add_setup_arguments, modules, table_config
 from ..lan import add_peer_arguments
 from ..netplay import GONE_AFTER
 from ..strategies import STRATEGIES
@@ -75,6 +74,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", nargs="?", const="", default=None, metavar="GAMEFILE",
                         type=options.game_file,
                         help="rejoin an unfinished networked game (default: the latest one)")
+    parser.add_argument("--with", dest="modules", type=modules, default=(), metavar="MODULES",
+                        help="2019 expansion modules for a game against bots, "
+                             "comma-separated, or all")
     _client_arguments(parser)
 
 
@@ -82,8 +84,8 @@ def add_host_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``burgundy host``."""
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                         help="seats at the table (default 2)")
-    parser.add_argument("--edition", choices=[e.value for e in Edition], default="2011",
-                        help="rulebook edition (default 2011)")
+    parser.add_argument("--edition", type=options.edition, default=None, metavar="YEAR",
+                        help="rulebook edition, 2011 or 2019 (default 2011; 2019 with --with)")
     add_setup_arguments(parser)
     _client_arguments(parser)
 
@@ -96,6 +98,13 @@ def add_join_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--watch", action="store_true",
                         help="watch the game as a spectator (read-only) instead of playing")
     _client_arguments(parser)
+
+
+def check_play(args: argparse.Namespace) -> str | None:
+    """``--with`` plays a new game against bots: not with ``--resume`` or the tables list."""
+    if args.modules and play_mode(args) not in ("local", "bots"):
+        return "argument --with: needs a new game against bots (--bots N, --local or --seed)"
+    return None
 
 
 def play_mode(args: argparse.Namespace) -> str:
@@ -170,14 +179,15 @@ def run(args: argparse.Namespace) -> int:
     if mode == "local":
         delay = 0.0 if args.autoplay else max(0.0, args.bot_delay)
         table = LocalTable.new(args.name or default_name(), bots=args.bots or 1,
-                               seed=args.seed, strategy=args.strategy, bot_delay=delay)
+                               seed=args.seed, strategy=args.strategy, bot_delay=delay,
+                               modules=args.modules)
         return run_guarded(table, autoplay=args.strategy if args.autoplay else None,
                            mouse=not args.no_mouse)
     options = net_options(args)
     if mode == "resume":
         return netcommand.run_resume(options, args.resume or None)
     if mode == "bots":
-        return netcommand.run_bot_game(options, args.bots)
+        return netcommand.run_bot_game(options, args.bots, args.modules)
     return netcommand.run_lobby(options)
 
 
@@ -186,8 +196,10 @@ def run_host(args: argparse.Namespace) -> int:
     problem = needs_terminal("burgundy host")
     if problem is not None:
         return problem
-    return netcommand.run_lobby(net_options(args), host=Host(args.players, args.edition,
-                                                             args.estate, args.setup))
+    edition = table_config(args.players, args.edition, args.estate, args.setup,
+                           args.modules).edition.value
+    return netcommand.run_lobby(net_options(args), host=Host(args.players, edition, args.estate,
+                                                             args.setup, args.modules))
 
 
 def run_join(args: argparse.Namespace) -> int:

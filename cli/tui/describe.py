@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from p2p_burgundy import (
     Action,
     Buy,
+    BuyWorkers,
     Discard,
     EndTurn,
     GameState,
@@ -36,14 +37,16 @@ from p2p_burgundy import (
     TakeGoods,
     TakeTile,
     TakeWorkers,
+    UseBuilding,
     UseDie,
     apply,
 )
 from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.chance import ChanceKind
+from p2p_burgundy.rules import INN_DEPOT, bought_tile
 from p2p_burgundy.scoring import Category
 from p2p_burgundy.state import Step
-from p2p_burgundy.tiles import COLOUR_NAMES
+from p2p_burgundy.tiles import COLOUR_NAMES, tile_name
 
 from .texts import goods_label, tile_label
 
@@ -65,6 +68,7 @@ STEP_WORDS: dict[Step, str] = {
     Step.CHURCH: "church",
     Step.MARKET: "market",
     Step.CITY_HALL: "city hall",
+    Step.CRANE: "crane",
 }
 
 
@@ -152,6 +156,8 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
     how = f" with a {die}" if die else ""
     if step == Step.FREE_ACTION:
         how = " with the castle's extra action"
+    elif step == Step.WHITE_CASTLE:
+        how = f" with the white castle (the white die's {state.white_die})"
     if isinstance(action, EndTurn):
         unused = [p.dice[i] for i in (0, 1) if not p.dice_used >> i & 1]
         if unused:
@@ -165,7 +171,9 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
     if isinstance(action, Buy):
         where = "the black depot" if action.depot == 0 else f"depot {action.depot}"
         price = "2 workers" if action.payment == Payment.WORKERS else "2 silverlings"
-        text = f"{name} bought {tile_label(state.depots[action.depot][action.slot])} " \
+        if action.depot == INN_DEPOT:
+            where = "beside the black depot"
+        text = f"{name} bought {tile_label(bought_tile(state, action))} " \
                f"from {where} for {price}"
         return text + "."
     if isinstance(action, Discard):
@@ -196,6 +204,10 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
         return f"{who} sold {count} x {goods_label(action.goods)}{how}{tail}"
     if isinstance(action, TakeWorkers):
         return f"{who} took workers{how}{tail}"
+    if isinstance(action, BuyWorkers):
+        return f"{who} bought 2 workers for 1 silverling{tail}"
+    if isinstance(action, UseBuilding):
+        return f"{who} worked as a {tile_name(action.building)}{tail}"
     return f"{who}: {action!r}{tail}"
 
 

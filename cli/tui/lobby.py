@@ -14,7 +14,7 @@ the runner to carry out; :func:`render_lobby` draws the model on a
 >>> dispatch_lobby(model, "h"); model.page
 <Page.HOST: 'host'>
 >>> dispatch_lobby(model, "KEY_RIGHT"); dispatch_lobby(model, "^J")
-Host(players=3, edition='2011', estate=None, setup=None)
+Host(players=3, edition='2011', estate=None, setup=None, modules=())
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from p2p_burgundy.config import Setup
+from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.net.discovery import TableInfo
 from p2p_burgundy.net.errors import AddressError
 from p2p_burgundy.net.lobby import Member
@@ -66,6 +66,7 @@ class Host:
     edition: str
     estate: str | None = None  # everyone on this estate (default 1)
     setup: Setup | None = None  # or the experts' set-up
+    modules: tuple[Module, ...] = ()  # the 2019 expansion modules
 
 
 @dataclass(frozen=True, slots=True)

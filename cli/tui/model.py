@@ -45,13 +45,17 @@ from p2p_burgundy import (
     TakeGoods,
     TakeTile,
     TakeWorkers,
+    UseBuilding,
     UseDie,
     apply,
     legal_actions,
     state_hash,
 )
+from p2p_burgundy.actions import BUY_WORKERS
 from p2p_burgundy.estate import caveat, estate
+from p2p_burgundy.rules import INN_DEPOT, bought_tile
 from p2p_burgundy.state import Step
+from p2p_burgundy.tiles import tile_name
 
 from .describe import describe_turn, gains, gains_short
 from .layout import LEFT, MIN_WIDTH
@@ -201,18 +205,28 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
         if buys:
             options.append(Option("b", "buy a tile (once per turn)", children=tuple(_numbered(
                 [_buy_leaf(state, a) for a in buys])), prompt="Buy which tile?"))
+        if BUY_WORKERS in actions:
+            options.append(_leaf(state, BUY_WORKERS, "buy 2 workers for 1 silverling (#28)",
+                                 key="w"))
         if END_TURN in actions:
             options.append(Option("e", "end the turn", END_TURN))
         if any(isinstance(a, UseDie) for a in actions):
             return "Your turn: use a die (or buy a tile)", options
         return "Both dice used: buy a tile or end the turn", options
-    if step in (Step.DIE, Step.FREE_ACTION):
+    if step in (Step.DIE, Step.FREE_ACTION, Step.WHITE_CASTLE):
         if step == Step.DIE:
             die = p.dice[state.pending[-1][1]]
             prompt = f"With your {die}: take, place, sell or workers"
+        elif step == Step.WHITE_CASTLE:
+            prompt = f"White castle: one action with the white die's {state.white_die}"
         else:
             prompt = "Castle: one more action, any number"
         return prompt, _die_groups(state, actions)
+    if step == Step.CRANE:
+        options = _numbered([_leaf(state, a, f"as a {tile_name(a.building)}", tile=a.building)
+                             for a in actions if isinstance(a, UseBuilding)])
+        options.append(Option("x", "pass (use nothing)", Pass()))
+        return "Crane: trigger the effect of any building", options
     if step == Step.CHOOSE_ESTATE:
         return _estate_choice(state, actions)
     if step == Step.DISCARD:
@@ -268,8 +282,9 @@ def _estate_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, li
 
 
 def _buy_leaf(state: GameState, action: Buy) -> Option:
-    tile = state.depots[action.depot][action.slot]
-    where = "black depot" if action.depot == 0 else f"depot {action.depot}"
+    tile = bought_tile(state, action)
+    where = {0: "black depot", INN_DEPOT: "beside the black depot"}.get(action.depot,
+                                                                       f"depot {action.depot}")
     pay = " with 2 workers" if action.payment == Payment.WORKERS else ""
     return _leaf(state, action, f"{where}: {tile_label(tile)}{pay}", tile=tile,
                  target=("depot", action.depot, action.slot),

@@ -17,6 +17,7 @@ import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from p2p_burgundy import Module
 from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
 from p2p_burgundy.net.identity import key_path, load_or_create
 from p2p_burgundy.net.peer import saved_port
@@ -122,11 +123,12 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
             t.close()
 
 
-def run_bot_game(options: NetOptions, bots: int) -> int:
+def run_bot_game(options: NetOptions, bots: int, modules: tuple[Module, ...] = ()) -> int:
     """``burgundy play --bots N``: host on loopback, N local bot peers, start, play."""
     try:
         thread, table = quick_bot_game(options.home, bots, options.name, options.colour,
-                                       options.strategy, gone_after=options.gone_after)
+                                       options.strategy, gone_after=options.gone_after,
+                                       modules=modules)
     except (LanError, OSError) as exc:
         print(f"burgundy play: {exc}", file=sys.stderr)
         return 1
@@ -296,7 +298,7 @@ class LobbyRunner:
         try:
             if isinstance(command, Host):
                 lobby.host(command.players, model.name, model.colour, command.edition,
-                           setup=command.setup, estate=command.estate)
+                           setup=command.setup, estate=command.estate, modules=command.modules)
             elif isinstance(command, Join):
                 lobby.join(command.target, model.name, model.colour,
                            spectator=self.options.watch)

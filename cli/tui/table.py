@@ -29,11 +29,13 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 from p2p_burgundy import (
     Action,
+    Edition,
     EndTurn,
     EngineError,
     GameConfig,
     GameState,
     IllegalAction,
+    Module,
     UseDie,
     apply,
     legal_actions,
@@ -267,15 +269,18 @@ class LocalTable:
 
     @classmethod
     def new(cls, name: str, bots: int = 1, seed: int | None = None, strategy: str = "greedy",
-            bot_delay: float = 0.0, clock: Callable[[], float] = time.monotonic) -> LocalTable:
-        """A game of ``name`` (seat 0) against ``bots`` bots; a ``seed`` makes it repeatable.
+            bot_delay: float = 0.0, clock: Callable[[], float] = time.monotonic,
+            modules: tuple[Module, ...] = ()) -> LocalTable:
+        """A game of ``name`` (seat 0) against ``bots`` bots; a ``seed`` makes it repeatable;
+        ``modules``: the 2019 expansion modules (2019 edition).
 
         >>> LocalTable.new("Ann", bots=3).names
         ['Ann', 'Bot 1', 'Bot 2', 'Bot 3']
         """
         if not 1 <= bots <= 3:
             raise ValueError(f"play against 1 to 3 bots, not {bots}")
-        config = GameConfig(players=bots + 1)
+        config = GameConfig(players=bots + 1, edition=Edition.E2019 if modules else Edition.E2011,
+                            modules=modules)
         if seed is None:
             def entropy(index: int) -> bytes:
                 return os.urandom(32)

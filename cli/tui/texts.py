@@ -44,8 +44,10 @@ ANIMAL_CODES: dict[Animal, str] = {
     Animal.SHEEP: "Sh",
     Animal.PIG: "Pg",
     Animal.CHICKEN: "Ck",
+    Animal.GOOSE: "Gs",
 }
-OTHER_CODES = {Tile.SHIP: "Shp", Tile.CASTLE: "Cas", Tile.MINE: "Min"}
+OTHER_CODES = {Tile.SHIP: "Shp", Tile.CASTLE: "Cas", Tile.MINE: "Min", Tile.CRANE: "Crn",
+               Tile.WHITE_CASTLE: "WCa", Tile.INN: "Inn"}
 
 
 def tile_code(tile: int) -> str:
@@ -55,7 +57,7 @@ def tile_code(tile: int) -> str:
     ('Wrh', 'Pg4', 'Kn7', 'Min')
     """
     colour = TILE_COLOUR[tile]
-    if colour == Colour.BEIGE:
+    if colour == Colour.BEIGE and tile in BUILDING_CODES:
         return BUILDING_CODES[Building(tile)]
     if colour == Colour.LIGHT_GREEN:
         return f"{ANIMAL_CODES[Animal(ANIMAL_TYPE[tile])]}{ANIMAL_COUNT[tile]}"
@@ -154,6 +156,29 @@ OTHER_TEXT: dict[Tile, tuple[str, ...]] = {
         "No effect when placed. At the end of every phase each mine on your",
         "estate pays 1 silverling.",
     ),
+    Tile.CRANE: (
+        "Expansion (extra tiles), a building from the black depot. Once built,",
+        "you may trigger the effect of any one building, even one you lack.",
+        "At the end it counts as one more building of the best type for the",
+        "knowledge tiles that score buildings (#16-#23, #29).",
+    ),
+    Tile.GEESE: (
+        "Expansion (extra tiles), an animal tile from the black depot. Placed,",
+        "it scores 2 VP plus the animals of one other kind in its pasture (the",
+        "best); later, every animal tile placed there scores 2 VP more.",
+        "For knowledge #24 geese are a kind of their own.",
+    ),
+    Tile.WHITE_CASTLE: (
+        "Expansion (white castles), a building. Once built, you take one action",
+        "with the white die's number; workers may change it (the white die",
+        "itself stays as rolled).",
+    ),
+    Tile.INN: (
+        "Expansion (inns): one a phase beside the black depot, bought like its",
+        "tiles (b, 2 silverlings); inns stay from phase to phase. It goes on a",
+        "space of any colour, one inn per area; it has no effect but its area",
+        "scores one size bigger (an area of 8 with an inn scores 45).",
+    ),
 }
 
 KNOWLEDGE_TEXT: dict[int, tuple[str, ...]] = {
@@ -179,6 +204,8 @@ KNOWLEDGE_TEXT: dict[int, tuple[str, ...]] = {
         "2011 edition: 3 VP per type; 2019 edition: 2 VP per type.",
     ),
     24: ("End of game: 4 VP for every kind of animal on your estate.",),
+    27: ("Expansion: on the turn order track your piece is always on top of a stack.",),
+    28: ("Expansion: on your turn, buy 2 workers for 1 silverling, as often as you pay.",),
     25: ("End of game: 1 VP for every goods tile you sold.",),
     26: (
         "End of game: VP for every bonus tile you won (first or second).",
@@ -197,7 +224,8 @@ KNOWLEDGE_SHORT: dict[int, str] = {
     12: "taking +/-1", 13: "workers +1 silver", 14: "4 workers", 15: "VP per goods type",
     16: "4/market", 17: "4/watchtower", 18: "4/carpenter", 19: "4/church", 20: "4/warehouse",
     21: "4/boarding house", 22: "4/bank", 23: "4/city hall", 24: "4/animal kind",
-    25: "1/goods sold", 26: "VP per bonus",
+    25: "1/goods sold", 26: "VP per bonus", 27: "top of the bridge", 28: "buy workers",
+    29: "4/white castle",
 }
 """Two or three words per knowledge tile, for the supplies pane."""
 
@@ -208,6 +236,10 @@ def info_for_tile(tile: int) -> Info:
     >>> info_for_tile(Tile.KNOWLEDGE_26).lines[1]
     '2011 edition: 2 VP per bonus; 2019 edition: 3 VP per bonus.'
     """
+    if tile in OTHER_TEXT:
+        colour_name = "any colour" if tile == Tile.INN else COLOUR_NAMES[TILE_COLOUR[tile]]
+        return Info(f"{tile_name(tile).capitalize()} ({tile_code(tile)}, {colour_name})",
+                    OTHER_TEXT[Tile(tile)])
     colour = Colour(TILE_COLOUR[tile])
     where = f"{tile_code(tile)}, {COLOUR_NAMES[colour]}"
     if colour == Colour.BEIGE:
@@ -222,7 +254,7 @@ def info_for_tile(tile: int) -> Info:
     if colour == Colour.YELLOW:
         number = KNOWLEDGE_NUMBER[tile]
         return Info(f"Knowledge #{number} ({where})", KNOWLEDGE_TEXT[number])
-    return Info(f"{tile_name(tile).capitalize()} ({where})", OTHER_TEXT[Tile(tile)])
+    raise ValueError(f"no guide entry for tile {tile}")
 
 
 def guide() -> list[tuple[int, Info]]:
@@ -230,12 +262,13 @@ def guide() -> list[tuple[int, Info]]:
 
     >>> entries = guide()
     >>> len(entries), entries[0][1].title
-    (41, 'Warehouse (Wrh, beige)')
+    (48, 'Warehouse (Wrh, beige)')
     """
     tiles: list[int] = [int(b) for b in Building]
     tiles += [int(Tile.COW_2) + 3 * a for a in range(4)]
     tiles += [Tile.SHIP, Tile.CASTLE, Tile.MINE]
-    tiles += [int(Tile.KNOWLEDGE_1) + n for n in range(26)]
+    tiles += [int(Tile.KNOWLEDGE_1) + n for n in range(29)]  # #27-#29: expansions
+    tiles += [Tile.CRANE, Tile.GEESE, Tile.WHITE_CASTLE, Tile.INN]
     return [(t, info_for_tile(t)) for t in tiles]
 
 

@@ -35,14 +35,23 @@ from p2p_burgundy import (
     resolve_chance,
     state_hash,
 )
-from p2p_burgundy.config import Setup
+from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.estate import NEIGHBOURS, SPACE_COUNT
 from p2p_burgundy.state import EMPTY
-from p2p_burgundy.tiles import BLACK_SUPPLY, NORMAL_SUPPLY, TILE_COUNT
+from p2p_burgundy.tiles import BLACK_SUPPLY, MODULE_TILES, NORMAL_SUPPLY, Tile
 
 E2011, E2019 = Edition.E2011, Edition.E2019
 CASTLE_SPACE = 18  # the start castle on estate 1 (C6, row 4, column 4)
 TOTAL_TILES: Counter[int] = Counter([*(t for s in NORMAL_SUPPLY for t in s), *BLACK_SUPPLY])
+
+
+def total_tiles(config: GameConfig) -> Counter[int]:
+    """Every hex tile of a game with ``config``: the base game's and its modules'."""
+    total = Counter(TOTAL_TILES)
+    for module in config.modules:
+        for tiles in MODULE_TILES[module.value].values():
+            total.update(tiles)
+    return total
 
 
 def entropy(seed: object, index: int) -> bytes:
@@ -58,12 +67,14 @@ def resolve_all(state: GameState, seed: object = 0) -> GameState:
 
 
 def started(players: int = 2, *, edition: Edition = E2011, seed: object = 0,
-            estate: str = "1", start_space: int | None = None) -> GameState:
+            estate: str = "1", start_space: int | None = None,
+            modules: tuple[Module, ...] = ()) -> GameState:
     """A game after set-up, phase A's set-up and round 1's dice: the first player to move.
-    Every seat plays ``estate`` (start castle on ``start_space``, default the printed one)."""
+    Every seat plays ``estate`` (start castle on ``start_space``, default the printed one).
+    With ``modules`` the edition is 2019."""
     config = GameConfig(
-        players=players, edition=edition, estates=(estate,) * players,
-        start_spaces=() if start_space is None else (start_space,) * players,
+        players=players, edition=E2019 if modules else edition, estates=(estate,) * players,
+        start_spaces=() if start_space is None else (start_space,) * players, modules=modules,
     )
     return resolve_all(new_game(config), seed)
 
@@ -170,6 +181,7 @@ def position(
     depots: Mapping[int, Iterable[int]] | None = None,
     depot_goods: Mapping[int, Mapping[int, int]] | None = None,
     pending: Iterable[tuple[int, int]] | None = None,
+    modules: tuple[Module, ...] = (),
     **mover: Any,
 ) -> GameState:
     """A started game with empty depots (then ``depots`` / ``depot_goods`` added), the
@@ -179,7 +191,7 @@ def position(
     in storage and only the start castle; pass fields to change that.
     """
     state = empty_depots(started(players, edition=edition, seed=seed, estate=estate_id,
-                                 start_space=start_space))
+                                 start_space=start_space, modules=modules))
     defaults: dict[str, Any] = {
         "dice": (1, 2), "dice_used": 0, "workers": 0, "silver": 0, "goods": {},
         "storage": (), "bought": False,
@@ -278,13 +290,14 @@ def random_game(
     policy: Policy = uniform,
     edition: Edition = E2011,
     setup: Setup = Setup.STANDARD,
+    modules: tuple[Module, ...] = (),
     visit: Callable[[GameState, GameState, Action | None], None] | None = None,
 ) -> tuple[GameState, int]:
     """Play one game with a seeded policy (entropy from the same rng); ``visit(before, after,
     action)`` sees every step (action None for chance events). Returns the end state and the
     number of actions."""
     rng = random.Random(seed)
-    state = new_game(GameConfig(players=players, edition=edition, setup=setup))
+    state = new_game(GameConfig(players=players, edition=edition, setup=setup, modules=modules))
     count = 0
     while not state.is_over:
         if state.chance is not None:
@@ -307,9 +320,11 @@ def tile_census(state: GameState) -> Counter[int]:
         *(p.estate for p in state.players),
     ))
     del census[EMPTY]
-    for tile in range(TILE_COUNT):
-        if state.box[tile]:
-            census[tile] += state.box[tile]
+    for tile, boxed in enumerate(state.box):
+        if boxed:
+            census[tile] += boxed
+    if state.inns:
+        census[Tile.INN] += state.inns
     return census
 
 

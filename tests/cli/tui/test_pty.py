@@ -177,7 +177,7 @@ def test_help_for_the_current_screen_and_back(tmp_path: Path) -> None:
         term.press("esc", "esc", "esc")
         term.wait_for("use die 1")
         term.press("i")
-        term.wait_for("Tile guide 1/41: Warehouse")
+        term.wait_for("Tile guide 1/48: Warehouse")
         term.press("esc", "q")
         assert term.wait_exit() == 0
 

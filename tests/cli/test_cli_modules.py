@@ -1,0 +1,74 @@
+"""The expansion modules at the command line (``--with``) and the bots playing them."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2p_burgundy import Edition, GameConfig, Module
+from p2p_burgundy.cli.estates import table_config
+from p2p_burgundy.cli.main import main, parse
+from p2p_burgundy.cli.sim import play_game
+from p2p_burgundy.cli.strategies import make
+from p2p_burgundy.cli.tui.describe import describe_action
+from p2p_burgundy.cli.tui.model import build_menu
+from p2p_burgundy.cli.tui.texts import info_for_tile, tile_code
+from p2p_burgundy.tiles import Tile
+from tests.engine.helpers import builder, random_game
+
+
+def test_with_all_picks_the_2019_edition_and_every_module():
+    args = parse(["sim", "--with", "all", "--players", "3"])
+    assert args.modules == tuple(Module)
+    config = table_config(args.players, args.edition, args.estate, args.setup, args.modules)
+    assert config.edition is Edition.E2019 and config.modules == tuple(Module)
+    for command in (["bot", "--host"], ["host"]):
+        args = parse([*command, "--with", "inns,extra-tiles"])
+        assert args.modules == (Module.EXTRA_TILES, Module.INNS)
+
+
+@pytest.mark.parametrize(("argv", "phrase"), [
+    (["sim", "--with", "inn"], "unknown module 'inn'"),
+    (["sim", "--with", "inns", "--edition", "2011"], "part of the 2019 edition"),
+    (["bot", "--host", "--with", "inns", "--edition", "2011"], "part of the 2019 edition"),
+    (["play", "--with", "all"], "needs a new game against bots"),
+])
+def test_a_bad_with_is_one_line_and_exit_code_2(argv, phrase, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert phrase in err and err.count("\n") == 1
+
+
+def test_sim_prints_the_modules(capsys):
+    assert main(["sim", "--with", "white-castles", "--games", "1", "--bots", "random,random",
+                 "--quiet", "--jobs", "1"]) == 0
+    assert "edition 2019 with white-castles" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_greedy_and_mcts_play_every_module_legally(players):
+    config = GameConfig(players, Edition.E2019, modules=tuple(Module))
+    names = ("random", "greedy", "mcts", "greedy")[:players]
+    bots = [make(name, seed, iterations=4) for seed, name in enumerate(names)]
+    state, _ = play_game(config, bots, seed=players)  # raises if a bot plays an illegal move
+    assert state.is_over
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_terminal_client_names_every_choice_of_a_game_with_every_module(players):
+    seen: set[str] = set()
+
+    def visit(before, after, action):  # type: ignore[no-untyped-def]
+        if action is None:
+            return
+        prompt, options = build_menu(before)
+        assert options
+        seen.add(prompt.split(":")[0])
+        assert describe_action(before, action, ["Ann", "Bob", "Cid", "Dee"])
+
+    for seed in range(6):
+        random_game(players, seed, policy=builder, edition=Edition.E2019,
+                    modules=tuple(Module), visit=visit)
+    assert {"White castle", "Crane"} <= seen
+    for tile in (Tile.CRANE, Tile.GEESE, Tile.WHITE_CASTLE, Tile.INN, Tile.KNOWLEDGE_28):
+        assert info_for_tile(tile).lines and tile_code(tile)
