@@ -14,6 +14,7 @@ import pytest
 
 from p2p_burgundy import (
     Buy,
+    BuyWorkers,
     ChooseEstate,
     Discard,
     EndTurn,
@@ -26,6 +27,7 @@ from p2p_burgundy import (
     TakeGoods,
     TakeTile,
     TakeWorkers,
+    UseBuilding,
     UseDie,
     apply,
     encode_state,
@@ -33,7 +35,7 @@ from p2p_burgundy import (
     rules,
     state_hash,
 )
-from p2p_burgundy.config import Setup
+from p2p_burgundy.config import Module, Setup
 from tests.engine.helpers import E2011, E2019, POLICIES, random_game
 
 POOL = [
@@ -48,6 +50,8 @@ POOL = [
     Pass(),
     EndTurn(),
     *(ChooseEstate(side, s) for side in range(-1, 3) for s in range(-1, 38)),
+    BuyWorkers(),
+    *(UseBuilding(b) for b in range(-1, 57)),
 ]
 _DEPOT_SETS = [(d,) for d in range(0, 8)] + list(itertools.combinations(range(1, 7), 2)) + [
     (6, 1), (1, 2, 3), ()]
@@ -78,6 +82,11 @@ def sample_states(players: int) -> list:
         setup = (Setup.STANDARD, Setup.EXPERTS_OPEN, Setup.STANDARD, Setup.EXPERTS_SECRET)[i % 4]
         random_game(players, 7000 + 100 * players + i, policy=POLICIES[i % 3],
                     edition=E2019 if i % 2 else E2011, setup=setup, visit=visit)
+    for i in range(40):  # games with every expansion module, until their steps came up
+        if rare[Step.CRANE] and rare[Step.WHITE_CASTLE] and i >= 4:
+            break
+        random_game(players, 7500 + 100 * players + i, policy=POLICIES[i % 3], edition=E2019,
+                    modules=tuple(Module), visit=visit)
     return states
 
 
