@@ -578,9 +578,10 @@ class NetTable:
         out.append(TableChat(seat, text))
 
     def _track_missing(self) -> bool:
-        """Note since when each seat the game waits for has been silent; True when the set
-        of seats that are gone long enough changed."""
-        before = set(self.gone())
+        """Note since when each seat the game waits for has been silent; True when what the
+        screen shows of it changed: a seat fell silent or spoke again, or has been gone long
+        enough to be offered to a bot."""
+        before = set(self._missing_since), set(self.gone())
         waiting = self.session.waiting_for()
         blocking = set(waiting.seats) if waiting is not None and not self._ended else set()
         try:  # the peer's loop may change what this reads, meanwhile: then next time
@@ -594,7 +595,7 @@ class NetTable:
                 del self._missing_since[seat]
         for seat in sorted(silent):
             self._missing_since.setdefault(seat, now)
-        return set(self.gone()) != before
+        return (set(self._missing_since), set(self.gone())) != before
 
     def _bot_turn(self) -> None:
         """We are the deputy of a seat handed to a bot: a bot plays it, not the user."""

@@ -160,6 +160,32 @@ def test_hosting_a_table_a_headless_bot_joins_then_its_seat_goes_to_a_bot(tmp_pa
         quit_game(term)
 
 
+def test_a_player_falling_silent_shows_on_the_screen_without_a_key(tmp_path: Path) -> None:
+    robo = tmp_path / "robo"
+    with burgundy(tmp_path / "me", "host", "--players", "2", "--name", "Hana", *OFF_LAN,
+                  "--gone-after", "600") as term:
+        screen = term.wait_for("Others join at 127.0.0.1:")
+        port = re.search(r"Others join at 127\.0\.0\.1:(\d+)", screen).group(1)  # type: ignore[union-attr]
+        with headless_bot(robo, f"127.0.0.1:{port}", "--name", "Robo", *OFF_LAN) as bot:
+            term.wait_for("s starts the game", 20)
+            term.press("s")
+            term.wait_for("Hana's estate")
+            bot.kill()
+            bot.wait()
+        while True:  # play on until the game needs Robo
+            assert term.wait_until(lambda: "use die 1" in term.text
+                                   or "waiting for" in term.text, 20), term.text
+            if "use die 1" not in term.text:
+                break
+            play_a_turn(term, "Hana")
+        # No key from here: the peer's silence must reach the screen by itself.
+        def waiting_pane() -> str:  # the left column, where the status wraps in full
+            return " ".join(line[:42].strip() for line in term.screen.display)
+
+        assert term.wait_until(lambda: "(not heard from)" in waiting_pane(), 20), term.text
+        quit_game(term)
+
+
 def test_the_tables_list_shows_a_table_announced_on_loopback_and_joins_it(tmp_path: Path
                                                                          ) -> None:
     zed = tmp_path / "zed"
