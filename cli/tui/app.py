@@ -26,8 +26,11 @@ from types import FrameType
 from p2p_burgundy import EngineError
 
 from ..strategies import make
+from .hint import bot as hint_bot
+from .hint import suggest
 from .layout import Layout, compute_layout
 from .model import (
+    AskHint,
     Command,
     Context,
     Model,
@@ -77,6 +80,7 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
         **_VIEW_KEYS,
         "R": (("ask_resign",), "resign"),
         "S": (("toggle_scores",), "scores"),
+        "H": (("ask_hint",), "hint"),
     },
     Context.WAIT: {"B": (("ask_seat_to_bot",), "let a bot play"),  # shown once one is gone
                    "S": (("toggle_scores",), "scores"), "s": (("toggle_scores",), ""),
@@ -103,6 +107,8 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
     Context.CHART: {"G": (("toggle_chart",), "back"), "^[": (("toggle_chart",), ""),
                     "q": (("toggle_chart",), ""), "S": (("toggle_scores",), "scores"),
                     "?": (("show", "help"), "help")},
+    Context.HINT: {"^J": (("follow_hint",), "do it"), "^[": _CLOSE, "H": _ALSO_CLOSE,
+                   "q": _ALSO_CLOSE, "?": (("show", "help"), "help")},
     Context.SCORES: {
         "s": (("toggle_scores",), "scores"), "S": (("toggle_scores",), ""),
         "G": (("toggle_chart",), "chart"),
@@ -347,9 +353,7 @@ class App:
                 dirty = True
                 continue
             if dirty:
-                self.canvas = render(model, self.layout, footer_keys(model),
-                                     footer_keys(model, model.base_context()))
-                paint(self.screen, self.canvas, self.palette)
+                self._paint()
                 dirty = False
             busy = self.bot is not None and not model.game_over
             self.screen.timeout(0 if busy else POLL_MS)
@@ -366,6 +370,12 @@ class App:
             command = self._mouse() if name == "KEY_MOUSE" else dispatch(model, name)
             if command is not None and self.execute(command):
                 return 0
+
+    def _paint(self) -> None:
+        model = self.model
+        self.canvas = render(model, self.layout, footer_keys(model),
+                             footer_keys(model, model.base_context()))
+        paint(self.screen, self.canvas, self.palette)
 
     def _poll(self) -> bool:
         events = self.table.poll()
@@ -415,6 +425,9 @@ class App:
                     self.table.step_turn(command.delta)
                 else:
                     self.table.step(command.delta)
+            elif isinstance(command, AskHint):
+                self._paint()  # the question shows while the bot thinks
+                model.show_hint(suggest(command.state, hint_bot()), command.state)
             elif isinstance(command, SeatToBot) and isinstance(self.table, Handover):
                 self.table.seat_to_bot(command.seat)
                 model.message = (f"You agreed that a bot plays {self.table.names[command.seat]}'s"

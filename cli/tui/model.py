@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from p2p_burgundy import (
     END_TURN,
@@ -59,8 +60,11 @@ from p2p_burgundy.tiles import tile_name
 
 from .describe import describe_turn, gains, gains_short
 from .layout import LEFT, MIN_WIDTH
-from .table import Handover, Scored, ScoreTrack, Steppable, Table
+from .table import Handover, Hinting, Scored, ScoreTrack, Steppable, Table
 from .texts import goods_label, guide, info_for_tile, short_name, tile_code, tile_label
+
+if TYPE_CHECKING:
+    from .hint import Hint
 
 HOTKEYS = "123456789abdfghjkmnorstwyz"
 """Keys for numbered choices (letters that other keys use are left out)."""
@@ -422,6 +426,7 @@ class Context(Enum):
     SCORES = "scores"  # the game is over
     STANDINGS = "standings"  # the scores page during the game
     CHART = "chart"  # the VP of every player round by round
+    HINT = "hint"  # what the bot would do now
     HELP = "help"
     INFO = "info"
     LOG = "log"
@@ -438,6 +443,7 @@ class Overlay(Enum):
     LOG = "log"
     SCORES = "scores"
     CHART = "chart"
+    HINT = "hint"
 
 
 class Ask(Enum):
@@ -488,7 +494,14 @@ class SeatToBot:
     seat: int
 
 
-Command = Submit | SendChat | Resign | Quit | StepReplay | SeatToBot
+@dataclass(frozen=True, slots=True)
+class AskHint:
+    """Ask the strongest bot what it would do in ``state`` (our turn so far)."""
+
+    state: GameState
+
+
+Command = Submit | SendChat | Resign | Quit | StepReplay | SeatToBot | AskHint
 
 
 @dataclass(slots=True)
@@ -534,6 +547,8 @@ class Model:
         self.too_small = False
         self._track = ScoreTrack()
         self.changes: Changes = frozenset()  # marked on the board until we choose something
+        self.hint: Hint | None = None  # the bot's suggestion for ``hint_for``
+        self.hint_for: GameState | None = None
         self._shown: GameState | None = None  # the table's state at the last refresh
 
     # --- reading -------------------------------------------------------------------------
@@ -565,6 +580,8 @@ class Model:
             return Context.LOG
         if self.overlay == Overlay.CHART:
             return Context.CHART
+        if self.overlay == Overlay.HINT:
+            return Context.HINT
         if self.overlay == Overlay.SCORES and not self.game_over:
             return Context.STANDINGS
         return self.base_context()
@@ -784,6 +801,40 @@ class Model:
         self.path, self.cursor = [], 0
         self.message = "Undone." if action else "Nothing to undo yet this turn."
 
+    def ask_hint(self) -> Command | None:
+        """H: ask the bot what it would do now (where the table allows hints)."""
+        if self.draft is None:
+            self.message = "Hints are for your own turn."
+            return None
+        if not (isinstance(self.table, Hinting) and self.table.hints):
+            self.message = "Hints are off at this table."
+            return None
+        if self.hint is not None and self.hint_for is self.draft.state:
+            self.overlay = Overlay.HINT
+            return None
+        self.message = "Asking the bot (a moment)..."
+        return AskHint(self.draft.state)
+
+    def show_hint(self, hint: Hint, state: GameState) -> None:
+        """The bot's answer for ``state`` (shown if our turn is still there)."""
+        self.hint, self.hint_for = hint, state
+        self.message = ""
+        if self.draft is not None and self.draft.state is state:
+            self.overlay = Overlay.HINT
+
+    def follow_hint(self) -> None:
+        """Enter on a hint: make its choices, as if their keys were pressed."""
+        hint, self.overlay = self.hint, None
+        if hint is None or self.draft is None or self.hint_for is not self.draft.state:
+            self.message = "That hint was for another moment: H asks again."
+            return
+        for action in hint.actions:
+            if isinstance(action, EndTurn | ChooseEstate):
+                self.message = "The bot would end the turn here: press e."
+                break
+            self.draft.apply(action)
+        self.path, self.cursor, self.changes = [], 0, frozenset()
+
     def autoplay(self, choose: Callable[[GameState, list[Action]], Action]) -> Command | None:
         """Let ``choose(state, actions) -> Action`` play the rest of our turn."""
         draft = self.draft
@@ -942,6 +993,6 @@ class Model:
         return StepReplay(delta, bool(turns))
 
 
-__all__ = ["Ask", "Changes", "Command", "Context", "MenuView", "Model", "Option", "Overlay", "Quit",
-           "Resign", "SeatToBot", "SendChat", "StepReplay", "Submit", "TurnDraft",
-           "build_menu", "changes_between"]
+__all__ = ["Ask", "AskHint", "Changes", "Command", "Context", "MenuView", "Model", "Option",
+           "Overlay", "Quit", "Resign", "SeatToBot", "SendChat", "StepReplay", "Submit",
+           "TurnDraft", "build_menu", "changes_between"]

@@ -33,6 +33,7 @@ from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 
 from .describe import CATEGORY_WORDS
+from .hint import Hint
 from .layout import MIN_HEIGHT, MIN_WIDTH, Dim, Layout
 from .model import Changes, Context, MenuView, Model, Option, Overlay, Target
 from .table import EntryKind, HistoryEntry, Steppable
@@ -632,6 +633,22 @@ def chart_lines(rounds: Sequence[tuple[int, ...]], names: Sequence[str], width: 
     return lines
 
 
+def hint_lines(hint: Hint, width: int) -> list[Line]:
+    """The bot's suggestion: the keys to press with what each chooses, what it earns at
+    once, and what the bot thinks it is worth by the end of the game."""
+    lines: list[Line] = [[Seg("Hint: what the strongest bot would do now", Style.TITLE)], []]
+    for i, (key, label) in enumerate(hint.steps):
+        lines.append([Seg("  press " if i == 0 else "  then  "), Seg(key, Style.KEY),
+                      Seg(fit(f"  {label}", width - 10))])
+    now = f"+{hint.vp_now} VP" + (f" ({hint.now})" if hint.now else "")
+    worth = f"{hint.worth:+.0f}"
+    lines += [[], [Seg("At once: ", Style.BOLD), Seg(fit(now, width - 9))],
+              [Seg("By the end: ", Style.BOLD),
+               Seg(f"the bot reckons it worth about {worth} VP to you")],
+              [], [Seg("Enter: do it   Esc: back (and press the keys yourself)", Style.DIM)]]
+    return lines
+
+
 def page_lines(body: Sequence[str], title: str, height: int, scroll: int) -> list[Line]:
     """A titled page of plain lines, scrolled.
 
@@ -770,6 +787,8 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
         if room >= 12:  # the chart too, if it fits
             lines += [[], *chart_lines(model.round_scores(), names, body.width, room)]
         canvas.draw(body, lines)
+    elif overlay == Overlay.HINT and model.hint is not None:
+        canvas.draw(body, hint_lines(model.hint, body.width))
     elif overlay == Overlay.CHART:
         canvas.draw(body, chart_lines(model.round_scores(), names, body.width, body.height))
     else:

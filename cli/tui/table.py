@@ -175,6 +175,15 @@ class Handover(Protocol):
 
 
 @runtime_checkable
+class Hinting(Protocol):
+    """A table that says whether a player may ask the bot for hints."""
+
+    @property
+    def hints(self) -> bool:
+        """True where hints are allowed (a game against bots on this computer)."""
+
+
+@runtime_checkable
 class Scored(Protocol):
     """A table that knows every player's VP at the end of each round so far."""
 
@@ -244,6 +253,7 @@ class LocalTable:
     """
 
     networked = False
+    hints = True  # nobody else to be fair to
 
     def __init__(self, config: GameConfig, names: Sequence[str], my_seat: int | None,
                  bots: Mapping[int, Strategy], entropy: Callable[[int], bytes],

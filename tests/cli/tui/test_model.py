@@ -18,6 +18,7 @@ from p2p_burgundy import (
     apply,
     legal_actions,
 )
+from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.cli.tui.model import (
     Ask,
     Context,
@@ -30,7 +31,9 @@ from p2p_burgundy.cli.tui.model import (
     Submit,
     build_menu,
 )
+from p2p_burgundy.cli.tui.table import LocalTable
 from p2p_burgundy.cli.tui.texts import guide
+from p2p_burgundy.state import Step
 
 from .helpers import FixedTable, play, resolve, started
 
@@ -248,6 +251,33 @@ def test_what_the_others_changed_is_marked_until_we_choose() -> None:
     assert model.changes == frozenset()
     screen = "".join(render(model, compute_layout(120, 40), footer_keys(model)).text())
     assert "*---" not in screen and "Twr *" not in screen
+
+
+def test_a_hint_shows_the_bots_choices_as_keys_and_enter_makes_them() -> None:
+    from p2p_burgundy.cli.tui.hint import suggest
+    from p2p_burgundy.cli.tui.model import AskHint
+
+    table = LocalTable.new("Ann", bots=1, seed=3)
+    table.poll()
+    model = Model(table)
+    model.refresh()
+    command = model.ask_hint()
+    assert isinstance(command, AskHint) and command.state is model.draft.state
+    hint = suggest(command.state, make("mcts", seed=0, iterations=40))
+    model.show_hint(hint, command.state)
+    assert model.context() == Context.HINT
+    assert hint.steps[0] == ("1", "use die 1: a 3") and len(hint.steps) == 3
+    model.follow_hint()
+    assert model.draft.actions == list(hint.actions) and model.overlay is None
+    assert model.draft.state.step == Step.TURN  # the die action is complete
+
+
+def test_hints_are_off_where_the_table_does_not_allow_them() -> None:
+    _, model = my_turn()  # a table with other people at it, as far as the model knows
+    assert model.ask_hint() is None and model.message == "Hints are off at this table."
+    waiting = Model(FixedTable(started(2), NAMES, 1))
+    waiting.refresh()
+    assert waiting.ask_hint() is None and waiting.message == "Hints are for your own turn."
 
 
 def test_autoplay_plays_a_legal_whole_turn() -> None:

@@ -167,6 +167,17 @@ def test_scores_any_time_and_back_to_the_turn(tmp_path: Path) -> None:
         term.wait_for("use die 1")
 
 
+def test_a_hint_from_the_bot_then_enter_plays_it(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        term.press("H")
+        screen = term.wait_for("Hint: what the strongest bot would do now")
+        assert "press 1" in screen or "press 2" in screen
+        assert "By the end: the bot reckons it worth about" in screen
+        term.press("enter")
+        term.wait_for("(this turn) Tess")
+
+
 def test_help_for_the_current_screen_and_back(tmp_path: Path) -> None:
     with burgundy(tmp_path, *START) as term:
         term.wait_for("use die 1")

@@ -1,0 +1,97 @@
+"""Hints: what the strongest bot would do now, as the choices a player would make.
+
+The bot (:mod:`~p2p_burgundy.cli.strategies`, ``mcts`` with a fixed number of rollouts, so a
+hint is the same for the same position) plays the rest of one *die action* on a copy of the
+turn: the die, what to do with it, where, and anything that action sets off (a castle's extra
+action, a ship's goods, a building's advantage). Each of its actions is then found in the
+menus the player sees, so the hint reads as keys to press.
+
+>>> from p2p_burgundy import GameConfig, new_game, resolve_chance
+>>> state = new_game(GameConfig(players=2))
+>>> while state.chance is not None:
+...     state = resolve_chance(state, bytes(32))
+>>> hint = suggest(state, make("mcts", seed=1, iterations=40))
+>>> for key, label in hint.steps:
+...     print(key, label)
+1 use die 1: a 5
+t take a tile from a depot
+3 depot 5: Min (mine)
+>>> hint.keys, hint.vp_now, round(hint.worth, 1)
+('1 t 3', 0, 1.9)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from p2p_burgundy import Action, ChooseEstate, EndTurn, GameState, apply, legal_actions
+from p2p_burgundy.state import Step
+
+from ..strategies import Strategy, make
+from ..strategies.greedy import position_value
+from .describe import gains
+from .model import Option, build_menu
+
+HINT_ITERATIONS = 300
+"""Rollouts the bot spends on a hint (about half a second; the same hint every time)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The bot's next die action: ``steps`` as (key, label) of each choice in turn, what it
+    earns at once (``now``, ``vp_now``) and the bot's estimate of its worth by the end of the
+    game (``worth``, VP, against keeping the position as it is)."""
+
+    steps: tuple[tuple[str, str], ...]
+    actions: tuple[Action, ...]
+    now: str
+    vp_now: int
+    worth: float
+
+    @property
+    def keys(self) -> str:
+        """The keys to press, e.g. ``2 t 1``."""
+        return " ".join(key for key, _ in self.steps)
+
+
+def bot() -> Strategy:
+    """The strongest bot, with the fixed budget of a hint."""
+    return make("mcts", seed=0, iterations=HINT_ITERATIONS)
+
+
+def suggest(state: GameState, strategy: Strategy) -> Hint:
+    """What ``strategy`` would do with the next die (or at the step the turn is at)."""
+    seat = state.to_move
+    assert seat is not None, "nobody to move"
+    line: list[Action] = []
+    s = state
+    while True:
+        action = strategy.choose(s, legal_actions(s))
+        line.append(action)
+        s = apply(s, action)
+        if isinstance(action, EndTurn | ChooseEstate) or s.step == Step.TURN \
+                or s.to_move != seat:
+            break
+    steps: list[tuple[str, str]] = []
+    before = state
+    for action in line:
+        steps += _path(build_menu(before)[1], action)
+        before = apply(before, action)
+    vp_now = s.players[seat].vp - state.players[seat].vp
+    worth = position_value(s, seat) - position_value(state, seat)
+    return Hint(tuple(steps), tuple(line), gains(state, s, seat), vp_now, worth)
+
+
+def _path(options: Sequence[Option], action: Action) -> list[tuple[str, str]]:
+    """(key, label) of the choices that lead to ``action`` in a menu (empty if none)."""
+    for option in options:
+        if option.action == action:
+            return [(option.key, option.label)]
+        below = _path(option.children, action)
+        if below:
+            return [(option.key, option.label), *below]
+    return []
+
+
+__all__ = ["HINT_ITERATIONS", "Hint", "bot", "suggest"]
