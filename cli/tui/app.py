@@ -144,6 +144,11 @@ KEYNAME_REWRITE = {"KEY_ENTER": "^J", "^M": "^J", "KEY_BACKSPACE": "^?", "^H": "
 _OVERLAYS = {"help": Overlay.HELP, "info": Overlay.INFO, "log": Overlay.LOG}
 
 
+INTERRUPT_KEY = 3
+"""What Ctrl-C becomes (the terminal sends SIGINT for it; :func:`terminal` turns it back into
+this key, named ``^C``)."""
+
+
 def key_name(key: str | int) -> str:
     """One name per key, whatever the terminal sent.
 
@@ -189,6 +194,10 @@ def dispatch(model: Model, key: str) -> Command | None:
     >>> dispatch(model, "^["); dispatch(model, "q")
     Quit()
     """
+    if key == "^C":  # wherever we are: a chat line being typed is dropped
+        model.chat_cancel()
+        model.close_overlay()
+        return model.quit()
     context = model.context()
     entry = KEYMAP[context].get(key)
     if entry is None:
@@ -272,7 +281,11 @@ def terminal(mouse: bool = True) -> Iterator[tuple[curses.window, Palette]]:
     def stop(signum: int, frame: FrameType | None) -> None:
         raise _Terminated(signal.Signals(signum).name)
 
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        curses.ungetch(INTERRUPT_KEY)  # Ctrl-C is a key: it asks, as q does
+
     old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    old[signal.SIGINT] = signal.signal(signal.SIGINT, interrupt)
     screen = curses.initscr()
     try:
         curses.noecho()

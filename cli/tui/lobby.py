@@ -513,6 +513,8 @@ def dispatch_lobby(model: LobbyModel, key: str) -> LobbyCommand | None:
     >>> dispatch_lobby(model, "^["); model.page
     <Page.TABLES: 'tables'>
     """
+    if key == "^C":  # wherever we are (typing an address too)
+        return model.quit()
     page = model.context()
     keymap = _HELP_KEYS if model.helping and page != Page.TOO_SMALL else LOBBY_KEYMAP[page]
     entry = keymap.get(key)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import curses
 import logging
+import shlex
 import sys
 import time
 import traceback
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from p2p_burgundy import Module
 from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
-from p2p_burgundy.net.identity import key_path, load_or_create
+from p2p_burgundy.net.identity import data_dir, key_path, load_or_create
 from p2p_burgundy.net.peer import saved_port
 
 from ..lan import DISCOVERY_SECONDS, LanError, latest_game, parse_address, table_matches
@@ -112,11 +113,15 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
                 threads.append(bots)
             else:
                 table = outcome
+            played.append(table)
             return App(screen, palette, table, Model(table), options.autoplay).run()
 
+        played: list[NetTable] = []
         code = guarded(body, mouse=options.mouse)
         for failure in failures:  # said once the terminal is back to normal
             print(failure, file=sys.stderr)
+        for table in played:
+            _say_how_to_resume(table, options)
         return code
     finally:
         for t in threads:
@@ -176,8 +181,27 @@ def _latest_game(home: Path) -> Path:
 
 
 def _game(table: NetTable, options: NetOptions) -> int:
-    return guarded(lambda screen, palette: App(screen, palette, table, Model(table),
+    code = guarded(lambda screen, palette: App(screen, palette, table, Model(table),
                                                options.autoplay).run(), mouse=options.mouse)
+    _say_how_to_resume(table, options)
+    return code
+
+
+def resume_command(table: NetTable, options: NetOptions) -> str | None:
+    """The command that brings us back to the game at ``table``, or None if there is nothing
+    to come back to (the game is over, we resigned or were replaced, or we only watched)."""
+    session, peer = table.session, table.peer
+    if (session is None or session.state.is_over or table.my_seat is None or table.ended
+            or peer.game_file is None):
+        return None
+    home = "" if options.home == data_dir() else f" --home {shlex.quote(str(options.home))}"
+    return f"burgundy play --resume {shlex.quote(str(peer.game_file.path))}{home}"
+
+
+def _say_how_to_resume(table: NetTable, options: NetOptions) -> None:
+    command = resume_command(table, options)
+    if command is not None:
+        print(f"This game is not over. To go back to it:\n    {command}")
 
 
 def _notice(screen: curses.window, palette: Palette, text: str) -> None:

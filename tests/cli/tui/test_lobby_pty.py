@@ -107,6 +107,31 @@ def test_play_with_bots_is_a_network_game_played_by_keys(tmp_path: Path) -> None
     assert len(list((tmp_path / "games").glob("*.game"))) == 1  # our peer's signed log
 
 
+def test_ctrl_c_asks_as_q_does_and_leaving_says_how_to_come_back(tmp_path: Path) -> None:
+    with burgundy(tmp_path, "play", "--bots", "1", "--name", "Tess", *OFF_LAN) as term:
+        term.wait_for("use die 1", 20)
+        term.press("c", "h", "i")  # even while typing a chat line
+        term.press("\x03")
+        term.wait_for("Leave this game?")
+        term.press("n")
+        term.wait_for("use die 1")
+        term.press("\x03")
+        term.wait_for("Leave this game?")
+        term.press("y")
+        assert term.wait_exit() == 0
+    game = next((tmp_path / "games").glob("*.game"))
+    assert f"burgundy play --resume {game}".encode() in bytes(term.output)
+
+
+def test_ctrl_c_on_the_tables_page_quits_as_q_does(tmp_path: Path) -> None:
+    with burgundy(tmp_path, "play", "--name", "Tess", *OFF_LAN) as term:
+        term.wait_for("> b  play against bots on this computer")
+        term.press("a")  # typing an address
+        term.wait_for("Address: _")
+        term.press("\x03")
+        assert term.wait_exit() == 0
+
+
 def test_with_nobody_around_the_tables_page_starts_a_game_against_bots(tmp_path: Path) -> None:
     with burgundy(tmp_path, "play", "--name", "Tess", *OFF_LAN) as term:
         term.wait_for("> b  play against bots on this computer")
