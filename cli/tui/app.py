@@ -178,6 +178,8 @@ def footer_keys(model: Model, context: Context | None = None) -> list[tuple[str,
     for key, ((handler, *_), label) in KEYMAP[context].items():
         if handler == "ask_seat_to_bot" and model.handover_seat() is None:
             continue  # only offered once a player has been gone a while
+        if handler in ("ask_resign", "start_chat") and model.table.my_seat is None:
+            continue  # a spectator authors nothing: no resigning, no chat
         if label and (key, label) != ("^J", "choose"):
             keys.append((KEY_NAMES.get(key, key), label))
     return keys

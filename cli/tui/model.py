@@ -862,8 +862,11 @@ class Model:
         return Quit()
 
     def ask_resign(self) -> None:
-        if self.table.my_seat is None or self.game_over:
-            self.message = "There is nothing to resign from."
+        if self.table.my_seat is None:
+            self.message = "You are watching: there is nothing to resign from."
+            return
+        if self.game_over:
+            self.message = "The game is over: there is nothing to resign from."
             return
         self.confirm = Confirm(Ask.RESIGN, "Resign? The game ends for everyone. (y/n)")
 
@@ -896,6 +899,9 @@ class Model:
     def start_chat(self) -> None:
         if self.replay:
             self.message = "Nobody to chat with in a replay."
+            return
+        if self.table.my_seat is None:
+            self.message = "Chat lines are signed entries of the players: spectators watch."
             return
         self.chat = ""
 

@@ -13,7 +13,9 @@ from p2p_burgundy import END_TURN, GameConfig, IllegalAction, new_game, resolve_
 from p2p_burgundy.chance import ChanceKind
 from p2p_burgundy.cli.netplay import LanLobby, NetTable, PeerThread
 from p2p_burgundy.cli.replay import ReplayError, load_game
+from p2p_burgundy.cli.tui.app import dispatch, footer_keys
 from p2p_burgundy.cli.tui.describe import describe_chance
+from p2p_burgundy.cli.tui.model import Model
 from p2p_burgundy.cli.tui.table import EntryKind, ReplayTable
 from p2p_burgundy.config import Setup
 from p2p_burgundy.net.audit import audit_file
@@ -156,6 +158,12 @@ def test_a_spectator_follows_the_game_read_only_to_the_same_end(
     assert table.my_seat is None and table.names == ["Hana", "Bot 1"]
     with pytest.raises(IllegalAction):
         table.submit_turn([END_TURN])
+    model = Model(table)
+    model.refresh()
+    assert not {"resign", "chat"} & {label for _, label in footer_keys(model)}
+    for key in ("R", "c"):  # never offered, and pressed anyway: a reason, nothing sent
+        assert dispatch(model, key) is None and model.confirm is None and model.chat is None
+    assert model.message == "Chat lines are signed entries of the players: spectators watch."
     play_out(host.thread, NetTable(host.thread))
     wait_until(watcher.thread, lambda: table.poll() is not None and table.state.is_over,
                what="the spectator to see the end")
