@@ -202,6 +202,35 @@ def test_a_mouse_click_chooses_a_highlighted_choice(tmp_path: Path) -> None:
         assert "(2)" in term.screen.display[12] or "(4)" in term.screen.display[12]
 
 
+def _click(term: PtyTerminal, row: int, col: int) -> None:
+    """Button 1 pressed and released at (row, col), as an xterm reports it (1-based)."""
+    at = f"{chr(32 + col + 1)}{chr(32 + row + 1)}"
+    term.press(f"\x1b[M{chr(32)}{at}\x1b[M{chr(35)}{at}")
+
+
+def _find(term: PtyTerminal, text: str, rows: range, cols: range) -> tuple[int, int]:
+    """Where ``text`` is on the screen, within ``rows`` and ``cols``."""
+    for row in rows:
+        col = term.screen.display[row].find(text, cols.start, cols.stop)
+        if col >= 0:
+            return row, col
+    raise AssertionError(f"{text!r} is not on the screen:\n" + term.text)
+
+
+def test_clicks_on_a_depot_and_on_a_space_do_what_the_keys_do(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        term.press("2", "t")
+        term.wait_for("Take which tile?")
+        _click(term, *_find(term, "[Chu", range(2, 11), range(43, 80)))  # depot 3's church
+        term.wait_for("Storage: 1 Chu ")
+        term.press("1", "p", "1")
+        term.wait_for("Place Chu (church) on which space?")
+        _click(term, *_find(term, "[", range(2, 9), range(0, 42)))  # a space of the estate
+        term.wait_for("Storage: 1 ---")
+        assert any("Chu" in line[:42] for line in term.screen.display[2:9])  # on the estate
+
+
 def test_chat_line_goes_to_the_log(tmp_path: Path) -> None:
     with burgundy(tmp_path, *START) as term:
         term.wait_for("use die 1")
