@@ -471,7 +471,8 @@ def status_line(model: Model, width: int) -> Line:
         tails = [f"{short_name(names[seat])}: {p.vp} VP"]
     else:
         tails = [f"{who}dice {dice} | silver {p.silver} | workers {p.workers} | {p.vp} VP",
-                 f"{who}dice {dice} | s{p.silver} w{p.workers} | {p.vp} VP"]
+                 f"{who}dice {dice} | s{p.silver} w{p.workers} | {p.vp} VP",
+                 f"{who}s{p.silver} w{p.workers} | {p.vp} VP"]  # the dice are on the board
     # The longest form that leaves the turn whole; the numbers always fit.
     tail = next((t for t in tails if len(head) + len(turn) + 3 + len(t) <= width), tails[-1])
     turn = fit(turn, max(12, width - len(head) - len(tail) - 3))

@@ -221,6 +221,17 @@ def test_status_line_says_who_we_wait_for() -> None:
         " A 1/5 | waiting for Ann's turn | dice 3 5 | silver 1 | workers 2 | 0 VP")
 
 
+def test_status_line_keeps_a_long_wait_whole_and_drops_the_dice_first() -> None:
+    class SilentTable(FixedTable):
+        def waiting_for(self) -> str | None:
+            return "waiting for the dice from Robo (not heard from)"
+
+    model = Model(SilentTable(started(2), NAMES, 1))
+    model.refresh()
+    assert text(status_line(model, 80)) == (
+        " A 1/5 | waiting for the dice from Robo (not heard from) | s1 w2 | 0 VP   ? help")
+
+
 def test_every_frame_of_a_random_game_fits_without_a_cut() -> None:
     """A whole game against random bots, our seat choosing at random by keys (moving the
     cursor through long lists too): every frame at 80x24 and 120x40 is drawn whole, with no
