@@ -42,7 +42,8 @@ from .uniform import RandomStrategy
 
 @runtime_checkable
 class Strategy(Protocol):
-    """A bot: ``choose`` returns one of ``actions`` (the legal actions of ``state``).
+    """A bot: ``choose`` returns one of ``actions`` (the legal actions of ``state``); the
+    interface as bot writers see it is in docs/bots.md.
 
     ``choose`` is only called when ``state.to_move`` is the bot's seat, with
     ``actions == legal_actions(state)`` (never empty).
