@@ -56,7 +56,8 @@ def hello_message(seat: int, state: GameState) -> Json:
     config = state.config
     return {"type": "hello", "protocol": PROTOCOL_VERSION, "seat": seat,
             "players": config.players, "edition": config.edition.value,
-            "setup": config.setup.value, "neighbours": neighbours()}
+            "setup": config.setup.value, "modules": [m.value for m in config.modules],
+            "neighbours": neighbours()}
 
 
 def read_hello(line: str) -> str:

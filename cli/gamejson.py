@@ -20,11 +20,11 @@ from dataclasses import fields
 from enum import Enum
 from pathlib import Path
 
-from p2p_burgundy import Action, Category, GameState, Outcome, Step
+from p2p_burgundy import Action, Category, GameState, Module, Outcome, Step
 from p2p_burgundy.estate import NEIGHBOURS, SPACE_COUNT, bits
 from p2p_burgundy.net.audit import Audit
 from p2p_burgundy.state import EMPTY, PlayerState
-from p2p_burgundy.tiles import Colour, Tile
+from p2p_burgundy.tiles import KNOWLEDGE_NUMBER, Colour, Tile
 
 Json = dict[str, object]
 RESULT_VERSION = 1
@@ -71,6 +71,7 @@ def state_json(state: GameState) -> Json:
         "players": config.players,
         "edition": config.edition.value,
         "setup": config.setup.value,
+        "modules": [m.value for m in config.modules],
         "phase": state.phase,
         "round": state.round,
         "over": state.is_over,
@@ -92,6 +93,8 @@ def state_json(state: GameState) -> Json:
     }
     if config.has_choices:
         out["offers"] = [list(offer) for offer in state.offers]
+    if config.has(Module.INNS):
+        out["inns"] = state.inns
     return out
 
 
@@ -108,7 +111,7 @@ def _player_json(state: GameState, seat: int, player: PlayerState) -> Json:
         "goods": list(player.goods),
         "sold": list(player.sold),
         "storage": [tile_json(t) for t in player.storage],
-        "knowledge": [n for n in range(1, 27) if player.has_knowledge(n)],
+        "knowledge": [n for n in range(1, max(KNOWLEDGE_NUMBER) + 1) if player.has_knowledge(n)],
         "rolled": list(player.dice),
         "dice_used": player.dice_used,
         "bought": player.bought,

@@ -417,6 +417,7 @@ def sim_json(summary: SimSummary, games: list[dict[str, object]]) -> dict[str, o
         "version": RESULT_VERSION,
         "config": {"players": config.players, "games": config.games, "seed": config.seed,
                    "bots": list(config.bots), "edition": config.game_config.edition.value,
+                   "modules": [m.value for m in config.modules],
                    "estate": config.estate,
                    "setup": None if config.setup is None else config.setup.value,
                    "rotate": config.rotate, "think": config.think,

@@ -310,3 +310,26 @@ def test_sim_engine_options_go_together(argv: list[str], message: str,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_every_expansion_module_shows_in_the_state_and_its_actions_have_names() -> None:
+    from p2p_burgundy import Edition, Module, resolve_chance
+    from p2p_burgundy.cli.gamejson import action_json
+    from p2p_burgundy.cli.strategies import make as make_bot
+
+    config = GameConfig(players=3, edition=Edition.E2019, modules=tuple(Module))
+    state = new_game(config)
+    bot = make_bot("random", 3)
+    seen: set[str] = set()
+    while not state.is_over:
+        if state.chance is not None:
+            state = resolve_chance(state, chance_entropy(3, 0, state.chance.index))
+            continue
+        actions = legal_actions(state)
+        seen |= {a["type"] for a in map(action_json, actions)}  # type: ignore[misc]
+        state = apply(state, bot.choose(state, actions))
+    message = decide_message(1, state, [UseDie(0)])
+    assert problems(message["state"], shape("state")) == []
+    assert message["state"]["modules"] == ["extra-tiles", "white-castles", "inns"]  # type: ignore[index]
+    assert isinstance(message["state"]["inns"], int)  # type: ignore[index]
+    assert {"buy", "use_die", "place_tile", "end_turn"} <= seen
