@@ -2,8 +2,10 @@
 layout that is not well attested), and the options that set up a table, shared by
 ``burgundy sim``, ``burgundy host``, ``burgundy play`` and ``burgundy bot --host``:
 
-- ``--estate N``: everyone plays estate N (default 1). Its printed start castle is used; on an
-  estate that prints none, each player chooses a dark green space, openly in turn order.
+- ``--estate N``: everyone plays estate N (default 1), N as printed in the table's edition's
+  box (2019: 1-10 and the border-post duchies 11a-11f; ``burgundy estates --edition 2019``).
+  Its printed start castle is used; on an estate that prints none, each player chooses a dark
+  green space, openly in turn order.
 - ``--setup experts-open`` / ``--setup experts-secret``: the experts' set-up (rulebook, "Those
   who know the game well"): each player is dealt a random board and chooses its side and the
   start castle's space, openly in turn order or secretly at once.
@@ -16,6 +18,8 @@ GameConfig(players=2, edition=Edition.E2011, estates=('5', '5'), start_spaces=(-
 Setup.EXPERTS_SECRET
 >>> table_config(2, None, None, None, parse_modules("all")).edition
 Edition.E2019
+>>> table_config(2, Edition.E2019, "10", None).estates  # 2019's duchy 10 is 2011's estate 2
+('2', '2')
 >>> import io
 >>> _ = run(argparse.Namespace(edition="2019", layout=False), out := io.StringIO())
 >>> print(out.getvalue().splitlines()[0])
@@ -30,18 +34,11 @@ from typing import TextIO
 
 from p2p_burgundy import ConfigError, Edition, GameConfig, Module, Setup
 from p2p_burgundy.config import parse_modules
-from p2p_burgundy.estate import ROW_LENGTHS, Estate, all_estates, caveat
+from p2p_burgundy.errors import EstateDataError
+from p2p_burgundy.estate import ROW_LENGTHS, Estate, all_estates, bits, by_number, caveat
 from p2p_burgundy.tiles import COLOUR_LETTERS, Colour
 
 EXPERT_SETUPS = {s.value: s for s in Setup if s is not Setup.STANDARD}
-
-
-def estate_id(text: str) -> str:
-    """An argparse type: the id of a shipped estate."""
-    if text not in all_estates():
-        raise argparse.ArgumentTypeError(
-            f"no estate {text!r}; known: {', '.join(all_estates())}")
-    return text
 
 
 def setup_name(text: str) -> Setup:
@@ -67,8 +64,9 @@ def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
                              f"{', '.join(m.value for m in Module)}, or all "
                              "(implies --edition 2019)")
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--estate", type=estate_id, default=None, metavar="N",
-                       help="everyone plays estate N (default 1; see `burgundy estates`)")
+    group.add_argument("--estate", default=None, metavar="N",
+                       help="everyone plays estate N, as numbered in the edition's box "
+                            "(default 1; see `burgundy estates --edition YEAR`)")
     group.add_argument("--setup", type=setup_name, default=None, metavar="NAME",
                        help="the experts' set-up: each player is dealt a random board and "
                             "chooses its side and start castle, experts-open (in turn order) "
@@ -81,11 +79,27 @@ def table_config(players: int, edition: Edition | None, estate: str | None,
     experts' ``setup``, with the expansion ``modules``. No ``edition``: 2019 with modules,
     else 2011. ConfigError (a ValueError) if the combination cannot be played."""
     if edition is None:
-        edition = Edition.E2019 if modules else Edition.E2011
+        edition = Edition.E2019 if modules or estate in _BORDER_NUMBERS else Edition.E2011
     if setup is not None and setup is not Setup.STANDARD:
         return GameConfig(players=players, edition=edition, setup=setup, modules=modules)
-    return GameConfig(players=players, edition=edition, estates=(estate or "1",) * players,
+    ident = "1" if estate is None else estate_in_box(edition, estate)
+    return GameConfig(players=players, edition=edition, estates=(ident,) * players,
                       modules=modules)
+
+
+_BORDER_NUMBERS = frozenset(b.number("2019") for b in all_estates().values() if b.border_posts)
+
+
+def estate_in_box(edition: Edition, number: str) -> str:
+    """The id of the estate printed ``number`` in ``edition``'s box (or, failing that, an
+    estate id of that box, e.g. ``2019-2``); ConfigError naming the numbers if none."""
+    try:
+        return by_number(edition.value, number).id
+    except EstateDataError as exc:
+        board = all_estates().get(number)
+        if board is not None and edition.value in board.editions:
+            return board.id
+        raise ConfigError(f"argument --estate: {exc}") from None
 
 
 def check_table(args: argparse.Namespace) -> str | None:
@@ -99,15 +113,22 @@ def check_table(args: argparse.Namespace) -> str | None:
     return None
 
 
-def describe(board: Estate, layout: bool = False) -> list[str]:
-    """Lines about one estate: id and name, editions, start castle, cities; the layout rows
-    if asked; and its caveat when its confidence is not high."""
+def describe(board: Estate, layout: bool = False, edition: str | None = None) -> list[str]:
+    """Lines about one estate: its number in ``edition``'s box (else its id) and name,
+    numbers by edition, start castle, cities, border posts; the layout rows if asked; and
+    its caveat when its confidence is not high or a note applies."""
     cities = sorted(r.size for r in board.regions if r.colour == Colour.BEIGE)
     start = (board.label(board.start_castle) if board.start_castle is not None
              else "none printed (players choose a dark green space)")
-    lines = [f"{board.id:<7} {board.name}",
-             f"        editions {', '.join(board.editions)}; {board.confidence} confidence; "
-             f"start castle {start}; cities of {', '.join(map(str, cities))} spaces"]
+    numbers = ", ".join(f"no. {n} in {e}" for e, n in zip(board.editions, board.numbers,
+                                                            strict=True))
+    posts = "; border posts at " + ", ".join(
+        "/".join(board.label(s).split()[0] for s in bits(post)) for post in board.border_posts
+    ) if board.border_posts else ""
+    head = board.number(edition) if edition else board.id
+    lines = [f"{head:<7} {board.name}",
+             f"        {numbers} (id {board.id}); {board.confidence} confidence; "
+             f"start castle {start}; cities of {', '.join(map(str, cities))} spaces{posts}"]
     if layout:
         for row, length in enumerate(ROW_LENGTHS):
             first = sum(ROW_LENGTHS[:row])
@@ -131,7 +152,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """``burgundy estates``: every shipped estate, with its caveat where not well attested."""
     out = sys.stdout if out is None else out
-    for board in all_estates().values():
-        if args.edition is None or args.edition in board.editions:
-            out.write("\n".join(describe(board, args.layout)) + "\n")
+    boards = [b for b in all_estates().values()
+              if args.edition is None or args.edition in b.editions]
+    if args.edition is not None:  # in the order of the box's numbers: 1, 2, ... 10, 11a ...
+        boards.sort(key=lambda b: (len(b.number(args.edition).rstrip("abcdef")),
+                                   b.number(args.edition)))
+    for board in boards:
+        out.write("\n".join(describe(board, args.layout, args.edition)) + "\n")
     return 0

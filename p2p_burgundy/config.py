@@ -178,6 +178,11 @@ class GameConfig:
         return (f"GameConfig(players={self.players!r}, edition={self.edition!r}, "
                 f"estates={self.estates!r}, start_spaces={self.start_spaces!r}{setup}{modules})")
 
+    @property
+    def border_posts(self) -> bool:
+        """Whether some seat plays a duchy with border posts (11a-11f)."""
+        return any(board.border_posts for board in self.boards)
+
     def has(self, module: Module) -> bool:
         """Whether ``module`` is switched on."""
         return module in self.modules
@@ -209,9 +214,8 @@ class GameConfig:
 
         >>> GameConfig(players=2).caveats()
         []
-        >>> [line[:32] for line in GameConfig(2, Edition.E2019, setup=Setup.EXPERTS_OPEN).caveats()]
-        ['Estate 4 is low confidence: our ', 'Estate 9 is low confidence: our ', \
-'Estate 2019-2 is low confidence:']
+        >>> [line[:8] for line in GameConfig(2, Edition.E2019, setup=Setup.EXPERTS_OPEN).caveats()]
+        ['Estate 3', 'Estate 5', 'Estate 7', 'Estate 8', 'Estate 9']
         """
         return [line for line in (caveat(estate(e)) for e in self.estate_pool()) if line]
 

@@ -10,14 +10,17 @@ in one operation. Layouts are data (``data/estates.json``), validated when loade
 >>> sorted(r.size for r in e.regions if r.colour == Colour.BEIGE)
 [1, 3, 3, 5]
 >>> edition_estates("2019")
-('1', '4', '9', '2019-2')
->>> caveat(estate("1")), caveat(estate("6"))[:60]
-('', 'Estate 6 is medium confidence: our layout comes from a few s')
+('1', '2', '3', '4', '5', '6', '7', '8', '9', '2019-2')
+>>> estate("2").number("2019"), by_number("2019", "2").id
+('10', '2019-2')
+>>> caveat(estate("1")), caveat(estate("7"))[:60]
+('', 'Estate 7 is medium confidence: our layout comes from a few s')
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -117,8 +120,11 @@ class Estate:
     id: str
     name: str
     editions: tuple[str, ...]  # the rulebook editions whose box holds it ("2011", "2019")
+    numbers: tuple[str, ...]  # the number printed on it in each of those editions' boxes
+    copies: tuple[int, ...]  # how many of each of those boxes' player boards show it
     confidence: str  # "high", "medium" or "low": how well our layout is attested
     source: str
+    note: str  # a further caveat for players ("" if none)
     colours: tuple[int, ...]  # per space
     dice: tuple[int, ...]  # per space, 1..6
     start_castle: int | None  # the default start space, if the board prints one
@@ -126,6 +132,13 @@ class Estate:
     die_masks: tuple[int, ...]  # index 1..6; index 0 unused
     regions: tuple[Region, ...]
     region_of: tuple[int, ...]  # per space: index into regions
+    border_posts: tuple[int, ...]  # duchies 11a-11f: per post, the mask of its rim spaces
+
+    def number(self, edition: str) -> str:
+        """The number printed on this estate in ``edition``'s box ("" if not in it)."""
+        if edition not in self.editions:
+            return ""
+        return self.numbers[self.editions.index(edition)]
 
     @property
     def spaces(self) -> range:
@@ -153,7 +166,7 @@ def parse_estate(item: object) -> Estate:
     """Build and validate an :class:`Estate` from its data record; raise EstateDataError
     naming the estate and the problem.
 
-    >>> parse_estate({"id": "x", "name": "X", "source": "me", "editions": ["2011"],
+    >>> parse_estate({"id": "x", "name": "X", "source": "me", "numbers": {"2011": "x"},
     ...               "confidence": "low", "rows": ["A6 C5 C4 K3"]})
     Traceback (most recent call last):
     ...
@@ -171,10 +184,18 @@ def parse_estate(item: object) -> Estate:
     for key in ("name", "source"):
         if not isinstance(item.get(key), str) or not item[key]:
             raise bad(f"{key} must be a non-empty string")
-    editions = item.get("editions")
-    if not (isinstance(editions, list) and editions
-            and all(e in EDITIONS for e in editions) and len(set(editions)) == len(editions)):
-        raise bad(f"editions must list some of {', '.join(EDITIONS)}, not {editions!r}")
+    if not isinstance(item.get("note", ""), str):
+        raise bad("note must be a string")
+    numbers = item.get("numbers")
+    if not (isinstance(numbers, dict) and numbers and all(e in EDITIONS for e in numbers)
+            and all(isinstance(n, str) and n for n in numbers.values())):
+        raise bad(f"numbers must map some of {', '.join(EDITIONS)} to the number printed "
+                  f"on the board, not {numbers!r}")
+    editions = [e for e in EDITIONS if e in numbers]  # EDITIONS' order, not the file's
+    copies = item.get("copies", {})
+    if not (isinstance(copies, dict) and all(e in numbers for e in copies)
+            and all(type(n) is int and n >= 1 for n in copies.values())):
+        raise bad(f"copies must map editions of numbers to a count of boards, not {copies!r}")
     if item.get("confidence") not in CONFIDENCES:
         raise bad(f"confidence must be one of {', '.join(CONFIDENCES)}, "
                   f"not {item.get('confidence')!r}")
@@ -236,8 +257,11 @@ def parse_estate(item: object) -> Estate:
         id=ident,
         name=item["name"],
         editions=tuple(editions),
+        numbers=tuple(numbers[e] for e in editions),
+        copies=tuple(copies.get(e, 1) for e in editions),
         confidence=item["confidence"],
         source=item["source"],
+        note=item.get("note", ""),
         colours=tuple(colours),
         dice=tuple(dice),
         start_castle=start_space,
@@ -246,7 +270,29 @@ def parse_estate(item: object) -> Estate:
                         for d in range(1, 7))),
         regions=regions,
         region_of=tuple(region_of),
+        border_posts=_border_posts(item.get("border_posts", []), bad),
     )
+
+
+def _border_posts(posts: object, bad: Callable[[str], EstateDataError]) -> tuple[int, ...]:
+    """Each border post as the mask of the rim spaces it touches (none, or two posts or more,
+    each of one or two spaces given as [row, column])."""
+    if not isinstance(posts, list) or len(posts) == 1:
+        raise bad("border_posts must list two posts or more, each a list of [row, column]")
+    masks = []
+    for post in posts:
+        if not (isinstance(post, list) and 1 <= len(post) <= 2 and all(
+                isinstance(c, list) and len(c) == 2 and all(type(x) is int for x in c)
+                for c in post)):
+            raise bad(f"border post {post!r} is not one or two [row, column] spaces")
+        mask = 0
+        for row, col in post:
+            try:
+                mask |= 1 << space_at(row, col)
+            except ValueError as exc:
+                raise bad(f"border post: {exc}") from None
+        masks.append(mask)
+    return tuple(masks)
 
 
 def load_estates(text: str) -> dict[str, Estate]:
@@ -308,7 +354,8 @@ def estate(ident: str) -> Estate:
     >>> estate("42")
     Traceback (most recent call last):
     ...
-    p2p_burgundy.errors.EstateDataError: no estate '42'; known: 1, 2, 3, 4, 5, 6, 7, 8, 9, 2019-2
+    p2p_burgundy.errors.EstateDataError: no estate '42'; known: 1, 2, 3, 4, 5, 6, 7, 8, 9, \
+2019-2, 11a, 11b, 11c, 11d, 11e, 11f
     """
     estates = all_estates()
     if ident not in estates:
@@ -317,18 +364,44 @@ def estate(ident: str) -> Estate:
 
 
 def edition_estates(edition: str) -> tuple[str, ...]:
-    """The ids of the shipped estates in ``edition``'s box, in file order: the estates the
-    experts' set-up deals from (see :data:`p2p_burgundy.chance.ChanceKind.DEAL`).
+    """The ids of the shipped estates in ``edition``'s box that the experts' set-up deals
+    from, in file order (the border-post duchies 11a-11f are only played with their rules).
 
     >>> edition_estates("2011")
     ('1', '2', '3', '4', '5', '6', '7', '8', '9')
     """
     if edition not in EDITIONS:
         raise EstateDataError(f"no edition {edition!r}; known: {', '.join(EDITIONS)}")
-    return tuple(e.id for e in all_estates().values() if edition in e.editions)
+    return tuple(e.id for e in all_estates().values()
+                 if edition in e.editions and not e.border_posts)
+
+
+def box_sides(edition: str) -> tuple[str, ...]:
+    """Every board side of ``edition``'s box that the experts' set-up deals from, an estate
+    once per board showing it (estate 1 four times; in 2019 duchy 2 too), in file order.
+
+    >>> box_sides("2019").count("1"), box_sides("2019").count("2019-2"), len(box_sides("2019"))
+    (4, 4, 16)
+    """
+    return tuple(ident for ident in edition_estates(edition)
+                 for _ in range(estate(ident).copies[estate(ident).editions.index(edition)]))
+
+
+def by_number(edition: str, number: str) -> Estate:
+    """The shipped estate printed ``number`` in ``edition``'s box; EstateDataError if none.
+
+    >>> by_number("2019", "10").id, by_number("2011", "2").id
+    ('2', '2')
+    """
+    for board in all_estates().values():
+        if board.number(edition) == number:
+            return board
+    known = ", ".join(b.number(edition) for b in all_estates().values() if b.number(edition))
+    raise EstateDataError(f"no estate {number!r} in the {edition} box; known: {known}")
 
 
 _CONFIDENCE_WORDS = {
+    "high": "our layout is confirmed by independent sources",
     "medium": "our layout comes from a few sources that agree, not from a printed board",
     "low": "our layout rests on a single transcription, not checked against a printed board",
 }
@@ -339,11 +412,12 @@ def caveat(board: Estate) -> str:
     confidence is high, else the confidence, what it means and the source, in one line.
 
     >>> print(caveat(estate("8")))  # doctest: +ELLIPSIS
-    Estate 8 is low confidence: our layout rests on a single transcription, not checked \
-against a printed board; it may differ from yours (source: forry4 hand transcription ...)
+    Estate 8 is medium confidence: our layout comes from a few sources that agree, not from \
+a printed board; it may differ from yours (source: forry4 hand transcription ...)
     """
-    if board.confidence == "high":
+    if board.confidence == "high" and not board.note:
         return ""
+    note = f"; also, {board.note}" if board.note else ""
     return (f"Estate {board.id} is {board.confidence} confidence: "
-            f"{_CONFIDENCE_WORDS[board.confidence]}; it may differ from yours "
+            f"{_CONFIDENCE_WORDS[board.confidence]}; it may differ from yours{note} "
             f"(source: {board.source})")

@@ -66,7 +66,7 @@ from .board import (
 from .chance import ChanceEvent, ChanceKind, Draws
 from .config import CHOOSE, Edition, GameConfig, Module
 from .errors import ChanceError, IllegalAction
-from .estate import NEIGHBOURS, SPACE_COUNT, Estate, bits, edition_estates, estate
+from .estate import NEIGHBOURS, SPACE_COUNT, Estate, bits, box_sides, estate
 from .scoring import (
     COLOUR_BONUS_VP,
     PHASE_BONUS,
@@ -222,6 +222,7 @@ def new_game(config: GameConfig) -> GameState:
     state.white_die = 0
     state.box = (0,) * (TILE_COUNT if config.modules else BASE_TILE_COUNT)
     state.inns = 0
+    state.border_ranks = (0,) * n
     state.offers = tuple(
         (config.estates[s],) if config.start_spaces and config.start_spaces[s] == CHOOSE else ()
         for s in range(n)
@@ -253,7 +254,8 @@ def resolve_chance(state: GameState, entropy: bytes) -> GameState:
 
     Draw order: SETUP draws the start seat, then three goods per seat in seat order.
     DEAL (experts' set-up only, right after SETUP) deals each seat in seat order a board: two
-    different estates from :func:`~p2p_burgundy.estate.edition_estates` (side 0, then side 1).
+    different estates from the sides left of :func:`~p2p_burgundy.estate.box_sides` (side 0,
+    then side 1 among the sides that are another estate).
     PHASE draws, for depots 1..6 and their filled spaces in order, a tile of the space's
     colour, then the black depot's tiles, then the phase's five goods (with the inns module,
     one inn also comes out beside the black depot: they are all alike, so no draw). ROUND
@@ -285,12 +287,16 @@ def resolve_chance(state: GameState, entropy: bytes) -> GameState:
 
 
 def _deal(state: GameState, draws: Draws) -> None:
-    """Each seat's board: two different estates of the edition's box, side 0 first."""
-    pool = edition_estates(state.config.edition.value)
+    """Each seat's board, in seat order: two different estates from the board sides left in
+    the edition's box (``box_sides``: an estate printed once is dealt to one player at
+    most), side 0 first."""
+    box = list(box_sides(state.config.edition.value))
     offers = []
     for _ in range(state.config.players):
-        left = list(pool)
-        offers.append((left.pop(draws.below(len(left))), left.pop(draws.below(len(left)))))
+        first = box.pop(draws.below(len(box)))
+        others = [i for i, ident in enumerate(box) if ident != first]
+        second = box.pop(others[draws.below(len(others))])
+        offers.append((first, second))
     state.offers = tuple(offers)
     state.boards = tuple(estate(o[0]) for o in offers)  # placeholders until chosen
 
@@ -319,9 +325,9 @@ def as_chooser(state: GameState, seat: int) -> GameState:
     >>> while state.chance is not None:
     ...     state = resolve_chance(state, bytes(32))
     >>> state.to_move, state.offers, as_chooser(state, 1).to_move
-    (0, (('8', '5'), ('6', '7')), 1)
+    (0, (('2', '1'), ('1', '6')), 1)
     >>> legal_actions(as_chooser(state, 1))[:2]
-    [ChooseEstate(side=0, space=2), ChooseEstate(side=0, space=18)]
+    [ChooseEstate(side=0, space=1), ChooseEstate(side=0, space=2)]
     """
     if state.chance is not None or state.step != Step.CHOOSE_ESTATE:
         raise IllegalAction(f"seat {seat} cannot choose: no set-up choice is under way")
@@ -918,6 +924,7 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
     new = turn.new
     board = new.boards[turn.seat]
     tile = p.storage[storage]
+    before = p.occupied
     p.storage = p.storage[:storage] + p.storage[storage + 1:]
     estate = list(p.estate)
     estate[space] = tile
@@ -935,6 +942,8 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
         p.add_vp(Category.PHASE_BONUSES, PHASE_BONUS[new.phase])
     if not board.colour_masks[colour] & ~p.occupied:
         _claim_colour_bonus(turn, colour)
+    if board.border_posts:
+        _score_border_posts(turn, board.border_posts, before)
     _tile_effect(turn, tile)
 
 
@@ -982,6 +991,51 @@ def _claim_colour_bonus(turn: _Turn, colour: int) -> None:
     mine[colour] = rank
     turn.p.bonuses = tuple(mine)
     turn.p.add_vp(Category.COLOUR_BONUSES, COLOUR_BONUS_VP[(turn.new.config.players, rank)])
+
+
+def border_links(posts: tuple[int, ...], occupied: int) -> tuple[int, bool]:
+    """How far a player has joined its border posts: over each group of joined tiles, the
+    posts it reaches (covers a rim space of) less one, summed; and whether one group reaches
+    them all.
+
+    >>> posts = (1 << 0, 1 << 3, 1 << 36)
+    >>> border_links(posts, 0b1111), border_links(posts, 0b1011)
+    ((1, False), (0, False))
+    """
+    links, every, seen = 0, False, 0
+    for post in posts:
+        group = post & occupied & ~seen
+        if not group:
+            continue
+        grow = group
+        while grow:
+            reach = 0
+            for s in bits(grow):
+                reach |= NEIGHBOURS[s]
+            grow = reach & occupied & ~group
+            group |= grow
+        seen |= group
+        reached = sum(1 for q in posts if q & group)
+        links += reached - 1
+        every = every or reached == len(posts)
+    return links, every
+
+
+def _score_border_posts(turn: _Turn, posts: tuple[int, ...], before: int) -> None:
+    """Each post newly joined to another scores the phase bonus; joining them all, the
+    first and second to do so score the colour bonus (border-post duchies)."""
+    links, every = border_links(posts, turn.p.occupied)
+    old_links, old_every = border_links(posts, before)
+    if links > old_links:
+        turn.p.add_vp(Category.PHASE_BONUSES, PHASE_BONUS[turn.new.phase] * (links - old_links))
+    if every and not old_every:
+        ranks = list(turn.new.border_ranks)
+        rank = sum(1 for r in ranks if r) + 1
+        if rank <= 2:
+            ranks[turn.seat] = rank
+            turn.new.border_ranks = tuple(ranks)
+            turn.p.add_vp(Category.COLOUR_BONUSES,
+                          COLOUR_BONUS_VP[(turn.new.config.players, rank)])
 
 
 def _tile_effect(turn: _Turn, tile: int) -> None:

@@ -130,6 +130,7 @@ _GAME_FIELDS = (
 # games hash as before).
 _SETUP_FIELDS = ("offers",)
 _INN_FIELDS = ("inns",)
+_BORDER_FIELDS = ("border_ranks",)  # only when a seat plays a border-post duchy
 
 
 class GameState:
@@ -148,13 +149,15 @@ class GameState:
     - ``pending``: stack of ``(Step, argument)`` decisions still to make in this turn.
     - ``chance``: the chance event waiting for entropy, or None.
     - ``inns`` (inns module): how many inns lie stacked beside the black depot.
+    - ``border_ranks`` (border-post duchies): per seat, 1 or 2 once it was the first or
+      second to join all its border posts, else 0.
     - ``offers``: per seat, the estate ids it still chooses from during set-up (its board's
       two sides in the experts' set-up, side 0 first; its one estate when only the start space
       is chosen); empty once chosen. Until a seat has chosen, ``boards[seat]`` is a
       placeholder (its side 0 once dealt, estate 1 before).
     """
 
-    __slots__ = _GAME_FIELDS + _SETUP_FIELDS + _INN_FIELDS
+    __slots__ = _GAME_FIELDS + _SETUP_FIELDS + _INN_FIELDS + _BORDER_FIELDS
 
     config: GameConfig
     boards: tuple[Estate, ...]
@@ -178,6 +181,7 @@ class GameState:
     box: tuple[int, ...]
     offers: tuple[tuple[str, ...], ...]
     inns: int
+    border_ranks: tuple[int, ...]
 
     def clone(self) -> GameState:
         """A copy sharing all (immutable) field values: cheap enough for search."""
@@ -205,6 +209,7 @@ class GameState:
         new.box = self.box
         new.offers = self.offers
         new.inns = self.inns
+        new.border_ranks = self.border_ranks
         return new
 
     @property
@@ -238,8 +243,8 @@ class GameState:
 
     def to_tree(self) -> list[object]:
         """Canonical encodable form of the whole state (fields in declaration order; then
-        the set-up's ``offers`` when the config has set-up choices, and ``inns`` with the inns
-        module)."""
+        the set-up's ``offers`` when the config has set-up choices, ``inns`` with the inns
+        module and ``border_ranks`` with border-post duchies)."""
         out: list[object] = []
         for name in _GAME_FIELDS:
             value = getattr(self, name)
@@ -258,6 +263,8 @@ class GameState:
             out.append([list(o) for o in self.offers])
         if self.config.has(Module.INNS):
             out.append(self.inns)
+        if self.config.border_posts:
+            out.append(self.border_ranks)
         return out
 
     def __repr__(self) -> str:

@@ -16,16 +16,21 @@ def test_estates_lists_every_estate_with_a_note_where_confidence_is_not_high(cap
     out = capsys.readouterr().out
     for board in all_estates().values():
         assert f"{board.id:<7} {board.name}" in out
-        assert (f"note: Estate {board.id} is" in out) == (board.confidence != "high")
+        assert (f"note: Estate {board.id} is" in out) == (board.confidence != "high"
+                                                          or bool(board.note))
     assert "start castle C6 (row 4, 4); cities of 1, 3, 3, 5 spaces" in out
 
 
 def test_estates_filters_by_edition_and_can_show_layouts(capsys):
     assert main(["estates", "--edition", "2019", "--layout"]) == 0
     out = capsys.readouterr().out
-    ids = [line.split()[0] for line in out.splitlines() if line and not line.startswith(" ")]
-    assert ids == ["1", "4", "9", "2019-2"]
+    numbers = [line.split()[0] for line in out.splitlines()
+               if line and not line.startswith(" ")]
+    assert numbers == [str(n) for n in range(1, 11)] + [f"11{x}" for x in "abcdef"]
     assert "        S6 S1 S2 C6 S5 S4 S1" in out  # estate 1's middle row
+    assert "no. 2 in 2011, no. 10 in 2019 (id 2); high confidence" in out
+    assert "border posts at K2/S5, K4/A3, S4/A1" in out  # 11a
+    assert "note: Estate 11a is low confidence" in out and "border posts' positions" in out
 
 
 @pytest.mark.parametrize("options", [["--estate", "5"], ["--setup", "experts-secret"],
@@ -37,6 +42,16 @@ def test_sim_plays_with_estate_options_and_flags_the_layouts(options, capsys):
     assert "  estates: seat 0 on " in out and "summary: 1 games" in out
 
 
+def test_estate_numbers_follow_the_edition_of_the_table():
+    config = sim_config(parse(["sim", "--edition", "2019", "--estate", "10"])).game_config
+    assert config.estates == ("2", "2")
+    config = sim_config(parse(["sim", "--edition", "2019", "--estate", "2"])).game_config
+    assert config.estates == ("2019-2", "2019-2")
+    config = sim_config(parse(["sim", "--estate", "11c"])).game_config  # implies 2019
+    assert config.estates == ("11c", "11c") and config.edition.value == "2019"
+    assert config.border_posts
+
+
 def test_sim_options_become_the_game_config():
     config = sim_config(parse(["sim", "--estate", "7"])).game_config
     assert config.estates == ("7", "7") and config.setup is Setup.STANDARD
@@ -45,7 +60,10 @@ def test_sim_options_become_the_game_config():
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["sim", "--estate", "42"], "argument --estate: no estate '42'; known: 1, 2, 3"),
+    (["sim", "--estate", "42"], "argument --estate: no estate '42' in the 2011 box; known: "
+                                "1, 2, 3"),
+    (["sim", "--estate", "10"], "no estate '10' in the 2011 box"),
+    (["sim", "--estate", "11a", "--edition", "2011"], "no estate '11a' in the 2011 box"),
     (["sim", "--setup", "experts"], "argument --setup: must be one of experts-open, "
                                     "experts-secret, not 'experts'"),
     (["sim", "--estate", "5", "--setup", "experts-open"],

@@ -72,3 +72,10 @@ def test_the_terminal_client_names_every_choice_of_a_game_with_every_module(play
     assert {"White castle", "Crane"} <= seen
     for tile in (Tile.CRANE, Tile.GEESE, Tile.WHITE_CASTLE, Tile.INN, Tile.KNOWLEDGE_28):
         assert info_for_tile(tile).lines and tile_code(tile)
+
+
+def test_random_and_greedy_play_the_border_post_duchies_legally():
+    config = GameConfig(3, Edition.E2019, estates=("11b", "11e", "11f"), modules=tuple(Module))
+    bots = [make(name, seed) for seed, name in enumerate(("random", "greedy", "random"))]
+    state, _ = play_game(config, bots, seed=5)
+    assert state.is_over

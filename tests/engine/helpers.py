@@ -291,13 +291,15 @@ def random_game(
     edition: Edition = E2011,
     setup: Setup = Setup.STANDARD,
     modules: tuple[Module, ...] = (),
+    estates: tuple[str, ...] = (),
     visit: Callable[[GameState, GameState, Action | None], None] | None = None,
 ) -> tuple[GameState, int]:
     """Play one game with a seeded policy (entropy from the same rng); ``visit(before, after,
     action)`` sees every step (action None for chance events). Returns the end state and the
     number of actions."""
     rng = random.Random(seed)
-    state = new_game(GameConfig(players=players, edition=edition, setup=setup, modules=modules))
+    state = new_game(GameConfig(players=players, edition=edition, setup=setup, modules=modules,
+                                estates=estates))
     count = 0
     while not state.is_over:
         if state.chance is not None:

@@ -46,11 +46,13 @@ from p2p_burgundy.estate import (
     SPACE_COUNT,
     all_estates,
     bits,
+    box_sides,
     caveat,
     edition_estates,
     estate,
     load_estates,
     parse_estate,
+    space_at,
 )
 from p2p_burgundy.record import GameRecord, Recorder
 from p2p_burgundy.rules import _start_castle
@@ -83,7 +85,11 @@ REGIONS = {
                "dark_green": [1, 1, 1, 1], "grey": [1, 1, 1], "yellow": [1, 2, 3]},
 }
 PRINTED_CASTLE = {"1": 18, "2019-2": 18}  # the centre space; the others print none
-CONFIDENCE = {"1": "high", "6": "medium"}  # every other estate: low
+# 2019 cross-checks raised every estate to medium at least (expansions.json); 11a-11f rest
+# on one transcription each: low
+CONFIDENCE = {"1": "high", "2": "high", "4": "high", "6": "high", "2019-2": "high"}
+NUMBERS_2019 = {"1": "1", "2019-2": "2", **{n: n for n in "3456789"}, "2": "10",
+                **{f"11{x}": f"11{x}" for x in "abcdef"}}
 
 
 def raw_estates() -> list[dict]:
@@ -115,14 +121,28 @@ def dealt(players: int = 2, setup: Setup = Setup.EXPERTS_OPEN,
 # --- the shipped data --------------------------------------------------------------------------
 
 def test_every_estate_of_the_components_data_is_shipped_with_its_facts():
-    assert list(all_estates()) == [*"123456789", "2019-2"]
+    assert list(all_estates()) == [*"123456789", "2019-2", *(f"11{x}" for x in "abcdef")]
     for item in raw_estates():
         board = estate(item["id"])
         assert board.name == item["name"] and board.name
         assert board.source == item["source"] and board.source
-        assert board.editions == tuple(item["editions"])
-        assert board.confidence == CONFIDENCE.get(board.id, "low")
+        assert board.editions == tuple(e for e in ("2011", "2019") if e in item["numbers"])
+        assert board.confidence == CONFIDENCE.get(board.id, "low" if board.border_posts
+                                                  else "medium")
         assert board.start_castle == PRINTED_CASTLE.get(board.id)
+        assert board.number("2019") == NUMBERS_2019.get(board.id, "")
+        assert board.number("2011") == (board.id if board.id in "123456789" else "")
+        assert len(board.border_posts) == (3 if board.id.startswith("11") else 0)
+
+
+def test_the_border_post_duchies_have_three_posts_on_the_rim():
+    # the same posts on all six: the middle two rim spaces of three alternate sides
+    rim = ((1, 0), (2, 0)), ((1, 4), (2, 5)), ((6, 1), (6, 2))
+    for x in "abcdef":
+        board = estate(f"11{x}")
+        assert board.border_posts == tuple(
+            sum(1 << space_at(r, c) for r, c in post) for post in rim)
+        assert "border posts" in caveat(board) and board.start_castle is None
 
 
 @pytest.mark.parametrize("ident", list(REGIONS))
@@ -153,7 +173,9 @@ def test_estate_1_has_the_rulebook_cities():
 
 def test_editions_name_the_estates_they_deal_from():
     assert edition_estates("2011") == tuple("123456789")
-    assert edition_estates("2019") == ("1", "4", "9", "2019-2")
+    assert edition_estates("2019") == (*"123456789", "2019-2")  # not 11a-11f
+    assert box_sides("2011") == ("1",) * 4 + tuple("23456789")
+    assert box_sides("2019") == ("1",) * 4 + tuple("23456789") + ("2019-2",) * 4
     with pytest.raises(EstateDataError, match="no edition '2020'"):
         edition_estates("2020")
 
@@ -171,7 +193,7 @@ def test_config_caveats_cover_the_estates_in_play():
     assert GameConfig(2).caveats() == []
     assert [c[:9] for c in GameConfig(2, estates=("5", "1")).caveats()] == ["Estate 5 "]
     experts = GameConfig(2, Edition.E2011, setup=Setup.EXPERTS_SECRET)
-    assert len(experts.caveats()) == 8  # estates 2..9 of the 2011 box
+    assert len(experts.caveats()) == 5  # estates 3, 5, 7, 8 and 9 of the 2011 box
 
 
 # --- validation of a bad file ------------------------------------------------------------------
@@ -205,8 +227,14 @@ BAD_FILES = [
      "estate 1: the start castle must stand on a dark green space"),
     (_mutated("1", lambda item: item.__setitem__("start_castle", [9, 0])),
      "estate 1: start_castle: no space at row 9"),
-    (_mutated("2", lambda item: item.__setitem__("editions", ["2011", "2020"])),
-     "estate 2: editions must list some of 2011, 2019"),
+    (_mutated("2", lambda item: item.__setitem__("numbers", {"2020": "2"})),
+     "estate 2: numbers must map some of 2011, 2019"),
+    (_mutated("1", lambda item: item.__setitem__("copies", {"2011": 0})),
+     "estate 1: copies must map"),
+    (_mutated("11a", lambda item: item["border_posts"].__setitem__(0, [[9, 9]])),
+     "estate 11a: border post: no space at row 9"),
+    (_mutated("11a", lambda item: item.__setitem__("border_posts", [[[1, 0]]])),
+     "estate 11a: border_posts must list two posts or more"),
     (_mutated("2", lambda item: item.__setitem__("confidence", "certain")),
      "estate 2: confidence must be one of high, medium, low, not 'certain'"),
     (_mutated("2", lambda item: item.__setitem__("name", "")),
@@ -311,19 +339,23 @@ def test_the_deal_follows_setup_and_gives_each_seat_two_different_estates_of_the
 def test_the_deal_is_pinned():
     state = resolve_chance(resolve_chance(
         new_game(GameConfig(2, setup=Setup.EXPERTS_OPEN)), bytes(32)), bytes(32))
-    assert state.offers == (("8", "5"), ("6", "7"))  # docs/protocol.md shows this vector
+    assert state.offers == (("2", "1"), ("1", "6"))  # docs/protocol.md shows this vector
     assert state_hash(state).hex()[:16] == state_hash(state.clone()).hex()[:16]
 
 
-def test_the_deal_is_uniform_enough():
+def test_the_deal_gives_each_board_of_the_box_once_and_is_uniform_enough():
     counts = {e: 0 for e in edition_estates("2011")}
     for seed in range(300):
         state = dealt(4, seed=seed)
-        for offer in state.offers:
-            for e in offer:
-                counts[e] += 1
-    expected = 300 * 4 * 2 / 9
-    assert all(abs(n - expected) < 0.2 * expected for n in counts.values()), counts
+        dealt_ids = [e for offer in state.offers for e in offer]
+        assert all(dealt_ids.count(e) <= 1 for e in "23456789")  # printed once in the box
+        assert all(offer[0] != offer[1] for offer in state.offers)
+        for e in dealt_ids:
+            counts[e] += 1
+    once = [counts[e] for e in "23456789"]
+    mean = sum(once) / len(once)
+    assert all(abs(n - mean) < 0.2 * mean for n in once), counts
+    assert 2.5 * mean < counts["1"] < 4.5 * mean, counts  # four boards show estate 1
 
 
 @pytest.mark.parametrize("setup", [Setup.EXPERTS_OPEN, Setup.EXPERTS_SECRET])

@@ -26,7 +26,8 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.actions import BuyWorkers, UseBuilding, action_from_tree
 from p2p_burgundy.config import Edition, Module, Setup, parse_modules
-from p2p_burgundy.rules import INN_DEPOT
+from p2p_burgundy.estate import estate
+from p2p_burgundy.rules import INN_DEPOT, border_links
 from p2p_burgundy.scoring import Category, knowledge_points
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import Building, Tile
@@ -321,3 +322,42 @@ def test_new_actions_round_trip_on_the_wire():
     for action in (BuyWorkers(), UseBuilding(Building.BANK), UseBuilding(Tile.WHITE_CASTLE),
                    Buy(INN_DEPOT, 0)):
         assert action_from_tree(action.to_tree()) == action
+
+
+# --- Border posts (duchies 11a-11f) -----------------------------------------------------------
+
+_BY_COLOUR = (Building.BANK, Tile.COW_2, Tile.SHIP, Tile.CASTLE, Tile.MINE, Tile.KNOWLEDGE_1)
+
+
+def test_joining_two_border_posts_scores_the_phase_bonus():
+    # 11a: posts at spaces 4/9, 8/14 and 34/35; the start castle on 0, a row of tiles to 3
+    state = position(estate_id="11a", start_space=0, dice=(4, 4), storage=(Tile.KNOWLEDGE_2,),
+                     estate={4: Tile.KNOWLEDGE_3, 1: Building.BANK, 2: Building.MARKET,
+                             3: Tile.CASTLE})
+    state = play(state, UseDie(0), PlaceTile(0, 8))
+    assert mover(state).breakdown[Category.PHASE_BONUSES] == 10  # phase A
+    assert state.border_ranks == (0, 0)
+
+
+@pytest.mark.parametrize(("ranks", "rank", "vp"), [((0, 0), 1, 5), ((1, 0), 2, 2)])
+def test_the_first_and_second_to_join_all_three_posts_score_the_colour_bonus(ranks, rank, vp):
+    board = estate("11a")
+    tiles = {s: _BY_COLOUR[board.colours[s]] for s in range(37) if s not in (0, 26, 34, 35)}
+    state = position(estate_id="11a", start_space=0, dice=(1, 1), storage=(Tile.COW_3,),
+                     estate=tiles)
+    seat = state.to_move
+    state = with_game(state, border_ranks=tuple(ranks) if seat == 1 else tuple(reversed(ranks)))
+    before = mover(state).breakdown
+    state = play(state, UseDie(0), PlaceTile(0, 35))
+    after = mover(state).breakdown
+    assert state.border_ranks[seat] == rank
+    assert after[Category.COLOUR_BONUSES] - before[Category.COLOUR_BONUSES] == vp
+    assert after[Category.PHASE_BONUSES] - before[Category.PHASE_BONUSES] >= 10  # third post
+
+
+def test_border_links_count_posts_joined_by_each_group_of_tiles():
+    posts = estate("11a").border_posts
+    assert border_links(posts, 1 << 4 | 1 << 9) == (0, False)  # one post, both spaces
+    path = sum(1 << s for s in (4, 0, 1, 2, 3, 8))
+    assert border_links(posts, path) == (1, False)
+    assert border_links(posts, path | 1 << 34) == (1, False)  # the third post, apart

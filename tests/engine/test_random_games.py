@@ -181,8 +181,9 @@ def check_player(state, old, p, to_move) -> None:
         assert p.vp == sum(p.breakdown)
         assert p.vp >= old.vp  # victory points never fall
         assert p.breakdown[Category.SALES] == SALE_VP[n] * sum(p.sold)
+        border = state.border_ranks[state.players.index(p)]  # border-post duchies
         assert p.breakdown[Category.COLOUR_BONUSES] == sum(
-            COLOUR_BONUS_VP[(n, rank)] for rank in p.bonuses if rank)
+            COLOUR_BONUS_VP[(n, rank)] for rank in (*p.bonuses, border) if rank)
         if not state.is_over:
             assert all(p.breakdown[c] == 0 for c in _FINAL)
     if state.is_over:
@@ -305,3 +306,22 @@ def test_random_games_with_every_module_keep_every_invariant(players):
     assert {s for kind, s in coverage if kind == "step"} >= EXPANSION_STEPS
     assert {a for kind, a in coverage if kind == "action"} == set(ACTION_TYPES.values())
     assert set(placed) == set(range(Tile.KNOWLEDGE_27, Tile.INN + 1))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_on_the_border_post_duchies_keep_every_invariant(players):
+    coverage: Counter = Counter()
+    checker = Checker(coverage)
+    duchies = [f"11{x}" for x in "abcdef"]
+    ranked = 0
+    for i in range(24):
+        estates = tuple(duchies[(i + seat) % 6] for seat in range(players))
+        state, _ = random_game(players, 9000 * players + i, policy=POLICIES[i % len(POLICIES)],
+                               edition=E2019, estates=estates,
+                               modules=tuple(Module) if i % 2 else (), visit=checker)
+        assert state.is_over
+        assert sum(1 for r in state.border_ranks if r) <= 2
+        ranked += any(state.border_ranks)
+    assert coverage[("games", "over")] == 24
+    assert ranked  # some games joined all three posts
