@@ -15,7 +15,7 @@ import pytest
 from p2p_burgundy import Edition, GameConfig, new_game, resolve_chance
 from p2p_burgundy.chance import DRAWS_LABEL, Draws
 from p2p_burgundy.config import Setup
-from p2p_burgundy.estate import edition_estates
+from p2p_burgundy.estate import box_sides
 from p2p_burgundy.net.audit import DealDraw, PhaseDraw, RoundDraw, SetupDraw, audit, drew
 from p2p_burgundy.net.beacon import HashChain, event_entropy
 
@@ -127,13 +127,16 @@ class ReferenceGame:
         goods = tuple(s.take(self.goods) for _ in range(5))
         return PhaseDraw(phase, tuple(tuple(d) for d in depots), goods)
 
-    def deal(self, entropy: bytes, estates: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-        """Each seat in seat order: two takes from the box's estate ids (in file order)."""
+    def deal(self, entropy: bytes, sides: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+        """Each seat in seat order: a take from the box's board sides left, then a take among
+        the sides left that are another estate; both leave the box."""
         s = ReferenceStream(entropy)
+        box = list(sides)
         offers = []
         for _ in range(self.players):
-            left = list(estates)
-            offers.append((left.pop(s.below(len(left))), left.pop(s.below(len(left)))))
+            first = box.pop(s.below(len(box)))
+            others = [i for i, ident in enumerate(box) if ident != first]
+            offers.append((first, box.pop(others[s.below(len(others))])))
         return tuple(offers)
 
     def round_dice(self, entropy: bytes) -> tuple[tuple[tuple[int, int], ...], int]:
@@ -213,7 +216,7 @@ def test_reference_derivation_matches_every_chance_event_of_a_game(config: GameC
         if isinstance(step.drew, SetupDraw):
             assert ref.setup(step.entropy) == step.drew
         elif isinstance(step.drew, DealDraw):
-            box = edition_estates(config.edition.value)  # data: the box's estates, file order
+            box = box_sides(config.edition.value)  # data: the box's board sides, file order
             assert ref.deal(step.entropy, box) == step.drew.offers
         elif isinstance(step.drew, PhaseDraw):
             assert ref.phase_setup(step.entropy, step.drew.phase) == step.drew
