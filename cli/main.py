@@ -140,6 +140,8 @@ COMMANDS: dict[str, Command] = {
                     estates.check_table),
     "join": Command("join a table on the LAN (by name, fingerprint or host:port) and play",
                     tui_command.add_join_arguments, tui_command.run_join),
+    "learn": Command("a guided first game against a bot: what to press and why, step by step",
+                     tui_command.add_learn_arguments, tui_command.run_learn),
     "replay": Command("step through a networked game from its game file",
                       replay.configure, replay.run),
     "sim": Command("bots play each other with no network; prints scores and a summary",

@@ -29,6 +29,7 @@ from ..strategies import make
 from .hint import bot as hint_bot
 from .hint import suggest
 from .layout import Layout, compute_layout
+from .learn import Lesson
 from .model import (
     AskHint,
     Command,
@@ -465,9 +466,11 @@ def log_path() -> Path:
     return Path(data_dir()) / LOG_NAME
 
 
-def run_guarded(table: Table, *, autoplay: str | None = None, mouse: bool = True) -> int:
-    """Run the client on ``table``; errors become one line on stderr and a log entry."""
-    return guarded(lambda screen, palette: App(screen, palette, table, Model(table),
+def run_guarded(table: Table, *, autoplay: str | None = None, mouse: bool = True,
+                lesson: Lesson | None = None) -> int:
+    """Run the client on ``table`` (with a guided game's ``lesson``); errors become one line
+    on stderr and a log entry."""
+    return guarded(lambda screen, palette: App(screen, palette, table, Model(table, lesson),
                                                autoplay).run(), mouse=mouse)
 
 

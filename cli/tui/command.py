@@ -22,6 +22,7 @@ import getpass
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from p2p_burgundy.net.identity import data_dir
 from p2p_burgundy.net.session import COLOURS
@@ -33,11 +34,10 @@ from ..netplay import GONE_AFTER
 from ..strategies import STRATEGIES
 from . import netcommand
 from .app import run_guarded
+from .learn import PROGRESS_FILE, Lesson
 from .lobby import Host
 from .netcommand import NetOptions
-from .table import LocalTable, clean_name
-
-DEFAULT_BOT_DELAY = 0.6
+from .table import DEFAULT_BOT_DELAY, LocalTable, clean_name
 
 
 def _client_arguments(parser: argparse.ArgumentParser) -> None:
@@ -208,6 +208,32 @@ def run_join(args: argparse.Namespace) -> int:
     if problem is not None:
         return problem
     return netcommand.run_lobby(net_options(args), join=args.table)
+
+
+def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``burgundy learn``."""
+    parser.description = (
+        "A guided first game against a bot: each step says what to press and why, and "
+        "checks it. Leave with q at any time; burgundy learn goes on where you left off.")
+    parser.add_argument("--restart", action="store_true", help="start the lesson over")
+    parser.add_argument("--name", default=None, help="your name in the game")
+    parser.add_argument("--home", default=None, metavar="DIR",
+                        help="where the lesson's progress is kept (default: the data directory)")
+    parser.add_argument("--bot-delay", type=options.seconds, default=DEFAULT_BOT_DELAY,
+                        metavar="SECONDS",
+                        help=f"pause before each of the bot's turns (default {DEFAULT_BOT_DELAY})")
+    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+
+
+def run_learn(args: argparse.Namespace) -> int:
+    """``burgundy learn``: the guided first game (resumed where it was left)."""
+    problem = needs_terminal("burgundy learn")
+    if problem is not None:
+        return problem
+    home = Path(args.home or data_dir())
+    lesson = Lesson(home / PROGRESS_FILE, restart=args.restart)
+    table = lesson.table(clean_name(args.name or default_name(), "You"), args.bot_delay)
+    return run_guarded(table, lesson=lesson, mouse=not args.no_mouse)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -73,14 +73,20 @@ def suggest(state: GameState, strategy: Strategy) -> Hint:
         if isinstance(action, EndTurn | ChooseEstate) or s.step == Step.TURN \
                 or s.to_move != seat:
             break
-    steps: list[tuple[str, str]] = []
-    before = state
-    for action in line:
-        steps += _path(build_menu(before)[1], action)
-        before = apply(before, action)
+    steps = menu_steps(state, line)
     vp_now = s.players[seat].vp - state.players[seat].vp
     worth = position_value(s, seat) - position_value(state, seat)
     return Hint(tuple(steps), tuple(line), gains(state, s, seat), vp_now, worth)
+
+
+def menu_steps(state: GameState, actions: Sequence[Action]) -> list[tuple[str, str]]:
+    """(key, label) of every choice a player makes in the menus to play ``actions`` from
+    ``state`` (an action no menu offers is left out)."""
+    steps: list[tuple[str, str]] = []
+    for action in actions:
+        steps += _path(build_menu(state)[1], action)
+        state = apply(state, action)
+    return steps
 
 
 def _path(options: Sequence[Option], action: Action) -> list[tuple[str, str]]:
@@ -94,4 +100,4 @@ def _path(options: Sequence[Option], action: Action) -> list[tuple[str, str]]:
     return []
 
 
-__all__ = ["HINT_ITERATIONS", "Hint", "bot", "suggest"]
+__all__ = ["HINT_ITERATIONS", "Hint", "bot", "menu_steps", "suggest"]

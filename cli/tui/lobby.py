@@ -8,7 +8,7 @@ the runner to carry out; :func:`render_lobby` draws the model on a
 
 >>> model = LobbyModel("Ann", "red", "6r9h-etv0-q9se-9prt")
 >>> model.update(LobbyView(tables=(), mdns=True))
->>> model.selected, [text for key, text in model.rows()]
+>>> model.selected, [text for key, text in model.rows()][:3]
 ('bots', ['play against bots on this computer', 'host a new table on the LAN', \
 'join a table by address (host:port)'])
 >>> dispatch_lobby(model, "h"); model.page
@@ -36,11 +36,12 @@ from .render import Canvas, Line, Seg, Style, fit, footer_line, too_small_lines
 from .table import clean_name
 
 EDITIONS = ("2011", "2019")
-ACTIONS = ("bots", "host", "address")
+ACTIONS = ("bots", "host", "address", "learn")
 ACTION_TEXT = {"bots": "play against bots on this computer",
+               "learn": "learn to play: a guided first game against a bot",
                "host": "host a new table on the LAN",
                "address": "join a table by address (host:port)"}
-ACTION_KEYS = {"bots": "b", "host": "h", "address": "a"}
+ACTION_KEYS = {"bots": "b", "host": "h", "address": "a", "learn": "l"}
 TABLE_KEYS = "123456789"
 
 
@@ -84,6 +85,11 @@ class PlayBots:
 
 
 @dataclass(frozen=True, slots=True)
+class Learn:
+    """Leave the lobby screens for the guided first game (``burgundy learn``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class SetMe:
     """Tell the table our name, colour and readiness."""
 
@@ -112,7 +118,7 @@ class QuitLobby:
     """Leave the program."""
 
 
-LobbyCommand = Host | Join | PlayBots | SetMe | Start | AddBots | Leave | QuitLobby
+LobbyCommand = Host | Join | PlayBots | Learn | SetMe | Start | AddBots | Leave | QuitLobby
 
 
 # --- what the runner tells the model -----------------------------------------------------
@@ -164,6 +170,7 @@ class LobbyModel:
     message: str = ""
     too_small: bool = False
     helping: bool = False  # the help page of the current page is open
+    first: bool = False  # the first start on this computer: offer the guided game
 
     def context(self) -> Page:
         return Page.TOO_SMALL if self.too_small else self.page
@@ -224,10 +231,12 @@ class LobbyModel:
         return self._enter(Join(table))
 
     def action(self, index: int) -> LobbyCommand | None:
-        """b, h or a: the bots, host or address page."""
+        """b, h or a: the bots, host or address page; l: the guided first game."""
         what = ACTIONS[index]
         self.selected = what
         self.message = ""
+        if what == "learn":
+            return Learn()
         self.page = {"bots": Page.BOTS, "host": Page.HOST, "address": Page.ADDRESS}[what]
         if self.page == Page.ADDRESS:
             self.typing = ""
@@ -428,6 +437,7 @@ LOBBY_KEYMAP: dict[Page, dict[str, tuple[Handler, str]]] = {
         "b": (("action", "0"), "bots"),
         "h": (("action", "1"), "host"),
         "a": (("action", "2"), "address"),
+        "l": (("action", "3"), "learn"),
         "n": (("edit_name",), "name"),
         "k": (("next_colour",), "colour"),
         "q": (("quit",), "quit"),
@@ -480,6 +490,7 @@ PAGE_HELP: dict[Page, tuple[str, ...]] = {
         "Join one by its number (or arrows and Enter). Nobody around? Play against bots",
         "on this computer (b), or host a table (h) and tell the others its address.",
         "If your network drops multicast, tables cannot be seen: join by address (a).",
+        "New to the game? l plays a guided first game against a bot.",
     ),
     Page.HOST: (
         "Choose the number of seats (2 to 4) and the rulebook edition; Enter opens the",
@@ -605,7 +616,11 @@ def _message(model: LobbyModel, width: int) -> Line:
 def tables_lines(model: LobbyModel, width: int) -> list[Line]:
     """The tables found on the LAN, then the other things to do."""
     view = model.view
-    lines: list[Line] = [[Seg("Tables on the LAN (live):", Style.TITLE)]]
+    lines: list[Line] = []
+    if model.first:
+        lines += [[Seg(fit("New here? l starts a guided first game against a bot (burgundy "
+                           "learn).", width), Style.BOLD)], []]
+    lines.append([Seg("Tables on the LAN (live):", Style.TITLE)])
     for i, table in enumerate(view.tables):
         key = TABLE_KEYS[i] if i < len(TABLE_KEYS) else " "
         lines.append(_row(key, table.label, model.selected == table.instance, width))
@@ -721,6 +736,6 @@ def table_lines(model: LobbyModel, width: int) -> list[Line]:
     return lines
 
 
-__all__ = ["LOBBY_KEYMAP", "AddBots", "AtTable", "Host", "Join", "Leave", "LobbyCommand",
+__all__ = ["LOBBY_KEYMAP", "AddBots", "AtTable", "Host", "Join", "Learn", "Leave", "LobbyCommand",
            "LobbyModel", "LobbyView", "Page", "PlayBots", "QuitLobby", "SetMe", "Start",
            "dispatch_lobby", "lobby_footer", "render_lobby", "start_hint"]

@@ -65,6 +65,7 @@ from .texts import goods_label, guide, info_for_tile, short_name, tile_code, til
 
 if TYPE_CHECKING:
     from .hint import Hint
+    from .learn import Lesson
 
 HOTKEYS = "123456789abdfghjkmnorstwyz"
 """Keys for numbered choices (letters that other keys use are left out)."""
@@ -527,8 +528,9 @@ class Model:
     Handlers return a :data:`Command` (or None) for the app to carry out.
     """
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, lesson: Lesson | None = None) -> None:
         self.table = table
+        self.lesson = lesson  # a guided game's steps (``burgundy learn``)
         self.draft: TurnDraft | None = None
         self.path: list[int] = []
         self.cursor = 0
@@ -666,6 +668,14 @@ class Model:
             self.scores_shown = True
             self.overlay = Overlay.SCORES
             self.message = table.ended or "The game is over."
+
+    def lesson_text(self) -> list[str]:
+        """The guided game's step at hand (empty outside a lesson)."""
+        if self.lesson is None:
+            return []
+        if self.draft is not None:
+            return self.lesson.instruction(self.draft.state, self.draft.actions)
+        return self.lesson.instruction(self.table.state, [])
 
     def draft_sentences(self) -> list[str]:
         """Our turn so far as log sentences (shown as not yet sent)."""
@@ -929,6 +939,8 @@ class Model:
         self.overlay_scroll = 0
         if overlay == Overlay.INFO:
             self.info_index = self._info_start()
+            if self.lesson is not None:
+                self.lesson.seen(scores=False, guide=True)
 
     def close_overlay(self) -> None:
         # Closing the guide/help/log over the scores goes back to the scores.
@@ -944,6 +956,8 @@ class Model:
         """The scores page (again: back to the board): final scores once the game is over,
         else everyone's VP now and what each would have if the game ended now."""
         self.overlay = None if self.overlay == Overlay.SCORES else Overlay.SCORES
+        if self.lesson is not None and self.overlay == Overlay.SCORES:
+            self.lesson.seen(scores=True, guide=False)
 
     def toggle_chart(self) -> None:
         """Every player's VP round by round (again: back)."""

@@ -26,11 +26,13 @@ from p2p_burgundy.net.peer import saved_port
 from ..lan import DISCOVERY_SECONDS, LanError, latest_game, parse_address, table_matches
 from ..netplay import GONE_AFTER, LanLobby, NetTable, PeerThread, quick_bot_game
 from .app import POLL_MS, App, Palette, guarded, key_name, paint
+from .learn import PROGRESS_FILE, Lesson, first_start
 from .lobby import (
     AddBots,
     AtTable,
     Host,
     Join,
+    Learn,
     Leave,
     LobbyCommand,
     LobbyModel,
@@ -45,6 +47,7 @@ from .lobby import (
 )
 from .model import Model
 from .render import Canvas, Seg, Style
+from .table import DEFAULT_BOT_DELAY
 
 log = logging.getLogger("p2p_burgundy.tui")
 
@@ -98,6 +101,11 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
             outcome = runner.run()
             if outcome is None:
                 return 0
+            if isinstance(outcome, Learn):
+                thread.close()
+                lesson = Lesson(Path(options.home) / PROGRESS_FILE)
+                table = lesson.table(runner.model.name, DEFAULT_BOT_DELAY)
+                return App(screen, palette, table, Model(table, lesson)).run()
             if isinstance(outcome, PlayBots):
                 thread.close()
                 _notice(screen, palette, f"Starting a game against {outcome.count} bot"
@@ -222,6 +230,7 @@ class LobbyRunner:
         self.options = options
         self.lobby = LanLobby(thread)
         self.model = LobbyModel(options.name, options.colour, self.lobby.fingerprint)
+        self.model.first = first_start(Path(options.home))
         self.model.update(self.snapshot())
         self._wanted: str | None = None
         self._wanted_until = 0.0
@@ -260,7 +269,7 @@ class LobbyRunner:
                          refused=lobby.refused)
         return LobbyView(tables=tables, mdns=self.options.mdns, table=at)
 
-    def run(self) -> NetTable | PlayBots | None:
+    def run(self) -> NetTable | PlayBots | Learn | None:
         """Until the game starts (a NetTable), bots are asked for, or the user quits."""
         last = None
         while True:
@@ -297,7 +306,9 @@ class LobbyRunner:
                 if self.lobby.active:  # tell the table (a joiner leaves, a host closes it)
                     self.execute(Leave())
                 return None
-            if isinstance(command, PlayBots):
+            if isinstance(command, PlayBots | Learn):
+                if isinstance(command, Learn) and self.lobby.active:
+                    self.execute(Leave())
                 return command
             self.execute(command)
 

@@ -634,6 +634,25 @@ def chart_lines(rounds: Sequence[tuple[int, ...]], names: Sequence[str], width: 
     return lines
 
 
+def lesson_pane(lesson: Sequence[str], width: int) -> list[Line]:
+    """A guided game's step, where the log pane is (``l`` still shows the whole log): its
+    title, why, and the keys to press.
+
+    >>> for line in lesson_pane(["Lesson 1 of 2: dice", "Each die is one action.",
+    ...                          "Press: 1 w"], 24):
+    ...     print(text(line))
+    Lesson 1 of 2: dice
+    Each die is one action.
+    Press: 1 w
+    """
+    title, *rest = lesson
+    lines: list[Line] = [[Seg(fit(title, width), Style.TITLE)]]
+    for part in rest:
+        style = Style.BOLD if part.startswith("Press:") else Style.NORMAL
+        lines += [[Seg(line, style)] for line in textwrap.wrap(safe(part), max(10, width))]
+    return lines
+
+
 def hint_lines(hint: Hint, width: int) -> list[Line]:
     """The bot's suggestion: the keys to press with what each chooses, what it earns at
     once, and what the bot thinks it is worth by the end of the game."""
@@ -817,9 +836,13 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
             others = [s for s in range(len(names)) if s != seat]
             canvas.draw(layout.others, others_lines(state, others, names, layout.others.width,
                                                     changes))
-        canvas.draw(layout.log, log_lines(table.history, names, layout.log.width,
-                                          layout.log.height, model.log_scroll, model.mark,
-                                          model.draft_sentences()))
+        lesson = model.lesson_text()
+        if lesson:
+            canvas.draw(layout.log, lesson_pane(lesson, layout.log.width))
+        else:
+            canvas.draw(layout.log, log_lines(table.history, names, layout.log.width,
+                                              layout.log.height, model.log_scroll, model.mark,
+                                              model.draft_sentences()))
     canvas.put(layout.message.y, 0, message_line(model, layout.width))
     canvas.put(layout.footer.y, 0, footer_line(keys, layout.width))
     return canvas

@@ -52,6 +52,7 @@ from .describe import describe_chance, describe_turn
 from .texts import short_name
 
 MAX_NAME = 16
+DEFAULT_BOT_DELAY = 0.6  # seconds between bot turns in a game a person watches
 MAX_CHAT = 200
 
 

@@ -16,6 +16,7 @@ from p2p_burgundy.cli.tui.lobby import (
     AtTable,
     Host,
     Join,
+    Learn,
     Leave,
     LobbyModel,
     LobbyView,
@@ -73,7 +74,7 @@ def lobby_model(at: AtTable, me: int = 0) -> LobbyModel:
 def test_with_nobody_around_the_tables_page_offers_bots_first() -> None:
     model = LobbyModel("Ann", "red", FP[0])
     model.update(LobbyView())
-    assert screen(model)[:12] == [
+    assert screen(model)[:13] == [
         " The Castles of Burgundy on the LAN" + " " * 8 + f"you: Ann (red) [{FP[0]}]",
         "",
         "Tables on the LAN (live):",
@@ -84,6 +85,7 @@ def test_with_nobody_around_the_tables_page_offers_bots_first() -> None:
         "> b  play against bots on this computer",
         "  h  host a new table on the LAN",
         "  a  join a table by address (host:port)",
+        "  l  learn to play: a guided first game against a bot",
         "",
         "You play as Ann (red): n changes the name, k the colour.",
     ]
@@ -92,6 +94,14 @@ def test_with_nobody_around_the_tables_page_offers_bots_first() -> None:
     assert dispatch_lobby(model, "^J") == PlayBots(2)
     model.page = Page.BOTS
     assert dispatch_lobby(model, "3") == PlayBots(3)
+
+
+def test_the_first_start_offers_the_guided_game() -> None:
+    model = LobbyModel("Ann", "red", FP[0], first=True)
+    model.update(LobbyView())
+    assert screen(model)[2] == "New here? l starts a guided first game against a bot " \
+        "(burgundy learn)."
+    assert dispatch_lobby(model, "l") == Learn()
 
 
 def test_tables_on_the_lan_are_listed_live_and_joined_by_number_or_cursor() -> None:
@@ -253,7 +263,8 @@ def test_every_page_has_help_on_question_mark_and_it_closes_again(page: Page) ->
     dispatch_lobby(model, "?")
     lines = screen(model)
     assert lines[2].startswith("Help: ") and lines[4] == PAGE_HELP[page][0]
-    keys = next(line for line in lines if line.startswith("Keys: "))
+    start = next(i for i, line in enumerate(lines) if line.startswith("Keys: "))
+    keys = " ".join(" ".join(lines[start:start + 2]).split())
     assert "? help" in keys and "q quit" in keys if page not in (Page.ADDRESS, Page.EDIT) \
         else "Esc" in keys
     assert lines[-1].strip() == "? back" and all(len(line) <= 80 for line in lines)

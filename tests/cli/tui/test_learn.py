@@ -1,0 +1,102 @@
+"""``burgundy learn``: the guided first game, followed by its own instructions in a real
+terminal (pyte), left half-way and resumed; and its data checked against the rules."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from p2p_burgundy import EndTurn
+from p2p_burgundy.cli.tui.app import footer_keys
+from p2p_burgundy.cli.tui.layout import compute_layout
+from p2p_burgundy.cli.tui.learn import AFTER, LESSON, Lesson
+from p2p_burgundy.cli.tui.model import Model
+from p2p_burgundy.cli.tui.render import render
+
+if sys.platform == "win32":
+    pytest.skip("needs a POSIX pty", allow_module_level=True)
+pytest.importorskip("pyte", reason="pyte is in the test extras: pip install -e '.[test]'")
+
+from .pty_terminal import PtyTerminal, burgundy
+
+TOTAL = sum(len(turn) for turn in LESSON) + len(AFTER)
+
+
+def _pressed(term: PtyTerminal, number: int) -> list[str]:
+    """The keys the lesson pane asks for at step ``number``."""
+    screen = term.wait_for(f"Lesson {number} of {TOTAL}")
+    assert screen
+    line = next(line[43:] for line in term.screen.display if line[43:].startswith("Press: "))
+    return line.removeprefix("Press: ").split()
+
+
+def test_the_guided_game_from_start_to_end_by_its_own_instructions(tmp_path: Path) -> None:
+    args = ("learn", "--name", "Tess", "--bot-delay", "0")
+    with burgundy(tmp_path, *args) as term:
+        for number in range(1, 7):
+            term.press(*_pressed(term, number))
+        term.wait_for(f"Lesson 7 of {TOTAL}: a ship")
+        term.press("1", "q")  # a stray choice, then leave half-way
+        assert term.wait_exit() == 0
+    with burgundy(tmp_path, *args) as term:  # goes on where it was left
+        term.wait_for(f"Lesson 7 of {TOTAL}: a ship")
+        term.press("2")  # the wrong die: the lesson says so
+        term.wait_for(f"Lesson 7 of {TOTAL}: not this one")
+        term.press("u")
+        for number in range(7, 17):
+            term.press(*_pressed(term, number))
+        term.wait_for(f"Lesson 17 of {TOTAL}: the scores")
+        assert "Phase B round 1/5" in term.text
+        term.press("S")
+        term.wait_for("Scores now (phase B, round 1")
+        term.press("S")
+        term.wait_for(f"Lesson 18 of {TOTAL}: the other tiles")
+        term.press("i")
+        term.wait_for("Tile guide 1/")
+        term.press("esc")
+        term.wait_for(f"Lesson {TOTAL} of {TOTAL}: on your own")
+        term.press("q")
+        assert term.wait_exit() == 0
+
+
+def test_the_first_start_offers_the_lesson_and_l_starts_it(tmp_path: Path) -> None:
+    with burgundy(tmp_path, "play", "--name", "Tess", "--interface", "127.0.0.1",
+                  "--no-mdns") as term:
+        term.wait_for("New here? l starts a guided first game against a bot")
+        term.press("l")
+        term.wait_for(f"Lesson 1 of {TOTAL}: dice and workers")
+        term.press("q")
+        assert term.wait_exit() == 0
+
+
+def test_every_step_fits_its_pane_at_80x24_and_the_lesson_is_a_legal_game() -> None:
+    lesson = Lesson(None)
+    table = lesson.table("Tess Longname")
+    model = Model(table, lesson)
+    layout = compute_layout(80, 24)
+    seen = []
+    while lesson.turns < len(LESSON):
+        if table.poll():
+            model.refresh()
+        assert model.draft is not None
+        for step in LESSON[lesson.turns]:
+            text = model.lesson_text()
+            seen.append(text[0])
+            rows = render(model, layout, footer_keys(model)).text()
+            log = layout.log
+            pane = [row[log.x:].rstrip() for row in rows[log.y:log.y + log.height]]
+            assert pane[0] == text[0] and pane[1].startswith("Press: ")
+            assert " ".join(" ".join(pane[2:]).split()) == text[2], pane  # nothing cut
+            for action in step.actions:
+                if isinstance(action, EndTurn):
+                    command = model.end_turn()
+                    table.submit_turn(list(command.actions))  # type: ignore[union-attr]
+                    model.turn_sent()
+                else:
+                    model.draft.apply(action)
+    assert seen == [f"Lesson {n} of {TOTAL}: {s.title}" for n, s in
+                    enumerate((s for t in LESSON for s in t), 1)]
+    table.poll()
+    assert table.state.phase == 1 and table.state.to_move == 0
