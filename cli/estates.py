@@ -9,6 +9,9 @@ layout that is not well attested), and the options that set up a table, shared b
 - ``--setup experts-open`` / ``--setup experts-secret``: the experts' set-up (rulebook, "Those
   who know the game well"): each player is dealt a random board and chooses its side and the
   start castle's space, openly in turn order or secretly at once.
+- ``--estate-file FILE``: everyone plays the board described in FILE (a JSON object: see
+  docs/engine.md), a board of one's own, shown as "not an official board"; the layout travels
+  in the game's configuration, so every peer and ``burgundy verify`` use it.
 - ``--with extra-tiles,white-castles,inns`` (or ``--with all``): the 2019 expansion modules;
   they belong to the 2019 edition, which ``--with`` picks unless ``--edition`` says otherwise.
 
@@ -29,13 +32,23 @@ Edition.E2019
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from p2p_burgundy import ConfigError, Edition, GameConfig, Module, Setup
 from p2p_burgundy.config import parse_modules
 from p2p_burgundy.errors import EstateDataError
-from p2p_burgundy.estate import ROW_LENGTHS, Estate, all_estates, bits, by_number, caveat
+from p2p_burgundy.estate import (
+    ROW_LENGTHS,
+    Estate,
+    all_estates,
+    bits,
+    by_number,
+    caveat,
+    parse_estate,
+)
 from p2p_burgundy.tiles import COLOUR_LETTERS, Colour
 
 EXPERT_SETUPS = {s.value: s for s in Setup if s is not Setup.STANDARD}
@@ -57,6 +70,22 @@ def modules(text: str) -> tuple[Module, ...]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def estate_file(path: str) -> Estate:
+    """An argparse type: a board of one's own from a JSON file, validated."""
+    try:
+        text = Path(path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise argparse.ArgumentTypeError(f"cannot read {path}: {exc}") from None
+    try:
+        item = json.loads(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{path} is not JSON ({exc})") from None
+    try:
+        return parse_estate(item, official=False)
+    except EstateDataError as exc:
+        raise argparse.ArgumentTypeError(f"{path}: {exc}") from None
+
+
 def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
     """``--estate N`` or ``--setup experts-open|experts-secret`` (not both), and ``--with``."""
     parser.add_argument("--with", dest="modules", type=modules, default=(), metavar="MODULES",
@@ -67,6 +96,10 @@ def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--estate", default=None, metavar="N",
                        help="everyone plays estate N, as numbered in the edition's box "
                             "(default 1; see `burgundy estates --edition YEAR`)")
+    group.add_argument("--estate-file", dest="board", type=estate_file, default=None,
+                       metavar="FILE",
+                       help="everyone plays the board described in FILE (JSON; a board of "
+                            "one's own, not an official one)")
     group.add_argument("--setup", type=setup_name, default=None, metavar="NAME",
                        help="the experts' set-up: each player is dealt a random board and "
                             "chooses its side and start castle, experts-open (in turn order) "
@@ -74,14 +107,19 @@ def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def table_config(players: int, edition: Edition | None, estate: str | None,
-                 setup: Setup | None, modules: tuple[Module, ...] = ()) -> GameConfig:
-    """The config of a table where everyone plays ``estate`` (default 1), or with an
-    experts' ``setup``, with the expansion ``modules``. No ``edition``: 2019 with modules,
-    else 2011. ConfigError (a ValueError) if the combination cannot be played."""
+                 setup: Setup | None, modules: tuple[Module, ...] = (),
+                 board: Estate | None = None) -> GameConfig:
+    """The config of a table where everyone plays ``estate`` (default 1) or a ``board`` of
+    one's own, or with an experts' ``setup``, with the expansion ``modules``. No
+    ``edition``: 2019 with modules, else 2011. ConfigError (a ValueError) if the combination
+    cannot be played."""
     if edition is None:
         edition = Edition.E2019 if modules or estate in _BORDER_NUMBERS else Edition.E2011
     if setup is not None and setup is not Setup.STANDARD:
         return GameConfig(players=players, edition=edition, setup=setup, modules=modules)
+    if board is not None:
+        return GameConfig(players=players, edition=edition, estates=(board.id,) * players,
+                          modules=modules, custom=(board,))
     ident = "1" if estate is None else estate_in_box(edition, estate)
     return GameConfig(players=players, edition=edition, estates=(ident,) * players,
                       modules=modules)
@@ -107,7 +145,7 @@ def check_table(args: argparse.Namespace) -> str | None:
     ``--setup``, ``--with``) cannot make a game, or None."""
     try:
         table_config(getattr(args, "players", 2), args.edition, args.estate, args.setup,
-                     args.modules)
+                     args.modules, args.board)
     except ConfigError as exc:
         return str(exc)
     return None

@@ -108,6 +108,7 @@ def sim_config(args: argparse.Namespace) -> SimConfig:
     return SimConfig(players=args.players, games=args.games, seed=args.seed, bots=bots,
                      edition=args.edition, rotate=args.rotate, quiet=args.quiet,
                      estate=args.estate, setup=args.setup, modules=args.modules,
+                     board=args.board,
                      think=args.think,
                      iterations=args.iterations, jobs=args.jobs, engine=args.engine,
                      engine_timeout=args.engine_timeout)

@@ -29,6 +29,7 @@ from p2p_burgundy import (
     new_game,
 )
 from p2p_burgundy.config import Module, Setup
+from p2p_burgundy.estate import Estate
 from p2p_burgundy.net.discovery import Browser, TableInfo
 from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.identity import fingerprint, key_path, load_or_create, table_code
@@ -242,10 +243,10 @@ class LanLobby:
 
     def host(self, players: int, name: str, colour: str, edition: str = "2011",
              setup: Setup | None = None, estate: str | None = None,
-             modules: tuple[Module, ...] = ()) -> None:
-        """Open a table: everyone on ``estate`` (default 1), or the experts' ``setup``; with
-        the expansion ``modules``."""
-        config = table_config(players, Edition(edition), estate, setup, modules)
+             modules: tuple[Module, ...] = (), board: Estate | None = None) -> None:
+        """Open a table: everyone on ``estate`` (default 1) or a ``board`` of one's own, or
+        the experts' ``setup``; with the expansion ``modules``."""
+        config = table_config(players, Edition(edition), estate, setup, modules, board)
         self._since = self.peer.event_count
         self.thread.call(self.peer.host(config, name, colour))
 

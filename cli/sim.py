@@ -46,6 +46,7 @@ from p2p_burgundy import (
     resolve_chance,
     state_hash,
 )
+from p2p_burgundy.estate import Estate
 
 from .engine import ENGINE, EngineError, EngineStrategy
 from .estates import table_config
@@ -172,6 +173,7 @@ class SimConfig:
     estate: str | None = None  # everyone plays this estate (default 1)...
     setup: Setup | None = None  # ...or an experts' set-up deals them
     modules: tuple[Module, ...] = ()  # the 2019 expansion modules in play
+    board: Estate | None = None  # ...or everyone plays this board of one's own
     think: float | None = None  # seconds per decision for search bots (mcts)...
     iterations: int | None = None  # ...or rollouts per decision: reproducible, overrides think
     jobs: int = 1  # worker processes; the games and summary do not depend on it
@@ -207,7 +209,7 @@ class SimConfig:
     def game_config(self) -> GameConfig:
         """The engine config of every game."""
         return table_config(self.players, self.edition, self.estate, self.setup,
-                            self.modules)
+                            self.modules, self.board)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -500,7 +502,7 @@ def format_game(config: SimConfig, result: GameResult) -> str:
     rotation = f", seating {result.rotation + 1}/{config.players}" if config.rotate else ""
     lines = [f"game {result.game + 1}/{config.games}{rotation}, seed {config.seed}: "
              f"{config.players} players, {_rules(config.game_config)}"]
-    if config.estate is not None or config.setup is not None:
+    if config.estate is not None or config.setup is not None or config.board is not None:
         lines.append("  estates: " + ", ".join(
             f"seat {seat} on {board.id}" for seat, board in enumerate(result.state.boards)))
     width = max(len(label) for label in labels)

@@ -20,7 +20,15 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .errors import ConfigError, EstateDataError
-from .estate import SPACE_COUNT, Estate, caveat, edition_estates, estate
+from .estate import (
+    CUSTOM_FIELDS,
+    SPACE_COUNT,
+    Estate,
+    caveat,
+    edition_estates,
+    estate,
+    parse_estate,
+)
 from .tiles import Colour
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -121,6 +129,7 @@ class GameConfig:
     start_spaces: tuple[int, ...] = field(default=())
     setup: Setup = Setup.STANDARD
     modules: tuple[Module, ...] = ()
+    custom: tuple[Estate, ...] = ()  # boards of one's own that ``estates`` may name
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -130,8 +139,9 @@ class GameConfig:
         if not isinstance(self.setup, Setup):
             raise ConfigError(f"setup must be a Setup, not {self.setup!r}")
         self._check_modules()
+        self._check_custom()
         if self.setup is not Setup.STANDARD:
-            if self.estates or self.start_spaces:
+            if self.estates or self.start_spaces or self.custom:
                 raise ConfigError(f"the {self.setup.value} set-up deals the estates: "
                                   "give no estates or start spaces")
             object.__setattr__(self, "estates", ())
@@ -140,10 +150,10 @@ class GameConfig:
         estates = self.estates or ("1",) * self.players
         if len(estates) != self.players:
             raise ConfigError(f"{len(estates)} estates for {self.players} players")
-        try:
-            boards = [estate(e) for e in estates]
-        except EstateDataError as exc:
-            raise ConfigError(str(exc)) from None
+        boards = [self.board(e) for e in estates]
+        for board in self.custom:
+            if board.id not in estates:
+                raise ConfigError(f"the board of one's own {board.id!r} is not played")
         starts = self.start_spaces or tuple(_default_start(b) for b in boards)
         if len(starts) != self.players:
             raise ConfigError(f"{len(starts)} start spaces for {self.players} players")
@@ -161,6 +171,24 @@ class GameConfig:
         object.__setattr__(self, "estates", tuple(estates))
         object.__setattr__(self, "start_spaces", tuple(starts))
 
+    def _check_custom(self) -> None:
+        custom = self.custom
+        if not (isinstance(custom, tuple) and all(isinstance(b, Estate) for b in custom)):
+            raise ConfigError(f"custom must be a tuple of Estate, not {custom!r}")
+        if len({b.id for b in custom}) != len(custom):
+            raise ConfigError("two boards of one's own have the same id")
+
+    def board(self, ident: str) -> Estate:
+        """The estate with this id: a board of one's own in :attr:`custom`, or a shipped one;
+        ConfigError if there is none."""
+        for board in self.custom:
+            if board.id == ident:
+                return board
+        try:
+            return estate(ident)
+        except EstateDataError as exc:
+            raise ConfigError(str(exc)) from None
+
     def _check_modules(self) -> None:
         modules = self.modules
         if not (isinstance(modules, tuple) and all(isinstance(m, Module) for m in modules)):
@@ -175,8 +203,10 @@ class GameConfig:
     def __repr__(self) -> str:
         setup = "" if self.setup is Setup.STANDARD else f", setup={self.setup!r}"
         modules = f", modules={self.modules!r}" if self.modules else ""
+        custom = f", custom={self.custom!r}" if self.custom else ""
         return (f"GameConfig(players={self.players!r}, edition={self.edition!r}, "
-                f"estates={self.estates!r}, start_spaces={self.start_spaces!r}{setup}{modules})")
+                f"estates={self.estates!r}, start_spaces={self.start_spaces!r}{setup}{modules}"
+                f"{custom})")
 
     @property
     def border_posts(self) -> bool:
@@ -190,7 +220,7 @@ class GameConfig:
     @property
     def boards(self) -> tuple[Estate, ...]:
         """Each seat's :class:`Estate` (empty with an experts' set-up: they are dealt)."""
-        return tuple(estate(e) for e in self.estates)
+        return tuple(self.board(e) for e in self.estates)
 
     @property
     def experts(self) -> bool:
@@ -217,7 +247,7 @@ class GameConfig:
         >>> [line[:8] for line in GameConfig(2, Edition.E2019, setup=Setup.EXPERTS_OPEN).caveats()]
         ['Estate 3', 'Estate 5', 'Estate 7', 'Estate 8', 'Estate 9']
         """
-        return [line for line in (caveat(estate(e)) for e in self.estate_pool()) if line]
+        return [line for line in (caveat(self.board(e)) for e in self.estate_pool()) if line]
 
     def to_tree(self) -> list[object]:
         """Canonical encodable form: ``[players, edition, [estate ids], [start spaces],
@@ -225,7 +255,8 @@ class GameConfig:
         set-up, no modules) are left out, so a base game encodes as it always did."""
         tree: list[object] = [self.players, self.edition.value, list(self.estates),
                               list(self.start_spaces), self.setup.value,
-                              [m.value for m in self.modules]]
+                              [m.value for m in self.modules],
+                              [_board_tree(b) for b in self.custom]]
         while len(tree) > 4 and tree[-1] == _TREE_DEFAULTS[len(tree) - 5]:
             tree.pop()
         return tree
@@ -235,7 +266,8 @@ class GameConfig:
         """Inverse of :meth:`to_tree`; raises ConfigError on anything malformed."""
         if not (isinstance(tree, list | tuple) and 4 <= len(tree) <= 4 + len(_TREE_DEFAULTS)):
             raise ConfigError("a game config is [players, edition, estates, start spaces] "
-                              "(then the set-up and the modules, where not the defaults)")
+                              "(then the set-up, the modules and boards of one's own, where "
+                              "not the defaults)")
         if len(tree) > 4 and tree[-1] == _TREE_DEFAULTS[len(tree) - 5]:
             raise ConfigError("a trailing field that holds its default is written by "
                               "leaving it out")
@@ -257,6 +289,11 @@ class GameConfig:
                 raise ConfigError(f"unknown module in {list(names)!r}") from None
             if list(modules) != [m for m in MODULE_ORDER if m in modules]:
                 raise ConfigError("modules must be listed once each, in their canonical order")
+        custom: tuple[Estate, ...] = ()
+        if len(tree) > 6:
+            if not isinstance(tree[6], list | tuple):
+                raise ConfigError("boards of one's own must be a list")
+            custom = tuple(_board_from_tree(b) for b in tree[6])
         try:
             ed = Edition(edition)
         except ValueError:
@@ -267,11 +304,41 @@ class GameConfig:
             raise ConfigError("start spaces must be a list of space numbers")
         if type(players) is not int:
             raise ConfigError(f"players must be an integer, not {players!r}")
-        return cls(players, ed, tuple(estates), tuple(starts), setup, modules)
+        return cls(players, ed, tuple(estates), tuple(starts), setup, modules, custom)
 
 
-_TREE_DEFAULTS: tuple[object, ...] = (Setup.STANDARD.value, [])
-"""The values of the config tree's optional trailing fields (set-up, modules) by default."""
+_TREE_DEFAULTS: tuple[object, ...] = (Setup.STANDARD.value, [], [])
+"""The values of the config tree's optional trailing fields (set-up, modules, boards of
+one's own) by default."""
+
+
+def _lists(value: object) -> object:
+    """``value`` with every tuple, at any depth, made a list."""
+    if isinstance(value, list | tuple):
+        return [_lists(v) for v in value]
+    return value
+
+
+def _board_tree(board: Estate) -> list[object]:
+    """A board of one's own in the config tree: its record's fields in CUSTOM_FIELDS order,
+    None where it has none."""
+    record = board.record()
+    return [record.get(key) for key in CUSTOM_FIELDS]
+
+
+def _board_from_tree(tree: object) -> Estate:
+    if not (isinstance(tree, list | tuple) and len(tree) == len(CUSTOM_FIELDS)):
+        raise ConfigError(f"a board of one's own is [{', '.join(CUSTOM_FIELDS)}]")
+    tree = _lists(tree)  # decoders may give tuples for arrays
+    assert isinstance(tree, list)
+    record = {k: v for k, v in zip(CUSTOM_FIELDS, tree, strict=True) if v is not None}
+    try:
+        board = parse_estate(record, official=False)
+    except EstateDataError as exc:
+        raise ConfigError(str(exc)) from None
+    if _board_tree(board) != tree:
+        raise ConfigError(f"board {board.id!r} is not written in its canonical form")
+    return board
 
 
 def _default_start(board: Estate) -> int:

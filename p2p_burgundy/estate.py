@@ -113,7 +113,7 @@ class Region:
     size: int
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True)
 class Estate:
     """One side of a player board, with everything the rules need precomputed."""
 
@@ -133,6 +133,23 @@ class Estate:
     regions: tuple[Region, ...]
     region_of: tuple[int, ...]  # per space: index into regions
     border_posts: tuple[int, ...]  # duchies 11a-11f: per post, the mask of its rim spaces
+
+    def record(self) -> dict[str, object]:
+        """The board as a record :func:`parse_estate` reads back (``official=False`` for a
+        board of one's own): id, name, rows, start castle and border posts (where it has
+        them), and source."""
+        rows = []
+        for row, length in enumerate(ROW_LENGTHS):
+            first = sum(ROW_LENGTHS[:row])
+            rows.append(" ".join(f"{COLOUR_LETTERS[self.colours[s]]}{self.dice[s]}"
+                                 for s in range(first, first + length)))
+        out: dict[str, object] = {"id": self.id, "name": self.name, "rows": rows}
+        if self.start_castle is not None:
+            out["start_castle"] = list(row_col(self.start_castle))
+        if self.border_posts:
+            out["border_posts"] = [[list(row_col(s)) for s in bits(p)] for p in self.border_posts]
+        out["source"] = self.source
+        return out
 
     def number(self, edition: str) -> str:
         """The number printed on this estate in ``edition``'s box ("" if not in it)."""
@@ -162,9 +179,17 @@ class Estate:
         return f"estate({self.id!r})"
 
 
-def parse_estate(item: object) -> Estate:
+CUSTOM_FIELDS = ("id", "name", "rows", "start_castle", "border_posts", "source")
+"""The fields of a board of one's own (``official=False``): see docs/engine.md."""
+CUSTOM = "custom"  # the confidence of a board of one's own: not an official board
+MAX_ID = 32
+
+
+def parse_estate(item: object, official: bool = True) -> Estate:
     """Build and validate an :class:`Estate` from its data record; raise EstateDataError
-    naming the estate and the problem.
+    naming the estate and the problem. A board of one's own (``official=False``, from a file
+    a player gives) has only :data:`CUSTOM_FIELDS` (``id``, ``name`` and ``rows`` required)
+    and an id that no shipped estate has.
 
     >>> parse_estate({"id": "x", "name": "X", "source": "me", "numbers": {"2011": "x"},
     ...               "confidence": "low", "rows": ["A6 C5 C4 K3"]})
@@ -179,26 +204,23 @@ def parse_estate(item: object) -> Estate:
     def bad(why: str) -> EstateDataError:
         return EstateDataError(f"estate {ident if isinstance(ident, str) else '?'}: {why}")
 
-    if not isinstance(ident, str) or not ident:
-        raise bad(f"id must be a non-empty string, not {ident!r}")
+    if not isinstance(ident, str) or not ident or len(ident) > MAX_ID:
+        raise bad(f"id must be a string of 1 to {MAX_ID} characters, not {ident!r}")
+    if official:
+        editions, numbers, copies, confidence = _official_fields(item, bad)
+    else:
+        unknown = [key for key in item if key not in CUSTOM_FIELDS]
+        if unknown:
+            raise bad(f"unknown field {unknown[0]!r}; a board has {', '.join(CUSTOM_FIELDS)}")
+        if ident in all_estates():
+            raise bad("that is the id of a shipped estate: give your board another id")
+        item = {"source": "a layout given by a player", **item}
+        editions, numbers, copies, confidence = (), (), (), CUSTOM
     for key in ("name", "source"):
         if not isinstance(item.get(key), str) or not item[key]:
             raise bad(f"{key} must be a non-empty string")
     if not isinstance(item.get("note", ""), str):
         raise bad("note must be a string")
-    numbers = item.get("numbers")
-    if not (isinstance(numbers, dict) and numbers and all(e in EDITIONS for e in numbers)
-            and all(isinstance(n, str) and n for n in numbers.values())):
-        raise bad(f"numbers must map some of {', '.join(EDITIONS)} to the number printed "
-                  f"on the board, not {numbers!r}")
-    editions = [e for e in EDITIONS if e in numbers]  # EDITIONS' order, not the file's
-    copies = item.get("copies", {})
-    if not (isinstance(copies, dict) and all(e in numbers for e in copies)
-            and all(type(n) is int and n >= 1 for n in copies.values())):
-        raise bad(f"copies must map editions of numbers to a count of boards, not {copies!r}")
-    if item.get("confidence") not in CONFIDENCES:
-        raise bad(f"confidence must be one of {', '.join(CONFIDENCES)}, "
-                  f"not {item.get('confidence')!r}")
     rows = item.get("rows")
     if not isinstance(rows, list) or len(rows) != len(ROW_LENGTHS):
         have = len(rows) if isinstance(rows, list) else type(rows).__name__
@@ -256,10 +278,10 @@ def parse_estate(item: object) -> Estate:
     return Estate(
         id=ident,
         name=item["name"],
-        editions=tuple(editions),
-        numbers=tuple(numbers[e] for e in editions),
-        copies=tuple(copies.get(e, 1) for e in editions),
-        confidence=item["confidence"],
+        editions=editions,
+        numbers=numbers,
+        copies=copies,
+        confidence=confidence,
         source=item["source"],
         note=item.get("note", ""),
         colours=tuple(colours),
@@ -272,6 +294,26 @@ def parse_estate(item: object) -> Estate:
         region_of=tuple(region_of),
         border_posts=_border_posts(item.get("border_posts", []), bad),
     )
+
+
+def _official_fields(item: dict[str, object], bad: Callable[[str], EstateDataError]
+                     ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...], str]:
+    """Editions, numbers, copies and confidence of a shipped estate's record."""
+    numbers = item.get("numbers")
+    if not (isinstance(numbers, dict) and numbers and all(e in EDITIONS for e in numbers)
+            and all(isinstance(n, str) and n for n in numbers.values())):
+        raise bad(f"numbers must map some of {', '.join(EDITIONS)} to the number printed "
+                  f"on the board, not {numbers!r}")
+    editions = tuple(e for e in EDITIONS if e in numbers)  # EDITIONS' order, not the file's
+    copies = item.get("copies", {})
+    if not (isinstance(copies, dict) and all(e in numbers for e in copies)
+            and all(type(n) is int and n >= 1 for n in copies.values())):
+        raise bad(f"copies must map editions of numbers to a count of boards, not {copies!r}")
+    confidence = item.get("confidence")
+    if not isinstance(confidence, str) or confidence not in CONFIDENCES:
+        raise bad(f"confidence must be one of {', '.join(CONFIDENCES)}, not {confidence!r}")
+    return (editions, tuple(numbers[e] for e in editions),
+            tuple(copies.get(e, 1) for e in editions), confidence)
 
 
 def _border_posts(posts: object, bad: Callable[[str], EstateDataError]) -> tuple[int, ...]:
@@ -415,6 +457,9 @@ def caveat(board: Estate) -> str:
     Estate 8 is medium confidence: our layout comes from a few sources that agree, not from \
 a printed board; it may differ from yours (source: forry4 hand transcription ...)
     """
+    if board.confidence == CUSTOM:
+        return (f"Estate {board.id} ({board.name}) is not an official board: a layout given "
+                f"by a player, which every peer at the table plays as given")
     if board.confidence == "high" and not board.note:
         return ""
     note = f"; also, {board.note}" if board.note else ""

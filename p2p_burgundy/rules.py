@@ -66,7 +66,7 @@ from .board import (
 from .chance import ChanceEvent, ChanceKind, Draws
 from .config import CHOOSE, Edition, GameConfig, Module
 from .errors import ChanceError, IllegalAction
-from .estate import NEIGHBOURS, SPACE_COUNT, Estate, bits, box_sides, estate
+from .estate import NEIGHBOURS, SPACE_COUNT, Estate, bits, box_sides
 from .scoring import (
     COLOUR_BONUS_VP,
     PHASE_BONUS,
@@ -176,7 +176,7 @@ def new_game(config: GameConfig) -> GameState:
     'SETUP'
     """
     n = config.players
-    boards = config.boards or (estate("1"),) * n  # placeholders: the experts' set-up deals them
+    boards = config.boards or (config.board("1"),) * n  # placeholders: the experts' deal
     state = GameState.__new__(GameState)
     state.config = config
     state.boards = boards
@@ -298,7 +298,7 @@ def _deal(state: GameState, draws: Draws) -> None:
         second = box.pop(others[draws.below(len(others))])
         offers.append((first, second))
     state.offers = tuple(offers)
-    state.boards = tuple(estate(o[0]) for o in offers)  # placeholders until chosen
+    state.boards = tuple(state.config.board(o[0]) for o in offers)  # placeholders until chosen
 
 
 def _next_chooser(state: GameState, first: int) -> None:
@@ -620,7 +620,7 @@ def _crane_buildings(config: GameConfig) -> tuple[int, ...]:
 def _estate_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     offers = state.offers[state.order[state.turn]]
     return [ChooseEstate(side, space) for side, ident in enumerate(offers)
-            for space in estate(ident).dark_green_spaces]
+            for space in state.config.board(ident).dark_green_spaces]
 
 
 _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
@@ -1178,7 +1178,7 @@ def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
     sides = " or ".join(f"{i} (estate {e})" for i, e in enumerate(offers))
     if not (type(action.side) is int and 0 <= action.side < len(offers)):
         raise turn.fail(action, f"side must be {sides}")
-    board = estate(offers[action.side])
+    board = turn.old.config.board(offers[action.side])
     space = action.space
     if not (type(space) is int and 0 <= space < SPACE_COUNT
             and board.colours[space] == Colour.DARK_GREEN):

@@ -197,9 +197,9 @@ def run_host(args: argparse.Namespace) -> int:
     if problem is not None:
         return problem
     edition = table_config(args.players, args.edition, args.estate, args.setup,
-                           args.modules).edition.value
+                           args.modules, args.board).edition.value
     return netcommand.run_lobby(net_options(args), host=Host(args.players, edition, args.estate,
-                                                             args.setup, args.modules))
+                                                             args.setup, args.modules, args.board))
 
 
 def run_join(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ the runner to carry out; :func:`render_lobby` draws the model on a
 >>> dispatch_lobby(model, "h"); model.page
 <Page.HOST: 'host'>
 >>> dispatch_lobby(model, "KEY_RIGHT"); dispatch_lobby(model, "^J")
-Host(players=3, edition='2011', estate=None, setup=None, modules=())
+Host(players=3, edition='2011', estate=None, setup=None, modules=(), board=None)
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from p2p_burgundy.config import Module, Setup
+from p2p_burgundy.estate import Estate
 from p2p_burgundy.net.discovery import TableInfo
 from p2p_burgundy.net.errors import AddressError
 from p2p_burgundy.net.lobby import Member
@@ -68,6 +69,7 @@ class Host:
     estate: str | None = None  # everyone on this estate (default 1)
     setup: Setup | None = None  # or the experts' set-up
     modules: tuple[Module, ...] = ()  # the 2019 expansion modules
+    board: Estate | None = None  # everyone on this board of one's own (--estate-file)
 
 
 @dataclass(frozen=True, slots=True)

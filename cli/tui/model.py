@@ -53,7 +53,7 @@ from p2p_burgundy import (
     state_hash,
 )
 from p2p_burgundy.actions import BUY_WORKERS
-from p2p_burgundy.estate import caveat, estate
+from p2p_burgundy.estate import caveat
 from p2p_burgundy.rules import INN_DEPOT, bought_tile
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import tile_name
@@ -278,7 +278,7 @@ def _estate_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, li
     options = []
     for a in actions:
         if isinstance(a, ChooseEstate):
-            board = estate(offers[a.side])
+            board = state.config.board(offers[a.side])
             note = caveat(board)
             options.append(Option("", f"estate {board.id}, start castle on "
                                       f"{board.label(a.space)}", a, note=note,

@@ -333,7 +333,8 @@ class LobbyRunner:
         try:
             if isinstance(command, Host):
                 lobby.host(command.players, model.name, model.colour, command.edition,
-                           setup=command.setup, estate=command.estate, modules=command.modules)
+                           setup=command.setup, estate=command.estate, modules=command.modules,
+                           board=command.board)
             elif isinstance(command, Join):
                 lobby.join(command.target, model.name, model.colour,
                            spectator=self.options.watch)

@@ -4,6 +4,8 @@ bad options are one line and exit code 2."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from p2p_burgundy import Setup
@@ -75,3 +77,38 @@ def test_bad_estate_options_are_one_line_and_exit_code_2(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def _board_file(tmp_path, **changes):
+    from tests.engine.test_estates import _own
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(_own(**changes)))
+    return str(path)
+
+
+def test_estate_file_puts_everyone_on_a_board_of_ones_own(tmp_path, capsys):
+    path = _board_file(tmp_path)
+    config = sim_config(parse(["sim", "--players", "3", "--estate-file", path])).game_config
+    assert config.estates == ("home",) * 3 and config.custom[0].name == "Our duchy"
+    assert main(["sim", "--estate-file", path, "--bots", "random,random", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("note: Estate home (Our duchy) is not an official board")
+    assert "estates: seat 0 on home, seat 1 on home" in out
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"rows": ["A6"]}, "board.json: estate home: needs 7 rows, has 1"),
+    ({"id": "5"}, "estate 5: that is the id of a shipped estate"),
+])
+def test_a_bad_estate_file_is_one_line_and_exit_code_2(tmp_path, changes, message, capsys):
+    assert main(["sim", "--estate-file", _board_file(tmp_path, **changes)]) == 2
+    err = capsys.readouterr().err
+    assert "argument --estate-file: " in err and message in err and err.count("\n") == 1
+
+
+def test_an_estate_file_that_is_not_json_or_not_there(tmp_path, capsys):
+    (tmp_path / "x.json").write_text("{rows")
+    assert main(["sim", "--estate-file", str(tmp_path / "x.json")]) == 2
+    assert "x.json is not JSON" in capsys.readouterr().err
+    assert main(["bot", "--host", "--estate-file", str(tmp_path / "none.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err

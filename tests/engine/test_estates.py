@@ -495,3 +495,64 @@ def test_standard_configs_keep_their_four_field_tree():
 def test_bad_configs_are_refused(build, message):
     with pytest.raises(ConfigError, match=message):
         build()
+
+
+# --- a board of one's own ----------------------------------------------------------------------
+
+def _own(**changes) -> dict:
+    item = {"id": "home", "name": "Our duchy", "rows": list(raw_estates()[0]["rows"]),
+            "start_castle": [3, 3]}
+    item.update(changes)
+    return {k: v for k, v in item.items() if v is not None}
+
+
+@pytest.mark.parametrize(("item", "message"), [
+    (_own(id="1"), "estate 1: that is the id of a shipped estate"),
+    (_own(colour="blue"), "estate home: unknown field 'colour'; a board has id, name, rows"),
+    (_own(rows=["A6 C5 C4 K3"] * 7), "estate home: row 2 has 4 spaces, needs 5"),
+    (_own(start_castle=[0, 0]), "estate home: the start castle must stand on a dark green"),
+    (_own(name=""), "estate home: name must be a non-empty string"),
+    (_own(id="x" * 33), "id must be a string of 1 to 32 characters"),
+])
+def test_a_board_of_ones_own_is_validated_with_exact_errors(item, message):
+    with pytest.raises(EstateDataError, match=message):
+        parse_estate(item, official=False)
+
+
+def test_a_board_of_ones_own_travels_in_the_config_and_replays():
+    board = parse_estate(_own(start_castle=None), official=False)
+    assert board.record()["rows"] == raw_estates()[0]["rows"]
+    config = GameConfig(2, estates=("home", "5"), custom=(board,))
+    tree = config.to_tree()
+    assert tree[6] == [["home", "Our duchy", raw_estates()[0]["rows"], None, None,
+                        "a layout given by a player"]]
+    assert GameConfig.from_tree(tree) == config
+    assert GameConfig.from_tree(json.loads(json.dumps(tree))) == config
+    as_tuples = [*tree[:6], [tuple(tree[6][0])]]
+    assert GameConfig.from_tree(as_tuples) == config  # msgpack may decode arrays as tuples
+    assert config.caveats()[0].startswith("Estate home (Our duchy) is not an official board")
+    assert config.start_spaces == (CHOOSE, CHOOSE)
+    rec = Recorder(config)
+    rng = random.Random(4)
+    while not rec.state.is_over:
+        if rec.state.chance is not None:
+            rec.chance(rng.randbytes(32))
+        else:
+            rec.act(rng.choice(legal_actions(rec.state)))
+    record = GameRecord.from_bytes(rec.record().to_bytes())
+    assert state_hash(record.replay()) == state_hash(rec.state)
+    assert rec.state.boards[0] == board
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda t: t[6][0].__setitem__(4, []), "canonical form"),
+    (lambda t: t[6][0].__setitem__(0, "9"), "that is the id of a shipped estate"),
+    (lambda t: t.__setitem__(2, ["1", "1"]), "'home' is not played"),
+    (lambda t: t[6].append(list(t[6][0])), "two boards of one's own have the same id"),
+])
+def test_a_bad_board_in_a_config_tree_is_refused(change, message):
+    board = parse_estate(_own(), official=False)
+    tree = GameConfig(2, estates=("home", "home"), custom=(board,)).to_tree()
+    change(tree)
+    with pytest.raises(ConfigError, match=message):
+        GameConfig.from_tree(tree)
