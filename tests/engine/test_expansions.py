@@ -76,7 +76,8 @@ def test_a_base_game_config_encodes_as_before():
     ([2, "2019", [], [], "standard", ["shields!"]], "unknown module"),
     ([2, "2019", [], [], "standard", "inns"], "list of module names"),
     ([2, "2011", [], [], "standard", ["inns"]], "2019 edition"),
-    ([2, "2019", [], [], "standard", ["inns"], 7], "a game config is"),
+    ([2, "2019", [], [], "standard", ["inns"], [], 7], "a game config is"),
+    ([2, "2019", [], [], "standard", ["inns"], 7], "boards of one.s own must be a list"),
 ])
 def test_a_bad_modules_field_is_refused_with_the_reason(tree, phrase):
     with pytest.raises(ConfigError, match=phrase):
