@@ -449,7 +449,8 @@ def bot_result(session: Session, over: GameOver, path: Path, report: Audit,
     doc = result_json("bot", session.game_id, path, players, breakdowns, over.outcome,
                       over.state_hash, report)
     engine = _engine_of(strategy)
-    doc.update(seat=seat, engine=None, script=None)
+    doc.update(seat=seat, table_code=table_code(session.game_id, [s.key for s in session.seats]),
+               engine=None, script=None)
     if engine is not None:
         doc["engine"] = {"command": engine.command, "name": engine.name,
                          "decisions": engine.decisions, "failure": engine.failure}

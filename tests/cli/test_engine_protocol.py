@@ -9,6 +9,8 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -192,26 +194,31 @@ def bot(home: Path, *args: str) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def address(proc: subprocess.Popen[str]) -> str:
-    assert proc.stderr is not None
-    line = proc.stderr.readline()
-    assert line.startswith("hosting at "), line
-    return line.split()[2]
+@contextmanager
+def table(home: Path, host_args: Sequence[str], joiner_args: Sequence[str]
+          ) -> Iterator[tuple[subprocess.Popen[str], subprocess.Popen[str]]]:
+    """A hosting bot and a bot that joins it by address (loopback, no mDNS); both are killed
+    when the test is done with them."""
+    procs = [bot(home / "host", "--host", *host_args)]
+    try:
+        stderr = procs[0].stderr
+        assert stderr is not None
+        line = stderr.readline()
+        assert line.startswith("hosting at "), line
+        procs.append(bot(home / "joiner", line.split()[2], *joiner_args))
+        yield procs[0], procs[1]
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.communicate()
 
 
 @pytest.mark.slow
 def test_the_tiny_engine_finishes_a_lan_game_and_the_file_verifies(tmp_path: Path) -> None:
-    host = bot(tmp_path / "engine", "--host", "--engine", tiny(), "--json")
-    joiner = bot(tmp_path / "greedy", "--strategy", "greedy", "--seed", "3", "--json")
-    try:
-        joiner.kill()
-        joiner = bot(tmp_path / "greedy", address(host), "--strategy", "greedy", "--seed", "3",
-                     "--json")
+    with table(tmp_path, ["--engine", tiny(), "--json"],
+               ["--strategy", "greedy", "--seed", "3", "--json"]) as (host, joiner):
         out, err = host.communicate(timeout=120)
         joined, _ = joiner.communicate(timeout=30)
-    finally:
-        host.kill()
-        joiner.kill()
     assert host.returncode == 0, err
     doc = json.loads(out)
     assert problems(doc, shape("game", "bot")) == [], doc
@@ -228,21 +235,16 @@ def test_the_tiny_engine_finishes_a_lan_game_and_the_file_verifies(tmp_path: Pat
     assert checked.returncode == 0
     report = json.loads(checked.stdout)
     assert problems(report, shape("game", "verify")) == []
-    assert {k: report[k] for k in ("game_id", "final_hash", "scores", "winner")} == \
-        {k: doc[k] for k in ("game_id", "final_hash", "scores", "winner")}
+    same = ("game_id", "table_code", "final_hash", "scores", "winner", "decided_by")
+    assert {k: report[k] for k in same} == {k: doc[k] for k in same}
 
 
 @pytest.mark.slow
 def test_an_engine_that_crashes_mid_game_hands_over_to_its_fallback(tmp_path: Path) -> None:
-    host = bot(tmp_path / "engine", "--host", "--engine", tiny("--crash", "20"),
-               "--engine-fallback", "random", "--json")
-    joiner = bot(tmp_path / "greedy", address(host), "--strategy", "random", "--seed", "3")
-    try:
+    with table(tmp_path, ["--engine", tiny("--crash", "20"), "--engine-fallback", "random",
+                          "--json"], ["--strategy", "random", "--seed", "3"]) as (host, joiner):
         out, err = host.communicate(timeout=120)
         joiner.communicate(timeout=30)
-    finally:
-        host.kill()
-        joiner.kill()
     assert host.returncode == 0, err
     doc = json.loads(out)
     assert doc["engine"]["failure"].startswith("engine ")
@@ -254,14 +256,9 @@ def test_an_engine_that_crashes_mid_game_hands_over_to_its_fallback(tmp_path: Pa
 
 @pytest.mark.slow
 def test_an_engine_that_fails_with_no_fallback_stops_the_bot(tmp_path: Path) -> None:
-    host = bot(tmp_path / "engine", "--host", "--engine", tiny("--garbage", "5"), "--json")
-    joiner = bot(tmp_path / "greedy", address(host), "--strategy", "random", "--seed", "3")
-    try:
+    with table(tmp_path, ["--engine", tiny("--garbage", "5"), "--json"],
+               ["--strategy", "random", "--seed", "3"]) as (host, _):
         out, err = host.communicate(timeout=120)
-    finally:
-        host.kill()
-        joiner.kill()
-        joiner.communicate()
     assert host.returncode == 1
     assert "burgundy bot: engine " in err and "at decision 5 (" in err
     assert json.loads(out) == {"command": "bot", "version": 1,

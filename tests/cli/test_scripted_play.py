@@ -116,20 +116,14 @@ def test_bots_with_moves_play_the_script_while_it_holds_then_their_strategy(
     """New players (keys) make new dice: the scripted bots follow the recorded turns as long as
     they are legal, then play on; the game finishes and verifies."""
     from tests.cli.shapes import problems, shape
-    from tests.cli.test_engine_protocol import address, bot
+    from tests.cli.test_engine_protocol import table
 
     recorded = asyncio.run(_record(tmp_path / "first"))
     turns = tmp_path / "turns.json"
     assert cli.main(["replay", str(recorded), "--export-turns", str(turns)]) == 0
-    host = bot(tmp_path / "host", "--host", "--moves", str(turns), "--strategy", "random",
-               "--json")
-    joiner = bot(tmp_path / "joiner", address(host), "--moves", str(turns), "--strategy",
-                 "random", "--json")
-    try:
+    scripted = ["--moves", str(turns), "--strategy", "random", "--json"]
+    with table(tmp_path, scripted, scripted) as (host, joiner):
         outs = [p.communicate(timeout=120) for p in (host, joiner)]
-    finally:
-        host.kill()
-        joiner.kill()
     assert [host.returncode, joiner.returncode] == [0, 0], outs
     recorded_turns = json.loads(turns.read_text())["turns"]
     for (out, err), seat in zip(outs, (0, 1), strict=True):
