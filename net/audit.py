@@ -42,11 +42,11 @@ from .identity import PUBLIC_KEY_SIZE, fingerprint, table_code, verify
 from .log import (
     _RECORD_HEADER,
     ENTRY_DOMAIN,
-    FILE_MAGIC,
     MAX_RECORD,
     Entry,
     Kind,
     decode_entry,
+    magic_problem,
     read_records,
 )
 from .session import (
@@ -303,10 +303,13 @@ def audit_file(data: bytes) -> Audit:
     tail is a :data:`Check.FILE` problem, and the whole records before it are audited.
 
     >>> audit_file(b"garbage").problems[0].reason
-    'not a p2p-burgundy game file (bad magic)'
+    'not a p2p-burgundy game file'
+    >>> audit_file(b"P2PBURGUNDY-GAME\\x00\\x01").problems[0].reason[:52]
+    'a game file of protocol version 1 is not supported: '
     """
-    if not data.startswith(FILE_MAGIC):
-        return Audit(0, problems=(Problem(Check.FILE, "not a p2p-burgundy game file (bad magic)"),))
+    problem = magic_problem(data)
+    if problem is not None:
+        return Audit(0, problems=(Problem(Check.FILE, problem),))
     records, end = read_records(data)
     problems = []
     if end < len(data):

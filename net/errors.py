@@ -15,6 +15,10 @@ class DecodeError(ProtocolError):
     """Malformed input bytes; the single error type every decoder raises on bad data."""
 
 
+class VersionError(DecodeError):
+    """A message, entry or game file of another protocol version (the message says which)."""
+
+
 class LocalProtocolError(ProtocolError):
     """The caller misused the API (a bug on our side, not the peer's)."""
 

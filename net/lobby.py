@@ -4,11 +4,17 @@ The host owns the table. A joiner sends HELLO with a fresh nonce; the host answe
 with the game id, the config and its signature of that nonce (so an mDNS announcement, which
 anyone can fake, is only a hint: the joiner checks the signature against the fingerprint it
 was shown). The joiner answers PROVE, signing the host's nonce, and only then enters the
-roster. Members change name, colour and readiness with signed UPDATEs; the host sends the
-ROSTER to everyone after each change. When the table is full and everyone is ready the host
-PROPOSEs the final roster with every commitment; each player returns ACCEPT (its signature of
-the start digest, see :func:`~p2p_burgundy.net.session.accept_start`), and the host sends the
-START entry. Spectators go through HELLO/PROVE too and then just receive.
+roster, with a fresh random *contribution* of its own. Members change name, colour and
+readiness with signed UPDATEs; the host sends the ROSTER to everyone after each change. When
+the table is full and everyone is ready the host PROPOSEs the final roster with every
+contribution. The game id is derived from the table id, the config and that roster
+(:func:`~p2p_burgundy.net.session.game_id_of`), so it holds every member's fresh randomness and
+nobody, the host included, can choose it or bring back an old game. Each player checks that its
+own contribution is the one it sent, derives its beacon chain for that game id and returns
+ACCEPT with its commitment and its signature (:func:`~p2p_burgundy.net.session.accept_start`);
+the host then sends the START entry. Spectators go through HELLO/PROVE too and then just
+receive. Lobby messages name the table by its *table id*, which the host picks and announces;
+only the game session uses the game id.
 
 Messages are retransmitted on a timer until answered, so a lost datagram only delays.
 Callers supply randomness (``nonce`` arguments) and time (``now``).
@@ -28,6 +34,7 @@ from .identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, fingerprint, ve
 from .log import ENTRY_DOMAIN, GAME_ID_SIZE, Entry, Kind, decode_entry
 from .session import (
     COLOURS,
+    CONTRIBUTION_SIZE,
     MAX_NAME,
     START_DOMAIN,
     Seat,
@@ -35,6 +42,7 @@ from .session import (
     Tag,
     accept_start,
     game_chain,
+    game_id_of,
     make_start,
     parse_start,
     start_digest,
@@ -51,20 +59,20 @@ MAX_PENDING_HELLOS = 64  # joiners mid-handshake the host remembers
 class LobbyTag:
     """Message tags of the lobby (after the session's tags)."""
 
-    HELLO = 10  # [game id or b"", key, nonce, spectator]
-    WELCOME = 11  # [game id, host key, signature of our nonce, host nonce, config]
-    PROVE = 12  # [game id, key, signature of the host nonce, commitment, name, colour]
-    ROSTER = 13  # [game id, config, [[key, name, colour, ready, host, port]...], started]
-    UPDATE = 14  # [game id, key, name, colour, ready, signature]
-    PROPOSE = 15  # [game id, config, [[key, name, colour, commitment]...]]
-    ACCEPT = 16  # [game id, key, signature of the start digest]
-    LEAVE = 17  # [game id, key, signature]
+    HELLO = 10  # [table id or b"", key, nonce, spectator]
+    WELCOME = 11  # [table id, host key, signature of our nonce, host nonce, config]
+    PROVE = 12  # [table id, key, signature of the host nonce, contribution, name, colour]
+    ROSTER = 13  # [table id, config, [[key, name, colour, ready, host, port]...], started]
+    UPDATE = 14  # [table id, key, name, colour, ready, signature]
+    PROPOSE = 15  # [table id, config, [[key, name, colour, contribution]...]]
+    ACCEPT = 16  # [table id, key, commitment, signature of start digest || commitment]
+    LEAVE = 17  # [table id, key, signature]
 
 
-def challenge_message(game_id: bytes, nonce: bytes, verifier: bytes) -> bytes:
+def challenge_message(table_id: bytes, nonce: bytes, verifier: bytes) -> bytes:
     """What a peer signs to prove its key to ``verifier``: the verifier's fresh nonce, bound
-    to this game and to the verifier (so a signature cannot be relayed to someone else)."""
-    return wire.encode([game_id, nonce, verifier])
+    to this table and to the verifier (so a signature cannot be relayed to someone else)."""
+    return wire.encode([table_id, nonce, verifier])
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +84,7 @@ class Member:
     colour: str
     ready: bool
     address: tuple[str, int]
-    commitment: bytes = b""
+    contribution: bytes = b""
 
     @property
     def fingerprint(self) -> str:
@@ -134,23 +142,33 @@ class _Base:
 class HostLobby(_Base):
     """The host's side: admits players and spectators, then starts the game."""
 
-    def __init__(self, identity: Identity, game_id: bytes, config: GameConfig, name: str,
-                 colour: str) -> None:
+    def __init__(self, identity: Identity, table_id: bytes, config: GameConfig, name: str,
+                 colour: str, *, contribution: bytes) -> None:
+        """``table_id`` names the table in the lobby and its announcement; ``contribution``:
+        fresh random bytes of ours for the game id (like the joiners')."""
         super().__init__(identity)
-        if len(game_id) != GAME_ID_SIZE:
-            raise LocalProtocolError(f"a game id is {GAME_ID_SIZE} bytes")
+        if len(table_id) != GAME_ID_SIZE:
+            raise LocalProtocolError(f"a table id is {GAME_ID_SIZE} bytes")
+        if len(contribution) != CONTRIBUTION_SIZE:
+            raise LocalProtocolError(f"a contribution is {CONTRIBUTION_SIZE} bytes")
         _check_name(name, colour)
-        self.game_id = game_id
+        self.table_id = table_id
         self.config = config
-        me = Member(identity.public_key, name, colour, True, ("", 0),
-                    game_chain(identity, game_id).commitment)
+        me = Member(identity.public_key, name, colour, True, ("", 0), contribution)
         self.members: list[Member] = [me]
         self.spectators: dict[bytes, tuple[str, int]] = {}
         # source -> (key, nonce we sent, spectator?) for joiners mid-handshake
         self._challenges: dict[object, tuple[bytes, bytes, bool]] = {}
         self._proposal: tuple[Seat, ...] | None = None
-        self._acceptances: dict[bytes, bytes] = {}
+        self._acceptances: dict[bytes, tuple[bytes, bytes]] = {}  # key -> (commitment, sig)
         self.start_entry: Entry | None = None
+
+    @property
+    def game_id(self) -> bytes:
+        """The game's id once the final roster is proposed (b"" before: it depends on it)."""
+        if self._proposal is None:
+            return b""
+        return game_id_of(self.table_id, self.config, self._proposal)
 
     @property
     def seats_taken(self) -> int:
@@ -180,9 +198,9 @@ class HostLobby(_Base):
         if not (len(fields) == 4 and isinstance(fields[0], bytes) and isinstance(fields[1], bytes)
                 and len(fields[1]) == PUBLIC_KEY_SIZE and isinstance(fields[2], bytes)
                 and len(fields[2]) == NONCE_SIZE and isinstance(fields[3], bool)):
-            raise DecodeError("HELLO is [game id, key, nonce, spectator]")
-        game_id, key, their_nonce, spectator = fields
-        if game_id not in (b"", self.game_id):
+            raise DecodeError("HELLO is [table id, key, nonce, spectator]")
+        table_id, key, their_nonce, spectator = fields
+        if table_id not in (b"", self.table_id):
             raise RemoteProtocolError("HELLO for another game", author=key)
         pending = self._challenges.get(source)
         if pending is not None and pending[0] == key and pending[2] == spectator:
@@ -193,16 +211,16 @@ class HostLobby(_Base):
             self._challenges.pop(next(iter(self._challenges)))
         self._challenges[source] = (key, nonce, spectator)
         signature = self.identity.sign(CHALLENGE_DOMAIN,
-                                       challenge_message(self.game_id, their_nonce, key))
-        self._send(LobbyTag.WELCOME, [self.game_id, self.identity.public_key, signature, nonce,
+                                       challenge_message(self.table_id, their_nonce, key))
+        self._send(LobbyTag.WELCOME, [self.table_id, self.identity.public_key, signature, nonce,
                                       self.config.to_tree()], source)
 
     def _prove(self, fields: tuple[wire.Value, ...], source: tuple[str, int]) -> None:
-        if not (len(fields) == 6 and fields[0] == self.game_id and isinstance(fields[1], bytes)
+        if not (len(fields) == 6 and fields[0] == self.table_id and isinstance(fields[1], bytes)
                 and isinstance(fields[2], bytes) and isinstance(fields[3], bytes)
                 and isinstance(fields[4], str) and isinstance(fields[5], str)):
-            raise DecodeError("PROVE is [game id, key, signature, commitment, name, colour]")
-        _, key, signature, commitment, name, colour = fields
+            raise DecodeError("PROVE is [table id, key, signature, contribution, name, colour]")
+        _, key, signature, contribution, name, colour = fields
         pending = self._challenges.get(source)
         if pending is None and source in (self.spectators.get(key),
                                           *(m.address for m in self.members if m.key == key)):
@@ -217,7 +235,7 @@ class HostLobby(_Base):
             raise RemoteProtocolError("PROVE without a HELLO from that address", author=key)
         _, nonce, spectator = pending
         if not verify(key, CHALLENGE_DOMAIN,
-                      challenge_message(self.game_id, nonce, self.identity.public_key),
+                      challenge_message(self.table_id, nonce, self.identity.public_key),
                       signature):
             raise RemoteProtocolError("PROVE signature does not verify", author=key)
         del self._challenges[source]
@@ -239,27 +257,27 @@ class HostLobby(_Base):
             reason = "the game has started"
         elif len(self.members) >= self.config.players:
             reason = "the table is full"
-        elif (len(commitment) != LINK_SIZE or not 1 <= len(name) <= MAX_NAME
+        elif (len(contribution) != CONTRIBUTION_SIZE or not 1 <= len(name) <= MAX_NAME
               or colour not in COLOURS):
-            reason = "bad name, colour or commitment"
+            reason = "bad name, colour or contribution"
         if reason is not None:
-            self._send(LobbyTag.LEAVE, [self.game_id, key, reason], source)
+            self._send(LobbyTag.LEAVE, [self.table_id, key, reason], source)
             return
         taken = {m.colour for m in self.members}
         if colour in taken:
             colour = next(c for c in COLOURS if c not in taken)
-        self.members.append(Member(key, name, colour, False, source, commitment))
+        self.members.append(Member(key, name, colour, False, source, contribution))
         self._broadcast_roster()
 
     def _receive_update(self, fields: tuple[wire.Value, ...]) -> None:
-        if not (len(fields) == 6 and fields[0] == self.game_id and isinstance(fields[1], bytes)
+        if not (len(fields) == 6 and fields[0] == self.table_id and isinstance(fields[1], bytes)
                 and isinstance(fields[2], str) and isinstance(fields[3], str)
                 and isinstance(fields[4], bool) and isinstance(fields[5], bytes)):
-            raise DecodeError("UPDATE is [game id, key, name, colour, ready, signature]")
+            raise DecodeError("UPDATE is [table id, key, name, colour, ready, signature]")
         _, key, name, colour, ready, signature = fields
         if key not in self._keys():
             raise RemoteProtocolError("UPDATE from someone not at the table", author=key)
-        if not verify(key, UPDATE_DOMAIN, update_message(self.game_id, key, name, colour, ready),
+        if not verify(key, UPDATE_DOMAIN, update_message(self.table_id, key, name, colour, ready),
                       signature):
             raise RemoteProtocolError("UPDATE signature does not verify", author=key)
         if not 1 <= len(name) <= MAX_NAME or colour not in COLOURS:
@@ -275,13 +293,13 @@ class HostLobby(_Base):
         self._replace(replace(old, name=name, colour=colour, ready=ready))
 
     def _leave(self, fields: tuple[wire.Value, ...]) -> None:
-        if not (len(fields) == 3 and fields[0] == self.game_id and isinstance(fields[1], bytes)
+        if not (len(fields) == 3 and fields[0] == self.table_id and isinstance(fields[1], bytes)
                 and isinstance(fields[2], bytes)):
-            raise DecodeError("LEAVE is [game id, key, signature]")
+            raise DecodeError("LEAVE is [table id, key, signature]")
         _, key, signature = fields
         if key == self.identity.public_key or self._proposal is not None:
             return
-        if not verify(key, UPDATE_DOMAIN, leave_message(self.game_id, key), signature):
+        if not verify(key, UPDATE_DOMAIN, leave_message(self.table_id, key), signature):
             raise RemoteProtocolError("LEAVE signature does not verify", author=key)
         self.spectators.pop(key, None)
         self.members = [m for m in self.members if m.key != key]
@@ -290,7 +308,7 @@ class HostLobby(_Base):
     def leave(self, reason: str = "the table was closed") -> None:
         """Close the table before the start: everyone at it is told why (LEAVE)."""
         for destination in self._destinations():
-            self._send(LobbyTag.LEAVE, [self.game_id, self.identity.public_key, reason],
+            self._send(LobbyTag.LEAVE, [self.table_id, self.identity.public_key, reason],
                        destination)
 
     def _keys(self) -> set[bytes]:
@@ -304,7 +322,7 @@ class HostLobby(_Base):
         self._broadcast_roster()
 
     def _roster_fields(self) -> list[wire.Encodable]:
-        return [self.game_id, self.config.to_tree(),
+        return [self.table_id, self.config.to_tree(),
                 [[m.key, m.name, m.colour, m.ready, m.address[0], m.address[1]]
                  for m in self.members],
                 self._proposal is not None]
@@ -331,16 +349,21 @@ class HostLobby(_Base):
         """Propose the final roster (the table must be full and everyone ready)."""
         if not self.can_start:
             raise LocalProtocolError("the table must be full and everyone ready to start")
-        self._proposal = tuple(Seat(m.key, m.name, m.colour, m.commitment)
+        self._proposal = tuple(Seat(m.key, m.name, m.colour, m.contribution, b"")
                                for m in self.members)
-        self._acceptances = {self.identity.public_key: accept_start(
-            self.identity, self.game_id, self.config, self._proposal)}
+        commitment = game_chain(self.identity, self.game_id).commitment
+        self._acceptances = {self.identity.public_key: (commitment, accept_start(
+            self.identity, self._digest(), commitment))}
         self._propose()
+
+    def _digest(self) -> bytes:
+        assert self._proposal is not None
+        return start_digest(self.table_id, self.config, self._proposal)
 
     def _propose(self) -> None:
         assert self._proposal is not None
-        fields: list[wire.Encodable] = [self.game_id, self.config.to_tree(),
-                                        [[s.key, s.name, s.colour, s.commitment]
+        fields: list[wire.Encodable] = [self.table_id, self.config.to_tree(),
+                                        [[s.key, s.name, s.colour, s.contribution]
                                          for s in self._proposal]]
         for m in self.members[1:]:
             if m.key not in self._acceptances:
@@ -348,10 +371,11 @@ class HostLobby(_Base):
         self._broadcast_roster()
 
     def _accept(self, fields: tuple[wire.Value, ...], source: tuple[str, int]) -> None:
-        if not (len(fields) == 3 and fields[0] == self.game_id and isinstance(fields[1], bytes)
-                and isinstance(fields[2], bytes) and len(fields[2]) == SIGNATURE_SIZE):
-            raise DecodeError("ACCEPT is [game id, key, signature]")
-        _, key, signature = fields
+        if not (len(fields) == 4 and fields[0] == self.table_id and isinstance(fields[1], bytes)
+                and isinstance(fields[2], bytes) and len(fields[2]) == LINK_SIZE
+                and isinstance(fields[3], bytes) and len(fields[3]) == SIGNATURE_SIZE):
+            raise DecodeError("ACCEPT is [table id, key, commitment, signature]")
+        _, key, commitment, signature = fields
         if key not in self._keys() or source != self._member(key).address:
             raise RemoteProtocolError("ACCEPT from an address not at the table", author=key)
         if self.start_entry is not None:
@@ -360,14 +384,14 @@ class HostLobby(_Base):
             return
         if self._proposal is None:
             raise RemoteProtocolError("ACCEPT with nothing proposed", author=key)
-        if not verify(key, START_DOMAIN,
-                      start_digest(self.game_id, self.config, self._proposal), signature):
+        if not verify(key, START_DOMAIN, self._digest() + commitment, signature):
             raise RemoteProtocolError("ACCEPT signature does not verify", author=key)
-        self._acceptances[key] = signature
+        self._acceptances[key] = (commitment, signature)
         if len(self._acceptances) < len(self._proposal):
             return
-        entry = make_start(self.identity, self.game_id, self.config, self._proposal,
-                           [self._acceptances[s.key] for s in self._proposal])
+        seats = [replace(s, commitment=self._acceptances[s.key][0]) for s in self._proposal]
+        entry = make_start(self.identity, self.table_id, self.config, seats,
+                           [self._acceptances[s.key][1] for s in self._proposal])
         self.start_entry = entry
         self.started = parse_start(entry)
         for destination in self._destinations():
@@ -386,31 +410,38 @@ class HostLobby(_Base):
                 self._send(LobbyTag.ROSTER, fields, destination)
 
 
-def update_message(game_id: bytes, key: bytes, name: str, colour: str, ready: bool) -> bytes:
-    return wire.encode([game_id, key, name, colour, ready])
+def update_message(table_id: bytes, key: bytes, name: str, colour: str, ready: bool) -> bytes:
+    return wire.encode([table_id, key, name, colour, ready])
 
 
-def leave_message(game_id: bytes, key: bytes) -> bytes:
+def leave_message(table_id: bytes, key: bytes) -> bytes:
     """What a member signs to leave the table."""
-    return wire.encode([game_id, key, "leave"])
+    return wire.encode([table_id, key, "leave"])
 
 
 class JoinLobby(_Base):
     """A joiner's side: proves the host's key, enters the roster, accepts the start."""
 
     def __init__(self, identity: Identity, host: tuple[str, int], name: str, colour: str, *,
-                 nonce: bytes, game_id: bytes = b"", host_fingerprint: str | None = None,
-                 spectator: bool = False) -> None:
+                 nonce: bytes, contribution: bytes, table_id: bytes = b"",
+                 host_fingerprint: str | None = None, spectator: bool = False) -> None:
+        """``nonce``: fresh random bytes for the host's proof of its key; ``contribution``:
+        fresh random bytes of ours for the game id; ``table_id``: the announced table (b"":
+        whatever table the host has)."""
         super().__init__(identity)
         _check_name(name, colour)
         if len(nonce) != NONCE_SIZE:
             raise LocalProtocolError(f"a nonce is {NONCE_SIZE} bytes")
+        if len(contribution) != CONTRIBUTION_SIZE:
+            raise LocalProtocolError(f"a contribution is {CONTRIBUTION_SIZE} bytes")
+        self.contribution = contribution
+        self.game_id = b""  # known once the final roster is proposed
         self.host = host
         self.name = name
         self.colour = colour
         self.ready = False
         self.spectator = spectator
-        self.game_id = game_id
+        self.table_id = table_id
         self.host_fingerprint = host_fingerprint
         self.host_key: bytes | None = None
         self.config: GameConfig | None = None
@@ -423,7 +454,7 @@ class JoinLobby(_Base):
         self._hello()
 
     def _hello(self) -> None:
-        self._send(LobbyTag.HELLO, [self.game_id, self.identity.public_key, self._nonce,
+        self._send(LobbyTag.HELLO, [self.table_id, self.identity.public_key, self._nonce,
                                     self.spectator], self.host)
 
     @property
@@ -457,6 +488,11 @@ class JoinLobby(_Base):
         else:
             raise DecodeError(f"lobby message {tag} is not for a joiner")
 
+    def refuse(self, reason: str) -> None:
+        """Give up on this host, saying why (also for what the caller found, such as a host
+        that speaks another protocol version)."""
+        self._refuse(reason)
+
     def _refuse(self, reason: str) -> None:
         self.refused = reason
         self._events.append(Refused(reason))
@@ -466,35 +502,34 @@ class JoinLobby(_Base):
                 and isinstance(fields[1], bytes) and len(fields[1]) == PUBLIC_KEY_SIZE
                 and isinstance(fields[2], bytes) and isinstance(fields[3], bytes)
                 and len(fields[3]) == NONCE_SIZE):
-            raise DecodeError("WELCOME is [game id, host key, signature, nonce, config]")
-        game_id, host_key, signature, host_nonce, config_tree = fields
+            raise DecodeError("WELCOME is [table id, host key, signature, nonce, config]")
+        table_id, host_key, signature, host_nonce, config_tree = fields
         if self._proved is not None:
             return
-        if self.game_id and game_id != self.game_id:
+        if self.table_id and table_id != self.table_id:
             return self._refuse("the host answered for another game")
         if self.host_fingerprint and fingerprint(host_key) != self.host_fingerprint:
             return self._refuse("the host's key does not match the announced fingerprint")
         if not verify(host_key, CHALLENGE_DOMAIN,
-                      challenge_message(game_id, self._nonce, self.identity.public_key),
+                      challenge_message(table_id, self._nonce, self.identity.public_key),
                       signature):
             return self._refuse("the host could not prove its key")
         try:
             self.config = GameConfig.from_tree(config_tree)
         except EngineError as exc:
             return self._refuse(f"the host's config is invalid: {exc}")
-        self.game_id = game_id
+        self.table_id = table_id
         self.host_key = host_key
         proof = self.identity.sign(CHALLENGE_DOMAIN,
-                                   challenge_message(game_id, host_nonce, host_key))
-        commitment = game_chain(self.identity, game_id).commitment
-        self._proved = [game_id, self.identity.public_key, proof, commitment, self.name,
-                        self.colour]
+                                   challenge_message(table_id, host_nonce, host_key))
+        self._proved = [table_id, self.identity.public_key, proof, self.contribution,
+                        self.name, self.colour]
         self._send(LobbyTag.PROVE, self._proved, self.host)
         return None
 
     def _roster(self, fields: tuple[wire.Value, ...]) -> None:
-        if not (len(fields) == 4 and fields[0] == self.game_id and isinstance(fields[2], tuple)):
-            raise DecodeError("ROSTER is [game id, config, members, started]")
+        if not (len(fields) == 4 and fields[0] == self.table_id and isinstance(fields[2], tuple)):
+            raise DecodeError("ROSTER is [table id, config, members, started]")
         members = []
         for item in fields[2]:
             if not (isinstance(item, tuple) and len(item) == 6 and isinstance(item[0], bytes)
@@ -522,29 +557,32 @@ class JoinLobby(_Base):
     def _send_update(self) -> None:
         key = self.identity.public_key
         signature = self.identity.sign(
-            UPDATE_DOMAIN, update_message(self.game_id, key, self.name, self.colour, self.ready))
-        self._send(LobbyTag.UPDATE, [self.game_id, key, self.name, self.colour, self.ready,
+            UPDATE_DOMAIN, update_message(self.table_id, key, self.name, self.colour, self.ready))
+        self._send(LobbyTag.UPDATE, [self.table_id, key, self.name, self.colour, self.ready,
                                      signature], self.host)
 
     def leave(self) -> None:
         key = self.identity.public_key
-        signature = self.identity.sign(UPDATE_DOMAIN, leave_message(self.game_id, key))
-        self._send(LobbyTag.LEAVE, [self.game_id, key, signature], self.host)
+        signature = self.identity.sign(UPDATE_DOMAIN, leave_message(self.table_id, key))
+        self._send(LobbyTag.LEAVE, [self.table_id, key, signature], self.host)
 
     def _propose(self, fields: tuple[wire.Value, ...]) -> None:
-        if not (len(fields) == 3 and fields[0] == self.game_id and isinstance(fields[2], tuple)):
-            raise DecodeError("PROPOSE is [game id, config, roster]")
+        if not (len(fields) == 3 and fields[0] == self.table_id and isinstance(fields[2], tuple)):
+            raise DecodeError("PROPOSE is [table id, config, roster]")
         try:
             config = GameConfig.from_tree(fields[1])
-            seats = tuple(Seat(*item) for item in fields[2])  # type: ignore[misc]
+            seats = tuple(Seat(*item, b"") for item in fields[2])  # type: ignore[misc]
         except (EngineError, TypeError):
             raise DecodeError("PROPOSE carries a malformed config or roster") from None
         mine = next((s for s in seats if s.key == self.identity.public_key), None)
-        expected = game_chain(self.identity, self.game_id).commitment
-        if config != self.config or mine is None or mine.commitment != expected:
+        if config != self.config or mine is None or mine.contribution != self.contribution:
+            # Our fresh contribution is what keeps an old game from coming back.
             return self._refuse("the host proposed a game we did not agree to")
-        signature = accept_start(self.identity, self.game_id, config, seats)
-        self._accepted = [self.game_id, self.identity.public_key, signature]
+        self.game_id = game_id_of(self.table_id, config, seats)
+        commitment = game_chain(self.identity, self.game_id).commitment
+        signature = accept_start(self.identity, start_digest(self.table_id, config, seats),
+                                 commitment)
+        self._accepted = [self.table_id, self.identity.public_key, commitment, signature]
         self._send(LobbyTag.ACCEPT, self._accepted, self.host)
         return None
 
@@ -554,11 +592,16 @@ class JoinLobby(_Base):
         if self.started is not None:
             return
         entry = decode_entry(fields[0])
-        if entry.kind != Kind.START or entry.game_id != self.game_id:
+        if entry.kind != Kind.START:
             return  # game traffic before we know the start: sync will bring it again
         if not verify(entry.author, ENTRY_DOMAIN, entry.body, entry.signature):
             raise RemoteProtocolError("bad signature on the start entry", author=entry.author)
         start = parse_start(entry)
+        if start.table_id != self.table_id:
+            return
+        if self.game_id and start.game_id != self.game_id:
+            return self._refuse("the host started another game than the one we accepted")
+        self.game_id = start.game_id
         if not self.spectator and self.identity.public_key not in {s.key for s in start.seats}:
             return self._refuse("the game started without us")
         self.started = start

@@ -5,7 +5,8 @@ An entry's *body* is the canonical encoding of
 ``seq`` counts the author's entries from 0, ``prev`` is the id of the author's entry
 ``seq - 1`` (empty for seq 0). The author signs the body with domain ``b"entry"``
 (:func:`~p2p_burgundy.net.identity.signing_input`), and the entry travels as
-``[body, signature]``. Its id is ``SHA-256(body)``: signatures are not unique, bodies are.
+``[body, signature]``. Its id is the labelled hash of the body (:func:`entry_id`):
+signatures are not unique, bodies are.
 Because the body names the game, the kind and the slot, a signature never verifies anywhere
 else.
 
@@ -15,7 +16,7 @@ else.
 >>> parse_entry(entry.raw) == entry
 True
 >>> entry.kind, entry.payload, entry.id.hex()[:12]
-(<Kind.CHAT: 4>, ('hello',), 'af00d9f4bb26')
+(<Kind.CHAT: 4>, ('hello',), '56e374e36ee0')
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ from enum import IntEnum
 from pathlib import Path
 
 from . import wire
-from .errors import DecodeError, RemoteProtocolError
+from .errors import DecodeError, RemoteProtocolError, VersionError
 from .identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
 
 ENTRY_DOMAIN = b"entry"
+ENTRY_ID_LABEL = b"p2p-burgundy/v1/entry-id\x00"
 GAME_ID_SIZE = 16
 ID_SIZE = 32
 MAX_ENTRY = 1100  # an entry plus message framing fits one 1200-byte datagram
@@ -64,7 +66,7 @@ class Entry:
     signature: bytes = field(repr=False)
     raw: bytes = field(repr=False)
     id: bytes = field(repr=False)
-    """SHA-256 of the body: the entry's identity (and the next entry's ``prev``)."""
+    """:func:`entry_id` of the body: the entry's identity (and the next entry's ``prev``)."""
 
 
 def sign_entry(
@@ -102,8 +104,10 @@ def decode_entry(raw: bytes) -> Entry:
     if not (isinstance(fields, tuple) and len(fields) == 7):
         raise DecodeError("an entry body has 7 fields")
     version, game_id, author, seq, prev, kind, payload = fields
-    if version != wire.PROTOCOL_VERSION or type(version) is not int:
-        raise DecodeError(f"entry version {version!r} is not {wire.PROTOCOL_VERSION}")
+    if type(version) is not int:
+        raise DecodeError(f"entry version {version!r} is not an int")
+    if version != wire.PROTOCOL_VERSION:
+        raise VersionError(wire.version_message(version))
     if not (isinstance(game_id, bytes) and len(game_id) == GAME_ID_SIZE):
         raise DecodeError(f"a game id is {GAME_ID_SIZE} bytes")
     if not (isinstance(author, bytes) and len(author) == PUBLIC_KEY_SIZE):
@@ -117,7 +121,13 @@ def decode_entry(raw: bytes) -> Entry:
     if not isinstance(payload, tuple):
         raise DecodeError("an entry payload is an array")
     return Entry(game_id, author, seq, prev, Kind(kind), payload, body, signature, raw,
-                 hashlib.sha256(body).digest())
+                 entry_id(body))
+
+
+def entry_id(body: bytes) -> bytes:
+    """An entry's id: ``SHA-256(ENTRY_ID_LABEL || body)`` (the signature is left out: a
+    signature need not be unique, a body is)."""
+    return hashlib.sha256(ENTRY_ID_LABEL + body).digest()
 
 
 def parse_entry(raw: bytes) -> Entry:
@@ -144,7 +154,8 @@ def parse_entry(raw: bytes) -> Entry:
 
 # --- The game file ------------------------------------------------------------------------------
 
-FILE_MAGIC = b"P2PBURGUNDY-GAME\x00\x01"
+FILE_MAGIC = b"P2PBURGUNDY-GAME\x00" + bytes([wire.PROTOCOL_VERSION])
+_MAGIC_PREFIX = FILE_MAGIC[:-1]
 _RECORD_HEADER = struct.Struct(">II")  # payload length, CRC-32 of the payload
 MAX_RECORD = 64 * 1024
 
@@ -171,9 +182,10 @@ class GameFile:
             self._file.write(FILE_MAGIC)
             self._sync()
             return
-        if not data.startswith(FILE_MAGIC):
+        problem = magic_problem(data)
+        if problem is not None:
             self._file.close()
-            raise DecodeError(f"{path}: not a p2p-burgundy game file")
+            raise DecodeError(f"{path}: {problem}")
         self.entries, end = read_records(data)
         self._held = set(self.entries)
         if end < len(data):
@@ -229,6 +241,19 @@ class GameFile:
         self.close()
 
 
+def magic_problem(data: bytes) -> str | None:
+    """Why ``data`` is not a game file this version reads (None if it is).
+
+    >>> magic_problem(b"P2PBURGUNDY-GAME\\x00\\x01")[:54]
+    'a game file of protocol version 1 is not supported: th'
+    """
+    if data.startswith(FILE_MAGIC):
+        return None
+    if data.startswith(_MAGIC_PREFIX) and len(data) > len(FILE_MAGIC) - 1:
+        return "a game file of " + wire.version_message(data[len(_MAGIC_PREFIX)])
+    return "not a p2p-burgundy game file"
+
+
 def read_records(data: bytes) -> tuple[list[bytes], int]:
     """The whole records of a game file's bytes, and where the last one ends.
 
@@ -236,8 +261,9 @@ def read_records(data: bytes) -> tuple[list[bytes], int]:
     >>> read_records(data)
     ([b'hi'], 28)
     """
-    if not data.startswith(FILE_MAGIC):
-        raise DecodeError("not a p2p-burgundy game file")
+    problem = magic_problem(data)
+    if problem is not None:
+        raise DecodeError(problem)
     records = []
     at = len(FILE_MAGIC)
     while at + _RECORD_HEADER.size <= len(data):

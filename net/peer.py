@@ -25,7 +25,7 @@ from p2p_burgundy import Action, GameConfig
 
 from . import wire
 from .discovery import Announcer, TableInfo, instance_name, lan_address
-from .errors import AddressError, ProtocolError
+from .errors import AddressError, ProtocolError, VersionError
 from .identity import Identity, fingerprint
 from .lobby import (
     RETRY_INTERVAL,
@@ -38,7 +38,15 @@ from .lobby import (
     Started,
 )
 from .log import GameFile, Kind, decode_entry
-from .session import BROADCAST, HEADS_INTERVAL, Event, GameOver, Session, Tag
+from .session import (
+    BROADCAST,
+    CONTRIBUTION_SIZE,
+    HEADS_INTERVAL,
+    Event,
+    GameOver,
+    Session,
+    Tag,
+)
 from .transport import Address, Transport
 
 log = logging.getLogger(__name__)
@@ -128,11 +136,12 @@ class Peer:
 
     async def host(self, config: GameConfig, name: str, colour: str) -> HostLobby:
         """Open a table and (unless ``announce`` is off) announce it on the LAN."""
-        lobby = HostLobby(self.identity, os.urandom(16), config, name, colour)
+        lobby = HostLobby(self.identity, os.urandom(16), config, name, colour,
+                          contribution=os.urandom(CONTRIBUTION_SIZE))
         self.lobby = lobby
         if self.announce:
             fp = fingerprint(self.identity.public_key)
-            info = TableInfo(instance_name(name, fp), name, fp, lobby.game_id, 1,
+            info = TableInfo(instance_name(name, fp), name, fp, lobby.table_id, 1,
                              config.players, config.edition.value, self.reachable_address)
             self._announcer = Announcer(info, self.interfaces)
             await self._announcer.start()
@@ -149,13 +158,14 @@ class Peer:
 
     async def join(self, address: Address, name: str, colour: str, *, game_id: bytes = b"",
                    host_fingerprint: str | None = None, spectator: bool = False) -> JoinLobby:
-        """Ask the table at ``address`` for a seat (or to watch). A host name is resolved
-        first (replies come from an address, which the lobby compares with the host's);
+        """Ask the table at ``address`` for a seat (or to watch); ``game_id``: the table id
+        it announced (b"": whatever table the host has). A host name is resolved first
+        (replies come from an address, which the lobby compares with the host's);
         AddressError if it does not resolve."""
         address = await resolve(address)
         lobby = JoinLobby(self.identity, address, name, colour, nonce=os.urandom(16),
-                          game_id=game_id, host_fingerprint=host_fingerprint,
-                          spectator=spectator)
+                          contribution=os.urandom(CONTRIBUTION_SIZE), table_id=game_id,
+                          host_fingerprint=host_fingerprint, spectator=spectator)
         self.lobby = lobby
         self._update_known()
         await self._flush()
@@ -301,6 +311,10 @@ class Peer:
         except ProtocolError as exc:
             self.errors += 1
             log.debug("dropped a datagram from %s: %s", source, exc)
+            if (isinstance(exc, VersionError) and isinstance(self.lobby, JoinLobby)
+                    and source == self.lobby.host and self.lobby.started is None
+                    and self.lobby.refused is None):
+                self.lobby.refuse(f"the host runs another release: {exc}")
         except Exception:  # a bug one datagram triggers must not deafen the peer for good
             self.errors += 1
             log.exception("internal error on a datagram from %s (dropped)", source)

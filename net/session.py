@@ -57,9 +57,11 @@ from . import wire
 from .beacon import LINK_SIZE, HashChain, event_entropy, verify_reveal
 from .errors import DecodeError, LocalProtocolError, RemoteProtocolError
 from .identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
-from .log import ID_SIZE, Entry, Kind, decode_entry, parse_entry, sign_entry
+from .log import GAME_ID_SIZE, ID_SIZE, Entry, Kind, decode_entry, parse_entry, sign_entry
 
 START_DOMAIN = b"start"
+START_LABEL = b"p2p-burgundy/v1/start\x00"
+CONTRIBUTION_SIZE = 32  # fresh random bytes each player gives the game id
 COLOURS = ("red", "blue", "green", "yellow")  # the players' piece colours
 MAX_NAME = 32  # characters in a player's name
 MAX_CHAT = 280  # characters in a chat line
@@ -94,42 +96,51 @@ class Seat:
 
     key: bytes
     name: str
-    colour: str  # one of COLOURS
-    commitment: bytes
+    colour: str  # one of COLOURS, each at most once at a table
+    contribution: bytes  # CONTRIBUTION_SIZE fresh random bytes the player gave the game id
+    commitment: bytes  # the tip of the player's beacon chain for this game
 
 
-def start_digest(game_id: bytes, config: GameConfig, seats: Sequence[Seat]) -> bytes:
-    """What every player signs to accept a game: SHA-256 of ``[game id, config, roster]``."""
-    return hashlib.sha256(wire.encode([game_id, config.to_tree(), _roster_tree(seats)])).digest()
+def start_digest(table_id: bytes, config: GameConfig, seats: Sequence[Seat]) -> bytes:
+    """What fixes a game before any chain exists: ``SHA-256(START_LABEL || encode([table id,
+    config, [[key, name, colour, contribution], ...]]))`` (commitments are not in it: they
+    depend on the game id, which is this digest's first 16 bytes)."""
+    roster = [[s.key, s.name, s.colour, s.contribution] for s in seats]
+    return hashlib.sha256(
+        START_LABEL + wire.encode([table_id, config.to_tree(), roster])  # type: ignore[list-item]
+    ).digest()
 
 
-def _roster_tree(seats: Sequence[Seat]) -> list[wire.Encodable]:
-    return [[s.key, s.name, s.colour, s.commitment] for s in seats]
+def game_id_of(table_id: bytes, config: GameConfig, seats: Sequence[Seat]) -> bytes:
+    """The game id: the first 16 bytes of :func:`start_digest`. Every player's fresh
+    contribution is in it, so no member chooses it (or the beacon chains and the table
+    code that depend on it), and re-hosting an old table never gives an old game id."""
+    return start_digest(table_id, config, seats)[:GAME_ID_SIZE]
 
 
-def accept_start(
-    identity: Identity, game_id: bytes, config: GameConfig, seats: Sequence[Seat]
-) -> bytes:
-    """A player's signature accepting this config and roster (collected by the host)."""
-    return identity.sign(START_DOMAIN, start_digest(game_id, config, seats))
+def accept_start(identity: Identity, digest: bytes, commitment: bytes) -> bytes:
+    """A player's signature accepting a game (:func:`start_digest`) with its own chain
+    ``commitment``: ``sign(b"start", digest || commitment)``."""
+    return identity.sign(START_DOMAIN, digest + commitment)
 
 
 def make_start(
     host: Identity,
-    game_id: bytes,
+    table_id: bytes,
     config: GameConfig,
     seats: Sequence[Seat],
     acceptances: Sequence[bytes],
 ) -> Entry:
-    """The START entry (the host's seq 0): config, roster with commitments, everyone's
-    acceptance. Raises LocalProtocolError if anything would make peers reject it."""
+    """The START entry (the host's seq 0): table id, config, roster with contributions and
+    commitments, everyone's acceptance. Raises LocalProtocolError if anything would make
+    peers reject it."""
     entry = sign_entry(
         host,
-        game_id,
+        game_id_of(table_id, config, seats),
         0,
         b"",
         Kind.START,
-        [config.to_tree(), _roster_tree(seats), list(acceptances)],
+        [table_id, config.to_tree(), _roster_tree(seats), list(acceptances)],
     )
     try:
         parse_start(entry)
@@ -138,11 +149,16 @@ def make_start(
     return entry
 
 
+def _roster_tree(seats: Sequence[Seat]) -> list[wire.Encodable]:
+    return [[s.key, s.name, s.colour, s.contribution, s.commitment] for s in seats]
+
+
 @dataclass(frozen=True, slots=True)
 class Start:
     """A verified START entry."""
 
     entry: Entry
+    table_id: bytes
     config: GameConfig
     seats: tuple[Seat, ...]
 
@@ -159,9 +175,11 @@ def parse_start(entry: Entry) -> Start:
 
     if entry.kind != Kind.START or entry.seq != 0:
         raise bad("a game starts with a START entry at seq 0")
-    if len(entry.payload) != 3:
-        raise bad("payload is [config, roster, acceptances]")
-    config_tree, roster, acceptances = entry.payload
+    if len(entry.payload) != 4:
+        raise bad("payload is [table id, config, roster, acceptances]")
+    table_id, config_tree, roster, acceptances = entry.payload
+    if not (isinstance(table_id, bytes) and len(table_id) == GAME_ID_SIZE):
+        raise bad(f"a table id is {GAME_ID_SIZE} bytes")
     try:
         config = GameConfig.from_tree(config_tree)
     except EngineError as exc:
@@ -172,32 +190,39 @@ def parse_start(entry: Entry) -> Start:
     for item in roster:
         if not (
             isinstance(item, tuple)
-            and len(item) == 4
+            and len(item) == 5
             and isinstance(item[0], bytes)
             and len(item[0]) == PUBLIC_KEY_SIZE
             and isinstance(item[1], str)
             and 1 <= len(item[1]) <= MAX_NAME
             and item[2] in COLOURS
             and isinstance(item[3], bytes)
-            and len(item[3]) == LINK_SIZE
+            and len(item[3]) == CONTRIBUTION_SIZE
+            and isinstance(item[4], bytes)
+            and len(item[4]) == LINK_SIZE
         ):
-            raise bad("a roster seat is [32-byte key, name of 1-32 characters, colour, commitment]")
+            raise bad("a roster seat is [32-byte key, name of 1-32 characters, colour, "
+                      "32-byte contribution, 32-byte commitment]")
         seats.append(Seat(*item))
     if len({s.key for s in seats}) != len(seats):
         raise bad("a key sits twice at the table")
+    if len({s.colour for s in seats}) != len(seats):
+        raise bad("two players have the same colour")
     if entry.author not in {s.key for s in seats}:
         raise bad("the host is not in the roster")
+    if entry.game_id != game_id_of(table_id, config, seats):
+        raise bad("the game id is not the one the table and every contribution give")
     if not (isinstance(acceptances, tuple) and len(acceptances) == len(seats)):
         raise bad("every player must accept")
-    digest = start_digest(entry.game_id, config, seats)
+    digest = start_digest(table_id, config, seats)
     for seat, signature in zip(seats, acceptances, strict=True):
         if not (
             isinstance(signature, bytes)
             and len(signature) == SIGNATURE_SIZE
-            and verify(seat.key, START_DOMAIN, digest, signature)
+            and verify(seat.key, START_DOMAIN, digest + seat.commitment, signature)
         ):
             raise bad(f"{seat.name}'s acceptance does not verify")
-    return Start(entry, config, tuple(seats))
+    return Start(entry, table_id, config, tuple(seats))
 
 
 def choice_digest(game_id: bytes, seat: int, choice: Action, salt: bytes) -> bytes:

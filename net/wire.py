@@ -18,9 +18,9 @@ from typing import TypeAlias
 
 import msgpack
 
-from .errors import DecodeError, LocalProtocolError
+from .errors import DecodeError, LocalProtocolError, VersionError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 """The first element of every message; a peer rejects any other version."""
 
 MAX_DATAGRAM = 1200
@@ -163,7 +163,7 @@ def encode_message(tag: int, fields: Sequence[Encodable]) -> bytes:
     :data:`MAX_DATAGRAM` bytes (a datagram that every peer would drop).
 
     >>> encode_message(3, [b"\\x01", "hi"]).hex()
-    '940103c40101a26869'
+    '940203c40101a26869'
     """
     if isinstance(tag, bool) or not isinstance(tag, int) or not 0 <= tag <= MAX_TAG:
         raise LocalProtocolError(f"message tag {tag!r} is not an int in 0..{MAX_TAG}")
@@ -173,18 +173,26 @@ def encode_message(tag: int, fields: Sequence[Encodable]) -> bytes:
     return data
 
 
+def version_message(version: int) -> str:
+    """What to tell a user about a message, entry or game file of another protocol version.
+    Versions are not mixed: version 1 let a host choose the game id alone, so its games are
+    refused rather than read."""
+    return (f"protocol version {version} is not supported: this p2p-burgundy speaks version "
+            f"{PROTOCOL_VERSION} only (every player needs a release of the same version)")
+
+
 def decode_message(data: bytes) -> tuple[int, tuple[Value, ...]]:
     """Decode a message made by :func:`encode_message`; return its tag and other fields.
 
     Raises :class:`DecodeError` unless ``data`` is a canonical array whose first element is
     :data:`PROTOCOL_VERSION` and whose second is a tag in 0..127.
 
-    >>> decode_message(bytes.fromhex("940103c40101a26869"))
+    >>> decode_message(bytes.fromhex("940203c40101a26869"))
     (3, (b'\\x01', 'hi'))
-    >>> decode_message(bytes.fromhex("920203"))  # doctest: +IGNORE_EXCEPTION_DETAIL
+    >>> decode_message(bytes.fromhex("920103"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    p2p_burgundy.net.errors.DecodeError: protocol version 2 is not supported (this peer speaks 1)
+    p2p_burgundy.net.errors.VersionError: protocol version 1 is not supported: ...
     """
     value = decode(data)
     if not isinstance(value, tuple) or len(value) < 2:
@@ -194,9 +202,7 @@ def decode_message(data: bytes) -> tuple[int, tuple[Value, ...]]:
     if type(version) is not int:
         raise DecodeError(f"protocol version {version!r} is not an int")
     if version != PROTOCOL_VERSION:
-        raise DecodeError(
-            f"protocol version {version} is not supported (this peer speaks {PROTOCOL_VERSION})"
-        )
+        raise VersionError(version_message(version))
     if type(tag) is not int or not 0 <= tag <= MAX_TAG:
         raise DecodeError(f"message tag {tag!r} is not an int in 0..{MAX_TAG}")
     return tag, tuple(fields)

@@ -11,7 +11,7 @@ import pytest
 
 from p2p_burgundy.cli.main import main
 from p2p_burgundy.net.log import _RECORD_HEADER, FILE_MAGIC, Kind, decode_entry, sign_entry
-from tests.net.harness import GAME_ID, NAMES, Table, canonical, forge_chain
+from tests.net.harness import NAMES, Table, canonical, forge_chain
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +60,7 @@ def test_json_output(tmp_path: Path, game: Table, capsys: pytest.CaptureFixture[
     code, out = verify(write(tmp_path / "g.game", game.files[0]), capsys, "--json")
     assert code == 0
     doc = json.loads(out)
-    assert doc["ok"] is True and doc["game_id"] == GAME_ID.hex()
+    assert doc["ok"] is True and doc["game_id"] == game.game_id.hex()
     assert [p["name"] for p in doc["players"]] == ["Ann", "Bob"]
     assert len([s for s in doc["steps"] if s["step"] == "chance"]) == 31
     assert doc["problems"] == []
@@ -148,7 +148,7 @@ def test_a_truncated_tail(tmp_path: Path, game: Table,
 
 def test_entries_from_another_game_inserted(tmp_path: Path, game: Table,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    other = Table(2, seed=31, game_id=b"a different game")
+    other = Table(2, seed=31, table_id=b"a different game")
     other.play(turns=4)
     records = list(game.files[1])
     records[40:40] = other.files[0][1:4]
@@ -160,7 +160,7 @@ def test_entries_from_another_game_inserted(tmp_path: Path, game: Table,
 
 def test_equivocation(tmp_path: Path, game: Table, capsys: pytest.CaptureFixture[str]) -> None:
     entry = game.sessions[0].chains[0][12]
-    second = sign_entry(game.ids[0], GAME_ID, entry.seq, entry.prev, Kind.CHAT, ["which one?"])
+    second = sign_entry(game.ids[0], game.game_id, entry.seq, entry.prev, Kind.CHAT, ["which one?"])
     reasons = _tampered(tmp_path, [*game.files[1], second.raw], capsys)
     assert reasons[0].startswith(f"equivocation: two signed bodies for seq {entry.seq}")
     assert "seat 0" in reasons[0]
@@ -183,4 +183,15 @@ def test_a_file_that_is_not_a_game_file_fails(tmp_path: Path,
     path.write_text("hello")
     code, out = verify(path, capsys)
     assert code == 1
-    assert _reasons(out) == ["file: not a p2p-burgundy game file (bad magic)"]
+    assert _reasons(out) == ["file: not a p2p-burgundy game file"]
+
+
+def test_a_game_file_of_protocol_version_1_gets_a_clear_message(
+        tmp_path: Path, game: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path / "old.game", game.files[0])
+    path.write_bytes(b"P2PBURGUNDY-GAME\x00\x01" + path.read_bytes()[len(FILE_MAGIC):])
+    code, out = verify(path, capsys)
+    assert code == 1
+    assert _reasons(out) == ["file: a game file of protocol version 1 is not supported: this "
+                             "p2p-burgundy speaks version 2 only (every player needs a release "
+                             "of the same version)"]

@@ -35,16 +35,13 @@ from p2p_burgundy.net.lobby import (
 from p2p_burgundy.net.log import Entry
 from p2p_burgundy.net.session import (
     BROADCAST,
-    COLOURS,
+    CONTRIBUTION_SIZE,
     ChanceResolved,
-    Seat,
     Session,
     Tag,
     TurnApplied,
-    accept_start,
-    game_chain,
-    make_start,
 )
+from tests.net.harness import start_entry
 
 Address = tuple[str, int]
 GAME_ID = bytes.fromhex("5eed5eed5eed5eed5eed5eed5eed5eed")
@@ -272,9 +269,11 @@ class Net:
         total = players + spectators
         ids = [Identity.from_private_bytes(rng.randbytes(32)) for _ in range(total)]
         peers = [SimPeer(i, ident, random.Random(rng.random())) for i, ident in enumerate(ids)]
-        peers[0].lobby = HostLobby(ids[0], GAME_ID, GameConfig(players=players), "p0", "red")
+        peers[0].lobby = HostLobby(ids[0], GAME_ID, GameConfig(players=players), "p0", "red",
+                                   contribution=rng.randbytes(CONTRIBUTION_SIZE))
         for p in peers[1:]:
             lobby = JoinLobby(p.identity, address_of(0), f"p{p.index}", "blue", nonce=p.nonce(),
+                              contribution=p.rng.randbytes(CONTRIBUTION_SIZE),
                               spectator=p.index >= players)
             lobby.set_me(lobby.name, lobby.colour, True)
             p.lobby = lobby
@@ -286,7 +285,9 @@ class Net:
         """A new peer that asks peer 0's table for a seat (or, by default, to watch) now."""
         peer = SimPeer(len(self.peers), identity, random.Random(self.now))
         peer.lobby = JoinLobby(identity, address_of(0), f"p{peer.index}", "blue",
-                               nonce=peer.nonce(), spectator=spectator)
+                               nonce=peer.nonce(),
+                               contribution=peer.rng.randbytes(CONTRIBUTION_SIZE),
+                               spectator=spectator)
         self.peers.append(peer)
         self._by_address[peer.address] = peer.index
         self.flush(peer)
@@ -362,13 +363,9 @@ class Net:
         return "; ".join(parts)
 
 
-def table_start(ids: Sequence[Identity], game_id: bytes) -> Entry:
+def table_start(ids: Sequence[Identity], table_id: bytes) -> Entry:
     """The START entry of a table of ``ids`` (seat order), signed by the first."""
-    config = GameConfig(players=len(ids))
-    seats = [Seat(ident.public_key, f"p{i}", COLOURS[i], game_chain(ident, game_id).commitment)
-             for i, ident in enumerate(ids)]
-    acceptances = [accept_start(ident, game_id, config, seats) for ident in ids]
-    return make_start(ids[0], game_id, config, seats, acceptances)
+    return start_entry(list(ids), GameConfig(players=len(ids)), table_id)
 
 
 def random_partition(rng: random.Random, players: int) -> Partition:

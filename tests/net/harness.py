@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from p2p_burgundy import (
@@ -42,10 +43,12 @@ from p2p_burgundy.net.session import (
     TurnApplied,
     accept_start,
     game_chain,
+    game_id_of,
     make_start,
+    start_digest,
 )
 
-GAME_ID = bytes.fromhex("00112233445566778899aabbccddeeff")
+TABLE_ID = bytes.fromhex("00112233445566778899aabbccddeeff")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
 
 # (source, destination, datagram) -> the datagram to deliver, or None to drop it.
@@ -58,19 +61,30 @@ def identity(seat: int) -> Identity:
 
 
 def make_table_start(
-    players: int, game_id: bytes = GAME_ID, edition: Edition = Edition.E2011, host: int = 0,
+    players: int, table_id: bytes = TABLE_ID, edition: Edition = Edition.E2011, host: int = 0,
     config: GameConfig | None = None,
 ) -> tuple[list[Identity], GameConfig, Entry]:
     """Identities, config and the START entry (signed by ``host``) of a fixed table
-    (``config``, if given, replaces ``players`` and ``edition``)."""
+    (``config``, if given, replaces ``players`` and ``edition``); seat i contributes the
+    bytes ``i + 1`` repeated 32 times to the game id."""
     ids = [identity(i) for i in range(players)]
     config = config or GameConfig(players=players, edition=edition)
-    seats = [
-        Seat(ident.public_key, NAMES[i], COLOURS[i], game_chain(ident, game_id).commitment)
-        for i, ident in enumerate(ids)
-    ]
-    acceptances = [accept_start(ident, game_id, config, seats) for ident in ids]
-    return ids, config, make_start(ids[host], game_id, config, seats, acceptances)
+    return ids, config, start_entry(ids, config, table_id, host=host)
+
+
+def start_entry(ids: list[Identity], config: GameConfig, table_id: bytes = TABLE_ID, *,
+                host: int = 0, contributions: list[bytes] | None = None) -> Entry:
+    """The START entry of these players at this table, every one accepting."""
+    contributions = contributions or [bytes([i + 1]) * 32 for i in range(len(ids))]
+    base = [Seat(ident.public_key, NAMES[i], COLOURS[i], contributions[i], b"")
+            for i, ident in enumerate(ids)]
+    game_id = game_id_of(table_id, config, base)
+    seats = [replace(s, commitment=game_chain(ident, game_id).commitment)
+             for s, ident in zip(base, ids, strict=True)]
+    digest = start_digest(table_id, config, seats)
+    acceptances = [accept_start(ident, digest, s.commitment)
+                   for ident, s in zip(ids, seats, strict=True)]
+    return make_start(ids[host], table_id, config, seats, acceptances)
 
 
 def random_turn(state: GameState, rng: random.Random) -> list[Action]:
@@ -93,13 +107,14 @@ class Table:
         players: int = 2,
         *,
         seed: int = 0,
-        game_id: bytes = GAME_ID,
+        table_id: bytes = TABLE_ID,
         edition: Edition = Edition.E2011,
         host: int = 0,
         config: GameConfig | None = None,
     ) -> None:
-        self.ids, self.config, self.start = make_table_start(players, game_id, edition, host,
+        self.ids, self.config, self.start = make_table_start(players, table_id, edition, host,
                                                              config)
+        self.game_id = self.start.game_id
         self.sessions = [Session(self.start, ident) for ident in self.ids]
         self.files: list[list[bytes]] = [[] for _ in self.ids]
         self.events: list[list[Event]] = [[] for _ in self.ids]

@@ -23,9 +23,9 @@ from p2p_burgundy.net.audit import (
 from p2p_burgundy.net.beacon import event_entropy, verify_reveal
 from p2p_burgundy.net.identity import Identity, fingerprint, table_code
 from p2p_burgundy.net.log import _RECORD_HEADER, FILE_MAGIC, Kind, decode_entry, sign_entry
-from p2p_burgundy.net.session import GameOver, accept_start, make_start
+from p2p_burgundy.net.session import GameOver, accept_start, make_start, start_digest
 
-from .harness import GAME_ID, NAMES, Table, canonical, forge_chain, shuffled
+from .harness import NAMES, Table, canonical, forge_chain, shuffled
 
 
 @pytest.fixture(scope="module")
@@ -63,8 +63,8 @@ def test_a_finished_game_verifies(report: Audit, game: Table) -> None:
 
 
 def test_the_roster_is_the_start_entry(report: Audit, game: Table) -> None:
-    assert report.game_id == GAME_ID
-    assert report.table_code == table_code(GAME_ID, [i.public_key for i in game.ids])
+    assert report.game_id == game.game_id
+    assert report.table_code == table_code(game.game_id, [i.public_key for i in game.ids])
     assert [p.name for p in report.players] == list(NAMES[:3])
     assert [p.colour for p in report.players] == ["red", "blue", "green"]
     assert [p.key for p in report.players] == [i.public_key for i in game.ids]
@@ -81,7 +81,7 @@ def test_every_chance_event_shows_checkable_reveals_and_what_it_drew(report: Aud
         for player, (_, reveal) in zip(report.players, step.reveals, strict=True):
             assert verify_reveal(player.commitment, step.index, reveal)
         links = [link for _, link in step.reveals]
-        assert step.entropy == event_entropy(GAME_ID, step.index, links)
+        assert step.entropy == event_entropy(report.game_id, step.index, links)
     assert [c.index for c in report.chance] == list(range(31))
     setup = report.chance[0].drew
     assert isinstance(setup, SetupDraw) and all(len(g) == 3 for g in setup.goods)
@@ -120,7 +120,7 @@ def test_order_does_not_matter(report: Audit, game: Table) -> None:
 def test_json_is_one_document_with_hex_bytes(report: Audit) -> None:
     doc = json.loads(json.dumps(report.to_json()))
     assert doc["ok"] is True and doc["complete"] is True
-    assert doc["game_id"] == GAME_ID.hex()
+    assert doc["game_id"] == report.game_id.hex()
     assert len(doc["steps"]) == 31 + 75
     first = doc["steps"][0]
     assert first["kind"] == "SETUP" and len(first["reveals"]) == 3
@@ -193,19 +193,20 @@ def test_no_start_and_a_broken_start(game: Table) -> None:
     assert checks(report) == ["start"] and report.players == ()
     ids = game.ids
     seats = game.sessions[0].seats
-    bad = sign_entry(ids[0], GAME_ID, 0, b"", Kind.START,
-                     [game.config.to_tree(), [[s.key, s.name, s.colour, s.commitment]
-                                               for s in seats], [bytes(64)] * 3])
+    bad = sign_entry(ids[0], game.game_id, 0, b"", Kind.START,
+                     [game.sessions[0].start.table_id, game.config.to_tree(),
+                      [[s.key, s.name, s.colour, s.contribution, s.commitment] for s in seats],
+                      [bytes(64)] * 3])
     report = audit([bad.raw, *game.files[0][1:]])
     assert checks(report)[:2] == ["start", "start"]
     assert "acceptance does not verify" in report.problems[0].reason
 
 
 def test_entries_from_another_game_and_strangers_are_named(game: Table) -> None:
-    other = Table(3, seed=21, game_id=b"some other game!")
+    other = Table(3, seed=21, table_id=b"some other game!")
     other.play(turns=3)
     mallory = Identity.from_private_bytes(bytes([99]) * 32)
-    stranger = sign_entry(mallory, GAME_ID, 0, b"", Kind.CHAT, ["hi"])
+    stranger = sign_entry(mallory, game.game_id, 0, b"", Kind.CHAT, ["hi"])
     report = audit([*game.files[0], *other.files[1][:5], stranger.raw])
     assert checks(report) == ["game"] * 5 + ["seat"]
     assert report.problems[0].record == len(game.files[0])
@@ -215,7 +216,7 @@ def test_entries_from_another_game_and_strangers_are_named(game: Table) -> None:
     # Another game's START first in the file: the audit still follows the game most entries
     # belong to.
     report = audit([other.files[1][0], *game.files[0]])
-    assert report.game_id == GAME_ID and report.complete
+    assert report.game_id == game.game_id and report.complete
     assert checks(report) == ["game"] and report.problems[0].record == 0
 
 
@@ -279,7 +280,7 @@ def test_a_wrong_seat_turn_filed_before_its_number_comes_up(game: Table) -> None
 def test_equivocation_is_named_with_both_records(game: Table) -> None:
     chain = game.sessions[0].chains[1]
     entry = chain[7]
-    second = sign_entry(game.ids[1], GAME_ID, entry.seq, entry.prev, Kind.CHAT, ["other"])
+    second = sign_entry(game.ids[1], game.game_id, entry.seq, entry.prev, Kind.CHAT, ["other"])
     records = [*game.files[0], second.raw]
     report = audit(records)
     problem = _problem(report, Check.EQUIVOCATION)
@@ -298,7 +299,7 @@ def test_malformed_payloads(game: Table) -> None:
 
 def test_every_problem_is_reported_not_just_the_first(game: Table) -> None:
     entries = forge_chain(game, 2, len(game.sessions[0].chains[2]), Kind.CHAT, [1])
-    other = Table(3, seed=21, game_id=b"some other game!")
+    other = Table(3, seed=21, table_id=b"some other game!")
     other.play(turns=1)
     flipped = bytearray(entries[20])
     flipped[-1] ^= 1
@@ -327,8 +328,10 @@ def test_a_start_signed_for_a_table_that_is_not_ours() -> None:
     table = Table(2, seed=1)
     ids, config = table.ids, table.config
     seats = table.sessions[0].seats
-    accepted = [accept_start(i, GAME_ID, config, seats) for i in ids]
-    start = make_start(ids[1], GAME_ID, config, seats, accepted)  # seat 1 hosts this time
+    table_id = table.sessions[0].start.table_id
+    digest = start_digest(table_id, config, seats)
+    accepted = [accept_start(i, digest, s.commitment) for i, s in zip(ids, seats, strict=True)]
+    start = make_start(ids[1], table_id, config, seats, accepted)  # seat 1 hosts this time
     report = audit([start.raw])
     assert report.players[1].host and report.problems == ()
 

@@ -34,7 +34,7 @@ from p2p_burgundy.net.session import (
     choice_digest,
 )
 from p2p_burgundy.tiles import Colour
-from tests.net.harness import GAME_ID, Table
+from tests.net.harness import Table
 
 OPEN = Setup.EXPERTS_OPEN
 SECRET = Setup.EXPERTS_SECRET
@@ -79,7 +79,8 @@ class Forger:
 
     def send(self, kind: Kind, payload: list) -> Entry:
         prev = self.chain[-1].id if self.chain else b""
-        entry = sign_entry(self.t.ids[self.seat], GAME_ID, len(self.chain), prev, kind, payload)
+        entry = sign_entry(self.t.ids[self.seat], self.t.game_id, len(self.chain), prev, kind,
+                           payload)
         self.chain.append(entry)
         for i in self.peers:
             self.t.sessions[i].receive_entry(entry.raw)
@@ -186,7 +187,7 @@ def test_a_player_cannot_change_its_choice_after_others_reveal():
     first = ChooseEstate(0, estate(offers[0]).dark_green_spaces[0])
     other = ChooseEstate(1, estate(offers[1]).dark_green_spaces[0])
     salt = bytes(range(16))
-    bob.send(Kind.CHOICE_COMMIT, [choice_digest(GAME_ID, 1, first, salt)])
+    bob.send(Kind.CHOICE_COMMIT, [choice_digest(t.game_id, 1, first, salt)])
     for seat in (0, 2):
         t.sessions[seat].submit_choice(first_choice(t.sessions[seat]))
         t.flush(seat)
@@ -198,7 +199,7 @@ def test_a_player_cannot_change_its_choice_after_others_reveal():
     assert waiting == Waiting("choice reveal", 0, (1,))
     before = state_hash(anna.state)
 
-    bob.send(Kind.CHOICE_COMMIT, [choice_digest(GAME_ID, 1, other, salt)])
+    bob.send(Kind.CHOICE_COMMIT, [choice_digest(t.game_id, 1, other, salt)])
     bob.send(Kind.CHOICE_REVEAL, [other.to_tree(), salt])
     for peer in (0, 2):
         reasons = [r.reason for r in rejections(t, peer)]

@@ -1,4 +1,7 @@
-"""The lobby's host side, sans-I/O: acceptances must come from the member, signed."""
+"""The lobby, sans-I/O: acceptances must come from the member, signed; the game id holds every
+member's fresh contribution, so no host can bring an old game back."""
+
+from dataclasses import replace
 
 import pytest
 
@@ -7,7 +10,7 @@ from p2p_burgundy.net import wire
 from p2p_burgundy.net.errors import RemoteProtocolError
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby, LobbyTag
-from p2p_burgundy.net.session import Tag
+from p2p_burgundy.net.session import Start, Tag, game_id_of, start_digest
 
 HOST, GUEST, ROGUE = ("10.0.0.1", 1), ("10.0.0.2", 2), ("10.0.0.3", 3)
 
@@ -27,13 +30,31 @@ def exchange(host: HostLobby, guest: JoinLobby) -> None:
             return
 
 
+def table(table_id: bytes = b"g" * 16, host_contribution: bytes = b"h" * 32,
+          guest_contribution: bytes = b"j" * 32) -> tuple[HostLobby, JoinLobby]:
+    """A host and a guest at one table, the guest seated (not ready yet)."""
+    host = HostLobby(Identity.from_private_bytes(bytes([1]) * 32), table_id,
+                     GameConfig(players=2), "Hana", "red", contribution=host_contribution)
+    guest = JoinLobby(Identity.from_private_bytes(bytes([2]) * 32), HOST, "Gus", "blue",
+                      nonce=bytes(16), contribution=guest_contribution)
+    exchange(host, guest)
+    return host, guest
+
+
+def started(**contributions: bytes) -> Start:
+    host, guest = table(**contributions)
+    guest.set_me("Gus", "blue", True)
+    exchange(host, guest)
+    host.start()
+    exchange(host, guest)
+    assert host.started is not None and guest.started is not None
+    assert host.started.entry == guest.started.entry
+    return host.started
+
+
 @pytest.fixture
 def proposed() -> tuple[HostLobby, JoinLobby]:
-    host = HostLobby(Identity.from_private_bytes(bytes([1]) * 32), b"g" * 16,
-                     GameConfig(players=2), "Hana", "red")
-    guest = JoinLobby(Identity.from_private_bytes(bytes([2]) * 32), HOST, "Gus", "blue",
-                      nonce=bytes(16))
-    exchange(host, guest)
+    host, guest = table()
     guest.set_me("Gus", "blue", True)
     exchange(host, guest)
     host.start()  # proposes; hold back the guest's answer for now
@@ -46,9 +67,11 @@ def test_a_forged_or_misplaced_acceptance_never_blocks_the_start(proposed) -> No
     host, guest = proposed
     key = guest.identity.public_key
     with pytest.raises(RemoteProtocolError, match="not at the table"):
-        host.receive(LobbyTag.ACCEPT, (host.game_id, key, bytes(64)), ROGUE, bytes(16))
+        host.receive(LobbyTag.ACCEPT, (host.table_id, key, bytes(32), bytes(64)), ROGUE,
+                     bytes(16))
     with pytest.raises(RemoteProtocolError, match="does not verify"):
-        host.receive(LobbyTag.ACCEPT, (host.game_id, key, bytes(64)), GUEST, bytes(16))
+        host.receive(LobbyTag.ACCEPT, (host.table_id, key, bytes(32), bytes(64)), GUEST,
+                     bytes(16))
     assert host.start_entry is None
     exchange(host, guest)  # the real acceptance still starts the game
     assert host.start_entry is not None and guest.started is not None
@@ -58,7 +81,39 @@ def test_a_hello_naming_a_seated_key_gets_no_start_entry_before_a_proof(proposed
     host, guest = proposed
     exchange(host, guest)
     host.datagrams_to_send()
-    hello = (host.game_id, guest.identity.public_key, bytes(16), False)
+    hello = (host.table_id, guest.identity.public_key, bytes(16), False)
     host.receive(LobbyTag.HELLO, hello, ROGUE, bytes(16))
     tags = [wire.decode_message(d)[0] for d, _ in host.datagrams_to_send()]
     assert tags == [LobbyTag.WELCOME] and Tag.ENTRY not in tags
+
+
+def test_the_game_id_holds_every_contribution_and_the_chains_follow_it() -> None:
+    start = started()
+    assert start.game_id == game_id_of(start.table_id, start.config, start.seats)
+    assert start.game_id == start_digest(start.table_id, start.config, start.seats)[:16]
+    assert [s.contribution for s in start.seats] == [b"h" * 32, b"j" * 32]
+    for contributions in ({"host_contribution": b"H" * 32}, {"guest_contribution": b"J" * 32}):
+        other = started(**contributions)  # same table id, same players: one fresh input
+        assert other.game_id != start.game_id
+        assert all(a.commitment != b.commitment
+                   for a, b in zip(start.seats, other.seats, strict=True))
+
+
+def test_rehosting_the_same_players_under_an_old_table_id_gives_fresh_commitments() -> None:
+    old = started(table_id=b"o" * 16)
+    # The host reuses everything it chose the first time; the guest contributes afresh, as
+    # every joiner does.
+    new = started(table_id=b"o" * 16, guest_contribution=b"n" * 32)
+    assert new.game_id != old.game_id
+    assert {s.commitment for s in new.seats}.isdisjoint({s.commitment for s in old.seats})
+
+
+def test_a_guest_refuses_a_proposal_that_does_not_carry_its_own_fresh_contribution() -> None:
+    host, guest = table(guest_contribution=b"n" * 32)
+    guest.set_me("Gus", "blue", True)
+    exchange(host, guest)
+    host.members[1] = replace(host.members[1], contribution=b"o" * 32)  # last game's input
+    host.start()
+    exchange(host, guest)
+    assert guest.refused == "the host proposed a game we did not agree to"
+    assert host.start_entry is None and guest.started is None

@@ -28,26 +28,30 @@ from p2p_burgundy.net.log import (
 )
 from p2p_burgundy.net.session import Session
 
-from .harness import GAME_ID, Table
+from .harness import TABLE_ID, Table
+
+GAME_ID = TABLE_ID  # the game id of the documented vectors
 
 AUTHOR = Identity.from_private_bytes(bytes([1]) * 32)
 
-# Golden vectors, also in docs/protocol.md ("Log entries").
+# Golden vectors, also in docs/protocol.md ("Log entries" and "The game file").
 CHAT_BODY = (
-    "9701c41000112233445566778899aabbccddeeffc4208a88e3dd7409f195fd52db2d3cba5d72ca6709bf"
+    "9702c41000112233445566778899aabbccddeeffc4208a88e3dd7409f195fd52db2d3cba5d72ca6709bf"
     "1d94121bf3748801b40f6f5c00c4000491a568656c6c6f"
 )
 CHAT_SIGNATURE = (
-    "09326c77791cefde58dff71d981f87403406deab351cfd28ae8938829b83efe5"
-    "2ec8013453f6511e23255f287a7ad47ec6581bed02cbb830ee9c7405e795cb0c"
+    "1952683f5c2521cd62815b95b03ed9ab8e0ec8b3ee3c99480f2ac528f6ebc04c"
+    "7d4c11fca3580250070ce842a132d8236e8bd930621313a8f085ea705110d006"
 )
-CHAT_ID = "f47db1749a7866b62d68e4e482b153dd50aad59795c81efd18c49f58bcc40c87"
+CHAT_ID = "9f4c65d0505024e8e4a8eef8a1c7d320a4a5ff02a0e005a72f314f851895d9fa"
 REVEAL_BODY = (
-    "9701c41000112233445566778899aabbccddeeffc4208a88e3dd7409f195fd52db2d3cba5d72ca6709bf"
-    "1d94121bf3748801b40f6f5c01c420f47db1749a7866b62d68e4e482b153dd50aad59795c81efd18c49f"
-    "58bcc40c87029200c420ca099bda0147748bd097f535f53d27c5a8bb36fc6be4d4eca39a315114d4d194"
+    "9702c41000112233445566778899aabbccddeeffc4208a88e3dd7409f195fd52db2d3cba5d72ca6709bf"
+    "1d94121bf3748801b40f6f5c01c4209f4c65d0505024e8e4a8eef8a1c7d320a4a5ff02a0e005a72f314f"
+    "851895d9fa029200c420ca099bda0147748bd097f535f53d27c5a8bb36fc6be4d4eca39a315114d4d194"
 )
-REVEAL_ID = "ce531d25c1941087b88e4829d1610324bf9d419f9f3e5a153f60ea716e351ba6"
+REVEAL_ID = "fd2680111399301edde0bef34aeddf9b226afe1d10ad834ddfcef16640f12254"
+FILE_MAGIC_HEX = "50325042555247554e44592d47414d450002"
+CHAT_RECORD_HEADER = "00000086fc4586fe"  # length 134, CRC-32 of the CHAT entry
 
 
 def _chat(seq: int = 0, prev: bytes = b"", text: str = "hello"):  # type: ignore[no-untyped-def]
@@ -59,16 +63,37 @@ def test_entry_golden_vectors() -> None:
     assert chat.body.hex() == CHAT_BODY
     assert chat.signature.hex() == CHAT_SIGNATURE
     assert chat.raw == wire.encode([chat.body, chat.signature])
-    assert chat.id.hex() == CHAT_ID == hashlib.sha256(chat.body).hexdigest()
+    assert chat.id.hex() == CHAT_ID
+    assert chat.id == hashlib.sha256(b"p2p-burgundy/v1/entry-id\x00" + chat.body).digest()
     reveal = sign_entry(AUTHOR, GAME_ID, 1, chat.id, Kind.REVEAL,
                         [0, HashChain(bytes(32)).reveal(0)])
     assert reveal.body.hex() == REVEAL_BODY
     assert reveal.id.hex() == REVEAL_ID
 
 
+def test_file_golden_vectors() -> None:
+    chat = _chat()
+    assert FILE_MAGIC.hex() == FILE_MAGIC_HEX and FILE_MAGIC == b"P2PBURGUNDY-GAME\x00\x02"
+    assert _RECORD_HEADER.pack(len(chat.raw), zlib.crc32(chat.raw)).hex() == CHAT_RECORD_HEADER
+    assert zlib.crc32(b"123456789") == 0xCBF43926
+    assert read_records(FILE_MAGIC + bytes.fromhex(CHAT_RECORD_HEADER) + chat.raw) == (
+        [chat.raw], len(FILE_MAGIC) + 8 + 134)
+
+
+def test_a_game_file_of_version_1_is_refused_with_a_clear_message(tmp_path: Path) -> None:
+    old = b"P2PBURGUNDY-GAME\x00\x01" + bytes.fromhex(CHAT_RECORD_HEADER) + _chat().raw
+    path = tmp_path / "old.game"
+    path.write_bytes(old)
+    with pytest.raises(DecodeError, match="game file of protocol version 1 is not supported"):
+        GameFile(path)
+    assert path.read_bytes() == old  # refused, never truncated or rewritten
+    with pytest.raises(DecodeError, match="version 1"):
+        read_records(old)
+
+
 def test_the_body_is_the_documented_array_and_the_signature_covers_it() -> None:
     chat = _chat()
-    assert wire.decode(chat.body) == (1, GAME_ID, AUTHOR.public_key, 0, b"", 4, ("hello",))
+    assert wire.decode(chat.body) == (2, GAME_ID, AUTHOR.public_key, 0, b"", 4, ("hello",))
     assert verify(AUTHOR.public_key, b"entry", chat.body, chat.signature)
     assert signing_input(ENTRY_DOMAIN, chat.body).startswith(b"p2p-burgundy/v1\x00\x05entry")
 
@@ -106,15 +131,15 @@ def test_a_body_re_signed_by_someone_else_does_not_verify() -> None:
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ([2, GAME_ID, AUTHOR.public_key, 0, b"", 4, ["x"]], "version"),
-        ([1, b"short", AUTHOR.public_key, 0, b"", 4, ["x"]], "game id"),
-        ([1, GAME_ID, b"k" * 31, 0, b"", 4, ["x"]], "public key"),
-        ([1, GAME_ID, AUTHOR.public_key, -1, b"", 4, ["x"]], "seq"),
-        ([1, GAME_ID, AUTHOR.public_key, 0, b"p" * 32, 4, ["x"]], "prev"),
-        ([1, GAME_ID, AUTHOR.public_key, 1, b"", 4, ["x"]], "prev"),
-        ([1, GAME_ID, AUTHOR.public_key, 0, b"", 99, ["x"]], "kind"),
-        ([1, GAME_ID, AUTHOR.public_key, 0, b"", 4, "x"], "payload"),
-        ([1, GAME_ID, AUTHOR.public_key, 0, b"", 4], "7 fields"),
+        ([1, GAME_ID, AUTHOR.public_key, 0, b"", 4, ["x"]], "protocol version 1 is not supported"),
+        ([2, b"short", AUTHOR.public_key, 0, b"", 4, ["x"]], "game id"),
+        ([2, GAME_ID, b"k" * 31, 0, b"", 4, ["x"]], "public key"),
+        ([2, GAME_ID, AUTHOR.public_key, -1, b"", 4, ["x"]], "seq"),
+        ([2, GAME_ID, AUTHOR.public_key, 0, b"p" * 32, 4, ["x"]], "prev"),
+        ([2, GAME_ID, AUTHOR.public_key, 1, b"", 4, ["x"]], "prev"),
+        ([2, GAME_ID, AUTHOR.public_key, 0, b"", 99, ["x"]], "kind"),
+        ([2, GAME_ID, AUTHOR.public_key, 0, b"", 4, "x"], "payload"),
+        ([2, GAME_ID, AUTHOR.public_key, 0, b"", 4], "7 fields"),
     ],
 )
 def test_decode_entry_rejects_malformed_bodies(fields: list[object], message: str) -> None:

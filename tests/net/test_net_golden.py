@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import test_beacon, test_draws, test_identity, test_log, test_wire
+from . import test_beacon, test_draws, test_identity, test_log, test_start, test_wire
 
 # Prints one of every deterministic output of the primitives.
 _SCRIPT = """
@@ -102,6 +102,16 @@ def test_protocol_doc_shows_the_pinned_draw_and_entry_vectors() -> None:
         test_log.CHAT_SIGNATURE[64:],
         test_log.CHAT_ID,
         test_log.REVEAL_ID,
+        test_log.FILE_MAGIC_HEX,
+        f"{test_log.CHAT_RECORD_HEADER[:8]} {test_log.CHAT_RECORD_HEADER[8:]}",
+        test_start.START_DIGEST,
+        test_start.START_GAME_ID,
+        test_start.ANN_COMMITMENT,
+        test_start.BOB_COMMITMENT,
+        test_start.START_ID,
+        test_start.START_TABLE_CODE,
+        test_start.ANN_CHAIN_SEED,
+        test_start.ANN_CHAIN_COMMITMENT,
     ]
     assert [vector for vector in vectors if vector not in doc] == []
     body = "".join(doc.split("```")[1::2])  # hex dumps may wrap inside code blocks

@@ -42,7 +42,7 @@ from p2p_burgundy.net.session import (
     make_start,
 )
 
-from .harness import GAME_ID, Table, make_table_start, random_turn, shuffled
+from .harness import Table, make_table_start, random_turn, shuffled
 
 # --- helpers -------------------------------------------------------------------------------------
 
@@ -65,11 +65,12 @@ def entry_message(raw: bytes) -> bytes:
 
 
 def next_entry(table: Table, seat: int, kind: Kind, payload: list[object],
-               game_id: bytes = GAME_ID, view: int = 0) -> Entry:
+               game_id: bytes | None = None, view: int = 0) -> Entry:
     """A correctly signed next entry of ``seat``, linked to its chain as peer ``view`` holds
     it (as a misbehaving peer would make it)."""
     chain = table.sessions[view].chains[seat]
-    return sign_entry(table.ids[seat], game_id, len(chain), chain[-1].id if chain else b"",
+    return sign_entry(table.ids[seat], game_id or table.game_id, len(chain),
+                      chain[-1].id if chain else b"",
                       kind, payload)  # type: ignore[arg-type]
 
 
@@ -199,14 +200,14 @@ def test_the_entropy_depends_on_every_reveal() -> None:
     table = Table(3, seed=1)
     table.play(turns=1)
     event = table.of_type(0, ChanceResolved)[0]
-    assert event_entropy(GAME_ID, event.index, event.reveals) == event.entropy
+    assert event_entropy(table.game_id, event.index, event.reveals) == event.entropy
     for seat in range(3):
         changed = list(event.reveals)
         changed[seat] = bytes(a ^ b for a, b in zip(changed[seat], b"\x01" + bytes(31),
                                                      strict=True))
-        assert event_entropy(GAME_ID, event.index, changed) != event.entropy
+        assert event_entropy(table.game_id, event.index, changed) != event.entropy
     swapped = [event.reveals[1], event.reveals[0], event.reveals[2]]
-    assert event_entropy(GAME_ID, event.index, swapped) != event.entropy
+    assert event_entropy(table.game_id, event.index, swapped) != event.entropy
 
 
 def test_a_withheld_reveal_pauses_the_game_names_the_seat_and_never_redraws() -> None:
@@ -291,14 +292,14 @@ def test_an_entry_from_another_game_is_rejected_and_changes_nothing(midgame: Tab
     error = _attack(midgame, entry_message(entry.raw))
     assert isinstance(error, RemoteProtocolError) and error.message == "entry from another game"
     # The same table playing another game: its entries are worthless here, and vice versa.
-    other = Table(3, seed=7, game_id=b"another game id!")
+    other = Table(3, seed=7, table_id=b"another game id!")
     other.play(turns=7)
     for raw in other.files[1][1:20]:
         error = _attack(midgame, entry_message(raw))
         assert isinstance(error, RemoteProtocolError)
     # With the game id rewritten, the signature no longer verifies.
     body = bytearray(other.files[1][1])
-    at = body.find(b"another game id!")
+    at = body.find(other.game_id)
     assert at > 0
     assert snapshot(midgame.sessions[0]) == before
 
@@ -326,7 +327,7 @@ def test_an_entry_replayed_into_another_slot_is_rejected_and_changes_nothing(
 
 def test_an_entry_by_a_stranger_is_rejected(midgame: Table) -> None:
     mallory = Identity.from_private_bytes(bytes([66]) * 32)
-    entry = sign_entry(mallory, GAME_ID, 0, b"", Kind.CHAT, ["let me in"])
+    entry = sign_entry(mallory, midgame.game_id, 0, b"", Kind.CHAT, ["let me in"])
     before = snapshot(midgame.sessions[0])
     error = _attack(midgame, entry_message(entry.raw))
     assert isinstance(error, RemoteProtocolError) and "no seat" in error.message
@@ -335,7 +336,8 @@ def test_an_entry_by_a_stranger_is_rejected(midgame: Table) -> None:
 
 def test_an_entry_that_does_not_link_is_rejected(midgame: Table) -> None:
     chain = midgame.sessions[0].chains[1]
-    entry = sign_entry(midgame.ids[1], GAME_ID, len(chain), chain[-2].id, Kind.CHAT, ["fork"])
+    entry = sign_entry(midgame.ids[1], midgame.game_id, len(chain), chain[-2].id, Kind.CHAT,
+                       ["fork"])
     before = snapshot(midgame.sessions[0])
     error = _attack(midgame, entry_message(entry.raw))
     assert isinstance(error, RemoteProtocolError) and "does not link" in error.message
@@ -450,7 +452,7 @@ def test_equivocation_is_proven_to_every_honest_peer() -> None:
         assert report.problems[0].seat == cheat
     # The cheat's later entries are not trusted.
     before = snapshot(table.sessions[honest[2]])
-    later = sign_entry(table.ids[cheat], GAME_ID, first.seq + 1, first.id, Kind.CHAT, ["hi"])
+    later = sign_entry(table.ids[cheat], table.game_id, first.seq + 1, first.id, Kind.CHAT, ["hi"])
     table.deliver(honest[2], entry_message(later.raw), cheat)
     assert snapshot(table.sessions[honest[2]]) == before
 
@@ -464,7 +466,7 @@ def test_equivocation_over_a_fork_several_entries_deep_is_found_by_sync() -> Non
     honest = [0, 2]
     a = next_entry(table, cheat, Kind.CHAT, ["version a"])
     b = next_entry(table, cheat, Kind.CHAT, ["version b"])
-    a2 = sign_entry(table.ids[cheat], GAME_ID, a.seq + 1, a.id, Kind.CHAT, ["a again"])
+    a2 = sign_entry(table.ids[cheat], table.game_id, a.seq + 1, a.id, Kind.CHAT, ["a again"])
     table.offline = {cheat}
     table.deliver(honest[0], entry_message(a.raw), cheat)
     table.deliver(honest[0], entry_message(a2.raw), cheat)  # peer 0 holds one more
@@ -490,8 +492,8 @@ _FUZZ_TABLE.play(turns=3)
 _FUZZ_VALID = [
     entry_message(raw) for raw in _FUZZ_TABLE.files[1][-6:]
 ] + [
-    wire.encode_message(Tag.HEADS, [GAME_ID, [3, 2], [bytes(32)] * 2]),
-    wire.encode_message(Tag.WANT, [GAME_ID, 1, 0, 4]),
+    wire.encode_message(Tag.HEADS, [_FUZZ_TABLE.game_id, [3, 2], [bytes(32)] * 2]),
+    wire.encode_message(Tag.WANT, [_FUZZ_TABLE.game_id, 1, 0, 4]),
 ]
 
 
@@ -520,10 +522,10 @@ def test_mutated_datagrams_raise_only_protocol_errors(
 def test_messages_of_the_wrong_shape_are_decode_errors(midgame: Table) -> None:
     session = midgame.sessions[0]
     before = snapshot(session)
-    for fields in ([], [b"x", b"y"], [GAME_ID, [1, 2, 3], [b"", b"", b""]]):
+    for fields in ([], [b"x", b"y"], [midgame.game_id, [1, 2, 3], [b"", b"", b""]]):
         with pytest.raises(DecodeError):
             session.receive_datagram(wire.encode_message(Tag.HEADS, fields), 1, 0.0)
-    for fields in ([GAME_ID, 9, 0, 1], [GAME_ID, 0, -1, 1], [b"wrong", 0, 0, 1]):
+    for fields in ([midgame.game_id, 9, 0, 1], [midgame.game_id, 0, -1, 1], [b"wrong", 0, 0, 1]):
         with pytest.raises(DecodeError):
             session.receive_datagram(wire.encode_message(Tag.WANT, fields), 1, 0.0)
     for tag, fields in ((Tag.ENTRY, []), (Tag.ENTRY, ["text"]), (99, [])):
@@ -539,8 +541,8 @@ def test_a_bad_start_entry_is_refused() -> None:
         Session(start, Identity.from_private_bytes(bytes([77]) * 32))
     seats = session.seats
     with pytest.raises(LocalProtocolError, match="acceptance"):
-        make_start(ids[0], GAME_ID, config, seats, [bytes(64), bytes(64)])
-    chat = sign_entry(ids[0], GAME_ID, 0, b"", Kind.CHAT, ["not a start"])
+        make_start(ids[0], session.start.table_id, config, seats, [bytes(64), bytes(64)])
+    chat = sign_entry(ids[0], start.game_id, 0, b"", Kind.CHAT, ["not a start"])
     with pytest.raises(RemoteProtocolError, match="START"):
         Session(chat)
 
@@ -640,7 +642,7 @@ def test_a_table_with_no_live_seat_left_stalls_without_crashing() -> None:
 
     def signed(seat: int, kind: Kind, payload: list[object]) -> bytes:
         chain = chains[seat]
-        entry = sign_entry(table.ids[seat], GAME_ID, len(chain), chain[-1].id, kind,
+        entry = sign_entry(table.ids[seat], table.game_id, len(chain), chain[-1].id, kind,
                            payload)  # type: ignore[arg-type]
         chain.append(entry)
         return entry.raw
@@ -652,7 +654,7 @@ def test_a_table_with_no_live_seat_left_stalls_without_crashing() -> None:
     assert spectator.forfeits == {1: n1, 2: n2 + 1}
     fork = chains[0][-1]
     for text in ("one", "two"):
-        spectator.receive_entry(sign_entry(table.ids[0], GAME_ID, fork.seq + 1, fork.id,
+        spectator.receive_entry(sign_entry(table.ids[0], table.game_id, fork.seq + 1, fork.id,
                                            Kind.CHAT, [text]).raw)
     assert 0 in spectator.faulty and spectator.deputy is None
     assert spectator.my_turn is False
