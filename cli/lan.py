@@ -210,7 +210,7 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     seen = 0
-    agreed: set[int] = set()
+    agreed: set[tuple[int, int]] = set()  # (seat, step agreed at)
     stalled_since = loop.time()
     last_progress = None
     while True:
@@ -248,8 +248,10 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
         elif replace_missing is not None and loop.time() - stalled_since > replace_missing:
             waiting = session.waiting_for()
             for seat in waiting.seats if waiting else ():
-                if seat in peer.missing() and seat not in agreed and seat != session.my_seat:
-                    agreed.add(seat)
+                # An agreement names the step the game waits at: agree again if it moved.
+                if (seat in peer.missing() and (seat, session.step) not in agreed
+                        and seat != session.my_seat):
+                    agreed.add((seat, session.step))
                     await peer.agree_seat_to_bot(seat)
         remaining = deadline - loop.time()
         if remaining <= 0:

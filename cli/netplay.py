@@ -393,7 +393,7 @@ class NetTable:
         self._gone_after = gone_after
         self._clock = clock
         self._missing_since: dict[int, float] = {}
-        self._agreed: set[int] = set()
+        self._agreed: set[tuple[int, int]] = set()  # (seat, step the agreement names)
 
     @property
     def names(self) -> list[str]:
@@ -452,7 +452,8 @@ class NetTable:
         """Seats the game waits for that we have not heard from for a while."""
         now = self._clock()
         return [seat for seat, since in self._missing_since.items()
-                if now - since >= self._gone_after and seat not in self._agreed]
+                if now - since >= self._gone_after
+                and (seat, self.session.step) not in self._agreed]
 
     def seat_to_bot(self, seat: int) -> None:
         """Agree that a bot plays ``seat``; it does once every other live player agrees."""
@@ -460,7 +461,7 @@ class NetTable:
             self.thread.call(self.peer.agree_seat_to_bot(seat))
         except LocalProtocolError as exc:
             raise IllegalAction(str(exc)) from None
-        self._agreed.add(seat)
+        self._agreed.add((seat, self.session.step))
         self._missing_since.pop(seat, None)
 
     # --- reading the session -------------------------------------------------------------

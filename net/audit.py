@@ -51,7 +51,6 @@ from .log import (
 )
 from .session import (
     ChanceResolved,
-    EntryRejected,
     Equivocation,
     Event,
     Seat,
@@ -82,7 +81,8 @@ class Check(Enum):
     REPLAY = "replay"  # the engine's replay disagrees with the session (a bug on our side)
 
 
-HANDED_TO_BOT = "handed to a bot"  # entries void by agreement (not a defect)
+# Void entries that a correct peer can write (by agreement, or in a race): not defects.
+NOT_DEFECTS = ("handed to a bot", "came from a hand-over that did not happen")
 
 # How the session's rejection reasons map to checks (first match wins).
 _REJECTION_CHECKS: tuple[tuple[str, Check], ...] = (
@@ -434,13 +434,7 @@ class _Auditor:
               record: int | None) -> None:
         while (event := session.next_event()) is not None:
             events.append((event, record))
-            if isinstance(event, EntryRejected):
-                if HANDED_TO_BOT in event.reason:
-                    continue  # void by the players' agreement, not a defect
-                entry = session.chains[event.seat][event.seq]
-                self.problem(rejection_check(event.reason), event.reason,
-                             self.record_of.get(entry.body), entry, event.seat)
-            elif isinstance(event, Equivocation):
+            if isinstance(event, Equivocation):
                 first, second = decode_entry(event.first), decode_entry(event.second)
                 self.problem(
                     Check.EQUIVOCATION,
@@ -468,19 +462,21 @@ class _Auditor:
             Player(i, s.name, s.colour, s.key, fingerprint(s.key), s.commitment, i == host)
             for i, s in enumerate(start.seats)
         )
-        rejected = {(e.seat, e.seq) for e, _ in events if isinstance(e, EntryRejected)}
+        for event in session.rejected.values():  # what is void in the game as it stands
+            if any(needle in event.reason for needle in NOT_DEFECTS):
+                continue  # void by the players' agreement or a race, not a defect
+            entry = session.chains[event.seat][event.seq]
+            self.problem(rejection_check(event.reason), event.reason,
+                         self.record_of.get(entry.body), entry, event.seat)
+        rejected = set(session.rejected)
         applied: set[tuple[int, int]] = set()
         steps: list[Step] = []
         state = new_game(config)
-        for event, _ in events:
+        for event in session.history:
             if isinstance(event, ChanceResolved):
-                if event.index == 0 and steps:
-                    # The session recomputed the game from scratch (a seat was handed to a
-                    # bot): what counts is the last pass.
-                    steps, applied, state = [], set(), new_game(config)
                 state, step = self.replay_chance(state, event, start.seats)
                 steps.append(step)
-            elif isinstance(event, TurnApplied):
+            else:
                 seq = _turn_seq(session, event, rejected, applied)
                 state, turn = self.replay_turn(state, event, seq)
                 steps.append(turn)

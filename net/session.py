@@ -298,6 +298,30 @@ class Equivocation:
 
 
 @dataclass(frozen=True, slots=True)
+class HandedOver:
+    """The other players agreed, and the game waited at ``step`` for ``seats``: a bot plays
+    them from that step on, its turns signed by ``deputy``. ``sole`` is ``(seat, k)`` when
+    that leaves one seat contributing entropy: from chance event ``k`` on it could predict
+    every roll and draw."""
+
+    seats: tuple[int, ...]
+    step: int
+    deputy: int | None
+    sole: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuilt:
+    """A seat handed over at a step turned out to have played that step itself (its entry
+    crossed the agreements): its own entry counts, and the game was recomputed from every
+    chain, from step ``step`` on as it now stands. ``revived`` lists (seat, seq) entries
+    that were void and now count."""
+
+    step: int
+    revived: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ChatReceived:
     seat: int
     text: str
@@ -309,7 +333,8 @@ class GameOver:
     state_hash: bytes
 
 
-Event = ChanceResolved | TurnApplied | EntryRejected | Equivocation | ChatReceived | GameOver
+Event = (ChanceResolved | TurnApplied | EntryRejected | Equivocation | HandedOver | Rebuilt
+         | ChatReceived | GameOver)
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,14 +380,21 @@ class Session:
         self.chains[host].append(start)
         self._early: dict[tuple[int, int], Entry] = {}
         self.faulty: dict[int, str] = {}
-        # Seats handed to a bot: seat -> how many of its entries count (the rest are void).
-        self.forfeits: dict[int, int] = {}
-        self._agreements: dict[int, dict[int, int]] = {}  # seat -> {agreeing seat: length}
-        self._rebuilding = False
         self.proofs: list[Equivocation] = []
+        # A seat handed to a bot -> the step from which (steps count every chance event and
+        # every turn the game resolved, from 0).
+        self.forfeits: dict[int, int] = {}
+        self._handed: dict[int, tuple[GameState, int]] = {}  # seat -> (state, turn) at hand-over
+        # step -> seat to hand over -> voter -> seq of the voter's (first) agreement
+        self._agreements: dict[int, dict[int, dict[int, int]]] = {}
+        self._rebuild_due = False
+        self._rebuilding = False
         self.state: GameState = new_game(self.config)
+        self.step = 0
         self.turn_number = 0
-        self.rejected: list[EntryRejected] = []
+        self.history: list[ChanceResolved | TurnApplied] = []  # every resolved step, in order
+        self.rejected: dict[tuple[int, int], EntryRejected] = {}  # (seat, seq) -> why void
+        self._sole_from = 0  # the first chance event with one contributor (sole_contributor)
         self._reveals: dict[int, dict[int, bytes]] = {}
         self._turns: dict[int, list[tuple[int, int]]] = {}  # t -> (seat, seq), in arrival order
         self._commits: dict[int, tuple[int, bytes]] = {}  # seat -> (seq, digest): secret set-up
@@ -385,61 +417,107 @@ class Session:
     def deputy(self) -> int | None:
         """The seat that authors the turns of seats handed to a bot: the lowest live seat
         (None when no seat is live: every one handed to a bot or caught equivocating)."""
-        return min((s for s in range(len(self.seats))
-                    if s not in self.forfeits and s not in self.faulty), default=None)
+        return min(self._live(), default=None)
+
+    def _live(self) -> list[int]:
+        """Seats that still play and vote: not handed to a bot, not caught equivocating."""
+        return [s for s in range(len(self.seats))
+                if s not in self.forfeits and s not in self.faulty]
 
     @property
     def playing_for_bot(self) -> bool:
         """Whether the turn we are to compose is a bot's (a seat handed over), not ours."""
         mover = self.state.to_move
         return (mover is not None and mover in self.forfeits and self.my_seat is not None
-                and self.my_seat == self.deputy
-                and self._forfeits_complete() and not self._recovering
+                and self.my_seat == self.deputy and not self._recovering
                 and not (self._secret_choosing() and mover in self._choices))
 
+    @property
+    def sole_contributor(self) -> tuple[int, int] | None:
+        """``(seat, k)`` when hand-overs left one seat contributing entropy at a table of
+        several: from chance event ``k`` on, that seat's chain alone decides every roll and
+        draw, so that player can predict them all (no protocol can prevent it)."""
+        required = self._required()
+        if len(self.seats) < 2 or len(required) != 1:
+            return None
+        return required[0], self._sole_from
+
     def agree_seat_to_bot(self, seat: int) -> None:
-        """Agree that a bot plays ``seat`` from now on: its entries after the ones we hold
-        become void once every other live player agreed (the highest count agreed holds)."""
+        """Agree that a bot plays ``seat`` from the step the game waits at now: the hand-over
+        happens if the game waits there for that seat and every other live player agrees
+        to the same step. It never touches a step already resolved, and an agreement for a
+        step the game does not wait at for that seat simply never applies."""
         if self.my_seat is None or seat == self.my_seat or not 0 <= seat < len(self.seats):
             raise LocalProtocolError("agree to hand another player's seat to a bot")
-        self._author(Kind.SEAT_TO_BOT, [seat, len(self.chains[seat])])
+        if self.my_seat in self._agreements.get(self.step, {}).get(seat, {}):
+            raise LocalProtocolError("we already agreed to hand that seat over at this step")
+        self._author(Kind.SEAT_TO_BOT, [seat, self.step])
 
     def _required(self) -> list[int]:
         """Seats whose reveal every chance event needs (not those handed to a bot)."""
         return [s for s in range(len(self.seats)) if s not in self.forfeits]
 
-    def _forfeits_complete(self) -> bool:
-        """Whether we hold every entry that counts of the seats handed to a bot."""
-        return all(len(self.chains[s]) >= n for s, n in self.forfeits.items())
+    def _missing(self) -> list[int]:
+        """The seats the game waits for at this step (it cannot resolve it without them)."""
+        if self.state.chance is not None:
+            have = self._reveals.get(self.state.chance.index, {})
+            return [s for s in self._required() if s not in have]
+        if self._secret_choosing():
+            owing = [s for s in self._required() if s not in self._commits]
+            owing = owing or [s for s in self._required() if s not in self._choices]
+            if owing:
+                return owing
+        mover = self.state.to_move
+        assert mover is not None
+        if mover in self.forfeits:
+            return [] if self.deputy is None else [self.deputy]
+        return [mover]
 
-    def _check_forfeit(self, seat: int) -> None:
-        if seat in self.forfeits or self._rebuilding:
-            return
-        voters = [s for s in range(len(self.seats))
-                  if s != seat and s not in self.forfeits and s not in self.faulty]
-        votes = self._agreements.get(seat, {})
-        counts = [votes.get(v) for v in voters]
-        if counts and None not in counts:
-            # The highest count: every entry some voter held when it agreed still counts
-            # (peers that lack one fetch it). Requiring equal counts deadlocked whenever a
-            # voter had not yet received the gone player's last entry.
-            self.forfeits[seat] = max(counts)  # type: ignore[type-var]
-            self._rebuild()
+    def _hand_over(self) -> bool:
+        """Hand to a bot, from this step, the largest set of seats the game waits for such
+        that every live seat outside it agreed (naming this step) to hand over each of them.
+        Whether any seat was handed over. A function of the agreements alone, so every peer
+        decides it alike whatever the order they arrived in."""
+        votes = self._agreements.get(self.step, {})
+        handing = {x for x in self._missing() if votes.get(x)}
+        while handing:
+            voters = [v for v in self._live() if v not in handing]
+            keep = {x for x in handing if voters and all(v in votes[x] for v in voters)}
+            if keep == handing:
+                break
+            handing = keep
+        if not handing:
+            return False
+        for seat in sorted(handing):
+            self.forfeits[seat] = self.step
+            self._handed[seat] = (self.state, self.turn_number)
+        if len(self.seats) > 1 and len(self._required()) == 1:
+            self._sole_from = sum(isinstance(h, ChanceResolved) for h in self.history)
+        self._event(HandedOver(tuple(sorted(handing)), self.step, self.deputy,
+                               self.sole_contributor))
+        return True
 
     def _rebuild(self) -> None:
-        """Recompute the game from every chain (the entries that count changed)."""
+        """Recompute the game from every chain: a seat handed over at a step turned out to
+        have played that very step itself (its entry crossed the agreements), and a player's
+        own entry always counts. Entries already reported void are not reported again."""
         self._rebuilding = True
+        self._rebuild_due = False
         self.state = new_game(self.config)
-        self.turn_number = 0
-        self._reveals = {}
-        self._turns = {}
-        self._commits = {}
-        self._choices = {}
+        self.step = self.turn_number = 0
+        self.history = []
+        self.forfeits, self._handed, self._agreements = {}, {}, {}
+        self._reveals, self._turns, self._commits, self._choices = {}, {}, {}, {}
+        void, self.rejected = self.rejected, {}
         for seat, chain in enumerate(self.chains):
             for entry in chain:
                 if entry.kind != Kind.START:
-                    self._file_entry(seat, entry)  # rejections were reported the first time
+                    why = self._file_entry(seat, entry)
+                    if why is not None:
+                        self._reject(seat, entry.seq, why)
+        self._advance()  # silently: Rebuilt tells readers to read the history again
         self._rebuilding = False
+        self._event(Rebuilt(self.step, tuple(sorted(set(void) - set(self.rejected)))))
 
     @property
     def my_turn(self) -> bool:
@@ -732,18 +810,21 @@ class Session:
         why = self._file_entry(seat, entry)
         if why is not None:
             self._reject(seat, entry.seq, why)
+        if self._rebuild_due and not self._rebuilding:
+            self._rebuild()
 
     def _file_entry(self, seat: int, entry: Entry) -> str | None:
         """Record what an entry says for the game to use; the reason if it is void."""
         p = entry.payload
-        if seat in self.forfeits and entry.seq >= self.forfeits[seat]:
-            return "the seat was handed to a bot; this entry came after"
         if entry.kind == Kind.SEAT_TO_BOT:
             if not (len(p) == 2 and type(p[0]) is int and type(p[1]) is int
                     and 0 <= p[0] < len(self.seats) and p[0] != seat and p[1] >= 0):
-                return "a seat-to-bot agreement is [another seat, its entry count]"
-            self._agreements.setdefault(p[0], {})[seat] = p[1]
-            self._check_forfeit(p[0])
+                return "a seat-to-bot agreement is [another seat, a step]"
+            votes = self._agreements.setdefault(p[1], {}).setdefault(p[0], {})  # type: ignore[arg-type]
+            if seat in votes:
+                return (f"a second agreement to hand {self.seats[p[0]].name} over at step "  # type: ignore[index]
+                        f"{p[1]}")
+            votes[seat] = entry.seq
             return None
         if entry.kind == Kind.REVEAL:
             if not (len(p) == 2 and type(p[0]) is int and isinstance(p[1], bytes)):
@@ -755,6 +836,9 @@ class Session:
             if seat in have:
                 return f"a second reveal for chance event {k}"
             have[seat] = link  # type: ignore[assignment]
+            if seat in self._handed and self._handed[seat][0].chance is not None \
+                    and self._handed[seat][0].chance.index == k:  # type: ignore[union-attr]
+                self._rebuild_due = True  # the seat revealed the very event it was handed over at
         elif entry.kind == Kind.TURN:
             if not (
                 len(p) == 2
@@ -764,7 +848,9 @@ class Session:
                 and 1 <= len(p[1]) <= MAX_TURN_ACTIONS
             ):
                 return "a turn is [turn number, [action...]]"
-            if p[0] < self.turn_number:
+            if seat in self._handed and self._own_turn_at_hand_over(seat, p):
+                self._rebuild_due = True  # the seat played the very turn it was handed over at
+            elif p[0] < self.turn_number:
                 return f"turn {p[0]} is already played"
             self._turns.setdefault(p[0], []).append((seat, entry.seq))
         elif entry.kind == Kind.CHAT:
@@ -773,7 +859,11 @@ class Session:
             if not self._rebuilding:  # a rebuild files every chat again
                 self._event(ChatReceived(seat, p[0]))
         elif entry.kind in (Kind.CHOICE_COMMIT, Kind.CHOICE_REVEAL):
-            return self._file_choice(seat, entry)
+            why = self._file_choice(seat, entry)
+            if why is None and seat in self._handed and self._handed[seat][0].chance is None \
+                    and self._handed[seat][0].step == Step.CHOOSE_ESTATE:
+                self._rebuild_due = True  # the seat chose at the very step it was handed over
+            return why
         else:
             return f"a {entry.kind.name.lower()} entry is not expected here"
         return None
@@ -818,7 +908,7 @@ class Session:
         """Secret set-up: reveal ours once every seat has committed; apply the choices in
         turn order once every reveal is in. Whether a choice was applied."""
         required = self._required()
-        if any(s not in self._commits for s in required) or not self._forfeits_complete():
+        if any(s not in self._commits for s in required):
             return False
         me = self.my_seat
         if (me is not None and me in self._commits and not self._recovering
@@ -844,10 +934,30 @@ class Session:
             del self._choices[mover]  # bound by its commitment: the seat can only be replaced
             self._reject(mover, seq, f"illegal set-up choice: {exc}")
             return False
-        self.turn_number += 1
         for seat, other in self._turns.pop(t, []):
             self._reject(seat, other, f"turn {t} is {self.seats[mover].name}'s secret choice")
-        self._event(TurnApplied(mover, t, (choice,), state_hash(self.state)))
+        self._played(TurnApplied(mover, t, (choice,), state_hash(self.state)))
+        return True
+
+    def _played(self, step: ChanceResolved | TurnApplied) -> None:
+        """A step is resolved, for good."""
+        self.history.append(step)
+        self.step += 1
+        if isinstance(step, TurnApplied):
+            self.turn_number += 1
+        if not self._rebuilding:  # after a rebuild, Rebuilt says to read the history again
+            self._event(step)
+
+    def _own_turn_at_hand_over(self, seat: int, payload: tuple[wire.Value, ...]) -> bool:
+        """Whether a TURN payload is a legal turn of ``seat`` for the very turn it was handed
+        over at (its entry crossed the agreements: the player's own turn counts)."""
+        state, turn = self._handed[seat]
+        if payload[0] != turn or state.chance is not None:
+            return False
+        try:
+            _play_turn(state, [action_from_tree(a) for a in payload[1]])  # type: ignore[union-attr]
+        except EngineError:
+            return False
         return True
 
     def _own_choice(self) -> Action | None:
@@ -868,8 +978,9 @@ class Session:
 
     def _reject(self, seat: int, seq: int, reason: str) -> None:
         rejected = EntryRejected(seat, seq, f"{self.seats[seat].name}: {reason}")
-        self.rejected.append(rejected)
-        self._event(rejected)
+        self.rejected[(seat, seq)] = rejected
+        if not self._rebuilding:
+            self._event(rejected)
 
     def _author(self, kind: Kind, payload: list[wire.Encodable]) -> None:
         assert self.identity is not None and self.my_seat is not None
@@ -881,7 +992,9 @@ class Session:
         self._advance()
 
     def _advance(self) -> None:
-        """Resolve chance events and apply turns as far as the entries allow."""
+        """Resolve chance events and apply turns as far as the entries allow; where the game
+        waits for seats that every other live player agreed to hand over at this step,
+        hand them to a bot and go on."""
         while not self.state.is_over:
             chance = self.state.chance
             if chance is not None:
@@ -896,61 +1009,77 @@ class Session:
                 ):
                     self._author(Kind.REVEAL, [k, self._chain.reveal(k)])
                     return  # _author advanced already
-                if any(s not in have for s in self._required()) or not self._forfeits_complete():
-                    return
-                reveals = tuple(have[s] for s in range(len(self.seats)) if s in have)
-                entropy = event_entropy(self.game_id, k, reveals)
-                self.state = resolve_chance(self.state, entropy)
-                self._event(
-                    ChanceResolved(k, chance.kind, reveals, entropy, state_hash(self.state))
-                )
+                if all(s in have for s in self._required()):
+                    self._resolve(k, have)
+                    continue
+            elif self._secret_choosing():
+                if self._advance_choices():
+                    continue
+            elif self._apply_turn():
                 continue
-            if self._secret_choosing():
-                if not self._advance_choices():
-                    return
-                continue
-            if not self._apply_turn():
+            if not self._hand_over():
                 return
         if not self._over_reported:
             self._over_reported = True
             self._event(GameOver(outcome(self.state), state_hash(self.state)))
 
+    def _resolve(self, k: int, have: dict[int, bytes]) -> None:
+        chance = self.state.chance
+        assert chance is not None
+        for seat in sorted(set(have) - set(self._required())):
+            self._reject(seat, self._reveal_seq(seat, k), f"handed to a bot at step "
+                         f"{self.forfeits[seat]}, its reveal for chance event {k} is not used")
+        reveals = tuple(have[s] for s in self._required())
+        entropy = event_entropy(self.game_id, k, reveals)
+        self.state = resolve_chance(self.state, entropy)
+        self._played(ChanceResolved(k, chance.kind, reveals, entropy, state_hash(self.state)))
+
+    def _reveal_seq(self, seat: int, k: int) -> int:
+        return next(e.seq for e in self.chains[seat] if e.kind == Kind.REVEAL
+                    and e.payload[:1] == (k,) and (seat, e.seq) not in self.rejected)
+
     def _apply_turn(self) -> bool:
+        """Turn t: the mover's TURN entries for t in its chain order (a deputy's, if the
+        mover was handed to a bot), the first legal one applied. Other TURNs for t wait while
+        t is open (a hand-over may still make their author the one to play it) and are void
+        once it is played."""
         t = self.turn_number
         mover = self.state.to_move
         assert mover is not None
-        allowed = {mover}
-        if mover in self.forfeits:
-            if not self._forfeits_complete():
-                return False
-            if self.deputy is not None:
-                allowed.add(self.deputy)  # plays the bot's turns
-        candidates = sorted(self._turns.pop(t, []), key=lambda c: (c[0] != mover, c[1]))
-        deferred = []
-        for seat, seq in candidates:
-            entry = self.chains[seat][seq]
-            if seat not in allowed:
-                if self.turn_number == t and seat in self._agreements.get(mover, {}):  # type: ignore[arg-type]
-                    # A bot turn by a would-be deputy that agreed to the hand-over: it counts
-                    # once the others' agreements arrive (the rebuild files it again).
-                    deferred.append((seat, seq))
-                    continue
-                self._reject(seat, seq, f"turn {t} belongs to {self.seats[mover].name}")  # type: ignore[index]
-                continue
-            if self.turn_number != t:
-                self._reject(seat, seq, f"a second turn {t}")
-                continue
+        player = self.deputy if mover in self.forfeits else mover
+        pending = self._turns.get(t, [])
+        for seat, seq in sorted(c for c in pending if c[0] == player):
+            pending.remove((seat, seq))
             try:
-                actions = [action_from_tree(a) for a in entry.payload[1]]  # type: ignore[union-attr]
+                actions = [action_from_tree(a) for a in self.chains[seat][seq].payload[1]]  # type: ignore[union-attr]
                 self.state = _play_turn(self.state, actions)
             except EngineError as exc:
                 self._reject(seat, seq, f"illegal turn {t}: {exc}")
                 continue
-            self.turn_number += 1
-            self._event(TurnApplied(seat, t, tuple(actions), state_hash(self.state)))
-        if deferred:
-            self._turns.setdefault(t, []).extend(deferred)
-        return self.turn_number > t
+            self._played(TurnApplied(seat, t, tuple(actions), state_hash(self.state)))
+            for other, other_seq in sorted(self._turns.pop(t, [])):
+                self._reject(other, other_seq, self._why_not_played(other, t, mover, seat))
+            return True
+        # A TURN by another seat may only count if a hand-over at this step makes its author
+        # the deputy, which needs the author's own agreement first in its chain.
+        agreed = {v: seq for votes in self._agreements.get(self.step, {}).values()
+                  for v, seq in votes.items()}
+        for seat, seq in list(pending):
+            if seat != player and not (seat in agreed and agreed[seat] < seq):
+                pending.remove((seat, seq))
+                self._reject(seat, seq, self._why_not_played(seat, t, mover, -1))
+        return False
+
+    def _why_not_played(self, seat: int, t: int, mover: int, player: int) -> str:
+        name = self.seats[mover].name
+        if seat == player:
+            return f"a second turn {t}"
+        if seat == mover:
+            return f"turn {t} of {name}, handed to a bot at step {self.forfeits[mover]}"
+        if any(seat in votes.get(mover, {}) for votes in self._agreements.values()):
+            return (f"turn {t} was played by {name} itself: this turn for the bot came from a "
+                    "hand-over that did not happen")
+        return f"turn {t} belongs to {name}"
 
 
 def _play_turn(state: GameState, actions: list[Action]) -> GameState:

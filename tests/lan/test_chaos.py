@@ -95,17 +95,19 @@ def test_chat_between_players_arrives_everywhere_as_log_entries(seed: int) -> No
     net = Net.with_lobby(3, seed, spectators=1, loss=0.3, duplication=0.1)
     net.run(lambda: all(p.session is not None and p.session.turn_number >= 4
                         for p in net.peers), limit=600)
-    lines = {0: "good luck", 1: "ha, the dice love me", 2: "gg"}
-    for seat, text in lines.items():
-        peer = net.peers[seat]
-        assert peer.session is not None
+    lines = {0: "good luck", 1: "ha, the dice love me", 2: "gg"}  # by peer
+    said = set()
+    for index, text in lines.items():
+        peer = net.peers[index]
+        assert peer.session is not None and peer.session.my_seat is not None
         peer.session.send_chat(text)
         net.flush(peer)
+        said.add((peer.session.my_seat, text))  # seats follow the order players joined in
     net.run_game(limit=net.now + 1800)
     assert_converged(net)
     for peer in net.peers:
         chats = {(e.seat, e.text) for e in peer.events if isinstance(e, ChatReceived)}
-        assert chats == set(lines.items()), f"peer {peer.index} saw {chats}"
+        assert chats == said, f"peer {peer.index} saw {chats}"
 
 
 def test_retransmitted_hello_gets_the_same_challenge() -> None:
@@ -173,10 +175,11 @@ def test_seat_handed_to_a_bot_under_loss_finishes_and_the_log_verifies(seed: int
     assert report.forfeits and report.forfeits[0][0] == gone.index
 
 
-def test_seat_to_bot_agreements_with_different_counts_settle_on_the_highest() -> None:
-    """The gone player's last turn reached one peer only: the two votes name different
-    counts. The hand-over still happens (the highest count holds: the peer lacking that
-    turn fetches it), instead of both peers waiting forever for equal counts."""
+def test_an_agreement_naming_a_step_the_game_left_never_applies_and_peers_agree_again() -> None:
+    """The gone player's last turn reached one peer only, so the two live peers agree at
+    different steps: neither agreement applies alone. The peer that was behind catches up by
+    anti-entropy, both agree again at the step the game waits at, and the hand-over happens
+    there, the same on both; the stale agreement stays void."""
     net = Net.with_table(3, seed=5, loss=0.0, duplication=0.0)
     gone, first, second = net.peers[2], net.peers[0], net.peers[1]
     gone.bot = False  # we play its turns by hand
@@ -192,14 +195,27 @@ def test_seat_to_bot_agreements_with_different_counts_settle_on_the_highest() ->
         if address == first.address:
             first.receive(data, gone.address, net.now)  # the others never get it
     gone.online = False
-    for p in (first, second):
-        assert p.session is not None
-        p.session.agree_seat_to_bot(gone.index)
-        net.flush(p)
-    counts = {p.index: len(p.session.chains[gone.index]) for p in (first, second)}  # type: ignore[union-attr]
-    assert counts[0] > counts[1]
-    net.run(lambda: all(p.session is not None and p.session.state.is_over
-                        for p in (first, second)), limit=net.now + 600)
     assert first.session is not None and second.session is not None
-    assert first.session.forfeits == second.session.forfeits == {gone.index: counts[0]}
+    stale = second.session.step
+    second.session.agree_seat_to_bot(gone.index)  # at the turn first already has
+    net.flush(second)
+    agreed: set[tuple[int, int]] = {(second.index, stale)}
+
+    def hand_over() -> bool:
+        for p in (first, second):
+            s = p.session
+            assert s is not None
+            waiting = s.waiting_for()
+            if (waiting is not None and gone.index in waiting.seats
+                    and (p.index, s.step) not in agreed):
+                agreed.add((p.index, s.step))
+                s.agree_seat_to_bot(gone.index)
+                net.flush(p)
+        return all(p.session is not None and p.session.state.is_over for p in (first, second))
+
+    net.run(hand_over, limit=net.now + 600)
+    assert first.session.forfeits == second.session.forfeits
+    assert first.session.forfeits[gone.index] > stale
     assert first.canonical() == second.canonical()
+    report = audit([e.raw for e in first.session.canonical_entries()])
+    assert report.ok, [str(p) for p in report.problems]

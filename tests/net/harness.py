@@ -221,6 +221,27 @@ class Table:
             else:
                 idle = 0
 
+    def leave(self, seat: int, max_ticks: int = 200) -> None:
+        """Seat ``seat`` goes silent for good; the others play on until the game waits for it
+        (its turn, or its reveal: its own peer may have signed it, but nobody gets it)."""
+        self.offline.add(seat)
+        for _ in range(max_ticks):
+            self.pump()
+            waiting = self.sessions[min(set(range(len(self.sessions))) - self.offline)]
+            if seat in getattr(waiting.waiting_for(), "seats", ()):
+                return
+            if self.bot_turns() == 0 and self.pump() == 0:
+                self.tick()
+        raise RuntimeError(f"never waited for seat {seat}")
+
+    def hand_over(self, seat: int) -> None:
+        """Every other live peer agrees that a bot plays ``seat`` from the step it waits at."""
+        for i, session in enumerate(self.sessions):
+            if i != seat and i not in self.offline and not session.handed_over:
+                session.agree_seat_to_bot(seat)
+                self.flush(i)
+        self.pump()
+
     # --- views ---
 
     def hashes(self, i: int) -> list[tuple[str, int, bytes]]:

@@ -339,15 +339,14 @@ def test_a_start_signed_for_a_table_that_is_not_ours() -> None:
 def test_a_seat_handed_to_a_bot_is_audited_with_its_deputy() -> None:
     table = Table(3, seed=4)
     table.play(turns=10)
-    table.offline = {2}  # seat 2 is gone for good; the others agree a bot plays it
-    for seat in (0, 1):
-        table.sessions[seat].agree_seat_to_bot(2)
-        table.flush(seat)
+    table.leave(2)  # seat 2 is gone for good; the others agree a bot plays it
+    step = table.sessions[0].step
+    table.hand_over(2)
     table.play()
     report = audit(shuffled(table.files[1], 1))
     assert report.ok, report.problems
     assert report.final_hash == table.final_hashes()[0] == table.final_hashes()[1]
-    assert report.forfeits == ((2, len(table.sessions[2].chains[2])),)
+    assert report.forfeits == ((2, step),)
     deputy_turns = [t for t in report.turns if t.author != t.seat]
     assert deputy_turns and all((t.seat, t.author) == (2, 0) for t in deputy_turns)
     assert len(report.chance[-1].reveals) == 2  # seat 2 no longer reveals

@@ -628,57 +628,50 @@ def test_a_peer_that_lost_its_log_authors_nothing_until_it_has_its_entries_back(
 
 
 def test_a_table_with_no_live_seat_left_stalls_without_crashing() -> None:
-    """Seat 1 handed to a bot by 0 and 2, seat 2 by 0 alone (the only other live seat), then
-    seat 0 equivocates: nobody may play the bots' turns, and nothing raises."""
+    """Seat 1 gone and handed to a bot, then its deputy (seat 0) gone too and handed over by
+    seat 2 alone, then seat 2 equivocates: nobody may play the bots' turns, nothing raises."""
     table = Table(3, seed=3)
     table.play(turns=8)
-    table.paused = True
-    table.pump()
-    spectator = Session(table.start)
-    for raw in table.files[0]:
-        if raw != table.start.raw:
-            spectator.receive_entry(raw)
-    chains = {seat: list(spectator.chains[seat]) for seat in range(3)}
-
-    def signed(seat: int, kind: Kind, payload: list[object]) -> bytes:
-        chain = chains[seat]
-        entry = sign_entry(table.ids[seat], table.game_id, len(chain), chain[-1].id, kind,
-                           payload)  # type: ignore[arg-type]
-        chain.append(entry)
-        return entry.raw
-
-    n1, n2 = len(chains[1]), len(chains[2])
-    for raw in (signed(0, Kind.SEAT_TO_BOT, [1, n1]), signed(2, Kind.SEAT_TO_BOT, [1, n1]),
-                signed(0, Kind.SEAT_TO_BOT, [2, n2 + 1])):
-        spectator.receive_entry(raw)
-    assert spectator.forfeits == {1: n1, 2: n2 + 1}
-    fork = chains[0][-1]
+    table.leave(1)
+    table.hand_over(1)
+    assert table.sessions[2].forfeits == {1: table.sessions[2].step}
+    table.offline.add(0)  # the deputy leaves before playing the bot's turn
+    table.hand_over(0)
+    spectator = table.sessions[2]
+    assert set(spectator.forfeits) == {0, 1} and spectator.deputy == 2
+    fork = spectator.chains[2][-1]
     for text in ("one", "two"):
-        spectator.receive_entry(sign_entry(table.ids[0], table.game_id, fork.seq + 1, fork.id,
+        spectator.receive_entry(sign_entry(table.ids[2], table.game_id, fork.seq + 1, fork.id,
                                            Kind.CHAT, [text]).raw)
-    assert 0 in spectator.faulty and spectator.deputy is None
+    assert 2 in spectator.faulty and spectator.deputy is None
     assert spectator.my_turn is False
     mover = spectator.state.to_move
     before = snapshot(spectator)
     turn = random_turn(spectator.state, random.Random(0))
+    chain = spectator.chains[2]
     with contextlib.suppress(ProtocolError):
-        spectator.receive_entry(signed(2, Kind.TURN, [spectator.turn_number,
-                                                      [a.to_tree() for a in turn]]))
+        spectator.receive_entry(sign_entry(table.ids[2], table.game_id, len(chain),
+                                           chain[-1].id, Kind.TURN,
+                                           [spectator.turn_number,
+                                            [a.to_tree() for a in turn]]).raw)  # type: ignore[list-item]
     assert spectator.state.to_move == mover and snapshot(spectator)[0] == before[0]
 
 
 def test_a_player_whose_seat_the_others_hand_to_a_bot_sees_it_and_can_no_longer_play() -> None:
     table = Table(2, seed=6)
     table.play(turns=6)
-    table.sessions[0].agree_seat_to_bot(1)  # in a 2-player game one agreement is enough
-    table.flush(0)
-    table.pump()
+    table.leave(1)
+    table.hand_over(1)  # in a 2-player game one agreement is enough
+    table.offline.clear()
+    table.tick()  # the victim hears of it by anti-entropy
     victim = table.sessions[1]
-    assert victim.handed_over and 1 in victim.forfeits
+    assert victim.handed_over and victim.forfeits == {1: table.sessions[0].forfeits[1]}
     assert not victim.my_turn
     with pytest.raises(LocalProtocolError, match="not our turn"):
         victim.submit_turn([UseDie(0), END_TURN])
     assert not table.sessions[0].handed_over
     table.play()  # the game goes on to its end, and the victim authors nothing more
     assert all(s.state.is_over for s in table.sessions)
-    assert len(victim.chains[1]) == victim.forfeits[1]
+    assert [e.kind for e in victim.chains[1] if e.kind in (Kind.TURN, Kind.REVEAL)] \
+        == [e.kind for e in table.sessions[0].chains[1] if e.kind in (Kind.TURN, Kind.REVEAL)]
+    assert len(set(table.final_hashes())) == 1

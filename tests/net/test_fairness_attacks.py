@@ -1,0 +1,202 @@
+"""Fair dice that hold against a player, not only against the network (DESIGN.md, properties
+11, 12 and 14).
+
+Each attack uses nothing but documented entries signed with the attacker's own key, as a
+modified client would send them. Each must end as a void entry or a refusal, with the dice
+unchanged; and whatever order the honest and hostile entries arrive in, every peer reaches
+the same game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from functools import cache
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from p2p_burgundy.net.audit import audit
+from p2p_burgundy.net.errors import ProtocolError
+from p2p_burgundy.net.log import Kind
+from p2p_burgundy.net.session import ChanceResolved, HandedOver, Rebuilt, Session, TurnApplied
+
+from .harness import Table, canonical
+from .test_lobby import started
+
+Step = ChanceResolved | TurnApplied
+
+
+def sign_agreement(table: Table, author: int, seat: int, step: int) -> None:
+    """``author`` signs SEAT_TO_BOT [seat, step] whatever its game says, and sends it."""
+    table.sessions[author]._author(Kind.SEAT_TO_BOT, [seat, step])
+    table.flush(author)
+    table.pump()
+
+
+def last_round_dice(session: Session) -> tuple[int, ChanceResolved]:
+    """The step and the event of the latest chance event resolved (from every reveal)."""
+    step = max(i for i, h in enumerate(session.history) if isinstance(h, ChanceResolved))
+    event = session.history[step]
+    assert isinstance(event, ChanceResolved)
+    return step, event
+
+
+def feed(session: Session, entries: list[bytes], rng: random.Random) -> Session:
+    """Deliver ``entries`` to ``session`` in a shuffled order; an entry too far ahead of its
+    author's chain is dropped and comes again in a later round, as anti-entropy does."""
+    pending = list(entries)
+    while pending:
+        rng.shuffle(pending)
+        dropped = []
+        for raw in pending:
+            try:
+                session.receive_entry(raw)
+            except ProtocolError:
+                dropped.append(raw)
+        assert len(dropped) < len(pending), "no progress"
+        pending = dropped
+    return session
+
+
+def spectator(table: Table, entries: list[bytes], seed: int) -> Session:
+    return feed(Session(table.start), [e for e in entries if e != table.start.raw],
+                random.Random(seed))
+
+
+# --- 1. A hand-over cannot re-draw resolved dice ---
+
+
+def test_a_hand_over_naming_resolved_dice_is_void_and_the_dice_stand() -> None:
+    table = Table(2, seed=6)
+    table.play(turns=9)
+    step, dice = last_round_dice(table.sessions[0])
+    before = [list(s.history) for s in table.sessions]
+    # Seat 0 "agrees" that seat 1 is gone as of the event both already revealed for, and,
+    # rewriting history, as of the very start.
+    for named in (step, 0):
+        sign_agreement(table, 0, 1, named)
+    for session, history in zip(table.sessions, before, strict=True):
+        assert session.forfeits == {}
+        assert session.history == history  # nothing recomputed, the dice stand
+        assert session.history[step] == dice
+    table.play()
+    assert len(set(table.final_hashes())) == 1
+    assert table.sessions[0].history[step] == dice
+    assert not table.of_type(0, HandedOver) and not table.of_type(0, Rebuilt)
+    # Seat 1 kept playing its own turns to the end.
+    assert any(isinstance(h, TurnApplied) and h.seat == 1
+               for h in table.sessions[0].history[step:])
+
+
+def test_the_void_hand_over_holds_whatever_the_spectator_received_first() -> None:
+    """A spectator that gets the attacker's whole chain before the victim's reveal for the
+    event waits, sees the hand-over, then the victim's own reveal: the victim's entry counts,
+    and the spectator ends with the dice every player saw."""
+    table = Table(2, seed=6)
+    table.play(turns=9)
+    step, dice = last_round_dice(table.sessions[0])
+    sign_agreement(table, 0, 1, step)
+    table.play()
+    entries = canonical(table)
+    victims = [e for e in table.sessions[0].chains[1]]
+    reveal = next(e for e in victims if e.kind == Kind.REVEAL and e.payload[0] == dice.index)
+    watcher = Session(table.start)
+    for raw in entries[1:]:  # everything but the victim's reveal for that event and after
+        entry = next(e for chain in table.sessions[0].chains for e in chain
+                     if e.raw == raw)
+        if not (entry.author == reveal.author and entry.seq >= reveal.seq):
+            with contextlib.suppress(ProtocolError):
+                watcher.receive_entry(raw)
+    # Provisionally the watcher sees the hand-over (it cannot know the reveal exists)...
+    assert watcher.forfeits == {1: step} and watcher.history[step] != dice
+    # ... and the victim's own reveal, when it arrives, counts: a player's own entry always
+    # does, so no order of arrival lets the attacker re-draw.
+    for entry in victims[reveal.seq:]:
+        watcher.receive_entry(entry.raw)
+    assert watcher.forfeits == {} and watcher.history[step] == dice
+    assert watcher.history == table.sessions[0].history
+    assert [type(e) for e in iter(watcher.next_event, None) if isinstance(e, Rebuilt)]
+
+
+# --- 2. A host cannot bring an old game back ---
+
+
+def test_rehosting_the_same_players_with_an_old_table_id_gives_other_commitments() -> None:
+    old = started(table_id=b"t" * 16)
+    again = started(table_id=b"t" * 16, guest_contribution=b"x" * 32)  # the joiner is fresh
+    assert again.game_id != old.game_id
+    assert {s.commitment for s in again.seats}.isdisjoint({s.commitment for s in old.seats})
+
+
+# --- 3. An agreement cannot freeze a game ---
+
+
+def test_an_agreement_naming_a_point_beyond_the_game_freezes_nothing() -> None:
+    table = Table(2, seed=8)
+    table.play(turns=5)
+    sign_agreement(table, 0, 1, 10_000)
+    sign_agreement(table, 1, 0, table.sessions[0].step + 3)  # a step it will not wait at
+    table.play()  # raises if any peer gets stuck
+    assert all(s.state.is_over and s.forfeits == {} for s in table.sessions)
+    assert len(set(table.final_hashes())) == 1
+    report = audit(canonical(table))
+    assert report.complete
+
+
+# --- 4. Conflicting agreements cannot split the game ---
+
+
+@cache
+def hostile_game() -> tuple[Table, list[bytes]]:
+    """A 2-player game where seat 1 leaves and is handed over, laced with hostile agreements:
+    resolved steps, the start, a step far beyond the end, the same step twice, a changed
+    step, and the victim's own agreement against the attacker."""
+    table = Table(2, seed=11)
+    table.play(turns=8)
+    step, _ = last_round_dice(table.sessions[0])
+    now = table.sessions[0].step
+    for author, seat, named in ((0, 1, step), (0, 1, 0), (0, 1, 10_000), (0, 1, now + 2),
+                                (0, 1, now + 2), (1, 0, 3), (0, 1, now + 5)):
+        sign_agreement(table, author, seat, named)
+    table.play(turns=6)
+    table.leave(1)
+    table.hand_over(1)
+    sign_agreement(table, 0, 1, table.sessions[0].step)  # again, at the same step
+    table.play()
+    assert table.sessions[0].state.is_over and 1 in table.sessions[0].forfeits
+    return table, canonical(table)
+
+
+def test_conflicting_agreements_give_one_game_in_two_opposite_orders() -> None:
+    table, _ = hostile_game()
+    reference = table.sessions[0]
+    chains = [[e.raw for e in chain] for chain in reference.chains]
+    for order in (chains[0] + chains[1], chains[1] + chains[0]):
+        watcher = Session(table.start)
+        for raw in order:
+            if raw != table.start.raw:
+                watcher.receive_entry(raw)
+        assert watcher.history == reference.history
+        assert watcher.forfeits == reference.forfeits
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 2**32), min_size=3, max_size=3))
+def test_every_delivery_order_of_honest_and_hostile_entries_gives_the_same_game(
+    seeds: list[int],
+) -> None:
+    table, entries = hostile_game()
+    reference = table.sessions[0]
+    for seed in seeds:  # three peers, each with its own order
+        watcher = spectator(table, entries, seed)
+        assert watcher.history == reference.history
+        assert watcher.forfeits == reference.forfeits
+        assert watcher.state.is_over
+        # Dice resolved from every seat's reveal never changed, whatever came later. (A
+        # watcher that received a hand-over before the victim's own entry for that step may
+        # have resolved it provisionally without it: the victim's entry then counts.)
+        final = {h.index: h for h in reference.history if isinstance(h, ChanceResolved)}
+        for event in iter(watcher.next_event, None):
+            if isinstance(event, ChanceResolved) and len(event.reveals) == 2:
+                assert final[event.index] == event
