@@ -43,6 +43,7 @@ from p2p_burgundy.net.session import (
     EntryRejected,
     Equivocation,
     GameOver,
+    Rebuilt,
     Session,
     TurnApplied,
 )
@@ -388,6 +389,7 @@ class NetTable:
         self._rematch: int | None = None  # steps matched again after the session recomputed
         self._chats = [0] * len(self.session.seats)  # chat lines shown per seat
         self._forfeits: set[int] = set()
+        self._sole: tuple[int, int] | None = None  # the sole entropy contributor announced
         self._ended: str | None = None
         self._bot = make("greedy", int.from_bytes(os.urandom(4), "big"))
         self._gone_after = gone_after
@@ -506,6 +508,10 @@ class NetTable:
                 self._chat(event.seat, out)
             elif isinstance(event, EntryRejected):
                 out.append(Notice(f"rejected: {event.reason}"))
+            elif isinstance(event, Rebuilt):
+                self._resync("A player handed to a bot had played that very step itself: its "
+                             "own entry counts, and the game was recomputed from there.")
+                self._forfeits &= set(self.session.forfeits)
             elif isinstance(event, Equivocation):
                 self._ended = (f"{self._names[event.seat]} signed two versions of one entry; "
                                "the game stopped")
@@ -521,11 +527,28 @@ class NetTable:
                 out.append(GameEnded(self._ended))
             self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
             out += [Notice(text), StateChanged()]
+            out += self._sole_notice()
         if self._track_missing():
             out.append(StateChanged())
         if self.session.playing_for_bot and not self._ended:
             self._bot_turn()
         return out
+
+    def _sole_notice(self) -> list[TableEvent]:
+        """Say it when hand-overs leave one seat contributing entropy (that player could
+        predict every later roll and draw); in a 2-player game offer that player to end it."""
+        sole = self.session.sole_contributor
+        if sole is None or sole == self._sole:
+            return []
+        self._sole = sole
+        seat, k = sole
+        who = "you" if seat == self.my_seat else self._names[seat]
+        text = (f"From chance event {k} on, only {who} contribute{'' if who == 'you' else 's'} "
+                f"entropy: {who} could predict every later roll and draw.")
+        if seat == self.my_seat and len(self.session.seats) == 2 and not self._ended:
+            text += " You can end the game here (R resigns) instead of playing the bot."
+        self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
+        return [Notice(text)]
 
     def _step(self, event: ChanceResolved | TurnApplied) -> None:
         """Replay one chance event or turn on the shadow state and describe it."""

@@ -3,9 +3,12 @@
 The file is only read (never repaired: a torn tail is reported, not cut). The audit
 (:func:`p2p_burgundy.net.audit.audit_file`) checks every entry; this module prints the roster
 with fingerprints, every chance event with each seat's reveal and what it drew, every turn in
-words, the final scores, and then every problem found. Exit code 0 when the game is complete
-and every check held, 1 otherwise (the reasons are printed), 2 for a bad command line or a
-file that cannot be read. ``--json`` prints one JSON document instead (bytes as hex).
+words, the final scores, then every void entry with its verdict and every problem found, and
+who could predict the dice if hand-overs left one player contributing entropy. Exit code 0
+when the game is complete and every check held (void entries that docs/protocol.md says do
+not affect verification are listed, not failed), 1 otherwise (the reasons are printed), 2 for
+a bad command line or a file that cannot be read. ``--json`` prints one JSON document
+instead (bytes as hex).
 """
 
 from __future__ import annotations
@@ -127,9 +130,11 @@ def write_report(report: Audit, name: str, out: TextIO) -> None:
             host = "  (host, signed the start)" if p.host else ""
             w(f"  seat {p.seat}  {p.name:<12} {p.colour:<7} fingerprint {p.fingerprint}"
               f"{host}\n              commitment {p.commitment.hex()}\n")
-    for seat, count in report.forfeits:
-        w(f"\nThe players agreed that a bot plays {names[seat]} after their first {count} "
-          "entries (later ones are void).\n")
+    for seat, step in report.forfeits:
+        w(f"\nThe players agreed that a bot plays {names[seat]} from step {step} on (the game "
+          "waited there for that seat; nothing resolved before changed).\n")
+    if report.sole_contributor_text is not None:
+        w(f"\nWARNING: {report.sole_contributor_text}.\n")
     if report.config is not None:
         _write_steps(report, names, out)
     if report.chats:
@@ -144,6 +149,11 @@ def write_report(report: Audit, name: str, out: TextIO) -> None:
         what = (f"the reveal for chance event {report.waiting.index}"
                 if report.waiting.what == "reveal" else f"turn {report.waiting.index}")
         w(f"\nThe game is not finished: it waits for {what} from {seats}.\n")
+    if report.void:
+        w(f"\n{len(report.void)} void entr{'ies' if len(report.void) != 1 else 'y'} (signed "
+          "entries of this game that do not count; see docs/protocol.md for each verdict):\n")
+        for void in report.void:
+            w(f"  * {void}\n")
     if report.problems:
         w(f"\n{len(report.problems)} problem{'s' if len(report.problems) != 1 else ''} "
           "(records are numbered from 0 in file order):\n")

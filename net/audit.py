@@ -137,6 +137,26 @@ class Problem:
 
 
 @dataclass(frozen=True, slots=True)
+class VoidEntry:
+    """A valid, signed entry of the game that does not count, and why (docs/protocol.md, "A
+    verdict for every entry"). ``fails``: whether it makes the file fail verification (it
+    breaks a rule a correct peer always keeps); the others are what correct peers write in a
+    hand-over or a race, or harmless copies."""
+
+    record: int | None
+    seat: int
+    seq: int
+    kind: str
+    reason: str
+    fails: bool
+
+    def __str__(self) -> str:
+        where = f"record {self.record}, " if self.record is not None else ""
+        verdict = "fails verification" if self.fails else "does not affect verification"
+        return f"{where}seat {self.seat} seq {self.seq} {self.kind}: {self.reason} ({verdict})"
+
+
+@dataclass(frozen=True, slots=True)
 class Player:
     """A seat as the START entry fixes it."""
 
@@ -256,7 +276,9 @@ class Audit:
     chats: tuple[Chat, ...] = ()
     problems: tuple[Problem, ...] = ()
     proofs: tuple[Equivocation, ...] = ()
-    forfeits: tuple[tuple[int, int], ...] = ()  # (seat handed to a bot, its entries that count)
+    forfeits: tuple[tuple[int, int], ...] = ()  # (seat handed to a bot, the step from which)
+    void: tuple[VoidEntry, ...] = ()  # every entry that does not count, with its verdict
+    sole_contributor: tuple[int, int] | None = None  # (seat, k): only it from event k on
     waiting: Waiting | None = None
     final_hash: bytes | None = None
     scores: tuple[Score, ...] = ()
@@ -271,6 +293,16 @@ class Audit:
     def ok(self) -> bool:
         """The game is complete and every check held."""
         return self.complete and not self.problems
+
+    @property
+    def sole_contributor_text(self) -> str | None:
+        """What a player must know when hand-overs left one seat contributing entropy."""
+        if self.sole_contributor is None:
+            return None
+        seat, k = self.sole_contributor
+        who = self.players[seat].name if seat < len(self.players) else f"seat {seat}"
+        return (f"from chance event {k} on, only seat {seat} ({who}) contributes entropy: "
+                f"{who} could predict every later roll and draw")
 
     @property
     def chance(self) -> tuple[ChanceReport, ...]:
@@ -349,6 +381,7 @@ class _Auditor:
         self.records = records
         self.problems: list[Problem] = list(file_problems)
         self.record_of: dict[bytes, int] = {}  # body -> first record holding it
+        self.copies: list[tuple[int, Entry]] = []  # records repeating an earlier one
         self.entries: list[tuple[int, Entry]] = []
 
     def problem(self, check: Check, reason: str, record: int | None = None,
@@ -408,7 +441,8 @@ class _Auditor:
                 self.problem(Check.SIGNATURE, "the signature does not verify", record, entry)
                 continue
             if entry.body in self.record_of:
-                continue  # the same entry twice: harmless
+                self.copies.append((record, entry))  # the same entry twice: harmless
+                continue
             self.record_of[entry.body] = record
             self.entries.append((record, entry))
 
@@ -482,6 +516,7 @@ class _Auditor:
                 steps.append(turn)
         complete = state.is_over
         self.unplayed_turns(session, rejected, applied, complete)
+        void = self.void_entries(session, complete)
         chat_reports = self.chats(session)
         scores: tuple[Score, ...] = ()
         result = None
@@ -499,6 +534,8 @@ class _Auditor:
             problems=tuple(self.problems),
             proofs=tuple(session.proofs),
             forfeits=tuple(sorted(session.forfeits.items())),
+            void=void,
+            sole_contributor=session.sole_contributor,
             waiting=session.waiting_for(),
             final_hash=state_hash(state),
             scores=scores,
@@ -532,6 +569,49 @@ class _Auditor:
                          "another state hash than the session")
         return state, report
 
+    def void_entries(self, session: Session, complete: bool) -> tuple[VoidEntry, ...]:
+        """Every entry of the game that does not count, with its reason and verdict: those the
+        session voided, agreements that never acted, reveals never needed, repeated
+        records. Sorted by record."""
+        out = []
+
+        def add(seat: int, entry: Entry, reason: str, fails: bool,
+                record: int | None = None) -> None:
+            out.append(VoidEntry(self.record_of.get(entry.body) if record is None else record,
+                                 seat, entry.seq, entry.kind.name.lower(), reason, fails))
+
+        for (seat, seq), event in session.rejected.items():
+            add(seat, session.chains[seat][seq], event.reason,
+                not any(needle in event.reason for needle in NOT_DEFECTS))
+        used_links = {link for h in session.history if isinstance(h, ChanceResolved)
+                      for link in h.reveals}
+        agreements: set[tuple[int, int, int]] = set()
+        for seat, chain in enumerate(session.chains):
+            for entry in chain:
+                if (seat, entry.seq) in session.rejected:
+                    continue
+                if entry.kind == Kind.SEAT_TO_BOT:
+                    why = _agreement_verdict(session, seat, entry, complete, agreements)
+                    if why is not None:
+                        add(seat, entry, *why)
+                elif (entry.kind == Kind.REVEAL and complete
+                      and entry.payload[1] not in used_links):
+                    add(seat, entry, f"a reveal for chance event {entry.payload[0]}, which the "
+                        "game never needed", True)
+        if complete:
+            for problem in self.problems:  # TURN entries never reached (unplayed_turns)
+                if problem.check == Check.OUT_OF_ORDER and "never played" in problem.reason \
+                        and problem.seat is not None and problem.seq is not None:
+                    add(problem.seat, session.chains[problem.seat][problem.seq],
+                        problem.reason, True)
+        seat_of = {s.key: i for i, s in enumerate(session.seats)}
+        for record, entry in self.copies:
+            if entry.author in seat_of and entry.game_id == session.game_id:
+                add(seat_of[entry.author], entry,
+                    f"a second copy of record {self.record_of[entry.body]}", False, record)
+        return tuple(sorted(out, key=lambda v: (v.record is None, v.record or 0, v.seat,
+                                                 v.seq)))
+
     def unplayed_turns(self, session: Session, rejected: set[tuple[int, int]],
                        applied: set[tuple[int, int]], complete: bool) -> None:
         """TURN entries neither applied nor rejected: in a finished game, never reached."""
@@ -556,6 +636,33 @@ class _Auditor:
                 if entry.kind == Kind.CHAT and len(p) == 1 and isinstance(p[0], str):
                     out.append(Chat(seat, entry.seq, p[0]))
         return tuple(out)
+
+
+def _agreement_verdict(session: Session, seat: int, entry: Entry, complete: bool,
+                       seen: set[tuple[int, int, int]]) -> tuple[str, bool] | None:
+    """Why a (well-formed) SEAT_TO_BOT entry does not count, and whether that fails the
+    file; None if it took part in a hand-over or may still (an unfinished game)."""
+    target, step = entry.payload
+    assert type(target) is int and type(step) is int
+    name = session.seats[target].name
+    key = (seat, target, step)
+    first = key not in seen
+    seen.add(key)
+    if not first:
+        return None  # the session voided the second one already
+    handed = session.forfeits
+    if seat in handed and handed[seat] <= step and handed.get(target) != step:
+        return f"its author was handed to a bot at step {handed[seat]}", False
+    if handed.get(target) == step:
+        return None  # one of the agreements that handed the seat over
+    if step >= session.step:
+        if not complete:
+            return None  # the game has not reached that step yet
+        return (f"names step {step}, but the game ended after step {session.step - 1}", True)
+    if target in handed and handed[target] < step:
+        return f"{name} was already handed to a bot at step {handed[target]}", False
+    return (f"the game did not wait for {name} at step {step} (it was resolved from the "
+            "entries)", False)
 
 
 def _turn_seq(session: Session, event: TurnApplied, rejected: set[tuple[int, int]],
@@ -669,7 +776,12 @@ def _audit_json(a: Audit) -> dict[str, object]:
         ],
         "proofs": [{"seat": e.seat, "seq": e.seq, "first": e.first.hex(),
                     "second": e.second.hex()} for e in a.proofs],
-        "forfeits": [{"seat": seat, "entries": count} for seat, count in a.forfeits],
+        "forfeits": [{"seat": seat, "step": step} for seat, step in a.forfeits],
+        "void_entries": [{"record": v.record, "seat": v.seat, "seq": v.seq, "kind": v.kind,
+                          "reason": v.reason, "fails": v.fails} for v in a.void],
+        "sole_contributor": None if a.sole_contributor is None else {
+            "seat": a.sole_contributor[0], "from_event": a.sole_contributor[1],
+            "message": a.sole_contributor_text},
         "waiting": waiting,
         "final_hash": a.final_hash.hex() if a.final_hash is not None else None,
         "scores": [{"seat": s.seat, "vp": s.vp,

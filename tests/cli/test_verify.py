@@ -11,7 +11,9 @@ import pytest
 
 from p2p_burgundy.cli.main import main
 from p2p_burgundy.net.log import _RECORD_HEADER, FILE_MAGIC, Kind, decode_entry, sign_entry
+from p2p_burgundy.net.session import ChanceResolved
 from tests.net.harness import NAMES, Table, canonical, forge_chain
+from tests.net.test_fairness_attacks import hostile_game
 
 
 @pytest.fixture(scope="module")
@@ -195,3 +197,46 @@ def test_a_game_file_of_protocol_version_1_gets_a_clear_message(
     assert _reasons(out) == ["file: a game file of protocol version 1 is not supported: this "
                              "p2p-burgundy speaks version 2 only (every player needs a release "
                              "of the same version)"]
+
+
+def test_a_hand_over_that_leaves_one_contributor_names_who_could_predict_the_dice(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = Table(2, seed=6)
+    table.play(turns=7)
+    table.leave(1)
+    step = table.sessions[0].step
+    table.hand_over(1)
+    table.play()
+    k = next(h.index for h in table.sessions[0].history[step:] if isinstance(h, ChanceResolved))
+    path = write(tmp_path / "g.game", canonical(table))
+    code, out = verify(path, capsys)
+    assert code == 0, out
+    assert f"a bot plays Bob from step {step} on" in out
+    assert (f"WARNING: from chance event {k} on, only seat 0 (Ann) contributes entropy: Ann "
+            "could predict every later roll and draw.") in out
+    code, out = verify(path, capsys, "--json")
+    doc = json.loads(out)
+    assert doc["forfeits"] == [{"seat": 1, "step": step}]
+    assert doc["sole_contributor"]["seat"] == 0 and doc["sole_contributor"]["from_event"] == k
+    assert "Ann could predict every later roll" in doc["sole_contributor"]["message"]
+
+
+def test_every_void_entry_is_listed_with_its_reason_and_verdict(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table, entries = hostile_game()
+    path = write(tmp_path / "g.game", [*entries, entries[3]])  # and one repeated record
+    code, out = verify(path, capsys, "--json")
+    doc = json.loads(out)
+    void = {(v["reason"].split(": ", 1)[-1] if v["kind"] == "seat_to_bot" else v["reason"],
+             v["fails"]) for v in doc["void_entries"]}
+    assert ("the game did not wait for Bob at step 0 (it was resolved from the entries)",
+            False) in void
+    assert ("names step 10000, but the game ended after step "
+            f"{table.sessions[0].step - 1}", True) in void
+    assert any(r.startswith("a second agreement to hand Bob over at step") and fails
+               for r, fails in void)
+    assert ("a second copy of record 3", False) in void
+    assert code == 1 and not doc["ok"]  # the step beyond the end and the repeat fail it
+    code, out = verify(path, capsys)
+    assert "void entries (signed entries of this game that do not count" in out
+    assert "(fails verification)" in out and "(does not affect verification)" in out

@@ -182,6 +182,8 @@ def test_hosting_a_table_a_headless_bot_joins_then_its_seat_goes_to_a_bot(tmp_pa
         term.wait_for("Your turn.", 20)
         term.press("l")
         term.wait_for("Robo's seat is played by a bot from now on (agreed by all).")
+        # Hana alone contributes entropy now: the client says so and offers to end the game.
+        term.wait_for("only you contribute")
         term.press("esc")
         quit_game(term)
 
