@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import asyncio_dgram
 
-from .wire import MAX_DATAGRAM
+from .wire import MAX_DATAGRAM, PROTOCOL_VERSION
 
 log = logging.getLogger(__name__)
 Address = tuple[str, int]
@@ -56,14 +56,14 @@ class RateLimiter:
 
 
 def looks_like_message(data: bytes) -> bool:
-    """The cheapest check: our messages are msgpack arrays of 2..15 items, a small version
-    first. Any version passes, so that the decoder can name one we do not speak.
+    """The cheapest check: our messages are msgpack arrays of 2..15 items, a version first.
+    Older versions pass too, so that the decoder can tell the user which one came.
 
     >>> looks_like_message(bytes([0x93, 2, 2, 3])), looks_like_message(b"GET /")
     (True, False)
     """
     return (len(data) <= MAX_DATAGRAM and len(data) >= 3 and 0x92 <= data[0] <= 0x9F
-            and data[1] <= 0x7F)
+            and 1 <= data[1] <= PROTOCOL_VERSION)
 
 
 class _DroppingQueue(asyncio.Queue[tuple[bytes | None, Address | None]]):

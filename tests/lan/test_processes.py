@@ -47,7 +47,7 @@ def wait_for_records(bot: Bot, count: int, timeout: float = 30.0) -> None:
 
 def seat_key(records: list[bytes], name: str) -> bytes:
     """The key of the player called ``name``, from the START entry (the first record)."""
-    roster = decode_entry(records[0]).payload[1]
+    roster = decode_entry(records[0]).payload[2]  # [table id, config, roster, ...]
     return next(seat[0] for seat in roster if seat[1] == name)  # type: ignore[index, union-attr]
 
 

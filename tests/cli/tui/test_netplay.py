@@ -88,7 +88,9 @@ def test_joining_leaving_and_refusals_as_the_lobby_screen_sees_them(
     assert [m.name for m in bob.members] == ["Hana", "Bob"]
     assert bob.members[1].colour == "blue"  # red was taken
     assert bob.members[1].fingerprint == bob.fingerprint
-    assert bob.table_code == host.table_code is not None
+    # The table code follows the game id, which holds every member's fresh contribution: it
+    # exists once the host proposes the final roster.
+    assert bob.table_code is None and host.table_code is None
     assert host.free_seats == 0 and not host.can_start
     bob.set_me("Bob", "green", True)
     wait_until(host.thread, lambda: host.can_start, what="Bob ready")
@@ -117,11 +119,11 @@ def test_local_bots_fill_the_free_seats_and_the_game_starts_with_the_same_code(
     host.add_bots(host.free_seats)
     assert host.free_seats == 0  # on their way
     wait_until(host.thread, lambda: host.can_start, what="the bots ready")
-    code = host.table_code
+    assert host.table_code is None  # no game id before the final roster
     host.start()
     wait_until(host.thread, lambda: host.session is not None, what="the start")
     table = NetTable(host.thread)
-    assert table.table_code == code
+    assert table.table_code == host.table_code is not None
     assert table.names == ["Hana", "Bot 1", "Bot 2"]
 
 
