@@ -78,6 +78,7 @@ class Check(Enum):
     OUT_OF_ORDER = "out of order"  # a turn for a number already played, or never reached
     EQUIVOCATION = "equivocation"  # two signed bodies for one (author, seq)
     MALFORMED = "malformed"  # a payload of the wrong shape, or a kind not expected
+    HAND_OVER = "hand-over"  # a second agreement, or one naming a step beyond the game
     REPLAY = "replay"  # the engine's replay disagrees with the session (a bug on our side)
 
 
@@ -92,6 +93,7 @@ _REJECTION_CHECKS: tuple[tuple[str, Check], ...] = (
     ("already played", Check.OUT_OF_ORDER),
     ("a second turn", Check.OUT_OF_ORDER),
     ("illegal turn", Check.ILLEGAL_TURN),
+    ("a second agreement", Check.HAND_OVER),
 )
 
 
@@ -594,10 +596,15 @@ class _Auditor:
                     why = _agreement_verdict(session, seat, entry, complete, agreements)
                     if why is not None:
                         add(seat, entry, *why)
+                        if why[1]:
+                            self.problem(Check.HAND_OVER, why[0],
+                                         self.record_of.get(entry.body), entry, seat)
                 elif (entry.kind == Kind.REVEAL and complete
                       and entry.payload[1] not in used_links):
-                    add(seat, entry, f"a reveal for chance event {entry.payload[0]}, which the "
-                        "game never needed", True)
+                    why = (f"a reveal for chance event {entry.payload[0]}, which the game "
+                           "never needed")
+                    add(seat, entry, why, True)
+                    self.problem(Check.REVEAL, why, self.record_of.get(entry.body), entry, seat)
         if complete:
             for problem in self.problems:  # TURN entries never reached (unplayed_turns)
                 if problem.check == Check.OUT_OF_ORDER and "never played" in problem.reason \

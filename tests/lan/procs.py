@@ -178,4 +178,4 @@ def start_entry(records: Sequence[bytes]) -> bytes:
 def seat_keys(records: Sequence[bytes]) -> list[bytes]:
     """The seats' public keys, from the START entry (the first record of a game file)."""
     start = decode_entry(records[0])
-    return [seat[0] for seat in start.payload[2]]  # [table id, config, roster, ...]  # type: ignore[index]
+    return [seat[0] for seat in start.payload[2]]  # type: ignore[index]  (table id, config, roster)

@@ -87,6 +87,12 @@ def test_a_hand_over_naming_resolved_dice_is_void_and_the_dice_stand() -> None:
     # Seat 1 kept playing its own turns to the end.
     assert any(isinstance(h, TurnApplied) and h.seat == 1
                for h in table.sessions[0].history[step:])
+    # Both agreements end as void entries, named in the audit.
+    report = audit(canonical(table))
+    assert report.ok
+    assert sorted(v.reason for v in report.void) == [
+        f"the game did not wait for Bob at step {named} (it was resolved from the entries)"
+        for named in sorted((step, 0))]
 
 
 def test_the_void_hand_over_holds_whatever_the_spectator_received_first() -> None:
@@ -136,12 +142,17 @@ def test_an_agreement_naming_a_point_beyond_the_game_freezes_nothing() -> None:
     table = Table(2, seed=8)
     table.play(turns=5)
     sign_agreement(table, 0, 1, 10_000)
-    sign_agreement(table, 1, 0, table.sessions[0].step + 3)  # a step it will not wait at
+    named = table.sessions[0].step + 3
+    sign_agreement(table, 1, 0, named)  # a step it will not wait at
     table.play()  # raises if any peer gets stuck
     assert all(s.state.is_over and s.forfeits == {} for s in table.sessions)
     assert len(set(table.final_hashes())) == 1
     report = audit(canonical(table))
-    assert report.complete
+    assert report.complete and not report.ok  # the attacker's entry fails the file
+    assert [(v.seat, v.reason, v.fails) for v in report.void] == [
+        (0, f"names step 10000, but the game ended after step {len(report.steps) - 1}", True),
+        (1, f"the game did not wait for Ann at step {named} (it was resolved from the entries)",
+         False)]
 
 
 # --- 4. Conflicting agreements cannot split the game ---
