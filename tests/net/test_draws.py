@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -326,3 +327,25 @@ def test_a_word_just_below_the_limit_is_kept() -> None:
     ref.words, ref.used = [2**32 - 5, 2**32 - 4, 7], 0
     assert ref.below(6) == (2**32 - 5) % 6
     assert ref.below(6) == 7 % 6  # 2**32 - 4 was rejected
+
+
+@pytest.mark.parametrize(("edition", "draws", "offers"), [
+    ("2011", "12→4 11→2 10→0 7→3", (("2", "1"), ("1", "6"))),
+    ("2019", "16→12 12→0 14→12 11→1", (("2019-2", "1"), ("2019-2", "1"))),
+])
+def test_the_documented_deal_vector(monkeypatch: pytest.MonkeyPatch, edition: str, draws: str,
+                                    offers: tuple[tuple[str, str], ...]) -> None:
+    """docs/protocol.md, DEAL: two players, entropy 00 x 32."""
+    seen: list[str] = []
+    below = ReferenceStream.below
+
+    def recorded(self: ReferenceStream, n: int) -> int:
+        r = below(self, n)
+        seen.append(f"{n}→{r}")
+        return r
+
+    monkeypatch.setattr(ReferenceStream, "below", recorded)
+    assert ReferenceGame(2).deal(bytes(32), box_sides(edition)) == offers
+    assert " ".join(seen) == draws
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    assert f"draws `{draws}`" in doc
