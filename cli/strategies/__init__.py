@@ -13,7 +13,7 @@ never from the engine. Make one by name with :func:`make`:
 >>> action in legal_actions(state)
 True
 >>> sorted(STRATEGIES)
-['greedy', 'mcts', 'random']
+['greedy', 'mcts', 'mcts-2026', 'random']
 
 Search strategies (:data:`SEARCHERS`) also take a budget per decision: ``think`` seconds, or
 ``iterations`` (reproducible for a seed, whatever the machine's speed):
@@ -36,7 +36,7 @@ from p2p_burgundy import Action, GameState
 
 from .external import StrategyError, is_spec, make_external
 from .greedy import GreedyStrategy
-from .mcts import MctsStrategy
+from .mcts import Mcts2026Strategy, MctsStrategy
 from .uniform import RandomStrategy
 
 
@@ -61,11 +61,13 @@ STRATEGIES: dict[str, StrategyFactory] = {
     RandomStrategy.name: RandomStrategy,
     GreedyStrategy.name: GreedyStrategy,
     MctsStrategy.name: MctsStrategy,
+    Mcts2026Strategy.name: Mcts2026Strategy,
 }
 """Every known strategy by name: a factory taking the bot's seed."""
 
 SEARCHERS: dict[str, SearchFactory] = {
     MctsStrategy.name: MctsStrategy,
+    Mcts2026Strategy.name: Mcts2026Strategy,
 }
 """Strategies with a budget per decision: a factory taking the seed, ``think`` (seconds) and
 ``iterations`` (None for the strategy's default)."""
@@ -99,6 +101,6 @@ def make(name: str, seed: int = 0, think: float | None = None,
     return factory(seed)
 
 
-__all__ = ["SEARCHERS", "STRATEGIES", "GreedyStrategy", "MctsStrategy", "RandomStrategy",
-           "SearchFactory", "Strategy", "StrategyError", "StrategyFactory", "is_spec",
-           "make"]
+__all__ = ["SEARCHERS", "STRATEGIES", "GreedyStrategy", "Mcts2026Strategy", "MctsStrategy",
+           "RandomStrategy", "SearchFactory", "Strategy", "StrategyError", "StrategyFactory",
+           "is_spec", "make"]

@@ -17,10 +17,17 @@ way (the next round's dice, a new phase's tiles) is a future nobody knows: the r
 *determinizes* it with entropy of its own, SHA-256 of the bot's seed, the searched state, the
 leaf's sample number and the event's index, and plays that future with a cheaper greedy bot
 (fewer positions per decision). The n-th rollout from every leaf samples the same n-th future
-(common random numbers), so sibling lines are compared on the same dice. At the horizon the
-position is judged for the bot by the greedy value against the best opponent
-(``value(me) - max(value(opponent))``; the final score difference once the game is over); a
-rollout that met no chance event is exact and is not repeated.
+(common random numbers), so sibling lines are compared on the same dice. Sampled futures are
+drawn by the engine from what the state shows to everyone (the dice to come, the tiles left
+in the supply), the same way for every seat: the bot never reads entropy it has not seen.
+
+At the horizon the position is judged by the leaf value (``SearchParams.value``): by default
+the bot's final score as predicted by
+:class:`~p2p_burgundy.cli.strategies.value.LearnedValue`, less ``opponents`` times the best
+opponent's (0 by default: playing for its own score beat playing against the leader in
+self-play); the exact score once the game is over. A rollout that met no chance event is
+exact and is not repeated. ``mcts-2026`` (:class:`Mcts2026Strategy`) is the search as first
+released: the hand-set greedy value and weights, ``value(me) - max(value(opponent))``.
 
 Budgets: ``iterations`` rollouts per search (deterministic: the clock is never read), or
 ``think`` seconds per search (anytime: the best line so far when time runs out). The chosen
@@ -60,10 +67,12 @@ from p2p_burgundy import (
 from p2p_burgundy.board import PHASES
 from p2p_burgundy.state import Step
 
-from .greedy import DEFAULT_WEIGHTS, Evaluator, GreedyStrategy, Weights
+from .greedy import DEFAULT_WEIGHTS, TUNED_WEIGHTS, Evaluator, GreedyStrategy, Weights
+from .value import LearnedValue
 
 DEFAULT_THINK = 1.0  # seconds per search when no iteration budget is given
 HORIZONS = ("reply", "round")
+VALUES = ("learned", "greedy")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,11 +85,15 @@ class SearchParams:
     prune: float = 12.0  # children valued this far below the best never enter the tree
     unit_budget: int = 1500  # positions expanded to list one node's die actions
     future_budget: int = 200  # greedy's positions per decision in a sampled future
-    opponents: float = 1.0  # weight of the best opponent's value (0: play for own score)
+    opponents: float = 0.0  # weight of the best opponent's value (0: play for own score)
     horizon: str = "reply"  # see the module docstring
+    value: str = "learned"  # the leaf value: "learned" (LearnedValue) or "greedy" (Evaluator)
+    weights: Weights = TUNED_WEIGHTS  # of the greedy value: ordering, rollouts, greedy leaves
 
 
 DEFAULT_PARAMS = SearchParams()
+PARAMS_2026 = SearchParams(opponents=1.0, value="greedy", weights=DEFAULT_WEIGHTS)
+"""The search as first released (the ``mcts-2026`` strategy)."""
 
 
 class _Node:
@@ -123,20 +136,23 @@ class MctsStrategy:
     name = "mcts"
 
     def __init__(self, seed: int = 0, think: float | None = None,
-                 iterations: int | None = None, params: SearchParams = DEFAULT_PARAMS,
-                 weights: Weights = DEFAULT_WEIGHTS) -> None:
+                 iterations: int | None = None, params: SearchParams = DEFAULT_PARAMS
+                 ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         if think is not None and think < 0:
             raise ValueError(f"think must be at least 0 seconds, not {think}")
         if params.horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}")
+        if params.value not in VALUES:
+            raise ValueError(f"value must be one of {', '.join(VALUES)}")
         self.seed = seed
         self.think = DEFAULT_THINK if think is None else think
         self.iterations = iterations
         self.params = params
-        self._eval = Evaluator(weights)
-        self._weights = weights
+        self._eval = Evaluator(params.weights)
+        self._leaf = LearnedValue.load().value if params.value == "learned" else self._eval.value
+        self._weights = params.weights
         self._plan: list[tuple[bytes, Action]] = []
         self._kept: _Node | None = None  # the subtree of the line being followed
         self._kept_key = b""
@@ -331,15 +347,31 @@ class MctsStrategy:
         return self._judge(state, seat), chanced
 
     def _judge(self, state: GameState, seat: int) -> float:
-        """The bot's value against its best opponent's (exact VP once the game is over)."""
-        mine = self._eval.value(state, seat)
-        others = [self._eval.value(state, s) for s in range(state.config.players) if s != seat]
+        """The bot's value less ``opponents`` times its best opponent's (exact VP once the
+        game is over)."""
+        leaf = self._leaf
+        mine = leaf(state, seat)
+        if not self.params.opponents:
+            return mine
+        others = [leaf(state, s) for s in range(state.config.players) if s != seat]
         return mine - self.params.opponents * max(others)
 
     def __repr__(self) -> str:
         budget = (f"iterations={self.iterations}" if self.iterations is not None
                   else f"think={self.think}")
-        return f"MctsStrategy({budget})"
+        return f"{type(self).__name__}({budget})"
 
 
-__all__ = ["DEFAULT_PARAMS", "DEFAULT_THINK", "MctsStrategy", "SearchParams"]
+class Mcts2026Strategy(MctsStrategy):
+    """The search as first released (:data:`PARAMS_2026`: the greedy value at the leaves),
+    kept so that comparisons with it can be rerun."""
+
+    name = "mcts-2026"
+
+    def __init__(self, seed: int = 0, think: float | None = None,
+                 iterations: int | None = None) -> None:
+        super().__init__(seed, think, iterations, PARAMS_2026)
+
+
+__all__ = ["DEFAULT_PARAMS", "DEFAULT_THINK", "PARAMS_2026", "Mcts2026Strategy", "MctsStrategy",
+           "SearchParams"]

@@ -102,7 +102,7 @@ def test_run_sim_returns_totals_per_bot() -> None:
     (["sim", "--games", "0"], "argument --games: must be at least 1, not 0"),
     (["sim", "--seed", "-3"], "argument --seed: must be 0 to 2**64-1, not -3"),
     (["sim", "--bots", "greedy,clever"],
-     "argument --bots: unknown strategy 'clever'; known: greedy, mcts, random"),
+     "argument --bots: unknown strategy 'clever'; known: greedy, mcts, mcts-2026, random"),
     (["sim", "--players", "3", "--bots", "greedy,random"],
      "argument --bots: 2 bots for 3 players (name one strategy per seat)"),
     (["sim", "--edition", "2015"], "argument --edition: must be one of 2011, 2019, not '2015'"),

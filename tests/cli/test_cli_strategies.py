@@ -46,7 +46,8 @@ def test_make_knows_every_registered_strategy_and_rejects_others() -> None:
         bot = make(name, seed=1)
         assert isinstance(bot, Strategy)
         assert bot.name == name
-    with pytest.raises(ValueError, match="unknown strategy 'clever'; known: greedy, mcts, random"):
+    with pytest.raises(ValueError,
+                       match="unknown strategy 'clever'; known: greedy, mcts, mcts-2026, random"):
         make("clever")
 
 

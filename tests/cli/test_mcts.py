@@ -11,7 +11,13 @@ from p2p_burgundy import GameConfig, GameState, apply, legal_actions, state_hash
 from p2p_burgundy.cli.main import main
 from p2p_burgundy.cli.sim import SimConfig, play_game, run_sim
 from p2p_burgundy.cli.strategies import Strategy, make
-from p2p_burgundy.cli.strategies.mcts import MctsStrategy, SearchParams
+from p2p_burgundy.cli.strategies.greedy import DEFAULT_WEIGHTS, TUNED_WEIGHTS
+from p2p_burgundy.cli.strategies.mcts import (
+    PARAMS_2026,
+    Mcts2026Strategy,
+    MctsStrategy,
+    SearchParams,
+)
 
 # Small budgets keep whole games quick: few rollouts, few positions per die action.
 TINY = SearchParams(unit_budget=60)
@@ -116,6 +122,27 @@ def test_budgets_reach_the_bot_through_make() -> None:
     assert make("greedy", 1, think=0.3).name == "greedy"  # not a search bot: ignored
     with pytest.raises(ValueError, match="iterations must be at least 1"):
         make("mcts", 1, iterations=0)
+
+
+def test_the_first_release_is_kept_as_mcts_2026() -> None:
+    bot = make("mcts-2026", 1, iterations=5)
+    assert isinstance(bot, Mcts2026Strategy)
+    assert (bot.name, repr(bot)) == ("mcts-2026", "Mcts2026Strategy(iterations=5)")
+    assert bot.params == PARAMS_2026
+    assert (PARAMS_2026.value, PARAMS_2026.weights, PARAMS_2026.opponents) == (
+        "greedy", DEFAULT_WEIGHTS, 1.0)
+    new = make("mcts", 1, iterations=5)
+    assert isinstance(new, MctsStrategy)
+    assert (new.params.value, new.params.weights) == ("learned", TUNED_WEIGHTS)
+    state = _mid_game()
+    for name in ("mcts", "mcts-2026"):
+        assert make(name, 1, iterations=3).choose(state, legal_actions(state)) in \
+            legal_actions(state)
+
+
+def test_an_unknown_leaf_value_is_refused() -> None:
+    with pytest.raises(ValueError, match="value must be one of learned, greedy"):
+        MctsStrategy(params=SearchParams(value="oracle"))
 
 
 def _without_speed(text: str) -> str:

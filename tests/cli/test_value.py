@@ -1,0 +1,73 @@
+"""The learned position value: its inputs, the shipped weights, exact scores at the end, and
+the least-squares fit that produced it."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import pytest
+
+from p2p_burgundy import GameConfig, new_game, outcome, resolve_chance
+from p2p_burgundy.cli.sim import chance_entropy, play_game
+from p2p_burgundy.cli.strategies import make
+from p2p_burgundy.cli.strategies.greedy import TUNED_WEIGHTS, Evaluator
+from p2p_burgundy.cli.strategies.value import (
+    FEATURES,
+    POWERS,
+    WEIGHTS_FILE,
+    LearnedValue,
+    features,
+)
+from tools.fit_value import fit
+
+
+def _started(players: int = 2):  # type: ignore[no-untyped-def]
+    state = new_game(GameConfig(players=players))
+    while state.chance is not None:
+        state = resolve_chance(state, chance_entropy(1, 0, state.chance.index))
+    return state
+
+
+def test_features_are_each_input_times_powers_of_the_time_left() -> None:
+    state = _started()
+    x = features(state, 1)
+    assert len(x) == len(FEATURES) * POWERS
+    at = FEATURES.index("greedy") * POWERS
+    assert x[at] == Evaluator(TUNED_WEIGHTS).value(state, 1)
+    assert x[:POWERS] == [1.0, 1.0, 1.0]  # the constant, at the start: t = 1
+    assert x[FEATURES.index("silver") * POWERS] == state.players[1].silver
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_shipped_weights_predict_a_plausible_final_score_at_the_start(players: int) -> None:
+    value = LearnedValue.load()
+    start = value.value(_started(players), 0)
+    assert 120 < start < 230
+
+
+def test_the_value_of_a_finished_game_is_the_score() -> None:
+    state, _ = play_game(GameConfig(players=2), [make("random", 1), make("random", 2)], seed=3)
+    value = LearnedValue.load()
+    assert [value.value(state, seat) for seat in (0, 1)] == list(map(float, outcome(state).scores))
+
+
+def test_weights_of_the_wrong_length_are_refused() -> None:
+    with pytest.raises(ValueError, match=f"2 players: 3 weights, expected {len(FEATURES) * 3}"):
+        LearnedValue({2: [1.0, 2.0, 3.0]})
+
+
+def test_the_shipped_file_says_how_it_was_made_and_beats_the_hand_set_value() -> None:
+    data = json.loads(resources.files("p2p_burgundy.cli.strategies")
+                      .joinpath(WEIGHTS_FILE).read_text())
+    assert data["command"].startswith("python tools/fit_value.py")
+    assert data["features"] == list(FEATURES)
+    for players in ("2", "3", "4"):
+        report = data["held-out"][players]
+        assert report["learned rmse"] < report["greedy rescaled rmse"] < report["greedy rmse"]
+
+
+def test_fit_recovers_the_weights_of_a_linear_target() -> None:
+    rows = [([1.0, float(a), float(b)], 5.0 + 2.0 * a - 0.5 * b)
+            for a in range(6) for b in range(0, 60, 7)]
+    assert [round(w, 2) for w in fit(rows)] == [5.0, 2.0, -0.5]  # (a tiny ridge)

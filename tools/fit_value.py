@@ -1,0 +1,166 @@
+"""Fit the learned position value (``cli/strategies/value_weights.json``) from self-play.
+
+Plays ``--games`` games per player count between greedy bots (with the tuned weights the
+``mcts`` bot plays with) on deals derived from
+``--seed`` (as ``burgundy sim`` derives them), records every seat's
+:func:`~p2p_burgundy.cli.strategies.value.features` just before each end of turn, and fits
+the final scores by least squares (normal equations, a tiny ridge), in plain Python. Games
+whose number is a multiple of 5 are held out: the script reports, on them, the root mean
+square error of the fitted prediction and of the greedy bot's hand-set value as predictors
+of the final score (as it is, and with an offset and scale fitted by time left). The same
+command writes the same file.
+
+Run from the repository root::
+
+    python tools/fit_value.py --games 600 --seed 1 --jobs 2 --write
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from p2p_burgundy import Action, EndTurn, GameConfig, GameState, outcome
+from p2p_burgundy.cli.sim import bot_seed, play_game
+from p2p_burgundy.cli.strategies.greedy import (
+    DEFAULT_WEIGHTS,
+    TUNED_WEIGHTS,
+    Evaluator,
+    GreedyStrategy,
+)
+from p2p_burgundy.cli.strategies.value import FEATURES, POWERS, WEIGHTS_FILE, features
+
+OUT = Path(__file__).resolve().parent.parent / "cli" / "strategies" / WEIGHTS_FILE
+HELD_OUT_EVERY = 5
+RIDGE = 1e-3
+
+TODAY = Evaluator(DEFAULT_WEIGHTS)  # the hand-set value the learned one is compared with
+Row = tuple[list[float], float, float]  # features, the hand-set value, the final score
+
+
+class _Recorder:
+    """A greedy bot that notes every seat's features (and the hand-set value) before each of
+    its ends of turn."""
+
+    def __init__(self, seed: int, rows: list[tuple[int, list[float], float]]) -> None:
+        self.bot = GreedyStrategy(seed, TUNED_WEIGHTS)
+        self.name = self.bot.name
+        self.rows = rows
+
+    def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
+        action = self.bot.choose(state, actions)
+        if type(action) is EndTurn:
+            for seat in range(state.config.players):
+                self.rows.append((seat, features(state, seat), TODAY.value(state, seat)))
+        return action
+
+
+def play(task: tuple[int, int, int]) -> list[Row]:
+    """One greedy self-play game: a row for every recorded position."""
+    players, seed, game = task
+    rows: list[tuple[int, list[float], float]] = []
+    bots = [_Recorder(bot_seed(seed, game, 0, seat), rows) for seat in range(players)]
+    state, _ = play_game(GameConfig(players=players), bots, seed * 10 + players, game)
+    scores = outcome(state).scores
+    return [(x, today, float(scores[seat])) for seat, x, today in rows]
+
+
+def solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """``x`` with ``a x = b`` (Gaussian elimination with partial pivoting).
+
+    >>> [round(v, 9) for v in solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0])]
+    [0.8, 1.4]
+    """
+    n = len(b)
+    m = [[*row, b[i]] for i, row in enumerate(a)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
+        m[col], m[pivot] = m[pivot], m[col]
+        for r in range(col + 1, n):
+            f = m[r][col] / m[col][col]
+            if f:
+                row, top = m[r], m[col]
+                for c in range(col, n + 1):
+                    row[c] -= f * top[c]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (m[r][n] - sum(m[r][c] * x[c] for c in range(r + 1, n))) / m[r][r]
+    return x
+
+
+def fit(rows: list[tuple[list[float], float]]) -> list[float]:
+    """Least-squares weights for ``rows`` (each feature scaled to unit size while solving)."""
+    n = len(rows[0][0])
+    scale = [max(1e-9, max(abs(x[i]) for x, _ in rows)) for i in range(n)]
+    xtx = [[0.0] * n for _ in range(n)]
+    xty = [0.0] * n
+    for x, y in rows:
+        z = [v / s for v, s in zip(x, scale, strict=True)]
+        for i, zi in enumerate(z):
+            if zi:
+                xty[i] += zi * y
+                row = xtx[i]
+                for j in range(i, n):
+                    row[j] += zi * z[j]
+    for i in range(n):
+        for j in range(i):
+            xtx[i][j] = xtx[j][i]
+        xtx[i][i] += RIDGE
+    return [w / s for w, s in zip(solve(xtx, xty), scale, strict=True)]
+
+
+def _rescaled(x: list[float], today: float) -> list[float]:
+    """The inputs of the rescaled hand-set value: t ** k and ``today`` * t ** k."""
+    return [*x[:POWERS], *(today * t for t in x[:POWERS])]
+
+
+def rmse(errors: list[float]) -> float:
+    return math.sqrt(sum(e * e for e in errors) / len(errors))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=600, help="games per player count")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--write", action="store_true", help=f"write {OUT.name}")
+    args = parser.parse_args(argv)
+    weights: dict[str, list[float]] = {}
+    report = {}
+    for players in (2, 3, 4):
+        tasks = [(players, args.seed, g) for g in range(args.games)]
+        with multiprocessing.Pool(args.jobs) as pool:
+            games = pool.map(play, tasks, chunksize=4)
+        train = [r for g, rows in enumerate(games) if g % HELD_OUT_EVERY for r in rows]
+        test = [r for g, rows in enumerate(games) if not g % HELD_OUT_EVERY for r in rows]
+        w = fit([(x, y) for x, _, y in train])
+        learned = rmse([sum(a * b for a, b in zip(w, x, strict=True)) - y for x, _, y in test])
+        greedy = rmse([today - y for _, today, y in test])
+        # The hand-set value at its best: plus an offset and a scale fitted by time left.
+        base = fit([(_rescaled(x, today), y) for x, today, y in train])
+        scaled = rmse([sum(a * b for a, b in zip(base, _rescaled(x, today), strict=True)) - y
+                       for x, today, y in test])
+        weights[str(players)] = w
+        report[str(players)] = {"train positions": len(train), "held-out positions": len(test),
+                                "learned rmse": round(learned, 2),
+                                "greedy rmse": round(greedy, 2),
+                                "greedy rescaled rmse": round(scaled, 2)}
+        print(f"{players} players: {len(train)} positions to fit, {len(test)} held out; "
+              f"RMS error of the final score: learned {learned:.2f} VP, greedy value "
+              f"{greedy:.2f} VP ({scaled:.2f} VP rescaled by time left)", flush=True)
+    if args.write:
+        data = {"command": f"python tools/fit_value.py --games {args.games} --seed {args.seed}",
+                "features": list(FEATURES), "powers": POWERS, "held-out": report,
+                "weights": weights}
+        OUT.write_text(json.dumps(data, indent=1) + "\n")
+        print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
