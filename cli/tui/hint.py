@@ -15,9 +15,9 @@ menus the player sees, so the hint reads as keys to press.
 ...     print(key, label)
 1 use die 1: a 5
 t take a tile from a depot
-3 depot 5: Min (mine)
+2 depot 4: Twr (watchtower)
 >>> hint.keys, hint.vp_now, round(hint.worth, 1)
-('1 t 3', 0, 1.9)
+('1 t 2', 0, 2.6)
 """
 
 from __future__ import annotations
