@@ -210,6 +210,14 @@ class LobbyModel:
         at = keys.index(self.selected) if self.selected in keys else 0
         self.selected = keys[max(0, min(len(keys) - 1, at + delta))]
 
+    def click(self, row: int) -> LobbyCommand | None:
+        """A click on row ``row`` of the tables page: as arrows to it and Enter."""
+        rows = self.rows()
+        if self.page != Page.TABLES or self.helping or not 0 <= row < len(rows):
+            return None
+        self.selected = rows[row][0]
+        return self.choose()
+
     def choose(self) -> LobbyCommand | None:
         """Enter on the tables page: the row under the cursor."""
         if self.selected in ACTIONS:
@@ -625,7 +633,7 @@ def tables_lines(model: LobbyModel, width: int) -> list[Line]:
     lines.append([Seg("Tables on the LAN (live):", Style.TITLE)])
     for i, table in enumerate(view.tables):
         key = TABLE_KEYS[i] if i < len(TABLE_KEYS) else " "
-        lines.append(_row(key, table.label, model.selected == table.instance, width))
+        lines.append(_row(key, table.label, model.selected == table.instance, width, i))
     if not view.tables:
         if view.mdns:
             lines.append([Seg("  none yet: listening for tables announced on the LAN...",
@@ -636,9 +644,9 @@ def tables_lines(model: LobbyModel, width: int) -> list[Line]:
             lines.append([Seg(fit("  mDNS is off: join a table by its address (a), or host "
                                   "one (h) and give yours.", width))])
     lines += [[], [Seg("Or:", Style.TITLE)]]
-    for action in ACTIONS:
+    for i, action in enumerate(ACTIONS):
         lines.append(_row(ACTION_KEYS[action], ACTION_TEXT[action], model.selected == action,
-                          width))
+                          width, len(view.tables) + i))
     lines += [[], [Seg(fit(f"You play as {model.name} ({model.colour}): n changes the name, "
                            "k the colour.", width), Style.DIM)],
               [Seg(fit(f"Your key's fingerprint is {model.fingerprint}: others see it next "
@@ -646,10 +654,12 @@ def tables_lines(model: LobbyModel, width: int) -> list[Line]:
     return lines
 
 
-def _row(key: str, label: str, cursor: bool, width: int) -> Line:
+def _row(key: str, label: str, cursor: bool, width: int, row: int) -> Line:
+    """A row of the tables page; a click on it chooses ``row`` of :meth:`LobbyModel.rows`."""
     if cursor:
-        return [Seg(fit(f"> {key}  {label}", width).ljust(width), Style.CURSOR)]
-    return [Seg("  "), Seg(key, Style.KEY), Seg(fit(f"  {label}", width - 3))]
+        return [Seg(fit(f"> {key}  {label}", width).ljust(width), Style.CURSOR, row)]
+    return [Seg("  ", target=row), Seg(key, Style.KEY, row),
+            Seg(fit(f"  {label}", width - 3), target=row)]
 
 
 def _choices(values: Sequence[str], current: str) -> list[Seg]:

@@ -296,10 +296,13 @@ class LobbyRunner:
                 last = None
                 continue
             if name == "KEY_MOUSE":
+                command = None
                 with contextlib.suppress(curses.error):
-                    curses.getmouse()
-                continue
-            command = dispatch_lobby(self.model, name)
+                    _, x, y, _, _ = curses.getmouse()
+                    target = canvas.target_at(y, x)
+                    command = self.model.click(target) if target is not None else None
+            else:
+                command = dispatch_lobby(self.model, name)
             if command is None:
                 continue
             if isinstance(command, QuitLobby):

@@ -61,11 +61,13 @@ def test_the_guided_game_from_start_to_end_by_its_own_instructions(tmp_path: Pat
         assert term.wait_exit() == 0
 
 
-def test_the_first_start_offers_the_lesson_and_l_starts_it(tmp_path: Path) -> None:
+def test_the_first_start_offers_the_lesson_and_a_click_starts_it(tmp_path: Path) -> None:
     with burgundy(tmp_path, "play", "--name", "Tess", "--interface", "127.0.0.1",
                   "--no-mdns") as term:
         term.wait_for("New here? l starts a guided first game against a bot")
-        term.press("l")
+        row = next(i for i, line in enumerate(term.screen.display) if "  l  learn" in line)
+        at = f"{chr(32 + 10)}{chr(32 + row + 1)}"  # a click on the row, as an xterm sends it
+        term.press(f"\x1b[M{chr(32)}{at}\x1b[M{chr(35)}{at}")
         term.wait_for(f"Lesson 1 of {TOTAL}: dice and workers")
         term.press("q")
         assert term.wait_exit() == 0

@@ -102,6 +102,15 @@ def test_the_first_start_offers_the_guided_game() -> None:
     assert screen(model)[2] == "New here? l starts a guided first game against a bot " \
         "(burgundy learn)."
     assert dispatch_lobby(model, "l") == Learn()
+    canvas = render_lobby(model, 80, 24)
+    rows = {canvas.target_at(y, 10): canvas.text()[y].strip().split("  ")[1] for y in range(24)
+            if canvas.target_at(y, 10) is not None}
+    assert rows == {0: "play against bots on this computer", 1: "host a new table on the LAN",
+                    2: "join a table by address (host:port)",
+                    3: "learn to play: a guided first game against a bot"}
+    assert model.click(1) is None and model.page == Page.HOST  # as h does
+    model.page = Page.TABLES
+    assert model.click(3) == Learn() and model.click(9) is None
 
 
 def test_tables_on_the_lan_are_listed_live_and_joined_by_number_or_cursor() -> None:
