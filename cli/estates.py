@@ -12,8 +12,9 @@ layout that is not well attested), and the options that set up a table, shared b
 - ``--estate-file FILE``: everyone plays the board described in FILE (a JSON object: see
   docs/engine.md), a board of one's own, shown as "not an official board"; the layout travels
   in the game's configuration, so every peer and ``burgundy verify`` use it.
-- ``--with extra-tiles,white-castles,inns`` (or ``--with all``): the 2019 expansion modules;
-  they belong to the 2019 edition, which ``--with`` picks unless ``--edition`` says otherwise.
+- ``--with extra-tiles,white-castles,inns,trade-routes`` (or ``--with all``): the 2019
+  expansion modules; they belong to the 2019 edition, which ``--with`` picks unless
+  ``--edition`` says otherwise.
 
 >>> table_config(2, Edition.E2011, "5", None)
 GameConfig(players=2, edition=Edition.E2011, estates=('5', '5'), start_spaces=(-1, -1))

@@ -52,12 +52,14 @@ class Module(Enum):
     ``EXTRA_TILES``: monasteries #27 (on top of any stack on the bridge) and #28 (buy workers),
     the crane and the geese. ``WHITE_CASTLES``: eight white castles (an action with the white
     die) and monastery #29. ``INNS``: one inn a phase beside the black depot; an area with an
-    inn scores one size bigger.
+    inn scores one size bigger. ``TRADE_ROUTES``: each player's route of trade route cards,
+    where sold goods earn bonuses.
     """
 
     EXTRA_TILES = "extra-tiles"
     WHITE_CASTLES = "white-castles"
     INNS = "inns"
+    TRADE_ROUTES = "trade-routes"
 
     def __repr__(self) -> str:
         return f"Module.{self.name}"
@@ -78,7 +80,7 @@ def parse_modules(text: str) -> tuple[Module, ...]:
     Traceback (most recent call last):
     ...
     p2p_burgundy.errors.ConfigError: unknown module 'inn'; known: extra-tiles, white-castles, \
-inns (or all)
+inns, trade-routes (or all)
     """
     if text.strip() == "all":
         return MODULE_ORDER

@@ -95,6 +95,7 @@ from .tiles import (
     Colour,
     Tile,
 )
+from .trade import CARD_COUNT, CARDS_PER_PLAYER, Bonus, route_spaces
 
 STORAGE_SPACES = 3
 _BOTH_DICE = 0b11
@@ -223,6 +224,7 @@ def new_game(config: GameConfig) -> GameState:
     state.box = (0,) * (TILE_COUNT if config.modules else BASE_TILE_COUNT)
     state.inns = 0
     state.border_ranks = (0,) * n
+    state.routes = state.route_goods = ((),) * n
     state.offers = tuple(
         (config.estates[s],) if config.start_spaces and config.start_spaces[s] == CHOOSE else ()
         for s in range(n)
@@ -239,7 +241,7 @@ def _supplies(config: GameConfig) -> tuple[tuple[int, ...], ...]:
     if config.has(Module.INNS):
         supplies.append([])
     for module in config.modules:
-        for supply, tiles in MODULE_TILES[module.value].items():
+        for supply, tiles in MODULE_TILES.get(module.value, {}).items():
             supplies[supply] += tiles
     return tuple(tuple(sorted(s)) for s in supplies)
 
@@ -252,7 +254,9 @@ def _start_castle(seat: int) -> int:
 def resolve_chance(state: GameState, entropy: bytes) -> GameState:
     """Apply the pending chance event with 32 bytes of entropy (see :mod:`.chance`).
 
-    Draw order: SETUP draws the start seat, then three goods per seat in seat order.
+    Draw order: SETUP draws the start seat, then three goods per seat in seat order (with
+    the trade routes module, then each seat's trade route cards in seat order, in route
+    order, from the cards 1..12 left).
     DEAL (experts' set-up only, right after SETUP) deals each seat in seat order a board: two
     different estates from the sides left of :func:`~p2p_burgundy.estate.box_sides` (side 0,
     then side 1 among the sides that are another estate).
@@ -358,6 +362,10 @@ def _setup(state: GameState, draws: Draws) -> None:
     state.track_stamp = n
     state.goods_pool = tuple(pool)
     state.order = bridge_order(state.track)
+    if state.config.has(Module.TRADE_ROUTES):
+        cards = list(range(1, CARD_COUNT + 1))
+        dealt = CARDS_PER_PLAYER[n]
+        state.routes = tuple(tuple(draws.take(cards) for _ in range(dealt)) for _ in range(n))
 
 
 def _phase_setup(state: GameState, draws: Draws) -> None:
@@ -1089,6 +1097,45 @@ def _sell(turn: _Turn, goods: int) -> None:
     if p.knowledge & _K4:
         p.workers += 1
     p.add_vp(Category.SALES, SALE_VP[turn.new.config.players] * count)
+    if turn.new.routes[turn.seat]:
+        _lay_on_route(turn, goods, count)
+
+
+_ROUTE_STEPS = {Bonus.BUILDING: Step.CARPENTER, Bonus.CASTLE_MINE_KNOWLEDGE: Step.CHURCH,
+                Bonus.SHIP_ANIMAL: Step.MARKET, Bonus.ACTION: Step.FREE_ACTION,
+                Bonus.PLACE: Step.CITY_HALL, Bonus.SELL: Step.WAREHOUSE}
+ROUTE_WORKERS, ROUTE_SILVER, ROUTE_VP = 4, 2, 4
+
+
+def _lay_on_route(turn: _Turn, goods: int, count: int) -> None:
+    """Sold goods tiles go one by one on the route's next empty spaces (trade routes
+    module); each on a space of its type gives that space's bonus at once. Bonuses that are
+    decisions come after the sale, the leftmost first; one with nothing to choose is lost."""
+    seat, p = turn.seat, turn.p
+    spaces = route_spaces(turn.new.routes[seat])
+    laid = turn.new.route_goods[seat]
+    start = len(laid)
+    end = min(len(spaces), start + count)
+    if start == end:
+        return  # the route is full: sold goods go to the sold pile only
+    route_goods = list(turn.new.route_goods)
+    route_goods[seat] = laid + (goods,) * (end - start)
+    turn.new.route_goods = tuple(route_goods)
+    steps = []
+    for kind, bonus in spaces[start:end]:
+        if kind != goods:
+            continue
+        if bonus == Bonus.WORKERS:
+            p.workers += ROUTE_WORKERS
+        elif bonus == Bonus.SILVER:
+            p.silver += ROUTE_SILVER
+        elif bonus == Bonus.VP:
+            p.add_vp(Category.WATCHTOWERS, ROUTE_VP)
+        else:
+            steps.append(_ROUTE_STEPS[bonus])
+    for step in reversed(steps):
+        if step == Step.FREE_ACTION or len(_CHOICES[step](turn.new, p, step)) > 1:
+            turn.push(step)
 
 
 def _discard(turn: _Turn, action: Discard, _: int) -> None:

@@ -131,6 +131,7 @@ _GAME_FIELDS = (
 _SETUP_FIELDS = ("offers",)
 _INN_FIELDS = ("inns",)
 _BORDER_FIELDS = ("border_ranks",)  # only when a seat plays a border-post duchy
+_ROUTE_FIELDS = ("routes", "route_goods")  # only with the trade routes module
 
 
 class GameState:
@@ -151,13 +152,15 @@ class GameState:
     - ``inns`` (inns module): how many inns lie stacked beside the black depot.
     - ``border_ranks`` (border-post duchies): per seat, 1 or 2 once it was the first or
       second to join all its border posts, else 0.
+    - ``routes`` and ``route_goods`` (trade routes module): per seat, the trade route cards in
+      route order, and the goods types laid on the route's spaces so far, left to right.
     - ``offers``: per seat, the estate ids it still chooses from during set-up (its board's
       two sides in the experts' set-up, side 0 first; its one estate when only the start space
       is chosen); empty once chosen. Until a seat has chosen, ``boards[seat]`` is a
       placeholder (its side 0 once dealt, estate 1 before).
     """
 
-    __slots__ = _GAME_FIELDS + _SETUP_FIELDS + _INN_FIELDS + _BORDER_FIELDS
+    __slots__ = _GAME_FIELDS + _SETUP_FIELDS + _INN_FIELDS + _BORDER_FIELDS + _ROUTE_FIELDS
 
     config: GameConfig
     boards: tuple[Estate, ...]
@@ -182,6 +185,8 @@ class GameState:
     offers: tuple[tuple[str, ...], ...]
     inns: int
     border_ranks: tuple[int, ...]
+    routes: tuple[tuple[int, ...], ...]
+    route_goods: tuple[tuple[int, ...], ...]
 
     def clone(self) -> GameState:
         """A copy sharing all (immutable) field values: cheap enough for search."""
@@ -210,6 +215,8 @@ class GameState:
         new.offers = self.offers
         new.inns = self.inns
         new.border_ranks = self.border_ranks
+        new.routes = self.routes
+        new.route_goods = self.route_goods
         return new
 
     @property
@@ -244,7 +251,8 @@ class GameState:
     def to_tree(self) -> list[object]:
         """Canonical encodable form of the whole state (fields in declaration order; then
         the set-up's ``offers`` when the config has set-up choices, ``inns`` with the inns
-        module and ``border_ranks`` with border-post duchies)."""
+        module, ``border_ranks`` with border-post duchies, ``routes`` and ``route_goods`` with
+        the trade routes module)."""
         out: list[object] = []
         for name in _GAME_FIELDS:
             value = getattr(self, name)
@@ -265,6 +273,8 @@ class GameState:
             out.append(self.inns)
         if self.config.border_posts:
             out.append(self.border_ranks)
+        if self.config.has(Module.TRADE_ROUTES):
+            out += [self.routes, self.route_goods]
         return out
 
     def __repr__(self) -> str:

@@ -49,7 +49,7 @@ def total_tiles(config: GameConfig) -> Counter[int]:
     """Every hex tile of a game with ``config``: the base game's and its modules'."""
     total = Counter(TOTAL_TILES)
     for module in config.modules:
-        for tiles in MODULE_TILES[module.value].values():
+        for tiles in MODULE_TILES.get(module.value, {}).values():
             total.update(tiles)
     return total
 

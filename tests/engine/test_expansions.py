@@ -362,3 +362,57 @@ def test_border_links_count_posts_joined_by_each_group_of_tiles():
     path = sum(1 << s for s in (4, 0, 1, 2, 3, 8))
     assert border_links(posts, path) == (1, False)
     assert border_links(posts, path | 1 << 34) == (1, False)  # the third post, apart
+
+
+# --- Trade routes -----------------------------------------------------------------------------
+
+ROUTES = (Module.TRADE_ROUTES,)
+
+
+@pytest.mark.parametrize(("players", "cards"), [(2, 5), (3, 4), (4, 3)])
+def test_trade_route_cards_are_dealt_by_player_count_each_once(players, cards):
+    state = started(players, modules=ROUTES, seed="routes")
+    assert [len(r) for r in state.routes] == [cards] * players
+    dealt = [c for r in state.routes for c in r]
+    assert len(set(dealt)) == len(dealt) and set(dealt) <= set(range(1, 13))
+    assert state.route_goods == ((),) * players
+
+
+def _route(laid=(), **fields):
+    """The mover's route is cards 1 then 2: spaces (2 building) (4 church-like)
+    (1 +4 workers) (1 market-like) (2 +2 silver) (5 place)."""
+    state = position(modules=ROUTES, dice=(1, 2), **fields)
+    seat = state.to_move
+    routes = [(3, 4, 5, 6, 7)] * 2
+    routes[seat] = (1, 2, 8, 9, 10)
+    route_goods = [()] * 2
+    route_goods[seat] = tuple(laid)
+    return with_game(state, routes=tuple(routes), route_goods=tuple(route_goods))
+
+
+def test_sold_goods_go_on_the_route_one_by_one_and_matching_spaces_give_their_bonus():
+    state = _route(goods={2: 3}, depots={1: (Building.BANK,)})
+    state = play(state, UseDie(1), SellGoods(2))
+    assert state.route_goods[state.to_move] == (2, 2, 2)
+    assert state.step == Step.CARPENTER  # space 1: goods 2, take a building
+    state = apply(state, TakeTile(1, 0))
+    assert mover(state).storage == (Building.BANK,)
+
+
+def test_a_route_space_gives_workers_silver_or_vp_at_once():
+    state = play(_route(laid=(3, 3), goods={1: 1}), UseDie(0), SellGoods(1))
+    assert mover(state).workers == 4  # space 3: goods 1, +4 workers
+    state = play(_route(laid=(3, 3, 3, 3), goods={2: 1}, workers=1), UseDie(0), SellGoods(2))
+    assert mover(state).silver == 1 + 2  # the sale's silverling and space 5's 2
+    state = play(_route(laid=(3,) * 6, goods={2: 1}, workers=1), UseDie(0), SellGoods(2))
+    # card 8's first space is goods 4: no bonus for a 2
+    assert mover(state).breakdown[Category.WATCHTOWERS] == 0
+
+
+def test_a_full_route_takes_no_more_goods_and_a_warehouse_sale_lays_goods_too():
+    state = play(_route(laid=(3,) * 15, goods={1: 2}), UseDie(0), SellGoods(1))
+    assert len(state.route_goods[state.to_move]) == 15 and mover(state).sold[1] == 2
+    state = _route(laid=(3, 3), goods={1: 2}, pending=[(Step.WAREHOUSE, 0)])
+    state = apply(state, SellGoods(1))
+    assert state.route_goods[state.to_move] == (3, 3, 1, 1)
+    assert mover(state).workers == 4

@@ -27,6 +27,7 @@ from p2p_burgundy.scoring import (
 )
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import ANY_COLOUR, KNOWLEDGE_NUMBER, TILE_COLOUR, Building, Tile
+from p2p_burgundy.trade import CARDS_PER_PLAYER, Bonus, route_spaces
 from tests.engine.helpers import E2011, E2019, POLICIES, frontier_of, random_game, total_tiles
 
 GAMES_PER_PLAYER_COUNT = 400
@@ -155,9 +156,12 @@ def check_estate(state, seat, p, start) -> None:
                 city = [p.estate[s] for s in range(SPACE_COUNT) if region.mask >> s & 1]
                 assert len(set(city)) == len(city)
     assert p.breakdown[Category.REGIONS] == regions
-    # the crane may have triggered a watchtower's 4 VP
-    assert p.breakdown[Category.WATCHTOWERS] - 4 * p.estate.count(Building.WATCHTOWER) in (
-        (0, 4) if Tile.CRANE in p.estate else (0,))
+    # the crane may have triggered a watchtower's 4 VP; trade route spaces give 4 VP too
+    routes = 4 * sum(1 for (kind, bonus), goods in zip(
+        route_spaces(state.routes[seat]), state.route_goods[seat], strict=False)
+        if kind == goods and bonus == Bonus.VP)
+    assert p.breakdown[Category.WATCHTOWERS] - routes - 4 * p.estate.count(
+        Building.WATCHTOWER) in ((0, 4) if Tile.CRANE in p.estate else (0,))
     ships = p.estate.count(Tile.SHIP)
     assert state.track[seat][0] == ships
 
@@ -295,6 +299,7 @@ def test_random_games_with_every_module_keep_every_invariant(players):
     coverage: Counter = Counter()
     checker = Checker(coverage)
     placed: Counter = Counter()
+    laid = 0
     for i in range(MODULE_GAMES):
         state, _ = random_game(players, 7000 * players + i, policy=POLICIES[i % len(POLICIES)],
                                edition=E2019, setup=SETUPS[i % 5], modules=tuple(Module),
@@ -302,10 +307,17 @@ def test_random_games_with_every_module_keep_every_invariant(players):
         assert state.is_over
         for p in state.players:
             placed.update(t for t in p.estate if t >= Tile.KNOWLEDGE_27)
+        assert all(len(r) == CARDS_PER_PLAYER[players] for r in state.routes)
+        assert sorted(c for r in state.routes for c in r) == sorted(set(
+            c for r in state.routes for c in r))  # each card dealt once
+        for seat, p in enumerate(state.players):
+            assert len(state.route_goods[seat]) == min(3 * len(state.routes[seat]), sum(p.sold))
+        laid += sum(map(len, state.route_goods))
     assert coverage[("games", "over")] == MODULE_GAMES
     assert {s for kind, s in coverage if kind == "step"} >= EXPANSION_STEPS
     assert {a for kind, a in coverage if kind == "action"} == set(ACTION_TYPES.values())
     assert set(placed) == set(range(Tile.KNOWLEDGE_27, Tile.INN + 1))
+    assert laid > MODULE_GAMES * players  # sold goods went on the trade routes
 
 
 @pytest.mark.slow
