@@ -327,6 +327,6 @@ def test_every_expansion_module_shows_in_the_state_and_its_actions_have_names() 
         state = apply(state, bot.choose(state, actions))
     message = decide_message(1, state, [UseDie(0)])
     assert problems(message["state"], shape("state")) == []
-    assert message["state"]["modules"] == ["extra-tiles", "white-castles", "inns"]  # type: ignore[index]
+    assert message["state"]["modules"] == [m.value for m in Module]  # type: ignore[index]
     assert isinstance(message["state"]["inns"], int)  # type: ignore[index]
     assert {"buy", "use_die", "place_tile", "end_turn"} <= seen
