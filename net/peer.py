@@ -42,6 +42,7 @@ from .session import (
     BROADCAST,
     CONTRIBUTION_SIZE,
     HEADS_INTERVAL,
+    NONCE_SIZE,
     Event,
     GameOver,
     Session,
@@ -395,7 +396,8 @@ class Peer:
         # A player who never accepted this start but sits in it lost its game file.
         recovering = (me is not None and not had_file and isinstance(lobby, JoinLobby)
                       and not lobby.accepted)
-        session = Session(start.entry, me, recovering=recovering)
+        session = Session(start.entry, me, recovering=recovering,
+                          recovery_nonce=os.urandom(NONCE_SIZE) if recovering else b"")
         self._load_entries(session)
         self._set_session(session)
         self._learn_addresses()

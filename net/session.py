@@ -60,6 +60,8 @@ from .identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
 from .log import GAME_ID_SIZE, ID_SIZE, Entry, Kind, decode_entry, parse_entry, sign_entry
 
 START_DOMAIN = b"start"
+HELD_DOMAIN = b"held"
+NONCE_SIZE = 16  # a recovering player's fresh nonce
 START_LABEL = b"p2p-burgundy/v1/start\x00"
 CONTRIBUTION_SIZE = 32  # fresh random bytes each player gives the game id
 COLOURS = ("red", "blue", "green", "yellow")  # the players' piece colours
@@ -85,6 +87,8 @@ class Tag(IntEnum):
     ENTRY = 1  # [raw entry]
     HEADS = 2  # [game id, [entries held per seat], [id of the last one per seat]]
     WANT = 3  # [game id, seat, from seq, count]
+    RECOVER = 4  # [game id, seat, nonce]: a player that lost its file asks what others hold
+    HELD = 5  # [game id, signer, seat, count, head, signature]: a seat's signed answer
 
 
 # --- The start entry -----------------------------------------------------------------------------
@@ -225,6 +229,13 @@ def parse_start(entry: Entry) -> Start:
     return Start(entry, table_id, config, tuple(seats))
 
 
+def _held_message(game_id: bytes, nonce: bytes, signer: int, seat: int, count: int,
+                  head: bytes) -> bytes:
+    """What a seat signs in HELD: it holds ``count`` entries of ``seat``, the last ``head``,
+    answering the recovering player's ``nonce`` in this game."""
+    return wire.encode([game_id, nonce, signer, seat, count, head])
+
+
 def choice_digest(game_id: bytes, seat: int, choice: Action, salt: bytes) -> bytes:
     """The commitment to a secret set-up choice:
     ``SHA-256(CHOICE_LABEL || wire([game id, seat, choice tree, salt]))``. The game id and
@@ -355,10 +366,15 @@ class Session:
     """One peer's copy of one game: verifies entries, advances the engine, authors its own."""
 
     def __init__(
-        self, start: Entry, identity: Identity | None = None, *, recovering: bool = False
+        self, start: Entry, identity: Identity | None = None, *, recovering: bool = False,
+        recovery_nonce: bytes = b"",
     ) -> None:
         """``identity`` is None for a spectator. ``recovering``: this player lost its game
-        file, so it authors nothing until peers have given back all its earlier entries."""
+        file, so it authors nothing until every other live seat has told it, signed and
+        bound to the fresh ``recovery_nonce`` (random bytes from the caller), how many of its
+        entries it holds, and it has fetched that many back."""
+        if recovering and len(recovery_nonce) != NONCE_SIZE:
+            raise LocalProtocolError(f"recovering needs a fresh {NONCE_SIZE}-byte nonce")
         self.start = parse_start(start)
         self.game_id = start.game_id
         self.config = self.start.config
@@ -408,7 +424,8 @@ class Session:
         self._events: deque[Event] = deque(maxlen=MAX_EVENTS)
         self._next_heads = 0.0
         self._recovering = recovering
-        self._heard_heads: dict[object, int] = {}  # source -> how many of ours it holds
+        self._recovery_nonce = recovery_nonce
+        self._held: dict[int, int] = {}  # seat -> how many of ours it signed it holds
         self._advance()
 
     # --- the player's API ---
@@ -647,6 +664,9 @@ class Session:
         if now >= self._next_heads:
             self._next_heads = now + HEADS_INTERVAL
             self._send(self._heads_message(), BROADCAST)
+            if self._recovering:
+                self._send(wire.encode_message(
+                    Tag.RECOVER, [self.game_id, self.my_seat, self._recovery_nonce]), BROADCAST)
 
     def receive_datagram(self, data: bytes, source: object, now: float) -> None:
         """Handle one datagram from ``source`` (an opaque address the caller understands).
@@ -668,6 +688,10 @@ class Session:
             self._receive_heads(fields, source)
         elif tag == Tag.WANT:
             self._receive_want(fields, source)
+        elif tag == Tag.RECOVER:
+            self._receive_recover(fields, source)
+        elif tag == Tag.HELD:
+            self._receive_held(fields)
         else:
             raise DecodeError(f"unknown message tag {tag}")
 
@@ -760,9 +784,41 @@ class Session:
         if any(theirs < mine for theirs, mine in zip(counts, self._durable, strict=True)):
             # They lack entries we hold: tell them, so they pull (one reply per HEADS).
             self._send(self._heads_message(), source)
-        if self._recovering and self.my_seat is not None:
-            self._heard_heads[source] = counts[self.my_seat]
-            self._check_recovered()
+
+    def _receive_recover(self, fields: tuple[wire.Value, ...], source: object) -> None:
+        """Tell a player that lost its file how many of its entries we hold, signed with our
+        key and its nonce, so that nobody else can tell it less (it would then sign a second
+        body for a slot it used: equivocation)."""
+        if not (len(fields) == 3 and fields[0] == self.game_id and type(fields[1]) is int
+                and 0 <= fields[1] < len(self.seats) and isinstance(fields[2], bytes)
+                and len(fields[2]) == NONCE_SIZE):
+            raise DecodeError("RECOVER is [game id, seat, 16-byte nonce]")
+        seat, nonce = fields[1], fields[2]
+        if self.identity is None or self.my_seat is None or seat == self.my_seat:
+            return  # spectators hold nothing they could vouch for
+        count = self._durable[seat]  # type: ignore[index]
+        head = self.chains[seat][count - 1].id if count else b""  # type: ignore[index]
+        signature = self.identity.sign(HELD_DOMAIN, _held_message(
+            self.game_id, nonce, self.my_seat, seat, count, head))  # type: ignore[arg-type]
+        self._send(wire.encode_message(Tag.HELD, [self.game_id, self.my_seat, seat, count, head,
+                                                  signature]), source)
+
+    def _receive_held(self, fields: tuple[wire.Value, ...]) -> None:
+        if not (len(fields) == 6 and fields[0] == self.game_id
+                and all(type(x) is int and x >= 0 for x in fields[1:4])
+                and fields[1] < len(self.seats) and isinstance(fields[4], bytes)  # type: ignore[operator]
+                and isinstance(fields[5], bytes) and len(fields[5]) == SIGNATURE_SIZE):
+            raise DecodeError("HELD is [game id, signer, seat, count, head, signature]")
+        _, signer, seat, count, head, signature = fields
+        if not self._recovering or seat != self.my_seat or signer == seat:
+            return
+        if not verify(self.seats[signer].key, HELD_DOMAIN,  # type: ignore[index]
+                      _held_message(self.game_id, self._recovery_nonce, signer, seat, count,
+                                    head), signature):  # type: ignore[arg-type]
+            raise RemoteProtocolError("HELD signature does not verify (or another nonce)",
+                                      author=self.seats[signer].key)  # type: ignore[index]
+        self._held[signer] = max(count, self._held.get(signer, 0))  # type: ignore[arg-type, call-overload]
+        self._check_recovered()
 
     def _receive_want(self, fields: tuple[wire.Value, ...], source: object) -> None:
         if not (
@@ -778,12 +834,11 @@ class Session:
             self._send(wire.encode_message(Tag.ENTRY, [entry.raw]), source)
 
     def _check_recovered(self) -> None:
-        """A recovering peer authors again once every other live player reported how many of
-        our entries it holds, and we hold at least as many."""
-        others = len(self.seats) - 1 - len(self.faulty)
-        if len(self._heard_heads) >= others and len(self.chains[self.my_seat]) >= max(
-            self._heard_heads.values(), default=0
-        ):  # type: ignore[index]
+        """A recovering peer authors again once every other live seat signed how many of our
+        entries it holds (for our nonce), and we hold at least as many."""
+        others = [s for s in self._live() if s != self.my_seat]
+        if (self._recovering and all(s in self._held for s in others)
+                and len(self.chains[self.my_seat]) >= max(self._held.values(), default=0)):  # type: ignore[index]
             self._recovering = False
             self._advance()
 

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2p_burgundy import END_TURN, EndTurn, UseDie, state_hash
+from p2p_burgundy.net import session as session_module
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.beacon import event_entropy
@@ -552,7 +553,8 @@ def test_a_bad_start_entry_is_refused() -> None:
 
 def _restart(table: Table, seat: int, records: list[bytes], *, recovering: bool = False) -> None:
     """Replace peer ``seat`` with a new session rebuilt from ``records`` (its game file)."""
-    session = Session(table.start, table.ids[seat], recovering=recovering)
+    session = Session(table.start, table.ids[seat], recovering=recovering,
+                      recovery_nonce=bytes([seat]) * 16 if recovering else b"")
     for raw in records:
         if raw != table.start.raw:
             session.receive_entry(raw)
@@ -607,8 +609,8 @@ def test_a_peer_that_lost_its_log_authors_nothing_until_it_has_its_entries_back(
         tag, fields = wire.decode_message(data)
         if source == 1 and tag == Tag.ENTRY:
             authored.append(fields[0])  # type: ignore[arg-type]
-        if destination == 1 and tag == Tag.HEADS and source not in heads_from:
-            return None  # seat 2's announcements do not reach the recovering peer yet
+        if destination == 1 and tag in (Tag.HEADS, Tag.HELD) and source not in heads_from:
+            return None  # seat 2's announcements and answers do not reach it yet
         return data
 
     table.filter = watch
@@ -625,6 +627,35 @@ def test_a_peer_that_lost_its_log_authors_nothing_until_it_has_its_entries_back(
     assert len(set(table.final_hashes())) == 1
     assert all(s.proofs == [] for s in table.sessions)
     assert table.sessions[1].state.is_over
+
+
+def test_a_stranger_cannot_end_a_recovery_early() -> None:
+    """Only what every other live seat signs for the recovering player's fresh nonce counts:
+    unsigned HEADS claiming nothing is held, a HELD signed by a stranger or for another nonce,
+    change nothing (ending recovery early would make the player sign a second body)."""
+    table = Table(3, seed=10)
+    table.play(turns=9)
+    table.pump()
+    had = len(table.sessions[1].chains[1])
+    _restart(table, 1, [table.start.raw], recovering=True)
+    session = table.sessions[1]
+    gid = table.game_id
+    mallory = Identity.from_private_bytes(bytes([66]) * 32)
+    nothing = wire.encode_message(Tag.HEADS, [gid, [0, 0, 0], [b"", b"", b""]])
+    for source in (0, 2):  # any socket, even one spoofing a seat's address
+        session.receive_datagram(nothing, source, 0.0)
+    for signer, nonce, key in ((0, bytes([1]) * 16, mallory), (2, bytes(16), table.ids[2])):
+        message = session_module._held_message(gid, nonce, signer, 1, 0, b"")
+        held = [gid, signer, 1, 0, b"", key.sign(session_module.HELD_DOMAIN, message)]
+        with pytest.raises(RemoteProtocolError, match="HELD signature"):
+            session.receive_datagram(wire.encode_message(Tag.HELD, held), signer, 0.0)
+    session.datagrams_to_send()  # its answers to the forgers
+    assert session._recovering and not session.my_turn and session.chains[1] == []
+    for _ in range(6):  # the real answers, signed by seats 0 and 2 for our nonce
+        table.tick()
+    assert not session._recovering and len(session.chains[1]) >= had
+    table.play()
+    assert len(set(table.final_hashes())) == 1 and all(s.proofs == [] for s in table.sessions)
 
 
 def test_a_table_with_no_live_seat_left_stalls_without_crashing() -> None:
