@@ -30,7 +30,8 @@ exact and is not repeated. ``mcts-2026`` (:class:`Mcts2026Strategy`) is the sear
 released: the hand-set greedy value and weights, ``value(me) - max(value(opponent))``.
 
 Budgets: ``iterations`` rollouts per search (deterministic: the clock is never read), or
-``think`` seconds per search (anytime: the best line so far when time runs out). The chosen
+``think`` seconds per search (anytime: the best line so far, and no step is started that
+would likely end after the time is up). The chosen
 line is then followed without searching again, and the subtree under it is kept for the next
 search. So a decision depends only on the seed, the budget and the state (and on the kept
 subtree, itself a function of those).
@@ -191,7 +192,9 @@ class MctsStrategy:
         root = self._kept if self._kept is not None and self._kept_key == state_hash(state) \
             else _Node(state, (), 0.0)
         self._kept = None
-        deadline = None if self.iterations is not None else time.perf_counter() + self.think
+        started = time.perf_counter()
+        # 5% of the time is kept for what follows the search (planning the chosen line).
+        deadline = None if self.iterations is not None else started + 0.95 * self.think
         budget = self.iterations if self.iterations is not None else 1 << 30
         rollouts = 0
         steps = 0
@@ -200,8 +203,11 @@ class MctsStrategy:
         if len(root.units) == 1 and not root.children:
             root.children.append(_Node(root.units[0][2], root.units[0][1], root.units[0][0]))
         while rollouts < budget and steps < 8 * budget + 64 and len(root.units) > 1:
-            if deadline is not None and time.perf_counter() >= deadline and root.children:
-                break
+            if deadline is not None and root.children:
+                now = time.perf_counter()
+                # Stop unless one more step, twice as long as the average so far, still fits.
+                if now + 2 * (now - started) / max(steps, 1) >= deadline:
+                    break
             steps += 1
             if self._iterate(root, seat, worlds):
                 rollouts += 1
