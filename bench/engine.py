@@ -5,9 +5,10 @@ between runs minutes apart, so the figures are ratios measured side by side in o
 revision ``--against`` (default ``HEAD``) is extracted with ``git archive`` into a temporary
 folder; one worker process imports this tree's engine and another that revision's, each
 from its own folder. The workers take turns on the same batches of work (ABBA order within
-each round, so a drift in load hits both alike), and each figure is the median over the rounds
-of the revision's time divided by this tree's (above 1: this tree is faster), with its
-quartiles. Per round, each worker measures:
+each round, so a drift in load hits both alike), timed by each worker's CPU time (which other
+load disturbs much less than wall time), and each figure is the median over the rounds of the
+revision's time divided by this tree's (above 1: this tree is faster), with its quartiles.
+Per round, each worker measures:
 
 - random games: ``--games`` whole 2-player games and half as many 4-player games, uniform
   random choices among the legal actions, entropy and choices from one ``random.Random``
@@ -90,7 +91,7 @@ class Worker:
 
     def run(self, round_: int, games: int) -> dict[str, float]:
         """Seconds per unit of each figure for round ``round_``."""
-        clock = time.perf_counter
+        clock = time.process_time  # CPU time: disturbed less than wall time by other load
         out = {}
         for players, n in ((2, games), (4, max(1, games // 2))):
             rng = random.Random(round_)
