@@ -130,9 +130,13 @@ def write_report(report: Audit, name: str, out: TextIO) -> None:
             host = "  (host, signed the start)" if p.host else ""
             w(f"  seat {p.seat}  {p.name:<12} {p.colour:<7} fingerprint {p.fingerprint}"
               f"{host}\n              commitment {p.commitment.hex()}\n")
+    resigned = {r.seat for r in report.resignations}
     for seat, step in report.forfeits:
-        w(f"\nThe players agreed that a bot plays {names[seat]} from step {step} on (the game "
-          "waited there for that seat; nothing resolved before changed).\n")
+        if seat not in resigned:
+            w(f"\nThe players agreed that a bot plays {names[seat]} from step {step} on (the "
+              "game waited there for that seat; nothing resolved before changed).\n")
+    for resignation in report.resignations:
+        w(f"\n{resignation.text(names[resignation.seat])}.\n")
     if report.sole_contributor_text is not None:
         w(f"\nWARNING: {report.sole_contributor_text}.\n")
     if report.config is not None:
@@ -248,10 +252,13 @@ def _write_scores(report: Audit, names: list[str], out: TextIO) -> None:
     assert report.outcome is not None
     out.write("\nFinal scores:\n")
     by_seat = {s.seat: s for s in report.scores}
+    resigned = {r.seat: f", resigned at phase {'ABCDE'[r.phase]} round {r.round + 1}"
+                for r in report.resignations if r.phase is not None and r.round is not None}
     for place, seat in enumerate(report.outcome.ranking, 1):
         score = by_seat[seat]
         parts = ", ".join(f"{CATEGORY_WORDS[c]} {v}" for c, v in score.by_category.items() if v)
-        out.write(f"  {place}. {names[seat]:<12} {score.vp:>3} VP ({parts or 'nothing'})\n")
+        out.write(f"  {place}. {names[seat]:<12} {score.vp:>3} VP ({parts or 'nothing'})"
+                  f"{resigned.get(seat, '')}\n")
     out.write(f"Winner: {names[report.outcome.winner]} (decided by "
               f"{report.outcome.decided_by})\n")
 

@@ -79,6 +79,7 @@ class Check(Enum):
     EQUIVOCATION = "equivocation"  # two signed bodies for one (author, seq)
     MALFORMED = "malformed"  # a payload of the wrong shape, or a kind not expected
     HAND_OVER = "hand-over"  # a second agreement, or one naming a step beyond the game
+    RESIGNED = "resigned"  # an entry its author signed after resigning
     REPLAY = "replay"  # the engine's replay disagrees with the session (a bug on our side)
 
 
@@ -94,6 +95,7 @@ _REJECTION_CHECKS: tuple[tuple[str, Check], ...] = (
     ("a second turn", Check.OUT_OF_ORDER),
     ("illegal turn", Check.ILLEGAL_TURN),
     ("a second agreement", Check.HAND_OVER),
+    ("nothing it signs after that counts", Check.RESIGNED),
 )
 
 
@@ -249,6 +251,24 @@ class Chat:
 
 
 @dataclass(frozen=True, slots=True)
+class Resignation:
+    """Seat ``seat`` resigned in its entry ``seq``; a bot played it from ``step`` on (phase
+    and round 0-based), or None if the game never waited for it after that."""
+
+    seat: int
+    seq: int
+    step: int | None
+    phase: int | None
+    round: int | None
+
+    def text(self, name: str) -> str:
+        if self.step is None or self.phase is None or self.round is None:
+            return f"{name} resigned (seq {self.seq}); the game never waited for that seat after"
+        return (f"{name} resigned at phase {'ABCDE'[self.phase]} round {self.round + 1}: a bot "
+                f"played the seat from step {self.step} on")
+
+
+@dataclass(frozen=True, slots=True)
 class Score:
     """A seat's final victory points, by :class:`~p2p_burgundy.scoring.Category`."""
 
@@ -279,6 +299,7 @@ class Audit:
     problems: tuple[Problem, ...] = ()
     proofs: tuple[Equivocation, ...] = ()
     forfeits: tuple[tuple[int, int], ...] = ()  # (seat handed to a bot, the step from which)
+    resignations: tuple[Resignation, ...] = ()  # seats whose players resigned, by seat
     void: tuple[VoidEntry, ...] = ()  # every entry that does not count, with its verdict
     sole_contributor: tuple[int, int] | None = None  # (seat, k): only it from event k on
     waiting: Waiting | None = None
@@ -536,6 +557,10 @@ class _Auditor:
             problems=tuple(self.problems),
             proofs=tuple(session.proofs),
             forfeits=tuple(sorted(session.forfeits.items())),
+            resignations=tuple(
+                Resignation(seat, seq, session.forfeits.get(seat),
+                            *(session.handed_round(seat) or (None, None)))
+                for seat, seq in sorted(session.resigned.items())),
             void=void,
             sole_contributor=session.sole_contributor,
             waiting=session.waiting_for(),
@@ -784,6 +809,9 @@ def _audit_json(a: Audit) -> dict[str, object]:
         "proofs": [{"seat": e.seat, "seq": e.seq, "first": e.first.hex(),
                     "second": e.second.hex()} for e in a.proofs],
         "forfeits": [{"seat": seat, "step": step} for seat, step in a.forfeits],
+        "resignations": [{"seat": r.seat, "seq": r.seq, "step": r.step, "phase": r.phase,
+                          "round": r.round, "message": r.text(a.players[r.seat].name)}
+                         for r in a.resignations],
         "void_entries": [{"record": v.record, "seat": v.seat, "seq": v.seq, "kind": v.kind,
                           "reason": v.reason, "fails": v.fails} for v in a.void],
         "sole_contributor": None if a.sole_contributor is None else {

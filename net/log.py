@@ -47,9 +47,10 @@ class Kind(IntEnum):
     REVEAL = 2  # [k, link]: the author's beacon link for chance event k
     TURN = 3  # [t, [action...]]: the author's whole turn number t
     CHAT = 4  # [text]
-    SEAT_TO_BOT = 5  # [seat, count]: the author agrees a bot may play that seat
+    SEAT_TO_BOT = 5  # [seat, step]: the author agrees a bot may play that seat from step
     CHOICE_COMMIT = 6  # [digest]: the author's secret set-up choice, committed (experts-secret)
     CHOICE_REVEAL = 7  # [choice, salt]: that choice and its 16-byte salt, once all committed
+    RESIGN = 8  # []: the author leaves for good; a bot plays its seat, no vote needed
 
 
 @dataclass(frozen=True, slots=True)

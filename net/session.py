@@ -310,15 +310,16 @@ class Equivocation:
 
 @dataclass(frozen=True, slots=True)
 class HandedOver:
-    """The other players agreed, and the game waited at ``step`` for ``seats``: a bot plays
-    them from that step on, its turns signed by ``deputy``. ``sole`` is ``(seat, k)`` when
-    that leaves one seat contributing entropy: from chance event ``k`` on it could predict
-    every roll and draw."""
+    """The game waited at ``step`` for ``seats``, and the other players agreed or (the seats
+    in ``resigned``) the seat's own player resigned: a bot plays them from that step on, its
+    turns signed by ``deputy``. ``sole`` is ``(seat, k)`` when that leaves one seat
+    contributing entropy: from chance event ``k`` on it could predict every roll and draw."""
 
     seats: tuple[int, ...]
     step: int
     deputy: int | None
     sole: tuple[int, int] | None
+    resigned: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,6 +404,7 @@ class Session:
         self._handed: dict[int, tuple[GameState, int]] = {}  # seat -> (state, turn) at hand-over
         # step -> seat to hand over -> voter -> seq of the voter's (first) agreement
         self._agreements: dict[int, dict[int, dict[int, int]]] = {}
+        self.resigned: dict[int, int] = {}  # seat -> seq of its RESIGN entry
         self._rebuild_due = False
         self._rebuilding = False
         self.state: GameState = new_game(self.config)
@@ -447,6 +449,7 @@ class Session:
         mover = self.state.to_move
         return (mover is not None and mover in self.forfeits and self.my_seat is not None
                 and self.my_seat == self.deputy and not self._recovering
+                and self.my_seat not in self.resigned
                 and not (self._secret_choosing() and mover in self._choices))
 
     @property
@@ -468,7 +471,28 @@ class Session:
             raise LocalProtocolError("agree to hand another player's seat to a bot")
         if self.my_seat in self._agreements.get(self.step, {}).get(seat, {}):
             raise LocalProtocolError("we already agreed to hand that seat over at this step")
+        if self.my_seat in self.resigned:
+            raise LocalProtocolError("we resigned: the others decide without us")
         self._author(Kind.SEAT_TO_BOT, [seat, self.step])
+
+    def resign(self) -> None:
+        """Leave the game for good: a bot plays our seat from the first step at which the
+        game waits for us, with no vote (our own entry is our consent). We author nothing for
+        the game after this (chat aside)."""
+        if self.my_seat is None or self._recovering:
+            raise LocalProtocolError("spectators and recovering peers cannot resign")
+        if self.state.is_over:
+            raise LocalProtocolError("the game is over")
+        if self.my_seat in self.resigned or self.handed_over:
+            raise LocalProtocolError("our seat is already played by a bot")
+        self._author(Kind.RESIGN, [])
+
+    def handed_round(self, seat: int) -> tuple[int, int] | None:
+        """``(phase, round)`` (0-based) of the step ``seat`` was handed to a bot at, or None."""
+        if seat not in self._handed:
+            return None
+        state = self._handed[seat][0]
+        return state.phase, state.round
 
     def _required(self) -> list[int]:
         """Seats whose reveal every chance event needs (not those handed to a bot)."""
@@ -496,13 +520,16 @@ class Session:
         Whether any seat was handed over. A function of the agreements alone, so every peer
         decides it alike whatever the order they arrived in."""
         votes = self._agreements.get(self.step, {})
-        handing = {x for x in self._missing() if votes.get(x)}
-        while handing:
-            voters = [v for v in self._live() if v not in handing]
+        missing = self._missing()
+        resigning = {x for x in missing if x in self.resigned}  # their own consent
+        handing = {x for x in missing if votes.get(x)} - resigning
+        while handing:  # a seat that resigned has no say: it agreed to whatever comes
+            voters = [v for v in self._live() if v not in handing and v not in self.resigned]
             keep = {x for x in handing if voters and all(v in votes[x] for v in voters)}
             if keep == handing:
                 break
             handing = keep
+        handing |= resigning
         if not handing:
             return False
         for seat in sorted(handing):
@@ -511,7 +538,7 @@ class Session:
         if len(self.seats) > 1 and len(self._required()) == 1:
             self._sole_from = sum(isinstance(h, ChanceResolved) for h in self.history)
         self._event(HandedOver(tuple(sorted(handing)), self.step, self.deputy,
-                               self.sole_contributor))
+                               self.sole_contributor, tuple(sorted(resigning))))
         return True
 
     def _rebuild(self) -> None:
@@ -523,7 +550,7 @@ class Session:
         self.state = new_game(self.config)
         self.step = self.turn_number = 0
         self.history = []
-        self.forfeits, self._handed, self._agreements = {}, {}, {}
+        self.forfeits, self._handed, self._agreements, self.resigned = {}, {}, {}, {}
         self._reveals, self._turns, self._commits, self._choices = {}, {}, {}, {}
         void, self.rejected = self.rejected, {}
         for seat, chain in enumerate(self.chains):
@@ -545,6 +572,7 @@ class Session:
         return (
             self.my_seat is not None and self.state.to_move == self.my_seat
             and not self._recovering and not self.handed_over
+            and self.my_seat not in self.resigned
         )
 
     @property
@@ -562,7 +590,21 @@ class Session:
             _play_turn(self.state, list(actions))
         except EngineError as exc:
             raise LocalProtocolError(f"our turn is illegal: {exc}") from None
+        self._agree_to_resignation()
         self._author(Kind.TURN, [self.turn_number, [a.to_tree() for a in actions]])
+
+    def _agree_to_resignation(self) -> None:
+        """Before the deputy's turn at a step where a seat that resigned was handed over (the
+        mover, or the deputy before us), our agreement naming that seat and step: a peer that
+        gets our turn before the resignation keeps the turn until the resignation arrives, as
+        for any hand-over (a TURN by another seat counts only after its author's agreement
+        naming that step)."""
+        me = self.my_seat
+        if not self.playing_for_bot or me is None:
+            return
+        for seat in sorted(s for s, step in self.forfeits.items() if step == self.step):
+            if me not in self._agreements.get(self.step, {}).get(seat, {}):
+                self._author(Kind.SEAT_TO_BOT, [seat, self.step])
 
     @property
     def choice_due(self) -> bool:
@@ -571,6 +613,7 @@ class Session:
         me = self.my_seat
         return (me is not None and not self._recovering and self._secret_choosing()
                 and me not in self._commits and me not in self.forfeits
+                and me not in self.resigned
                 and bool(self.state.offers[me]))
 
     def choice_state(self) -> GameState:
@@ -871,6 +914,14 @@ class Session:
     def _file_entry(self, seat: int, entry: Entry) -> str | None:
         """Record what an entry says for the game to use; the reason if it is void."""
         p = entry.payload
+        if seat in self.resigned and entry.kind != Kind.CHAT:
+            return (f"{self.seats[seat].name} resigned (seq {self.resigned[seat]}): nothing "
+                    "it signs after that counts but chat")
+        if entry.kind == Kind.RESIGN:
+            if p:
+                return "a resignation is [] (an empty payload)"
+            self.resigned[seat] = entry.seq
+            return None
         if entry.kind == Kind.SEAT_TO_BOT:
             if not (len(p) == 2 and type(p[0]) is int and type(p[1]) is int
                     and 0 <= p[0] < len(self.seats) and p[0] != seat and p[1] >= 0):
@@ -967,6 +1018,7 @@ class Session:
             return False
         me = self.my_seat
         if (me is not None and me in self._commits and not self._recovering
+                and me not in self.resigned
                 and not any(e.kind == Kind.CHOICE_REVEAL for e in self.chains[me])):
             choice = self._own_choice()
             if choice is not None:
@@ -1060,6 +1112,7 @@ class Session:
                     and self.my_seat not in have
                     and not self._recovering
                     and not self.handed_over  # a reveal for a seat handed over is void
+                    and self.my_seat not in self.resigned
                     and self._chain is not None
                 ):
                     self._author(Kind.REVEAL, [k, self._chain.reveal(k)])

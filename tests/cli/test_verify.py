@@ -221,6 +221,32 @@ def test_a_hand_over_that_leaves_one_contributor_names_who_could_predict_the_dic
     assert "Ann could predict every later roll" in doc["sole_contributor"]["message"]
 
 
+def test_a_resignation_is_named_with_its_round_in_the_report_and_the_scores(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = Table(3, seed=21)
+    table.play(turns=7)
+    table.sessions[1].resign()
+    table.flush(1)
+    table.play()
+    session = table.sessions[0]
+    step = session.forfeits[1]
+    phase, round_ = session.handed_round(1)  # type: ignore[misc]
+    where = f"phase {'ABCDE'[phase]} round {round_ + 1}"
+    path = write(tmp_path / "g.game", canonical(table))
+    code, out = verify(path, capsys)
+    assert code == 0, out
+    assert f"Bob resigned at {where}: a bot played the seat from step {step} on." in out
+    assert "The players agreed" not in out
+    assert any(line.strip().endswith(f"), resigned at {where}") and "Bob" in line
+               for line in out.splitlines())
+    code, out = verify(path, capsys, "--json")
+    assert code == 0
+    seq = session.resigned[1]
+    assert json.loads(out)["resignations"] == [{
+        "seat": 1, "seq": seq, "step": step, "phase": phase, "round": round_,
+        "message": f"Bob resigned at {where}: a bot played the seat from step {step} on"}]
+
+
 def test_every_void_entry_is_listed_with_its_reason_and_verdict(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     table, entries = hostile_game()

@@ -211,3 +211,44 @@ def test_every_delivery_order_of_honest_and_hostile_entries_gives_the_same_game(
         for event in iter(watcher.next_event, None):
             if isinstance(event, ChanceResolved) and len(event.reveals) == 2:
                 assert final[event.index] == event
+
+
+@cache
+def resigning_game() -> tuple[Table, list[bytes]]:
+    """A 3-player game where the deputy-to-be resigns (seat 1 then signs its turns), then
+    another player; the first resigner also signs a turn after resigning, as a modified
+    client would."""
+    table = Table(3, seed=25)
+    table.play(turns=6)
+    for seat in (0, 2):
+        table.sessions[seat].resign()
+        table.flush(seat)
+        table.pump()
+        if seat == 0:
+            table.sessions[0]._author(Kind.TURN, [table.sessions[0].turn_number, [[10]]])
+            table.flush(0)
+        table.play(turns=5)
+    table.play()
+    assert set(table.sessions[1].forfeits) == {0, 2}
+    return table, canonical(table, 1)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 2**32), min_size=2, max_size=2))
+def test_every_delivery_order_of_a_game_with_resignations_gives_the_same_game(
+    seeds: list[int],
+) -> None:
+    table, entries = resigning_game()
+    reference = table.sessions[1]
+    for seed in seeds:
+        watcher = spectator(table, entries, seed)
+        assert watcher.history == reference.history
+        assert watcher.forfeits == reference.forfeits and watcher.resigned == reference.resigned
+        assert watcher.state.is_over
+        assert sorted(watcher.rejected) == sorted(reference.rejected)
+        # A resignation never re-draws: dice resolved from every reveal stand.
+        final = {h.index: h for h in reference.history if isinstance(h, ChanceResolved)}
+        for event in iter(watcher.next_event, None):
+            if isinstance(event, ChanceResolved):
+                assert final[event.index] == event
+            assert not isinstance(event, Rebuilt)

@@ -1,0 +1,87 @@
+"""Resigning is a signed entry: the resigner's own consent hands its seat to a bot, with no
+vote, at the first step the game waits for it; whatever order the entries arrive in, every
+peer reaches the same game, and the audit shows it."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2p_burgundy.net.audit import audit
+from p2p_burgundy.net.errors import LocalProtocolError
+from p2p_burgundy.net.log import Kind
+from p2p_burgundy.net.session import HandedOver, Session
+
+from .harness import Table, canonical, forge_chain
+
+
+def resign(table: Table, seat: int) -> None:
+    table.sessions[seat].resign()
+    table.flush(seat)
+    table.pump()
+
+
+def test_a_resignation_hands_the_seat_over_without_a_vote_and_the_game_ends_for_all() -> None:
+    table = Table(3, seed=21)
+    table.play(turns=7)
+    resign(table, 1)
+    assert table.sessions[1].resigned == {1: len(table.sessions[1].chains[1]) - 1}
+    with pytest.raises(LocalProtocolError, match="already played by a bot"):
+        table.sessions[1].resign()
+    with pytest.raises(LocalProtocolError, match="we resigned"):
+        table.sessions[1].agree_seat_to_bot(0)
+    table.play()
+    assert len(set(table.final_hashes())) == 1
+    for i, session in enumerate(table.sessions):
+        assert session.state.is_over and set(session.forfeits) == {1}
+        handed = table.of_type(i, HandedOver)
+        assert [(h.seats, h.resigned, h.deputy) for h in handed] == [((1,), (1,), 0)]
+    # The resigner signed nothing for the game after its RESIGN; the deputy's agreement
+    # comes only where the resigner's own turn was due at the very step it was handed over.
+    mine = table.entries_of(1)
+    after = mine[[e.kind for e in mine].index(Kind.RESIGN) + 1:]
+    assert after == []
+    others = [e for s in (0, 2) for e in table.entries_of(s) if e.kind == Kind.SEAT_TO_BOT]
+    assert all(e.payload == (1, table.sessions[0].forfeits[1]) for e in others)
+    report = audit(canonical(table))
+    assert report.ok, [str(v) for v in report.void]
+
+
+def test_a_resigned_seat_has_no_say_in_handing_over_a_silent_one() -> None:
+    table = Table(3, seed=22)
+    table.play(turns=5)
+    resign(table, 2)
+    table.play(turns=4)
+    table.leave(1)
+    table.hand_over(1)  # seat 0 alone: seat 2 resigned
+    table.play()
+    live = table.sessions[0]
+    assert live.state.is_over and set(live.forfeits) == {1, 2}
+    assert audit(canonical(table)).ok
+
+
+def test_what_a_resigner_signs_after_resigning_is_void_and_fails_the_file() -> None:
+    table = Table(2, seed=23)
+    table.play(turns=4)
+    resign(table, 1)
+    table.play()
+    chain = table.sessions[0].chains[1]
+    entries = forge_chain(table, 1, len(chain), Kind.TURN, [table.sessions[0].turn_number - 1,
+                                                             [[10]]])
+    watcher = Session(table.start)
+    for raw in entries[1:]:
+        watcher.receive_entry(raw)
+    assert watcher.rejected[(1, len(chain))].reason == (
+        f"Bob: Bob resigned (seq {len(chain) - 1}): nothing it signs after that counts but chat")
+    void = audit(entries).void
+    assert [(v.seat, v.seq, v.fails) for v in void] == [(1, len(chain), True)]
+
+
+def test_a_resignation_with_a_payload_is_void() -> None:
+    table = Table(2, seed=24)
+    table.play(turns=3)
+    table.sessions[1]._author(Kind.RESIGN, [1])
+    table.flush(1)
+    table.pump()
+    assert table.sessions[0].resigned == {}
+    assert table.sessions[0].rejected[(1, len(table.sessions[0].chains[1]) - 1)].reason == (
+        "Bob: a resignation is [] (an empty payload)")
