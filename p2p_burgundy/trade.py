@@ -41,6 +41,8 @@ _NAMES = {"building": Bonus.BUILDING, "castle-mine-knowledge": Bonus.CASTLE_MINE
           "ship-animal": Bonus.SHIP_ANIMAL, "action": Bonus.ACTION, "place": Bonus.PLACE,
           "sell": Bonus.SELL, "4-workers": Bonus.WORKERS, "2-silver": Bonus.SILVER,
           "4-vp": Bonus.VP}
+BONUS_SHORT = ("bld", "chu", "mkt", "act", "plc", "sel", "+4w", "+2s", "+4VP")
+"""Three or four letters per bonus, for narrow screens."""
 BONUS_WORDS = ("take a building", "take a castle, mine or knowledge tile",
                "take a ship or animal", "an extra action, any number",
                "place a tile from storage", "sell one goods type", "+4 workers",

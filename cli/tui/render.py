@@ -28,9 +28,11 @@ from typing import NamedTuple
 from p2p_burgundy import Category, GameState, outcome
 from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, PHASES, ROUNDS, depot_spaces
 from p2p_burgundy.estate import ROW_LENGTHS, row_col
+from p2p_burgundy.rules import INN_DEPOT
 from p2p_burgundy.scoring import end_game_points
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
+from p2p_burgundy.trade import BONUS_SHORT, route_spaces
 
 from .describe import CATEGORY_WORDS
 from .hint import Hint
@@ -245,7 +247,14 @@ def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
         goods += [Seg(" "), _marked(("goods", g, 0), f"{g}x{p.goods[g]}", marks, Style.NORMAL)]
     if not held:
         goods.append(Seg(" none"))
-    goods.append(Seg(f"  sold {sum(p.sold)}"))
+    if state.routes[seat]:  # trade routes: sold goods on the route, and its next space
+        spaces = route_spaces(state.routes[seat])
+        laid = len(state.route_goods[seat])
+        ahead = (f">{spaces[laid][0]}{BONUS_SHORT[spaces[laid][1]]}" if laid < len(spaces)
+                 else f" full, sold {sum(p.sold)}")
+        goods.append(Seg(f"  route {laid}/{len(spaces)}{ahead}"))
+    else:
+        goods.append(Seg(f"  sold {sum(p.sold)}"))
     money: Line = [Seg(f"Silver {p.silver}  Workers {p.workers}  VP {p.vp}", Style.BOLD)]
     dice: Line = [Seg("Dice:", Style.BOLD)]
     for i in (0, 1):
@@ -257,8 +266,10 @@ def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
             dice += [Seg(" "), _marked(("die", i, 0), value, marks, Style.NORMAL)]
     bonuses = [f"{COLOUR_LETTERS[c]} {'1st' if b == 1 else '2nd'}"
                for c, b in enumerate(p.bonuses) if b]
+    if state.border_ranks[seat]:  # border-post duchies: all three posts joined
+        bonuses.append(f"posts {'1st' if state.border_ranks[seat] == 1 else '2nd'}")
     dice += [Seg("  Bonus tiles: ", Style.BOLD), Seg(", ".join(bonuses) if bonuses else "none")]
-    known = [n for n in range(1, 27) if p.knowledge >> n & 1]
+    known = [n for n in range(1, 30) if p.knowledge >> n & 1]  # #27-#29: expansions
     numbers = " ".join(f"#{n}" for n in known)
     words = next((w for w in ("; ".join(f"#{n} {KNOWLEDGE_SHORT[n]}" for n in known),
                               numbers + " (i: tile guide)", numbers) if len(w) + 11 <= width),
@@ -303,6 +314,9 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
             content = tile_code(tile) if tile != EMPTY else "---"
             style = Style.TILE + TILE_COLOUR[tile] if tile != EMPTY else Style.DIM
             line.append(_marked(("depot", 0, slot), f"{content:<4}", marks, style))
+        if first and state.inns:  # the inns module: the stack beside the black depot
+            line.append(_marked(("depot", INN_DEPOT, 0), f" Inn x{state.inns}", marks,
+                                Style.NORMAL))
         lines.append(line)
     for place, seat in enumerate(state.order):
         p = state.players[seat]

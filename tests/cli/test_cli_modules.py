@@ -79,3 +79,21 @@ def test_random_and_greedy_play_the_border_post_duchies_legally():
     bots = [make(name, seed) for seed, name in enumerate(("random", "greedy", "random"))]
     state, _ = play_game(config, bots, seed=5)
     assert state.is_over
+
+
+def test_the_screen_shows_the_trade_route_the_inns_and_the_border_post_bonus():
+    from p2p_burgundy.cli.tui.render import board_lines, supplies_lines
+    from tests.engine.helpers import started, with_game
+
+    state = started(2, modules=tuple(Module), seed="screen")
+    seat = state.to_move
+    state = with_game(state, routes=((1, 2, 3, 4, 5),) * 2, route_goods=((2, 4),) * 2,
+                      inns=2)
+    text = ["".join(seg.text for seg in line) for line in supplies_lines(state, seat)]
+    assert "route 2/15>1+4w" in text[1] and all(len(line) <= 42 for line in text)
+    board = ["".join(seg.text for seg in line) for line in board_lines(state, ["A", "B"])]
+    assert any(line.startswith("Black:") and "Inn x2" in line for line in board)
+    posts = started(2, estate="11a", edition=Edition.E2019, start_space=0, seed="posts")
+    posts = with_game(posts, border_ranks=(1, 0))
+    dice = "".join(seg.text for seg in supplies_lines(posts, 0)[3])
+    assert "posts 1st" in dice
