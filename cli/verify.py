@@ -121,8 +121,11 @@ def write_report(report: Audit, name: str, out: TextIO) -> None:
     w(f"Game file {name}: {report.records} entries\n")
     if report.config is not None and report.game_id is not None:
         c = report.config
+        modules = f", with {','.join(m.value for m in c.modules)}" if c.modules else ""
         w(f"Game {report.game_id.hex()}, table code {report.table_code}: {c.players} players, "
-          f"edition {c.edition.value}, estates {', '.join(c.estates)}\n")
+          f"edition {c.edition.value}{modules}, estates {', '.join(c.estates)}\n")
+        for line in c.caveats():
+            w(f"note: {line}\n")
     names = [p.name for p in report.players]
     if report.players:
         w("\nPlayers:\n")
