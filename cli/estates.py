@@ -141,6 +141,29 @@ def estate_in_box(edition: Edition, number: str) -> str:
         raise ConfigError(f"argument --estate: {exc}") from None
 
 
+def table_extras(config: GameConfig) -> str:
+    """What a table plays beyond the base game on estate 1, in one line ("" if nothing).
+
+    >>> table_extras(GameConfig(2, Edition.E2019, estates=("11a", "11a"), modules=(Module.INNS,)))
+    'With inns; estates 11a (border posts)'
+    """
+    parts = []
+    if config.modules:
+        parts.append("with " + ", ".join(m.value for m in config.modules))
+    if config.experts:
+        parts.append(f"the {config.setup.value} set-up")
+    elif set(config.estates) != {"1"}:
+        names = []
+        for ident in dict.fromkeys(config.estates):
+            board = config.board(ident)
+            kind = (" (not an official board)" if board in config.custom
+                    else " (border posts)" if board.border_posts else "")
+            names.append(f"{ident}{kind}")
+        parts.append("estates " + ", ".join(names))
+    text = "; ".join(parts)
+    return text[:1].upper() + text[1:]
+
+
 def check_table(args: argparse.Namespace) -> str | None:
     """The reason a command line's table options (``--players``, ``--edition``, ``--estate``,
     ``--setup``, ``--with``) cannot make a game, or None."""

@@ -134,6 +134,7 @@ class AtTable:
     members: tuple[Member, ...] = ()
     seats: int = 0
     edition: str = ""
+    extras: str = ""  # the expansion modules and the estates, when not the defaults
     code: str | None = None
     admitted: bool = False  # we are in the roster (a host always is)
     can_start: bool = False
@@ -721,6 +722,8 @@ def table_lines(model: LobbyModel, width: int) -> list[Line]:
         (f"{host}'s table at {where}: {len(at.members)} of {at.seats} seats, "
          f"{at.edition} rules")
     lines: list[Line] = [[Seg(fit(head, width), Style.TITLE)]]
+    if at.extras:
+        lines.append([Seg(fit(at.extras, width), Style.BOLD)])
     code = at.code or "-"
     lines.append([Seg("Table code: "), Seg(code, Style.BOLD),
                   Seg(fit("  (read it aloud: everyone must see the same code)",

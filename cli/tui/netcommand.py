@@ -23,6 +23,7 @@ from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
 from p2p_burgundy.net.identity import data_dir, key_path, load_or_create
 from p2p_burgundy.net.peer import saved_port
 
+from ..estates import table_extras
 from ..lan import DISCOVERY_SECONDS, LanError, latest_game, parse_address, table_matches
 from ..netplay import GONE_AFTER, LanLobby, NetTable, PeerThread, quick_bot_game
 from .app import POLL_MS, App, Palette, guarded, key_name, paint
@@ -263,6 +264,7 @@ class LobbyRunner:
             at = AtTable(hosting=lobby.is_host, address=address or ("?", 0),
                          members=lobby.members, seats=lobby.seats,
                          edition=config.edition.value if config else "?",
+                         extras=table_extras(config) if config else "",
                          code=lobby.table_code, admitted=lobby.admitted,
                          can_start=lobby.can_start, closed=lobby.closed,
                          free=lobby.free_seats if lobby.is_host else 0,
