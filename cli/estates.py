@@ -109,21 +109,22 @@ def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
 
 def table_config(players: int, edition: Edition | None, estate: str | None,
                  setup: Setup | None, modules: tuple[Module, ...] = (),
-                 board: Estate | None = None) -> GameConfig:
+                 board: Estate | None = None, hints: bool = False) -> GameConfig:
     """The config of a table where everyone plays ``estate`` (default 1) or a ``board`` of
-    one's own, or with an experts' ``setup``, with the expansion ``modules``. No
-    ``edition``: 2019 with modules, else 2011. ConfigError (a ValueError) if the combination
-    cannot be played."""
+    one's own, or with an experts' ``setup``, with the expansion ``modules``, and ``hints``
+    from a bot allowed or not. No ``edition``: 2019 with modules, else 2011. ConfigError (a
+    ValueError) if the combination cannot be played."""
     if edition is None:
         edition = Edition.E2019 if modules or estate in _BORDER_NUMBERS else Edition.E2011
     if setup is not None and setup is not Setup.STANDARD:
-        return GameConfig(players=players, edition=edition, setup=setup, modules=modules)
+        return GameConfig(players=players, edition=edition, setup=setup, modules=modules,
+                          hints=hints)
     if board is not None:
         return GameConfig(players=players, edition=edition, estates=(board.id,) * players,
-                          modules=modules, custom=(board,))
+                          modules=modules, custom=(board,), hints=hints)
     ident = "1" if estate is None else estate_in_box(edition, estate)
     return GameConfig(players=players, edition=edition, estates=(ident,) * players,
-                      modules=modules)
+                      modules=modules, hints=hints)
 
 
 _BORDER_NUMBERS = frozenset(b.number("2019") for b in all_estates().values() if b.border_posts)
@@ -160,6 +161,8 @@ def table_extras(config: GameConfig) -> str:
                     else " (border posts)" if board.border_posts else "")
             names.append(f"{ident}{kind}")
         parts.append("estates " + ", ".join(names))
+    if config.hints:
+        parts.append("hints from a bot allowed")
     text = "; ".join(parts)
     return text[:1].upper() + text[1:]
 

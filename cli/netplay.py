@@ -244,10 +244,12 @@ class LanLobby:
 
     def host(self, players: int, name: str, colour: str, edition: str = "2011",
              setup: Setup | None = None, estate: str | None = None,
-             modules: tuple[Module, ...] = (), board: Estate | None = None) -> None:
+             modules: tuple[Module, ...] = (), board: Estate | None = None,
+             hints: bool = False) -> None:
         """Open a table: everyone on ``estate`` (default 1) or a ``board`` of one's own, or
-        the experts' ``setup``; with the expansion ``modules``."""
-        config = table_config(players, Edition(edition), estate, setup, modules, board)
+        the experts' ``setup``; with the expansion ``modules``; ``hints`` from a bot allowed
+        or not."""
+        config = table_config(players, Edition(edition), estate, setup, modules, board, hints)
         self._since = self.peer.event_count
         self.thread.call(self.peer.host(config, name, colour))
 
@@ -420,6 +422,11 @@ class NetTable:
     @property
     def ended(self) -> str | None:
         return self._ended
+
+    @property
+    def hints(self) -> bool:
+        """Whether the table allows hints from a bot (its host chose; everyone signed it)."""
+        return self.session.config.hints
 
     @property
     def table_code(self) -> str:
@@ -646,13 +653,13 @@ def quick_bot_game(home: Path, bots: int, name: str,
                    setup: Setup | None = None, modules: tuple[Module, ...] = ()
                    ) -> tuple[PeerThread, NetTable]:
     """Host a table on loopback, fill it with ``bots`` local bot peers, start it (2019
-    edition when ``modules`` are in play)."""
+    edition when ``modules`` are in play). Hints are allowed: only our own bots play."""
     thread = PeerThread()
     try:
         thread.open(home, interface=LOOPBACK, mdns=False)
         lobby = LanLobby(thread)
         lobby.host(bots + 1, name, colour, "2019" if modules else "2011", setup=setup,
-                   modules=modules)
+                   modules=modules, hints=True)
         lobby.add_bots(bots, strategy)
         deadline = time.monotonic() + timeout
         while lobby.session is None:

@@ -132,6 +132,9 @@ class GameConfig:
     setup: Setup = Setup.STANDARD
     modules: tuple[Module, ...] = ()
     custom: tuple[Estate, ...] = ()  # boards of one's own that ``estates`` may name
+    hints: bool = False
+    """Whether players may ask a bot what it would do (a table's rule, not the game's: the
+    engine never reads it; it is here so that every player signs it with the rest)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -140,6 +143,8 @@ class GameConfig:
             raise ConfigError(f"edition must be an Edition, not {self.edition!r}")
         if not isinstance(self.setup, Setup):
             raise ConfigError(f"setup must be a Setup, not {self.setup!r}")
+        if type(self.hints) is not bool:
+            raise ConfigError(f"hints must be True or False, not {self.hints!r}")
         self._check_modules()
         self._check_custom()
         if self.setup is not Setup.STANDARD:
@@ -206,9 +211,10 @@ class GameConfig:
         setup = "" if self.setup is Setup.STANDARD else f", setup={self.setup!r}"
         modules = f", modules={self.modules!r}" if self.modules else ""
         custom = f", custom={self.custom!r}" if self.custom else ""
+        hints = ", hints=True" if self.hints else ""
         return (f"GameConfig(players={self.players!r}, edition={self.edition!r}, "
                 f"estates={self.estates!r}, start_spaces={self.start_spaces!r}{setup}{modules}"
-                f"{custom})")
+                f"{custom}{hints})")
 
     @property
     def border_posts(self) -> bool:
@@ -253,12 +259,13 @@ class GameConfig:
 
     def to_tree(self) -> list[object]:
         """Canonical encodable form: ``[players, edition, [estate ids], [start spaces],
-        set-up, [module names]]``, where trailing fields that hold their default (the standard
-        set-up, no modules) are left out, so a base game encodes as it always did."""
+        set-up, [module names], [boards of one's own], hints]``, where trailing fields that
+        hold their default (the standard set-up, no modules, no boards, no hints) are left
+        out, so a base game encodes as it always did."""
         tree: list[object] = [self.players, self.edition.value, list(self.estates),
                               list(self.start_spaces), self.setup.value,
                               [m.value for m in self.modules],
-                              [_board_tree(b) for b in self.custom]]
+                              [_board_tree(b) for b in self.custom], self.hints]
         while len(tree) > 4 and tree[-1] == _TREE_DEFAULTS[len(tree) - 5]:
             tree.pop()
         return tree
@@ -268,8 +275,8 @@ class GameConfig:
         """Inverse of :meth:`to_tree`; raises ConfigError on anything malformed."""
         if not (isinstance(tree, list | tuple) and 4 <= len(tree) <= 4 + len(_TREE_DEFAULTS)):
             raise ConfigError("a game config is [players, edition, estates, start spaces] "
-                              "(then the set-up, the modules and boards of one's own, where "
-                              "not the defaults)")
+                              "(then the set-up, the modules, boards of one's own and hints, "
+                              "where not the defaults)")
         if len(tree) > 4 and tree[-1] == _TREE_DEFAULTS[len(tree) - 5]:
             raise ConfigError("a trailing field that holds its default is written by "
                               "leaving it out")
@@ -296,6 +303,11 @@ class GameConfig:
             if not isinstance(tree[6], list | tuple):
                 raise ConfigError("boards of one's own must be a list")
             custom = tuple(_board_from_tree(b) for b in tree[6])
+        hints = False
+        if len(tree) > 7:
+            if type(tree[7]) is not bool:
+                raise ConfigError(f"hints must be true or false, not {tree[7]!r}")
+            hints = tree[7]
         try:
             ed = Edition(edition)
         except ValueError:
@@ -306,12 +318,12 @@ class GameConfig:
             raise ConfigError("start spaces must be a list of space numbers")
         if type(players) is not int:
             raise ConfigError(f"players must be an integer, not {players!r}")
-        return cls(players, ed, tuple(estates), tuple(starts), setup, modules, custom)
+        return cls(players, ed, tuple(estates), tuple(starts), setup, modules, custom, hints)
 
 
-_TREE_DEFAULTS: tuple[object, ...] = (Setup.STANDARD.value, [], [])
+_TREE_DEFAULTS: tuple[object, ...] = (Setup.STANDARD.value, [], [], False)
 """The values of the config tree's optional trailing fields (set-up, modules, boards of
-one's own) by default."""
+one's own, hints) by default."""
 
 
 def _lists(value: object) -> object:

@@ -87,6 +87,8 @@ def add_host_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--edition", type=options.edition, default=None, metavar="YEAR",
                         help="rulebook edition, 2011 or 2019 (default 2011; 2019 with --with)")
     add_setup_arguments(parser)
+    parser.add_argument("--hints", action="store_true",
+                        help="let players ask a bot what it would do (H); everyone sees it")
     _client_arguments(parser)
 
 
@@ -199,7 +201,8 @@ def run_host(args: argparse.Namespace) -> int:
     edition = table_config(args.players, args.edition, args.estate, args.setup,
                            args.modules, args.board).edition.value
     return netcommand.run_lobby(net_options(args), host=Host(args.players, edition, args.estate,
-                                                             args.setup, args.modules, args.board))
+                                                             args.setup, args.modules, args.board,
+                                                             args.hints))
 
 
 def run_join(args: argparse.Namespace) -> int:

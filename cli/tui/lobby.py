@@ -14,7 +14,7 @@ the runner to carry out; :func:`render_lobby` draws the model on a
 >>> dispatch_lobby(model, "h"); model.page
 <Page.HOST: 'host'>
 >>> dispatch_lobby(model, "KEY_RIGHT"); dispatch_lobby(model, "^J")
-Host(players=3, edition='2011', estate=None, setup=None, modules=(), board=None)
+Host(players=3, edition='2011', estate=None, setup=None, modules=(), board=None, hints=False)
 """
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ class Host:
     setup: Setup | None = None  # or the experts' set-up
     modules: tuple[Module, ...] = ()  # the 2019 expansion modules
     board: Estate | None = None  # everyone on this board of one's own (--estate-file)
+    hints: bool = False  # players may ask a bot what it would do
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +167,7 @@ class LobbyModel:
     selected: str = "bots"  # a table's instance name or one of ACTIONS
     players: int = 2
     edition: str = "2011"
+    hints: bool = False
     bots: int = 1
     ready: bool = False
     typing: str = ""
@@ -255,7 +257,7 @@ class LobbyModel:
 
     def confirm_host(self, host: Host) -> LobbyCommand:
         """Host at once (``burgundy host``)."""
-        self.players, self.edition = host.players, host.edition
+        self.players, self.edition, self.hints = host.players, host.edition, host.hints
         return self._enter(host)
 
     def confirm_join(self, target: TableInfo | tuple[str, int]) -> LobbyCommand:
@@ -291,10 +293,13 @@ class LobbyModel:
     def switch_edition(self) -> None:
         self.edition = EDITIONS[(EDITIONS.index(self.edition) + 1) % len(EDITIONS)]
 
+    def switch_hints(self) -> None:
+        self.hints = not self.hints
+
     def confirm(self) -> LobbyCommand | None:
         """Enter on the host, bots or address page."""
         if self.page == Page.HOST:
-            return self._enter(Host(self.players, self.edition))
+            return self._enter(Host(self.players, self.edition, hints=self.hints))
         if self.page == Page.BOTS:
             return PlayBots(self.bots)
         try:
@@ -459,6 +464,7 @@ LOBBY_KEYMAP: dict[Page, dict[str, tuple[Handler, str]]] = {
         "2": (("number", "2"), "players"), "3": (("number", "3"), ""),
         "4": (("number", "4"), ""),
         "e": (("switch_edition",), "edition"),
+        "t": (("switch_hints",), "hints"),
         "^[": (("back",), "back"),
         "q": (("quit",), "quit"),
     },
@@ -504,8 +510,9 @@ PAGE_HELP: dict[Page, tuple[str, ...]] = {
         "New to the game? l plays a guided first game against a bot.",
     ),
     Page.HOST: (
-        "Choose the number of seats (2 to 4) and the rulebook edition; Enter opens the",
-        "table. It is announced on the LAN, and anyone can join it by address too.",
+        "Choose the seats (2 to 4), the rulebook edition and whether players may ask",
+        "a bot for hints (everyone sees it). Enter opens the table: it is announced on",
+        "the LAN, and anyone can join it by address too.",
     ),
     Page.BOTS: (
         "Each bot is a peer of its own on this computer, talking over loopback: the game",
@@ -675,6 +682,10 @@ def host_lines(model: LobbyModel, width: int) -> list[Line]:
         [],
         [Seg("Edition:  "), *_choices(EDITIONS, model.edition),
          Seg("   (e switches; they differ in knowledge tiles 6, 15, 26)", Style.DIM)],
+        [],
+        [Seg("Hints:    "), *_choices(("off", "on"), "on" if model.hints else "off"),
+         Seg(fit("   (t switches: may players ask a bot what it would do?)", width - 18),
+             Style.DIM)],
         [],
         [Seg(fit("Enter opens the table: it is announced on the LAN, and anyone can also "
                  "join it", width))],

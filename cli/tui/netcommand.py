@@ -339,7 +339,7 @@ class LobbyRunner:
             if isinstance(command, Host):
                 lobby.host(command.players, model.name, model.colour, command.edition,
                            setup=command.setup, estate=command.estate, modules=command.modules,
-                           board=command.board)
+                           board=command.board, hints=command.hints)
             elif isinstance(command, Join):
                 lobby.join(command.target, model.name, model.colour,
                            spectator=self.options.watch)

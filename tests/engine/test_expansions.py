@@ -63,6 +63,15 @@ def test_modules_are_kept_in_canonical_order_and_round_trip_through_the_tree():
     assert GameConfig.from_tree(experts.to_tree()) == experts
 
 
+def test_a_table_that_allows_hints_says_so_in_its_config_and_nowhere_else():
+    config = GameConfig(2, hints=True)
+    assert config.to_tree() == [2, "2011", ["1", "1"], [18, 18], "standard", [], [], True]
+    assert GameConfig.from_tree(config.to_tree()) == config
+    assert GameConfig(2).hints is False
+    with pytest.raises(ConfigError, match="hints must be True or False, not 1"):
+        GameConfig(2, hints=1)  # type: ignore[arg-type]
+
+
 def test_a_base_game_config_encodes_as_before():
     assert GameConfig(2).to_tree() == [2, "2011", ["1", "1"], [18, 18]]
     assert GameConfig(2, setup=Setup.EXPERTS_SECRET).to_tree() == [2, "2011", [], [],
@@ -76,7 +85,9 @@ def test_a_base_game_config_encodes_as_before():
     ([2, "2019", [], [], "standard", ["shields!"]], "unknown module"),
     ([2, "2019", [], [], "standard", "inns"], "list of module names"),
     ([2, "2011", [], [], "standard", ["inns"]], "2019 edition"),
-    ([2, "2019", [], [], "standard", ["inns"], [], 7], "a game config is"),
+    ([2, "2019", [], [], "standard", ["inns"], [], True, 7], "a game config is"),
+    ([2, "2019", [], [], "standard", ["inns"], [], 7], "hints must be true or false"),
+    ([2, "2019", [], [], "standard", ["inns"], [], False], "leaving it out"),
     ([2, "2019", [], [], "standard", ["inns"], 7], "boards of one.s own must be a list"),
 ])
 def test_a_bad_modules_field_is_refused_with_the_reason(tree, phrase):

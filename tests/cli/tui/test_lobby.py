@@ -7,6 +7,7 @@ import inspect
 
 import pytest
 
+from p2p_burgundy.cli.estates import table_config, table_extras
 from p2p_burgundy.cli.tui.app import App, Palette, dispatch, footer_keys
 from p2p_burgundy.cli.tui.layout import compute_layout
 from p2p_burgundy.cli.tui.lobby import (
@@ -158,6 +159,12 @@ def test_hosting_asks_players_and_edition() -> None:
     assert model.page == Page.LOBBY
     model = LobbyModel("Ann", "red", FP[0])
     dispatch_lobby(model, "h")
+    assert screen(model)[6].startswith("Hints:     off  on    (t switches: may players ask")
+    dispatch_lobby(model, "t")
+    assert model.hints
+    assert dispatch_lobby(model, "^J") == Host(2, "2011", hints=True)
+    model = LobbyModel("Ann", "red", FP[0])
+    dispatch_lobby(model, "h")
     dispatch_lobby(model, "^[")
     assert model.page == Page.TABLES
 
@@ -213,6 +220,13 @@ def test_the_host_sees_everyone_with_fingerprint_and_readiness_and_the_table_cod
     assert model.message == "Waiting for 1 more player (b: bots take the free seats)."
     assert dispatch_lobby(model, "b") == AddBots()
     assert dispatch_lobby(model, "r") is None and "always ready" in model.message
+
+
+def test_everyone_at_the_table_sees_whether_hints_are_on() -> None:
+    config = table_config(3, None, None, None, hints=True)
+    at = at_table(member(0, "Ann", "red", True), member(1, "Bob", "blue", False),
+                  hosting=False, extras=table_extras(config))
+    assert screen(lobby_model(at))[3] == "Hints from a bot allowed"
 
 
 def test_the_host_starts_once_the_table_is_full_and_ready() -> None:

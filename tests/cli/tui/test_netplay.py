@@ -146,6 +146,21 @@ def test_the_secret_experts_set_up_is_played_through_the_table(tmp_path: Path) -
     assert kinds.count("CHOICE_COMMIT") == 2 and kinds.count("CHOICE_REVEAL") == 2
 
 
+def test_hints_allowed_by_the_host_are_in_every_players_config(
+        tmp_path: Path, threads: list[PeerThread]) -> None:
+    host = open_lobby(threads, tmp_path / "host")
+    host.host(2, "Hana", "red", hints=True)
+    joiner = open_lobby(threads, tmp_path / "joiner")
+    joiner.join(host.address, "Jo", "blue")
+    wait_until(joiner.thread, lambda: joiner.config is not None and joiner.config.hints,
+               what="the joiner to see the table's rules")
+    joiner.set_me("Jo", "blue", True)
+    wait_until(host.thread, lambda: host.can_start, what="the joiner ready")
+    host.start()
+    wait_until(joiner.thread, lambda: joiner.session is not None, what="the start")
+    assert NetTable(joiner.thread).hints and NetTable(host.thread).hints
+
+
 def test_a_spectator_follows_the_game_read_only_to_the_same_end(
         tmp_path: Path, threads: list[PeerThread]) -> None:
     host = open_lobby(threads, tmp_path / "host")
