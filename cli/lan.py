@@ -426,7 +426,12 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         else:
             out.write(f"game file {path}: {verdict(report)}\n")
         out.flush()
-        return 0 if report.ok else 1
+        if not report.ok:
+            reasons = [str(p) for p in report.problems] or ["the game is not complete"]
+            print(f"burgundy bot: {path} does not verify: {'; '.join(reasons)} "
+                  f"(burgundy verify {path})", file=sys.stderr)
+            return 1
+        return 0
     finally:
         engine = _engine_of(strategy)
         if engine is not None:
