@@ -25,6 +25,7 @@ from p2p_burgundy.estate import NEIGHBOURS, SPACE_COUNT, bits
 from p2p_burgundy.net.audit import Audit
 from p2p_burgundy.state import EMPTY, PlayerState
 from p2p_burgundy.tiles import KNOWLEDGE_NUMBER, Colour, Tile
+from p2p_burgundy.trade import CARDS
 
 Json = dict[str, object]
 RESULT_VERSION = 1
@@ -100,7 +101,7 @@ def state_json(state: GameState) -> Json:
 
 def _player_json(state: GameState, seat: int, player: PlayerState) -> Json:
     board = state.boards[seat]
-    return {
+    out: Json = {
         "seat": seat,
         "estate": board.id,
         "colours": [name(Colour(c)) for c in board.colours],
@@ -119,6 +120,15 @@ def _player_json(state: GameState, seat: int, player: PlayerState) -> Json:
         "vp": player.vp,
         "breakdown": breakdown_json(player.breakdown),
     }
+    if board.border_posts:
+        out["border_posts"] = [bits(post) for post in board.border_posts]
+    if state.config.border_posts:
+        out["border_rank"] = state.border_ranks[seat]
+    if state.config.has(Module.TRADE_ROUTES):
+        out["route"] = [{"card": card, "goods": goods, "bonus": name(bonus)}
+                        for card in state.routes[seat] for goods, bonus in CARDS[card]]
+        out["route_goods"] = list(state.route_goods[seat])
+    return out
 
 
 def breakdown_json(breakdown: Sequence[int]) -> dict[str, int]:

@@ -314,7 +314,8 @@ def test_every_expansion_module_shows_in_the_state_and_its_actions_have_names() 
     from p2p_burgundy.cli.gamejson import action_json
     from p2p_burgundy.cli.strategies import make as make_bot
 
-    config = GameConfig(players=3, edition=Edition.E2019, modules=tuple(Module))
+    config = GameConfig(players=3, edition=Edition.E2019, modules=tuple(Module),
+                        estates=("11a", "11c", "11e"))  # duchies with border posts
     state = new_game(config)
     bot = make_bot("random", 3)
     seen: set[str] = set()
@@ -329,4 +330,9 @@ def test_every_expansion_module_shows_in_the_state_and_its_actions_have_names() 
     assert problems(message["state"], shape("state")) == []
     assert message["state"]["modules"] == [m.value for m in Module]  # type: ignore[index]
     assert isinstance(message["state"]["inns"], int)  # type: ignore[index]
+    seat = message["state"]["seats"][0]  # type: ignore[index]
+    assert problems(seat, {"border_posts": [["int"]], "border_rank": "int",
+                           "route": [{"card": "int", "goods": "int", "bonus": "str"}],
+                           "route_goods": ["int"]}) == []
+    assert len(seat["route"]) == 3 * 4 and len(seat["route_goods"]) <= 12
     assert {"buy", "use_die", "place_tile", "end_turn"} <= seen
