@@ -37,6 +37,7 @@ from .render import Canvas, Line, Seg, Style, fit, footer_line, too_small_lines
 from .table import clean_name
 
 EDITIONS = ("2011", "2019")
+EXPANSIONS = ("none", "all")  # the host page's choice of the 2019 expansion modules
 ACTIONS = ("bots", "host", "address", "learn")
 ACTION_TEXT = {"bots": "play against bots on this computer",
                "learn": "learn to play: a guided first game against a bot",
@@ -168,6 +169,7 @@ class LobbyModel:
     players: int = 2
     edition: str = "2011"
     hints: bool = False
+    expansions: str = "none"  # "all": every 2019 expansion module (2019 edition)
     bots: int = 1
     ready: bool = False
     typing: str = ""
@@ -292,6 +294,13 @@ class LobbyModel:
 
     def switch_edition(self) -> None:
         self.edition = EDITIONS[(EDITIONS.index(self.edition) + 1) % len(EDITIONS)]
+        if self.edition != "2019":
+            self.expansions = "none"  # the modules are part of the 2019 edition
+
+    def switch_expansions(self) -> None:
+        self.expansions = EXPANSIONS[(EXPANSIONS.index(self.expansions) + 1) % len(EXPANSIONS)]
+        if self.expansions != "none":
+            self.edition = "2019"
 
     def switch_hints(self) -> None:
         self.hints = not self.hints
@@ -299,7 +308,9 @@ class LobbyModel:
     def confirm(self) -> LobbyCommand | None:
         """Enter on the host, bots or address page."""
         if self.page == Page.HOST:
-            return self._enter(Host(self.players, self.edition, hints=self.hints))
+            modules = tuple(Module) if self.expansions == "all" else ()
+            return self._enter(Host(self.players, self.edition, modules=modules,
+                                    hints=self.hints))
         if self.page == Page.BOTS:
             return PlayBots(self.bots)
         try:
@@ -465,6 +476,7 @@ LOBBY_KEYMAP: dict[Page, dict[str, tuple[Handler, str]]] = {
         "4": (("number", "4"), ""),
         "e": (("switch_edition",), "edition"),
         "t": (("switch_hints",), "hints"),
+        "m": (("switch_expansions",), "modules"),
         "^[": (("back",), "back"),
         "q": (("quit",), "quit"),
     },
@@ -510,9 +522,10 @@ PAGE_HELP: dict[Page, tuple[str, ...]] = {
         "New to the game? l plays a guided first game against a bot.",
     ),
     Page.HOST: (
-        "Choose the seats (2 to 4), the rulebook edition and whether players may ask",
-        "a bot for hints (everyone sees it). Enter opens the table: it is announced on",
-        "the LAN, and anyone can join it by address too.",
+        "Choose the seats (2 to 4), the rulebook edition, the 2019 expansion modules (m:",
+        "none or all; `burgundy host --with` picks them one by one) and whether players",
+        "may ask a bot for hints (everyone sees it). Enter opens the table: it is",
+        "announced on the LAN, and anyone can join it by address too.",
     ),
     Page.BOTS: (
         "Each bot is a peer of its own on this computer, talking over loopback: the game",
@@ -682,6 +695,8 @@ def host_lines(model: LobbyModel, width: int) -> list[Line]:
         [],
         [Seg("Edition:  "), *_choices(EDITIONS, model.edition),
          Seg("   (e switches; they differ in knowledge tiles 6, 15, 26)", Style.DIM)],
+        [Seg("Modules:  "), *_choices(EXPANSIONS, model.expansions),
+         Seg(fit("   (m: the 2019 expansions, 2019 edition)", width - 20), Style.DIM)],
         [],
         [Seg("Hints:    "), *_choices(("off", "on"), "on" if model.hints else "off"),
          Seg(fit("   (t switches: may players ask a bot what it would do?)", width - 18),

@@ -97,3 +97,17 @@ def test_the_screen_shows_the_trade_route_the_inns_and_the_border_post_bonus():
     posts = with_game(posts, border_ranks=(1, 0))
     dice = "".join(seg.text for seg in supplies_lines(posts, 0)[3])
     assert "posts 1st" in dice
+
+
+def test_the_host_page_switches_every_module_on_with_the_2019_edition():
+    from p2p_burgundy.cli.tui.lobby import Host, LobbyModel, Page
+
+    model = LobbyModel("Ann", "red", "fp")
+    model.page = Page.HOST
+    model.switch_expansions()
+    assert (model.expansions, model.edition) == ("all", "2019")
+    command = model.confirm()
+    assert isinstance(command, Host) and command.modules == tuple(Module)
+    model.page = Page.HOST
+    model.switch_edition()  # back to 2011: no modules
+    assert (model.expansions, model.edition) == ("none", "2011")
