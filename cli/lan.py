@@ -32,7 +32,6 @@ from p2p_burgundy import (
     GameState,
     apply,
     legal_actions,
-    outcome,
     state_hash,
 )
 from p2p_burgundy.net.audit import Audit, audit_file
@@ -225,7 +224,7 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
                                "entry: the game cannot be trusted")
             if isinstance(event, EntryRejected) and event.seat == session.my_seat:
                 raise LanError(f"our own entry was rejected: {event.reason}")
-        if session.handed_over:
+        if session.handed_over and session.my_seat not in session.resigned:
             raise LanError("the other players handed our seat to a bot")
         if session.choice_due:  # the experts' secret set-up: commit to a choice
             state = session.choice_state()
@@ -240,8 +239,8 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
             if session.state is state and session.my_turn:
                 await peer.submit_turn(actions)
             continue
-        if session.state.is_over:  # its GameOver event left the buffer already
-            return GameOver(outcome(session.state), state_hash(session.state))
+        if session.over:  # its GameOver event left the buffer already
+            return GameOver(session.outcome(), state_hash(session.state))
         progress = (session.state.chance_index, session.turn_number)
         if progress != last_progress:
             last_progress, stalled_since = progress, loop.time()

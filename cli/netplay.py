@@ -391,6 +391,7 @@ class NetTable:
         self._rematch: int | None = None  # steps matched again after the session recomputed
         self._chats = [0] * len(self.session.seats)  # chat lines shown per seat
         self._forfeits: set[int] = set()
+        self._resigned: set[int] = set()  # seats whose resignation was shown
         self._sole: tuple[int, int] | None = None  # the sole entropy contributor announced
         self._ended: str | None = None
         self._bot = make("greedy", int.from_bytes(os.urandom(4), "big"))
@@ -405,7 +406,10 @@ class NetTable:
 
     @property
     def my_seat(self) -> int | None:
-        return self.session.my_seat
+        """Our seat, or None when we watch: as a spectator, or once we resigned (a bot plays
+        the seat and we only watch, here and when the game is opened again)."""
+        seat = self.session.my_seat
+        return None if seat in self.session.resigned else seat
 
     @property
     def state(self) -> GameState:
@@ -449,13 +453,19 @@ class NetTable:
             self.thread.call(self.peer.send_chat(text))
 
     def resign(self) -> None:
-        """Leave the game: say so; the others may hand our seat to a bot."""
-        if self._ended is None and not self.session.state.is_over:
-            self.thread.call(self.peer.send_chat("I resign and leave the table."))
-            who = self._names[self.my_seat] if self.my_seat is not None else "A spectator"
-            self._ended = f"{who} resigned"
-            self._history.append(HistoryEntry(self.my_seat, f"{who} resigned.",
-                                              EntryKind.EVENT))
+        """Leave the game for good: our signed resignation hands our seat to a bot, with no
+        vote, and the game goes on for the others; we watch from then on."""
+        if self._ended is None and not self.session.over:
+            try:
+                self.thread.call(self.peer.end() if self.may_end else self.peer.resign())
+            except LocalProtocolError as exc:
+                raise IllegalAction(str(exc)) from None
+
+    @property
+    def may_end(self) -> bool:
+        """Whether we are the only player left: :meth:`resign` then ends the game here, with
+        us the winner, instead of leaving the seat to a bot."""
+        return self.session.may_end
 
     def gone(self) -> list[int]:
         """Seats the game waits for that we have not heard from for a while."""
@@ -519,21 +529,39 @@ class NetTable:
                 self._resync("A player handed to a bot had played that very step itself: its "
                              "own entry counts, and the game was recomputed from there.")
                 self._forfeits &= set(self.session.forfeits)
+                self._resigned &= set(self.session.resigned)
             elif isinstance(event, Equivocation):
                 self._ended = (f"{self._names[event.seat]} signed two versions of one entry; "
                                "the game stopped")
                 out.append(GameEnded(self._ended))
-            elif not isinstance(event, GameOver):
+            elif isinstance(event, GameOver):
+                if self.session.ended is not None and not self._ended:
+                    who = self._names[self.session.ended[0]]
+                    self._ended = f"{who} ended the game as the only player left"
+                    self._history.append(HistoryEntry(None, f"{self._ended}: {who} wins.",
+                                                      EntryKind.EVENT))
+                    out.append(GameEnded(self._ended))
+            else:
                 continue
             out.append(StateChanged())
-        for seat in sorted(set(self.session.forfeits) - self._forfeits):
-            self._forfeits.add(seat)
-            text = f"{self._names[seat]}'s seat is played by a bot from now on (agreed by all)."
-            if seat == self.my_seat and not self._ended:
-                self._ended = "the other players handed your seat to a bot"
-                out.append(GameEnded(self._ended))
+        for seat in sorted(set(self.session.resigned) - self._resigned):
+            self._resigned.add(seat)
+            text = (f"{self._names[seat]} resigned: a bot plays that seat from now on."
+                    if seat != self.session.my_seat else
+                    "You resigned: a bot plays your seat from now on. You are watching the "
+                    "rest of the game (q leaves).")
             self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
             out += [Notice(text), StateChanged()]
+        for seat in sorted(set(self.session.forfeits) - self._forfeits):
+            self._forfeits.add(seat)
+            if seat not in self.session.resigned:
+                text = (f"{self._names[seat]}'s seat is played by a bot from now on (agreed by "
+                        "all).")
+                if seat == self.my_seat and not self._ended:
+                    self._ended = "the other players handed your seat to a bot"
+                    out.append(GameEnded(self._ended))
+                self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
+                out += [Notice(text), StateChanged()]
             out += self._sole_notice()
         if self._track_missing():
             out.append(StateChanged())
@@ -552,8 +580,9 @@ class NetTable:
         who = "you" if seat == self.my_seat else self._names[seat]
         text = (f"From chance event {k} on, only {who} contribute{'' if who == 'you' else 's'} "
                 f"entropy: {who} could predict every later roll and draw.")
-        if seat == self.my_seat and len(self.session.seats) == 2 and not self._ended:
-            text += " You can end the game here (R resigns) instead of playing the bot."
+        if self.session.may_end and seat == self.my_seat and not self._ended:
+            text += (" R ends the game here with you the winner; or play on against the "
+                     "bot.")
         self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
         return [Notice(text)]
 

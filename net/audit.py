@@ -28,7 +28,6 @@ from p2p_burgundy import (
     GameState,
     apply,
     new_game,
-    outcome,
     resolve_chance,
     state_hash,
 )
@@ -537,7 +536,7 @@ class _Auditor:
                 seq = _turn_seq(session, event, rejected, applied)
                 state, turn = self.replay_turn(state, event, seq)
                 steps.append(turn)
-        complete = state.is_over
+        complete = session.over
         self.unplayed_turns(session, rejected, applied, complete)
         void = self.void_entries(session, complete)
         chat_reports = self.chats(session)
@@ -545,7 +544,7 @@ class _Auditor:
         result = None
         if complete:
             scores = tuple(Score(i, p.vp, p.breakdown) for i, p in enumerate(state.players))
-            result = outcome(state)
+            result = session.outcome()
         return Audit(
             records=len(self.records),
             game_id=start.game_id,

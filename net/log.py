@@ -51,6 +51,7 @@ class Kind(IntEnum):
     CHOICE_COMMIT = 6  # [digest]: the author's secret set-up choice, committed (experts-secret)
     CHOICE_REVEAL = 7  # [choice, salt]: that choice and its 16-byte salt, once all committed
     RESIGN = 8  # []: the author leaves for good; a bot plays its seat, no vote needed
+    END = 9  # []: the only player left ends the game there, as the winner
 
 
 @dataclass(frozen=True, slots=True)

@@ -239,6 +239,18 @@ class Peer:
         self.session.agree_seat_to_bot(seat)
         await self._flush()
 
+    async def resign(self) -> None:
+        """Leave the game for good: a bot plays our seat (see :meth:`Session.resign`)."""
+        assert self.session is not None
+        self.session.resign()
+        await self._flush()
+
+    async def end(self) -> None:
+        """End the game as the only player left (see :meth:`Session.end`)."""
+        assert self.session is not None
+        self.session.end()
+        await self._flush()
+
     async def send_chat(self, text: str) -> None:
         assert self.session is not None
         self.session.send_chat(text)

@@ -405,6 +405,8 @@ class Session:
         # step -> seat to hand over -> voter -> seq of the voter's (first) agreement
         self._agreements: dict[int, dict[int, dict[int, int]]] = {}
         self.resigned: dict[int, int] = {}  # seat -> seq of its RESIGN entry
+        self._ends: dict[int, int] = {}  # seat -> seq of its END entry
+        self.ended: tuple[int, int] | None = None  # (seat, step) when an END ended the game
         self._rebuild_due = False
         self._rebuilding = False
         self.state: GameState = new_game(self.config)
@@ -449,7 +451,7 @@ class Session:
         mover = self.state.to_move
         return (mover is not None and mover in self.forfeits and self.my_seat is not None
                 and self.my_seat == self.deputy and not self._recovering
-                and self.my_seat not in self.resigned
+                and not self._signed_off and self.ended is None
                 and not (self._secret_choosing() and mover in self._choices))
 
     @property
@@ -471,7 +473,7 @@ class Session:
             raise LocalProtocolError("agree to hand another player's seat to a bot")
         if self.my_seat in self._agreements.get(self.step, {}).get(seat, {}):
             raise LocalProtocolError("we already agreed to hand that seat over at this step")
-        if self.my_seat in self.resigned:
+        if self._signed_off:
             raise LocalProtocolError("we resigned: the others decide without us")
         self._author(Kind.SEAT_TO_BOT, [seat, self.step])
 
@@ -481,11 +483,48 @@ class Session:
         the game after this (chat aside)."""
         if self.my_seat is None or self._recovering:
             raise LocalProtocolError("spectators and recovering peers cannot resign")
-        if self.state.is_over:
+        if self.over:
             raise LocalProtocolError("the game is over")
         if self.my_seat in self.resigned or self.handed_over:
             raise LocalProtocolError("our seat is already played by a bot")
         self._author(Kind.RESIGN, [])
+
+    @property
+    def may_end(self) -> bool:
+        """Whether we are the only player left (every other seat is played by a bot), so
+        that we may end the game here as the winner (:meth:`end`) instead of playing on."""
+        me = self.my_seat
+        return (me is not None and len(self.seats) > 1 and not self.over
+                and not self._recovering and me not in self.resigned and me not in self._ends
+                and all(s in self.forfeits for s in range(len(self.seats)) if s != me))
+
+    def end(self) -> None:
+        """End the game at the step it waits at, as its winner: we are the only player left
+        (:attr:`may_end`). The scores stand as they are; nothing we sign counts after."""
+        if not self.may_end:
+            raise LocalProtocolError("only the last player left may end the game")
+        self._author(Kind.END, [])
+
+    @property
+    def _signed_off(self) -> bool:
+        """Whether we resigned or ended the game: we author nothing for it any more."""
+        return self.my_seat in self.resigned or self.my_seat in self._ends
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is over: played to its end, or ended by the last player left."""
+        return self.state.is_over or self.ended is not None
+
+    def outcome(self) -> Outcome:
+        """The result: the engine's when the game was played out; when the last player left
+        ended it, that player wins and the others follow by their points as they stand."""
+        result = outcome(self.state)
+        if self.ended is None:
+            return result
+        winner = self.ended[0]
+        rest = tuple(s for s in result.ranking if s != winner)
+        return Outcome((winner, *rest), result.scores, result.empty_spaces,
+                       "the last player left ended the game")
 
     def handed_round(self, seat: int) -> tuple[int, int] | None:
         """``(phase, round)`` (0-based) of the step ``seat`` was handed to a bot at, or None."""
@@ -517,14 +556,22 @@ class Session:
     def _hand_over(self) -> bool:
         """Hand to a bot, from this step, the largest set of seats the game waits for such
         that every live seat outside it agreed (naming this step) to hand over each of them.
-        Whether any seat was handed over. A function of the agreements alone, so every peer
-        decides it alike whatever the order they arrived in."""
+        Whether any seat was handed over (or, the only player left having signed END, the
+        game ended here). A function of the entries alone, so every peer decides it alike
+        whatever the order they arrived in."""
         votes = self._agreements.get(self.step, {})
         missing = self._missing()
-        resigning = {x for x in missing if x in self.resigned}  # their own consent
+        for seat in missing:
+            if seat in self._ends and all(s in self.forfeits for s in range(len(self.seats))
+                                          if s != seat):
+                self.ended = (seat, self.step)
+                return True
+        # Their own consent (an END that cannot end the game, others still playing, is one).
+        resigning = {x for x in missing if x in self.resigned or x in self._ends}
         handing = {x for x in missing if votes.get(x)} - resigning
         while handing:  # a seat that resigned has no say: it agreed to whatever comes
-            voters = [v for v in self._live() if v not in handing and v not in self.resigned]
+            voters = [v for v in self._live() if v not in handing and v not in self.resigned
+                      and v not in self._ends]
             keep = {x for x in handing if voters and all(v in votes[x] for v in voters)}
             if keep == handing:
                 break
@@ -551,6 +598,7 @@ class Session:
         self.step = self.turn_number = 0
         self.history = []
         self.forfeits, self._handed, self._agreements, self.resigned = {}, {}, {}, {}
+        self._ends, self.ended = {}, None
         self._reveals, self._turns, self._commits, self._choices = {}, {}, {}, {}
         void, self.rejected = self.rejected, {}
         for seat, chain in enumerate(self.chains):
@@ -572,7 +620,7 @@ class Session:
         return (
             self.my_seat is not None and self.state.to_move == self.my_seat
             and not self._recovering and not self.handed_over
-            and self.my_seat not in self.resigned
+            and not self._signed_off and self.ended is None
         )
 
     @property
@@ -613,7 +661,7 @@ class Session:
         me = self.my_seat
         return (me is not None and not self._recovering and self._secret_choosing()
                 and me not in self._commits and me not in self.forfeits
-                and me not in self.resigned
+                and not self._signed_off
                 and bool(self.state.offers[me]))
 
     def choice_state(self) -> GameState:
@@ -658,7 +706,7 @@ class Session:
 
     def waiting_for(self) -> Waiting | None:
         """What the game waits for now (None when over)."""
-        if self.state.is_over:
+        if self.over:
             return None
         if self.state.chance is not None:
             k = self.state.chance.index
@@ -917,10 +965,18 @@ class Session:
         if seat in self.resigned and entry.kind != Kind.CHAT:
             return (f"{self.seats[seat].name} resigned (seq {self.resigned[seat]}): nothing "
                     "it signs after that counts but chat")
+        if seat in self._ends and entry.kind != Kind.CHAT:
+            return (f"{self.seats[seat].name} ended the game (seq {self._ends[seat]}): nothing "
+                    "it signs after that counts but chat")
         if entry.kind == Kind.RESIGN:
             if p:
                 return "a resignation is [] (an empty payload)"
             self.resigned[seat] = entry.seq
+            return None
+        if entry.kind == Kind.END:
+            if p:
+                return "an end of the game is [] (an empty payload)"
+            self._ends[seat] = entry.seq
             return None
         if entry.kind == Kind.SEAT_TO_BOT:
             if not (len(p) == 2 and type(p[0]) is int and type(p[1]) is int
@@ -1008,7 +1064,7 @@ class Session:
     def _secret_choosing(self) -> bool:
         """Whether the game waits for secret set-up choices."""
         return (self.config.setup is Setup.EXPERTS_SECRET and self.state.chance is None
-                and not self.state.is_over and self.state.step == Step.CHOOSE_ESTATE)
+                and not self.over and self.state.step == Step.CHOOSE_ESTATE)
 
     def _advance_choices(self) -> bool:
         """Secret set-up: reveal ours once every seat has committed; apply the choices in
@@ -1018,7 +1074,7 @@ class Session:
             return False
         me = self.my_seat
         if (me is not None and me in self._commits and not self._recovering
-                and me not in self.resigned
+                and not self._signed_off
                 and not any(e.kind == Kind.CHOICE_REVEAL for e in self.chains[me])):
             choice = self._own_choice()
             if choice is not None:
@@ -1102,7 +1158,7 @@ class Session:
         """Resolve chance events and apply turns as far as the entries allow; where the game
         waits for seats that every other live player agreed to hand over at this step,
         hand them to a bot and go on."""
-        while not self.state.is_over:
+        while not self.over:
             chance = self.state.chance
             if chance is not None:
                 k = chance.index
@@ -1112,7 +1168,7 @@ class Session:
                     and self.my_seat not in have
                     and not self._recovering
                     and not self.handed_over  # a reveal for a seat handed over is void
-                    and self.my_seat not in self.resigned
+                    and not self._signed_off
                     and self._chain is not None
                 ):
                     self._author(Kind.REVEAL, [k, self._chain.reveal(k)])
@@ -1129,7 +1185,7 @@ class Session:
                 return
         if not self._over_reported:
             self._over_reported = True
-            self._event(GameOver(outcome(self.state), state_hash(self.state)))
+            self._event(GameOver(self.outcome(), state_hash(self.state)))
 
     def _resolve(self, k: int, have: dict[int, bytes]) -> None:
         chance = self.state.chance

@@ -60,7 +60,7 @@ from p2p_burgundy.tiles import tile_name
 
 from .describe import describe_turn, gains, gains_short
 from .layout import LEFT, MIN_WIDTH
-from .table import Handover, Hinting, Scored, ScoreTrack, Steppable, Table
+from .table import Endable, Handover, Hinting, Scored, ScoreTrack, Steppable, Table
 from .texts import goods_label, guide, info_for_tile, short_name, tile_code, tile_label
 
 if TYPE_CHECKING:
@@ -878,7 +878,13 @@ class Model:
         if self.game_over:
             self.message = "The game is over: there is nothing to resign from."
             return
-        self.confirm = Confirm(Ask.RESIGN, "Resign? The game ends for everyone. (y/n)")
+        if isinstance(self.table, Endable) and self.table.may_end:
+            self.confirm = Confirm(Ask.RESIGN, "End the game here, as the winner, instead of "
+                                   "playing on against the bot? (y/n)")
+            return
+        what = ("A bot plays your seat from now on." if isinstance(self.table, Handover)
+                else "The game ends for everyone.")
+        self.confirm = Confirm(Ask.RESIGN, f"Resign? {what} (y/n)")
 
     def handover_seat(self) -> int | None:
         """The seat of a player gone long enough that we may let a bot play it, or None."""

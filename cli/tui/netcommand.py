@@ -200,7 +200,7 @@ def resume_command(table: NetTable, options: NetOptions) -> str | None:
     """The command that brings us back to the game at ``table``, or None if there is nothing
     to come back to (the game is over, we resigned or were replaced, or we only watched)."""
     session, peer = table.session, table.peer
-    if (session is None or session.state.is_over or table.my_seat is None or table.ended
+    if (session is None or session.over or table.my_seat is None or table.ended
             or peer.game_file is None):
         return None
     home = "" if options.home == data_dir() else f" --home {shlex.quote(str(options.home))}"

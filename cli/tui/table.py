@@ -148,6 +148,16 @@ class Table(Protocol):
 
 
 @runtime_checkable
+class Endable(Protocol):
+    """A networked table where the only player left (the others resigned or were handed to
+    bots) may end the game as the winner: ``resign`` then does that."""
+
+    @property
+    def may_end(self) -> bool:
+        """Whether we are the only player left and the game is not over."""
+
+
+@runtime_checkable
 class Steppable(Protocol):
     """A table that can be moved through time (a replay)."""
 

@@ -206,7 +206,7 @@ class Table:
         idle = 0
         played = 0
         live = [s for i, s in enumerate(self.sessions) if i not in self.offline]
-        while not all(s.state.is_over for s in live):
+        while not all(s.over for s in live):
             self.pump()
             n = 0 if self.paused else self.bot_turns()
             played += n

@@ -9,7 +9,7 @@ import pytest
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.log import Kind
-from p2p_burgundy.net.session import HandedOver, Session
+from p2p_burgundy.net.session import GameOver, HandedOver, Session
 
 from .harness import Table, canonical, forge_chain
 
@@ -85,3 +85,56 @@ def test_a_resignation_with_a_payload_is_void() -> None:
     assert table.sessions[0].resigned == {}
     assert table.sessions[0].rejected[(1, len(table.sessions[0].chains[1]) - 1)].reason == (
         "Bob: a resignation is [] (an empty payload)")
+
+
+def test_two_players_one_resigns_the_other_plays_on_against_the_bot() -> None:
+    table = Table(2, seed=26)
+    table.play(turns=6)
+    resign(table, 1)
+    table.play(turns=1)
+    ann = table.sessions[0]
+    assert 1 in ann.forfeits and ann.may_end and ann.sole_contributor is not None
+    table.play()  # Ann's bot plays Bob's seat (she is its deputy) to the end
+    assert all(s.state.is_over and s.ended is None for s in table.sessions)
+    assert len(set(table.final_hashes())) == 1
+    report = audit(canonical(table))
+    assert report.ok and report.outcome is not None
+    assert report.outcome.decided_by != "the last player left ended the game"
+
+
+def test_two_players_one_resigns_the_other_ends_the_game_as_the_winner() -> None:
+    table = Table(2, seed=27)
+    table.play(turns=6)
+    resign(table, 1)
+    table.play(turns=1)
+    ann = table.sessions[0]
+    with pytest.raises(LocalProtocolError, match="only the last player left"):
+        table.sessions[1].end()
+    step = ann.step
+    ann.end()
+    table.flush(0)
+    table.pump()
+    for i, session in enumerate(table.sessions):
+        assert session.over and not session.state.is_over and session.ended == (0, step)
+        assert session.waiting_for() is None and not session.my_turn
+        assert session.outcome().winner == 0
+        assert session.outcome().decided_by == "the last player left ended the game"
+        assert len(table.of_type(i, GameOver)) == 1
+    with pytest.raises(LocalProtocolError, match="only the last player left"):
+        ann.end()
+    table.play()  # nothing left to play: returns at once
+    report = audit(canonical(table))
+    assert report.ok and report.complete and report.outcome is not None
+    assert report.outcome.winner == 0 and [r.seat for r in report.resignations] == [1]
+
+
+def test_an_end_while_others_still_play_is_a_resignation() -> None:
+    table = Table(3, seed=28)
+    table.play(turns=5)
+    assert not table.sessions[2].may_end
+    table.sessions[2]._author(Kind.END, [])  # as a modified client would
+    table.flush(2)
+    table.play()
+    for session in table.sessions[:2]:
+        assert session.state.is_over and session.ended is None and set(session.forfeits) == {2}
+    assert audit(canonical(table, 0)).complete

@@ -185,3 +185,71 @@ def test_a_spectator_follows_the_game_read_only_to_the_same_end(
     wait_until(watcher.thread, lambda: table.poll() is not None and table.state.is_over,
                what="the spectator to see the end")
     assert state_hash(table.session.state) == state_hash(host.session.state)
+
+
+def two_players(tmp_path: Path, threads: list[PeerThread]) -> tuple[NetTable, NetTable]:
+    """Hana hosts, Jo joins: a 2-player game started, both tables."""
+    host = open_lobby(threads, tmp_path / "host")
+    host.host(2, "Hana", "red")
+    jo = open_lobby(threads, tmp_path / "jo")
+    jo.join(host.address, "Jo", "blue")
+    wait_until(host.thread, lambda: len(host.members) == 2 and jo.admitted, what="Jo in")
+    jo.set_me("Jo", "blue", True)
+    wait_until(host.thread, lambda: host.can_start, what="Jo ready")
+    host.start()
+    wait_until(jo.thread, lambda: jo.session is not None, what="the start")
+    return NetTable(host.thread), NetTable(jo.thread)
+
+
+def resigned_by_keys(hana: NetTable, jo: NetTable) -> Model:
+    """Jo presses R, y; Hana's table says so and, Jo's seat handed over, offers to end."""
+    model = Model(jo)
+    model.refresh()
+    assert dispatch(model, "R") is None
+    assert model.confirm is not None
+    assert model.confirm.question == "Resign? A bot plays your seat from now on. (y/n)"
+    command = dispatch(model, "y")
+    assert command is not None
+    jo.resign()  # what App.execute does with it
+    wait_until(hana.thread, lambda: hana.poll() is not None
+               and any("Jo resigned" in h.text for h in hana.history), what="the news")
+    assert "Jo resigned: a bot plays that seat from now on." in [h.text for h in hana.history]
+    jo.poll()
+    assert jo.my_seat is None  # Jo watches from now on
+    assert any(h.text.startswith("You resigned") for h in jo.history)
+    wait_until(hana.thread, lambda: hana.poll() is not None and hana.may_end,
+               what="the seat handed over")
+    return Model(hana)
+
+
+def test_two_players_one_resigns_the_other_ends_the_game_as_the_winner(
+        tmp_path: Path, threads: list[PeerThread]) -> None:
+    hana, jo = two_players(tmp_path, threads)
+    hana_model = resigned_by_keys(hana, jo)
+    hana_model.refresh()
+    assert any("R ends the game here with you the winner" in h.text for h in hana.history)
+    dispatch(hana_model, "R")
+    assert hana_model.confirm is not None and hana_model.confirm.question.startswith(
+        "End the game here, as the winner")
+    assert dispatch(hana_model, "y") is not None
+    hana.resign()
+    hana.poll()
+    assert hana.ended == "Hana ended the game as the only player left"
+    wait_until(jo.thread, lambda: jo.poll() is not None and jo.ended is not None,
+               what="Jo to see the end")
+    assert jo.session.outcome().winner == 0
+    for table in (hana, jo):
+        assert table.peer.game_file is not None
+        report = audit_file(table.peer.game_file.path.read_bytes())
+        assert report.ok and report.outcome is not None and report.outcome.winner == 0
+
+
+def test_two_players_one_resigns_the_other_finishes_against_the_bot(
+        tmp_path: Path, threads: list[PeerThread]) -> None:
+    hana, jo = two_players(tmp_path, threads)
+    resigned_by_keys(hana, jo)
+    play_out(hana.thread, hana)  # Hana's own turns; her client's bot plays Jo's seat
+    assert hana.session.state.is_over and hana.session.ended is None
+    wait_until(jo.thread, lambda: jo.poll() is not None and jo.session.state.is_over,
+               what="Jo to see the end")
+    assert state_hash(jo.session.state) == state_hash(hana.session.state)
