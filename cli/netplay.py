@@ -537,8 +537,9 @@ class NetTable:
             elif isinstance(event, GameOver):
                 if self.session.ended is not None and not self._ended:
                     who = self._names[self.session.ended[0]]
-                    self._ended = f"{who} ended the game as the only player left"
-                    self._history.append(HistoryEntry(None, f"{self._ended}: {who} wins.",
+                    self._ended = f"{who}, the only player left, ended it and wins"
+                    self._history.append(HistoryEntry(None, f"{who}, the only player left, "
+                                                      "ended the game and wins.",
                                                       EntryKind.EVENT))
                     out.append(GameEnded(self._ended))
             else:

@@ -332,3 +332,67 @@ def test_a_bad_replay_file_is_one_clear_line(tmp_path: Path,
         assert err.count("\n") == 1 and err.startswith("burgundy replay: ") and why in err
     assert main(["replay"]) == 2
     assert "GAMEFILE" in capsys.readouterr().err
+
+
+def drain(*terms: PtyTerminal) -> None:
+    """Read what the other terminals drew meanwhile, so that none blocks on a full pty."""
+    for term in terms:
+        term.wait_until(lambda: False, 0.05)
+
+
+def test_resigning_by_keys_shows_on_the_other_screen_and_the_last_player_ends_the_game(
+        tmp_path: Path) -> None:
+    with burgundy(tmp_path / "hana", "host", "--players", "2", "--name", "Hana",
+                  *OFF_LAN) as hana:
+        screen = hana.wait_for("Others join at 127.0.0.1:")
+        port = re.search(r"Others join at 127\.0\.0\.1:(\d+)", screen).group(1)  # type: ignore[union-attr]
+        with burgundy(tmp_path / "jo", "join", "--name", "Jo", *OFF_LAN) as jo:
+            jo.wait_for("mDNS is off")
+            jo.press("a")
+            jo.wait_for("Address: _")
+            jo.press(f"127.0.0.1:{port}", "enter")
+            jo.wait_for("Press r when you are ready", 20)
+            jo.press("r")
+            hana.wait_for("s starts the game", 20)
+            hana.press("s")
+            hana.wait_for("Hana's estate", 20)
+            jo.wait_for("Jo's estate", 20)
+            jo.press("R")
+            jo.wait_for("Resign? A bot plays your seat from now on. (y/n)")
+            jo.press("y")
+            jo.wait_for("You resigned", 20)
+            # No key on Hana's side: the news reaches her screen by itself (on the message
+            # line, until the next news replaces it: her own turn may come at once).
+            assert hana.wait_until(lambda: b"Jo resigned: a bot plays that seat" in hana.output,
+                                   20), hana.text
+            drain(jo)
+            for _ in range(3):  # until the game needs Jo's seat: then Hana is the last left
+                hana.press("l")
+                if hana.wait_until(lambda: "only you contribute" in hana.text, 3):
+                    break
+                hana.press("esc")
+                drain(jo)
+                if hana.wait_until(lambda: "use die 1" in hana.text, 20):
+                    play_a_turn(hana, "Hana")
+            assert "only you contribute" in hana.text, hana.text
+            hana.press("esc")
+            hana.press("R")
+            hana.wait_for("End the game here, as the winner")
+            hana.press("y")
+            hana.wait_for("Hana, the only player left, ended it and wins", 20)
+            assert jo.wait_until(lambda: "ended it and wins" in jo.text, 20), jo.text
+            jo.press("q")
+            assert jo.wait_exit() == 0
+            assert "burgundy play --resume" not in jo.output.decode(errors="replace")
+        hana.press("q")
+        assert hana.wait_exit() == 0
+    files = list((tmp_path / "jo" / "games").glob("*.game"))
+    assert len(files) == 1
+    # The resigned seat, opened again, is read-only: no resigning, no chat, no turn.
+    with burgundy(tmp_path / "jo", "play", "--resume", str(files[0]), *LOOPBACK) as again:
+        screen = again.wait_for("ended it and wins", 20)
+        assert "c chat" not in screen and "resign" not in screen
+        again.press("R")
+        again.wait_for("R does nothing here")
+        again.press("q")
+        assert again.wait_exit() == 0

@@ -234,7 +234,7 @@ def test_two_players_one_resigns_the_other_ends_the_game_as_the_winner(
     assert dispatch(hana_model, "y") is not None
     hana.resign()
     hana.poll()
-    assert hana.ended == "Hana ended the game as the only player left"
+    assert hana.ended == "Hana, the only player left, ended it and wins"
     wait_until(jo.thread, lambda: jo.poll() is not None and jo.ended is not None,
                what="Jo to see the end")
     assert jo.session.outcome().winner == 0
