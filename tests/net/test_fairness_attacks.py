@@ -252,3 +252,38 @@ def test_every_delivery_order_of_a_game_with_resignations_gives_the_same_game(
             if isinstance(event, ChanceResolved):
                 assert final[event.index] == event
             assert not isinstance(event, Rebuilt)
+
+
+@cache
+def ended_game() -> tuple[Table, list[bytes]]:
+    """A 2-player game where Bob resigns and Ann, the only player left, ends it; Bob also
+    signs a turn after resigning and Ann a reveal after ending, as modified clients would."""
+    table = Table(2, seed=29)
+    table.play(turns=6)
+    table.sessions[1].resign()
+    table.sessions[1]._author(Kind.TURN, [table.sessions[1].turn_number, [[10]]])
+    table.flush(1)
+    table.pump()
+    table.play(turns=2)
+    ann = table.sessions[0]
+    ann.end()
+    ann._author(Kind.REVEAL, [99, bytes(32)])
+    table.flush(0)
+    table.pump()
+    assert all(s.ended == ann.ended for s in table.sessions) and ann.ended is not None
+    return table, canonical(table)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 2**32), min_size=2, max_size=2))
+def test_every_delivery_order_of_a_game_ended_by_the_last_player_gives_the_same_end(
+    seeds: list[int],
+) -> None:
+    table, entries = ended_game()
+    reference = table.sessions[0]
+    for seed in seeds:
+        watcher = spectator(table, entries, seed)
+        assert watcher.ended == reference.ended and watcher.over
+        assert watcher.history == reference.history
+        assert sorted(watcher.rejected) == sorted(reference.rejected)
+        assert watcher.outcome() == reference.outcome()
