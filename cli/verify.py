@@ -140,6 +140,10 @@ def write_report(report: Audit, name: str, out: TextIO) -> None:
               "game waited there for that seat; nothing resolved before changed).\n")
     for resignation in report.resignations:
         w(f"\n{resignation.text(names[resignation.seat])}.\n")
+    if report.ended is not None:
+        seat, step = report.ended
+        w(f"\n{names[seat]}, the only player left, ended the game at step {step} and wins "
+          "(the scores stand as they were).\n")
     if report.sole_contributor_text is not None:
         w(f"\nWARNING: {report.sole_contributor_text}.\n")
     if report.config is not None:

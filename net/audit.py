@@ -299,6 +299,7 @@ class Audit:
     proofs: tuple[Equivocation, ...] = ()
     forfeits: tuple[tuple[int, int], ...] = ()  # (seat handed to a bot, the step from which)
     resignations: tuple[Resignation, ...] = ()  # seats whose players resigned, by seat
+    ended: tuple[int, int] | None = None  # (seat, step): the only player left ended the game
     void: tuple[VoidEntry, ...] = ()  # every entry that does not count, with its verdict
     sole_contributor: tuple[int, int] | None = None  # (seat, k): only it from event k on
     waiting: Waiting | None = None
@@ -560,6 +561,7 @@ class _Auditor:
                 Resignation(seat, seq, session.forfeits.get(seat),
                             *(session.handed_round(seat) or (None, None)))
                 for seat, seq in sorted(session.resigned.items())),
+            ended=session.ended,
             void=void,
             sole_contributor=session.sole_contributor,
             waiting=session.waiting_for(),
@@ -811,6 +813,7 @@ def _audit_json(a: Audit) -> dict[str, object]:
         "resignations": [{"seat": r.seat, "seq": r.seq, "step": r.step, "phase": r.phase,
                           "round": r.round, "message": r.text(a.players[r.seat].name)}
                          for r in a.resignations],
+        "ended": None if a.ended is None else {"seat": a.ended[0], "step": a.ended[1]},
         "void_entries": [{"record": v.record, "seat": v.seat, "seq": v.seq, "kind": v.kind,
                           "reason": v.reason, "fails": v.fails} for v in a.void],
         "sole_contributor": None if a.sole_contributor is None else {

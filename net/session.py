@@ -18,7 +18,10 @@ The game advances deterministically from the set of entries, whatever order they
   TURN for t (wrong seat, illegal, or late) is rejected and its author named;
 - in the experts' secret set-up, each seat commits to its choice (CHOICE_COMMIT), reveals it
   (CHOICE_REVEAL) only once every seat has committed, and the choices are applied, in turn
-  order and as turns, only once every seat's reveal is in and matches its commitment.
+  order and as turns, only once every seat's reveal is in and matches its commitment;
+- a seat the game waits for goes to a bot when every other live seat agreed (SEAT_TO_BOT,
+  naming that step) or when its own player resigned (RESIGN, no vote); the only player left
+  may end the game there as the winner (END).
 
 Delivery is anti-entropy: peers announce how many entries of each seat they hold (HEADS)
 and pull what they lack (WANT), so loss, duplication, reordering and restarts are one case.

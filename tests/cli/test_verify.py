@@ -12,8 +12,9 @@ import pytest
 from p2p_burgundy.cli.main import main
 from p2p_burgundy.net.log import _RECORD_HEADER, FILE_MAGIC, Kind, decode_entry, sign_entry
 from p2p_burgundy.net.session import ChanceResolved
+from tests.cli.shapes import problems, shape
 from tests.net.harness import NAMES, Table, canonical, forge_chain
-from tests.net.test_fairness_attacks import hostile_game
+from tests.net.test_fairness_attacks import ended_game, hostile_game
 
 
 @pytest.fixture(scope="module")
@@ -245,6 +246,28 @@ def test_a_resignation_is_named_with_its_round_in_the_report_and_the_scores(
     assert json.loads(out)["resignations"] == [{
         "seat": 1, "seq": seq, "step": step, "phase": phase, "round": round_,
         "message": f"Bob resigned at {where}: a bot played the seat from step {step} on"}]
+
+
+def test_a_game_the_last_player_ended_verifies_with_that_player_the_winner(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table, entries = ended_game()
+    session = table.sessions[0]
+    assert session.ended is not None and session.ended[0] == 0
+    step = session.ended[1]
+    bad = {(session.seats[s].key, q) for s, q in session.rejected}  # signed after the end
+    assert len(bad) == 2
+    path = write(tmp_path / "g.game", [e for e in entries
+                                      if (decode_entry(e).author, decode_entry(e).seq) not in bad])
+    path2 = write(tmp_path / "h.game", entries)
+    code, out = verify(path, capsys)
+    assert code == 0, out
+    assert f"Ann, the only player left, ended the game at step {step} and wins" in out
+    assert "Winner: Ann (decided by the last player left ended the game)" in out
+    doc = json.loads(verify(path, capsys, "--json")[1])
+    assert doc["ended"] == {"seat": 0, "step": step} and doc["outcome"]["winner"] == 0
+    assert problems(doc, shape("verify")) == []
+    code, out = verify(path2, capsys)  # what each signed after resigning or ending fails
+    assert code == 1 and "Ann ended the game (seq" in out and "Bob resigned (seq" in out
 
 
 def test_every_void_entry_is_listed_with_its_reason_and_verdict(
