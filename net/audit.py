@@ -692,6 +692,9 @@ def _agreement_verdict(session: Session, seat: int, entry: Entry, complete: bool
         if not complete:
             return None  # the game has not reached that step yet
         return (f"names step {step}, but the game ended after step {session.step - 1}", True)
+    if not session.reached(seat, entry.seq, step):
+        return (f"signed before its author reached step {step} (an agreement cannot be signed "
+                "ahead)", False)
     if target in handed and handed[target] < step:
         return f"{name} was already handed to a bot at step {handed[target]}", False
     return (f"the game did not wait for {name} at step {step} (it was resolved from the "

@@ -562,7 +562,8 @@ class Session:
         Whether any seat was handed over (or, the only player left having signed END, the
         game ended here). A function of the entries alone, so every peer decides it alike
         whatever the order they arrived in."""
-        votes = self._agreements.get(self.step, {})
+        votes = {x: {v for v, seq in by.items() if self._reached(v, seq)}
+                 for x, by in self._agreements.get(self.step, {}).items()}
         missing = self._missing()
         for seat in missing:
             if seat in self._ends and all(s in self.forfeits for s in range(len(self.seats))
@@ -586,10 +587,32 @@ class Session:
             self.forfeits[seat] = self.step
             self._handed[seat] = (self.state, self.turn_number)
         if len(self.seats) > 1 and len(self._required()) == 1:
-            self._sole_from = sum(isinstance(h, ChanceResolved) for h in self.history)
+            self._sole_from = self._chance_count()
         self._event(HandedOver(tuple(sorted(handing)), self.step, self.deputy,
                                self.sole_contributor, tuple(sorted(resigning))))
         return True
+
+    def _reached(self, voter: int, seq: int) -> bool:
+        return self.reached(voter, seq, self.step)
+
+    def reached(self, voter: int, seq: int, step: int) -> bool:
+        """Whether ``voter`` had reached ``step`` (resolved, or the one the game is at) when
+        it signed its entry ``seq``: its chain holds, before it, its reveal for that step's
+        chance event or the last one before it. An agreement counts only then, so nobody can
+        sign agreements ahead that would act the moment a later turn comes, before its player
+        had a chance to play it."""
+        if step < len(self.history) and isinstance(self.history[step], ChanceResolved):
+            k = self.history[step].index  # type: ignore[union-attr]
+        elif step == len(self.history) and self.state.chance is not None:
+            k = self.state.chance.index
+        else:
+            k = sum(isinstance(h, ChanceResolved) for h in self.history[:step]) - 1
+        return any(e.kind == Kind.REVEAL and e.payload[:1] == (k,)
+                   for e in self.chains[voter][:seq])
+
+    def _chance_count(self) -> int:
+        """How many chance events the game resolved."""
+        return sum(isinstance(h, ChanceResolved) for h in self.history)
 
     def _rebuild(self) -> None:
         """Recompute the game from every chain: a seat handed over at a step turned out to

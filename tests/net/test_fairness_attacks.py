@@ -151,8 +151,27 @@ def test_an_agreement_naming_a_point_beyond_the_game_freezes_nothing() -> None:
     assert report.complete and not report.ok  # the attacker's entry fails the file
     assert [(v.seat, v.reason, v.fails) for v in report.void] == [
         (0, f"names step 10000, but the game ended after step {len(report.steps) - 1}", True),
-        (1, f"the game did not wait for Ann at step {named} (it was resolved from the entries)",
-         False)]
+        (1, f"signed before its author reached step {named} (an agreement cannot be signed "
+         "ahead)", False)]
+
+
+def test_agreements_signed_ahead_never_take_a_seat_whose_turn_comes_later() -> None:
+    """An ambush: seat 0 signs, now, agreements to hand seat 1 over at steps rounds ahead, so
+    that they would act the moment the game waits there for seat 1 (even while it thinks)."""
+    table = Table(2, seed=9)
+    table.play(turns=4)
+    now = table.sessions[0].step
+    ahead = range(now + 12, now + 30)
+    for named in ahead:
+        sign_agreement(table, 0, 1, named)
+    table.play()
+    assert all(s.forfeits == {} for s in table.sessions)
+    assert len(set(table.final_hashes())) == 1
+    report = audit(canonical(table))
+    assert report.ok
+    assert {v.reason for v in report.void} == {
+        f"signed before its author reached step {named} (an agreement cannot be signed ahead)"
+        for named in ahead}
 
 
 # --- 4. Conflicting agreements cannot split the game ---
