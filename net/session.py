@@ -66,7 +66,7 @@ START_DOMAIN = b"start"
 HELD_DOMAIN = b"held"
 NONCE_SIZE = 16  # a recovering player's fresh nonce
 START_LABEL = b"p2p-burgundy/v1/start\x00"
-CONTRIBUTION_SIZE = 32  # fresh random bytes each player gives the game id
+CONTRIBUTION_SIZE = 16  # fresh random bytes each player gives the game id (128 bits)
 COLOURS = ("red", "blue", "green", "yellow")  # the players' piece colours
 MAX_NAME = 32  # characters in a player's name
 MAX_CHAT = 280  # characters in a chat line
@@ -209,7 +209,7 @@ def parse_start(entry: Entry) -> Start:
             and len(item[4]) == LINK_SIZE
         ):
             raise bad("a roster seat is [32-byte key, name of 1-32 characters, colour, "
-                      "32-byte contribution, 32-byte commitment]")
+                      "16-byte contribution, 32-byte commitment]")
         seats.append(Seat(*item))
     if len({s.key for s in seats}) != len(seats):
         raise bad("a key sits twice at the table")

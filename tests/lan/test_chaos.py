@@ -118,9 +118,9 @@ def test_retransmitted_hello_gets_the_same_challenge() -> None:
     from p2p_burgundy.net import wire
 
     host = HostLobby(host_id, b"g" * 16, GameConfig(players=2), "Ann", "red",
-                     contribution=b"h" * 32)
+                     contribution=b"h" * 16)
     joiner = JoinLobby(joiner_id, ("10.231.0.2", 4000), "Bob", "blue", nonce=b"n" * 16,
-                       contribution=b"j" * 32)
+                       contribution=b"j" * 16)
     source = ("10.231.0.3", 5000)
     hello = joiner.datagrams_to_send()[0][0]
     welcomes = []

@@ -73,12 +73,12 @@ def handshake(host: HostLobby, joiner: JoinLobby, source: tuple[str, int]) -> li
 
 def new_host() -> HostLobby:
     return HostLobby(HOST, GAME_ID, GameConfig(players=3), "Ann", "red",
-                     contribution=os.urandom(32))
+                     contribution=os.urandom(16))
 
 
 def new_joiner(identity: Identity, **kwargs: object) -> JoinLobby:
     return JoinLobby(identity, HOST_ADDRESS, "Bob", "blue", nonce=os.urandom(16),
-                     contribution=os.urandom(32), **kwargs)  # type: ignore[arg-type]
+                     contribution=os.urandom(16), **kwargs)  # type: ignore[arg-type]
 
 
 def keys(host: HostLobby) -> list[bytes]:
@@ -146,7 +146,7 @@ def test_a_proof_made_for_a_rogue_host_does_not_work_at_the_real_host() -> None:
     """A rogue host collects a joiner's proof for its own challenge: the proof names the
     rogue as verifier, so relaying it to the real host (with the real host's nonce) fails."""
     rogue_host = HostLobby(ROGUE, GAME_ID, GameConfig(players=3), "Ann", "red",
-                           contribution=os.urandom(32))
+                           contribution=os.urandom(16))
     sent = handshake(rogue_host, new_joiner(VICTIM), VICTIM_ADDRESS)
     prove = next(d for d in sent if wire.decode_message(d)[0] == LobbyTag.PROVE)
     real = new_host()
@@ -177,7 +177,7 @@ def test_joiner_refuses_a_host_that_cannot_prove_the_announced_key(
 ) -> None:
     nonce = b"j" * 16
     joiner = JoinLobby(VICTIM, HOST_ADDRESS, "Bob", "blue", nonce=nonce, table_id=GAME_ID,
-                       contribution=os.urandom(32),
+                       contribution=os.urandom(16),
                        host_fingerprint=fingerprint(HOST.public_key))
     joiner.datagrams_to_send()
     joiner.receive(*wire.decode_message(welcome_from(host_key, signer, nonce, VICTIM)),
@@ -195,7 +195,7 @@ def test_joiner_refuses_a_host_that_cannot_prove_the_announced_key(
 
 def test_joiner_ignores_roster_and_proposal_before_the_host_proved_its_key() -> None:
     joiner = JoinLobby(VICTIM, HOST_ADDRESS, "Bob", "blue", nonce=b"j" * 16, table_id=GAME_ID,
-                       contribution=b"c" * 32)
+                       contribution=b"c" * 16)
     propose = message(LobbyTag.PROPOSE, [GAME_ID, GameConfig(players=2).to_tree(),
                                          [[VICTIM.public_key, "Bob", "blue", b"c" * 32]]])
     roster = message(LobbyTag.ROSTER, [GAME_ID, GameConfig(players=2).to_tree(), [], False])

@@ -130,7 +130,7 @@ def test_the_void_hand_over_holds_whatever_the_spectator_received_first() -> Non
 
 def test_rehosting_the_same_players_with_an_old_table_id_gives_other_commitments() -> None:
     old = started(table_id=b"t" * 16)
-    again = started(table_id=b"t" * 16, guest_contribution=b"x" * 32)  # the joiner is fresh
+    again = started(table_id=b"t" * 16, guest_contribution=b"x" * 16)  # the joiner is fresh
     assert again.game_id != old.game_id
     assert {s.commitment for s in again.seats}.isdisjoint({s.commitment for s in old.seats})
 

@@ -30,8 +30,8 @@ def exchange(host: HostLobby, guest: JoinLobby) -> None:
             return
 
 
-def table(table_id: bytes = b"g" * 16, host_contribution: bytes = b"h" * 32,
-          guest_contribution: bytes = b"j" * 32) -> tuple[HostLobby, JoinLobby]:
+def table(table_id: bytes = b"g" * 16, host_contribution: bytes = b"h" * 16,
+          guest_contribution: bytes = b"j" * 16) -> tuple[HostLobby, JoinLobby]:
     """A host and a guest at one table, the guest seated (not ready yet)."""
     host = HostLobby(Identity.from_private_bytes(bytes([1]) * 32), table_id,
                      GameConfig(players=2), "Hana", "red", contribution=host_contribution)
@@ -91,8 +91,8 @@ def test_the_game_id_holds_every_contribution_and_the_chains_follow_it() -> None
     start = started()
     assert start.game_id == game_id_of(start.table_id, start.config, start.seats)
     assert start.game_id == start_digest(start.table_id, start.config, start.seats)[:16]
-    assert [s.contribution for s in start.seats] == [b"h" * 32, b"j" * 32]
-    for contributions in ({"host_contribution": b"H" * 32}, {"guest_contribution": b"J" * 32}):
+    assert [s.contribution for s in start.seats] == [b"h" * 16, b"j" * 16]
+    for contributions in ({"host_contribution": b"H" * 16}, {"guest_contribution": b"J" * 16}):
         other = started(**contributions)  # same table id, same players: one fresh input
         assert other.game_id != start.game_id
         assert all(a.commitment != b.commitment
@@ -103,16 +103,16 @@ def test_rehosting_the_same_players_under_an_old_table_id_gives_fresh_commitment
     old = started(table_id=b"o" * 16)
     # The host reuses everything it chose the first time; the guest contributes afresh, as
     # every joiner does.
-    new = started(table_id=b"o" * 16, guest_contribution=b"n" * 32)
+    new = started(table_id=b"o" * 16, guest_contribution=b"n" * 16)
     assert new.game_id != old.game_id
     assert {s.commitment for s in new.seats}.isdisjoint({s.commitment for s in old.seats})
 
 
 def test_a_guest_refuses_a_proposal_that_does_not_carry_its_own_fresh_contribution() -> None:
-    host, guest = table(guest_contribution=b"n" * 32)
+    host, guest = table(guest_contribution=b"n" * 16)
     guest.set_me("Gus", "blue", True)
     exchange(host, guest)
-    host.members[1] = replace(host.members[1], contribution=b"o" * 32)  # last game's input
+    host.members[1] = replace(host.members[1], contribution=b"o" * 16)  # last game's input
     host.start()
     exchange(host, guest)
     assert guest.refused == "the host proposed a game we did not agree to"

@@ -391,9 +391,14 @@ def test_a_turn_by_the_wrong_seat_is_void(midgame: Table) -> None:
     assert session.turn_number == midgame.sessions[mover].turn_number
 
 
-def test_an_illegal_turn_is_void_and_names_its_author(midgame: Table) -> None:
+def test_an_illegal_turn_is_void_and_names_its_author() -> None:
+    midgame = Table(3, seed=8)  # a table where peer 0 is the one to move
+    midgame.play(turns=7)
+    midgame.paused = True
+    midgame.pump()
     session = midgame.sessions[0]
     mover = session.state.to_move
+    assert mover == 0  # its own peer signs the void turns, so its real turn still links
     t = session.turn_number
     for actions in ([END_TURN], [UseDie(0), EndTurn()], [UseDie(0), UseDie(0), END_TURN]):
         rejected = _void_entry(midgame, mover, Kind.TURN, [t, [a.to_tree() for a in actions]])

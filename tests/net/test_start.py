@@ -28,12 +28,12 @@ TABLE_ID = bytes.fromhex("00112233445566778899aabbccddeeff")
 CONFIG = GameConfig(players=2)
 
 # Golden vectors, also in docs/protocol.md ("START" and "The beacon seed").
-START_DIGEST = "939b8808caf7789c3b3c31f04912e498bd202fd9082f6d6975e9a9b83253234f"
-START_GAME_ID = "939b8808caf7789c3b3c31f04912e498"
-ANN_COMMITMENT = "4ff471d998e5d6dc5913a7b706a310612bc7ffb8e39f399bf7ac9cc1d73129b8"
-BOB_COMMITMENT = "ce1b1bf96cefd937187658eb360018f6a93e14c8a2db2e0121441f5dcf55dca0"
-START_ID = "55aa4254142ed83ff7935b85ff97be5f77ca03379bdb65f57d549eb62b7a2b66"
-START_TABLE_CODE = "543t-0h40-txwk"
+START_DIGEST = "a4559ef682b73ab6c8f1e59ec654f42976346003bcdbdbb2d3e848b74d2eaeaa"
+START_GAME_ID = "a4559ef682b73ab6c8f1e59ec654f429"
+ANN_COMMITMENT = "b8c8d63d28c92bc2f34da081751c3033bedb92a254c50c1a0a06e0dc69cf7f1c"
+BOB_COMMITMENT = "352e73b5487b77dd7440397a1a6cf66374b813d712e21afb213e201bed20aaca"
+START_ID = "6bc8c6c44d0d60bbcb9ce4e325031ce07af7deba16974e8632f3f97173723d3b"
+START_TABLE_CODE = "1d97-qshw-75bc"
 SEED_GAME_ID = TABLE_ID
 ANN_CHAIN_SEED = "dbe777fcf40b2f2b6b7ca417c15f45e767fdc5bd632f4727823811ec004c9081"
 ANN_CHAIN_COMMITMENT = "2a2713d1cfbca062c78a10bcfb0e0042aebcec44c0b60cc710e0611947ae2b0c"
@@ -41,8 +41,8 @@ ANN_CHAIN_COMMITMENT = "2a2713d1cfbca062c78a10bcfb0e0042aebcec44c0b60cc710e06119
 
 def doc_seats() -> list[Seat]:
     """Ann (host, red, contribution aa x 32) and Bob (blue, bb x 32), commitments unset."""
-    return [Seat(ANN.public_key, "Ann", "red", bytes([0xAA]) * 32, b""),
-            Seat(BOB.public_key, "Bob", "blue", bytes([0xBB]) * 32, b"")]
+    return [Seat(ANN.public_key, "Ann", "red", bytes([0xAA]) * 16, b""),
+            Seat(BOB.public_key, "Bob", "blue", bytes([0xBB]) * 16, b"")]
 
 
 def doc_start() -> tuple[list[Seat], bytes]:
