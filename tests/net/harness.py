@@ -73,10 +73,12 @@ def make_table_start(
 
 
 def start_entry(ids: list[Identity], config: GameConfig, table_id: bytes = TABLE_ID, *,
-                host: int = 0, contributions: list[bytes] | None = None) -> Entry:
+                host: int = 0, contributions: list[bytes] | None = None,
+                names: list[str] | None = None) -> Entry:
     """The START entry of these players at this table, every one accepting."""
     contributions = contributions or [bytes([i + 1]) * 16 for i in range(len(ids))]
-    base = [Seat(ident.public_key, NAMES[i], COLOURS[i], contributions[i], b"")
+    names = names or list(NAMES)
+    base = [Seat(ident.public_key, names[i], COLOURS[i], contributions[i], b"")
             for i, ident in enumerate(ids)]
     game_id = game_id_of(table_id, config, base)
     seats = [replace(s, commitment=game_chain(ident, game_id).commitment)
