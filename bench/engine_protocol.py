@@ -17,31 +17,16 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
-from collections.abc import Sequence
 from pathlib import Path
 
-from p2p_burgundy import Action, GameConfig, GameState
+from bots import Timed  # this folder is the path when a benchmark runs as a script
+
+from p2p_burgundy import GameConfig
 from p2p_burgundy.cli.engine import EngineStrategy
 from p2p_burgundy.cli.sim import play_game
 from p2p_burgundy.cli.strategies import make
 
 TINY = Path(__file__).resolve().parents[1] / "tests" / "cli" / "tiny_engine.py"
-
-
-class Timed:
-    """A strategy whose ``choose`` calls are timed."""
-
-    def __init__(self, bot: EngineStrategy) -> None:
-        self.bot = bot
-        self.name = bot.name
-        self.seconds: list[float] = []
-
-    def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
-        started = time.perf_counter()
-        action = self.bot.choose(state, actions)
-        self.seconds.append(time.perf_counter() - started)
-        return action
 
 
 def main() -> None:
