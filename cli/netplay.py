@@ -30,6 +30,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.estate import Estate
+from p2p_burgundy.net.audit import Resignation
 from p2p_burgundy.net.discovery import Browser, TableInfo
 from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.identity import fingerprint, key_path, load_or_create, table_code
@@ -535,6 +536,12 @@ class NetTable:
                                "the game stopped")
                 out.append(GameEnded(self._ended))
             elif isinstance(event, GameOver):
+                session = self.session
+                for seat, seq in sorted(session.resigned.items()):  # as verify says it
+                    resignation = Resignation(seat, seq, session.forfeits.get(seat),
+                                              *(session.handed_round(seat) or (None, None)))
+                    self._history.append(HistoryEntry(
+                        None, f"{resignation.text(self._names[seat])}.", EntryKind.EVENT))
                 if self.session.ended is not None and not self._ended:
                     who = self._names[self.session.ended[0]]
                     self._ended = f"{who}, the only player left, ended it and wins"

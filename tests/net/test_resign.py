@@ -87,11 +87,17 @@ def test_a_resignation_with_a_payload_is_void() -> None:
         "Bob: a resignation is [] (an empty payload)")
 
 
-def test_two_players_one_resigns_the_other_plays_on_against_the_bot() -> None:
-    table = Table(2, seed=26)
+def bob_resigned(seed: int) -> Table:
+    """A 2-player game where Bob resigned and a bot took his seat: Ann is the last left."""
+    table = Table(2, seed=seed)
     table.play(turns=6)
     resign(table, 1)
     table.play(turns=1)
+    return table
+
+
+def test_two_players_one_resigns_the_other_plays_on_against_the_bot() -> None:
+    table = bob_resigned(26)
     ann = table.sessions[0]
     assert 1 in ann.forfeits and ann.may_end and ann.sole_contributor is not None
     table.play()  # Ann's bot plays Bob's seat (she is its deputy) to the end
@@ -103,10 +109,7 @@ def test_two_players_one_resigns_the_other_plays_on_against_the_bot() -> None:
 
 
 def test_two_players_one_resigns_the_other_ends_the_game_as_the_winner() -> None:
-    table = Table(2, seed=27)
-    table.play(turns=6)
-    resign(table, 1)
-    table.play(turns=1)
+    table = bob_resigned(27)
     ann = table.sessions[0]
     with pytest.raises(LocalProtocolError, match="only the last player left"):
         table.sessions[1].end()

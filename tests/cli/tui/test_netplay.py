@@ -253,3 +253,6 @@ def test_two_players_one_resigns_the_other_finishes_against_the_bot(
     wait_until(jo.thread, lambda: jo.poll() is not None and jo.session.state.is_over,
                what="Jo to see the end")
     assert state_hash(jo.session.state) == state_hash(hana.session.state)
+    phase, round_ = hana.session.handed_round(1)  # type: ignore[misc]
+    assert any(h.text.startswith(f"Jo resigned at phase {'ABCDE'[phase]} round {round_ + 1}: "
+                                 "a bot played the seat from step ") for h in hana.history)
