@@ -52,6 +52,8 @@ NONCE_SIZE = 16
 CHALLENGE_DOMAIN = b"challenge"
 UPDATE_DOMAIN = b"lobby-update"
 RETRY_INTERVAL = 0.5  # seconds between retransmissions of an unanswered message
+NO_ANSWER_AFTER = 10.0
+"""Seconds a joiner waits for the host to prove its key before it gives up and says why."""
 MAX_OUTBOX = 256
 MAX_PENDING_HELLOS = 64  # joiners mid-handshake the host remembers
 
@@ -451,6 +453,7 @@ class JoinLobby(_Base):
         self._accepted: list[wire.Encodable] | None = None
         self.refused: str | None = None
         self.closed = False  # the host's roster says the table is closed (proposed/started)
+        self._asking_since: float | None = None  # the first timer tick: when we began asking
         self._hello()
 
     def _hello(self) -> None:
@@ -609,9 +612,18 @@ class JoinLobby(_Base):
         return None
 
     def handle_timer(self, now: float) -> None:
-        """Retransmit whatever the host has not answered yet."""
+        """Retransmit whatever the host has not answered yet; give up on a host that has not
+        proved its key within :data:`NO_ANSWER_AFTER` seconds, naming what to check."""
         if self.started is not None or self.refused is not None:
             return
+        if self._asking_since is None:
+            self._asking_since = now
+        if self._proved is None and now - self._asking_since >= NO_ANSWER_AFTER:
+            host, port = self.host
+            return self._refuse(
+                f"no answer from {host}:{port} in {NO_ANSWER_AFTER:.0f} s: check the address "
+                "and the port, that the host is still at its table, and that no firewall "
+                "blocks UDP between you")
         if self._accepted is not None:
             self._send(LobbyTag.ACCEPT, self._accepted, self.host)
         elif self._proved is None:

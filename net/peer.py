@@ -394,8 +394,8 @@ class Peer:
                 self._learn_addresses()  # a returning player's new address
         elif isinstance(event, Started) and self.session is None:
             self._start_session(event)
-        elif isinstance(event, Refused):
-            log.warning("lobby: %s", event.reason)
+        elif isinstance(event, Refused):  # the client says it to the user (an event)
+            log.info("lobby: %s", event.reason)
 
     def _start_session(self, event: Started) -> None:
         lobby = self.lobby

@@ -177,3 +177,18 @@ def test_joining_by_name_with_mdns_off_is_refused_with_a_hint(tmp_path: Path) ->
         capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     assert "host:port" in result.stderr
+
+
+def test_joining_an_address_where_nobody_answers_fails_in_seconds_naming_it(
+    tmp_path: Path,
+) -> None:
+    port = free_udp_port()  # nothing listens there
+    started = time.monotonic()
+    result = subprocess.run(
+        burgundy("bot", "--home", str(tmp_path), "--no-mdns", "--interface", LOOPBACK,
+                 f"{LOOPBACK}:{port}"), capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert time.monotonic() - started < 30
+    assert result.stderr == (f"burgundy bot: no answer from {LOOPBACK}:{port} in 10 s: check "
+                             "the address and the port, that the host is still at its table, "
+                             "and that no firewall blocks UDP between you\n")

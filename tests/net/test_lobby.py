@@ -9,7 +9,7 @@ from p2p_burgundy import GameConfig
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.errors import RemoteProtocolError
 from p2p_burgundy.net.identity import Identity
-from p2p_burgundy.net.lobby import HostLobby, JoinLobby, LobbyTag
+from p2p_burgundy.net.lobby import HostLobby, JoinLobby, LobbyTag, Refused
 from p2p_burgundy.net.session import Start, Tag, game_id_of, start_digest
 
 HOST, GUEST, ROGUE = ("10.0.0.1", 1), ("10.0.0.2", 2), ("10.0.0.3", 3)
@@ -117,3 +117,25 @@ def test_a_guest_refuses_a_proposal_that_does_not_carry_its_own_fresh_contributi
     exchange(host, guest)
     assert guest.refused == "the host proposed a game we did not agree to"
     assert host.start_entry is None and guest.started is None
+
+
+def test_a_host_that_never_answers_is_given_up_on_with_what_to_check() -> None:
+    guest = JoinLobby(Identity.from_private_bytes(bytes([2]) * 32), HOST, "Gus", "blue",
+                      nonce=bytes(16), contribution=bytes(16))
+    for now in (100.0, 105.0, 109.9):  # the clock starts anywhere: 10 s from the first tick
+        guest.handle_timer(now)
+        assert guest.refused is None and guest.next_event() is None
+    guest.handle_timer(110.0)
+    reason = ("no answer from 10.0.0.1:1 in 10 s: check the address and the port, that the "
+              "host is still at its table, and that no firewall blocks UDP between you")
+    assert guest.refused == reason and guest.next_event() == Refused(reason)
+    guest.datagrams_to_send()
+    guest.handle_timer(111.0)  # given up: no more HELLOs
+    assert guest.datagrams_to_send() == []
+
+
+def test_a_host_that_proved_its_key_is_never_given_up_on_for_silence_later() -> None:
+    _, guest = table()
+    guest.handle_timer(0.0)
+    guest.handle_timer(3600.0)
+    assert guest.refused is None
