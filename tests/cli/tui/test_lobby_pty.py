@@ -360,7 +360,10 @@ def test_resigning_by_keys_shows_on_the_other_screen_and_the_last_player_ends_th
             jo.press("R")
             jo.wait_for("Resign? A bot plays your seat from now on. (y/n)")
             jo.press("y")
-            jo.wait_for("You resigned", 20)
+            # The news is on Jo's message line until the next replaces it, and in the log.
+            jo.press("l")
+            jo.wait_for("You resigned: a bot plays your seat from now on.", 20)
+            jo.press("esc")
             # No key on Hana's side: the news reaches her screen by itself (on the message
             # line, until the next news replaces it: her own turn may come at once).
             assert hana.wait_until(lambda: b"Jo resigned: a bot plays that seat" in hana.output,
