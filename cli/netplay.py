@@ -393,6 +393,7 @@ class NetTable:
         self._chats = [0] * len(self.session.seats)  # chat lines shown per seat
         self._forfeits: set[int] = set()
         self._resigned: set[int] = set()  # seats whose resignation was shown
+        self._resignations: list[str] = []  # for the final scores, once the game is over
         self._sole: tuple[int, int] | None = None  # the sole entropy contributor announced
         self._ended: str | None = None
         self._bot = make("greedy", int.from_bytes(os.urandom(4), "big"))
@@ -427,6 +428,10 @@ class NetTable:
     @property
     def ended(self) -> str | None:
         return self._ended
+
+    @property
+    def resignations(self) -> Sequence[str]:
+        return tuple(self._resignations)
 
     @property
     def hints(self) -> bool:
@@ -537,11 +542,13 @@ class NetTable:
                 out.append(GameEnded(self._ended))
             elif isinstance(event, GameOver):
                 session = self.session
-                for seat, seq in sorted(session.resigned.items()):  # as verify says it
-                    resignation = Resignation(seat, seq, session.forfeits.get(seat),
-                                              *(session.handed_round(seat) or (None, None)))
-                    self._history.append(HistoryEntry(
-                        None, f"{resignation.text(self._names[seat])}.", EntryKind.EVENT))
+                self._resignations = [  # as verify says it
+                    Resignation(seat, seq, session.forfeits.get(seat),
+                                *(session.handed_round(seat) or (None, None))
+                                ).text(self._names[seat]) + "."
+                    for seat, seq in sorted(session.resigned.items())]
+                self._history += [HistoryEntry(None, text, EntryKind.EVENT)
+                                  for text in self._resignations]
                 if self.session.ended is not None and not self._ended:
                     who = self._names[self.session.ended[0]]
                     self._ended = f"{who}, the only player left, ended it and wins"

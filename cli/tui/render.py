@@ -38,7 +38,7 @@ from .describe import CATEGORY_WORDS
 from .hint import Hint
 from .layout import MIN_HEIGHT, MIN_WIDTH, Dim, Layout
 from .model import Changes, Context, MenuView, Model, Option, Overlay, Target
-from .table import EntryKind, HistoryEntry, Steppable
+from .table import EntryKind, HistoryEntry, Resigned, Steppable
 from .texts import (
     KNOWLEDGE_SHORT,
     NAME_WIDTH,
@@ -516,9 +516,10 @@ def footer_line(keys: Sequence[tuple[str, str]], width: int) -> Line:
 
 # --- full pages --------------------------------------------------------------------------
 
-def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
-                ) -> list[Line]:
-    """Every player's VP by category, the totals, empty spaces, and who won and why."""
+def score_lines(state: GameState, names: Sequence[str], ended: str | None = None,
+                notes: Sequence[str] = ()) -> list[Line]:
+    """Every player's VP by category, the totals, empty spaces, and who won and why (with
+    ``notes`` such as who resigned when)."""
     result = outcome(state)
     width = max(7, *(len(short_name(n)) + 2 for n in names))
     title = "Final scores" if state.is_over else f"Scores when the game stopped ({ended})"
@@ -542,6 +543,7 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
     lines.append([Seg(f"Ranking: {ranking}")])
     if ended:
         lines.append([Seg(f"The game stopped early: {ended}.")])
+    lines += [[Seg(note)] for note in notes]
     return lines
 
 
@@ -814,7 +816,8 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
     elif overlay == Overlay.SCORES and not model.game_over:
         canvas.draw(body, standings_lines(state, names))
     elif overlay == Overlay.SCORES:
-        lines = score_lines(state, names, table.ended)
+        notes = table.resignations if isinstance(table, Resigned) else ()
+        lines = score_lines(state, names, table.ended, notes)
         lines += [[], [Seg("s: show the board   G: the race round by round   l: log   q: quit",
                            Style.DIM)]]
         room = body.height - len(lines) - 1

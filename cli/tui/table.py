@@ -195,6 +195,16 @@ class Hinting(Protocol):
 
 
 @runtime_checkable
+class Resigned(Protocol):
+    """A table whose players may resign: who did, and when, for the final scores."""
+
+    @property
+    def resignations(self) -> Sequence[str]:
+        """One sentence per resignation, as ``burgundy verify`` says it (once the game is
+        over)."""
+
+
+@runtime_checkable
 class Scored(Protocol):
     """A table that knows every player's VP at the end of each round so far."""
 

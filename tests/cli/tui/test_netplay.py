@@ -15,7 +15,9 @@ from p2p_burgundy.cli.netplay import LanLobby, NetTable, PeerThread
 from p2p_burgundy.cli.replay import ReplayError, load_game
 from p2p_burgundy.cli.tui.app import dispatch, footer_keys
 from p2p_burgundy.cli.tui.describe import describe_chance
+from p2p_burgundy.cli.tui.layout import compute_layout
 from p2p_burgundy.cli.tui.model import Model
+from p2p_burgundy.cli.tui.render import render
 from p2p_burgundy.cli.tui.table import EntryKind, ReplayTable
 from p2p_burgundy.config import Setup
 from p2p_burgundy.net.audit import audit_file
@@ -254,5 +256,9 @@ def test_two_players_one_resigns_the_other_finishes_against_the_bot(
                what="Jo to see the end")
     assert state_hash(jo.session.state) == state_hash(hana.session.state)
     phase, round_ = hana.session.handed_round(1)  # type: ignore[misc]
-    assert any(h.text.startswith(f"Jo resigned at phase {'ABCDE'[phase]} round {round_ + 1}: "
-                                 "a bot played the seat from step ") for h in hana.history)
+    said = f"Jo resigned at phase {'ABCDE'[phase]} round {round_ + 1}: a bot played the seat"
+    assert any(h.text.startswith(said) for h in hana.history)
+    model = Model(hana)
+    model.refresh()  # the game is over: the final scores
+    page = render(model, compute_layout(80, 24), footer_keys(model)).text()
+    assert any(line.startswith(said) for line in page), page
