@@ -394,7 +394,7 @@ def test_resigning_by_keys_shows_on_the_other_screen_and_the_last_player_ends_th
     # The resigned seat, opened again, is read-only: no resigning, no chat, no turn.
     with burgundy(tmp_path / "jo", "play", "--resume", str(files[0]), *LOOPBACK) as again:
         screen = again.wait_for("ended it and wins", 20)
-        assert "c chat" not in screen and "resign" not in screen
+        assert "c chat" not in screen and "R resign" not in screen
         again.press("R")
         again.wait_for("R does nothing here")
         again.press("q")
