@@ -44,7 +44,7 @@ from .model import (
     Submit,
 )
 from .render import Canvas, Style, render
-from .table import ChatReceived, GameEnded, Handover, Notice, Steppable, Table
+from .table import ChatReceived, Endable, GameEnded, Handover, Notice, Steppable, Table
 
 ESCDELAY_MS = 25
 POLL_MS = 50
@@ -183,6 +183,8 @@ def footer_keys(model: Model, context: Context | None = None) -> list[tuple[str,
             continue  # only offered once a player has been gone a while
         if handler in ("ask_resign", "start_chat") and model.table.my_seat is None:
             continue  # a spectator authors nothing: no resigning, no chat
+        if handler == "ask_resign" and isinstance(model.table, Endable) and model.table.may_end:
+            label = "end the game"  # the only player left: R ends it, as the winner
         if label and (key, label) != ("^J", "choose"):
             keys.append((KEY_NAMES.get(key, key), label))
     return keys

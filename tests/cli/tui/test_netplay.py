@@ -16,7 +16,7 @@ from p2p_burgundy.cli.replay import ReplayError, load_game
 from p2p_burgundy.cli.tui.app import dispatch, footer_keys
 from p2p_burgundy.cli.tui.describe import describe_chance
 from p2p_burgundy.cli.tui.layout import compute_layout
-from p2p_burgundy.cli.tui.model import Model
+from p2p_burgundy.cli.tui.model import Context, Model
 from p2p_burgundy.cli.tui.render import render
 from p2p_burgundy.cli.tui.table import EntryKind, ReplayTable
 from p2p_burgundy.config import Setup
@@ -230,6 +230,7 @@ def test_two_players_one_resigns_the_other_ends_the_game_as_the_winner(
     hana_model = resigned_by_keys(hana, jo)
     hana_model.refresh()
     assert any("R ends the game here with you the winner" in h.text for h in hana.history)
+    assert ("R", "end the game") in footer_keys(hana_model, Context.WAIT)
     dispatch(hana_model, "R")
     assert hana_model.confirm is not None and hana_model.confirm.question.startswith(
         "End the game here, as the winner")
