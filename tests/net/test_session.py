@@ -556,6 +556,17 @@ def test_a_bad_start_entry_is_refused() -> None:
 # --- Crash safety --------------------------------------------------------------------------------
 
 
+def _seat_1_lost_its_file() -> tuple[Table, int]:
+    """A 3-player game nine turns in, seat 1 restarted with nothing but the START entry (its
+    game file lost): the table, and how many entries seat 1 had signed before."""
+    table = Table(3, seed=10)
+    table.play(turns=9)
+    table.pump()
+    had = len(table.sessions[1].chains[1])
+    _restart(table, 1, [table.start.raw], recovering=True)
+    return table, had
+
+
 def _restart(table: Table, seat: int, records: list[bytes], *, recovering: bool = False) -> None:
     """Replace peer ``seat`` with a new session rebuilt from ``records`` (its game file)."""
     session = Session(table.start, table.ids[seat], recovering=recovering,
@@ -601,11 +612,7 @@ def test_a_peer_that_crashed_mid_write_resumes_from_its_file(tmp_path: Path) -> 
 
 
 def test_a_peer_that_lost_its_log_authors_nothing_until_it_has_its_entries_back() -> None:
-    table = Table(3, seed=10)
-    table.play(turns=9)
-    table.pump()
-    had = len(table.sessions[1].chains[1])
-    _restart(table, 1, [table.start.raw], recovering=True)
+    table, had = _seat_1_lost_its_file()
     session = table.sessions[1]
     authored: list[bytes] = []
     heads_from = {0}
@@ -638,11 +645,7 @@ def test_a_stranger_cannot_end_a_recovery_early() -> None:
     """Only what every other live seat signs for the recovering player's fresh nonce counts:
     unsigned HEADS claiming nothing is held, a HELD signed by a stranger or for another nonce,
     change nothing (ending recovery early would make the player sign a second body)."""
-    table = Table(3, seed=10)
-    table.play(turns=9)
-    table.pump()
-    had = len(table.sessions[1].chains[1])
-    _restart(table, 1, [table.start.raw], recovering=True)
+    table, had = _seat_1_lost_its_file()
     session = table.sessions[1]
     gid = table.game_id
     mallory = Identity.from_private_bytes(bytes([66]) * 32)
