@@ -535,14 +535,17 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
     lines.append([Seg(f"{'empty spaces':<16}{empty}")])
     lines.append([])
     winner = result.winner
-    verb = "wins" if state.is_over else "leads"
-    lines.append([Seg(f"{names[winner]} {verb} with {result.scores[winner]} VP "
-                      f"(decided by {result.decided_by}).", Style.BOLD)])
+    if ended:  # why it stopped comes first: it may name a winner other than the points leader
+        lines.append([Seg(f"The game stopped early: {ended}.", Style.BOLD)])
+        lines.append([Seg(f"On points, {names[winner]} was ahead with {result.scores[winner]} "
+                          f"VP (decided by {result.decided_by}).")])
+    else:
+        verb = "wins" if state.is_over else "leads"
+        lines.append([Seg(f"{names[winner]} {verb} with {result.scores[winner]} VP "
+                          f"(decided by {result.decided_by}).", Style.BOLD)])
     ranking = "  ".join(f"{i + 1}. {short_name(names[s])} {result.scores[s]}"
                         for i, s in enumerate(result.ranking))
     lines.append([Seg(f"Ranking: {ranking}")])
-    if ended:
-        lines.append([Seg(f"The game stopped early: {ended}.")])
     lines += [[Seg(note)] for note in notes]
     return lines
 

@@ -160,6 +160,20 @@ def test_score_page_has_every_category_total_and_tie_break() -> None:
     ]
 
 
+def test_scores_of_a_stopped_game_say_why_before_who_was_ahead() -> None:
+    # The player who ended the game wins whatever the points say: the page must not
+    # crown the points leader first.
+    lines = [text(line) for line in score_lines(
+        started(2), NAMES, "Ann, the only player left, ended it and wins")]
+    assert lines[0] == "Scores when the game stopped (Ann, the only player left, ended it and wins)"
+    assert lines[-3:] == [
+        "The game stopped early: Ann, the only player left, ended it and wins.",
+        "On points, Bea was ahead with 0 VP (decided by later in turn order).",
+        "Ranking: 1. Bea 0  2. Ann 0",
+    ]
+    assert not any("leads" in line or "wins with" in line for line in lines)
+
+
 def test_score_screen_replaces_the_board_at_the_end() -> None:
     table = FixedTable(first_legal_game(2), NAMES, 0)
     model = Model(table)
