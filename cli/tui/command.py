@@ -119,11 +119,12 @@ def play_mode(args: argparse.Namespace) -> str:
 
 
 def default_name() -> str:
-    """The login name, or "You"."""
+    """The login name, or "Player" (every table shows it in the third person: "Player's
+    ship", never "You's")."""
     try:
-        return getpass.getuser() or "You"
+        return getpass.getuser() or "Player"
     except (OSError, KeyError):
-        return "You"
+        return "Player"
 
 
 FALLBACK_TERMS = ("xterm-256color", "xterm", "vt100")
@@ -165,7 +166,7 @@ def _known_terminal(term: str) -> bool:
 def net_options(args: argparse.Namespace) -> NetOptions:
     """The :class:`~.netcommand.NetOptions` of a parsed command line."""
     return NetOptions(
-        home=args.home or data_dir(), name=clean_name(args.name or default_name(), "You"),
+        home=args.home or data_dir(), name=clean_name(args.name or default_name()),
         colour=args.colour or COLOURS[0], interface=args.interface, port=args.port,
         mdns=not args.no_mdns, strategy=args.strategy, gone_after=args.gone_after,
         autoplay=args.strategy if args.autoplay else None, mouse=not args.no_mouse,
@@ -235,7 +236,7 @@ def run_learn(args: argparse.Namespace) -> int:
         return problem
     home = Path(args.home or data_dir())
     lesson = Lesson(home / PROGRESS_FILE, restart=args.restart)
-    table = lesson.table(clean_name(args.name or default_name(), "You"), args.bot_delay)
+    table = lesson.table(clean_name(args.name or default_name()), args.bot_delay)
     return run_guarded(table, lesson=lesson, mouse=not args.no_mouse)
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import getpass
+
 import pytest
 
 from p2p_burgundy import END_TURN, IllegalAction, TakeWorkers, UseDie
+from p2p_burgundy.cli.tui.command import default_name
 from p2p_burgundy.cli.tui.table import (
     ChatReceived,
     EntryKind,
@@ -126,3 +129,15 @@ def test_names_are_cleaned_and_bounded() -> None:
     assert clean_name("  \x1b]0;pwned\x07 ") == "?]0;pwned?"
     assert clean_name("A" * 40) == "A" * 16
     assert tile_code(0) == "Wrh"
+
+
+@pytest.mark.parametrize("login", ["", KeyError("uid 1000 has no name")])
+def test_without_a_login_name_a_player_is_called_player(monkeypatch: pytest.MonkeyPatch,
+                                                        login: str | Exception) -> None:
+    # Others see this name in the third person ("Player's ship"), so it must not be "You".
+    def getuser() -> str:
+        if isinstance(login, Exception):
+            raise login
+        return login
+    monkeypatch.setattr(getpass, "getuser", getuser)
+    assert default_name() == "Player"
