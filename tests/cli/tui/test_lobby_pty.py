@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -21,6 +22,7 @@ from p2p_burgundy.cli.main import main
 from p2p_burgundy.net.errors import DecodeError
 from p2p_burgundy.net.identity import fingerprint, load_or_create
 from p2p_burgundy.net.log import FILE_MAGIC, read_records
+from p2p_burgundy.net.peer import saved_port
 
 from .netgames import bot_game
 
@@ -276,10 +278,15 @@ def test_a_game_against_two_local_bots_killed_mid_round_resumes_and_finishes(
         term.proc.kill()  # well into the game (a whole one is about 200 entries)
         term.wait_exit()
     assert sorted(p.name for p in (tmp_path / "bots").iterdir()) == ["1", "2"]
-    with burgundy(tmp_path, "play", "--resume", "--autoplay", *LOOPBACK) as term:
-        assert term.wait_until(lambda: "Final scores" in term.text, timeout=120), term.text
-        term.press("q")
-        assert term.wait_exit() == 0
+    # Bot 2's old port is taken by someone else now: it must come back on another one, and
+    # the others must find it there (bot 1 gets its old port back).
+    [book] = (tmp_path / "bots" / "2").rglob("*.peers")
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as squatter:
+        squatter.bind(("127.0.0.1", saved_port(book.with_suffix(".game"))))
+        with burgundy(tmp_path, "play", "--resume", "--autoplay", *LOOPBACK) as term:
+            assert term.wait_until(lambda: "Final scores" in term.text, timeout=120), term.text
+            term.press("q")
+            assert term.wait_exit() == 0
 
 
 @pytest.fixture(scope="module")
