@@ -22,6 +22,7 @@ p2p_burgundy.errors.ChanceError: entropy must be 32 bytes, not 5
 from __future__ import annotations
 
 import hashlib
+import struct
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -31,6 +32,8 @@ ENTROPY_SIZE = 32
 DRAWS_LABEL = b"p2p-burgundy/draws/v1"
 _WORD = 4
 _SPAN = 1 << (8 * _WORD)
+_BLOCK_WORDS = 32 // _WORD  # a SHA-256 block holds eight words
+_BLOCK = struct.Struct(f">{_BLOCK_WORDS}I").unpack
 
 
 class ChanceKind(IntEnum):
@@ -55,27 +58,16 @@ class ChanceEvent:
 class Draws:
     """The deterministic stream of uniform draws derived from one event's entropy."""
 
-    __slots__ = ("_block", "_buffer", "_entropy", "_offset")
+    __slots__ = ("_block", "_entropy", "_next", "_words")
 
     def __init__(self, entropy: bytes) -> None:
         if not isinstance(entropy, bytes | bytearray) or len(entropy) != ENTROPY_SIZE:
             size = len(entropy) if isinstance(entropy, bytes | bytearray) else type(entropy)
             raise ChanceError(f"entropy must be {ENTROPY_SIZE} bytes, not {size}")
-        self._entropy = bytes(entropy)
+        self._entropy = DRAWS_LABEL + entropy
         self._block = 0
-        self._buffer = b""
-        self._offset = 0
-
-    def _word(self) -> int:
-        if self._offset + _WORD > len(self._buffer):
-            self._buffer = hashlib.sha256(
-                DRAWS_LABEL + self._entropy + self._block.to_bytes(4, "big")
-            ).digest()
-            self._block += 1
-            self._offset = 0
-        word = int.from_bytes(self._buffer[self._offset : self._offset + _WORD], "big")
-        self._offset += _WORD
-        return word
+        self._words: tuple[int, ...] = ()
+        self._next = _BLOCK_WORDS
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)``.
@@ -88,7 +80,13 @@ class Draws:
             raise ValueError(f"cannot draw below {n}")
         limit = _SPAN - _SPAN % n
         while True:
-            x = self._word()
+            if self._next == _BLOCK_WORDS:  # a block's eight words are read in one go
+                self._words = _BLOCK(
+                    hashlib.sha256(self._entropy + self._block.to_bytes(4, "big")).digest())
+                self._block += 1
+                self._next = 0
+            x = self._words[self._next]
+            self._next += 1
             if x < limit:
                 return x % n
 

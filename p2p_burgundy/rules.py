@@ -66,7 +66,7 @@ from .board import (
 from .chance import ChanceEvent, ChanceKind, Draws
 from .config import CHOOSE, Edition, GameConfig, Module
 from .errors import ChanceError, IllegalAction
-from .estate import NEIGHBOURS, SPACE_COUNT, Estate, bits, box_sides
+from .estate import DIE_PATTERN, NEIGHBOURS, SPACE_COUNT, Estate, bits, box_sides
 from .scoring import (
     COLOUR_BONUS_VP,
     PHASE_BONUS,
@@ -153,6 +153,34 @@ COST = tuple(
         for free in range(2)
     )
     for per in range(3)
+)
+
+
+_MAX_COST = 3  # the most workers any target costs (three steps away, one step per worker)
+# _TARGETS[per][free][die][workers]: bit ``t`` set for each number 1..6 that ``die`` (0: any
+# number) turns into with at most ``workers`` (0.._MAX_COST) workers; _REACH: the spaces
+# showing those numbers (every estate prints the same numbers, estate.DIE_PATTERN).
+_TARGETS = tuple(
+    tuple(
+        tuple(
+            tuple(sum(1 << t for t in range(1, 7) if not v or COST[per][free][v][t] <= w)
+                  for w in range(_MAX_COST + 1))
+            for v in range(7)
+        )
+        for free in range(2)
+    )
+    for per in range(3)
+)
+_REACH = tuple(
+    tuple(
+        tuple(
+            tuple(sum(1 << s for s, d in enumerate(DIE_PATTERN) if targets >> d & 1)
+                  for targets in by_workers)
+            for by_workers in by_die
+        )
+        for by_die in by_free
+    )
+    for by_free in _TARGETS
 )
 
 
@@ -368,6 +396,16 @@ def _setup(state: GameState, draws: Draws) -> None:
         state.routes = tuple(tuple(draws.take(cards) for _ in range(dealt)) for _ in range(n))
 
 
+# The numbered depots' spaces a phase fills, in draw order: (depot, slot, colour) by player
+# count and phase.
+_DEPOT_FILLS = {
+    n: tuple(tuple((d, slot, space_colour(d, slot, n, phase))
+                   for d in range(1, 7) for slot, _ in depot_spaces(d, n))
+             for phase in range(PHASES))
+    for n in BLACK_DEPOT_TILES
+}
+
+
 def _phase_setup(state: GameState, draws: Draws) -> None:
     n = state.config.players
     box = list(state.box)
@@ -377,14 +415,11 @@ def _phase_setup(state: GameState, draws: Draws) -> None:
                 box[tile] += 1  # tiles left on the board leave the game
     state.box = tuple(box)
     supplies = [list(s) for s in state.supplies]
-    depots = [[EMPTY] * BLACK_DEPOT_SLOTS]
-    for d in range(1, 7):
-        slots = [EMPTY] * NUMBERED_DEPOT_SLOTS
-        for slot, _ in depot_spaces(d, n):
-            supply = supplies[space_colour(d, slot, n, state.phase)]
-            if supply:
-                slots[slot] = draws.take(supply)
-        depots.append(slots)
+    depots = [[EMPTY] * BLACK_DEPOT_SLOTS] + [[EMPTY] * NUMBERED_DEPOT_SLOTS for _ in range(6)]
+    for d, slot, colour in _DEPOT_FILLS[n][state.phase]:
+        supply = supplies[colour]
+        if supply:
+            depots[d][slot] = draws.take(supply)
     for slot in range(BLACK_DEPOT_TILES[n]):
         if supplies[BLACK]:
             depots[0][slot] = draws.take(supplies[BLACK])
@@ -451,19 +486,22 @@ def _action_choices(state: GameState, p: PlayerState, value: int, workers: int) 
     """The four die actions with die ``value`` (0: any number, as a castle's extra action)."""
     k = p.knowledge
     per = 2 if k & _K8 else 1
+    w = workers if workers < _MAX_COST else _MAX_COST
     actions: list[Action] = []
-    cost = COST[per][1 if k & _K12 else 0][value]
+    targets = _TARGETS[per][1 if k & _K12 else 0][value][w]
+    depots = state.depots
     for d in range(1, 7):
-        if value and cost[d] > workers:
-            continue
-        row = TAKE_TILE[d]
-        for slot, tile in enumerate(state.depots[d]):
-            if tile != EMPTY:
-                actions.append(row[slot])
-    actions += _placements(state, p, value, workers, per)
-    cost = COST[per][0][value]
+        if targets >> d & 1:
+            row = TAKE_TILE[d]
+            for slot, tile in enumerate(depots[d]):
+                if tile != EMPTY:
+                    actions.append(row[slot])
+    if p.storage:
+        actions += _placements(state, p, value, w, per)
+    targets = _TARGETS[per][0][value][w]
+    goods = p.goods
     for g in range(1, 7):
-        if p.goods[g] and (not value or cost[g] <= workers):
+        if goods[g] and targets >> g & 1:
             actions.append(SELL_GOODS[g])
     actions.append(TAKE_WORKERS)
     return actions
@@ -475,18 +513,15 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
     actions: list[Action] = []
     board = state.boards[state.order[state.turn]]
     k = p.knowledge
+    frontier = p.frontier
+    w = workers if workers < _MAX_COST else _MAX_COST
     for i, tile in enumerate(p.storage):
         colour = TILE_COLOUR[tile]
-        mask = p.frontier & board.colour_masks[colour]
+        mask = frontier & board.colour_masks[colour]
         if not mask:
             continue
         if value:
-            cost = COST[per][1 if k & _FREE_PLACE_BIT[colour] else 0][value]
-            reach = 0
-            for target in range(1, 7):
-                if cost[target] <= workers:
-                    reach |= board.die_masks[target]
-            mask &= reach
+            mask &= _REACH[per][1 if k & _FREE_PLACE_BIT[colour] else 0][value][w]
         if colour == Colour.BEIGE and not k & _K1:
             mask = _without_duplicate_buildings(board, p, tile, mask)
         elif colour == ANY_COLOUR:
@@ -500,19 +535,25 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
 
 
 def _without_duplicate_buildings(board: Estate, p: PlayerState, tile: int, mask: int) -> int:
-    for space in bits(mask):
-        city = board.regions[board.region_of[space]].mask & p.occupied
-        if any(p.estate[s] == tile for s in bits(city)):
-            mask &= ~(1 << space)
+    """The spaces of ``mask`` whose city holds no ``tile`` yet (one building of a kind per
+    city)."""
+    estate = p.estate
+    if tile not in estate:
+        return mask
+    for s in bits(p.occupied & board.colour_masks[Colour.BEIGE]):  # buildings stand in cities
+        if estate[s] == tile:
+            mask &= ~board.regions[board.region_of[s]].mask
     return mask
 
 
 def _without_inn_areas(board: Estate, p: PlayerState, mask: int) -> int:
     """The spaces of ``mask`` whose area holds no inn yet (at most one inn per area)."""
-    for space in bits(mask):
-        area = board.regions[board.region_of[space]].mask & p.occupied
-        if any(p.estate[s] == Tile.INN for s in bits(area)):
-            mask &= ~(1 << space)
+    estate = p.estate
+    if Tile.INN not in estate:
+        return mask
+    for s in bits(p.occupied):
+        if estate[s] == Tile.INN:
+            mask &= ~board.regions[board.region_of[s]].mask
     return mask
 
 
