@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from typing import Any
 
 from .actions import (
     BUY,
@@ -736,18 +737,33 @@ def apply(state: GameState, action: Action) -> GameState:
         )
     if state.phase >= PHASES:
         raise IllegalAction(f"{action!r}: the game is over")
-    step = state.pending[-1][0] if state.pending else Step.TURN
-    handler = _HANDLERS.get((step, type(action)))
-    if handler is None:
+    step, arg = state.pending[-1] if state.pending else _NOTHING_PENDING
+    run = _APPLY[step].get(type(action))
+    if run is None:
         raise IllegalAction(f"{action!r}: not a choice now; {_EXPECTED[Step(step)]}")
-    turn = _Turn(state)
-    if step != Step.TURN:
-        turn.new.pending = state.pending[:-1]
     try:
-        handler(turn, action, state.pending[-1][1] if state.pending else 0)
+        return run(state, action, arg)
     except IllegalAction as exc:
         raise IllegalAction(f"{exc} [state {state_hash(state).hex()[:12]}]") from None
-    return turn.commit()
+
+
+_NOTHING_PENDING = (Step.TURN, 0)
+_Handler = Callable[[_Turn, Any, int], None]
+_Apply = Callable[[GameState, Any, int], GameState]
+
+
+def _on_turn(handler: _Handler) -> _Apply:
+    """Apply ``handler``, which changes a :class:`_Turn`: the decision it answers leaves the
+    pending stack, and the mover's copy goes into the new state."""
+
+    def run(state: GameState, action: Action, arg: int) -> GameState:
+        turn = _Turn(state)
+        if state.pending:
+            turn.new.pending = state.pending[:-1]
+        handler(turn, action, arg)
+        return turn.commit()
+
+    return run
 
 
 _EXPECTED = {
@@ -768,29 +784,44 @@ _EXPECTED = {
 }
 
 
-def _use_die(turn: _Turn, action: UseDie, _: int) -> None:
-    if type(action.die) is not int or action.die not in (0, 1):  # no floats, no bools
-        raise turn.fail(action, "die must be 0 or 1")
-    if turn.p.dice_used >> action.die & 1:
-        raise turn.fail(action, f"die {action.die} ({turn.p.dice[action.die]}) is already used")
-    turn.p.dice_used |= 1 << action.die
-    turn.push(Step.DIE, action.die)
+def _use_die(state: GameState, action: UseDie, _: int) -> GameState:
+    # The commonest decision: it only marks the die used and opens its step, so it is made
+    # without a _Turn.
+    die = action.die
+    if type(die) is not int or die not in (0, 1):  # no floats, no bools
+        raise IllegalAction(f"{action!r}: die must be 0 or 1")
+    seat = state.order[state.turn]
+    p = state.players[seat]
+    if p.dice_used >> die & 1:
+        raise IllegalAction(f"{action!r}: die {die} ({p.dice[die]}) is already used")
+    p = p.copy()
+    p.dice_used |= 1 << die
+    new = state.clone()
+    players = state.players
+    new.players = (*players[:seat], p, *players[seat + 1:])
+    new.pending = _DIE_PENDING[die]
+    return new
 
 
-def _end_turn(turn: _Turn, action: EndTurn, _: int) -> None:
-    if turn.p.dice_used != _BOTH_DICE:
+_DIE_PENDING = (((Step.DIE, 0),), ((Step.DIE, 1),))  # the pending stack once a die is chosen
+
+
+def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
+    p = state.players[state.order[state.turn]]
+    if p.dice_used != _BOTH_DICE:
         # A turn is exactly two actions, one per die (taking workers is always possible).
-        unused = " and ".join(str(turn.p.dice[i]) for i in (0, 1) if not turn.p.dice_used >> i & 1)
-        raise turn.fail(action, f"use your {unused} first: a turn is one action per die")
-    new = turn.commit()  # the round or phase may end below, changing every player
+        unused = " and ".join(str(p.dice[i]) for i in (0, 1) if not p.dice_used >> i & 1)
+        raise IllegalAction(f"{action!r}: use your {unused} first: a turn is one action per die")
+    new = state.clone()  # the mover is unchanged; the round or phase may end below
     new.turn += 1
     if new.turn < len(new.order):
-        return
+        return new
     if new.round + 1 < ROUNDS:
         new.round += 1
         new.chance = ChanceEvent(new.chance_index, ChanceKind.ROUND, new.phase, new.round)
-        return
+        return new
     _end_phase(new)
+    return new
 
 
 def _end_phase(state: GameState) -> None:
@@ -1289,24 +1320,30 @@ def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
     _next_chooser(new, turn.old.turn + 1)
 
 
-_HANDLERS: dict[tuple[int, type[Action]], Callable[[_Turn, Action, int], None]] = {
-    (Step.TURN, UseDie): _use_die,  # type: ignore[dict-item]
-    (Step.TURN, Buy): _buy,  # type: ignore[dict-item]
-    (Step.TURN, EndTurn): _end_turn,  # type: ignore[dict-item]
-    (Step.DISCARD, Discard): _discard,  # type: ignore[dict-item]
-    (Step.SHIP, TakeGoods): _take_goods,  # type: ignore[dict-item]
-    (Step.WAREHOUSE, SellGoods): _warehouse_sell,  # type: ignore[dict-item]
-    (Step.WAREHOUSE, Pass): _pass,  # type: ignore[dict-item]
-    (Step.CITY_HALL, PlaceTile): _city_hall_place,  # type: ignore[dict-item]
-    (Step.CITY_HALL, Pass): _pass,  # type: ignore[dict-item]
-    (Step.CHOOSE_ESTATE, ChooseEstate): _choose_estate,  # type: ignore[dict-item]
-    (Step.TURN, BuyWorkers): _buy_workers,  # type: ignore[dict-item]
-    (Step.CRANE, UseBuilding): _use_building,  # type: ignore[dict-item]
-    (Step.CRANE, Pass): _pass,  # type: ignore[dict-item]
+_HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
+    (Step.TURN, Buy): _buy,
+    (Step.DISCARD, Discard): _discard,
+    (Step.SHIP, TakeGoods): _take_goods,
+    (Step.WAREHOUSE, SellGoods): _warehouse_sell,
+    (Step.WAREHOUSE, Pass): _pass,
+    (Step.CITY_HALL, PlaceTile): _city_hall_place,
+    (Step.CITY_HALL, Pass): _pass,
+    (Step.CHOOSE_ESTATE, ChooseEstate): _choose_estate,
+    (Step.TURN, BuyWorkers): _buy_workers,
+    (Step.CRANE, UseBuilding): _use_building,
+    (Step.CRANE, Pass): _pass,
 }
 for _step in (Step.DIE, Step.FREE_ACTION, Step.WHITE_CASTLE):
     for _cls, _handler in _make_action_handler(_step).items():
         _HANDLERS[(_step, _cls)] = _handler
 for _step in (Step.CARPENTER, Step.CHURCH, Step.MARKET):
-    _HANDLERS[(_step, TakeTile)] = _effect_take  # type: ignore[assignment]
-    _HANDLERS[(_step, Pass)] = _pass  # type: ignore[assignment]
+    _HANDLERS[(_step, TakeTile)] = _effect_take
+    _HANDLERS[(_step, Pass)] = _pass
+
+# By step, then by action type: how apply makes the next state.
+_APPLY: tuple[dict[type[Action], _Apply], ...] = tuple(
+    {cls: _on_turn(handler) for (s, cls), handler in _HANDLERS.items() if s == step}
+    for step in range(max(Step) + 1)
+)
+_APPLY[Step.TURN][UseDie] = _use_die
+_APPLY[Step.TURN][EndTurn] = _end_turn
