@@ -45,15 +45,15 @@ from p2p_burgundy.net.session import (
     Equivocation,
     GameOver,
     Rebuilt,
+    Resolved,
     Session,
     TurnApplied,
+    follow,
 )
-from p2p_burgundy.rules import apply, resolve_chance
 
 from .estates import table_config
 from .lan import LanError, compose_turn, open_peer, play_headless
 from .strategies import make
-from .tui.describe import describe_chance, describe_turn
 from .tui.table import (
     ChatReceived as TableChat,
 )
@@ -64,8 +64,10 @@ from .tui.table import (
     Notice,
     StateChanged,
     TableEvent,
+    chance_lines,
     clean_name,
     clean_text,
+    turn_lines,
 )
 
 T = TypeVar("T")
@@ -366,12 +368,12 @@ class LanLobby:
 class NetTable:
     """A :class:`~.tui.table.Table` over a peer's session.
 
-    The log shows what the local game shows: the session's events are replayed on a shadow
-    state and described the same way. When the session recomputes the game (a seat was
-    handed to a bot) the steps already shown are matched again silently; a line says so only
-    if the recomputed game differs. Chat lines come from the authors' chains, so each is
-    shown once. A seat the game waits for and has not heard from for ``gone_after`` seconds
-    is offered to a bot (:meth:`gone`, :meth:`seat_to_bot`).
+    The log shows what the local game shows: each step the session's events report (what a
+    chance event drew, a turn's actions, the game after it) is described the same way. When
+    the session recomputes the game (a seat handed to a bot had played that step itself), a
+    line says so and the steps it replaced are described again. Chat lines come from the
+    authors' chains, so each is shown once. A seat the game waits for and has not heard from
+    for ``gone_after`` seconds is offered to a bot (:meth:`gone`, :meth:`seat_to_bot`).
     """
 
     networked = True
@@ -385,11 +387,9 @@ class NetTable:
         self._names = [clean_name(s.name, f"Seat {i + 1}")
                        for i, s in enumerate(self.session.seats)]
         self._cursor = 0
-        self._shadow: GameState = new_game(self.session.config)  # replays events for the log
         self._history: list[HistoryEntry] = []
-        self._steps: list[bytes] = []  # state hash after each step (chance event, turn) shown
-        self._marks: list[int] = []  # history length after each step
-        self._rematch: int | None = None  # steps matched again after the session recomputed
+        self._steps: list[Resolved] = []  # the game's steps, as the session's events say
+        self._marks: list[int] = []  # history length before each step's lines
         self._chats = [0] * len(self.session.seats)  # chat lines shown per seat
         self._forfeits: set[int] = set()
         self._resigned: set[int] = set()  # seats whose resignation was shown
@@ -419,7 +419,7 @@ class NetTable:
             # A secret set-up choice: we choose now, whoever is "to move"; nobody sees it
             # until every player has committed.
             return self.session.choice_state()
-        return self._shadow
+        return self._steps[-1].state if self._steps else new_game(self.session.config)
 
     @property
     def history(self) -> Sequence[HistoryEntry]:
@@ -521,19 +521,18 @@ class NetTable:
         events, self._cursor = peer.events_since(self._cursor)
         out: list[TableEvent] = []
         if lost:
-            self._resync("Some of the game's events were missed: the board shows the game "
-                         "as it is now.")
+            self._catch_up()
             out.append(StateChanged())
         for event in events:
             if isinstance(event, ChanceResolved | TurnApplied):
-                self._step(event)
+                self._follow(event)
             elif isinstance(event, ChatReceived):
                 self._chat(event.seat, out)
             elif isinstance(event, EntryRejected):
                 out.append(Notice(f"rejected: {event.reason}"))
             elif isinstance(event, Rebuilt):
-                self._resync("A player handed to a bot had played that very step itself: its "
-                             "own entry counts, and the game was recomputed from there.")
+                self._follow(event, "A player handed to a bot had played that very step itself: "
+                             "its own entry counts, and the game was recomputed from there.")
                 self._forfeits &= set(self.session.forfeits)
                 self._resigned &= set(self.session.resigned)
             elif isinstance(event, Equivocation):
@@ -601,46 +600,43 @@ class NetTable:
         self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
         return [Notice(text)]
 
-    def _step(self, event: ChanceResolved | TurnApplied) -> None:
-        """Replay one chance event or turn on the shadow state and describe it."""
-        before = self._shadow
-        if isinstance(event, ChanceResolved) and event.index == 0 and self._steps:
-            # The session recomputed the game from its entries: match the steps again.
-            self._rematch, before = 0, new_game(self.session.config)
+    def _follow(self, event: ChanceResolved | TurnApplied | Rebuilt, why: str | None = None
+                ) -> None:
+        """Take a step or a recomputed game from the session and show what changed (after
+        ``why``, if given)."""
         try:
-            if isinstance(event, ChanceResolved):
-                if before.chance is None or before.chance.index != event.index:
-                    raise EngineError(f"chance event {event.index} is not due")
-                after = resolve_chance(before, event.entropy)
-            else:
-                after = before
-                for action in event.actions:
-                    after = apply(after, action)
-        except EngineError:
-            self._resync("The board shows the game as the session has it now.")
+            since = follow(self._steps, event)
+        except LocalProtocolError:  # steps before it were missed
+            self._catch_up()
             return
-        if self._rematch is not None:
-            i = self._rematch
-            if i < len(self._steps) and self._steps[i] == event.state_hash:
-                self._shadow, self._rematch = after, i + 1  # shown already
-                return
-            if i < len(self._steps):
-                del self._history[self._marks[i - 1] if i else 0:]
-                del self._steps[i:], self._marks[i:]
-                self._history.append(HistoryEntry(None, "The game was recomputed after a seat "
-                                                  "was handed to a bot; from here it went "
-                                                  "like this:", EntryKind.EVENT))
-            self._rematch = None
-        self._shadow = after
-        if isinstance(event, ChanceResolved):
-            self._history += [HistoryEntry(None, t, EntryKind.CHANCE)
-                              for t in describe_chance(before, after, self._names)]
-        else:
-            for seat, text in describe_turn(before, event.actions, self._names):
-                kind = EntryKind.ACTION if seat is not None else EntryKind.EVENT
-                self._history.append(HistoryEntry(seat, text, kind))
-        self._steps.append(event.state_hash)
-        self._marks.append(len(self._history))
+        if since is not None:
+            self._show(since, why)
+
+    def _catch_up(self) -> None:
+        """Some of the session's events were missed: take its steps as they are now."""
+        steps = list(self.session.history)
+        same = 0
+        while same < min(len(steps), len(self._steps)) and steps[same] == self._steps[same]:
+            same += 1
+        self._steps = steps
+        self._show(same, "Some of the game's events were missed: the log goes on from the "
+                   "game as it is now.")
+
+    def _show(self, since: int, why: str | None = None) -> None:
+        """Describe the steps from ``since`` on, after a line saying ``why``; the lines of
+        steps shown before from there (the session recomputed the game) are replaced."""
+        if since < len(self._marks):
+            del self._history[self._marks[since]:], self._marks[since:]
+        if why is not None:
+            self._history.append(HistoryEntry(None, why, EntryKind.EVENT))
+        before = self._steps[since - 1].state if since else new_game(self.session.config)
+        for step in self._steps[since:]:
+            self._marks.append(len(self._history))
+            if isinstance(step, ChanceResolved):
+                self._history += chance_lines(step.drew, self._names)
+            else:
+                self._history += turn_lines(before, step.actions, self._names)
+            before = step.state
 
     def _chat(self, seat: int, out: list[TableEvent]) -> None:
         """Show the seat's next chat line (from its chain: a repeated event adds nothing)."""
@@ -682,13 +678,6 @@ class NetTable:
                 self.thread.call(self.peer.submit_turn(actions))
         except (EngineError, LocalProtocolError):
             pass  # the game moved on meanwhile: the next poll tries again
-
-    def _resync(self, why: str) -> None:
-        """Show the session's state as it is (the replayed log lost track)."""
-        self._shadow = self.session.state
-        self._steps, self._marks, self._rematch = [], [], None
-        if not self._history or self._history[-1].text != why:
-            self._history.append(HistoryEntry(None, why, EntryKind.EVENT))
 
 
 def quick_bot_game(home: Path, bots: int, name: str,

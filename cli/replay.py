@@ -2,11 +2,10 @@
 
 The game file is only read (a game still running may be replayed as far as it went). Its
 entries are audited (:func:`p2p_burgundy.net.audit.audit`: a spectator session decides the
-game exactly as the peers did), and the chance events' entropy and the turns' actions become
-an engine :class:`~p2p_burgundy.record.GameRecord`, shown by
-:class:`~.tui.table.ReplayTable`. ``--export-turns`` writes the turns instead, for
-``burgundy bot --moves`` (:mod:`.script`). Exit code 1 with one line for a file that cannot be
-replayed, 2 for a bad command line.
+game exactly as the peers did), and the steps the audit reports (what each chance event drew,
+each turn's actions, the game after each) are shown by :class:`~.tui.table.ReplayTable`.
+``--export-turns`` writes the turns instead, for ``burgundy bot --moves`` (:mod:`.script`).
+Exit code 1 with one line for a file that cannot be replayed, 2 for a bad command line.
 """
 
 from __future__ import annotations
@@ -15,14 +14,16 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from p2p_burgundy import EngineError
 from p2p_burgundy.net.audit import ChanceReport, audit, audit_file
 from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.log import read_records
-from p2p_burgundy.record import GameRecord, Recorder
 
 from .script import export_turns
+
+if TYPE_CHECKING:
+    from .tui.table import ReplayTable
 
 EXIT_OK, EXIT_UNREADABLE = 0, 1
 
@@ -41,15 +42,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "burgundy bot --moves, instead of showing the game")
 
 
-def load_game(data: bytes) -> tuple[GameRecord, list[str]]:
-    """The engine record and the player names of a game file's bytes; ReplayError if the
-    bytes hold no game.
+def load_game(data: bytes) -> ReplayTable:
+    """The game of a game file's bytes, to watch step by step; ReplayError if the bytes hold
+    no game.
 
     >>> load_game(b"garbage")
     Traceback (most recent call last):
     ...
     p2p_burgundy.cli.replay.ReplayError: not a p2p-burgundy game file
     """
+    from .tui.table import GameStep, ReplayTable  # the client's modules, only when needed
+
     try:
         records, _ = read_records(data)
     except ProtocolError as exc:
@@ -57,30 +60,21 @@ def load_game(data: bytes) -> tuple[GameRecord, list[str]]:
     report = audit(records)
     if report.config is None:
         raise ReplayError("no valid start entry: there is no game to replay")
-    recorder = Recorder(report.config)
-    try:
-        for step in report.steps:
-            if isinstance(step, ChanceReport):
-                recorder.chance(step.entropy)
-            else:
-                for action in step.actions:
-                    recorder.act(action)
-    except EngineError:
-        pass  # the audit says what went wrong (burgundy verify); replay what holds
-    return recorder.record(), [p.name for p in report.players]
+    steps = [GameStep(step.drew if isinstance(step, ChanceReport) else step.actions, step.state)
+             for step in report.steps]
+    return ReplayTable(report.config, steps, [p.name for p in report.players])
 
 
 def run(args: argparse.Namespace) -> int:
     """Replay ``args.gamefile`` in the terminal; the exit code."""
     from .tui.app import run_guarded
     from .tui.command import needs_terminal
-    from .tui.table import ReplayTable
 
     path = Path(args.gamefile)
     if args.export_turns is not None:
         return _export_turns(path, args.export_turns)
     try:
-        record, names = load_game(path.read_bytes())
+        table = load_game(path.read_bytes())
     except OSError as exc:
         print(f"burgundy replay: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_UNREADABLE
@@ -90,7 +84,6 @@ def run(args: argparse.Namespace) -> int:
     problem = needs_terminal("burgundy replay")
     if problem is not None:
         return problem
-    table = ReplayTable(record, names)
     table.step(-table.position[1])  # from the start
     return run_guarded(table, mouse=not args.no_mouse)
 

@@ -20,18 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from p2p_burgundy import GameState, apply, new_game, resolve_chance
+from p2p_burgundy import GameState, new_game
 from p2p_burgundy.board import PHASE_LETTERS
-from p2p_burgundy.net.audit import (
-    Audit,
-    ChanceReport,
-    DealDraw,
-    PhaseDraw,
-    RoundDraw,
-    SetupDraw,
-    TurnReport,
-    audit_file,
-)
+from p2p_burgundy.chance import DealDraw, PhaseDraw, RoundDraw, SetupDraw
+from p2p_burgundy.net.audit import Audit, ChanceReport, TurnReport, audit_file
 from p2p_burgundy.scoring import Category
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import tile_name
@@ -185,16 +177,16 @@ def write_report(report: Audit, name: str, out: TextIO) -> None:
 
 def _write_steps(report: Audit, names: list[str], out: TextIO) -> None:
     assert report.config is not None
-    state = new_game(report.config)
+    before = new_game(report.config)
     for step in report.steps:
         if isinstance(step, ChanceReport):
-            state = _write_chance(step, state, names, out)
+            _write_chance(step, names, out)
         else:
-            state = _write_turn(step, state, names, out)
+            _write_turn(step, before, names, out)
+        before = step.state
 
 
-def _write_chance(step: ChanceReport, state: GameState, names: list[str],
-                  out: TextIO) -> GameState:
+def _write_chance(step: ChanceReport, names: list[str], out: TextIO) -> None:
     w = out.write
     draw = step.drew
     if isinstance(draw, SetupDraw):
@@ -227,18 +219,14 @@ def _write_chance(step: ChanceReport, state: GameState, names: list[str],
         order = ", ".join(names[s] for s in draw.order)
         w(f"  dice: {dice}; white die {draw.white_die} puts goods {draw.goods} on depot "
           f"{draw.white_die}; turn order {order}\n")
-    return resolve_chance(state, step.entropy)
 
 
-def _write_turn(step: TurnReport, state: GameState, names: list[str], out: TextIO) -> GameState:
-    seq = f", entry seq {step.seq}" if step.seq is not None else ""
+def _write_turn(step: TurnReport, before: GameState, names: list[str], out: TextIO) -> None:
+    """The turn in words, from the state ``before`` it."""
     by = f", played by {names[step.author]} for a bot" if step.author != step.seat else ""
-    out.write(f"Turn {step.turn} ({names[step.seat]}{by}{seq}):\n")
-    for line in _turn_words(state, step, names):
+    out.write(f"Turn {step.turn} ({names[step.seat]}{by}, entry seq {step.seq}):\n")
+    for line in _turn_words(before, step, names):
         out.write(f"  {line}\n")
-    for action in step.actions:
-        state = apply(state, action)
-    return state
 
 
 def _turn_words(state: GameState, step: TurnReport, names: list[str]) -> list[str]:

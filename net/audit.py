@@ -1,8 +1,9 @@
 """Audit a game from its log alone: every check, every draw, every move (``burgundy verify``).
 
 :func:`audit` rebuilds a game from a game file's entries with a spectator
-:class:`~p2p_burgundy.net.session.Session` (so the rules are exactly the peers' rules), then
-replays the engine over what the session decided to say what each chance event drew.
+:class:`~p2p_burgundy.net.session.Session` (so the rules are exactly the peers' rules) and
+reports the steps its events resolved: each chance event with what the engine drew, each turn
+with the entry that played it.
 Like python-chess's pgn reader it never stops at the first defect: every failed check becomes
 a :class:`Problem` naming the record, the author, the seq, the kind and the check, and the
 report still shows everything that could be established. The order of the entries does not
@@ -19,23 +20,20 @@ Pure: bytes in, a report out (:func:`audit_file` takes a game file's bytes).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from p2p_burgundy import (
     Action,
     GameConfig,
     GameState,
-    apply,
     new_game,
-    resolve_chance,
     state_hash,
 )
 from p2p_burgundy.board import PHASE_LETTERS
-from p2p_burgundy.chance import ChanceKind
+from p2p_burgundy.chance import ChanceKind, DealDraw, Draw, PhaseDraw, SetupDraw
 from p2p_burgundy.scoring import Category, Outcome
 
-from .beacon import verify_reveal
 from .errors import DecodeError, ProtocolError, RemoteProtocolError
 from .identity import PUBLIC_KEY_SIZE, fingerprint, table_code, verify
 from .log import (
@@ -51,12 +49,13 @@ from .log import (
 from .session import (
     ChanceResolved,
     Equivocation,
-    Event,
-    Seat,
+    Rejection,
+    Resolved,
     Session,
     Start,
     TurnApplied,
     Waiting,
+    follow,
     parse_start,
 )
 
@@ -79,35 +78,28 @@ class Check(Enum):
     MALFORMED = "malformed"  # a payload of the wrong shape, or a kind not expected
     HAND_OVER = "hand-over"  # a second agreement, or one naming a step beyond the game
     RESIGNED = "resigned"  # an entry its author signed after resigning
-    REPLAY = "replay"  # the engine's replay disagrees with the session (a bug on our side)
 
 
-# Void entries that a correct peer can write (by agreement, or in a race): not defects.
-NOT_DEFECTS = ("handed to a bot", "came from a hand-over that did not happen")
+REJECTION_CHECKS: dict[Rejection, Check] = {
+    Rejection.MALFORMED: Check.MALFORMED,
+    Rejection.BAD_REVEAL: Check.REVEAL,
+    Rejection.SECOND_REVEAL: Check.REVEAL,
+    Rejection.SECOND_AGREEMENT: Check.HAND_OVER,
+    Rejection.SIGNED_OFF: Check.RESIGNED,
+    Rejection.PLAYED: Check.OUT_OF_ORDER,
+    Rejection.SECOND_TURN: Check.OUT_OF_ORDER,
+    Rejection.NOT_ITS_TURN: Check.WRONG_SEAT,
+    Rejection.ILLEGAL_TURN: Check.ILLEGAL_TURN,
+    Rejection.CHOICE: Check.MALFORMED,
+    # Not defects (Rejection.defect): never a problem, but every cause has its check.
+    Rejection.HANDED_OVER: Check.HAND_OVER,
+    Rejection.NO_HAND_OVER: Check.HAND_OVER,
+}
+"""The :class:`Check` each :class:`~p2p_burgundy.net.session.Rejection` fails.
 
-# How the session's rejection reasons map to checks (first match wins).
-_REJECTION_CHECKS: tuple[tuple[str, Check], ...] = (
-    ("does not hash to the commitment", Check.REVEAL),
-    ("a second reveal", Check.REVEAL),
-    ("belongs to", Check.WRONG_SEAT),
-    ("already played", Check.OUT_OF_ORDER),
-    ("a second turn", Check.OUT_OF_ORDER),
-    ("illegal turn", Check.ILLEGAL_TURN),
-    ("a second agreement", Check.HAND_OVER),
-    ("nothing it signs after that counts", Check.RESIGNED),
-)
-
-
-def rejection_check(reason: str) -> Check:
-    """The :class:`Check` a session's rejection reason stands for.
-
-    >>> rejection_check("Bob: turn 4 belongs to Ann").value
-    'wrong seat'
-    """
-    for needle, check in _REJECTION_CHECKS:
-        if needle in reason:
-            return check
-    return Check.MALFORMED
+>>> REJECTION_CHECKS[Rejection.NOT_ITS_TURN].value
+'wrong seat'
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,48 +165,6 @@ class Player:
 
 
 @dataclass(frozen=True, slots=True)
-class SetupDraw:
-    """What the SETUP event drew: the start player and each seat's three goods (sorted)."""
-
-    start_player: int
-    goods: tuple[tuple[int, ...], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PhaseDraw:
-    """What a PHASE event drew: the tiles of every depot (index 0 the black depot, 1..6 the
-    numbered ones; -1 an empty slot) and the phase's five goods in round order."""
-
-    phase: int
-    depots: tuple[tuple[int, ...], ...]
-    goods: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class RoundDraw:
-    """What a ROUND event rolled: two dice per seat and the white die (which puts the
-    round's goods ``goods`` on depot ``white_die``), and the round's turn order."""
-
-    phase: int
-    round: int
-    dice: tuple[tuple[int, int], ...]
-    white_die: int
-    goods: int
-    order: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DealDraw:
-    """What the DEAL event of the experts' set-up dealt: each seat's two estates (side 0,
-    side 1) to choose from."""
-
-    offers: tuple[tuple[str, ...], ...]
-
-
-Draw = SetupDraw | DealDraw | PhaseDraw | RoundDraw
-
-
-@dataclass(frozen=True, slots=True)
 class ChanceReport:
     """Chance event ``index``: the reveals ``(seat, link)`` in seat order (every seat, less
     any handed to a bot), the entropy they give, and what it decided."""
@@ -225,21 +175,24 @@ class ChanceReport:
     entropy: bytes
     drew: Draw
     state_hash: bytes
+    state: GameState = field(compare=False, repr=False)  # the game after it
 
 
 @dataclass(frozen=True, slots=True)
 class TurnReport:
     """Turn number ``turn`` of ``seat``, signed by ``author`` in its entry ``seq`` (the author
-    is the seat itself, or the deputy playing a seat handed to a bot)."""
+    is the seat itself, or the deputy playing a seat handed to a bot), in phase ``phase`` and
+    round ``round`` (0-based)."""
 
     turn: int
     seat: int
     author: int
-    seq: int | None
+    seq: int
     phase: int
     round: int
     actions: tuple[Action, ...]
     state_hash: bytes
+    state: GameState = field(compare=False, repr=False)  # the game after it
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,8 +378,8 @@ class _Auditor:
         start_record, start = found
         session = Session(start.entry)
         seat_of = {s.key: i for i, s in enumerate(start.seats)}
-        events: list[tuple[Event, int | None]] = []
-        self.drain(session, events, start_record)
+        steps: list[Resolved] = []
+        self.drain(session, steps)
         by_author: dict[int, list[tuple[int, Entry]]] = {}
         for record, entry in self.entries:
             if record == start_record or entry.body == start.entry.body:
@@ -449,9 +402,9 @@ class _Auditor:
                     if "too far ahead" in message:
                         message = "an earlier entry of this author is missing"
                     self.problem(Check.LINK, message, record, entry, seat)
-                self.drain(session, events, record)
+                self.drain(session, steps)
         self.unlinked(session, by_author)
-        return self.report(session, start, events)
+        return self.report(session, start, steps)
 
     def decode(self) -> None:
         for record, raw in enumerate(self.records):
@@ -487,10 +440,10 @@ class _Auditor:
         games = [entry.game_id for _, entry in self.entries]
         return max(starts.values(), key=lambda found: games.count(found[1].game_id))
 
-    def drain(self, session: Session, events: list[tuple[Event, int | None]],
-              record: int | None) -> None:
+    def drain(self, session: Session, steps: list[Resolved]) -> None:
+        """Take the session's events: the steps it resolved, and proofs of equivocation."""
         while (event := session.next_event()) is not None:
-            events.append((event, record))
+            follow(steps, event)
             if isinstance(event, Equivocation):
                 first, second = decode_entry(event.first), decode_entry(event.second)
                 self.problem(
@@ -511,8 +464,7 @@ class _Auditor:
                     self.problem(Check.LINK, f"seq {have} of this author is missing or does "
                                  "not link, so this entry cannot be linked", record, entry, seat)
 
-    def report(self, session: Session, start: Start,
-               events: list[tuple[Event, int | None]]) -> Audit:
+    def report(self, session: Session, start: Start, resolved: list[Resolved]) -> Audit:
         config = start.config
         host = [s.key for s in start.seats].index(start.entry.author)
         players = tuple(
@@ -520,23 +472,26 @@ class _Auditor:
             for i, s in enumerate(start.seats)
         )
         for event in session.rejected.values():  # what is void in the game as it stands
-            if any(needle in event.reason for needle in NOT_DEFECTS):
+            if not event.cause.defect:
                 continue  # void by the players' agreement or a race, not a defect
             entry = session.chains[event.seat][event.seq]
-            self.problem(rejection_check(event.reason), event.reason,
+            self.problem(REJECTION_CHECKS[event.cause], event.reason,
                          self.record_of.get(entry.body), entry, event.seat)
         rejected = set(session.rejected)
-        applied: set[tuple[int, int]] = set()
+        applied = {(e.seat, e.seq) for e in resolved if isinstance(e, TurnApplied)}
         steps: list[Step] = []
         state = new_game(config)
-        for event in session.history:
+        for event in resolved:
             if isinstance(event, ChanceResolved):
-                state, step = self.replay_chance(state, event, start.seats)
-                steps.append(step)
+                steps.append(ChanceReport(event.index, event.kind,
+                                          tuple(zip(event.seats, event.reveals, strict=True)),
+                                          event.entropy, event.drew, event.state_hash,
+                                          event.state))
             else:
-                seq = _turn_seq(session, event, rejected, applied)
-                state, turn = self.replay_turn(state, event, seq)
-                steps.append(turn)
+                steps.append(TurnReport(event.turn, event.mover, event.seat, event.seq,
+                                        state.phase, state.round, event.actions,
+                                        event.state_hash, event.state))
+            state = event.state
         complete = session.over
         self.unplayed_turns(session, rejected, applied, complete)
         void = self.void_entries(session, complete)
@@ -570,33 +525,6 @@ class _Auditor:
             outcome=result,
         )
 
-    def replay_chance(self, state: GameState, event: ChanceResolved,
-                      seats: Sequence[Seat]) -> tuple[GameState, Step]:
-        before = state
-        after = resolve_chance(state, event.entropy)
-        if state_hash(after) != event.state_hash:
-            self.problem(Check.REPLAY, f"chance event {event.index}: the engine's replay "
-                         "reaches another state hash than the session")
-        reveals = []
-        for link in event.reveals:  # in seat order; find whose each one is
-            seat = next((i for i, s in enumerate(seats)
-                         if verify_reveal(s.commitment, event.index, link)), -1)
-            reveals.append((seat, link))
-        return after, ChanceReport(event.index, event.kind, tuple(reveals), event.entropy,
-                                   drew(before, after), event.state_hash)
-
-    def replay_turn(self, state: GameState, event: TurnApplied,
-                    seq: int | None) -> tuple[GameState, Step]:
-        mover = state.to_move if state.to_move is not None else event.seat
-        report = TurnReport(event.turn, mover, event.seat, seq, state.phase, state.round,
-                            event.actions, event.state_hash)
-        for action in event.actions:
-            state = apply(state, action)
-        if state_hash(state) != event.state_hash:
-            self.problem(Check.REPLAY, f"turn {event.turn}: the engine's replay reaches "
-                         "another state hash than the session")
-        return state, report
-
     def void_entries(self, session: Session, complete: bool) -> tuple[VoidEntry, ...]:
         """Every entry of the game that does not count, with its reason and verdict: those the
         session voided, agreements that never acted, reveals never needed, repeated
@@ -609,8 +537,7 @@ class _Auditor:
                                  seat, entry.seq, entry.kind.name.lower(), reason, fails))
 
         for (seat, seq), event in session.rejected.items():
-            add(seat, session.chains[seat][seq], event.reason,
-                not any(needle in event.reason for needle in NOT_DEFECTS))
+            add(seat, session.chains[seat][seq], event.reason, event.cause.defect)
         used_links = {link for h in session.history if isinstance(h, ChanceResolved)
                       for link in h.reveals}
         agreements: set[tuple[int, int, int]] = set()
@@ -701,53 +628,8 @@ def _agreement_verdict(session: Session, seat: int, entry: Entry, complete: bool
             "entries)", False)
 
 
-def _turn_seq(session: Session, event: TurnApplied, rejected: set[tuple[int, int]],
-              applied: set[tuple[int, int]]) -> int | None:
-    """The seq of the entry that played ``event``: the seat's first TURN entry for that
-    number that was not rejected (the session takes the first legal one in chain order)."""
-    trees = [a.to_tree() for a in event.actions]
-    for entry in session.chains[event.seat]:  # the author's chain
-        key = (event.seat, entry.seq)
-        if key in rejected or key in applied or not entry.payload:
-            continue
-        if (entry.kind == Kind.TURN and entry.payload[0] == event.turn) or (
-                entry.kind == Kind.CHOICE_REVEAL and [_tree(entry.payload[0])] == trees):
-            applied.add(key)  # (a secret set-up choice is played from its reveal)
-            return entry.seq
-    return None
-
-
-def _tree(value: object) -> object:
-    """A decoded value with its tuples as lists (how ``Action.to_tree`` writes arrays)."""
-    return [_tree(v) for v in value] if isinstance(value, tuple) else value
-
-
 def _who(key: bytes) -> str:
     return fingerprint(key) if len(key) == PUBLIC_KEY_SIZE else key[:8].hex() + "…"
-
-
-def drew(before: GameState, after: GameState) -> Draw:
-    """What the chance event pending in ``before`` decided, read off the state after it.
-
-    >>> from p2p_burgundy import GameConfig
-    >>> state = new_game(GameConfig(players=2))
-    >>> drew(state, resolve_chance(state, bytes(32)))
-    SetupDraw(start_player=0, goods=((1, 1, 2), (2, 3, 6)))
-    """
-    event = before.chance
-    assert event is not None, "no chance event was pending"
-    if event.kind == ChanceKind.SETUP:
-        goods = tuple(
-            tuple(g for g in range(1, 7) for _ in range(p.goods[g])) for p in after.players
-        )
-        return SetupDraw(after.order[0], goods)
-    if event.kind == ChanceKind.DEAL:
-        return DealDraw(tuple(tuple(o) for o in after.offers))
-    if event.kind == ChanceKind.PHASE:
-        depots = tuple(tuple(int(t) for t in depot) for depot in after.depots)
-        return PhaseDraw(after.phase, depots, after.phase_goods)
-    return RoundDraw(after.phase, after.round, tuple(p.dice for p in after.players),
-                     after.white_die, after.phase_goods[after.round], after.order)
 
 
 # --- JSON ----------------------------------------------------------------------------------------

@@ -32,8 +32,8 @@ from __future__ import annotations
 import hashlib
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import IntEnum
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
 
 from p2p_burgundy import (
     END_TURN,
@@ -47,13 +47,13 @@ from p2p_burgundy import (
     action_from_tree,
     apply,
     as_chooser,
+    draw_chance,
     legal_actions,
     new_game,
     outcome,
-    resolve_chance,
     state_hash,
 )
-from p2p_burgundy.chance import ChanceKind
+from p2p_burgundy.chance import ChanceKind, Draw
 from p2p_burgundy.scoring import Outcome
 
 from . import wire
@@ -272,32 +272,79 @@ def game_chain(identity: Identity, game_id: bytes) -> HashChain:
 
 @dataclass(frozen=True, slots=True)
 class ChanceResolved:
-    """Chance event ``index`` resolved with ``entropy`` (derived from every seat's reveal)."""
+    """Chance event ``index`` resolved with ``entropy``, derived from the reveals of
+    ``seats`` (in seat order: every seat but those handed to a bot): step number ``step`` of
+    the game; ``drew`` is what the engine drew, ``state`` the game after it."""
 
     index: int
     kind: ChanceKind
     reveals: tuple[bytes, ...]
     entropy: bytes
     state_hash: bytes
+    step: int
+    seats: tuple[int, ...]
+    drew: Draw
+    state: GameState = field(compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
 class TurnApplied:
-    """Seat ``seat`` played turn number ``turn``."""
+    """Turn number ``turn`` of ``mover``, signed by ``seat`` in its entry ``seq`` (the
+    author is the mover itself, or the deputy playing a seat handed to a bot; a secret
+    set-up choice is played from its author's CHOICE_REVEAL): step number ``step`` of the
+    game; ``state`` is the game after it."""
 
     seat: int
     turn: int
     actions: tuple[Action, ...]
     state_hash: bytes
+    step: int
+    mover: int
+    seq: int
+    state: GameState = field(compare=False, repr=False)
+
+
+Resolved = ChanceResolved | TurnApplied
+"""One resolved step of the game: a chance event or a turn (steps count both, from 0)."""
+
+
+class Rejection(Enum):
+    """Why the rules void a signed, linked entry (docs/protocol.md, "A verdict for every
+    entry"). :attr:`defect` says whether a correct peer could have written it."""
+
+    MALFORMED = "malformed"  # a payload of the wrong shape, or a kind not expected here
+    BAD_REVEAL = "bad reveal"  # it does not hash to the author's commitment
+    SECOND_REVEAL = "second reveal"  # a second reveal of one seat for one event
+    SECOND_AGREEMENT = "second agreement"  # a second hand-over agreement for one seat and step
+    SIGNED_OFF = "signed off"  # signed (not chat) after its author resigned or ended the game
+    PLAYED = "already played"  # a turn for a number already played
+    SECOND_TURN = "second turn"  # a second turn of the author for one number
+    NOT_ITS_TURN = "not its turn"  # a turn for a number that belongs to another seat
+    ILLEGAL_TURN = "illegal turn"  # the rules forbid the turn
+    CHOICE = "set-up choice"  # a secret set-up commitment or reveal out of place or illegal
+    HANDED_OVER = "handed over"  # by a seat handed to a bot, for a step after its hand-over
+    NO_HAND_OVER = "no hand-over"  # a deputy's turn from a hand-over that did not happen
+
+    @property
+    def defect(self) -> bool:
+        """Whether it breaks a rule a correct peer always keeps (the others are what correct
+        peers write in a hand-over or a race).
+
+        >>> Rejection.NOT_ITS_TURN.defect, Rejection.HANDED_OVER.defect
+        (True, False)
+        """
+        return self not in (Rejection.HANDED_OVER, Rejection.NO_HAND_OVER)
 
 
 @dataclass(frozen=True, slots=True)
 class EntryRejected:
-    """A signed, linked entry that the rules reject; the author is named."""
+    """A signed, linked entry that the rules reject; the author is named. ``cause`` is why,
+    as a kind; ``reason`` says it in words (with the author's name)."""
 
     seat: int
     seq: int
     reason: str
+    cause: Rejection
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,11 +376,14 @@ class HandedOver:
 class Rebuilt:
     """A seat handed over at a step turned out to have played that step itself (its entry
     crossed the agreements): its own entry counts, and the game was recomputed from every
-    chain, from step ``step`` on as it now stands. ``revived`` lists (seat, seq) entries
-    that were void and now count."""
+    chain; it now stands at step ``step``. The steps from ``since`` on replace those reported
+    before from there: they are ``steps`` (no ChanceResolved or TurnApplied is reported for
+    them). ``revived`` lists (seat, seq) entries that were void and now count."""
 
     step: int
     revived: tuple[tuple[int, int], ...]
+    since: int
+    steps: tuple[Resolved, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,8 +398,37 @@ class GameOver:
     state_hash: bytes
 
 
+Void = tuple[Rejection, str]
+"""Why an entry is void: the kind, and the reason in words."""
+
 Event = (ChanceResolved | TurnApplied | EntryRejected | Equivocation | HandedOver | Rebuilt
          | ChatReceived | GameOver)
+
+
+def follow(steps: list[Resolved], event: Event) -> int | None:
+    """Keep ``steps`` (the game's resolved steps, in order) up to date with one event of a
+    session: whoever follows every event in order holds the session's history, and a step
+    already held is taken once. The first step the event added or replaced, or None if it
+    changed none; LocalProtocolError if the steps before the event's are missing.
+
+    >>> steps: list[Resolved] = []
+    >>> follow(steps, Rebuilt(0, (), 0, ())), steps
+    (0, [])
+    """
+    if isinstance(event, ChanceResolved | TurnApplied):
+        if event.step > len(steps):
+            raise LocalProtocolError(f"step {event.step} reported after step {len(steps) - 1}: "
+                                     "the events between were missed")
+        if event.step < len(steps) and steps[event.step] == event:
+            return None
+        del steps[event.step:]
+        steps.append(event)
+        return event.step
+    if isinstance(event, Rebuilt):
+        del steps[event.since:]
+        steps += event.steps
+        return event.since
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,7 +494,7 @@ class Session:
         self.state: GameState = new_game(self.config)
         self.step = 0
         self.turn_number = 0
-        self.history: list[ChanceResolved | TurnApplied] = []  # every resolved step, in order
+        self.history: list[Resolved] = []  # every resolved step, in order
         self.rejected: dict[tuple[int, int], EntryRejected] = {}  # (seat, seq) -> why void
         self._sole_from = 0  # the first chance event with one contributor (sole_contributor)
         self._reveals: dict[int, dict[int, bytes]] = {}
@@ -622,7 +701,7 @@ class Session:
         self._rebuild_due = False
         self.state = new_game(self.config)
         self.step = self.turn_number = 0
-        self.history = []
+        before, self.history = self.history, []
         self.forfeits, self._handed, self._agreements, self.resigned = {}, {}, {}, {}
         self._ends, self.ended = {}, None
         self._reveals, self._turns, self._commits, self._choices = {}, {}, {}, {}
@@ -632,10 +711,14 @@ class Session:
                 if entry.kind != Kind.START:
                     why = self._file_entry(seat, entry)
                     if why is not None:
-                        self._reject(seat, entry.seq, why)
-        self._advance()  # silently: Rebuilt tells readers to read the history again
+                        self._reject(seat, entry.seq, *why)
+        self._advance()  # silently: Rebuilt carries the steps that changed
         self._rebuilding = False
-        self._event(Rebuilt(self.step, tuple(sorted(set(void) - set(self.rejected)))))
+        pairs = enumerate(zip(before, self.history, strict=False))
+        since = next((i for i, (old, new) in pairs if old != new),
+                     min(len(before), len(self.history)))
+        self._event(Rebuilt(self.step, tuple(sorted(set(void) - set(self.rejected))), since,
+                            tuple(self.history[since:])))
 
     @property
     def my_turn(self) -> bool:
@@ -981,48 +1064,52 @@ class Session:
         self._unsaved.append(entry)
         why = self._file_entry(seat, entry)
         if why is not None:
-            self._reject(seat, entry.seq, why)
+            self._reject(seat, entry.seq, *why)
         if self._rebuild_due and not self._rebuilding:
             self._rebuild()
 
-    def _file_entry(self, seat: int, entry: Entry) -> str | None:
+    def _file_entry(self, seat: int, entry: Entry) -> Void | None:
         """Record what an entry says for the game to use; the reason if it is void."""
         p = entry.payload
         if seat in self.resigned and entry.kind != Kind.CHAT:
-            return (f"{self.seats[seat].name} resigned (seq {self.resigned[seat]}): nothing "
-                    "it signs after that counts but chat")
+            return Rejection.SIGNED_OFF, (
+                f"{self.seats[seat].name} resigned (seq {self.resigned[seat]}): nothing it signs "
+                "after that counts but chat")
         if seat in self._ends and entry.kind != Kind.CHAT:
-            return (f"{self.seats[seat].name} ended the game (seq {self._ends[seat]}): nothing "
-                    "it signs after that counts but chat")
+            return Rejection.SIGNED_OFF, (
+                f"{self.seats[seat].name} ended the game (seq {self._ends[seat]}): nothing it "
+                "signs after that counts but chat")
         if entry.kind == Kind.RESIGN:
             if p:
-                return "a resignation is [] (an empty payload)"
+                return Rejection.MALFORMED, "a resignation is [] (an empty payload)"
             self.resigned[seat] = entry.seq
             return None
         if entry.kind == Kind.END:
             if p:
-                return "an end of the game is [] (an empty payload)"
+                return Rejection.MALFORMED, "an end of the game is [] (an empty payload)"
             self._ends[seat] = entry.seq
             return None
         if entry.kind == Kind.SEAT_TO_BOT:
             if not (len(p) == 2 and type(p[0]) is int and type(p[1]) is int
                     and 0 <= p[0] < len(self.seats) and p[0] != seat and p[1] >= 0):
-                return "a seat-to-bot agreement is [another seat, a step]"
+                return Rejection.MALFORMED, "a seat-to-bot agreement is [another seat, a step]"
             votes = self._agreements.setdefault(p[1], {}).setdefault(p[0], {})  # type: ignore[arg-type]
             if seat in votes:
-                return (f"a second agreement to hand {self.seats[p[0]].name} over at step "  # type: ignore[index]
-                        f"{p[1]}")
+                return Rejection.SECOND_AGREEMENT, (
+                    f"a second agreement to hand {self.seats[p[0]].name} over at step "  # type: ignore[index]
+                    f"{p[1]}")
             votes[seat] = entry.seq
             return None
         if entry.kind == Kind.REVEAL:
             if not (len(p) == 2 and type(p[0]) is int and isinstance(p[1], bytes)):
-                return "a reveal is [event, link]"
+                return Rejection.MALFORMED, "a reveal is [event, link]"
             k, link = p
             if not verify_reveal(self.seats[seat].commitment, k, link):  # type: ignore[arg-type]
-                return f"reveal for chance event {k} does not hash to the commitment"
+                return (Rejection.BAD_REVEAL,
+                        f"reveal for chance event {k} does not hash to the commitment")
             have = self._reveals.setdefault(k, {})  # type: ignore[arg-type]
             if seat in have:
-                return f"a second reveal for chance event {k}"
+                return Rejection.SECOND_REVEAL, f"a second reveal for chance event {k}"
             have[seat] = link  # type: ignore[assignment]
             if seat in self._handed and self._handed[seat][0].chance is not None \
                     and self._handed[seat][0].chance.index == k:  # type: ignore[union-attr]
@@ -1035,15 +1122,15 @@ class Session:
                 and isinstance(p[1], tuple)
                 and 1 <= len(p[1]) <= MAX_TURN_ACTIONS
             ):
-                return "a turn is [turn number, [action...]]"
+                return Rejection.MALFORMED, "a turn is [turn number, [action...]]"
             if seat in self._handed and self._own_turn_at_hand_over(seat, p):
                 self._rebuild_due = True  # the seat played the very turn it was handed over at
             elif p[0] < self.turn_number:
-                return f"turn {p[0]} is already played"
+                return Rejection.PLAYED, f"turn {p[0]} is already played"
             self._turns.setdefault(p[0], []).append((seat, entry.seq))
         elif entry.kind == Kind.CHAT:
             if not (len(p) == 1 and isinstance(p[0], str) and 1 <= len(p[0]) <= MAX_CHAT):
-                return "a chat entry is [text of 1-280 characters]"
+                return Rejection.MALFORMED, "a chat entry is [text of 1-280 characters]"
             if not self._rebuilding:  # a rebuild files every chat again
                 self._event(ChatReceived(seat, p[0]))
         elif entry.kind in (Kind.CHOICE_COMMIT, Kind.CHOICE_REVEAL):
@@ -1053,37 +1140,38 @@ class Session:
                 self._rebuild_due = True  # the seat chose at the very step it was handed over
             return why
         else:
-            return f"a {entry.kind.name.lower()} entry is not expected here"
+            return Rejection.MALFORMED, f"a {entry.kind.name.lower()} entry is not expected here"
         return None
 
-    def _file_choice(self, seat: int, entry: Entry) -> str | None:
+    def _file_choice(self, seat: int, entry: Entry) -> Void | None:
         """File a secret set-up choice's commitment or reveal; the reason if it is void.
         A seat's entries are filed in chain order, so a reveal can only follow its
         commitment, and neither can be replaced."""
         p = entry.payload
         if self.config.setup is not Setup.EXPERTS_SECRET:
-            return "this table makes no secret set-up choices"
+            return Rejection.CHOICE, "this table makes no secret set-up choices"
         if entry.kind == Kind.CHOICE_COMMIT:
             if not (len(p) == 1 and isinstance(p[0], bytes) and len(p[0]) == LINK_SIZE):
-                return "a choice commitment is [32-byte digest]"
+                return Rejection.MALFORMED, "a choice commitment is [32-byte digest]"
             if seat in self._commits:
-                return "a second choice commitment (the first one stands)"
+                return Rejection.CHOICE, "a second choice commitment (the first one stands)"
             self._commits[seat] = (entry.seq, p[0])
             return None
         if not (len(p) == 2 and isinstance(p[1], bytes) and len(p[1]) == SALT_SIZE):
-            return "a choice reveal is [choice, 16-byte salt]"
+            return Rejection.MALFORMED, "a choice reveal is [choice, 16-byte salt]"
         try:
             choice = action_from_tree(p[0])
         except EngineError as exc:
-            return f"malformed choice: {exc}"
+            return Rejection.MALFORMED, f"malformed choice: {exc}"
         if not isinstance(choice, ChooseEstate):
-            return f"a set-up choice is a ChooseEstate, not {choice!r}"
+            return Rejection.MALFORMED, f"a set-up choice is a ChooseEstate, not {choice!r}"
         if seat not in self._commits:
-            return "a choice reveal before the author's commitment"
+            return Rejection.CHOICE, "a choice reveal before the author's commitment"
         if seat in self._choices:
-            return "a second choice reveal"
+            return Rejection.CHOICE, "a second choice reveal"
         if choice_digest(self.game_id, seat, choice, p[1]) != self._commits[seat][1]:
-            return f"the revealed choice {choice!r} does not match the author's commitment"
+            return (Rejection.CHOICE,
+                    f"the revealed choice {choice!r} does not match the author's commitment")
         self._choices[seat] = (entry.seq, choice)
         return None
 
@@ -1121,20 +1209,22 @@ class Session:
             self.state = apply(self.state, choice)
         except EngineError as exc:
             del self._choices[mover]  # bound by its commitment: the seat can only be replaced
-            self._reject(mover, seq, f"illegal set-up choice: {exc}")
+            self._reject(mover, seq, Rejection.CHOICE, f"illegal set-up choice: {exc}")
             return False
         for seat, other in self._turns.pop(t, []):
-            self._reject(seat, other, f"turn {t} is {self.seats[mover].name}'s secret choice")
-        self._played(TurnApplied(mover, t, (choice,), state_hash(self.state)))
+            self._reject(seat, other, Rejection.CHOICE,
+                         f"turn {t} is {self.seats[mover].name}'s secret choice")
+        self._played(TurnApplied(mover, t, (choice,), state_hash(self.state), self.step, mover,
+                                 seq, self.state))
         return True
 
-    def _played(self, step: ChanceResolved | TurnApplied) -> None:
+    def _played(self, step: Resolved) -> None:
         """A step is resolved, for good."""
         self.history.append(step)
         self.step += 1
         if isinstance(step, TurnApplied):
             self.turn_number += 1
-        if not self._rebuilding:  # after a rebuild, Rebuilt says to read the history again
+        if not self._rebuilding:  # a rebuild reports its steps in Rebuilt
             self._event(step)
 
     def _own_turn_at_hand_over(self, seat: int, payload: tuple[wire.Value, ...]) -> bool:
@@ -1165,8 +1255,8 @@ class Session:
                 return choice
         return None
 
-    def _reject(self, seat: int, seq: int, reason: str) -> None:
-        rejected = EntryRejected(seat, seq, f"{self.seats[seat].name}: {reason}")
+    def _reject(self, seat: int, seq: int, cause: Rejection, reason: str) -> None:
+        rejected = EntryRejected(seat, seq, f"{self.seats[seat].name}: {reason}", cause)
         self.rejected[(seat, seq)] = rejected
         if not self._rebuilding:
             self._event(rejected)
@@ -1217,12 +1307,15 @@ class Session:
         chance = self.state.chance
         assert chance is not None
         for seat in sorted(set(have) - set(self._required())):
-            self._reject(seat, self._reveal_seq(seat, k), f"handed to a bot at step "
+            self._reject(seat, self._reveal_seq(seat, k), Rejection.HANDED_OVER,
+                         f"handed to a bot at step "
                          f"{self.forfeits[seat]}, its reveal for chance event {k} is not used")
-        reveals = tuple(have[s] for s in self._required())
+        seats = tuple(self._required())
+        reveals = tuple(have[s] for s in seats)
         entropy = event_entropy(self.game_id, k, reveals)
-        self.state = resolve_chance(self.state, entropy)
-        self._played(ChanceResolved(k, chance.kind, reveals, entropy, state_hash(self.state)))
+        self.state, drew = draw_chance(self.state, entropy)
+        self._played(ChanceResolved(k, chance.kind, reveals, entropy, state_hash(self.state),
+                                    self.step, seats, drew, self.state))
 
     def _reveal_seq(self, seat: int, k: int) -> int:
         return next(e.seq for e in self.chains[seat] if e.kind == Kind.REVEAL
@@ -1244,11 +1337,12 @@ class Session:
                 actions = [action_from_tree(a) for a in self.chains[seat][seq].payload[1]]  # type: ignore[union-attr]
                 self.state = _play_turn(self.state, actions)
             except EngineError as exc:
-                self._reject(seat, seq, f"illegal turn {t}: {exc}")
+                self._reject(seat, seq, Rejection.ILLEGAL_TURN, f"illegal turn {t}: {exc}")
                 continue
-            self._played(TurnApplied(seat, t, tuple(actions), state_hash(self.state)))
+            self._played(TurnApplied(seat, t, tuple(actions), state_hash(self.state), self.step,
+                                     mover, seq, self.state))
             for other, other_seq in sorted(self._turns.pop(t, [])):
-                self._reject(other, other_seq, self._why_not_played(other, t, mover, seat))
+                self._reject(other, other_seq, *self._why_not_played(other, t, mover, seat))
             return True
         # A TURN by another seat may only count if a hand-over at this step makes its author
         # the deputy, which needs the author's own agreement first in its chain.
@@ -1257,19 +1351,21 @@ class Session:
         for seat, seq in list(pending):
             if seat != player and not (seat in agreed and agreed[seat] < seq):
                 pending.remove((seat, seq))
-                self._reject(seat, seq, self._why_not_played(seat, t, mover, -1))
+                self._reject(seat, seq, *self._why_not_played(seat, t, mover, -1))
         return False
 
-    def _why_not_played(self, seat: int, t: int, mover: int, player: int) -> str:
+    def _why_not_played(self, seat: int, t: int, mover: int, player: int) -> Void:
         name = self.seats[mover].name
         if seat == player:
-            return f"a second turn {t}"
+            return Rejection.SECOND_TURN, f"a second turn {t}"
         if seat == mover:
-            return f"turn {t} of {name}, handed to a bot at step {self.forfeits[mover]}"
+            return (Rejection.HANDED_OVER,
+                    f"turn {t} of {name}, handed to a bot at step {self.forfeits[mover]}")
         if any(seat in votes.get(mover, {}) for votes in self._agreements.values()):
-            return (f"turn {t} was played by {name} itself: this turn for the bot came from a "
-                    "hand-over that did not happen")
-        return f"turn {t} belongs to {name}"
+            return Rejection.NO_HAND_OVER, (f"turn {t} was played by {name} itself: this turn "
+                                            "for the bot came from a hand-over that did not "
+                                            "happen")
+        return Rejection.NOT_ITS_TURN, f"turn {t} belongs to {name}"
 
 
 def _play_turn(state: GameState, actions: list[Action]) -> GameState:

@@ -32,7 +32,7 @@ from .actions import (
 from .chance import ChanceEvent, ChanceKind
 from .config import CHOOSE, Edition, GameConfig, Module, Setup
 from .errors import ChanceError, ConfigError, EngineError, IllegalAction, RecordError
-from .rules import apply, as_chooser, legal_actions, new_game, resolve_chance
+from .rules import apply, as_chooser, draw_chance, legal_actions, new_game, resolve_chance
 from .scoring import Category, Outcome, outcome
 from .state import GameState, PlayerState, Step, encode_state, state_hash
 
@@ -73,6 +73,7 @@ __all__ = [
     "action_from_tree",
     "apply",
     "as_chooser",
+    "draw_chance",
     "encode_state",
     "legal_actions",
     "new_game",

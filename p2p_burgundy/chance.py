@@ -55,6 +55,49 @@ class ChanceEvent:
     round: int  # 0..4
 
 
+@dataclass(frozen=True, slots=True)
+class SetupDraw:
+    """What the SETUP event drew: the start player and each seat's three goods (sorted)."""
+
+    start_player: int
+    goods: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealDraw:
+    """What the DEAL event of the experts' set-up dealt: each seat's two estates (side 0,
+    side 1) to choose from."""
+
+    offers: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseDraw:
+    """What a PHASE event drew: the tiles of every depot (index 0 the black depot, 1..6 the
+    numbered ones; -1 an empty slot) and the phase's five goods in round order."""
+
+    phase: int
+    depots: tuple[tuple[int, ...], ...]
+    goods: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDraw:
+    """What a ROUND event rolled: two dice per seat and the white die (which puts the
+    round's goods ``goods`` on depot ``white_die``), and the round's turn order."""
+
+    phase: int
+    round: int
+    dice: tuple[tuple[int, int], ...]
+    white_die: int
+    goods: int
+    order: tuple[int, ...]
+
+
+Draw = SetupDraw | DealDraw | PhaseDraw | RoundDraw
+"""What one chance event drew, as :func:`~p2p_burgundy.rules.draw_chance` states it."""
+
+
 class Draws:
     """The deterministic stream of uniform draws derived from one event's entropy."""
 

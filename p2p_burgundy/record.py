@@ -5,7 +5,7 @@ Replaying a record from zero reproduces every state hash, on any machine.
 >>> from p2p_burgundy import END_TURN, UseDie, TakeWorkers
 >>> rec = Recorder(GameConfig(players=2))
 >>> while rec.state.chance:
-...     rec.chance(bytes(32))
+...     _ = rec.chance(bytes(32))
 >>> for action in (UseDie(0), TakeWorkers(), UseDie(1), TakeWorkers(), END_TURN):
 ...     rec.act(action)
 >>> record = rec.record()
@@ -22,9 +22,10 @@ from dataclasses import dataclass
 import msgpack
 
 from .actions import Action, action_from_tree
+from .chance import Draw
 from .config import GameConfig
 from .errors import EngineError, RecordError
-from .rules import apply, new_game, resolve_chance
+from .rules import apply, draw_chance, new_game, resolve_chance
 from .state import GameState, state_hash
 
 RECORD_VERSION = 1
@@ -104,10 +105,12 @@ class Recorder:
         self._actions: list[Action] = []
         self._hashes: list[bytes] = []
 
-    def chance(self, entropy: bytes) -> None:
-        self.state = resolve_chance(self.state, entropy)
+    def chance(self, entropy: bytes) -> Draw:
+        """Resolve the pending chance event with ``entropy``; what it drew."""
+        self.state, drew = draw_chance(self.state, entropy)
         self._entropy.append(bytes(entropy))
         self._hashes.append(state_hash(self.state))
+        return drew
 
     def act(self, action: Action) -> None:
         self.state = apply(self.state, action)

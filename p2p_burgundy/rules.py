@@ -64,7 +64,16 @@ from .board import (
     depot_spaces,
     space_colour,
 )
-from .chance import ChanceEvent, ChanceKind, Draws
+from .chance import (
+    ChanceEvent,
+    ChanceKind,
+    DealDraw,
+    Draw,
+    Draws,
+    PhaseDraw,
+    RoundDraw,
+    SetupDraw,
+)
 from .config import CHOOSE, Edition, GameConfig, Module
 from .errors import ChanceError, IllegalAction
 from .estate import DIE_PATTERN, NEIGHBOURS, SPACE_COUNT, Estate, bits, box_sides
@@ -281,7 +290,8 @@ def _start_castle(seat: int) -> int:
 
 
 def resolve_chance(state: GameState, entropy: bytes) -> GameState:
-    """Apply the pending chance event with 32 bytes of entropy (see :mod:`.chance`).
+    """Apply the pending chance event with 32 bytes of entropy (see :mod:`.chance`);
+    :func:`draw_chance` also says what it drew.
 
     Draw order: SETUP draws the start seat, then three goods per seat in seat order (with
     the trade routes module, then each seat's trade route cards in seat order, in route
@@ -295,31 +305,45 @@ def resolve_chance(state: GameState, entropy: bytes) -> GameState:
     rolls two dice per seat in seat order, then the white die. Pools are drawn from in sorted
     order.
     """
+    return draw_chance(state, entropy)[0]
+
+
+def draw_chance(state: GameState, entropy: bytes) -> tuple[GameState, Draw]:
+    """:func:`resolve_chance`, and what the event drew (a :data:`~.chance.Draw`), as the
+    engine drew it.
+
+    >>> state, drew = draw_chance(new_game(GameConfig(players=2)), bytes(32))
+    >>> drew
+    SetupDraw(start_player=0, goods=((1, 1, 2), (2, 3, 6)))
+    >>> draw_chance(state, bytes(32))[1].goods
+    (1, 3, 4, 5, 5)
+    """
     event = state.chance
     if event is None:
         raise ChanceError("no chance event is pending")
     draws = Draws(entropy)
     new = state.clone()
     new.chance_index = event.index + 1
+    drew: Draw
     if event.kind == ChanceKind.SETUP:
-        _setup(new, draws)
+        drew = _setup(new, draws)
         if new.config.experts:
             new.chance = ChanceEvent(new.chance_index, ChanceKind.DEAL, 0, 0)
         else:
             _next_chooser(new, 0)
     elif event.kind == ChanceKind.DEAL:
-        _deal(new, draws)
+        drew = _deal(new, draws)
         _next_chooser(new, 0)
     elif event.kind == ChanceKind.PHASE:
-        _phase_setup(new, draws)
+        drew = _phase_setup(new, draws)
         new.chance = ChanceEvent(new.chance_index, ChanceKind.ROUND, new.phase, 0)
     else:
-        _round_setup(new, draws)
+        drew = _round_setup(new, draws)
         new.chance = None
-    return new
+    return new, drew
 
 
-def _deal(state: GameState, draws: Draws) -> None:
+def _deal(state: GameState, draws: Draws) -> DealDraw:
     """Each seat's board, in seat order: two different estates from the board sides left in
     the edition's box (``box_sides``: an estate printed once is dealt to one player at
     most), side 0 first."""
@@ -332,6 +356,7 @@ def _deal(state: GameState, draws: Draws) -> None:
         offers.append((first, second))
     state.offers = tuple(offers)
     state.boards = tuple(state.config.board(o[0]) for o in offers)  # placeholders until chosen
+    return DealDraw(state.offers)
 
 
 def _next_chooser(state: GameState, first: int) -> None:
@@ -371,7 +396,7 @@ def as_chooser(state: GameState, seat: int) -> GameState:
     return new
 
 
-def _setup(state: GameState, draws: Draws) -> None:
+def _setup(state: GameState, draws: Draws) -> SetupDraw:
     n = state.config.players
     start = draws.below(n)
     pool = list(state.goods_pool)
@@ -395,6 +420,8 @@ def _setup(state: GameState, draws: Draws) -> None:
         cards = list(range(1, CARD_COUNT + 1))
         dealt = CARDS_PER_PLAYER[n]
         state.routes = tuple(tuple(draws.take(cards) for _ in range(dealt)) for _ in range(n))
+    return SetupDraw(state.order[0], tuple(
+        tuple(g for g in range(1, 7) for _ in range(p.goods[g])) for p in players))
 
 
 # The numbered depots' spaces a phase fills, in draw order: (depot, slot, colour) by player
@@ -407,7 +434,7 @@ _DEPOT_FILLS = {
 }
 
 
-def _phase_setup(state: GameState, draws: Draws) -> None:
+def _phase_setup(state: GameState, draws: Draws) -> PhaseDraw:
     n = state.config.players
     box = list(state.box)
     for depot in state.depots:
@@ -432,9 +459,10 @@ def _phase_setup(state: GameState, draws: Draws) -> None:
         state.inns += 1
     state.supplies = tuple(tuple(s) for s in supplies)
     state.depots = tuple(tuple(d) for d in depots)
+    return PhaseDraw(state.phase, state.depots, state.phase_goods)
 
 
-def _round_setup(state: GameState, draws: Draws) -> None:
+def _round_setup(state: GameState, draws: Draws) -> RoundDraw:
     players = [p.copy() for p in state.players]
     for p in players:
         p.dice = (draws.die(), draws.die())
@@ -449,6 +477,8 @@ def _round_setup(state: GameState, draws: Draws) -> None:
     depot[state.phase_goods[state.round]] += 1
     goods[state.white_die] = tuple(depot)
     state.depot_goods = tuple(goods)
+    return RoundDraw(state.phase, state.round, tuple(p.dice for p in players), state.white_die,
+                     state.phase_goods[state.round], state.order)
 
 
 # --- Legal actions ---------------------------------------------------------------------------

@@ -1,13 +1,14 @@
 """Sentences for the log pane: every chance event and every action, as players would say it.
 
-Pure functions of engine states, usable by any :class:`~.table.Table` (local or networked):
-a table applies a turn and calls :func:`describe_turn` with the state before it.
+Pure functions of engine states and draws, usable by any :class:`~.table.Table` (local or
+networked): a table describes a turn with :func:`describe_turn` from the state before it, and
+a chance event with :func:`describe_chance` from what the engine said it drew.
 
->>> from p2p_burgundy import GameConfig, new_game, resolve_chance, UseDie, TakeWorkers, END_TURN
+>>> from p2p_burgundy import GameConfig, draw_chance, new_game, resolve_chance
+>>> from p2p_burgundy import UseDie, TakeWorkers, END_TURN
 >>> names = ["Ann", "Bob"]
->>> state = new_game(GameConfig(players=2))
->>> after = resolve_chance(state, bytes(32))
->>> describe_chance(state, after, names)[0]
+>>> after, drew = draw_chance(new_game(GameConfig(players=2)), bytes(32))
+>>> describe_chance(drew, names)[0]
 'Set-up: Ann starts; starting goods: Ann 1, 1, 2; Bob 2, 3, 6.'
 >>> while after.chance is not None:
 ...     after = resolve_chance(after, bytes(32))
@@ -42,7 +43,7 @@ from p2p_burgundy import (
     apply,
 )
 from p2p_burgundy.board import PHASE_LETTERS
-from p2p_burgundy.chance import ChanceKind
+from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, SetupDraw
 from p2p_burgundy.rules import INN_DEPOT, bought_tile
 from p2p_burgundy.scoring import Category
 from p2p_burgundy.state import Step
@@ -249,31 +250,25 @@ def describe_phase_end(before: GameState, after: GameState, names: Sequence[str]
     return lines
 
 
-def describe_chance(before: GameState, after: GameState, names: Sequence[str]) -> list[str]:
-    """What a chance event decided (``before.chance`` resolved into ``after``)."""
-    event = before.chance
-    if event is None:
-        return []
-    if event.kind == ChanceKind.SETUP:
-        start = after.order[0]
-        goods = "; ".join(
-            f"{names[s]} " + ", ".join(str(g) for g in range(1, 7) for _ in range(p.goods[g]))
-            for s, p in enumerate(after.players))
-        return [f"Set-up: {names[start]} starts; starting goods: {goods}."]
-    if event.kind == ChanceKind.DEAL:
+def describe_chance(drew: Draw, names: Sequence[str]) -> list[str]:
+    """What a chance event drew (as :func:`~p2p_burgundy.rules.draw_chance` states it)."""
+    if isinstance(drew, SetupDraw):
+        goods = "; ".join(f"{names[s]} " + ", ".join(map(str, g))
+                          for s, g in enumerate(drew.goods))
+        return [f"Set-up: {names[drew.start_player]} starts; starting goods: {goods}."]
+    if isinstance(drew, DealDraw):
         dealt = "; ".join(f"{names[s]} estates {' or '.join(offer)}"
-                          for s, offer in enumerate(after.offers))
+                          for s, offer in enumerate(drew.offers))
         return [f"The boards are dealt: {dealt}."]
-    if event.kind == ChanceKind.PHASE:
-        goods = " ".join(str(g) for g in after.phase_goods)
-        return [f"Phase {PHASE_LETTERS[after.phase]} begins: the depots are filled; "
+    if isinstance(drew, PhaseDraw):
+        goods = " ".join(str(g) for g in drew.goods)
+        return [f"Phase {PHASE_LETTERS[drew.phase]} begins: the depots are filled; "
                 f"goods this phase: {goods}."]
-    dice = ", ".join(f"{names[s]} {p.dice[0]}+{p.dice[1]}" for s, p in enumerate(after.players))
-    placed = after.phase_goods[after.round]
-    order = ", ".join(names[s] for s in after.order)
-    return [f"Round {after.round + 1} of phase {PHASE_LETTERS[after.phase]}: dice {dice}; "
-            f"the white die {after.white_die} puts {goods_label(placed)} on depot "
-            f"{after.white_die}. Order: {order}."]
+    dice = ", ".join(f"{names[s]} {a}+{b}" for s, (a, b) in enumerate(drew.dice))
+    order = ", ".join(names[s] for s in drew.order)
+    return [f"Round {drew.round + 1} of phase {PHASE_LETTERS[drew.phase]}: dice {dice}; "
+            f"the white die {drew.white_die} puts {goods_label(drew.goods)} on depot "
+            f"{drew.white_die}. Order: {order}."]
 
 
 __all__ = ["describe_action", "describe_chance", "describe_phase_end", "describe_turn",

@@ -7,7 +7,8 @@ network-backed table (a peer session) implements the same protocol.
 
 - :class:`LocalTable`: an engine-only game against bots in this process; entropy from
   ``os.urandom``, or derived from a seed (the same seed deals the same game).
-- :class:`ReplayTable`: a finished record, watched step by step (``my_seat`` is None).
+- :class:`ReplayTable`: a game's steps (a finished game or as far as it went), watched step
+  by step (``my_seat`` is None).
 
 >>> table = LocalTable.new("Ann", bots=1, seed=3)
 >>> _ = table.poll()
@@ -31,7 +32,6 @@ from p2p_burgundy import (
     Action,
     Edition,
     EndTurn,
-    EngineError,
     GameConfig,
     GameState,
     IllegalAction,
@@ -40,11 +40,10 @@ from p2p_burgundy import (
     apply,
     legal_actions,
     new_game,
-    resolve_chance,
 )
 from p2p_burgundy.board import PHASES, ROUNDS
-from p2p_burgundy.chance import ChanceKind
-from p2p_burgundy.record import GameRecord, Recorder
+from p2p_burgundy.chance import ChanceKind, Draw
+from p2p_burgundy.record import Recorder
 
 from ..sim import bot_seed, chance_entropy
 from ..strategies import Strategy, make
@@ -71,6 +70,27 @@ class HistoryEntry(NamedTuple):
     seat: int | None
     text: str
     kind: EntryKind = EntryKind.ACTION
+
+
+class GameStep(NamedTuple):
+    """One step of a game, as the game's tracker resolved it: what a chance event drew, or
+    the actions of a turn (of the player to move before it); and the game after it."""
+
+    what: Draw | tuple[Action, ...]
+    state: GameState
+
+
+def chance_lines(drew: Draw, names: Sequence[str]) -> list[HistoryEntry]:
+    """The log lines of a chance event that drew ``drew``."""
+    return [HistoryEntry(None, text, EntryKind.CHANCE) for text in describe_chance(drew, names)]
+
+
+def turn_lines(before: GameState, actions: Sequence[Action], names: Sequence[str]
+               ) -> list[HistoryEntry]:
+    """The log lines of a turn played from ``before``: one per action (a die choice is said
+    with its action), then what its end set off (the end of a phase or of the game)."""
+    return [HistoryEntry(seat, text, EntryKind.ACTION if seat is not None else EntryKind.EVENT)
+            for seat, text in describe_turn(before, actions, names)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,6 +312,7 @@ class LocalTable:
         self._bot_delay = bot_delay
         self._clock = clock
         self._recorder = Recorder(config)
+        self._steps: list[GameStep] = []
         self._history: list[HistoryEntry] = []
         self._events: list[TableEvent] = []
         self._ended: str | None = None
@@ -350,9 +371,9 @@ class LocalTable:
     def round_scores(self) -> list[tuple[int, ...]]:
         return self._track.rounds
 
-    def record(self) -> GameRecord:
-        """The game so far as an engine record (replayable with :class:`ReplayTable`)."""
-        return self._recorder.record()
+    def replay(self) -> ReplayTable:
+        """The game so far, to watch step by step."""
+        return ReplayTable(self._recorder.config, self._steps, self._names)
 
     def waiting_for(self) -> str | None:
         state = self.state
@@ -394,7 +415,7 @@ class LocalTable:
             after = apply(after, action)
         for action in actions:
             self._recorder.act(action)
-        self._log_turn(state, actions)
+        self._log_turn(state, tuple(actions))
         self._resolve_chance()
         self._next_bot_time = self._clock() + self._bot_delay
         self._events.append(StateChanged())
@@ -420,11 +441,10 @@ class LocalTable:
     def _resolve_chance(self) -> bool:
         changed = False
         while (event := self.state.chance) is not None:
-            before = self.state
-            self._track.observe(before)
-            self._recorder.chance(self._entropy(event.index))
-            for text in describe_chance(before, self.state, self._names):
-                self._history.append(HistoryEntry(None, text, EntryKind.CHANCE))
+            self._track.observe(self.state)
+            drew = self._recorder.chance(self._entropy(event.index))
+            self._steps.append(GameStep(drew, self.state))
+            self._history += chance_lines(drew, self._names)
             changed = True
         return changed
 
@@ -441,24 +461,23 @@ class LocalTable:
             actions.append(action)
             if isinstance(action, EndTurn):
                 break
-        self._log_turn(before, actions)
+        self._log_turn(before, tuple(actions))
 
-    def _log_turn(self, before: GameState, actions: Sequence[Action]) -> None:
+    def _log_turn(self, before: GameState, actions: tuple[Action, ...]) -> None:
         self._track.observe(self.state)  # the game's end
-        for seat, text in describe_turn(before, actions, self._names):
-            kind = EntryKind.ACTION if seat is not None else EntryKind.EVENT
-            self._history.append(HistoryEntry(seat, text, kind))
+        self._steps.append(GameStep(actions, self.state))
+        self._history += turn_lines(before, actions, self._names)
 
 
 class ReplayTable:
-    """A finished (or partial) game record, watched one step at a time.
+    """A game's steps (see :class:`GameStep`), watched one step at a time.
 
-    A step is a chance event or one action; :meth:`step_turn` moves a whole turn (a chance
-    event counts as one). ``my_seat`` is None: nothing can be played.
+    A step here is a chance event or one action; :meth:`step_turn` moves a whole turn (a
+    chance event counts as one). ``my_seat`` is None: nothing can be played.
 
     >>> live = LocalTable.new("Ann", bots=1, seed=3)
     >>> _ = live.poll()
-    >>> replay = ReplayTable(live.record(), live.names)
+    >>> replay = live.replay()
     >>> replay.position  # set-up, phase, round, then Bot 1's turn of five actions
     (8, 8)
     >>> replay.step_turn(-1); replay.position, replay.state.to_move
@@ -471,53 +490,32 @@ class ReplayTable:
     my_seat = None
     ended = None
 
-    def __init__(self, record: GameRecord, names: Sequence[str] | None = None) -> None:
-        players = record.config.players
+    def __init__(self, config: GameConfig, steps: Sequence[GameStep],
+                 names: Sequence[str] | None = None) -> None:
         self._names = [clean_name(n) for n in names] if names else \
-            [f"Seat {i + 1}" for i in range(players)]
-        state = new_game(record.config)
+            [f"Seat {i + 1}" for i in range(config.players)]
+        state = new_game(config)
         self._states = [state]
-        self._lengths = [0]
+        self._lengths = [0]  # history lines shown at each step
         self._bounds = [0]  # the steps where no turn is under way
         self._history: list[HistoryEntry] = []
-        entropy = iter(record.entropy)
-        actions = list(record.actions)
-        at = 0
-        try:
-            while True:
-                if state.chance is not None:
-                    before, state = state, resolve_chance(state, next(entropy))
-                    self._history += [HistoryEntry(None, t, EntryKind.CHANCE)
-                                      for t in describe_chance(before, state, self._names)]
+        for what, after in steps:
+            if isinstance(what, tuple):
+                # One sentence per action (a die choice is said with its action), so the
+                # log after k actions is a prefix of the whole turn's sentences.
+                said = len(self._history)
+                self._history += turn_lines(state, what, self._names)
+                for action in what[:-1]:
+                    state = apply(state, action)
+                    said += not isinstance(action, UseDie)
                     self._states.append(state)
-                    self._lengths.append(len(self._history))
-                elif at < len(actions):
-                    before, turn, states = state, [], []
-                    while at < len(actions):
-                        state = apply(state, actions[at])
-                        turn.append(actions[at])
-                        states.append(state)
-                        at += 1
-                        if isinstance(turn[-1], EndTurn):
-                            break
-                    # One sentence per action (a die choice is said with its action), so
-                    # the log after k actions is a prefix of the whole turn's sentences.
-                    said = len(self._history)
-                    for seat, text in describe_turn(before, turn, self._names):
-                        kind = EntryKind.ACTION if seat is not None else EntryKind.EVENT
-                        self._history.append(HistoryEntry(seat, text, kind))
-                    for action, after in zip(turn, states, strict=True):
-                        said += not isinstance(action, UseDie)
-                        self._states.append(after)
-                        self._lengths.append(said)
-                    self._lengths[-1] = len(self._history)
-                else:
-                    break
-                self._bounds.append(len(self._states) - 1)
-        except (StopIteration, EngineError):
-            self._history.append(HistoryEntry(None, "The record ends here (it does not "
-                                              "replay further).", EntryKind.EVENT))
-            self._lengths[-1] = len(self._history)
+                    self._lengths.append(said)
+            else:
+                self._history += chance_lines(what, self._names)
+            state = after
+            self._states.append(state)
+            self._lengths.append(len(self._history))
+            self._bounds.append(len(self._states) - 1)
         self._pos = len(self._states) - 1
         self._moved = True
 

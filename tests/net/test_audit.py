@@ -8,22 +8,19 @@ import json
 import pytest
 
 from p2p_burgundy import ChooseEstate, GameConfig, action_from_tree
+from p2p_burgundy.chance import DealDraw, PhaseDraw, RoundDraw, SetupDraw
 from p2p_burgundy.config import Setup
-from p2p_burgundy.net.audit import (
-    Audit,
-    Check,
-    DealDraw,
-    PhaseDraw,
-    RoundDraw,
-    SetupDraw,
-    audit,
-    audit_file,
-    rejection_check,
-)
+from p2p_burgundy.net.audit import REJECTION_CHECKS, Audit, Check, audit, audit_file
 from p2p_burgundy.net.beacon import event_entropy, verify_reveal
 from p2p_burgundy.net.identity import Identity, fingerprint, table_code
 from p2p_burgundy.net.log import _RECORD_HEADER, FILE_MAGIC, Kind, decode_entry, sign_entry
-from p2p_burgundy.net.session import GameOver, accept_start, make_start, start_digest
+from p2p_burgundy.net.session import (
+    GameOver,
+    Rejection,
+    accept_start,
+    make_start,
+    start_digest,
+)
 
 from .harness import NAMES, Table, canonical, forge_chain, shuffled
 
@@ -294,7 +291,8 @@ def test_malformed_payloads(game: Table) -> None:
     n = len(game.sessions[0].chains[2])
     report = audit(forge_chain(game, 2, n, Kind.CHAT, [b"bytes, not text"]))
     assert checks(report) == ["malformed"]
-    assert rejection_check("Cid: a second reveal for chance event 3") is Check.REVEAL
+    assert set(REJECTION_CHECKS) == set(Rejection)  # every cause of a void entry has its check
+    assert REJECTION_CHECKS[Rejection.SECOND_REVEAL] is Check.REVEAL
 
 
 def test_every_problem_is_reported_not_just_the_first(game: Table) -> None:

@@ -13,11 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from p2p_burgundy import Edition, GameConfig, new_game, resolve_chance
-from p2p_burgundy.chance import DRAWS_LABEL, Draws
+from p2p_burgundy import Edition, GameConfig, draw_chance, new_game
+from p2p_burgundy.chance import (
+    DRAWS_LABEL,
+    DealDraw,
+    Draws,
+    PhaseDraw,
+    RoundDraw,
+    SetupDraw,
+)
 from p2p_burgundy.config import Setup
 from p2p_burgundy.estate import box_sides
-from p2p_burgundy.net.audit import DealDraw, PhaseDraw, RoundDraw, SetupDraw, audit, drew
+from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.beacon import HashChain, event_entropy
 
 from .harness import Table
@@ -177,16 +184,13 @@ def test_the_documented_two_player_game_derives_the_pinned_draws() -> None:
     assert doc_entropy(2).hex() == ENTROPY_2
     ref = ReferenceGame(2)
     assert ref.setup_in_draw_order(doc_entropy(0)) == DOC_SETUP
-    state = new_game(GameConfig(players=2))
-    after = resolve_chance(state, doc_entropy(0))
-    assert drew(state, after) == SetupDraw(1, ((2, 3, 6), (3, 5, 6)))
-    state, after = after, resolve_chance(after, doc_entropy(1))
-    phase = drew(state, after)
+    state, drew = draw_chance(new_game(GameConfig(players=2)), doc_entropy(0))
+    assert drew == SetupDraw(1, ((2, 3, 6), (3, 5, 6)))
+    state, phase = draw_chance(state, doc_entropy(1))
     assert isinstance(phase, PhaseDraw)
     assert tuple(tuple(t for t in d if t != -1) for d in phase.depots) == DOC_PHASE_DEPOTS
     assert phase.goods == DOC_PHASE_GOODS
-    state, after = after, resolve_chance(after, doc_entropy(2))
-    rolled = drew(state, after)
+    state, rolled = draw_chance(state, doc_entropy(2))
     assert isinstance(rolled, RoundDraw)
     assert (rolled.dice, rolled.white_die) == DOC_ROUND
     assert rolled.goods == DOC_PHASE_GOODS[0]

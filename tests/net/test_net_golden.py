@@ -26,9 +26,9 @@ print(beacon.event_entropy(game, 3, [chain.reveal(3), chain.reveal(3)]).hex())
 # audit: everything a peer derives from entries (property 2 and 3).
 _GAME_SCRIPT = """
 import hashlib, json
-from p2p_burgundy import GameConfig, new_game, resolve_chance
+from p2p_burgundy import GameConfig, draw_chance, new_game
 from p2p_burgundy.chance import Draws
-from p2p_burgundy.net.audit import audit, drew
+from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.log import Kind, sign_entry
 from tests.net.harness import Table, identity
 from tests.net.test_draws import doc_entropy
@@ -36,8 +36,8 @@ d = Draws(bytes(32))
 print([d.die() for _ in range(8)], [d.below(40) for _ in range(12)])
 state = new_game(GameConfig(players=2))
 for k in range(3):
-    before, state = state, resolve_chance(state, doc_entropy(k))
-    print(drew(before, state))
+    state, drew = draw_chance(state, doc_entropy(k))
+    print(drew)
 print(sign_entry(identity(0), bytes(16), 0, b"", Kind.CHAT, ["hi"]).raw.hex())
 table = Table(3, seed=2)
 table.play()

@@ -112,7 +112,7 @@ def test_every_rule_reminder_is_one_line_at_80_columns() -> None:
 def test_help_names_the_decision_its_rule_and_the_keys_valid_now() -> None:
     from p2p_burgundy.cli.tui.layout import compute_layout
     from p2p_burgundy.cli.tui.render import render
-    from p2p_burgundy.cli.tui.table import LocalTable, ReplayTable
+    from p2p_burgundy.cli.tui.table import LocalTable
 
     table = FixedTable(started(2), NAMES, 0)
     model = Model(table)
@@ -131,7 +131,7 @@ def test_help_names_the_decision_its_rule_and_the_keys_valid_now() -> None:
     assert screen[5].startswith("Keys: 1 2 choose, Esc back, u undo, ? help")
     live = LocalTable.new("Ann", seed=3)
     live.poll()
-    replay = Model(ReplayTable(live.record(), live.names))
+    replay = Model(live.replay())
     replay.refresh()
     dispatch(replay, "?")
     screen = render(replay, compute_layout(80, 24), footer_keys(replay),
@@ -171,7 +171,7 @@ def test_the_race_round_by_round_at_the_end_and_in_replays() -> None:
     from p2p_burgundy.cli.tui.layout import compute_layout
     from p2p_burgundy.cli.tui.model import Submit
     from p2p_burgundy.cli.tui.render import render
-    from p2p_burgundy.cli.tui.table import LocalTable, ReplayTable
+    from p2p_burgundy.cli.tui.table import LocalTable
 
     table = LocalTable.new("Ann", bots=1, seed=3)
     model = Model(table)
@@ -199,7 +199,7 @@ def test_the_race_round_by_round_at_the_end_and_in_replays() -> None:
     assert model.overlay == Overlay.SCORES  # back to the final scores
     tall = render(model, compute_layout(80, 50), footer_keys(model)).text()
     assert any(line.startswith("VP round by round") for line in tall)  # room for both
-    replay = ReplayTable(table.record(), table.names)
+    replay = table.replay()
     assert replay.round_scores == rounds
     replay.step(-60)
     watching = Model(replay)
@@ -248,11 +248,11 @@ def test_replays_step_with_keys_and_show_where_they_are() -> None:
     from p2p_burgundy.cli.tui.layout import compute_layout
     from p2p_burgundy.cli.tui.model import StepReplay
     from p2p_burgundy.cli.tui.render import render
-    from p2p_burgundy.cli.tui.table import LocalTable, ReplayTable
+    from p2p_burgundy.cli.tui.table import LocalTable
 
     live = LocalTable.new("Ann", seed=3)
     live.poll()
-    replay = ReplayTable(live.record(), live.names)
+    replay = live.replay()
     model = Model(replay)
     model.refresh()
     assert model.context() == Context.REPLAY and model.draft is None

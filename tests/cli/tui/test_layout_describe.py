@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2p_burgundy import PlaceTile, TakeTile, TakeWorkers, UseDie
+from p2p_burgundy import PlaceTile, TakeTile, TakeWorkers, UseDie, draw_chance
 from p2p_burgundy.cli.tui.describe import describe_action, describe_chance, describe_turn
 from p2p_burgundy.cli.tui.layout import MIN_HEIGHT, MIN_WIDTH, compute_layout
 
@@ -56,6 +56,6 @@ def test_workers_and_chance_events_read_as_sentences() -> None:
     state = started(2)
     assert describe_turn(state, [UseDie(1), TakeWorkers()], NAMES) == [
         (0, "Ann took workers with a 2 (+2 workers).")]
-    before = new_game_config_state()
-    lines = describe_chance(before, play(before), NAMES)
-    assert lines[0].startswith("Set-up: ") and "starting goods" in lines[0]
+    _, drew = draw_chance(new_game_config_state(), bytes(32))
+    assert describe_chance(drew, NAMES) == [
+        "Set-up: Ann starts; starting goods: Ann 1, 1, 2; Bea 2, 3, 6."]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from p2p_burgundy import END_TURN, GameConfig, IllegalAction, new_game, resolve_chance, state_hash
+from p2p_burgundy import END_TURN, GameConfig, IllegalAction, draw_chance, new_game, state_hash
 from p2p_burgundy.chance import ChanceKind
 from p2p_burgundy.cli.netplay import LanLobby, NetTable, PeerThread
 from p2p_burgundy.cli.replay import ReplayError, load_game
@@ -18,7 +18,7 @@ from p2p_burgundy.cli.tui.describe import describe_chance
 from p2p_burgundy.cli.tui.layout import compute_layout
 from p2p_burgundy.cli.tui.model import Context, Model
 from p2p_burgundy.cli.tui.render import render
-from p2p_burgundy.cli.tui.table import EntryKind, ReplayTable
+from p2p_burgundy.cli.tui.table import EntryKind
 from p2p_burgundy.config import Setup
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.log import FILE_MAGIC, GameFile, decode_entry, read_records
@@ -51,15 +51,15 @@ def open_lobby(threads: list[PeerThread], home: Path) -> LanLobby:
 def test_a_network_game_logs_exactly_what_its_replay_shows(finished: tuple[NetTable, Path]
                                                             ) -> None:
     table, path = finished
-    record, names = load_game(path.read_bytes())
-    assert names == ["Ann", "Bot 1", "Bot 2"] == table.names
-    replay = ReplayTable(record, names)
+    replay = load_game(path.read_bytes())
+    assert replay.names == ["Ann", "Bot 1", "Bot 2"] == table.names
     assert replay.state.is_over and replay.position[0] == replay.position[1]
     assert list(table.history) == list(replay.history)
     assert table.history[-1].kind == EntryKind.EVENT
     assert table.history[-1].text.startswith("The game is over. Final scores: Ann ")
-    assert state_hash(record.replay()) == state_hash(replay.state)  # every hash holds
-    assert audit_file(path.read_bytes()).table_code == table.table_code
+    report = audit_file(path.read_bytes())
+    assert report.final_hash == state_hash(replay.state) == state_hash(table.state)
+    assert report.table_code == table.table_code
 
 
 def test_a_game_file_that_holds_no_game_cannot_be_replayed(tmp_path: Path,
@@ -75,9 +75,9 @@ def test_a_game_file_that_holds_no_game_cannot_be_replayed(tmp_path: Path,
         for raw in read_records(data)[0]:
             if decode_entry(raw).seq < 30:
                 game_file.append(raw)
-    record, _ = load_game(partial.read_bytes())
-    assert 0 < len(record.actions) < len(load_game(data)[0].actions)
-    assert not ReplayTable(record).state.is_over
+    replay = load_game(partial.read_bytes())
+    assert 0 < replay.position[1] < load_game(data).position[1]
+    assert not replay.state.is_over
 
 
 def test_joining_leaving_and_refusals_as_the_lobby_screen_sees_them(
@@ -132,9 +132,9 @@ def test_local_bots_fill_the_free_seats_and_the_game_starts_with_the_same_code(
 def test_the_experts_deal_is_described_in_the_log() -> None:
     state = new_game(GameConfig(players=2, setup=Setup.EXPERTS_OPEN))
     while state.chance is not None and state.chance.kind != ChanceKind.DEAL:
-        state = resolve_chance(state, bytes(32))
-    after = resolve_chance(state, bytes(32))
-    [line] = describe_chance(state, after, ["Ann", "Bob"])
+        state, _ = draw_chance(state, bytes(32))
+    _, drew = draw_chance(state, bytes(32))
+    [line] = describe_chance(drew, ["Ann", "Bob"])
     assert line.startswith("The boards are dealt: Ann estates ")
     assert " or " in line and "; Bob estates " in line
 

@@ -13,7 +13,6 @@ from p2p_burgundy.cli.tui.table import (
     EntryKind,
     GameEnded,
     LocalTable,
-    ReplayTable,
     StateChanged,
     Steppable,
     Table,
@@ -39,7 +38,7 @@ def test_every_table_here_follows_the_protocol() -> None:
     table = LocalTable.new("Ann", seed=1)
     assert isinstance(table, Table)
     assert isinstance(FixedTable(started(2), ["Ann", "Bea"], 0), Table)
-    replay = ReplayTable(table.record())
+    replay = table.replay()
     assert isinstance(replay, Table) and isinstance(replay, Steppable)
 
 
@@ -112,7 +111,7 @@ def test_a_local_game_replays_step_by_step() -> None:
     until_my_turn(table)
     table.submit_turn(WORKERS_TURN)
     until_my_turn(table)
-    replay = ReplayTable(table.record(), table.names)
+    replay = table.replay()
     last, total = replay.position
     assert last == total and replay.history == list(table.history)
     assert replay.poll() == [StateChanged()] and replay.poll() == []
