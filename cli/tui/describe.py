@@ -28,6 +28,7 @@ from p2p_burgundy import (
     Action,
     Buy,
     BuyWorkers,
+    ChooseEstate,
     Discard,
     EndTurn,
     GameState,
@@ -179,6 +180,9 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
         return text + "."
     if isinstance(action, Discard):
         return f"{name} discarded {tile_label(p.storage[action.storage])} from storage."
+    if isinstance(action, ChooseEstate):
+        board = state.config.board(state.offers[seat][action.side])
+        return f"{name} chose estate {board.id}, start castle on {board.label(action.space)}."
     if isinstance(action, TakeGoods):
         counts = [state.depot_goods[d][g] for d in action.depots for g in action.keep]
         depots = " and ".join(str(d) for d in action.depots)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy.cli.main import main
+from p2p_burgundy.config import Setup
 from p2p_burgundy.net.errors import DecodeError
 from p2p_burgundy.net.identity import fingerprint, load_or_create
 from p2p_burgundy.net.log import FILE_MAGIC, read_records
@@ -319,6 +320,35 @@ def test_replay_steps_forwards_and_backwards_through_a_network_game(tmp_path: Pa
         term.press(",")
         term.wait_for(f"replay: step {total - 1} of {total}")
         term.press(".")
+        term.wait_for("Final scores")
+        term.press("q")
+        assert term.wait_exit() == 0
+
+
+@pytest.fixture(scope="module")
+def experts_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return bot_game(tmp_path_factory.mktemp("experts"), bots=1, setup=Setup.EXPERTS_SECRET)[1]
+
+
+def test_replay_steps_through_an_experts_game_to_its_end(tmp_path: Path,
+                                                          experts_file: Path) -> None:
+    """The secret set-up choices are turns of one action each; the game goes on after them."""
+    with burgundy(tmp_path, "replay", str(experts_file)) as term:
+        screen = term.wait_for("replay: step 0 of ")
+        total = int(re.search(r"replay: step 0 of (\d+)", screen).group(1))  # type: ignore[union-attr]
+        assert total > 300
+        term.press(">", ">")  # set-up, the deal
+        term.wait_for(f"replay: step 2 of {total}")
+        term.press(">")  # the first choice
+        screen = term.wait_for(f"replay: step 3 of {total}")
+        assert " chose estate " in screen
+        term.press(">", ">", ">")  # the second choice, phase A, its first round
+        screen = term.wait_for(f"replay: step 6 of {total}")
+        assert "Round 1 of phase A" in screen and "record ends" not in screen
+        term.press(">")  # the first turn of the game, all its actions
+        screen = term.wait_for(" ended the turn.")
+        assert int(re.search(r"replay: step (\d+) of", screen).group(1)) > 7  # type: ignore[union-attr]
+        term.press(END)
         term.wait_for("Final scores")
         term.press("q")
         assert term.wait_exit() == 0

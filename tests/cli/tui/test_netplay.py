@@ -80,6 +80,39 @@ def test_a_game_file_that_holds_no_game_cannot_be_replayed(tmp_path: Path,
     assert not replay.state.is_over
 
 
+@pytest.mark.parametrize("setup", [Setup.EXPERTS_OPEN, Setup.EXPERTS_SECRET],
+                         ids=["open", "secret"])
+def test_an_experts_game_replays_step_by_step_to_its_end(tmp_path: Path, setup: Setup) -> None:
+    """Each set-up choice is a turn of one action: the replay steps over it like any turn."""
+    table, path = bot_game(tmp_path, bots=1, setup=setup)
+    replay = load_game(path.read_bytes())
+    _, total = replay.position
+    assert replay.state.is_over and list(replay.history) == list(table.history)
+    replay.step(-total)
+    seen = []
+    while replay.position[0] < total:
+        replay.step(1)
+        seen.append(replay.position[0])
+    assert seen == list(range(1, total + 1)) and replay.state.is_over
+    assert list(replay.history) == list(table.history)
+    replay.step(-total)
+    replay.step_turn(2)  # set-up, deal
+    assert replay.position == (2, total) and replay.history[-1].text.startswith(
+        "The boards are dealt: ")
+    for _ in range(2):  # each seat's choice: one turn of one action
+        mover = replay.state.to_move
+        replay.step_turn(1)
+        assert replay.history[-1].text.startswith(f"{replay.names[mover]} chose estate ")
+        assert " start castle on " in replay.history[-1].text
+    assert replay.position == (4, total) and replay.history[-1].kind == EntryKind.ACTION
+    turns = 4
+    while replay.position[0] < total:
+        replay.step_turn(1)
+        turns += 1
+    assert turns == 2 + 2 + 5 + 25 + 2 * 25  # chance events and turns of a 2-player game
+    assert replay.history[-1].text.startswith("The game is over. Final scores: ")
+
+
 def test_joining_leaving_and_refusals_as_the_lobby_screen_sees_them(
         tmp_path: Path, threads: list[PeerThread]) -> None:
     host = open_lobby(threads, tmp_path / "host")
