@@ -432,6 +432,14 @@ _DEPOT_FILLS = {
              for phase in range(PHASES))
     for n in BLACK_DEPOT_TILES
 }
+# The slots a phase may fill, by player count and depot (0 the black depot): the others
+# stay empty all game.
+_DEPOT_SLOTS = {
+    n: (tuple(range(BLACK_DEPOT_TILES[n])),
+        *(tuple(sorted({slot for fills in by_phase for depot, slot, _ in fills if depot == d}))
+          for d in range(1, 7)))
+    for n, by_phase in _DEPOT_FILLS.items()
+}
 
 
 def _phase_setup(state: GameState, draws: Draws) -> PhaseDraw:
@@ -494,8 +502,9 @@ def legal_actions(state: GameState) -> list[Action]:
         return []
     p = state.players[state.order[state.turn]]
     if not state.pending:
-        actions: list[Action] = [USE_DIE[i] for i in (0, 1) if not p.dice_used >> i & 1]
-        actions += _purchases(state, p)
+        actions: list[Action] = list(_DICE_LEFT[p.dice_used])
+        if not p.bought:
+            actions += _purchases(state, p)
         if p.knowledge & _K28 and p.silver:
             actions.append(BUY_WORKERS)
         if p.dice_used == _BOTH_DICE:
@@ -503,6 +512,9 @@ def legal_actions(state: GameState) -> list[Action]:
         return actions
     step, arg = state.pending[-1]
     return _CHOICES[step](state, p, arg)
+
+
+_DICE_LEFT = ((USE_DIE[0], USE_DIE[1]), (USE_DIE[1],), (USE_DIE[0],), ())  # by dice_used
 
 
 def _die_choices(state: GameState, p: PlayerState, die: int) -> list[Action]:
@@ -521,12 +533,13 @@ def _action_choices(state: GameState, p: PlayerState, value: int, workers: int) 
     actions: list[Action] = []
     targets = _TARGETS[per][1 if k & _K12 else 0][value][w]
     depots = state.depots
+    slots = _DEPOT_SLOTS[state.config.players]
     for d in range(1, 7):
         if targets >> d & 1:
-            row = TAKE_TILE[d]
-            for slot, tile in enumerate(depots[d]):
-                if tile != EMPTY:
-                    actions.append(row[slot])
+            row, take = depots[d], TAKE_TILE[d]
+            for slot in slots[d]:
+                if row[slot] != EMPTY:
+                    actions.append(take[slot])
     if p.storage:
         actions += _placements(state, p, value, w, per)
     targets = _TARGETS[per][0][value][w]
@@ -589,22 +602,26 @@ def _without_inn_areas(board: Estate, p: PlayerState, mask: int) -> int:
 
 
 def _purchases(state: GameState, p: PlayerState) -> list[Action]:
-    if p.bought:
+    """The purchases open to ``p`` (who has not bought this turn)."""
+    silver = p.silver >= PURCHASE_PRICE
+    workers = _can_pay_workers(state, p)
+    if not (silver or workers):
         return []
-    payments = []
-    if p.silver >= PURCHASE_PRICE:
-        payments.append(Payment.SILVER)
-    if _can_pay_workers(state, p):
-        payments.append(Payment.WORKERS)
-    if not payments:
-        return []
+    pay = 0 if silver else 1  # Payment.SILVER or WORKERS; both when both is set
+    both = silver and workers
     actions: list[Action] = []
+    depots = state.depots
+    slots = _DEPOT_SLOTS[state.config.players]
     for d in (range(7) if p.knowledge & _K6 else (0,)):
-        for slot, tile in enumerate(state.depots[d]):
-            if tile != EMPTY:
-                actions.extend(BUY[d][slot][pay] for pay in payments)
+        row, buy = depots[d], BUY[d]
+        for slot in slots[d]:
+            if row[slot] != EMPTY:
+                if both:
+                    actions += buy[slot]
+                else:
+                    actions.append(buy[slot][pay])
     if state.inns:
-        actions.extend(BUY[INN_DEPOT][0][pay] for pay in payments)
+        actions += BUY[INN_DEPOT][0] if both else (BUY[INN_DEPOT][0][pay],)
     return actions
 
 
@@ -621,8 +638,8 @@ def bought_tile(state: GameState, action: Buy) -> int:
 
 
 def _can_pay_workers(state: GameState, p: PlayerState) -> bool:
-    return bool(state.config.edition is Edition.E2019 and p.knowledge & _K6
-                and p.workers >= PURCHASE_PRICE)
+    return bool(p.knowledge & _K6 and p.workers >= PURCHASE_PRICE
+                and state.config.edition is Edition.E2019)
 
 
 def _discard_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
