@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from enum import IntEnum
 
+from .board import NEIGHBOUR_DEPOT
 from .errors import IllegalAction
 from .tiles import Building, Tile
 
@@ -222,4 +223,12 @@ BUY = tuple(
     for d in range(8)  # 7: the inns
 )
 BUY_WORKERS = BuyWorkers()
+# TAKE_GOODS[depots][keep]: a ship's choice from ``depots`` (one depot, or two neighbours as
+# knowledge #5 allows), with ``keep`` a bit mask of goods types (bit g for type g).
+TAKE_GOODS = {
+    depots: {keep: TakeGoods(depots, tuple(g for g in DEPOTS if keep >> g & 1))
+             for keep in range(0, 1 << 7, 2)}
+    for depots in (*((d,) for d in DEPOTS),
+                   *(tuple(sorted((d, NEIGHBOUR_DEPOT[d]))) for d in DEPOTS))
+}
 USE_BUILDING = {b: UseBuilding(b) for b in (*Building, Tile.WHITE_CASTLE)}

@@ -33,6 +33,7 @@ from .actions import (
     PASS,
     PLACE_TILE,
     SELL_GOODS,
+    TAKE_GOODS,
     TAKE_TILE,
     TAKE_WORKERS,
     USE_BUILDING,
@@ -652,23 +653,33 @@ def _ship_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
 
 def _goods_choices(state: GameState, p: PlayerState) -> list[TakeGoods]:
     """Which depots' goods a ship takes, and which goods types are kept when slots run out."""
-    goods = state.depot_goods
-    options: list[tuple[int, ...]] = [(d,) for d in range(1, 7) if any(goods[d])]
+    offered = [0] * 7  # per depot, the goods types lying there as a bit mask
+    for d in range(1, 7):
+        row = state.depot_goods[d]
+        if any(row):
+            for g in range(1, 7):
+                if row[g]:
+                    offered[d] |= 1 << g
+    options: list[tuple[int, ...]] = [(d,) for d in range(1, 7) if offered[d]]
     if p.knowledge & _K5:
         options += [tuple(sorted((d, NEIGHBOUR_DEPOT[d]))) for d in range(1, 7)
-                    if any(goods[d]) and any(goods[NEIGHBOUR_DEPOT[d]])]
-    held = {g for g in range(1, 7) if p.goods[g]}
-    free = GOODS_SLOTS - len(held)
+                    if offered[d] and offered[NEIGHBOUR_DEPOT[d]]]
+    held = 0
+    for g in range(1, 7):
+        if p.goods[g]:
+            held |= 1 << g
+    free = GOODS_SLOTS - held.bit_count()
     choices = []
     for depots in options:
-        offered = sorted({g for d in depots for g in range(1, 7) if goods[d][g]})
-        new = [g for g in offered if g not in held]
-        old = [g for g in offered if g in held]
-        if len(new) <= free:
-            choices.append(TakeGoods(depots, tuple(offered)))
+        table = TAKE_GOODS[depots]
+        types = offered[depots[0]] | offered[depots[-1]]
+        new = types & ~held
+        if new.bit_count() <= free:
+            choices.append(table[types])
         else:
-            for kept in itertools.combinations(new, free):
-                choices.append(TakeGoods(depots, tuple(sorted(old + list(kept)))))
+            old = types & held
+            for kept in itertools.combinations([1 << g for g in bits(new)], free):
+                choices.append(table[old | sum(kept)])
     return choices
 
 
@@ -1027,18 +1038,19 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
     tile = p.storage[action.storage]
     board = turn.old.boards[turn.seat]
     space = action.space
-    name = Tile(tile).name.lower()
     if p.occupied >> space & 1:
         raise turn.fail(action, f"space {board.label(space)} is already covered")
     colour = TILE_COLOUR[tile]
     if colour != board.colours[space] and colour != ANY_COLOUR:
-        raise turn.fail(action, f"a {Colour(colour).name.lower()} tile ({name}) "
+        raise turn.fail(action, f"a {Colour(colour).name.lower()} tile "
+                                f"({Tile(tile).name.lower()}) "
                                 f"cannot go on {board.label(space)}: colours must match")
     if not p.frontier >> space & 1:
         raise turn.fail(action, f"space {board.label(space)} is not next to a placed tile")
     if colour == Colour.BEIGE and not p.knowledge & _K1 \
             and not _without_duplicate_buildings(board, p, tile, 1 << space):
-        raise turn.fail(action, f"that city already has a {name} (knowledge #1 lifts this)")
+        raise turn.fail(action, f"that city already has a {Tile(tile).name.lower()} "
+                                "(knowledge #1 lifts this)")
     if colour == ANY_COLOUR and not _without_inn_areas(board, p, 1 << space):
         raise turn.fail(action, f"the area of {board.label(space)} already has an inn "
                                 "(one inn per area)")
@@ -1170,7 +1182,7 @@ def _tile_effect(turn: _Turn, tile: int) -> None:
     colour = TILE_COLOUR[tile]
     if colour == Colour.BLUE:
         _advance_on_track(turn)
-        if any(any(g) for g in turn.new.depot_goods):
+        if any(map(any, turn.new.depot_goods)):
             turn.push(Step.SHIP)
     elif colour == Colour.DARK_GREEN:
         turn.push(Step.FREE_ACTION)
@@ -1188,7 +1200,7 @@ def _tile_effect(turn: _Turn, tile: int) -> None:
         elif tile == Tile.CRANE:
             turn.push(Step.CRANE)
         else:
-            step = _BUILDING_STEP[Building(tile)]
+            step = _BUILDING_STEP[tile]
             # An advantage that cannot be used is lost (only "pass" would be left).
             if len(_CHOICES[step](turn.new, p, step)) > 1:
                 turn.push(step)
