@@ -131,6 +131,18 @@ _K28 = 1 << 28
 # for the inn (any colour).
 _FREE_PLACE_BIT = (_K9, _K10, _K10, _K11, _K11, _K11, 0)
 
+# Enum members read on hot paths, bound to module names once: on CPython 3.11 reading a member
+# off its class (Colour.BLUE) goes through the enum metaclass's attribute hook, several times
+# slower than reading a global.
+_BEIGE, _LIGHT_GREEN, _BLUE, _DARK_GREEN, _YELLOW = (
+    Colour.BEIGE, Colour.LIGHT_GREEN, Colour.BLUE, Colour.DARK_GREEN, Colour.YELLOW)
+_DIE_STEP, _FREE_STEP, _DISCARD_STEP, _SHIP_STEP, _WHITE_CASTLE_STEP = (
+    Step.DIE, Step.FREE_ACTION, Step.DISCARD, Step.SHIP, Step.WHITE_CASTLE)
+_SETUP_EVENT, _PHASE_EVENT, _ROUND_EVENT = ChanceKind.SETUP, ChanceKind.PHASE, ChanceKind.ROUND
+_SALES, _ANIMALS, _REGIONS, _PHASE_BONUSES = (
+    Category.SALES, Category.ANIMALS, Category.REGIONS, Category.PHASE_BONUSES)
+_GEESE, _MINE = Tile.GEESE, Tile.MINE
+
 # Tiles a carpenter's workshop / church / market may take, by colour.
 _EFFECT_COLOURS = {
     Step.CARPENTER: frozenset({Colour.BEIGE}),
@@ -306,7 +318,29 @@ def resolve_chance(state: GameState, entropy: bytes) -> GameState:
     rolls two dice per seat in seat order, then the white die. Pools are drawn from in sorted
     order.
     """
-    return draw_chance(state, entropy)[0]
+    event = state.chance
+    if event is None:
+        raise ChanceError("no chance event is pending")
+    draws = Draws(entropy)
+    new = state.clone()
+    new.chance_index = event.index + 1
+    kind = event.kind
+    if kind == _ROUND_EVENT:
+        _round_setup(new, draws)
+        new.chance = None
+    elif kind == _PHASE_EVENT:
+        _phase_setup(new, draws)
+        new.chance = ChanceEvent(new.chance_index, _ROUND_EVENT, new.phase, 0)
+    elif kind == _SETUP_EVENT:
+        _setup(new, draws)
+        if new.config.experts:
+            new.chance = ChanceEvent(new.chance_index, ChanceKind.DEAL, 0, 0)
+        else:
+            _next_chooser(new, 0)
+    else:
+        _deal(new, draws)
+        _next_chooser(new, 0)
+    return new
 
 
 def draw_chance(state: GameState, entropy: bytes) -> tuple[GameState, Draw]:
@@ -319,32 +353,26 @@ def draw_chance(state: GameState, entropy: bytes) -> tuple[GameState, Draw]:
     >>> draw_chance(state, bytes(32))[1].goods
     (1, 3, 4, 5, 5)
     """
-    event = state.chance
-    if event is None:
-        raise ChanceError("no chance event is pending")
-    draws = Draws(entropy)
-    new = state.clone()
-    new.chance_index = event.index + 1
+    new = resolve_chance(state, entropy)
+    assert state.chance is not None  # resolve_chance raised otherwise
+    # Everything an event draws shows in the state after it (read back here, so that
+    # resolve_chance, the hot path of simulations, builds no report).
+    kind = state.chance.kind
     drew: Draw
-    if event.kind == ChanceKind.SETUP:
-        drew = _setup(new, draws)
-        if new.config.experts:
-            new.chance = ChanceEvent(new.chance_index, ChanceKind.DEAL, 0, 0)
-        else:
-            _next_chooser(new, 0)
-    elif event.kind == ChanceKind.DEAL:
-        drew = _deal(new, draws)
-        _next_chooser(new, 0)
-    elif event.kind == ChanceKind.PHASE:
-        drew = _phase_setup(new, draws)
-        new.chance = ChanceEvent(new.chance_index, ChanceKind.ROUND, new.phase, 0)
+    if kind == _ROUND_EVENT:
+        drew = RoundDraw(new.phase, new.round, tuple(p.dice for p in new.players),
+                         new.white_die, new.phase_goods[new.round], new.order)
+    elif kind == _PHASE_EVENT:
+        drew = PhaseDraw(new.phase, new.depots, new.phase_goods)
+    elif kind == _SETUP_EVENT:
+        drew = SetupDraw(new.order[0], tuple(
+            tuple(g for g in range(1, 7) for _ in range(p.goods[g])) for p in new.players))
     else:
-        drew = _round_setup(new, draws)
-        new.chance = None
+        drew = DealDraw(new.offers)
     return new, drew
 
 
-def _deal(state: GameState, draws: Draws) -> DealDraw:
+def _deal(state: GameState, draws: Draws) -> None:
     """Each seat's board, in seat order: two different estates from the board sides left in
     the edition's box (``box_sides``: an estate printed once is dealt to one player at
     most), side 0 first."""
@@ -357,7 +385,6 @@ def _deal(state: GameState, draws: Draws) -> DealDraw:
         offers.append((first, second))
     state.offers = tuple(offers)
     state.boards = tuple(state.config.board(o[0]) for o in offers)  # placeholders until chosen
-    return DealDraw(state.offers)
 
 
 def _next_chooser(state: GameState, first: int) -> None:
@@ -397,7 +424,7 @@ def as_chooser(state: GameState, seat: int) -> GameState:
     return new
 
 
-def _setup(state: GameState, draws: Draws) -> SetupDraw:
+def _setup(state: GameState, draws: Draws) -> None:
     n = state.config.players
     start = draws.below(n)
     pool = list(state.goods_pool)
@@ -421,8 +448,6 @@ def _setup(state: GameState, draws: Draws) -> SetupDraw:
         cards = list(range(1, CARD_COUNT + 1))
         dealt = CARDS_PER_PLAYER[n]
         state.routes = tuple(tuple(draws.take(cards) for _ in range(dealt)) for _ in range(n))
-    return SetupDraw(state.order[0], tuple(
-        tuple(g for g in range(1, 7) for _ in range(p.goods[g])) for p in players))
 
 
 # The numbered depots' spaces a phase fills, in draw order: (depot, slot, colour) by player
@@ -443,7 +468,7 @@ _DEPOT_SLOTS = {
 }
 
 
-def _phase_setup(state: GameState, draws: Draws) -> PhaseDraw:
+def _phase_setup(state: GameState, draws: Draws) -> None:
     n = state.config.players
     box = list(state.box)
     for depot in state.depots:
@@ -468,10 +493,9 @@ def _phase_setup(state: GameState, draws: Draws) -> PhaseDraw:
         state.inns += 1
     state.supplies = tuple(tuple(s) for s in supplies)
     state.depots = tuple(tuple(d) for d in depots)
-    return PhaseDraw(state.phase, state.depots, state.phase_goods)
 
 
-def _round_setup(state: GameState, draws: Draws) -> RoundDraw:
+def _round_setup(state: GameState, draws: Draws) -> None:
     players = [p.copy() for p in state.players]
     for p in players:
         p.dice = (draws.die(), draws.die())
@@ -486,8 +510,6 @@ def _round_setup(state: GameState, draws: Draws) -> RoundDraw:
     depot[state.phase_goods[state.round]] += 1
     goods[state.white_die] = tuple(depot)
     state.depot_goods = tuple(goods)
-    return RoundDraw(state.phase, state.round, tuple(p.dice for p in players), state.white_die,
-                     state.phase_goods[state.round], state.order)
 
 
 # --- Legal actions ---------------------------------------------------------------------------
@@ -567,7 +589,7 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
             continue
         if value:
             mask &= _REACH[per][1 if k & _FREE_PLACE_BIT[colour] else 0][value][w]
-        if colour == Colour.BEIGE and not k & _K1:
+        if colour == _BEIGE and not k & _K1:
             mask = _without_duplicate_buildings(board, p, tile, mask)
         elif colour == ANY_COLOUR:
             mask = _without_inn_areas(board, p, mask)
@@ -585,7 +607,7 @@ def _without_duplicate_buildings(board: Estate, p: PlayerState, tile: int, mask:
     estate = p.estate
     if tile not in estate:
         return mask
-    for s in bits(p.occupied & board.colour_masks[Colour.BEIGE]):  # buildings stand in cities
+    for s in bits(p.occupied & board.colour_masks[_BEIGE]):  # buildings stand in cities
         if estate[s] == tile:
             mask &= ~board.regions[board.region_of[s]].mask
     return mask
@@ -876,7 +898,7 @@ def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
         return new
     if new.round + 1 < ROUNDS:
         new.round += 1
-        new.chance = ChanceEvent(new.chance_index, ChanceKind.ROUND, new.phase, new.round)
+        new.chance = ChanceEvent(new.chance_index, _ROUND_EVENT, new.phase, new.round)
         return new
     _end_phase(new)
     return new
@@ -886,7 +908,7 @@ def _end_phase(state: GameState) -> None:
     players = []
     for p in state.players:
         p = p.copy()
-        mines = p.estate.count(Tile.MINE)
+        mines = p.estate.count(_MINE)
         p.silver += mines
         if p.knowledge & _K2:
             p.workers += mines
@@ -895,7 +917,7 @@ def _end_phase(state: GameState) -> None:
     if state.phase + 1 < PHASES:
         state.phase += 1
         state.round = 0
-        state.chance = ChanceEvent(state.chance_index, ChanceKind.PHASE, state.phase, 0)
+        state.chance = ChanceEvent(state.chance_index, _PHASE_EVENT, state.phase, 0)
         return
     state.phase = PHASES
     for p in players:
@@ -966,15 +988,15 @@ def _take_into_storage(turn: _Turn, depot: int, slot: int) -> None:
 def _store(turn: _Turn, tile: int) -> None:
     turn.p.storage = (*turn.p.storage, tile)
     if len(turn.p.storage) > STORAGE_SPACES:
-        turn.push(Step.DISCARD)
+        turn.push(_DISCARD_STEP)
 
 
 def _die_value(turn: _Turn, pending_arg: int, step: int) -> int:
     """The number an action of ``step`` uses: the chosen die, the white die (a white castle),
     or 0 (any number: a castle's extra action)."""
-    if step == Step.DIE:
+    if step == _DIE_STEP:
         return turn.p.dice[pending_arg]
-    return turn.old.white_die if step == Step.WHITE_CASTLE else 0
+    return turn.old.white_die if step == _WHITE_CASTLE_STEP else 0
 
 
 def _pay_workers(turn: _Turn, action: Action, value: int, target: int, free: int) -> None:
@@ -1047,7 +1069,7 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
                                 f"cannot go on {board.label(space)}: colours must match")
     if not p.frontier >> space & 1:
         raise turn.fail(action, f"space {board.label(space)} is not next to a placed tile")
-    if colour == Colour.BEIGE and not p.knowledge & _K1 \
+    if colour == _BEIGE and not p.knowledge & _K1 \
             and not _without_duplicate_buildings(board, p, tile, 1 << space):
         raise turn.fail(action, f"that city already has a {Tile(tile).name.lower()} "
                                 "(knowledge #1 lifts this)")
@@ -1072,13 +1094,13 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
     p.frontier = (p.frontier | NEIGHBOURS[space]) & ~p.occupied
     colour = TILE_COLOUR[tile]
     region = board.regions[board.region_of[space]]
-    if colour == Colour.LIGHT_GREEN:
+    if colour == _LIGHT_GREEN:
         _score_animals(p, tile, region.mask)
     elif colour == ANY_COLOUR:  # an inn takes the colour of its space
         colour = board.colours[space]
     if not region.mask & ~p.occupied:
-        p.add_vp(Category.REGIONS, REGION_VP[region_size(new.config, board, p, space)])
-        p.add_vp(Category.PHASE_BONUSES, PHASE_BONUS[new.phase])
+        p.add_vp(_REGIONS, REGION_VP[region_size(new.config, board, p, space)])
+        p.add_vp(_PHASE_BONUSES, PHASE_BONUS[new.phase])
     if not board.colour_masks[colour] & ~p.occupied:
         _claim_colour_bonus(turn, colour)
     if board.border_posts:
@@ -1106,16 +1128,16 @@ def _score_animals(p: PlayerState, tile: int, pasture: int) -> None:
             t = p.estate[s]
             if t != tile:
                 by_kind[ANIMAL_TYPE[t]] += ANIMAL_COUNT[t] + extra
-        p.add_vp(Category.ANIMALS, GEESE_VP + extra + max(by_kind))
+        p.add_vp(_ANIMALS, GEESE_VP + extra + max(by_kind))
         return
     points = 0
     for s in bits(pasture & p.occupied):
         t = p.estate[s]
         if ANIMAL_TYPE[t] == kind:
             points += ANIMAL_COUNT[t] + extra
-        elif t == Tile.GEESE:
+        elif t == _GEESE:
             points += GEESE_VP + extra
-    p.add_vp(Category.ANIMALS, points)
+    p.add_vp(_ANIMALS, points)
 
 
 def _claim_colour_bonus(turn: _Turn, colour: int) -> None:
@@ -1180,16 +1202,21 @@ def _score_border_posts(turn: _Turn, posts: tuple[int, ...], before: int) -> Non
 def _tile_effect(turn: _Turn, tile: int) -> None:
     p = turn.p
     colour = TILE_COLOUR[tile]
-    if colour == Colour.BLUE:
+    if colour == _BLUE:
         _advance_on_track(turn)
         if any(map(any, turn.new.depot_goods)):
-            turn.push(Step.SHIP)
-    elif colour == Colour.DARK_GREEN:
-        turn.push(Step.FREE_ACTION)
-    elif colour == Colour.YELLOW:
+            turn.push(_SHIP_STEP)
+    elif colour == _DARK_GREEN:
+        turn.push(_FREE_STEP)
+    elif colour == _YELLOW:
         p.knowledge |= 1 << KNOWLEDGE_NUMBER[tile]
-    elif colour == Colour.BEIGE:
-        if tile == Building.BOARDING_HOUSE:
+    elif colour == _BEIGE:
+        step = _BUILDING_STEP.get(tile)
+        if step is not None:
+            # An advantage that cannot be used is lost (only "pass" would be left).
+            if len(_CHOICES[step](turn.new, p, step)) > 1:
+                turn.push(step)
+        elif tile == Building.BOARDING_HOUSE:
             p.workers += BOARDING_HOUSE_WORKERS
         elif tile == Building.BANK:
             p.silver += BANK_SILVER
@@ -1199,11 +1226,6 @@ def _tile_effect(turn: _Turn, tile: int) -> None:
             turn.push(Step.WHITE_CASTLE)
         elif tile == Tile.CRANE:
             turn.push(Step.CRANE)
-        else:
-            step = _BUILDING_STEP[tile]
-            # An advantage that cannot be used is lost (only "pass" would be left).
-            if len(_CHOICES[step](turn.new, p, step)) > 1:
-                turn.push(step)
 
 
 def _advance_on_track(turn: _Turn) -> None:
@@ -1227,7 +1249,7 @@ def _sell(turn: _Turn, goods: int) -> None:
     p.silver += 2 if p.knowledge & _K3 else 1
     if p.knowledge & _K4:
         p.workers += 1
-    p.add_vp(Category.SALES, SALE_VP[turn.new.config.players] * count)
+    p.add_vp(_SALES, SALE_VP[turn.new.config.players] * count)
     if turn.new.routes[turn.seat]:
         _lay_on_route(turn, goods, count)
 
