@@ -34,6 +34,7 @@ _WORD = 4
 _SPAN = 1 << (8 * _WORD)
 _BLOCK_WORDS = 32 // _WORD  # a SHA-256 block holds eight words
 _BLOCK = struct.Struct(f">{_BLOCK_WORDS}I").unpack
+_DIE_LIMIT = _SPAN - _SPAN % 6
 
 
 class ChanceKind(IntEnum):
@@ -112,6 +113,12 @@ class Draws:
         self._words: tuple[int, ...] = ()
         self._next = _BLOCK_WORDS
 
+    def _block_words(self) -> tuple[int, ...]:
+        """The next block's eight words (the stream is read a block at a time)."""
+        words = _BLOCK(hashlib.sha256(self._entropy + self._block.to_bytes(4, "big")).digest())
+        self._block += 1
+        return words
+
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)``.
 
@@ -123,10 +130,8 @@ class Draws:
             raise ValueError(f"cannot draw below {n}")
         limit = _SPAN - _SPAN % n
         while True:
-            if self._next == _BLOCK_WORDS:  # a block's eight words are read in one go
-                self._words = _BLOCK(
-                    hashlib.sha256(self._entropy + self._block.to_bytes(4, "big")).digest())
-                self._block += 1
+            if self._next == _BLOCK_WORDS:
+                self._words = self._block_words()
                 self._next = 0
             x = self._words[self._next]
             self._next += 1
@@ -136,6 +141,24 @@ class Draws:
     def die(self) -> int:
         """A die roll, 1..6."""
         return self.below(6) + 1
+
+    def dice(self, count: int) -> list[int]:
+        """``count`` die rolls: the same as calling :meth:`die` ``count`` times, faster.
+
+        >>> Draws(bytes(32)).dice(8)
+        [5, 1, 3, 2, 6, 6, 5, 2]
+        """
+        rolls: list[int] = []
+        words, i = self._words, self._next
+        while len(rolls) < count:
+            if i == _BLOCK_WORDS:
+                words, i = self._block_words(), 0
+            x = words[i]
+            i += 1
+            if x < _DIE_LIMIT:
+                rolls.append(x % 6 + 1)
+        self._words, self._next = words, i
+        return rolls
 
     def take(self, pool: list[int]) -> int:
         """Remove and return a uniformly chosen element of ``pool`` (kept sorted by callers)."""

@@ -497,12 +497,13 @@ def _phase_setup(state: GameState, draws: Draws) -> None:
 
 def _round_setup(state: GameState, draws: Draws) -> None:
     players = [p.copy() for p in state.players]
-    for p in players:
-        p.dice = (draws.die(), draws.die())
+    rolls = draws.dice(2 * len(players) + 1)  # two per seat in seat order, then the white die
+    for seat, p in enumerate(players):
+        p.dice = (rolls[2 * seat], rolls[2 * seat + 1])
         p.dice_used = 0
         p.bought = False
     state.players = tuple(players)
-    state.white_die = draws.die()
+    state.white_die = rolls[-1]
     state.order = state.bridge_order()
     state.turn = 0
     goods = list(state.depot_goods)
@@ -878,7 +879,9 @@ def _use_die(state: GameState, action: UseDie, _: int) -> GameState:
     p.dice_used |= 1 << die
     new = state.clone()
     players = state.players
-    new.players = (*players[:seat], p, *players[seat + 1:])
+    mover = list(players)
+    mover[seat] = p
+    new.players = tuple(mover)
     new.pending = _DIE_PENDING[die]
     return new
 
