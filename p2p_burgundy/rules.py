@@ -773,32 +773,26 @@ _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
 # --- Applying actions --------------------------------------------------------------------------
 
 class _Turn:
-    """The state being built by one :func:`apply`: a clone plus a copy of the mover."""
+    """The state being built by one :func:`apply`: a clone whose mover is a fresh copy (``p``,
+    changed in place) and whose answered decision has left the pending stack."""
 
-    __slots__ = ("committed", "new", "old", "p", "seat")
+    __slots__ = ("new", "old", "p", "seat")
 
     def __init__(self, state: GameState) -> None:
-        self.committed = False
         self.old = state
-        self.new = state.clone()
-        self.seat = state.order[state.turn]
-        self.p = state.players[self.seat].copy()
+        self.new = new = state.clone()
+        self.seat = seat = state.order[state.turn]
+        players = list(state.players)
+        self.p = players[seat] = players[seat].copy()
+        new.players = tuple(players)
+        if state.pending:
+            new.pending = state.pending[:-1]
 
     def fail(self, action: Action, why: str) -> IllegalAction:
         return IllegalAction(f"{action!r}: {why}")
 
     def push(self, step: Step, arg: int = 0) -> None:
         self.new.pending = (*self.new.pending, (step, arg))
-
-    def commit(self) -> GameState:
-        """Write the mover's copy into the new state (once); later changes go to the state."""
-        if self.committed:
-            return self.new
-        self.committed = True
-        players = list(self.new.players)
-        players[self.seat] = self.p
-        self.new.players = tuple(players)
-        return self.new
 
 
 def apply(state: GameState, action: Action) -> GameState:
@@ -834,15 +828,12 @@ _Apply = Callable[[GameState, Any, int], GameState]
 
 
 def _on_turn(handler: _Handler) -> _Apply:
-    """Apply ``handler``, which changes a :class:`_Turn`: the decision it answers leaves the
-    pending stack, and the mover's copy goes into the new state."""
+    """Apply ``handler``, which changes a :class:`_Turn`."""
 
     def run(state: GameState, action: Action, arg: int) -> GameState:
         turn = _Turn(state)
-        if state.pending:
-            turn.new.pending = state.pending[:-1]
         handler(turn, action, arg)
-        return turn.commit()
+        return turn.new
 
     return run
 
@@ -1394,7 +1385,7 @@ def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
                      for s in range(SPACE_COUNT))
     p.occupied = 1 << space
     p.frontier = NEIGHBOURS[space]
-    new = turn.commit()
+    new = turn.new
     boards = list(new.boards)
     boards[turn.seat] = board
     new.boards = tuple(boards)
