@@ -38,7 +38,7 @@ from p2p_burgundy.net.audit import Audit, audit_file
 from p2p_burgundy.net.discovery import TableInfo, find_tables
 from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
 from p2p_burgundy.net.identity import data_dir, fingerprint, key_path, load_or_create, table_code
-from p2p_burgundy.net.lobby import HostLobby, JoinLobby, Refused
+from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Refused
 from p2p_burgundy.net.log import Kind, decode_entry, read_records
 from p2p_burgundy.net.peer import Peer, game_path, games_dir
 from p2p_burgundy.net.session import COLOURS, EntryRejected, Equivocation, GameOver, Session
@@ -152,15 +152,20 @@ async def join_table(peer: Peer, args: argparse.Namespace, target: str | None, n
                            host_fingerprint=table.fingerprint, spectator=spectator)
 
 
-async def wait_for_session(peer: Peer, timeout: float) -> Session:
-    """Wait until the game starts; LanError if the host refuses or time runs out."""
+async def wait_for_session(peer: Peer, timeout: float, out: TextIO | None = None) -> Session:
+    """Wait until the game starts; LanError if the host refuses or time runs out. A host
+    that falls silent, or comes back, is said on ``out`` (one line each time)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
+    cursor = 0
     while peer.session is None:
-        events, _ = peer.events_since(0)
+        events, cursor = peer.events_since(cursor)
         for event in events:
             if isinstance(event, Refused):
                 raise LanError(event.reason)
+            if isinstance(event, HostSilent | HostBack) and out is not None:
+                out.write(f"{event.reason}\n")
+                out.flush()
         if isinstance(peer.lobby, HostLobby) and peer.lobby.can_start \
                 and peer.lobby.start_entry is None and not peer.lobby.proposed:
             await peer.start_game()
@@ -400,7 +405,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         else:
             lobby = await join_table(peer, args, args.table, name, args.colour or COLOURS[1])
             await peer.set_me(name, lobby.colour, ready=True)
-        session = await wait_for_session(peer, args.timeout)
+        session = await wait_for_session(peer, args.timeout, log)
         code = table_code(session.game_id, [s.key for s in session.seats])
         log.write(f"game started, table code {code}, seat {session.my_seat}\n")
         for line in session.config.caveats():

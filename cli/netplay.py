@@ -34,7 +34,7 @@ from p2p_burgundy.net.audit import Resignation
 from p2p_burgundy.net.discovery import Browser, TableInfo
 from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.identity import fingerprint, key_path, load_or_create, table_code
-from p2p_burgundy.net.lobby import HostLobby, JoinLobby, Member, Refused
+from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Member, Refused
 from p2p_burgundy.net.log import Kind
 from p2p_burgundy.net.peer import Peer, game_path, saved_port
 from p2p_burgundy.net.session import (
@@ -323,6 +323,13 @@ class LanLobby:
         lobby = self.peer.lobby
         game_id = lobby.game_id if lobby is not None else b""
         return table_code(game_id, keys) if keys and game_id else None
+
+    @property
+    def host_silent(self) -> str | None:
+        """What to say while the host we joined is silent (it may be gone), else None."""
+        events, _ = self.peer.events_since(self._since)
+        news = [e for e in events if isinstance(e, HostSilent | HostBack)]
+        return news[-1].reason if news and isinstance(news[-1], HostSilent) else None
 
     @property
     def refused(self) -> str | None:

@@ -54,6 +54,9 @@ UPDATE_DOMAIN = b"lobby-update"
 RETRY_INTERVAL = 0.5  # seconds between retransmissions of an unanswered message
 NO_ANSWER_AFTER = 10.0
 """Seconds a joiner waits for the host to prove its key before it gives up and says why."""
+HOST_SILENT_AFTER = 3.0
+"""Seconds without a word from a host that proved its key before a joiner says so (the host
+repeats the roster every :data:`RETRY_INTERVAL` to everyone at its table)."""
 MAX_OUTBOX = 256
 MAX_PENDING_HELLOS = 64  # joiners mid-handshake the host remembers
 
@@ -112,7 +115,23 @@ class Refused:
     reason: str
 
 
-LobbyEvent = RosterChanged | Started | Refused
+@dataclass(frozen=True, slots=True)
+class HostSilent:
+    """The host, which had proved its key, has said nothing for :data:`HOST_SILENT_AFTER`
+    seconds. The joiner keeps asking it (any table it opens on the same key: a host restarted
+    at the same address) until the caller gives up."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class HostBack:
+    """The silent host answered again, with the same key (at a new table if it restarted)."""
+
+    reason: str
+
+
+LobbyEvent = RosterChanged | Started | Refused | HostSilent | HostBack
 
 
 def _check_name(name: str, colour: str) -> None:
@@ -454,6 +473,11 @@ class JoinLobby(_Base):
         self.refused: str | None = None
         self.closed = False  # the host's roster says the table is closed (proposed/started)
         self._asking_since: float | None = None  # the first timer tick: when we began asking
+        self._heard = False  # a valid message from the proven host since the last tick
+        self._last_heard: float | None = None
+        self.silent_since: float | None = None  # the proven host fell silent then
+        self._left_table = b""  # the table the host had when it fell silent
+        self._silent_host = ""  # who fell silent, as HostSilent named it
         self._hello()
 
     def _hello(self) -> None:
@@ -490,6 +514,7 @@ class JoinLobby(_Base):
             self._start(fields)
         else:
             raise DecodeError(f"lobby message {tag} is not for a joiner")
+        self._heard = self._proved is not None  # the next timer tick notes when
 
     def refuse(self, reason: str) -> None:
         """Give up on this host, saying why (also for what the caller found, such as a host
@@ -517,6 +542,10 @@ class JoinLobby(_Base):
                       challenge_message(table_id, self._nonce, self.identity.public_key),
                       signature):
             return self._refuse("the host could not prove its key")
+        if self.silent_since is not None:
+            again = "at a new table" if table_id != self._left_table else "at its table"
+            self._events.append(HostBack(f"{self._silent_host} is back {again}: joining again"))
+            self.silent_since = None
         try:
             self.config = GameConfig.from_tree(config_tree)
         except EngineError as exc:
@@ -611,19 +640,28 @@ class JoinLobby(_Base):
         self._events.append(Started(start))
         return None
 
-    def handle_timer(self, now: float) -> None:
+    def handle_timer(self, now: float, nonce: bytes) -> None:
         """Retransmit whatever the host has not answered yet; give up on a host that has not
-        proved its key within :data:`NO_ANSWER_AFTER` seconds, naming what to check."""
+        proved its key within :data:`NO_ANSWER_AFTER` seconds, naming what to check; say so
+        when a host that proved its key falls silent (:class:`HostSilent`), and from then on
+        ask it afresh (``nonce``: fresh random bytes for that HELLO) until it answers with the
+        same key, at its table or at a new one if it restarted (:class:`HostBack`)."""
         if self.started is not None or self.refused is not None:
             return
         if self._asking_since is None:
             self._asking_since = now
-        if self._proved is None and now - self._asking_since >= NO_ANSWER_AFTER:
+        if self._heard or (self._proved is not None and self._last_heard is None):
+            self._last_heard, self._heard = now, False
+        if self._proved is None and self.host_key is None \
+                and now - self._asking_since >= NO_ANSWER_AFTER:
             host, port = self.host
             return self._refuse(
                 f"no answer from {host}:{port} in {NO_ANSWER_AFTER:.0f} s: check the address "
                 "and the port, that the host is still at its table, and that no firewall "
                 "blocks UDP between you")
+        if (self._proved is not None and self._last_heard is not None
+                and now - self._last_heard >= HOST_SILENT_AFTER):
+            self._fell_silent(now, nonce)
         if self._accepted is not None:
             self._send(LobbyTag.ACCEPT, self._accepted, self.host)
         elif self._proved is None:
@@ -636,3 +674,24 @@ class JoinLobby(_Base):
         elif any(m.key == self.identity.public_key and (m.ready, m.name, m.colour)
                  != (self.ready, self.name, self.colour) for m in self.members):
             self._send_update()
+
+    def _host_label(self) -> str:
+        host, port = self.host
+        name = next((m.name for m in self.members if m.key == self.host_key), None)
+        who = f"{name} [{fingerprint(self.host_key)}]" if name and self.host_key else "the host"
+        return f"{who} at {host}:{port}"
+
+    def _fell_silent(self, now: float, nonce: bytes) -> None:
+        """Start over with the same host key: a fresh HELLO for whatever table it has."""
+        self._silent_host = self._host_label()
+        self._events.append(HostSilent(
+            f"{self._silent_host} has not answered for {HOST_SILENT_AFTER:.0f} s: check that "
+            "it is still running and at its table, and the network between you; waiting for "
+            "it to come back"))
+        self.silent_since = now
+        self._left_table = self.table_id
+        self.host_fingerprint = fingerprint(self.host_key)  # type: ignore[arg-type]
+        self.table_id, self.game_id, self._nonce = b"", b"", nonce
+        self._proved = self._accepted = None
+        self._last_heard = None
+        self.members, self.closed = (), False

@@ -24,8 +24,9 @@ from typing import Any
 from p2p_burgundy import Action, GameConfig
 
 from . import wire
+from .admission import TOKEN_SIZE, AddressTag
 from .discovery import Announcer, TableInfo, instance_name, lan_address
-from .errors import AddressError, ProtocolError, VersionError
+from .errors import AddressError, DecodeError, ProtocolError, VersionError
 from .identity import Identity, fingerprint
 from .lobby import (
     RETRY_INTERVAL,
@@ -113,6 +114,7 @@ class Peer:
         self._addresses: dict[int, Address] = {}  # seat -> address
         self._contacts: dict[Address, None] = {}  # recent other sources, oldest first
         self._last_heard: dict[Address, float] = {}
+        self._pending: deque[tuple[bytes, Address]] = deque(maxlen=MAX_CONTACTS)  # RESPONSEs
         self._announcer: Announcer | None = None
         self._changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -301,17 +303,30 @@ class Peer:
 
     async def _receive_loop(self) -> None:
         while True:
-            data, source = await self.transport.recv()
+            data, source, by_author = await self.transport.recv()
+            if by_author and not self._vouched(data):
+                continue
             if source in self._addresses.values():  # only seats: any source would grow it
                 self._last_heard[source] = self._loop.time()
             self._handle(data, source)
             await self._flush()
 
+    def _vouched(self, data: bytes) -> bool:
+        """An entry a budget refused counts only as a seat's own (verified) new entry."""
+        session = self.session
+        if session is None:
+            return False
+        seats = {s.key: i for i, s in enumerate(session.seats)}
+        return self.transport.admission.vouch(data, seats, [len(c) for c in session.chains],
+                                              session.game_id, self._loop.time())
+
     def _handle(self, data: bytes, source: Address) -> None:
         now = self._loop.time()
         try:
             tag, fields = wire.decode_message(data)
-            if tag < LobbyTag.HELLO:
+            if tag in (AddressTag.CHALLENGE, AddressTag.RESPONSE):
+                self._address_check(tag, fields, source)
+            elif tag < LobbyTag.HELLO:
                 if self.session is not None:
                     self.session.receive_message(tag, fields, source, now)
                     self._remember(source)
@@ -332,8 +347,22 @@ class Peer:
             self.errors += 1
             log.exception("internal error on a datagram from %s (dropped)", source)
 
+    def _address_check(self, tag: int, fields: tuple[wire.Value, ...], source: Address) -> None:
+        """Echo a CHALLENGE from an address we talk to (never to anyone else: it would make
+        us a reflector); a RESPONSE proves its source (see net/admission.py)."""
+        if len(fields) != 1 or not isinstance(fields[0], bytes) or len(fields[0]) != TOKEN_SIZE:
+            raise DecodeError("CHALLENGE and RESPONSE are [16-byte token]")
+        if tag == AddressTag.RESPONSE:
+            self.transport.replies.prove(source, fields[0])
+        elif source in self.transport.known or source in self._broadcast_targets():
+            self._pending.append(
+                (wire.encode_message(AddressTag.RESPONSE, [fields[0]]), source))
+
     def _remember(self, source: Address) -> None:
-        if source in self._addresses.values() or source in self._contacts:
+        """Broadcast to ``source`` too (a spectator, a player back on another port): only
+        once it proved its address, or a stranger's HEADS would buy it every entry."""
+        if (source in self._addresses.values() or source in self._contacts
+                or not self.transport.replies.proven(source)):
             return
         self._contacts[source] = None
         if len(self._contacts) > MAX_CONTACTS:
@@ -345,12 +374,16 @@ class Peer:
             now = self._loop.time()
             if self.session is not None:
                 self.session.handle_timer(now)
+            elif isinstance(self.lobby, JoinLobby):
+                self.lobby.handle_timer(now, os.urandom(16))
             elif self.lobby is not None:
                 self.lobby.handle_timer(now)
             await self._flush()
 
     async def _flush(self) -> None:
         """Collect events, persist new entries, then send (never the other way round)."""
+        while self._pending:
+            await self.transport.send(*self._pending.popleft())
         if self.lobby is not None:
             while (event := self.lobby.next_event()) is not None:
                 self._lobby_event(event)

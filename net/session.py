@@ -984,6 +984,13 @@ class Session:
         if any(theirs < mine for theirs, mine in zip(counts, self._durable, strict=True)):
             # They lack entries we hold: tell them, so they pull (one reply per HEADS).
             self._send(self._heads_message(), source)
+        if self.my_seat is not None and counts[self.my_seat] < self._durable[self.my_seat]:
+            # They lack entries of ours: push them too. Our entries are signed, so they reach
+            # a peer whose budget for our address a spoofer spent (our WANTs would not).
+            mine = self.chains[self.my_seat]
+            first = counts[self.my_seat]
+            for entry in mine[first : min(first + WANT_BATCH, self._durable[self.my_seat])]:
+                self._send(wire.encode_message(Tag.ENTRY, [entry.raw]), source)
 
     def _receive_recover(self, fields: tuple[wire.Value, ...], source: object) -> None:
         """Tell a player that lost its file how many of its entries we hold, signed with our

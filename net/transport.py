@@ -1,69 +1,38 @@
-"""UDP transport: one unconnected socket, a bounded receive queue, per-address rate limits.
+"""UDP transport: one unconnected socket, a bounded receive queue, the edge's cheap checks.
 
-Cheap checks run here, before any message is decoded or a signature checked: the datagram's
-size, its first two bytes (a msgpack array holding our protocol version), one token bucket
-shared by every source that is not a known player (:attr:`Transport.known`), and a token
-bucket per source address. Whatever fails is dropped and counted, never decoded.
+Before any message is decoded, :class:`~p2p_burgundy.net.admission.Admission` decides whether
+it gets any work (its shape, the strangers' budget, a budget per address, and for entries a
+budget a spoofed address cannot spend); before any datagram is sent,
+:class:`~p2p_burgundy.net.admission.Replies` decides whether its address may get it (no more
+than a small multiple of what an unproven address sent us). Whatever fails is counted, never
+decoded or sent.
 
 A failed send (no route, a refused port, a name that does not resolve) is reported late by
 asyncio, from the socket's next receive; it is counted, logged once per kind of error, and
 never stops the receiving: the protocol resends, so the game goes on when the route returns.
-
->>> limiter = RateLimiter(rate=10, burst=2)
->>> [limiter.allow("a", now=0.0) for _ in range(3)], limiter.allow("a", now=0.1)
-([True, True, False], True)
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
+import os
 from dataclasses import dataclass
 
 import asyncio_dgram
 
-from .wire import MAX_DATAGRAM, PROTOCOL_VERSION
+from .admission import (
+    BURST,
+    RATE,
+    Address,
+    Admission,
+    Replies,
+    Verdict,
+)
 
 log = logging.getLogger(__name__)
-Address = tuple[str, int]
 MAX_QUEUE = 256  # datagrams waiting for the session; more are dropped
-RATE = 400.0  # datagrams per second per address (a catch-up burst is ~50)
-BURST = 200
-MAX_SOURCES = 1024  # addresses the rate limiter remembers
-STRANGER_RATE = 300.0  # datagrams per second from every address not known as a peer, together
-STRANGER_BURST = 300.0
-
-
-class RateLimiter:
-    """A token bucket per source, for at most ``max_sources`` sources (least recent forgotten)."""
-
-    def __init__(self, rate: float = RATE, burst: float = BURST,
-                 max_sources: int = MAX_SOURCES) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.max_sources = max_sources
-        self._buckets: OrderedDict[object, tuple[float, float]] = OrderedDict()
-
-    def allow(self, source: object, now: float) -> bool:
-        tokens, last = self._buckets.pop(source, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
-        allowed = tokens >= 1
-        self._buckets[source] = (tokens - 1 if allowed else tokens, now)
-        if len(self._buckets) > self.max_sources:
-            self._buckets.popitem(last=False)
-        return allowed
-
-
-def looks_like_message(data: bytes) -> bool:
-    """The cheapest check: our messages are msgpack arrays of 2..15 items, a version first.
-    Older versions pass too, so that the decoder can tell the user which one came.
-
-    >>> looks_like_message(bytes([0x93, 2, 2, 3])), looks_like_message(b"GET /")
-    (True, False)
-    """
-    return (len(data) <= MAX_DATAGRAM and len(data) >= 3 and 0x92 <= data[0] <= 0x9F
-            and 1 <= data[1] <= PROTOCOL_VERSION)
+__all__ = ["BURST", "MAX_QUEUE", "RATE", "Address", "Transport"]
 
 
 class _DroppingQueue(asyncio.Queue[tuple[bytes | None, Address | None]]):
@@ -85,6 +54,7 @@ class Stats:
     dropped_rate: int = 0
     dropped_strangers: int = 0
     sent: int = 0
+    withheld: int = 0  # not sent: an unproven address had no credit left
     send_errors: int = 0
 
 
@@ -98,12 +68,11 @@ class Transport:
         stream._recvq = queue
         stream._transport.get_protocol()._recvq = queue
         self._queue = queue
-        self.limiter = RateLimiter()
-        # Addresses of the players we know (the Peer keeps this up to date). Everyone else
+        # Addresses of the players we know (the Peer keeps them up to date): everyone else
         # shares one budget, so a flood from many ports costs little more than a drop each
         # and the players' own datagrams are never crowded out of the socket buffer.
-        self.known: set[Address] = set()
-        self.strangers = RateLimiter(STRANGER_RATE, STRANGER_BURST, max_sources=1)
+        self.admission = Admission()
+        self.replies = Replies(os.urandom(16))
         self.stats = Stats()
         self._reported: set[int] = set()  # errno of every send error already logged
         self._loop = asyncio.get_running_loop()
@@ -126,30 +95,46 @@ class Transport:
     def dropped_full(self) -> int:
         return self._queue.dropped
 
-    async def recv(self) -> tuple[bytes, Address]:
-        """The next datagram that passes the cheap checks."""
+    @property
+    def known(self) -> set[Address]:
+        """The players' addresses: exempt from the strangers' budget, proven for replies."""
+        return self.admission.known
+
+    @known.setter
+    def known(self, addresses: set[Address]) -> None:
+        self.admission.known = self.replies.known = addresses
+
+    async def recv(self) -> tuple[bytes, Address, bool]:
+        """The next datagram that passes the cheap checks, its source, and whether it counts
+        only if its verified author's budget allows it (see :meth:`Admission.vouch`)."""
         while True:
             try:
                 data, addr = await self._stream.recv()
             except OSError as exc:  # a failed send, raised by asyncio-dgram from recv()
                 self._send_failed(exc)
                 continue
-            now = self._loop.time()
-            if not looks_like_message(data):
+            source = (str(addr[0]), int(addr[1]))
+            verdict = self.admission.admit(data, source, self._loop.time())
+            if verdict is Verdict.DROP_SHAPE:
                 self.stats.dropped_shape += 1
-                continue
-            source = (addr[0], addr[1])
-            if source not in self.known and not self.strangers.allow(None, now):
+            elif verdict is Verdict.DROP_STRANGERS:
                 self.stats.dropped_strangers += 1
-                continue
-            if not self.limiter.allow(source, now):
+            elif verdict is Verdict.DROP_RATE:
                 self.stats.dropped_rate += 1
-                continue
-            self.stats.received += 1
-            return data, source
+            else:
+                self.stats.received += 1
+                self.replies.received(source, len(data))
+                return data, source, verdict is Verdict.BY_AUTHOR
 
     async def send(self, data: bytes, address: Address) -> None:
-        """Send one datagram (UDP: best effort; the protocol repairs loss)."""
+        """Send one datagram (UDP: best effort; the protocol repairs loss), unless the
+        address is unproven and out of credit: then it gets a CHALLENGE instead, if due."""
+        if not self.replies.allow(address, len(data)):
+            self.stats.withheld += 1
+            challenge = self.replies.challenge(address, self._loop.time())
+            if challenge is None or not self.replies.allow(address, len(challenge)):
+                return
+            data = challenge
         self._take_send_errors()  # else asyncio-dgram raises an earlier one instead of sending
         try:
             await self._stream.send(data, address)

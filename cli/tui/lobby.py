@@ -143,6 +143,7 @@ class AtTable:
     closed: bool = False  # the host proposed the start
     free: int = 0  # seats nobody holds or is on the way to
     refused: str | None = None  # why the table refused us or closed
+    silent: str | None = None  # the host has not answered for a while: who, and what to check
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +176,7 @@ class LobbyModel:
     typing: str = ""
     under: Page = Page.TABLES  # the page under the name editor
     message: str = ""
+    view_silent: str | None = None  # the last view's word on a silent host
     too_small: bool = False
     helping: bool = False  # the help page of the current page is open
     first: bool = False  # the first start on this computer: offer the guided game
@@ -201,6 +203,11 @@ class LobbyModel:
             self.message = f"Left the table: {reason}."
             self.page = Page.TABLES
             return Leave()
+        if at.silent is not None and self.view_silent is None:
+            self.message = "The host has gone silent."
+        elif at.silent is None and self.view_silent is not None:
+            self.message = "The host is back."
+        self.view_silent = at.silent
         return None
 
     def rows(self) -> list[tuple[str, str]]:
@@ -738,6 +745,10 @@ def table_lines(model: LobbyModel, width: int) -> list[Line]:
     if at is None:
         return [[Seg("Opening the table...")]]
     where = f"{at.address[0]}:{at.address[1]}"
+    if at.silent is not None:  # who went silent, and what to check, in full
+        return [[Seg(fit(f"Connecting to the table at {where}...", width), Style.TITLE)], [],
+                *([Seg(line, Style.BOLD)] for line in textwrap.wrap(at.silent + ".", width)),
+                [], [Seg(fit("Esc gives up.", width), Style.DIM)]]
     if not at.admitted:
         return [[Seg(fit(f"Connecting to the table at {where}...", width), Style.TITLE)], [],
                 [Seg(fit("Waiting for the host to prove its key and let us in "

@@ -268,7 +268,7 @@ class LobbyRunner:
                          code=lobby.table_code, admitted=lobby.admitted,
                          can_start=lobby.can_start, closed=lobby.closed,
                          free=lobby.free_seats if lobby.is_host else 0,
-                         refused=lobby.refused)
+                         refused=lobby.refused, silent=lobby.host_silent)
         return LobbyView(tables=tables, mdns=self.options.mdns, table=at)
 
     def run(self) -> NetTable | PlayBots | Learn | None:

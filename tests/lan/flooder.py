@@ -11,6 +11,9 @@ with a forged signature (they reach the signature check); HEADS that claim more 
 costs a WANT reply); HELLOs with fresh keys (each costs the host a signature); unknown tags.
 It stops after ``--seconds`` or ``--max`` datagrams, whichever comes first (or on SIGTERM),
 and prints how many it sent. Only the given targets (loopback in the tests) are ever sent anything.
+
+With ``--spoof HOST:PORT`` every datagram carries that source address instead (a player's, to
+spend its budgets): it is written as a whole IP packet on a raw socket, which needs root.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import contextlib
 import random
 import signal
 import socket
+import struct
 import sys
 import time
 
@@ -54,6 +58,25 @@ def datagram(rng: random.Random, game_id: bytes, keys: list[bytes], seats: int) 
     return wire.encode_message(rng.randrange(20, 128), [game_id, rng.randbytes(8)])
 
 
+class Spoofer:
+    """Sends UDP datagrams with a source address of our choosing (a raw socket: root)."""
+
+    def __init__(self, source: tuple[str, int]) -> None:
+        self.source = source
+        self.raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+
+    def sendto(self, data: bytes, target: tuple[str, int]) -> None:
+        # IPv4 header: the kernel fills in the length, id and checksum; a UDP checksum of 0
+        # means none (allowed on IPv4).
+        ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 0, 0, 0, 64, socket.IPPROTO_UDP, 0,
+                         socket.inet_aton(self.source[0]), socket.inet_aton(target[0]))
+        udp = struct.pack("!HHHH", self.source[1], target[1], 8 + len(data), 0)
+        self.raw.sendto(ip + udp + data, (target[0], 0))
+
+    def close(self) -> None:
+        self.raw.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--targets", required=True)
@@ -64,13 +87,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max", type=int, default=60000)
     parser.add_argument("--sockets", type=int, default=64)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--spoof", help="HOST:PORT to send from (a raw socket: root)")
     args = parser.parse_args(argv)
     targets = [(h, int(p)) for h, _, p in (t.rpartition(":") for t in args.targets.split(","))]
     game_id = bytes.fromhex(args.game)
     keys = [bytes.fromhex(k) for k in args.keys.split(",")]
     rng = random.Random(args.seed)
-    sockets = []
-    for _ in range(args.sockets):
+    sockets: list[socket.socket | Spoofer] = []
+    if args.spoof:
+        host, _, port = args.spoof.rpartition(":")
+        sockets.append(Spoofer((host, int(port))))
+    for _ in range(0 if args.spoof else args.sockets):
         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         s.bind((targets[0][0], 0))
         s.setblocking(False)

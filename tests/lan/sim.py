@@ -165,7 +165,10 @@ class SimPeer:
             self.session.handle_timer(now)
         elif self.lobby is not None and now >= self.next_retry:
             self.next_retry = now + RETRY_INTERVAL
-            self.lobby.handle_timer(now)
+            if isinstance(self.lobby, JoinLobby):
+                self.lobby.handle_timer(now, self.nonce())
+            else:
+                self.lobby.handle_timer(now)
 
     def nonce(self) -> bytes:
         return self.rng.randbytes(16)

@@ -8,6 +8,7 @@ else announces on this machine is never joined by mistake.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import time
@@ -192,3 +193,30 @@ def test_joining_an_address_where_nobody_answers_fails_in_seconds_naming_it(
     assert result.stderr == (f"burgundy bot: no answer from {LOOPBACK}:{port} in 10 s: check "
                              "the address and the port, that the host is still at its table, "
                              "and that no firewall blocks UDP between you\n")
+
+
+def test_a_host_killed_in_the_lobby_is_named_and_found_again_when_it_restarts(
+    tmp_path: Path,
+) -> None:
+    """The host dies after a player sat down; that player says so within seconds, keeps
+    asking, joins the table the host opens when it restarts (same key and port), and the
+    game then starts and finishes."""
+    port = free_udp_port()
+    with bots() as group:
+        host = group.add(tmp_path / "host", ["--host", "--players", "3", "--no-mdns",
+                                             "--interface", LOOPBACK, "--port", str(port)])
+        _, _, fp = host.hosting()
+        waiting = group.add(tmp_path / "bot1", [f"{LOOPBACK}:{port}", "--no-mdns"])
+        time.sleep(2.0)  # it joins in milliseconds; the host then repeats its roster
+        host.kill()
+        silent = (f"host [{fp}] at {LOOPBACK}:{port} has not answered for 3 s: check that it "
+                  "is still running and at its table, and the network between you; waiting "
+                  "for it to come back\n")
+        waiting.wait_for_output(re.escape(silent), timeout=10)
+        host.start()
+        waiting.wait_for_output(re.escape(f"host [{fp}] at {LOOPBACK}:{port} is back at a new "
+                                          "table: joining again\n"))
+        group.add(tmp_path / "bot2", [f"{LOOPBACK}:{port}", "--no-mdns"])
+        group.assert_all_ok(GAME_SECONDS)
+        assert_identical_files(group.bots)
+        assert waiting.stdout.count("has not answered") == 1

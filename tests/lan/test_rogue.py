@@ -58,7 +58,7 @@ def handshake(host: HostLobby, joiner: JoinLobby, source: tuple[str, int]) -> li
     for _ in range(10):
         out = joiner.datagrams_to_send()
         if not out:
-            joiner.handle_timer(0.0)
+            joiner.handle_timer(0.0, bytes(16))
             out = joiner.datagrams_to_send()
         for data, _ in out:
             sent.append(data)

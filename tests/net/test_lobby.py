@@ -8,8 +8,8 @@ import pytest
 from p2p_burgundy import GameConfig
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.errors import RemoteProtocolError
-from p2p_burgundy.net.identity import Identity
-from p2p_burgundy.net.lobby import HostLobby, JoinLobby, LobbyTag, Refused
+from p2p_burgundy.net.identity import Identity, fingerprint
+from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, LobbyTag, Refused
 from p2p_burgundy.net.session import Start, Tag, game_id_of, start_digest
 
 HOST, GUEST, ROGUE = ("10.0.0.1", 1), ("10.0.0.2", 2), ("10.0.0.3", 3)
@@ -123,19 +123,97 @@ def test_a_host_that_never_answers_is_given_up_on_with_what_to_check() -> None:
     guest = JoinLobby(Identity.from_private_bytes(bytes([2]) * 32), HOST, "Gus", "blue",
                       nonce=bytes(16), contribution=bytes(16))
     for now in (100.0, 105.0, 109.9):  # the clock starts anywhere: 10 s from the first tick
-        guest.handle_timer(now)
+        guest.handle_timer(now, bytes(16))
         assert guest.refused is None and guest.next_event() is None
-    guest.handle_timer(110.0)
+    guest.handle_timer(110.0, bytes(16))
     reason = ("no answer from 10.0.0.1:1 in 10 s: check the address and the port, that the "
               "host is still at its table, and that no firewall blocks UDP between you")
     assert guest.refused == reason and guest.next_event() == Refused(reason)
     guest.datagrams_to_send()
-    guest.handle_timer(111.0)  # given up: no more HELLOs
+    guest.handle_timer(111.0, bytes(16))  # given up: no more HELLOs
     assert guest.datagrams_to_send() == []
 
 
-def test_a_host_that_proved_its_key_is_never_given_up_on_for_silence_later() -> None:
-    _, guest = table()
-    guest.handle_timer(0.0)
-    guest.handle_timer(3600.0)
-    assert guest.refused is None
+
+
+def tick(host: HostLobby | None, guest: JoinLobby, now: float) -> None:
+    """One retry period: both sides' timers, then delivery (a host of None is dead)."""
+    if host is not None:
+        host.handle_timer(now)
+    guest.handle_timer(now, bytes([int(now * 2) % 256]) * 16)
+    if host is not None:
+        exchange(host, guest)
+    else:
+        guest.datagrams_to_send()
+
+
+def silent_guest() -> tuple[HostLobby, JoinLobby]:
+    """A seated guest whose host answered until 1.0 s and then died (the guest notes what
+    it heard at its next tick, 1.5 s: silence counts from there)."""
+    host, guest = table()
+    for now in (0.0, 0.5, 1.0):
+        tick(host, guest, now)
+    while guest.next_event() is not None:
+        pass
+    for now in (1.5, 2.0, 2.5, 3.0, 3.5, 4.0):
+        tick(None, guest, now)
+        assert guest.next_event() is None and guest.silent_since is None
+    guest.handle_timer(4.5, b"N" * 16)
+    return host, guest
+
+
+SILENT = ("Hana [{fp}] at 10.0.0.1:1 has not answered for 3 s: check that it is still running "
+          "and at its table, and the network between you; waiting for it to come back")
+
+
+def test_a_host_that_falls_silent_is_named_after_3_s_and_asked_afresh() -> None:
+    host, guest = silent_guest()
+    assert guest.next_event() == HostSilent(SILENT.format(fp=fingerprint(host.identity.public_key)))
+    assert guest.silent_since == 4.5 and guest.refused is None
+    [(data, destination)] = guest.datagrams_to_send()
+    assert destination == HOST  # a new HELLO, any table, a fresh nonce
+    assert wire.decode_message(data) == (LobbyTag.HELLO, (b"", guest.identity.public_key,
+                                                         b"N" * 16, False))
+    for now in (5.0, 3600.0):  # then it keeps asking, and never gives up by itself
+        tick(None, guest, now)
+        assert guest.refused is None and guest.next_event() is None
+
+
+def test_a_host_restarted_on_the_same_key_and_address_is_found_and_joined_again() -> None:
+    old, guest = silent_guest()
+    guest.next_event()
+    guest.datagrams_to_send()
+    host = HostLobby(old.identity, b"t" * 16, GameConfig(players=2), "Hana", "red",
+                     contribution=b"H" * 16)  # a new table: a new table id
+    tick(host, guest, 5.0)
+    fp = fingerprint(host.identity.public_key)
+    assert guest.next_event() == HostBack(f"Hana [{fp}] at 10.0.0.1:1 is back at a new table: "
+                                          "joining again")
+    assert guest.table_id == b"t" * 16 and guest.admitted and guest.silent_since is None
+    guest.set_me("Gus", "blue", True)
+    exchange(host, guest)
+    host.start()
+    exchange(host, guest)
+    assert host.started is not None and guest.started == host.started
+
+
+def test_a_host_silent_for_a_while_takes_its_joiner_back_at_its_own_table() -> None:
+    host, guest = silent_guest()
+    guest.next_event()
+    guest.datagrams_to_send()
+    guest.handle_timer(5.0, b"M" * 16)  # the host answers again (its next ROSTER is due)
+    exchange(host, guest)
+    fp = fingerprint(host.identity.public_key)
+    assert guest.next_event() == HostBack(f"Hana [{fp}] at 10.0.0.1:1 is back at its table: "
+                                          "joining again")
+    assert guest.admitted and [m.key for m in host.members] == [
+        host.identity.public_key, guest.identity.public_key]
+
+
+def test_another_key_at_the_silent_hosts_address_is_refused() -> None:
+    _, guest = silent_guest()
+    guest.datagrams_to_send()
+    impostor = HostLobby(Identity.from_private_bytes(bytes([9]) * 32), b"t" * 16,
+                         GameConfig(players=2), "Hana", "red", contribution=b"H" * 16)
+    tick(impostor, guest, 5.0)
+    assert guest.refused == "the host's key does not match the announced fingerprint"

@@ -266,6 +266,25 @@ def test_a_refused_or_closed_table_sends_us_back_to_the_tables() -> None:
     assert model.message == "Left the table: the host refused: the table is full."
 
 
+def test_a_silent_host_is_named_on_the_message_line_until_it_is_back() -> None:
+    silent = (f"Anna [{FP[1]}] at 10.0.0.7:4000 has not answered for 3 s: check that it is "
+              "still running and at its table, and the network between you; waiting for it to "
+              "come back")
+    model = lobby_model(at_table(member(0, "Ann", "red", True), hosting=False))
+    gone = AtTable(False, ("10.0.0.7", 4000), silent=silent)  # asking the host afresh
+    assert model.update(LobbyView(table=gone)) is None
+    assert model.page == Page.LOBBY and model.message == "The host has gone silent."
+    assert screen(model)[2:8] == [
+        "Connecting to the table at 10.0.0.7:4000...",
+        "",
+        f"Anna [{FP[1]}] at 10.0.0.7:4000 has not answered for 3 s: check that",
+        "it is still running and at its table, and the network between you; waiting for",
+        "it to come back.",
+        ""]
+    model.update(LobbyView(table=at_table(member(0, "Ann", "red", True), hosting=False)))
+    assert model.message == "The host is back."
+
+
 def test_leaving_a_table_and_quitting() -> None:
     model = lobby_model(at_table(member(0, "Ann", "red", True)))
     assert dispatch_lobby(model, "^[") == Leave() and model.page == Page.TABLES

@@ -1,0 +1,74 @@
+"""A spoofed source address cannot starve a seat (property 13).
+
+Two players in this process on real UDP sockets; another process sends the host 1000 datagrams
+a second that carry the *joiner's* source address (written as whole IP packets on a raw socket,
+so the test needs root): garbage, forged entries in the joiner's name, HEADS claiming more,
+HELLOs. They spend the budget the host keeps for that address, but the joiner's entries still
+count, by their verified author, and the game finishes while the flood goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .inproc import close_all, open_table, play
+from .test_flood import FLOODER
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(os.geteuid() != 0, reason="sending from another address needs root"),
+]
+
+RATE = 1000  # datagrams per second, all with the joiner's address
+FLOOD_SECONDS = 60.0  # longer than the game may take: it must finish during the flood
+
+
+def test_a_spoofed_flood_from_a_players_address_does_not_starve_its_seat(tmp_path: Path) -> None:
+    result: dict[str, object] = {}
+
+    async def run() -> None:
+        peers, _ = await open_table(tmp_path, players=2)
+        host, victim = peers
+        session = host.session
+        assert session is not None
+        flood = await asyncio.create_subprocess_exec(
+            sys.executable, str(FLOODER),
+            "--targets", f"{host.address[0]}:{host.address[1]}",
+            "--spoof", f"{victim.address[0]}:{victim.address[1]}",
+            "--game", session.game_id.hex(),
+            "--keys", victim.identity.public_key.hex(),
+            "--rate", str(RATE), "--seconds", str(FLOOD_SECONDS), "--max", str(10**6),
+            stdout=subprocess.PIPE)
+        try:
+            await asyncio.sleep(1.0)  # the victim's budget at the host is spent before play
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            overs = await play(peers, timeout=FLOOD_SECONDS - 10)
+            result["game_seconds"] = loop.time() - started
+            assert len({o.state_hash for o in overs}) == 1
+            result["over_while_flooding"] = flood.returncode is None
+            flood.terminate()
+            result["sent"] = int((await flood.communicate())[0] or b"0")
+            result["stats"] = host.transport.stats
+            result["admission"] = host.transport.admission.stats
+        finally:
+            if flood.returncode is None:
+                flood.kill()
+                await flood.wait()
+            await close_all(peers)
+
+    asyncio.run(run())
+    assert result["over_while_flooding"], result
+    assert result["sent"] >= RATE, result  # type: ignore[operator]
+    stats, admission = result["stats"], result["admission"]
+    assert stats.dropped_rate > RATE / 10, result  # type: ignore[attr-defined]
+    assert admission.by_author > 10, result  # type: ignore[attr-defined]
+    assert admission.forged > 0, result  # type: ignore[attr-defined]
+    files = sorted(tmp_path.glob("p*/games/*.game"))
+    assert len(files) == 2 and files[0].read_bytes() == files[1].read_bytes()
