@@ -45,11 +45,11 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass
-from enum import Enum, IntEnum
+from enum import Enum
 
-from . import wire
 from .errors import ProtocolError
 from .log import decode_entry, parse_entry
+from .messages import TOKEN_SIZE, Challenge, EntryMessage, Tag, parse
 from .wire import MAX_DATAGRAM, PROTOCOL_VERSION
 
 Address = tuple[str, int]
@@ -63,15 +63,6 @@ CHECK_BURST = 100.0
 AMPLIFICATION = 3.0
 """Bytes we send an unproven address, at most, for each byte it sent us."""
 CHALLENGE_EVERY = 1.0  # seconds between two CHALLENGEs to one address
-TOKEN_SIZE = 16
-ENTRY_TAG = 1  # the session's ENTRY: [version, 1, raw entry]
-
-
-class AddressTag(IntEnum):
-    """Message tags of address validation (between the session's and the lobby's)."""
-
-    CHALLENGE = 8  # [token]: echo this if you are there
-    RESPONSE = 9  # [token]: the echo
 
 
 class Verdict(Enum):
@@ -120,7 +111,7 @@ def looks_like_message(data: bytes) -> bool:
 
 def is_entry_message(data: bytes) -> bool:
     """Whether ``data`` is shaped like an ENTRY message (three items, tag 1), undecoded."""
-    return data[0] == 0x93 and data[2] == ENTRY_TAG
+    return data[0] == 0x93 and data[2] == Tag.ENTRY
 
 
 @dataclass
@@ -157,10 +148,10 @@ class Admission:
         seat (``seats``: key to seat, ``held``: entries held per seat) whose signature
         verifies, within that seat's own budget. Duplicates and other games cost no check."""
         try:
-            _, fields = wire.decode_message(data)
-            raw = fields[0]
-            if not isinstance(raw, bytes):
-                raise ProtocolError("ENTRY is [raw entry]")
+            message = parse(data)
+            if not isinstance(message, EntryMessage):
+                raise ProtocolError("not an ENTRY")
+            raw = message.raw
             entry = decode_entry(raw)
         except ProtocolError:
             self.stats.forged += 1
@@ -232,7 +223,7 @@ class Replies:
         self._challenged.pop(address, None)
         self._challenged[address] = now
         _bound(self._challenged, self.max_sources)
-        return wire.encode_message(AddressTag.CHALLENGE, [self.token(address)])
+        return Challenge(self.token(address)).encode()
 
     def prove(self, source: Address, token: bytes) -> bool:
         """A RESPONSE from ``source``: it is proven if it echoed its own token."""

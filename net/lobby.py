@@ -23,15 +23,29 @@ Callers supply randomness (``nonce`` arguments) and time (``now``).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from p2p_burgundy import EngineError, GameConfig
 
 from . import wire
-from .beacon import LINK_SIZE
 from .errors import DecodeError, LocalProtocolError, RemoteProtocolError
-from .identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, fingerprint, verify
+from .identity import Identity, fingerprint, verify
 from .log import ENTRY_DOMAIN, GAME_ID_SIZE, Entry, Kind, decode_entry
+from .messages import (
+    NONCE_SIZE,
+    Accept,
+    EntryMessage,
+    Hello,
+    Leave,
+    Message,
+    Propose,
+    Prove,
+    Roster,
+    Update,
+    Welcome,
+)
 from .session import (
     COLOURS,
     CONTRIBUTION_SIZE,
@@ -39,7 +53,6 @@ from .session import (
     START_DOMAIN,
     Seat,
     Start,
-    Tag,
     accept_start,
     game_chain,
     game_id_of,
@@ -48,7 +61,6 @@ from .session import (
     start_digest,
 )
 
-NONCE_SIZE = 16
 CHALLENGE_DOMAIN = b"challenge"
 UPDATE_DOMAIN = b"lobby-update"
 RETRY_INTERVAL = 0.5  # seconds between retransmissions of an unanswered message
@@ -59,19 +71,6 @@ HOST_SILENT_AFTER = 3.0
 repeats the roster every :data:`RETRY_INTERVAL` to everyone at its table)."""
 MAX_OUTBOX = 256
 MAX_PENDING_HELLOS = 64  # joiners mid-handshake the host remembers
-
-
-class LobbyTag:
-    """Message tags of the lobby (after the session's tags)."""
-
-    HELLO = 10  # [table id or b"", key, nonce, spectator]
-    WELCOME = 11  # [table id, host key, signature of our nonce, host nonce, config]
-    PROVE = 12  # [table id, key, signature of the host nonce, contribution, name, colour]
-    ROSTER = 13  # [table id, config, [[key, name, colour, ready, host, port]...], started]
-    UPDATE = 14  # [table id, key, name, colour, ready, signature]
-    PROPOSE = 15  # [table id, config, [[key, name, colour, contribution]...]]
-    ACCEPT = 16  # [table id, key, commitment, signature of start digest || commitment]
-    LEAVE = 17  # [table id, key, signature]
 
 
 def challenge_message(table_id: bytes, nonce: bytes, verifier: bytes) -> bytes:
@@ -148,8 +147,8 @@ class _Base:
         self._events: deque[LobbyEvent] = deque(maxlen=MAX_OUTBOX)
         self.started: Start | None = None
 
-    def _send(self, tag: int, fields: list[wire.Encodable], destination: object) -> None:
-        self._outbox.append((wire.encode_message(tag, fields), destination))
+    def _send(self, message: Message, destination: object) -> None:
+        self._outbox.append((message.encode(), destination))
 
     def datagrams_to_send(self) -> list[tuple[bytes, object]]:
         out = list(self._outbox)
@@ -199,29 +198,21 @@ class HostLobby(_Base):
         _check_name(name, colour)
         self._update(self.identity.public_key, name, colour, True)
 
-    def receive(self, tag: int, fields: tuple[wire.Value, ...], source: tuple[str, int],
-                nonce: bytes) -> None:
+    def receive(self, message: Message, source: tuple[str, int], nonce: bytes) -> None:
         """Handle a lobby message; ``nonce``: fresh random bytes in case a challenge is due."""
-        if tag == LobbyTag.HELLO:
-            self._hello(fields, source, nonce)
-        elif tag == LobbyTag.PROVE:
-            self._prove(fields, source)
-        elif tag == LobbyTag.UPDATE:
-            self._receive_update(fields)
-        elif tag == LobbyTag.ACCEPT:
-            self._accept(fields, source)
-        elif tag == LobbyTag.LEAVE:
-            self._leave(fields)
-        else:
-            raise DecodeError(f"lobby message {tag} is not for the host")
+        if isinstance(message, Hello):
+            self._hello(message, source, nonce)
+            return
+        handler = _HOST_HANDLERS.get(type(message))
+        if handler is None:
+            raise DecodeError(f"{message.TAG.name} is not for the host")
+        if message.table_id != self.table_id:  # type: ignore[attr-defined]
+            raise DecodeError(f"{message.TAG.name} for another table")
+        handler(self, message, source)
 
-    def _hello(self, fields: tuple[wire.Value, ...], source: object, nonce: bytes) -> None:
-        if not (len(fields) == 4 and isinstance(fields[0], bytes) and isinstance(fields[1], bytes)
-                and len(fields[1]) == PUBLIC_KEY_SIZE and isinstance(fields[2], bytes)
-                and len(fields[2]) == NONCE_SIZE and isinstance(fields[3], bool)):
-            raise DecodeError("HELLO is [table id, key, nonce, spectator]")
-        table_id, key, their_nonce, spectator = fields
-        if table_id not in (b"", self.table_id):
+    def _hello(self, hello: Hello, source: object, nonce: bytes) -> None:
+        key, spectator = hello.key, hello.spectator
+        if hello.table_id not in (b"", self.table_id):
             raise RemoteProtocolError("HELLO for another game", author=key)
         pending = self._challenges.get(source)
         if pending is not None and pending[0] == key and pending[2] == spectator:
@@ -232,46 +223,42 @@ class HostLobby(_Base):
             self._challenges.pop(next(iter(self._challenges)))
         self._challenges[source] = (key, nonce, spectator)
         signature = self.identity.sign(CHALLENGE_DOMAIN,
-                                       challenge_message(self.table_id, their_nonce, key))
-        self._send(LobbyTag.WELCOME, [self.table_id, self.identity.public_key, signature, nonce,
-                                      self.config.to_tree()], source)
+                                       challenge_message(self.table_id, hello.nonce, key))
+        self._send(Welcome(self.table_id, self.identity.public_key, signature, nonce,
+                           self.config.to_tree()), source)
 
-    def _prove(self, fields: tuple[wire.Value, ...], source: tuple[str, int]) -> None:
-        if not (len(fields) == 6 and fields[0] == self.table_id and isinstance(fields[1], bytes)
-                and isinstance(fields[2], bytes) and isinstance(fields[3], bytes)
-                and isinstance(fields[4], str) and isinstance(fields[5], str)):
-            raise DecodeError("PROVE is [table id, key, signature, contribution, name, colour]")
-        _, key, signature, contribution, name, colour = fields
+    def _prove(self, prove: Prove, source: tuple[str, int]) -> None:
+        key, contribution, name, colour = prove.key, prove.contribution, prove.name, prove.colour
         pending = self._challenges.get(source)
         if pending is None and source in (self.spectators.get(key),
                                           *(m.address for m in self.members if m.key == key)):
             # A retransmitted PROVE from someone already admitted at that very address: our
             # answer was lost. Repeat it (only to that address, so it cannot be reflected).
             if self.start_entry is not None:
-                self._send(Tag.ENTRY, [self.start_entry.raw], source)
+                self._send(EntryMessage(self.start_entry.raw), source)
             else:
-                self._send(LobbyTag.ROSTER, self._roster_fields(), source)
+                self._send(self._roster_message(), source)
             return
         if pending is None or pending[0] != key:
             raise RemoteProtocolError("PROVE without a HELLO from that address", author=key)
         _, nonce, spectator = pending
         if not verify(key, CHALLENGE_DOMAIN,
                       challenge_message(self.table_id, nonce, self.identity.public_key),
-                      signature):
+                      prove.signature):
             raise RemoteProtocolError("PROVE signature does not verify", author=key)
         del self._challenges[source]
         if spectator:
             self.spectators[key] = source
             self._broadcast_roster()
             if self.start_entry is not None:
-                self._send(Tag.ENTRY, [self.start_entry.raw], source)
+                self._send(EntryMessage(self.start_entry.raw), source)
             return
         if key in self._keys():
             old = self._member(key)
             self._replace(replace(old, address=source))
             if self.start_entry is not None:
                 # A player back after losing its game file: the START entry lets it resume.
-                self._send(Tag.ENTRY, [self.start_entry.raw], source)
+                self._send(EntryMessage(self.start_entry.raw), source)
             return
         reason = None
         if self._proposal is not None or self.start_entry is not None:
@@ -282,7 +269,7 @@ class HostLobby(_Base):
               or colour not in COLOURS):
             reason = "bad name, colour or contribution"
         if reason is not None:
-            self._send(LobbyTag.LEAVE, [self.table_id, key, reason], source)
+            self._send(Leave(self.table_id, key, reason), source)
             return
         taken = {m.colour for m in self.members}
         if colour in taken:
@@ -290,16 +277,12 @@ class HostLobby(_Base):
         self.members.append(Member(key, name, colour, False, source, contribution))
         self._broadcast_roster()
 
-    def _receive_update(self, fields: tuple[wire.Value, ...]) -> None:
-        if not (len(fields) == 6 and fields[0] == self.table_id and isinstance(fields[1], bytes)
-                and isinstance(fields[2], str) and isinstance(fields[3], str)
-                and isinstance(fields[4], bool) and isinstance(fields[5], bytes)):
-            raise DecodeError("UPDATE is [table id, key, name, colour, ready, signature]")
-        _, key, name, colour, ready, signature = fields
+    def _receive_update(self, update: Update, source: tuple[str, int]) -> None:
+        key, name, colour, ready = update.key, update.name, update.colour, update.ready
         if key not in self._keys():
             raise RemoteProtocolError("UPDATE from someone not at the table", author=key)
         if not verify(key, UPDATE_DOMAIN, update_message(self.table_id, key, name, colour, ready),
-                      signature):
+                      update.signature):
             raise RemoteProtocolError("UPDATE signature does not verify", author=key)
         if not 1 <= len(name) <= MAX_NAME or colour not in COLOURS:
             raise RemoteProtocolError("UPDATE with a bad name or colour", author=key)
@@ -313,11 +296,10 @@ class HostLobby(_Base):
         old = self._member(key)
         self._replace(replace(old, name=name, colour=colour, ready=ready))
 
-    def _leave(self, fields: tuple[wire.Value, ...]) -> None:
-        if not (len(fields) == 3 and fields[0] == self.table_id and isinstance(fields[1], bytes)
-                and isinstance(fields[2], bytes)):
-            raise DecodeError("LEAVE is [table id, key, signature]")
-        _, key, signature = fields
+    def _leave(self, leave: Leave, source: tuple[str, int]) -> None:
+        key, signature = leave.key, leave.said
+        if not isinstance(signature, bytes):
+            raise DecodeError("LEAVE to the host is [table id, key, signature]")
         if key == self.identity.public_key or self._proposal is not None:
             return
         if not verify(key, UPDATE_DOMAIN, leave_message(self.table_id, key), signature):
@@ -329,8 +311,7 @@ class HostLobby(_Base):
     def leave(self, reason: str = "the table was closed") -> None:
         """Close the table before the start: everyone at it is told why (LEAVE)."""
         for destination in self._destinations():
-            self._send(LobbyTag.LEAVE, [self.table_id, self.identity.public_key, reason],
-                       destination)
+            self._send(Leave(self.table_id, self.identity.public_key, reason), destination)
 
     def _keys(self) -> set[bytes]:
         return {m.key for m in self.members}
@@ -342,17 +323,17 @@ class HostLobby(_Base):
         self.members = [member if m.key == member.key else m for m in self.members]
         self._broadcast_roster()
 
-    def _roster_fields(self) -> list[wire.Encodable]:
-        return [self.table_id, self.config.to_tree(),
-                [[m.key, m.name, m.colour, m.ready, m.address[0], m.address[1]]
-                 for m in self.members],
-                self._proposal is not None]
+    def _roster_message(self) -> Roster:
+        return Roster(self.table_id, self.config.to_tree(),
+                      tuple((m.key, m.name, m.colour, m.ready, m.address[0], m.address[1])
+                            for m in self.members),
+                      self._proposal is not None)
 
     def _broadcast_roster(self) -> None:
         self._events.append(RosterChanged(tuple(self.members)))
-        fields = self._roster_fields()
+        roster = self._roster_message()
         for destination in self._destinations():
-            self._send(LobbyTag.ROSTER, fields, destination)
+            self._send(roster, destination)
 
     def _destinations(self) -> list[tuple[str, int]]:
         return [m.address for m in self.members[1:]] + list(self.spectators.values())
@@ -383,25 +364,21 @@ class HostLobby(_Base):
 
     def _propose(self) -> None:
         assert self._proposal is not None
-        fields: list[wire.Encodable] = [self.table_id, self.config.to_tree(),
-                                        [[s.key, s.name, s.colour, s.contribution]
-                                         for s in self._proposal]]
+        proposal = Propose(self.table_id, self.config.to_tree(),
+                           tuple((s.key, s.name, s.colour, s.contribution)
+                                 for s in self._proposal))
         for m in self.members[1:]:
             if m.key not in self._acceptances:
-                self._send(LobbyTag.PROPOSE, fields, m.address)
+                self._send(proposal, m.address)
         self._broadcast_roster()
 
-    def _accept(self, fields: tuple[wire.Value, ...], source: tuple[str, int]) -> None:
-        if not (len(fields) == 4 and fields[0] == self.table_id and isinstance(fields[1], bytes)
-                and isinstance(fields[2], bytes) and len(fields[2]) == LINK_SIZE
-                and isinstance(fields[3], bytes) and len(fields[3]) == SIGNATURE_SIZE):
-            raise DecodeError("ACCEPT is [table id, key, commitment, signature]")
-        _, key, commitment, signature = fields
+    def _accept(self, accept: Accept, source: tuple[str, int]) -> None:
+        key, commitment, signature = accept.key, accept.commitment, accept.signature
         if key not in self._keys() or source != self._member(key).address:
             raise RemoteProtocolError("ACCEPT from an address not at the table", author=key)
         if self.start_entry is not None:
             # It accepted but missed the start: answer at its own address only.
-            self._send(Tag.ENTRY, [self.start_entry.raw], source)
+            self._send(EntryMessage(self.start_entry.raw), source)
             return
         if self._proposal is None:
             raise RemoteProtocolError("ACCEPT with nothing proposed", author=key)
@@ -416,7 +393,7 @@ class HostLobby(_Base):
         self.start_entry = entry
         self.started = parse_start(entry)
         for destination in self._destinations():
-            self._send(Tag.ENTRY, [entry.raw], destination)
+            self._send(EntryMessage(entry.raw), destination)
         self._events.append(Started(self.started))
 
     def handle_timer(self, now: float) -> None:
@@ -426,9 +403,9 @@ class HostLobby(_Base):
         if self._proposal is not None:
             self._propose()
         elif len(self.members) > 1 or self.spectators:
-            fields = self._roster_fields()
+            roster = self._roster_message()
             for destination in self._destinations():
-                self._send(LobbyTag.ROSTER, fields, destination)
+                self._send(roster, destination)
 
 
 def update_message(table_id: bytes, key: bytes, name: str, colour: str, ready: bool) -> bytes:
@@ -468,8 +445,8 @@ class JoinLobby(_Base):
         self.config: GameConfig | None = None
         self.members: tuple[Member, ...] = ()
         self._nonce = nonce
-        self._proved: list[wire.Encodable] | None = None
-        self._accepted: list[wire.Encodable] | None = None
+        self._proved: Prove | None = None
+        self._accepted: Accept | None = None
         self.refused: str | None = None
         self.closed = False  # the host's roster says the table is closed (proposed/started)
         self._asking_since: float | None = None  # the first timer tick: when we began asking
@@ -481,8 +458,8 @@ class JoinLobby(_Base):
         self._hello()
 
     def _hello(self) -> None:
-        self._send(LobbyTag.HELLO, [self.table_id, self.identity.public_key, self._nonce,
-                                    self.spectator], self.host)
+        self._send(Hello(self.table_id, self.identity.public_key, self._nonce, self.spectator),
+                   self.host)
 
     @property
     def accepted(self) -> bool:
@@ -493,27 +470,18 @@ class JoinLobby(_Base):
     def admitted(self) -> bool:
         return any(m.key == self.identity.public_key for m in self.members)
 
-    def receive(self, tag: int, fields: tuple[wire.Value, ...], source: object) -> None:
+    def receive(self, message: Message, source: object) -> None:
         if source != self.host:
             raise RemoteProtocolError("lobby message from an address that is not the host")
         if self.refused is not None:
             return  # we are done with this host
-        if tag in (LobbyTag.ROSTER, LobbyTag.PROPOSE) and self._proved is None:
+        if isinstance(message, Roster | Propose) and self._proved is None:
             # Only a host that proved its key (WELCOME) speaks for the table.
             raise RemoteProtocolError("ROSTER or PROPOSE before the host proved its key")
-        if tag == LobbyTag.WELCOME:
-            self._welcome(fields)
-        elif tag == LobbyTag.ROSTER:
-            self._roster(fields)
-        elif tag == LobbyTag.PROPOSE:
-            self._propose(fields)
-        elif tag == LobbyTag.LEAVE:
-            if len(fields) == 3 and isinstance(fields[2], str):
-                self._refuse(f"the host refused: {fields[2]}")
-        elif tag == Tag.ENTRY:
-            self._start(fields)
-        else:
-            raise DecodeError(f"lobby message {tag} is not for a joiner")
+        handler = _JOINER_HANDLERS.get(type(message))
+        if handler is None:
+            raise DecodeError(f"{message.TAG.name} is not for a joiner")
+        handler(self, message)
         self._heard = self._proved is not None  # the next timer tick notes when
 
     def refuse(self, reason: str) -> None:
@@ -525,13 +493,8 @@ class JoinLobby(_Base):
         self.refused = reason
         self._events.append(Refused(reason))
 
-    def _welcome(self, fields: tuple[wire.Value, ...]) -> None:
-        if not (len(fields) == 5 and isinstance(fields[0], bytes) and len(fields[0]) == GAME_ID_SIZE
-                and isinstance(fields[1], bytes) and len(fields[1]) == PUBLIC_KEY_SIZE
-                and isinstance(fields[2], bytes) and isinstance(fields[3], bytes)
-                and len(fields[3]) == NONCE_SIZE):
-            raise DecodeError("WELCOME is [table id, host key, signature, nonce, config]")
-        table_id, host_key, signature, host_nonce, config_tree = fields
+    def _welcome(self, welcome: Welcome) -> None:
+        table_id, host_key = welcome.table_id, welcome.host_key
         if self._proved is not None:
             return
         if self.table_id and table_id != self.table_id:
@@ -540,40 +503,34 @@ class JoinLobby(_Base):
             return self._refuse("the host's key does not match the announced fingerprint")
         if not verify(host_key, CHALLENGE_DOMAIN,
                       challenge_message(table_id, self._nonce, self.identity.public_key),
-                      signature):
+                      welcome.signature):
             return self._refuse("the host could not prove its key")
         if self.silent_since is not None:
             again = "at a new table" if table_id != self._left_table else "at its table"
             self._events.append(HostBack(f"{self._silent_host} is back {again}: joining again"))
             self.silent_since = None
         try:
-            self.config = GameConfig.from_tree(config_tree)
+            self.config = GameConfig.from_tree(welcome.config)
         except EngineError as exc:
             return self._refuse(f"the host's config is invalid: {exc}")
         self.table_id = table_id
         self.host_key = host_key
         proof = self.identity.sign(CHALLENGE_DOMAIN,
-                                   challenge_message(table_id, host_nonce, host_key))
-        self._proved = [table_id, self.identity.public_key, proof, self.contribution,
-                        self.name, self.colour]
-        self._send(LobbyTag.PROVE, self._proved, self.host)
+                                   challenge_message(table_id, welcome.nonce, host_key))
+        self._proved = Prove(table_id, self.identity.public_key, proof, self.contribution,
+                             self.name, self.colour)
+        self._send(self._proved, self.host)
         return None
 
-    def _roster(self, fields: tuple[wire.Value, ...]) -> None:
-        if not (len(fields) == 4 and fields[0] == self.table_id and isinstance(fields[2], tuple)):
-            raise DecodeError("ROSTER is [table id, config, members, started]")
+    def _receive_roster(self, roster: Roster) -> None:
+        if roster.table_id != self.table_id:
+            raise DecodeError("ROSTER for another table")
         members = []
-        for item in fields[2]:
-            if not (isinstance(item, tuple) and len(item) == 6 and isinstance(item[0], bytes)
-                    and isinstance(item[1], str) and isinstance(item[2], str)
-                    and isinstance(item[3], bool) and isinstance(item[4], str)
-                    and type(item[5]) is int):
-                raise DecodeError("a ROSTER member is [key, name, colour, ready, host, port]")
-            key, name, colour, ready, host, port = item
+        for key, name, colour, ready, host, port in roster.members:
             address = self.host if key == self.host_key else (host, port)
             members.append(Member(key, name, colour, ready, address))
         self.members = tuple(members)
-        self.closed = fields[3] is True
+        self.closed = roster.closed
         mine = next((m for m in members if m.key == self.identity.public_key), None)
         if mine is not None:
             self.colour = mine.colour  # the host may have given us a free colour
@@ -590,22 +547,22 @@ class JoinLobby(_Base):
         key = self.identity.public_key
         signature = self.identity.sign(
             UPDATE_DOMAIN, update_message(self.table_id, key, self.name, self.colour, self.ready))
-        self._send(LobbyTag.UPDATE, [self.table_id, key, self.name, self.colour, self.ready,
-                                     signature], self.host)
+        self._send(Update(self.table_id, key, self.name, self.colour, self.ready, signature),
+                   self.host)
 
     def leave(self) -> None:
         key = self.identity.public_key
         signature = self.identity.sign(UPDATE_DOMAIN, leave_message(self.table_id, key))
-        self._send(LobbyTag.LEAVE, [self.table_id, key, signature], self.host)
+        self._send(Leave(self.table_id, key, signature), self.host)
 
-    def _propose(self, fields: tuple[wire.Value, ...]) -> None:
-        if not (len(fields) == 3 and fields[0] == self.table_id and isinstance(fields[2], tuple)):
-            raise DecodeError("PROPOSE is [table id, config, roster]")
+    def _receive_proposal(self, proposal: Propose) -> None:
+        if proposal.table_id != self.table_id:
+            raise DecodeError("PROPOSE for another table")
         try:
-            config = GameConfig.from_tree(fields[1])
-            seats = tuple(Seat(*item, b"") for item in fields[2])  # type: ignore[misc]
-        except (EngineError, TypeError):
-            raise DecodeError("PROPOSE carries a malformed config or roster") from None
+            config = GameConfig.from_tree(proposal.config)
+        except EngineError:
+            raise DecodeError("PROPOSE carries a malformed config") from None
+        seats = tuple(Seat(*seat, b"") for seat in proposal.seats)
         mine = next((s for s in seats if s.key == self.identity.public_key), None)
         if config != self.config or mine is None or mine.contribution != self.contribution:
             # Our fresh contribution is what keeps an old game from coming back.
@@ -614,16 +571,18 @@ class JoinLobby(_Base):
         commitment = game_chain(self.identity, self.game_id).commitment
         signature = accept_start(self.identity, start_digest(self.table_id, config, seats),
                                  commitment)
-        self._accepted = [self.table_id, self.identity.public_key, commitment, signature]
-        self._send(LobbyTag.ACCEPT, self._accepted, self.host)
+        self._accepted = Accept(self.table_id, self.identity.public_key, commitment, signature)
+        self._send(self._accepted, self.host)
         return None
 
-    def _start(self, fields: tuple[wire.Value, ...]) -> None:
-        if len(fields) != 1 or not isinstance(fields[0], bytes):
-            raise DecodeError("ENTRY is [raw entry]")
+    def _receive_leave(self, leave: Leave) -> None:
+        if isinstance(leave.said, str):
+            self._refuse(f"the host refused: {leave.said}")
+
+    def _start(self, message: EntryMessage) -> None:
         if self.started is not None:
             return
-        entry = decode_entry(fields[0])
+        entry = decode_entry(message.raw)
         if entry.kind != Kind.START:
             return  # game traffic before we know the start: sync will bring it again
         if not verify(entry.author, ENTRY_DOMAIN, entry.body, entry.signature):
@@ -663,14 +622,14 @@ class JoinLobby(_Base):
                 and now - self._last_heard >= HOST_SILENT_AFTER):
             self._fell_silent(now, nonce)
         if self._accepted is not None:
-            self._send(LobbyTag.ACCEPT, self._accepted, self.host)
+            self._send(self._accepted, self.host)
         elif self._proved is None:
             self._hello()
         elif not self.admitted or (self.closed and self._accepted is None):
             # Not in the roster yet; or the table closed and neither a PROPOSE nor the START
             # reached us (we may be a player back without our game file): proving our key
             # again makes the host repeat its answer.
-            self._send(LobbyTag.PROVE, self._proved, self.host)
+            self._send(self._proved, self.host)
         elif any(m.key == self.identity.public_key and (m.ready, m.name, m.colour)
                  != (self.ready, self.name, self.colour) for m in self.members):
             self._send_update()
@@ -695,3 +654,21 @@ class JoinLobby(_Base):
         self._proved = self._accepted = None
         self._last_heard = None
         self.members, self.closed = (), False
+
+
+_HOST_HANDLERS: dict[type[Message], Callable[[HostLobby, Any, tuple[str, int]], None]] = {
+    Prove: HostLobby._prove,
+    Update: HostLobby._receive_update,
+    Accept: HostLobby._accept,
+    Leave: HostLobby._leave,
+}
+"""The host's handler of each message for its table (HELLO, which may name none, aside)."""
+
+_JOINER_HANDLERS: dict[type[Message], Callable[[JoinLobby, Any], None]] = {
+    Welcome: JoinLobby._welcome,
+    Roster: JoinLobby._receive_roster,
+    Propose: JoinLobby._receive_proposal,
+    Leave: JoinLobby._receive_leave,
+    EntryMessage: JoinLobby._start,
+}
+"""A joiner's handler of each message from its host."""

@@ -23,22 +23,20 @@ from typing import Any
 
 from p2p_burgundy import Action, GameConfig
 
-from . import wire
-from .admission import TOKEN_SIZE, AddressTag
 from .discovery import Announcer, TableInfo, instance_name, lan_address
-from .errors import AddressError, DecodeError, ProtocolError, VersionError
+from .errors import AddressError, ProtocolError, VersionError
 from .identity import Identity, fingerprint
 from .lobby import (
     RETRY_INTERVAL,
     HostLobby,
     JoinLobby,
     LobbyEvent,
-    LobbyTag,
     Refused,
     RosterChanged,
     Started,
 )
 from .log import GameFile, Kind, decode_entry
+from .messages import Challenge, EntryMessage, Message, Response, Tag, parse
 from .session import (
     BROADCAST,
     CONTRIBUTION_SIZE,
@@ -47,7 +45,6 @@ from .session import (
     Event,
     GameOver,
     Session,
-    Tag,
 )
 from .transport import Address, Transport
 
@@ -323,19 +320,19 @@ class Peer:
     def _handle(self, data: bytes, source: Address) -> None:
         now = self._loop.time()
         try:
-            tag, fields = wire.decode_message(data)
-            if tag in (AddressTag.CHALLENGE, AddressTag.RESPONSE):
-                self._address_check(tag, fields, source)
-            elif tag < LobbyTag.HELLO:
+            message = parse(data)
+            if isinstance(message, Challenge | Response):
+                self._address_check(message, source)
+            elif message.TAG < Tag.HELLO:
                 if self.session is not None:
-                    self.session.receive_message(tag, fields, source, now)
+                    self.session.receive_message(message, source, now)
                     self._remember(source)
-                elif isinstance(self.lobby, JoinLobby) and tag == Tag.ENTRY:
-                    self.lobby.receive(tag, fields, source)
+                elif isinstance(self.lobby, JoinLobby) and isinstance(message, EntryMessage):
+                    self.lobby.receive(message, source)
             elif isinstance(self.lobby, HostLobby):
-                self.lobby.receive(tag, fields, source, os.urandom(16))
+                self.lobby.receive(message, source, os.urandom(16))
             elif isinstance(self.lobby, JoinLobby):
-                self.lobby.receive(tag, fields, source)
+                self.lobby.receive(message, source)
         except ProtocolError as exc:
             self.errors += 1
             log.debug("dropped a datagram from %s: %s", source, exc)
@@ -347,16 +344,14 @@ class Peer:
             self.errors += 1
             log.exception("internal error on a datagram from %s (dropped)", source)
 
-    def _address_check(self, tag: int, fields: tuple[wire.Value, ...], source: Address) -> None:
+    def _address_check(self, message: Message, source: Address) -> None:
         """Echo a CHALLENGE from an address we talk to (never to anyone else: it would make
         us a reflector); a RESPONSE proves its source (see net/admission.py)."""
-        if len(fields) != 1 or not isinstance(fields[0], bytes) or len(fields[0]) != TOKEN_SIZE:
-            raise DecodeError("CHALLENGE and RESPONSE are [16-byte token]")
-        if tag == AddressTag.RESPONSE:
-            self.transport.replies.prove(source, fields[0])
-        elif source in self.transport.known or source in self._broadcast_targets():
-            self._pending.append(
-                (wire.encode_message(AddressTag.RESPONSE, [fields[0]]), source))
+        if isinstance(message, Response):
+            self.transport.replies.prove(source, message.token)
+        elif isinstance(message, Challenge) and (
+                source in self.transport.known or source in self._broadcast_targets()):
+            self._pending.append((Response(message.token).encode(), source))
 
     def _remember(self, source: Address) -> None:
         """Broadcast to ``source`` too (a spectator, a player back on another port): only

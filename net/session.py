@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum, IntEnum
+from enum import Enum
+from typing import Any
 
 from p2p_burgundy import (
     END_TURN,
@@ -60,11 +61,20 @@ from . import wire
 from .beacon import LINK_SIZE, HashChain, event_entropy, verify_reveal
 from .errors import DecodeError, LocalProtocolError, RemoteProtocolError
 from .identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
-from .log import GAME_ID_SIZE, ID_SIZE, Entry, Kind, decode_entry, parse_entry, sign_entry
+from .log import GAME_ID_SIZE, Entry, Kind, decode_entry, parse_entry, sign_entry
+from .messages import (
+    NONCE_SIZE,
+    EntryMessage,
+    Heads,
+    Held,
+    Message,
+    Recover,
+    Want,
+    parse,
+)
 
 START_DOMAIN = b"start"
 HELD_DOMAIN = b"held"
-NONCE_SIZE = 16  # a recovering player's fresh nonce
 START_LABEL = b"p2p-burgundy/v1/start\x00"
 CONTRIBUTION_SIZE = 16  # fresh random bytes each player gives the game id (128 bits)
 COLOURS = ("red", "blue", "green", "yellow")  # the players' piece colours
@@ -82,16 +92,6 @@ SALT_SIZE = 16
 
 BROADCAST = None
 """Destination of a datagram meant for every other peer."""
-
-
-class Tag(IntEnum):
-    """Message tags: every datagram is ``[version, tag, *fields]``."""
-
-    ENTRY = 1  # [raw entry]
-    HEADS = 2  # [game id, [entries held per seat], [id of the last one per seat]]
-    WANT = 3  # [game id, seat, from seq, count]
-    RECOVER = 4  # [game id, seat, nonce]: a player that lost its file asks what others hold
-    HELD = 5  # [game id, signer, seat, count, head, signature]: a seat's signed answer
 
 
 # --- The start entry -----------------------------------------------------------------------------
@@ -844,7 +844,7 @@ class Session:
         if self.my_seat is not None:
             mine = self.chains[self.my_seat]
             for entry in mine[self._durable[self.my_seat] : self._taken[self.my_seat]]:
-                self._send(wire.encode_message(Tag.ENTRY, [entry.raw]), BROADCAST)
+                self._send(EntryMessage(entry.raw).encode(), BROADCAST)
         self._durable = self._taken
 
     def datagrams_to_send(self) -> list[tuple[bytes, object]]:
@@ -865,8 +865,8 @@ class Session:
             self._next_heads = now + HEADS_INTERVAL
             self._send(self._heads_message(), BROADCAST)
             if self._recovering:
-                self._send(wire.encode_message(
-                    Tag.RECOVER, [self.game_id, self.my_seat, self._recovery_nonce]), BROADCAST)
+                self._send(Recover(self.game_id, self.my_seat, self._recovery_nonce).encode(),
+                           BROADCAST)
 
     def receive_datagram(self, data: bytes, source: object, now: float) -> None:
         """Handle one datagram from ``source`` (an opaque address the caller understands).
@@ -874,26 +874,14 @@ class Session:
         Malformed data raises DecodeError; a forged or misbehaving message raises
         RemoteProtocolError; either way nothing changes.
         """
-        tag, fields = wire.decode_message(data)
-        self.receive_message(tag, fields, source, now)
+        self.receive_message(parse(data), source, now)
 
-    def receive_message(self, tag: int, fields: tuple[wire.Value, ...], source: object,
-                        now: float) -> None:
-        """:meth:`receive_datagram` for a message the caller already decoded."""
-        if tag == Tag.ENTRY:
-            if len(fields) != 1 or not isinstance(fields[0], bytes):
-                raise DecodeError("ENTRY is [raw entry]")
-            self.receive_entry(fields[0])
-        elif tag == Tag.HEADS:
-            self._receive_heads(fields, source)
-        elif tag == Tag.WANT:
-            self._receive_want(fields, source)
-        elif tag == Tag.RECOVER:
-            self._receive_recover(fields, source)
-        elif tag == Tag.HELD:
-            self._receive_held(fields)
-        else:
-            raise DecodeError(f"unknown message tag {tag}")
+    def receive_message(self, message: Message, source: object, now: float) -> None:
+        """:meth:`receive_datagram` for a message the caller already parsed."""
+        handler = _HANDLERS.get(type(message))
+        if handler is None:
+            raise DecodeError(f"{message.TAG.name} is not a game session message")
+        handler(self, message, source)
 
     def receive_entry(self, raw: bytes) -> None:
         """Accept one raw entry (from a datagram or a game file), cheap checks first."""
@@ -944,43 +932,28 @@ class Session:
 
     def _heads_message(self) -> bytes:
         heads = [self.chains[s][n - 1].id if n else b"" for s, n in enumerate(self._durable)]
-        return wire.encode_message(Tag.HEADS, [self.game_id, self._durable, heads])
+        return Heads(self.game_id, tuple(self._durable), tuple(heads)).encode()
 
-    def _receive_heads(self, fields: tuple[wire.Value, ...], source: object) -> None:
-        if not (
-            len(fields) == 3
-            and fields[0] == self.game_id
-            and isinstance(fields[1], tuple)
-            and len(fields[1]) == len(self.seats)
-            and all(type(c) is int and c >= 0 for c in fields[1])
-            and isinstance(fields[2], tuple)
-            and len(fields[2]) == len(self.seats)
-            and all(
-                isinstance(h, bytes) and len(h) == (ID_SIZE if c else 0)
-                for c, h in zip(fields[1], fields[2], strict=True)
-            )
-        ):
-            raise DecodeError("HEADS is [game id, [count per seat], [head id per seat]]")
-        counts: tuple[int, ...] = fields[1]  # type: ignore[assignment]
-        heads: tuple[bytes, ...] = fields[2]  # type: ignore[assignment]
+    def _receive_entry_message(self, message: EntryMessage, source: object) -> None:
+        self.receive_entry(message.raw)
+
+    def _receive_heads(self, message: Heads, source: object) -> None:
+        if message.game_id != self.game_id or len(message.counts) != len(self.seats):
+            raise DecodeError(f"HEADS is {Heads.FORM}, for this game's seats")
+        counts, heads = message.counts, message.heads
         for seat, theirs in enumerate(counts):
             chain = self.chains[seat]
             mine = len(chain)
             if theirs > mine:
-                self._send(
-                    wire.encode_message(
-                        Tag.WANT, [self.game_id, seat, mine, min(theirs - mine, WANT_BATCH)]
-                    ),
-                    source,
-                )
+                self._send(Want(self.game_id, seat, mine, min(theirs - mine, WANT_BATCH)).encode(),
+                           source)
             elif theirs and chain[theirs - 1].id != heads[seat] and seat not in self.faulty:
                 # Another body for one of our slots: equivocation. Fetch theirs and show them
                 # ours, so both sides hold the proof (a fork below our count is caught by
                 # them, from our HEADS).
-                self._send(wire.encode_message(Tag.WANT, [self.game_id, seat, theirs - 1, 1]),
-                           source)
+                self._send(Want(self.game_id, seat, theirs - 1, 1).encode(), source)
                 if theirs <= self._durable[seat]:
-                    self._send(wire.encode_message(Tag.ENTRY, [chain[theirs - 1].raw]), source)
+                    self._send(EntryMessage(chain[theirs - 1].raw).encode(), source)
         if any(theirs < mine for theirs, mine in zip(counts, self._durable, strict=True)):
             # They lack entries we hold: tell them, so they pull (one reply per HEADS).
             self._send(self._heads_message(), source)
@@ -990,55 +963,44 @@ class Session:
             mine = self.chains[self.my_seat]
             first = counts[self.my_seat]
             for entry in mine[first : min(first + WANT_BATCH, self._durable[self.my_seat])]:
-                self._send(wire.encode_message(Tag.ENTRY, [entry.raw]), source)
+                self._send(EntryMessage(entry.raw).encode(), source)
 
-    def _receive_recover(self, fields: tuple[wire.Value, ...], source: object) -> None:
+    def _receive_recover(self, message: Recover, source: object) -> None:
         """Tell a player that lost its file how many of its entries we hold, signed with our
         key and its nonce, so that nobody else can tell it less (it would then sign a second
         body for a slot it used: equivocation)."""
-        if not (len(fields) == 3 and fields[0] == self.game_id and type(fields[1]) is int
-                and 0 <= fields[1] < len(self.seats) and isinstance(fields[2], bytes)
-                and len(fields[2]) == NONCE_SIZE):
-            raise DecodeError("RECOVER is [game id, seat, 16-byte nonce]")
-        seat, nonce = fields[1], fields[2]
+        if message.game_id != self.game_id or message.seat >= len(self.seats):
+            raise DecodeError(f"RECOVER is {Recover.FORM}, for a seat of this game")
+        seat = message.seat
         if self.identity is None or self.my_seat is None or seat == self.my_seat:
             return  # spectators hold nothing they could vouch for
-        count = self._durable[seat]  # type: ignore[index]
-        head = self.chains[seat][count - 1].id if count else b""  # type: ignore[index]
+        count = self._durable[seat]
+        head = self.chains[seat][count - 1].id if count else b""
         signature = self.identity.sign(HELD_DOMAIN, _held_message(
-            self.game_id, nonce, self.my_seat, seat, count, head))  # type: ignore[arg-type]
-        self._send(wire.encode_message(Tag.HELD, [self.game_id, self.my_seat, seat, count, head,
-                                                  signature]), source)
+            self.game_id, message.nonce, self.my_seat, seat, count, head))
+        self._send(Held(self.game_id, self.my_seat, seat, count, head, signature).encode(),
+                   source)
 
-    def _receive_held(self, fields: tuple[wire.Value, ...]) -> None:
-        if not (len(fields) == 6 and fields[0] == self.game_id
-                and all(type(x) is int and x >= 0 for x in fields[1:4])
-                and fields[1] < len(self.seats) and isinstance(fields[4], bytes)  # type: ignore[operator]
-                and isinstance(fields[5], bytes) and len(fields[5]) == SIGNATURE_SIZE):
-            raise DecodeError("HELD is [game id, signer, seat, count, head, signature]")
-        _, signer, seat, count, head, signature = fields
-        if not self._recovering or seat != self.my_seat or signer == seat:
+    def _receive_held(self, message: Held, source: object) -> None:
+        if message.game_id != self.game_id or message.signer >= len(self.seats):
+            raise DecodeError(f"HELD is {Held.FORM}, signed by a seat of this game")
+        signer, count = message.signer, message.count
+        if not self._recovering or message.seat != self.my_seat or signer == message.seat:
             return
-        if not verify(self.seats[signer].key, HELD_DOMAIN,  # type: ignore[index]
-                      _held_message(self.game_id, self._recovery_nonce, signer, seat, count,
-                                    head), signature):  # type: ignore[arg-type]
+        if not verify(self.seats[signer].key, HELD_DOMAIN,
+                      _held_message(self.game_id, self._recovery_nonce, signer, message.seat,
+                                    count, message.head), message.signature):
             raise RemoteProtocolError("HELD signature does not verify (or another nonce)",
-                                      author=self.seats[signer].key)  # type: ignore[index]
-        self._held[signer] = max(count, self._held.get(signer, 0))  # type: ignore[arg-type, call-overload]
+                                      author=self.seats[signer].key)
+        self._held[signer] = max(count, self._held.get(signer, 0))
         self._check_recovered()
 
-    def _receive_want(self, fields: tuple[wire.Value, ...], source: object) -> None:
-        if not (
-            len(fields) == 4
-            and fields[0] == self.game_id
-            and all(type(x) is int and x >= 0 for x in fields[1:])
-            and fields[1] < len(self.seats)
-        ):  # type: ignore[operator]
-            raise DecodeError("WANT is [game id, seat, from seq, count]")
-        _, seat, first, count = fields
-        durable = self.chains[seat][: self._durable[seat]]  # type: ignore[index]
-        for entry in durable[first : first + min(count, WANT_BATCH)]:  # type: ignore[misc, operator]
-            self._send(wire.encode_message(Tag.ENTRY, [entry.raw]), source)
+    def _receive_want(self, message: Want, source: object) -> None:
+        if message.game_id != self.game_id or message.seat >= len(self.seats):
+            raise DecodeError(f"WANT is {Want.FORM}, for a seat of this game")
+        durable = self.chains[message.seat][: self._durable[message.seat]]
+        for entry in durable[message.first : message.first + min(message.count, WANT_BATCH)]:
+            self._send(EntryMessage(entry.raw).encode(), source)
 
     def _check_recovered(self) -> None:
         """A recovering peer authors again once every other live seat signed how many of our
@@ -1373,6 +1335,16 @@ class Session:
                                             "for the bot came from a hand-over that did not "
                                             "happen")
         return Rejection.NOT_ITS_TURN, f"turn {t} belongs to {name}"
+
+
+_HANDLERS: dict[type[Message], Callable[[Session, Any, object], None]] = {
+    EntryMessage: Session._receive_entry_message,
+    Heads: Session._receive_heads,
+    Want: Session._receive_want,
+    Recover: Session._receive_recover,
+    Held: Session._receive_held,
+}
+"""The session's handler of each message it takes (the others are the lobby's)."""
 
 
 def _play_turn(state: GameState, actions: list[Action]) -> GameState:

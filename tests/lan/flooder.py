@@ -28,8 +28,7 @@ import sys
 import time
 
 from p2p_burgundy.net import wire
-from p2p_burgundy.net.lobby import LobbyTag
-from p2p_burgundy.net.session import Tag
+from p2p_burgundy.net.messages import Tag
 
 
 def forged_entry(rng: random.Random, game_id: bytes, key: bytes) -> bytes:
@@ -53,7 +52,7 @@ def datagram(rng: random.Random, game_id: bytes, keys: list[bytes], seats: int) 
         return wire.encode_message(Tag.HEADS, [game_id, counts,
                                                [rng.randbytes(32) for _ in range(seats)]])
     if kind == 4:
-        return wire.encode_message(LobbyTag.HELLO, [game_id, rng.randbytes(32),
+        return wire.encode_message(Tag.HELLO, [game_id, rng.randbytes(32),
                                                     rng.randbytes(16), False])
     return wire.encode_message(rng.randrange(20, 128), [game_id, rng.randbytes(8)])
 

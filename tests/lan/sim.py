@@ -21,24 +21,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from p2p_burgundy import END_TURN, Action, GameConfig, GameState, apply, legal_actions, state_hash
-from p2p_burgundy.net import wire
 from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.lobby import (
     RETRY_INTERVAL,
     HostLobby,
     JoinLobby,
-    LobbyTag,
     RosterChanged,
     Started,
 )
 from p2p_burgundy.net.log import Entry
+from p2p_burgundy.net.messages import EntryMessage, Tag, parse
 from p2p_burgundy.net.session import (
     BROADCAST,
     CONTRIBUTION_SIZE,
     ChanceResolved,
     Session,
-    Tag,
     TurnApplied,
 )
 from tests.net.harness import start_entry
@@ -145,18 +143,18 @@ class SimPeer:
 
     def receive(self, data: bytes, source: Address, now: float) -> None:
         try:
-            tag, fields = wire.decode_message(data)
-            if tag < LobbyTag.HELLO:
+            message = parse(data)
+            if message.TAG < Tag.HELLO:
                 if self.session is not None:
-                    self.session.receive_message(tag, fields, source, now)
+                    self.session.receive_message(message, source, now)
                     if source not in self.addresses.values():
                         self.contacts[source] = None
-                elif isinstance(self.lobby, JoinLobby) and tag == Tag.ENTRY:
-                    self.lobby.receive(tag, fields, source)
+                elif isinstance(self.lobby, JoinLobby) and isinstance(message, EntryMessage):
+                    self.lobby.receive(message, source)
             elif isinstance(self.lobby, HostLobby):
-                self.lobby.receive(tag, fields, source, self.nonce())
+                self.lobby.receive(message, source, self.nonce())
             elif isinstance(self.lobby, JoinLobby):
-                self.lobby.receive(tag, fields, source)
+                self.lobby.receive(message, source)
         except ProtocolError as exc:
             self.errors.append(exc)
 

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from p2p_burgundy import GameConfig
 from p2p_burgundy.net import wire
-from p2p_burgundy.net.admission import AMPLIFICATION, AddressTag
-from p2p_burgundy.net.lobby import LobbyTag
+from p2p_burgundy.net.admission import AMPLIFICATION
+from p2p_burgundy.net.messages import Tag
 from p2p_burgundy.net.peer import Peer
-from p2p_burgundy.net.session import Session, Tag
+from p2p_burgundy.net.session import Session
 
 from .inproc import LOOPBACK, close_all, identity, open_table, play
 
@@ -30,16 +30,16 @@ Requests = dict[str, Callable[[Session | None, bytes], bytes]]
 
 LOBBY_REQUESTS: Requests = {
     "garbage": lambda s, t: bytes([0x93, wire.PROTOCOL_VERSION]) + b"x" * 40,
-    "HELLO": lambda s, t: wire.encode_message(LobbyTag.HELLO, [b"", KEY, NONCE, False]),
-    "HELLO (spectator)": lambda s, t: wire.encode_message(LobbyTag.HELLO, [t, KEY, NONCE, True]),
+    "HELLO": lambda s, t: wire.encode_message(Tag.HELLO, [b"", KEY, NONCE, False]),
+    "HELLO (spectator)": lambda s, t: wire.encode_message(Tag.HELLO, [t, KEY, NONCE, True]),
     "PROVE": lambda s, t: wire.encode_message(
-        LobbyTag.PROVE, [t, KEY, bytes(64), bytes(16), "Eve", "red"]),
+        Tag.PROVE, [t, KEY, bytes(64), bytes(16), "Eve", "red"]),
     "UPDATE": lambda s, t: wire.encode_message(
-        LobbyTag.UPDATE, [t, KEY, "Eve", "red", True, bytes(64)]),
-    "ACCEPT": lambda s, t: wire.encode_message(LobbyTag.ACCEPT, [t, KEY, bytes(32), bytes(64)]),
-    "LEAVE": lambda s, t: wire.encode_message(LobbyTag.LEAVE, [t, KEY, bytes(64)]),
-    "CHALLENGE": lambda s, t: wire.encode_message(AddressTag.CHALLENGE, [bytes(16)]),
-    "RESPONSE": lambda s, t: wire.encode_message(AddressTag.RESPONSE, [bytes(16)]),
+        Tag.UPDATE, [t, KEY, "Eve", "red", True, bytes(64)]),
+    "ACCEPT": lambda s, t: wire.encode_message(Tag.ACCEPT, [t, KEY, bytes(32), bytes(64)]),
+    "LEAVE": lambda s, t: wire.encode_message(Tag.LEAVE, [t, KEY, bytes(64)]),
+    "CHALLENGE": lambda s, t: wire.encode_message(Tag.CHALLENGE, [bytes(16)]),
+    "RESPONSE": lambda s, t: wire.encode_message(Tag.RESPONSE, [bytes(16)]),
 }
 
 
@@ -88,9 +88,9 @@ async def measure(peer: Peer, table_id: bytes, requests: Requests,
                         break
                     back += len(reply)
                     tag = wire.decode_message(reply)[0]
-                    if echo and tag == AddressTag.CHALLENGE:
+                    if echo and tag == Tag.CHALLENGE:
                         token = wire.decode_message(reply)[1][0]
-                        s.sendto(wire.encode_message(AddressTag.RESPONSE, [token]),
+                        s.sendto(wire.encode_message(Tag.RESPONSE, [token]),
                                  peer.address)  # type: ignore[list-item]
             out[name] = (sent, back)
     return out

@@ -15,8 +15,9 @@ from p2p_burgundy import END_TURN, state_hash
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.errors import LocalProtocolError, ProtocolError
 from p2p_burgundy.net.identity import Identity
-from p2p_burgundy.net.lobby import HostLobby, JoinLobby, LobbyTag
+from p2p_burgundy.net.lobby import HostLobby, JoinLobby
 from p2p_burgundy.net.log import decode_entry
+from p2p_burgundy.net.messages import Tag, parse
 from p2p_burgundy.net.peer import MISSING_AFTER
 from p2p_burgundy.net.session import ChatReceived, EntryRejected, Session
 
@@ -125,13 +126,13 @@ def test_retransmitted_hello_gets_the_same_challenge() -> None:
     hello = joiner.datagrams_to_send()[0][0]
     welcomes = []
     for nonce in (b"a" * 16, b"b" * 16):
-        host.receive(*wire.decode_message(hello), source, nonce)
+        host.receive(parse(hello), source, nonce)
         welcomes += host.datagrams_to_send()
     assert welcomes[0][0] == welcomes[1][0]
-    joiner.receive(*wire.decode_message(welcomes[1][0]), joiner.host)
+    joiner.receive(parse(welcomes[1][0]), joiner.host)
     (prove, _), = joiner.datagrams_to_send()
-    assert wire.decode_message(prove)[0] == LobbyTag.PROVE
-    host.receive(*wire.decode_message(prove), source, b"c" * 16)
+    assert wire.decode_message(prove)[0] == Tag.PROVE
+    host.receive(parse(prove), source, b"c" * 16)
     assert [m.name for m in host.members] == ["Ann", "Bob"]
 
 

@@ -26,10 +26,10 @@ from p2p_burgundy.net.lobby import (
     CHALLENGE_DOMAIN,
     HostLobby,
     JoinLobby,
-    LobbyTag,
     Refused,
     challenge_message,
 )
+from p2p_burgundy.net.messages import Tag, parse
 from p2p_burgundy.net.peer import Peer
 
 from .procs import LOOPBACK
@@ -45,11 +45,11 @@ def ident(n: int) -> Identity:
 
 
 HOST, VICTIM, ROGUE = ident(1), ident(2), ident(66)
-TAG_NAMES = {v: k for k, v in vars(LobbyTag).items() if k.isupper()}
+TAG_NAMES = {t.value: t.name for t in Tag}
 
 
 def deliver_to_host(host: HostLobby, data: bytes, source: tuple[str, int]) -> None:
-    host.receive(*wire.decode_message(data), source, os.urandom(16))
+    host.receive(parse(data), source, os.urandom(16))
 
 
 def handshake(host: HostLobby, joiner: JoinLobby, source: tuple[str, int]) -> list[bytes]:
@@ -65,7 +65,7 @@ def handshake(host: HostLobby, joiner: JoinLobby, source: tuple[str, int]) -> li
             deliver_to_host(host, data, source)
         for data, destination in host.datagrams_to_send():
             if destination == source:
-                joiner.receive(*wire.decode_message(data), joiner.host)
+                joiner.receive(parse(data), joiner.host)
         if joiner.admitted:
             break
     return sent
@@ -94,7 +94,7 @@ def message(tag: int, fields: list[wire.Encodable]) -> bytes:
 
 def test_rogue_with_a_copied_key_cannot_sign_the_challenge_and_is_never_admitted() -> None:
     host = new_host()
-    deliver_to_host(host, message(LobbyTag.HELLO, [GAME_ID, VICTIM.public_key, b"n" * 16,
+    deliver_to_host(host, message(Tag.HELLO, [GAME_ID, VICTIM.public_key, b"n" * 16,
                                                    False]), ROGUE_ADDRESS)
     (welcome, _), = host.datagrams_to_send()
     _, _, _, host_nonce, _ = wire.decode_message(welcome)[1]
@@ -102,7 +102,7 @@ def test_rogue_with_a_copied_key_cannot_sign_the_challenge_and_is_never_admitted
     for signature in (os.urandom(64), ROGUE.sign(CHALLENGE_DOMAIN, challenge_message(
             GAME_ID, host_nonce, HOST.public_key))):  # type: ignore[arg-type]
         with pytest.raises(RemoteProtocolError, match="does not verify"):
-            deliver_to_host(host, message(LobbyTag.PROVE, [GAME_ID, VICTIM.public_key,
+            deliver_to_host(host, message(Tag.PROVE, [GAME_ID, VICTIM.public_key,
                                                            signature, commitment, "Bob",
                                                            "blue"]), ROGUE_ADDRESS)
     assert keys(host) == [HOST.public_key]
@@ -113,10 +113,10 @@ def test_replaying_a_players_proof_from_another_address_or_handshake_fails() -> 
     victim = new_joiner(VICTIM)
     sent = handshake(host, victim, VICTIM_ADDRESS)
     assert keys(host) == [HOST.public_key, VICTIM.public_key]
-    prove = next(d for d in sent if wire.decode_message(d)[0] == LobbyTag.PROVE)
+    prove = next(d for d in sent if wire.decode_message(d)[0] == Tag.PROVE)
     # The rogue asks for a challenge of its own with the victim's key, then replays the
     # victim's proof (which signs another nonce).
-    deliver_to_host(host, message(LobbyTag.HELLO, [GAME_ID, VICTIM.public_key, b"r" * 16,
+    deliver_to_host(host, message(Tag.HELLO, [GAME_ID, VICTIM.public_key, b"r" * 16,
                                                    False]), ROGUE_ADDRESS)
     host.datagrams_to_send()
     with pytest.raises(RemoteProtocolError, match="does not verify"):
@@ -133,11 +133,11 @@ def test_a_rogue_cannot_rename_ready_or_remove_a_player_without_its_key() -> Non
     handshake(host, new_joiner(VICTIM), VICTIM_ADDRESS)
     before = list(host.members)
     with pytest.raises(RemoteProtocolError, match="does not verify"):
-        deliver_to_host(host, message(LobbyTag.UPDATE, [GAME_ID, VICTIM.public_key, "Mallory",
+        deliver_to_host(host, message(Tag.UPDATE, [GAME_ID, VICTIM.public_key, "Mallory",
                                                         "green", True, os.urandom(64)]),
                         ROGUE_ADDRESS)
     with pytest.raises(RemoteProtocolError, match="does not verify"):
-        deliver_to_host(host, message(LobbyTag.LEAVE, [GAME_ID, VICTIM.public_key,
+        deliver_to_host(host, message(Tag.LEAVE, [GAME_ID, VICTIM.public_key,
                                                        os.urandom(64)]), ROGUE_ADDRESS)
     assert host.members == before
 
@@ -148,9 +148,9 @@ def test_a_proof_made_for_a_rogue_host_does_not_work_at_the_real_host() -> None:
     rogue_host = HostLobby(ROGUE, GAME_ID, GameConfig(players=3), "Ann", "red",
                            contribution=os.urandom(16))
     sent = handshake(rogue_host, new_joiner(VICTIM), VICTIM_ADDRESS)
-    prove = next(d for d in sent if wire.decode_message(d)[0] == LobbyTag.PROVE)
+    prove = next(d for d in sent if wire.decode_message(d)[0] == Tag.PROVE)
     real = new_host()
-    deliver_to_host(real, message(LobbyTag.HELLO, [GAME_ID, VICTIM.public_key, b"r" * 16,
+    deliver_to_host(real, message(Tag.HELLO, [GAME_ID, VICTIM.public_key, b"r" * 16,
                                                    False]), ROGUE_ADDRESS)
     with pytest.raises(RemoteProtocolError, match="does not verify"):
         deliver_to_host(real, prove, ROGUE_ADDRESS)
@@ -164,7 +164,7 @@ def welcome_from(host_key: bytes, signer: Identity, joiner_nonce: bytes,
                  joiner: Identity) -> bytes:
     signature = signer.sign(CHALLENGE_DOMAIN, challenge_message(GAME_ID, joiner_nonce,
                                                                 joiner.public_key))
-    return message(LobbyTag.WELCOME, [GAME_ID, host_key, signature, b"h" * 16,
+    return message(Tag.WELCOME, [GAME_ID, host_key, signature, b"h" * 16,
                                       GameConfig(players=2).to_tree()])
 
 
@@ -180,28 +180,27 @@ def test_joiner_refuses_a_host_that_cannot_prove_the_announced_key(
                        contribution=os.urandom(16),
                        host_fingerprint=fingerprint(HOST.public_key))
     joiner.datagrams_to_send()
-    joiner.receive(*wire.decode_message(welcome_from(host_key, signer, nonce, VICTIM)),
-                   HOST_ADDRESS)
+    joiner.receive(parse(welcome_from(host_key, signer, nonce, VICTIM)), HOST_ADDRESS)
     event = joiner.next_event()
     assert isinstance(event, Refused) and reason in event.reason
     assert joiner.datagrams_to_send() == []  # no PROVE: our signature is not handed out
     # Whatever the rogue says next is ignored: no roster, no proposal, no crash.
-    roster = message(LobbyTag.ROSTER, [GAME_ID, GameConfig(players=2).to_tree(),
+    roster = message(Tag.ROSTER, [GAME_ID, GameConfig(players=2).to_tree(),
                                        [[VICTIM.public_key, "Bob", "blue", True, "", 0]],
                                        False])
-    joiner.receive(*wire.decode_message(roster), HOST_ADDRESS)
+    joiner.receive(parse(roster), HOST_ADDRESS)
     assert joiner.members == () and not joiner.admitted
 
 
 def test_joiner_ignores_roster_and_proposal_before_the_host_proved_its_key() -> None:
     joiner = JoinLobby(VICTIM, HOST_ADDRESS, "Bob", "blue", nonce=b"j" * 16, table_id=GAME_ID,
                        contribution=b"c" * 16)
-    propose = message(LobbyTag.PROPOSE, [GAME_ID, GameConfig(players=2).to_tree(),
+    propose = message(Tag.PROPOSE, [GAME_ID, GameConfig(players=2).to_tree(),
                                          [[VICTIM.public_key, "Bob", "blue", b"c" * 32]]])
-    roster = message(LobbyTag.ROSTER, [GAME_ID, GameConfig(players=2).to_tree(), [], False])
+    roster = message(Tag.ROSTER, [GAME_ID, GameConfig(players=2).to_tree(), [], False])
     for data in (propose, roster):
         with pytest.raises(ProtocolError):
-            joiner.receive(*wire.decode_message(data), HOST_ADDRESS)
+            joiner.receive(parse(data), HOST_ADDRESS)
     assert joiner.members == () and not joiner.accepted
 
 
@@ -225,7 +224,7 @@ async def rogue_table(host_key: bytes, signer: Identity, victim: Identity,
             data, address = await stream.recv()
             tag, fields = wire.decode_message(data)
             seen.append(TAG_NAMES.get(tag, str(tag)))
-            if tag != LobbyTag.HELLO:
+            if tag != Tag.HELLO:
                 continue
             _, key, nonce, _ = fields
             joiner_key: bytes = key  # type: ignore[assignment]
@@ -233,10 +232,10 @@ async def rogue_table(host_key: bytes, signer: Identity, victim: Identity,
                 GAME_ID, nonce, joiner_key))  # type: ignore[arg-type]
             config = GameConfig(players=2).to_tree()
             for reply in (
-                message(LobbyTag.WELCOME, [GAME_ID, host_key, signature, b"h" * 16, config]),
-                message(LobbyTag.ROSTER, [GAME_ID, config, [[joiner_key, "Bob", "blue", True,
+                message(Tag.WELCOME, [GAME_ID, host_key, signature, b"h" * 16, config]),
+                message(Tag.ROSTER, [GAME_ID, config, [[joiner_key, "Bob", "blue", True,
                                                              "", 0]], True]),
-                message(LobbyTag.PROPOSE, [GAME_ID, config, [[joiner_key, "Bob", "blue",
+                message(Tag.PROPOSE, [GAME_ID, config, [[joiner_key, "Bob", "blue",
                                                               b"c" * 32]]]),
             ):
                 await stream.send(reply, address)

@@ -15,7 +15,7 @@ from p2p_burgundy.net.admission import (
     Verdict,
 )
 from p2p_burgundy.net.log import decode_entry
-from p2p_burgundy.net.session import Tag
+from p2p_burgundy.net.messages import Tag
 
 from .harness import Table
 

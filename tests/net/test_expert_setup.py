@@ -25,10 +25,10 @@ from p2p_burgundy.estate import estate
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.log import Entry, Kind, decode_entry, sign_entry
+from p2p_burgundy.net.messages import Tag
 from p2p_burgundy.net.session import (
     EntryRejected,
     Session,
-    Tag,
     TurnApplied,
     Waiting,
     choice_digest,

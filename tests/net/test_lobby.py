@@ -9,8 +9,9 @@ from p2p_burgundy import GameConfig
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.errors import RemoteProtocolError
 from p2p_burgundy.net.identity import Identity, fingerprint
-from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, LobbyTag, Refused
-from p2p_burgundy.net.session import Start, Tag, game_id_of, start_digest
+from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Refused
+from p2p_burgundy.net.messages import Accept, Hello, Tag, parse
+from p2p_burgundy.net.session import Start, game_id_of, start_digest
 
 HOST, GUEST, ROGUE = ("10.0.0.1", 1), ("10.0.0.2", 2), ("10.0.0.3", 3)
 
@@ -20,11 +21,11 @@ def exchange(host: HostLobby, guest: JoinLobby) -> None:
     while True:
         moved = False
         for data, _ in guest.datagrams_to_send():
-            host.receive(*wire.decode_message(data), GUEST, bytes(16))
+            host.receive(parse(data), GUEST, bytes(16))
             moved = True
         for data, destination in host.datagrams_to_send():
             if destination == GUEST:
-                guest.receive(*wire.decode_message(data), HOST)
+                guest.receive(parse(data), HOST)
                 moved = True
         if not moved:
             return
@@ -59,7 +60,7 @@ def proposed() -> tuple[HostLobby, JoinLobby]:
     exchange(host, guest)
     host.start()  # proposes; hold back the guest's answer for now
     for data, _ in host.datagrams_to_send():
-        guest.receive(*wire.decode_message(data), HOST)
+        guest.receive(parse(data), HOST)
     return host, guest
 
 
@@ -67,11 +68,9 @@ def test_a_forged_or_misplaced_acceptance_never_blocks_the_start(proposed) -> No
     host, guest = proposed
     key = guest.identity.public_key
     with pytest.raises(RemoteProtocolError, match="not at the table"):
-        host.receive(LobbyTag.ACCEPT, (host.table_id, key, bytes(32), bytes(64)), ROGUE,
-                     bytes(16))
+        host.receive(Accept(host.table_id, key, bytes(32), bytes(64)), ROGUE, bytes(16))
     with pytest.raises(RemoteProtocolError, match="does not verify"):
-        host.receive(LobbyTag.ACCEPT, (host.table_id, key, bytes(32), bytes(64)), GUEST,
-                     bytes(16))
+        host.receive(Accept(host.table_id, key, bytes(32), bytes(64)), GUEST, bytes(16))
     assert host.start_entry is None
     exchange(host, guest)  # the real acceptance still starts the game
     assert host.start_entry is not None and guest.started is not None
@@ -81,10 +80,10 @@ def test_a_hello_naming_a_seated_key_gets_no_start_entry_before_a_proof(proposed
     host, guest = proposed
     exchange(host, guest)
     host.datagrams_to_send()
-    hello = (host.table_id, guest.identity.public_key, bytes(16), False)
-    host.receive(LobbyTag.HELLO, hello, ROGUE, bytes(16))
+    host.receive(Hello(host.table_id, guest.identity.public_key, bytes(16), False), ROGUE,
+                 bytes(16))
     tags = [wire.decode_message(d)[0] for d, _ in host.datagrams_to_send()]
-    assert tags == [LobbyTag.WELCOME] and Tag.ENTRY not in tags
+    assert tags == [Tag.WELCOME] and Tag.ENTRY not in tags
 
 
 def test_the_game_id_holds_every_contribution_and_the_chains_follow_it() -> None:
@@ -172,7 +171,7 @@ def test_a_host_that_falls_silent_is_named_after_3_s_and_asked_afresh() -> None:
     assert guest.silent_since == 4.5 and guest.refused is None
     [(data, destination)] = guest.datagrams_to_send()
     assert destination == HOST  # a new HELLO, any table, a fresh nonce
-    assert wire.decode_message(data) == (LobbyTag.HELLO, (b"", guest.identity.public_key,
+    assert wire.decode_message(data) == (Tag.HELLO, (b"", guest.identity.public_key,
                                                          b"N" * 16, False))
     for now in (5.0, 3600.0):  # then it keeps asking, and never gives up by itself
         tick(None, guest, now)

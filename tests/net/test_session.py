@@ -29,6 +29,7 @@ from p2p_burgundy.net.errors import (
 )
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.log import Entry, GameFile, Kind, decode_entry, sign_entry
+from p2p_burgundy.net.messages import Tag
 from p2p_burgundy.net.session import (
     MAX_TURN_ACTIONS,
     ChanceResolved,
@@ -37,7 +38,6 @@ from p2p_burgundy.net.session import (
     Equivocation,
     GameOver,
     Session,
-    Tag,
     TurnApplied,
     Waiting,
     make_start,
