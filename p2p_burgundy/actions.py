@@ -166,6 +166,24 @@ class UseBuilding(Action):
     building: int
 
 
+@dataclass(frozen=True, slots=True)
+class PayGoods(Action):
+    """The solo game's ship exchange: give one goods tile of type ``goods`` (1..6), one of the
+    five a black depot tile costs."""
+
+    TAG = 14
+    goods: int
+
+
+@dataclass(frozen=True, slots=True)
+class BuyPoints(Action):
+    """The solo game: pay ``points`` silverlings to move the victory point counter onto the
+    target marker (exactly the points missing)."""
+
+    TAG = 15
+    points: int
+
+
 TAKE_WORKERS = TakeWorkers()
 PASS = Pass()
 END_TURN = EndTurn()
@@ -173,7 +191,7 @@ END_TURN = EndTurn()
 ACTION_TYPES: dict[int, type[Action]] = {
     cls.TAG: cls
     for cls in (UseDie, TakeTile, PlaceTile, SellGoods, TakeWorkers, Buy, Discard, TakeGoods,
-                Pass, EndTurn, ChooseEstate, BuyWorkers, UseBuilding)
+                Pass, EndTurn, ChooseEstate, BuyWorkers, UseBuilding, PayGoods, BuyPoints)
 }
 
 
@@ -215,8 +233,10 @@ def action_from_tree(tree: object) -> Action:
 # Interned instances for the hot paths (legal_actions builds lists of these, not new objects).
 USE_DIE = (UseDie(0), UseDie(1))
 TAKE_TILE = tuple(tuple(TakeTile(d, s) for s in range(MAX_DEPOT_SLOTS)) for d in range(7))
-PLACE_TILE = tuple(tuple(PlaceTile(i, s) for s in range(37)) for i in range(3))
+# storage 3: a 4th tile for a moment (the one to discard, or the solo game's colour reward)
+PLACE_TILE = tuple(tuple(PlaceTile(i, s) for s in range(37)) for i in range(4))
 SELL_GOODS = tuple(SellGoods(g) for g in range(7))
+PAY_GOODS = tuple(PayGoods(g) for g in range(7))
 DISCARD = tuple(Discard(i) for i in range(3))
 BUY = tuple(
     tuple((Buy(d, s, Payment.SILVER), Buy(d, s, Payment.WORKERS)) for s in range(MAX_DEPOT_SLOTS))

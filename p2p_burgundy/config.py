@@ -8,10 +8,12 @@ GameConfig(players=2, edition=Edition.E2011, estates=('5', '5'), start_spaces=(-
 [2, '2011', [], [], 'experts-secret']
 >>> GameConfig(2, Edition.E2019, modules=(Module.INNS, Module.EXTRA_TILES)).to_tree()
 [2, '2019', ['1', '1'], [18, 18], 'standard', ['extra-tiles', 'inns']]
+>>> GameConfig(players=1, edition=Edition.E2019)  # the solo game: the start castle is chosen
+GameConfig(players=1, edition=Edition.E2019, estates=('1',), start_spaces=(-1,))
 >>> GameConfig(players=5)
 Traceback (most recent call last):
 ...
-p2p_burgundy.errors.ConfigError: players must be 2, 3 or 4, not 5
+p2p_burgundy.errors.ConfigError: players must be 1 (the solo game), 2, 3 or 4, not 5
 """
 
 from __future__ import annotations
@@ -31,7 +33,11 @@ from .estate import (
 )
 from .tiles import Colour
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MIN_PLAYERS, MAX_PLAYERS = 1, 4
+SOLO_TARGET = 50
+"""Where the solo game's target marker starts on the victory point track."""
+SOLO_TARGETS = range(45, 56)
+"""The rulebook's easier (45-49) and harder (51-55) starts of the target marker."""
 CHOOSE = -1
 """A start space the player chooses during set-up (estates that print no start castle)."""
 
@@ -135,16 +141,20 @@ class GameConfig:
     hints: bool = False
     """Whether players may ask a bot what it would do (a table's rule, not the game's: the
     engine never reads it; it is here so that every player signs it with the rest)."""
+    target: int = SOLO_TARGET
+    """The solo game: where the target marker starts (45 easier ... 55 harder)."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ConfigError(f"players must be 2, 3 or 4, not {self.players!r}")
+        if type(self.players) is not int or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ConfigError(f"players must be 1 (the solo game), 2, 3 or 4, "
+                              f"not {self.players!r}")
         if not isinstance(self.edition, Edition):
             raise ConfigError(f"edition must be an Edition, not {self.edition!r}")
         if not isinstance(self.setup, Setup):
             raise ConfigError(f"setup must be a Setup, not {self.setup!r}")
         if type(self.hints) is not bool:
             raise ConfigError(f"hints must be True or False, not {self.hints!r}")
+        self._check_solo()
         self._check_modules()
         self._check_custom()
         if self.setup is not Setup.STANDARD:
@@ -161,7 +171,8 @@ class GameConfig:
         for board in self.custom:
             if board.id not in estates:
                 raise ConfigError(f"the board of one's own {board.id!r} is not played")
-        starts = self.start_spaces or tuple(_default_start(b) for b in boards)
+        starts = self.start_spaces or tuple(CHOOSE if self.solo else _default_start(b)
+                                            for b in boards)
         if len(starts) != self.players:
             raise ConfigError(f"{len(starts)} start spaces for {self.players} players")
         for seat, (board, space) in enumerate(zip(boards, starts, strict=True)):
@@ -177,6 +188,19 @@ class GameConfig:
                 )
         object.__setattr__(self, "estates", tuple(estates))
         object.__setattr__(self, "start_spaces", tuple(starts))
+
+    def _check_solo(self) -> None:
+        if self.players == 1:
+            if self.edition is not Edition.E2019:
+                raise ConfigError("the solo game is part of the 2019 edition: "
+                                  "play it with edition 2019")
+            if self.setup is not Setup.STANDARD:
+                raise ConfigError("the solo game has no experts' set-up: you choose the "
+                                  "start castle's space on the duchy you play")
+        if type(self.target) is not int or self.target not in (
+                SOLO_TARGETS if self.players == 1 else (SOLO_TARGET,)):
+            raise ConfigError(f"the target marker starts on {SOLO_TARGETS[0]}.."
+                              f"{SOLO_TARGETS[-1]}, in the solo game only; not {self.target!r}")
 
     def _check_custom(self) -> None:
         custom = self.custom
@@ -212,9 +236,22 @@ class GameConfig:
         modules = f", modules={self.modules!r}" if self.modules else ""
         custom = f", custom={self.custom!r}" if self.custom else ""
         hints = ", hints=True" if self.hints else ""
+        target = f", target={self.target!r}" if self.target != SOLO_TARGET else ""
         return (f"GameConfig(players={self.players!r}, edition={self.edition!r}, "
                 f"estates={self.estates!r}, start_spaces={self.start_spaces!r}{setup}{modules}"
-                f"{custom}{hints})")
+                f"{custom}{hints}{target})")
+
+    @property
+    def solo(self) -> bool:
+        """Whether this is the solo game (one player, the 2019 rulebook's solo rules)."""
+        return self.players == 1
+
+    @property
+    def table_players(self) -> int:
+        """The player count the central board is set up for: the solo game uses the
+        2-player side (12 depot tiles and 4 in the black depot each phase) and the 2-player
+        sales, trade routes and the like."""
+        return max(self.players, 2)
 
     @property
     def border_posts(self) -> bool:
@@ -259,13 +296,13 @@ class GameConfig:
 
     def to_tree(self) -> list[object]:
         """Canonical encodable form: ``[players, edition, [estate ids], [start spaces],
-        set-up, [module names], [boards of one's own], hints]``, where trailing fields that
-        hold their default (the standard set-up, no modules, no boards, no hints) are left
-        out, so a base game encodes as it always did."""
+        set-up, [module names], [boards of one's own], hints, solo target]``, where trailing
+        fields that hold their default (the standard set-up, no modules, no boards, no hints,
+        the target marker on 50) are left out, so a base game encodes as it always did."""
         tree: list[object] = [self.players, self.edition.value, list(self.estates),
                               list(self.start_spaces), self.setup.value,
                               [m.value for m in self.modules],
-                              [_board_tree(b) for b in self.custom], self.hints]
+                              [_board_tree(b) for b in self.custom], self.hints, self.target]
         while len(tree) > 4 and tree[-1] == _TREE_DEFAULTS[len(tree) - 5]:
             tree.pop()
         return tree
@@ -275,8 +312,8 @@ class GameConfig:
         """Inverse of :meth:`to_tree`; raises ConfigError on anything malformed."""
         if not (isinstance(tree, list | tuple) and 4 <= len(tree) <= 4 + len(_TREE_DEFAULTS)):
             raise ConfigError("a game config is [players, edition, estates, start spaces] "
-                              "(then the set-up, the modules, boards of one's own and hints, "
-                              "where not the defaults)")
+                              "(then the set-up, the modules, boards of one's own, hints and "
+                              "the solo target, where not the defaults)")
         if len(tree) > 4 and tree[-1] == _TREE_DEFAULTS[len(tree) - 5]:
             raise ConfigError("a trailing field that holds its default is written by "
                               "leaving it out")
@@ -308,6 +345,11 @@ class GameConfig:
             if type(tree[7]) is not bool:
                 raise ConfigError(f"hints must be true or false, not {tree[7]!r}")
             hints = tree[7]
+        target = SOLO_TARGET
+        if len(tree) > 8:
+            if type(tree[8]) is not int:
+                raise ConfigError(f"the solo target must be an integer, not {tree[8]!r}")
+            target = tree[8]
         try:
             ed = Edition(edition)
         except ValueError:
@@ -318,12 +360,13 @@ class GameConfig:
             raise ConfigError("start spaces must be a list of space numbers")
         if type(players) is not int:
             raise ConfigError(f"players must be an integer, not {players!r}")
-        return cls(players, ed, tuple(estates), tuple(starts), setup, modules, custom, hints)
+        return cls(players, ed, tuple(estates), tuple(starts), setup, modules, custom, hints,
+                   target)
 
 
-_TREE_DEFAULTS: tuple[object, ...] = (Setup.STANDARD.value, [], [], False)
+_TREE_DEFAULTS: tuple[object, ...] = (Setup.STANDARD.value, [], [], False, SOLO_TARGET)
 """The values of the config tree's optional trailing fields (set-up, modules, boards of
-one's own, hints) by default."""
+one's own, hints, the solo target) by default."""
 
 
 def _lists(value: object) -> object:

@@ -31,6 +31,7 @@ from .actions import (
     DISCARD,
     END_TURN,
     PASS,
+    PAY_GOODS,
     PLACE_TILE,
     SELL_GOODS,
     TAKE_GOODS,
@@ -40,11 +41,13 @@ from .actions import (
     USE_DIE,
     Action,
     Buy,
+    BuyPoints,
     BuyWorkers,
     ChooseEstate,
     Discard,
     EndTurn,
     Pass,
+    PayGoods,
     Payment,
     PlaceTile,
     SellGoods,
@@ -80,12 +83,14 @@ from .errors import ChanceError, IllegalAction
 from .estate import DIE_PATTERN, NEIGHBOURS, SPACE_COUNT, Estate, bits, box_sides
 from .scoring import (
     COLOUR_BONUS_VP,
+    KNOWLEDGE_BUILDING_VP,
     PHASE_BONUS,
     REGION_VP,
     SALE_VP,
     WATCHTOWER_VP,
     Category,
     end_game_points,
+    monastery_points,
 )
 from .state import EMPTY, GameState, PlayerState, Step, state_hash
 from .tiles import (
@@ -94,8 +99,10 @@ from .tiles import (
     ANY_COLOUR,
     BASE_TILE_COUNT,
     BLACK_SUPPLY,
+    FACE_DOWN,
     GEESE_VP,
     GOODS_SUPPLY,
+    KNOWLEDGE_BUILDING_SCORED,
     KNOWLEDGE_NUMBER,
     MODULE_TILES,
     NORMAL_SUPPLY,
@@ -105,6 +112,7 @@ from .tiles import (
     Building,
     Colour,
     Tile,
+    tile_name,
 )
 from .trade import CARD_COUNT, CARDS_PER_PLAYER, Bonus, route_spaces
 
@@ -122,6 +130,11 @@ INN_SUPPLY = 7  # index of the inns' stack in GameState.supplies (inns module)
 INN_DEPOT = 7  # Buy(7, 0) buys the top inn beside the black depot (inns module)
 WORKERS_BOUGHT = 2  # knowledge #28: 2 workers for 1 silverling
 TRACK_STEPS = 7  # turn order track spaces in use: start + one per ship (6 rivers)
+SOLO_WORKERS = 2  # the solo player's workers at the start
+FULL_ESTATE = (1 << SPACE_COUNT) - 1  # every space covered: the solo game is won
+EXCHANGE_GOODS = 5  # the solo game: goods a ship may give for a black depot tile
+TARGET_STEP = 5  # the solo game: the target marker moves down 5 at each reset ...
+TARGET_FLOOR = 5  # ... but never onto the start space (our reading)
 
 # Knowledge tile bits (bit n = tile #n) tested on hot paths.
 _K1, _K2, _K3, _K4, _K5, _K6, _K7, _K8 = (1 << n for n in range(1, 9))
@@ -276,6 +289,7 @@ def new_game(config: GameConfig) -> GameState:
     state.inns = 0
     state.border_ranks = (0,) * n
     state.routes = state.route_goods = ((),) * n
+    state.vp_counter, state.vp_target, state.goods_out = 0, config.target, (0,) * 7
     state.offers = tuple(
         (config.estates[s],) if config.start_spaces and config.start_spaces[s] == CHOOSE else ()
         for s in range(n)
@@ -437,7 +451,7 @@ def _setup(state: GameState, draws: Draws) -> None:
     track = [(0, 0)] * n
     for i in range(n):
         seat = (start + i) % n  # clockwise from the start player
-        players[seat].workers = i + 1
+        players[seat].workers = SOLO_WORKERS if n == 1 else i + 1
         track[seat] = (0, n - 1 - i)  # the start player's piece on top
     state.players = tuple(players)
     state.track = tuple(track)
@@ -446,7 +460,7 @@ def _setup(state: GameState, draws: Draws) -> None:
     state.order = bridge_order(state.track)
     if state.config.has(Module.TRADE_ROUTES):
         cards = list(range(1, CARD_COUNT + 1))
-        dealt = CARDS_PER_PLAYER[n]
+        dealt = CARDS_PER_PLAYER[state.config.table_players]
         state.routes = tuple(tuple(draws.take(cards) for _ in range(dealt)) for _ in range(n))
 
 
@@ -469,7 +483,7 @@ _DEPOT_SLOTS = {
 
 
 def _phase_setup(state: GameState, draws: Draws) -> None:
-    n = state.config.players
+    n = state.config.table_players
     box = list(state.box)
     for depot in state.depots:
         for tile in depot:
@@ -511,6 +525,22 @@ def _round_setup(state: GameState, draws: Draws) -> None:
     depot[state.phase_goods[state.round]] += 1
     goods[state.white_die] = tuple(depot)
     state.depot_goods = tuple(goods)
+    if state.config.solo:
+        _remove_depot_tile(state)
+
+
+def _remove_depot_tile(state: GameState) -> None:
+    """The solo game, each round: a tile leaves the game from the depot the white die shows
+    (its first tile in slot order), or else from the next depot round the ring, and so on."""
+    for step in range(6):
+        d = (state.white_die - 1 + step) % 6 + 1
+        for slot, tile in enumerate(state.depots[d]):
+            if tile != EMPTY:
+                _take_from_depot(state, d, slot)
+                box = list(state.box)
+                box[tile] += 1
+                state.box = tuple(box)
+                return
 
 
 # --- Legal actions ---------------------------------------------------------------------------
@@ -557,7 +587,7 @@ def _action_choices(state: GameState, p: PlayerState, value: int, workers: int) 
     actions: list[Action] = []
     targets = _TARGETS[per][1 if k & _K12 else 0][value][w]
     depots = state.depots
-    slots = _DEPOT_SLOTS[state.config.players]
+    slots = _DEPOT_SLOTS[state.config.table_players]
     for d in range(1, 7):
         if targets >> d & 1:
             row, take = depots[d], TAKE_TILE[d]
@@ -583,6 +613,8 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
     k = p.knowledge
     frontier = p.frontier
     w = workers if workers < _MAX_COST else _MAX_COST
+    if state.config.solo:
+        frontier &= river_reach(board, p.occupied)
     for i, tile in enumerate(p.storage):
         colour = TILE_COLOUR[tile]
         mask = frontier & board.colour_masks[colour]
@@ -592,7 +624,7 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
             mask &= _REACH[per][1 if k & _FREE_PLACE_BIT[colour] else 0][value][w]
         if colour == _BEIGE and not k & _K1:
             mask = _without_duplicate_buildings(board, p, tile, mask)
-        elif colour == ANY_COLOUR:
+        elif tile == Tile.INN:
             mask = _without_inn_areas(board, p, mask)
         row = PLACE_TILE[i]
         while mask:
@@ -600,6 +632,27 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
             actions.append(row[low.bit_length() - 1])
             mask ^= low
     return actions
+
+
+def river_reach(board: Estate, occupied: int) -> int:
+    """The solo game's "expand to other regions only via the rivers", on a duchy whose rivers
+    are its blue spaces: the spaces a tile may go on as far as regions go (adjacency aside):
+    every space of a region already begun, every blue space, and every space next to a
+    covered blue space.
+
+    >>> from p2p_burgundy.estate import estate
+    >>> board = estate("1")
+    >>> reach = river_reach(board, 1 << 18)  # the start castle alone
+    >>> [board.label(s) for s in bits(reach & NEIGHBOURS[18])]
+    ['S2 (row 4, 3)', 'S5 (row 4, 5)']
+    """
+    reach = board.colour_masks[Colour.BLUE]
+    for s in bits(occupied & reach):
+        reach |= NEIGHBOURS[s]
+    for region in board.regions:
+        if region.mask & occupied:
+            reach |= region.mask
+    return reach
 
 
 def _without_duplicate_buildings(board: Estate, p: PlayerState, tile: int, mask: int) -> int:
@@ -635,7 +688,7 @@ def _purchases(state: GameState, p: PlayerState) -> list[Action]:
     both = silver and workers
     actions: list[Action] = []
     depots = state.depots
-    slots = _DEPOT_SLOTS[state.config.players]
+    slots = _DEPOT_SLOTS[state.config.table_players]
     for d in (range(7) if p.knowledge & _K6 else (0,)):
         row, buy = depots[d], BUY[d]
         for slot in slots[d]:
@@ -691,7 +744,7 @@ def _goods_choices(state: GameState, p: PlayerState) -> list[TakeGoods]:
     for g in range(1, 7):
         if p.goods[g]:
             held |= 1 << g
-    free = GOODS_SLOTS - held.bit_count()
+    free = 6 if state.config.solo else GOODS_SLOTS - held.bit_count()  # solo: no limit
     choices = []
     for depots in options:
         table = TAKE_GOODS[depots]
@@ -748,10 +801,70 @@ def _crane_buildings(config: GameConfig) -> tuple[int, ...]:
     return tuple(Building)
 
 
+def _exchange_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    """The solo game's ship exchange: a black depot tile (face down) for 5 goods, or Pass."""
+    if sum(p.goods) < EXCHANGE_GOODS:
+        return [PASS]
+    return [*(TAKE_TILE[0][slot] for slot, tile in enumerate(state.depots[0]) if tile != EMPTY),
+            PASS]
+
+
+def _pay_goods_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    return [PAY_GOODS[g] for g in range(1, 7) if p.goods[g]]
+
+
+def _reward_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    """The solo game's colour reward: a black depot tile that can go on the duchy now."""
+    board = state.boards[0]
+    frontier = p.frontier & river_reach(board, p.occupied)
+    actions: list[Action] = []
+    for slot, tile in enumerate(state.depots[0]):
+        if tile == EMPTY:
+            continue
+        mask = frontier & board.colour_masks[TILE_COLOUR[tile]]
+        if mask and TILE_COLOUR[tile] == Colour.BEIGE and not p.knowledge & _K1:
+            mask = _without_duplicate_buildings(board, p, tile, mask)
+        if mask:
+            actions.append(TAKE_TILE[0][slot])
+    return actions
+
+
+def _reward_place_choices(state: GameState, p: PlayerState, storage: int) -> list[Action]:
+    return [a for a in _placements(state, p, 0, 0, 1)
+            if isinstance(a, PlaceTile) and a.storage == storage]
+
+
+def _target_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    return [BuyPoints(state.vp_target - state.vp_counter), PASS]
+
+
 def _estate_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     offers = state.offers[state.order[state.turn]]
     return [ChooseEstate(side, space) for side, ident in enumerate(offers)
-            for space in state.config.board(ident).dark_green_spaces]
+            for space in start_spaces(state.config, state.config.board(ident))]
+
+
+def start_spaces(config: GameConfig, board: Estate) -> list[int]:
+    """The dark green spaces a start castle may be placed on; in the solo game only those
+    whose region touches a blue space (from the others no river, so no other region, could
+    ever be reached), where the duchy has any.
+
+    >>> from p2p_burgundy.config import Edition
+    >>> board = GameConfig(players=2).board("1")
+    >>> solo = GameConfig(players=1, edition=Edition.E2019)
+    >>> start_spaces(GameConfig(players=2), board), start_spaces(solo, board)
+    ([1, 2, 6, 18], [18])
+    """
+    spaces = board.dark_green_spaces
+    if not config.solo:
+        return spaces
+    blue = board.colour_masks[Colour.BLUE]
+    out = []
+    for space in spaces:
+        region = board.regions[board.region_of[space]].mask
+        if any(NEIGHBOURS[s] & blue for s in bits(region)):
+            out.append(space)
+    return out or spaces  # a board of one's own without any: every dark green space
 
 
 _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
@@ -767,6 +880,11 @@ _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
     Step.CHOOSE_ESTATE: _estate_choices,
     Step.WHITE_CASTLE: _white_castle_choices,
     Step.CRANE: _crane_choices,
+    Step.EXCHANGE: _exchange_choices,
+    Step.PAY_GOODS: _pay_goods_choices,
+    Step.REWARD: _reward_choices,
+    Step.REWARD_PLACE: _reward_place_choices,
+    Step.TARGET: _target_choices,
 }
 
 
@@ -833,6 +951,8 @@ def _on_turn(handler: _Handler) -> _Apply:
     def run(state: GameState, action: Action, arg: int) -> GameState:
         turn = _Turn(state)
         handler(turn, action, arg)
+        if state.config.solo and not turn.new.is_over:
+            _move_counter(turn, turn.p.vp - state.players[0].vp)
         return turn.new
 
     return run
@@ -853,6 +973,11 @@ _EXPECTED = {
     Step.WHITE_CASTLE: "the white castle's action with the white die: take, place, sell or "
                        "take workers",
     Step.CRANE: "the crane may trigger the effect of any building (or pass)",
+    Step.EXCHANGE: "after your ship you may give 5 goods for a black depot tile (or pass)",
+    Step.PAY_GOODS: "pay the exchange's goods, one tile at a time",
+    Step.REWARD: "a colour is complete: choose a black depot tile to place at once",
+    Step.REWARD_PLACE: "place the black depot tile you chose, any die number",
+    Step.TARGET: "you may buy the victory points that reach the target marker (or pass)",
 }
 
 
@@ -887,6 +1012,9 @@ def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
         unused = " and ".join(str(p.dice[i]) for i in (0, 1) if not p.dice_used >> i & 1)
         raise IllegalAction(f"{action!r}: use your {unused} first: a turn is one action per die")
     new = state.clone()  # the mover is unchanged; the round or phase may end below
+    if new.config.solo and p.occupied == FULL_ESTATE:
+        new.phase = PHASES  # the duchy is full: the solo game is won
+        return new
     new.turn += 1
     if new.turn < len(new.order):
         return new
@@ -914,6 +1042,8 @@ def _end_phase(state: GameState) -> None:
         state.chance = ChanceEvent(state.chance_index, _PHASE_EVENT, state.phase, 0)
         return
     state.phase = PHASES
+    if state.config.solo:
+        return  # won or lost by the spaces filled: no final scoring
     for p in players:
         for category, points in end_game_points(p, state.config.edition).items():
             p.add_vp(category, points)
@@ -970,13 +1100,18 @@ def _check_slot(turn: _Turn, action: Action, depot: int, slot: int) -> None:
 
 
 def _take_into_storage(turn: _Turn, depot: int, slot: int) -> None:
-    depots = list(turn.new.depots)
+    _store(turn, _take_from_depot(turn.new, depot, slot))
+
+
+def _take_from_depot(state: GameState, depot: int, slot: int) -> int:
+    """Remove and return the tile in ``slot`` of ``depot`` (a state being built)."""
+    depots = list(state.depots)
     row = list(depots[depot])
     tile = row[slot]
     row[slot] = EMPTY
     depots[depot] = tuple(row)
-    turn.new.depots = tuple(depots)
-    _store(turn, tile)
+    state.depots = tuple(depots)
+    return tile
 
 
 def _store(turn: _Turn, tile: int) -> None:
@@ -1037,7 +1172,7 @@ def _make_action_handler(step: Step) -> dict[type[Action], Callable[[_Turn, Acti
     return {TakeTile: take, PlaceTile: place, SellGoods: sell, TakeWorkers: workers}  # type: ignore[dict-item]
 
 
-def _check_goods(turn: _Turn, action: SellGoods) -> None:
+def _check_goods(turn: _Turn, action: SellGoods | PayGoods) -> None:
     if not (isinstance(action.goods, int) and 1 <= action.goods <= 6):
         raise turn.fail(action, "goods types are 1..6")
     if not turn.p.goods[action.goods]:
@@ -1058,16 +1193,18 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
         raise turn.fail(action, f"space {board.label(space)} is already covered")
     colour = TILE_COLOUR[tile]
     if colour != board.colours[space] and colour != ANY_COLOUR:
-        raise turn.fail(action, f"a {Colour(colour).name.lower()} tile "
-                                f"({Tile(tile).name.lower()}) "
+        raise turn.fail(action, f"a {Colour(colour).name.lower()} tile ({tile_name(tile)}) "
                                 f"cannot go on {board.label(space)}: colours must match")
     if not p.frontier >> space & 1:
         raise turn.fail(action, f"space {board.label(space)} is not next to a placed tile")
+    if turn.old.config.solo and not river_reach(board, p.occupied) >> space & 1:
+        raise turn.fail(action, f"space {board.label(space)} begins a new region away from "
+                                "the rivers (solo: other regions only via a river)")
     if colour == _BEIGE and not p.knowledge & _K1 \
             and not _without_duplicate_buildings(board, p, tile, 1 << space):
-        raise turn.fail(action, f"that city already has a {Tile(tile).name.lower()} "
+        raise turn.fail(action, f"that city already has a {tile_name(tile)} "
                                 "(knowledge #1 lifts this)")
-    if colour == ANY_COLOUR and not _without_inn_areas(board, p, 1 << space):
+    if tile == Tile.INN and not _without_inn_areas(board, p, 1 << space):
         raise turn.fail(action, f"the area of {board.label(space)} already has an inn "
                                 "(one inn per area)")
     return tile
@@ -1090,7 +1227,7 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
     region = board.regions[board.region_of[space]]
     if colour == _LIGHT_GREEN:
         _score_animals(p, tile, region.mask)
-    elif colour == ANY_COLOUR:  # an inn takes the colour of its space
+    elif colour == ANY_COLOUR:  # an inn (or a face-down tile) takes the colour of its space
         colour = board.colours[space]
     if not region.mask & ~p.occupied:
         p.add_vp(_REGIONS, REGION_VP[region_size(new.config, board, p, space)])
@@ -1099,7 +1236,8 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
         _claim_colour_bonus(turn, colour)
     if board.border_posts:
         _score_border_posts(turn, board.border_posts, before)
-    _tile_effect(turn, tile)
+    if tile < FACE_DOWN:  # a face-down tile only fills its space
+        _tile_effect(turn, tile)
 
 
 def region_size(config: GameConfig, board: Estate, p: PlayerState, space: int) -> int:
@@ -1120,7 +1258,7 @@ def _score_animals(p: PlayerState, tile: int, pasture: int) -> None:
         by_kind = [0] * Animal.GOOSE
         for s in bits(pasture & p.occupied):
             t = p.estate[s]
-            if t != tile:
+            if t != tile and ANIMAL_COUNT[t]:  # not a face-down tile
                 by_kind[ANIMAL_TYPE[t]] += ANIMAL_COUNT[t] + extra
         p.add_vp(_ANIMALS, GEESE_VP + extra + max(by_kind))
         return
@@ -1139,6 +1277,11 @@ def _claim_colour_bonus(turn: _Turn, colour: int) -> None:
     if taken >= 2:
         return
     rank = taken + 1
+    if turn.new.config.solo:  # no VP: a black depot tile placed at once instead
+        turn.p.bonuses = tuple(1 if c == colour else b for c, b in enumerate(turn.p.bonuses))
+        turn.new.bonus_taken = turn.p.bonuses
+        _reward(turn)
+        return
     bonus = list(turn.new.bonus_taken)
     bonus[colour] = rank
     turn.new.bonus_taken = tuple(bonus)
@@ -1189,8 +1332,11 @@ def _score_border_posts(turn: _Turn, posts: tuple[int, ...], before: int) -> Non
         if rank <= 2:
             ranks[turn.seat] = rank
             turn.new.border_ranks = tuple(ranks)
-            turn.p.add_vp(Category.COLOUR_BONUSES,
-                          COLOUR_BONUS_VP[(turn.new.config.players, rank)])
+            if turn.new.config.solo:  # the solo game's colour bonus
+                _reward(turn)
+            else:
+                turn.p.add_vp(Category.COLOUR_BONUSES,
+                              COLOUR_BONUS_VP[(turn.new.config.players, rank)])
 
 
 def _tile_effect(turn: _Turn, tile: int) -> None:
@@ -1199,11 +1345,19 @@ def _tile_effect(turn: _Turn, tile: int) -> None:
     if colour == _BLUE:
         _advance_on_track(turn)
         if any(map(any, turn.new.depot_goods)):
-            turn.push(_SHIP_STEP)
+            turn.push(_SHIP_STEP)  # in the solo game, the exchange is offered after it
+        elif turn.new.config.solo:
+            _offer_exchange(turn)
     elif colour == _DARK_GREEN:
         turn.push(_FREE_STEP)
     elif colour == _YELLOW:
-        p.knowledge |= 1 << KNOWLEDGE_NUMBER[tile]
+        number = KNOWLEDGE_NUMBER[tile]
+        p.knowledge |= 1 << number
+        if turn.new.config.solo:  # a monastery's points come at once in the solo game
+            points = monastery_points(p, number, turn.new.config.edition)
+            if number in KNOWLEDGE_BUILDING_SCORED and Tile.CRANE in p.estate:
+                points += KNOWLEDGE_BUILDING_VP
+            p.add_vp(Category.KNOWLEDGE, points)
     elif colour == _BEIGE:
         step = _BUILDING_STEP.get(tile)
         if step is not None:
@@ -1243,7 +1397,7 @@ def _sell(turn: _Turn, goods: int) -> None:
     p.silver += 2 if p.knowledge & _K3 else 1
     if p.knowledge & _K4:
         p.workers += 1
-    p.add_vp(_SALES, SALE_VP[turn.new.config.players] * count)
+    p.add_vp(_SALES, SALE_VP[turn.new.config.table_players] * count)
     if turn.new.routes[turn.seat]:
         _lay_on_route(turn, goods, count)
 
@@ -1293,7 +1447,7 @@ def _discard(turn: _Turn, action: Discard, _: int) -> None:
     tile = p.storage[action.storage]
     p.storage = p.storage[:action.storage] + p.storage[action.storage + 1:]
     box = list(turn.new.box)
-    box[tile] += 1
+    box[tile % FACE_DOWN] += 1  # a face-down tile leaves the game as the tile it is
     turn.new.box = tuple(box)
 
 
@@ -1308,8 +1462,114 @@ def _take_goods(turn: _Turn, action: TakeGoods, _: int) -> None:
             held[g] += row[g]
             row[g] = 0
         goods[d] = tuple(row)  # goods not kept stay on the depot
+    if turn.new.config.solo:  # every other goods tile on the board leaves the game
+        out = list(turn.new.goods_out)
+        for d in range(1, 7):
+            for g in range(1, 7):
+                out[g] += goods[d][g]
+        turn.new.goods_out = tuple(out)
+        goods = [(0,) * 7] * 7
     turn.new.depot_goods = tuple(goods)
     turn.p.goods = tuple(held)
+    if turn.new.config.solo:
+        _offer_exchange(turn)
+
+
+def _offer_exchange(turn: _Turn) -> None:
+    """The solo game, after a ship's goods: 5 goods may buy a black depot tile, face down."""
+    if sum(turn.p.goods) >= EXCHANGE_GOODS and any(t != EMPTY for t in turn.new.depots[0]):
+        turn.push(Step.EXCHANGE)
+
+
+def _exchange(turn: _Turn, action: TakeTile, _: int) -> None:
+    if sum(turn.p.goods) < EXCHANGE_GOODS:
+        raise turn.fail(action, f"the exchange costs {EXCHANGE_GOODS} goods tiles; you have "
+                                f"{sum(turn.p.goods)}")
+    if action.depot != 0:
+        raise turn.fail(action, "the exchange takes a tile of the black depot (0)")
+    _check_slot(turn, action, 0, action.slot)
+    _store(turn, FACE_DOWN + _take_from_depot(turn.new, 0, action.slot))
+    turn.push(Step.PAY_GOODS, EXCHANGE_GOODS)
+
+
+def _pay_goods(turn: _Turn, action: PayGoods, left: int) -> None:
+    _check_goods(turn, action)
+    held = list(turn.p.goods)
+    held[action.goods] -= 1
+    turn.p.goods = tuple(held)
+    out = list(turn.new.goods_out)
+    out[action.goods] += 1
+    turn.new.goods_out = tuple(out)
+    if left > 1:
+        turn.push(Step.PAY_GOODS, left - 1)
+
+
+def _reward(turn: _Turn) -> None:
+    """The solo game's colour bonus: a black depot tile placed at once, if one can be."""
+    if _reward_choices(turn.new, turn.p, 0):
+        turn.push(Step.REWARD)
+
+
+def _take_reward(turn: _Turn, action: TakeTile, _: int) -> None:
+    if action not in _reward_choices(turn.old, turn.p, 0):
+        raise turn.fail(action, "choose a tile of the black depot (0) that can go on your "
+                                "duchy now")
+    tile = _take_from_depot(turn.new, 0, action.slot)
+    turn.p.storage = (*turn.p.storage, tile)  # in hand for a moment: placed next
+    turn.push(Step.REWARD_PLACE, len(turn.p.storage) - 1)
+
+
+def _place_reward(turn: _Turn, action: PlaceTile, storage: int) -> None:
+    if action.storage != storage:
+        raise turn.fail(action, f"place the black depot tile you chose (storage {storage})")
+    _check_placement(turn, action)
+    _place(turn, action.storage, action.space)
+
+
+def _buy_points(turn: _Turn, action: BuyPoints, _: int) -> None:
+    needed = turn.old.vp_target - turn.old.vp_counter
+    if action.points != needed:
+        raise turn.fail(action, f"buy exactly the {needed} VP that reach the target marker "
+                                f"({turn.old.vp_target})")
+    if turn.p.silver < needed:
+        raise turn.fail(action, f"{needed} VP cost {needed} silverlings; you have "
+                                f"{turn.p.silver}")
+    turn.p.silver -= needed  # the bought points only move the counter: they score nothing
+    _reach_target(turn)
+
+
+def _move_counter(turn: _Turn, gained: int) -> None:
+    """The solo game, after every action: points gained move the counter, and reaching the
+    target marker resets it; short of it, if the player's silver reaches the target, buying
+    the missing points is offered."""
+    if not gained:
+        return
+    new = turn.new
+    counter = new.vp_counter + gained
+    if counter >= new.vp_target:
+        _reach_target(turn)
+    else:
+        new.vp_counter = counter
+        if turn.p.silver >= new.vp_target - counter:
+            _push_under_discard(turn, Step.TARGET)
+
+
+def _reach_target(turn: _Turn) -> None:
+    """The counter reached the target marker: back to the start (points beyond are lost), the
+    marker 5 down, and an action of any number, as a castle gives."""
+    new = turn.new
+    new.vp_counter = 0
+    new.vp_target = max(TARGET_FLOOR, new.vp_target - TARGET_STEP)
+    _push_under_discard(turn, Step.FREE_ACTION)
+
+
+def _push_under_discard(turn: _Turn, step: Step) -> None:
+    """Push ``step``, but under a discard of an overflowing storage (that comes first)."""
+    pending = turn.new.pending
+    if pending and pending[-1][0] == Step.DISCARD:
+        turn.new.pending = (*pending[:-1], (step, 0), pending[-1])
+    else:
+        turn.push(step)
 
 
 def _goods_reason(turn: _Turn, action: TakeGoods) -> str:
@@ -1374,11 +1634,12 @@ def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
         raise turn.fail(action, f"side must be {sides}")
     board = turn.old.config.board(offers[action.side])
     space = action.space
-    if not (type(space) is int and 0 <= space < SPACE_COUNT
-            and board.colours[space] == Colour.DARK_GREEN):
+    allowed = start_spaces(turn.old.config, board)
+    if not (type(space) is int and space in allowed):
         where = board.label(space) if type(space) is int and 0 <= space < SPACE_COUNT else space
-        spaces = ", ".join(f"{s} ({board.label(s)})" for s in board.dark_green_spaces)
-        raise turn.fail(action, f"the start castle goes on a dark green space of estate "
+        spaces = ", ".join(f"{s} ({board.label(s)})" for s in allowed)
+        solo = " that reaches a river (solo)" if turn.old.config.solo else ""
+        raise turn.fail(action, f"the start castle goes on a dark green space{solo} of estate "
                                 f"{board.id}: {spaces}; not {where}")
     p = turn.p
     p.estate = tuple(_start_castle(turn.seat) if s == space else EMPTY
@@ -1407,6 +1668,13 @@ _HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
     (Step.TURN, BuyWorkers): _buy_workers,
     (Step.CRANE, UseBuilding): _use_building,
     (Step.CRANE, Pass): _pass,
+    (Step.EXCHANGE, TakeTile): _exchange,
+    (Step.EXCHANGE, Pass): _pass,
+    (Step.PAY_GOODS, PayGoods): _pay_goods,
+    (Step.REWARD, TakeTile): _take_reward,
+    (Step.REWARD_PLACE, PlaceTile): _place_reward,
+    (Step.TARGET, BuyPoints): _buy_points,
+    (Step.TARGET, Pass): _pass,
 }
 for _step in (Step.DIE, Step.FREE_ACTION, Step.WHITE_CASTLE):
     for _cls, _handler in _make_action_handler(_step).items():

@@ -66,29 +66,46 @@ def knowledge_points(player: PlayerState, edition: Edition) -> int:
     11
     """
     k = player.knowledge
-    points = 0
-    if k >> 15 & 1:
-        points += KNOWLEDGE_15_VP[edition] * sum(1 for n in player.sold if n)
-    if k >> 25 & 1:
-        points += KNOWLEDGE_25_VP * sum(player.sold)
-    if k >> 26 & 1:
-        points += KNOWLEDGE_26_VP[edition] * sum(1 for b in player.bonuses if b)
-    if k >> 24 & 1:
-        kinds = {ANIMAL_TYPE[t] for t in player.estate if t >= 0
-                 and TILE_COLOUR[t] == Colour.LIGHT_GREEN}
-        points += KNOWLEDGE_24_VP * len(kinds)
-    scored = False
-    for number, building in KNOWLEDGE_BUILDING_SCORED.items():
-        if k >> number & 1:
-            scored = True
-            points += KNOWLEDGE_BUILDING_VP * player.estate.count(building)
-    if scored and Tile.CRANE in player.estate:  # counts as one building of the best type
-        points += KNOWLEDGE_BUILDING_VP
+    points = sum(monastery_points(player, n, edition) for n in SCORING_KNOWLEDGE if k >> n & 1)
+    if any(k >> n & 1 for n in KNOWLEDGE_BUILDING_SCORED) and Tile.CRANE in player.estate:
+        points += KNOWLEDGE_BUILDING_VP  # the crane counts as one building of the best type
     return points
 
 
+SCORING_KNOWLEDGE = (15, *range(16, 24), 24, 25, 26, 29)
+"""The knowledge tiles that score victory points (at the end; in the solo game at once)."""
+
+
+def monastery_points(player: PlayerState, number: int, edition: Edition) -> int:
+    """The VP knowledge tile #``number`` scores for ``player`` as things stand (0 for a tile
+    that scores nothing), the crane aside.
+
+    Anna placed 3 sheep, 1 cow and 1 pig: #24 scores 3 x 4 = 12.
+
+    >>> from types import SimpleNamespace as P
+    >>> anna = P(estate=(Tile.SHEEP_2, Tile.COW_3, Tile.PIG_4, Tile.SHEEP_3, -1))
+    >>> monastery_points(anna, 24, Edition.E2019), monastery_points(anna, 8, Edition.E2019)
+    (12, 0)
+    """
+    if number == 15:
+        return KNOWLEDGE_15_VP[edition] * sum(1 for n in player.sold if n)
+    if number == 25:
+        return KNOWLEDGE_25_VP * sum(player.sold)
+    if number == 26:
+        return KNOWLEDGE_26_VP[edition] * sum(1 for b in player.bonuses if b)
+    if number == 24:
+        kinds = {ANIMAL_TYPE[t] for t in player.estate if t >= 0
+                 and TILE_COLOUR[t] == Colour.LIGHT_GREEN}
+        return KNOWLEDGE_24_VP * len(kinds)
+    building = KNOWLEDGE_BUILDING_SCORED.get(number)
+    if building is None:
+        return 0
+    return KNOWLEDGE_BUILDING_VP * player.estate.count(building)
+
+
 def end_game_points(player: PlayerState, edition: Edition) -> dict[Category, int]:
-    """The final scoring's VP by category (added once, after phase E)."""
+    """The final scoring's VP by category (added once, after phase E; not in the solo game,
+    which is won by filling the duchy)."""
     return {
         Category.KNOWLEDGE: knowledge_points(player, edition),
         Category.GOODS_LEFT: sum(player.goods),
@@ -105,20 +122,33 @@ class Outcome:
     scores: tuple[int, ...]  # by seat
     empty_spaces: tuple[int, ...]  # by seat (fewer wins a tie)
     decided_by: str  # "score", "fewest empty spaces", "later in turn order" (2011) or
-    # "further behind on the bridge" (2019)
+    # "further behind on the bridge" (2019); the solo game: SOLO_WON or SOLO_LOST
+
+    @property
+    def won(self) -> bool:
+        """The solo game: whether the player filled every space of the duchy in time (in a
+        game of several players: always True, someone won)."""
+        return self.decided_by != SOLO_LOST
 
     @property
     def winner(self) -> int:
         return self.ranking[0]
 
 
+SOLO_WON = "every space filled"
+SOLO_LOST = "spaces left empty"
+
+
 def outcome(state: GameState) -> Outcome:
     """Rank the players: most VP; ties go to the fewest empty estate spaces, then (2011) to
     the player later in turn order (the order of the last round) or (2019) to the player
-    further behind on the bridge at the end."""
+    further behind on the bridge at the end. The solo game is won by filling all 37 spaces
+    (:attr:`Outcome.won`); its score is the VP gained on the way."""
     n = state.config.players
     scores = tuple(p.vp for p in state.players)
     empty = tuple(p.estate.count(-1) for p in state.players)
+    if n == 1:
+        return Outcome((0,), scores, empty, SOLO_LOST if empty[0] else SOLO_WON)
     if state.config.edition is Edition.E2019:
         order, last = state.bridge_order(), "further behind on the bridge"
     else:

@@ -42,6 +42,12 @@ class Step(IntEnum):
     CHOOSE_ESTATE = 10  # set-up: choose the board's side and the start castle's space
     WHITE_CASTLE = 11  # a white castle's action with the white die (white castles module)
     CRANE = 12  # may trigger any building's effect (extra tiles module)
+    # The solo game:
+    EXCHANGE = 13  # after a ship: may give 5 goods for a black depot tile, face down
+    PAY_GOODS = 14  # pay the exchange's goods, one tile at a time (argument: how many left)
+    REWARD = 15  # a colour completed: choose a black depot tile to place at once
+    REWARD_PLACE = 16  # place that tile (argument: its storage space), any die number
+    TARGET = 17  # may buy the victory points that reach the target marker
 
 
 EMPTY = -1  # an empty estate space or depot slot
@@ -132,6 +138,7 @@ _SETUP_FIELDS = ("offers",)
 _INN_FIELDS = ("inns",)
 _BORDER_FIELDS = ("border_ranks",)  # only when a seat plays a border-post duchy
 _ROUTE_FIELDS = ("routes", "route_goods")  # only with the trade routes module
+_SOLO_FIELDS = ("vp_counter", "vp_target", "goods_out")  # only in the solo game
 
 
 class GameState:
@@ -154,13 +161,17 @@ class GameState:
       second to join all its border posts, else 0.
     - ``routes`` and ``route_goods`` (trade routes module): per seat, the trade route cards in
       route order, and the goods types laid on the route's spaces so far, left to right.
+    - ``vp_counter``, ``vp_target`` and ``goods_out`` (the solo game): the victory point
+      counter since its last reset, the target marker, and the goods tiles removed from the
+      game by type (index 1..6).
     - ``offers``: per seat, the estate ids it still chooses from during set-up (its board's
       two sides in the experts' set-up, side 0 first; its one estate when only the start space
       is chosen); empty once chosen. Until a seat has chosen, ``boards[seat]`` is a
       placeholder (its side 0 once dealt, estate 1 before).
     """
 
-    __slots__ = _GAME_FIELDS + _SETUP_FIELDS + _INN_FIELDS + _BORDER_FIELDS + _ROUTE_FIELDS
+    __slots__ = (_GAME_FIELDS + _SETUP_FIELDS + _INN_FIELDS + _BORDER_FIELDS + _ROUTE_FIELDS
+                 + _SOLO_FIELDS)
 
     config: GameConfig
     boards: tuple[Estate, ...]
@@ -187,6 +198,9 @@ class GameState:
     border_ranks: tuple[int, ...]
     routes: tuple[tuple[int, ...], ...]
     route_goods: tuple[tuple[int, ...], ...]
+    vp_counter: int
+    vp_target: int
+    goods_out: tuple[int, ...]
 
     def clone(self) -> GameState:
         """A copy sharing all (immutable) field values: cheap enough for search."""
@@ -217,6 +231,9 @@ class GameState:
         new.border_ranks = self.border_ranks
         new.routes = self.routes
         new.route_goods = self.route_goods
+        new.vp_counter = self.vp_counter
+        new.vp_target = self.vp_target
+        new.goods_out = self.goods_out
         return new
 
     @property
@@ -252,7 +269,8 @@ class GameState:
         """Canonical encodable form of the whole state (fields in declaration order; then
         the set-up's ``offers`` when the config has set-up choices, ``inns`` with the inns
         module, ``border_ranks`` with border-post duchies, ``routes`` and ``route_goods`` with
-        the trade routes module)."""
+        the trade routes module, ``vp_counter``, ``vp_target`` and ``goods_out`` in the solo
+        game)."""
         out: list[object] = []
         for name in _GAME_FIELDS:
             value = getattr(self, name)
@@ -275,6 +293,8 @@ class GameState:
             out.append(self.border_ranks)
         if self.config.has(Module.TRADE_ROUTES):
             out += [self.routes, self.route_goods]
+        if self.config.solo:
+            out += [self.vp_counter, self.vp_target, self.goods_out]
         return out
 
     def __repr__(self) -> str:

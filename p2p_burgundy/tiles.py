@@ -151,6 +151,10 @@ BASE_TILE_COUNT = Tile.KNOWLEDGE_26 + 1  # the tiles of the base game (the rest:
 FIRST_ANIMAL = Tile.COW_2
 FIRST_KNOWLEDGE = Tile.KNOWLEDGE_1
 ANY_COLOUR = len(Colour)  # TILE_COLOUR of the inn, which goes on a space of any colour
+FACE_DOWN = 64
+"""Added to a tile's number while it lies black side up (the solo game's ship exchange): it
+goes on a space of any colour and does nothing but fill the space, and stays that tile for
+the count of the box (``tile - FACE_DOWN``)."""
 GEESE_VP = 2  # for the geese, when placed and whenever an animal tile joins their pasture
 
 
@@ -192,12 +196,18 @@ def _animal(tile: int) -> tuple[int, int]:
     return -1, 0
 
 
-# Lookup tables indexed by tile number (tuples: the hot paths index them millions of times).
-TILE_COLOUR: tuple[int, ...] = tuple(int(_colour_of(t)) for t in range(TILE_COUNT))
-ANIMAL_TYPE: tuple[int, ...] = tuple(_animal(t)[0] for t in range(TILE_COUNT))
-ANIMAL_COUNT: tuple[int, ...] = tuple(_animal(t)[1] for t in range(TILE_COUNT))
+# Lookup tables indexed by tile number (tuples: the hot paths index them millions of times),
+# face-down tiles included (FACE_DOWN + tile: any colour, no animals, no knowledge).
+_FACE_DOWN_PAD = FACE_DOWN - TILE_COUNT  # numbers between the tiles and the face-down tiles
+TILE_COLOUR: tuple[int, ...] = (tuple(int(_colour_of(t)) for t in range(TILE_COUNT))
+                                + (-1,) * _FACE_DOWN_PAD + (ANY_COLOUR,) * TILE_COUNT)
+ANIMAL_TYPE: tuple[int, ...] = (tuple(_animal(t)[0] for t in range(TILE_COUNT))
+                                + (-1,) * (_FACE_DOWN_PAD + TILE_COUNT))
+ANIMAL_COUNT: tuple[int, ...] = (tuple(_animal(t)[1] for t in range(TILE_COUNT))
+                                 + (0,) * (_FACE_DOWN_PAD + TILE_COUNT))
 KNOWLEDGE_NUMBER: tuple[int, ...] = tuple(
-    t - FIRST_KNOWLEDGE + 1 if TILE_COLOUR[t] == Colour.YELLOW else 0 for t in range(TILE_COUNT)
+    t - FIRST_KNOWLEDGE + 1 if TILE_COLOUR[t] == Colour.YELLOW else 0
+    for t in range(FACE_DOWN + TILE_COUNT)
 )
 
 # Knowledge tiles #16..#23 (and #29, white castles module) score 4 VP per building of one
@@ -225,7 +235,11 @@ def tile_name(tile: int) -> str:
     ('4 sheep', 'knowledge #12', 'ship')
     >>> tile_name(Tile.GEESE), tile_name(Tile.WHITE_CASTLE), tile_name(Tile.INN)
     ('2 geese', 'white castle', 'inn')
+    >>> tile_name(FACE_DOWN + Tile.MINE)
+    'face-down mine'
     """
+    if tile >= FACE_DOWN:
+        return f"face-down {tile_name(tile - FACE_DOWN)}"
     colour = TILE_COLOUR[tile]
     if colour == Colour.BEIGE and tile < FIRST_ANIMAL:
         return Building(tile).name.lower().replace("_", " ").replace("carpenters", "carpenter's")

@@ -283,6 +283,18 @@ def builder(rng: random.Random, state: GameState, actions: list[Action]) -> Acti
 POLICIES: tuple[Policy, ...] = (uniform, busy, builder)
 
 
+def solo_builder(rng: random.Random, state: GameState, actions: list[Action]) -> Action:
+    """Half the time plays for the solo game: places a tile, buys the points to the target,
+    exchanges goods, takes a tile; otherwise as :func:`busy`. Random play seldom reaches the
+    solo game's own steps without it (new regions only via the rivers)."""
+    if rng.random() < 0.5:
+        for kind in ("PlaceTile", "BuyPoints", "TakeTile", "PayGoods"):
+            chosen = [a for a in actions if type(a).__name__ == kind]
+            if chosen:
+                return rng.choice(chosen)
+    return busy(rng, state, actions)
+
+
 def random_game(
     players: int,
     seed: int,

@@ -13,11 +13,20 @@ from collections import Counter
 
 import pytest
 
-from p2p_burgundy import BuyWorkers, ChanceKind, Step, UseBuilding, legal_actions, outcome
+from p2p_burgundy import (
+    BuyPoints,
+    BuyWorkers,
+    ChanceKind,
+    PayGoods,
+    Step,
+    UseBuilding,
+    legal_actions,
+    outcome,
+)
 from p2p_burgundy.actions import ACTION_TYPES
 from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.estate import SPACE_COUNT, bits
-from p2p_burgundy.rules import GOODS_SLOTS
+from p2p_burgundy.rules import GOODS_SLOTS, river_reach
 from p2p_burgundy.scoring import (
     COLOUR_BONUS_VP,
     REGION_VP,
@@ -26,15 +35,31 @@ from p2p_burgundy.scoring import (
     knowledge_points,
 )
 from p2p_burgundy.state import EMPTY
-from p2p_burgundy.tiles import ANY_COLOUR, KNOWLEDGE_NUMBER, TILE_COLOUR, Building, Tile
+from p2p_burgundy.tiles import (
+    ANY_COLOUR,
+    FACE_DOWN,
+    KNOWLEDGE_NUMBER,
+    TILE_COLOUR,
+    Building,
+    Tile,
+)
 from p2p_burgundy.trade import CARDS_PER_PLAYER, Bonus, route_spaces
-from tests.engine.helpers import E2011, E2019, POLICIES, frontier_of, random_game, total_tiles
+from tests.engine.helpers import (
+    E2011,
+    E2019,
+    POLICIES,
+    frontier_of,
+    random_game,
+    solo_builder,
+    total_tiles,
+)
 
 GAMES_PER_PLAYER_COUNT = 400
 # one game in five with the experts' set-up (dealt boards, chosen sides and start castles)
 SETUPS = (Setup.STANDARD, Setup.STANDARD, Setup.EXPERTS_OPEN, Setup.STANDARD,
           Setup.EXPERTS_SECRET)
 EXPANSION_STEPS = {Step.WHITE_CASTLE, Step.CRANE}  # only with the expansion modules
+SOLO_STEPS = {Step.EXCHANGE, Step.PAY_GOODS, Step.REWARD, Step.REWARD_PLACE, Step.TARGET}
 _FINAL = (Category.KNOWLEDGE, Category.GOODS_LEFT, Category.SILVER_LEFT, Category.WORKERS_LEFT)
 
 
@@ -45,7 +70,7 @@ def check_tiles(state) -> None:
     A player still to choose a start space (experts' set-up) holds the start castle in hand:
     the engine takes it from the supply at once and puts it on the estate on ChooseEstate.
     """
-    census = Counter(itertools.chain(
+    census = Counter(face_up(t) for t in itertools.chain(
         *state.supplies, *state.depots, *(p.storage for p in state.players),
         *(p.estate for p in state.players),
     ))
@@ -57,6 +82,11 @@ def check_tiles(state) -> None:
     if state.inns:
         census[Tile.INN] += state.inns
     assert dict.__eq__(census, total_tiles(state.config))  # Counter's own == is slow
+
+
+def face_up(tile: int) -> int:
+    """A face-down tile (the solo game's exchange) counts as the tile it is."""
+    return tile - FACE_DOWN if tile >= FACE_DOWN else tile
 
 
 def check_tiles_moved(before, after) -> None:
@@ -99,8 +129,8 @@ def check_tiles_moved(before, after) -> None:
                 assert new > old  # the box only fills
                 moved += [tile] * (new - old)
     if moved or left:
-        moved.sort()
-        left.sort()
+        moved = sorted(map(face_up, moved))
+        left = sorted(map(face_up, left))
         assert [t for t in moved if t != EMPTY] == [t for t in left if t != EMPTY]
 
 
@@ -117,12 +147,14 @@ def check_goods(state) -> None:
     total = len(state.goods_pool) + len(state.phase_goods) - placed
     total += sum(map(sum, state.depot_goods))
     total += sum(sum(p.goods) + sum(p.sold) for p in state.players)
+    total += sum(state.goods_out)  # the solo game: goods that left the game
     assert total == 42
 
 
 def goods_may_have_moved(before, after) -> bool:
     if (before.depot_goods is not after.depot_goods or before.goods_pool is not after.goods_pool
-            or before.phase_goods is not after.phase_goods or before.chance != after.chance):
+            or before.phase_goods is not after.phase_goods or before.chance != after.chance
+            or before.goods_out is not after.goods_out):
         return True
     for a, b in zip(before.players, after.players, strict=True):
         if a is not b and (a.goods is not b.goods or a.sold is not b.sold):
@@ -163,17 +195,18 @@ def check_estate(state, seat, p, start) -> None:
     assert p.breakdown[Category.WATCHTOWERS] - routes - 4 * p.estate.count(
         Building.WATCHTOWER) in ((0, 4) if Tile.CRANE in p.estate else (0,))
     ships = p.estate.count(Tile.SHIP)
-    assert state.track[seat][0] == ships
+    assert state.track[seat][0] == min(ships, 6)
 
 
 def check_player(state, old, p, to_move) -> None:
     """A player whose state object changed; fields that are the same objects were checked
     before."""
-    n = state.config.players
+    n = state.config.table_players
+    solo = state.config.solo
     assert p.silver >= 0 and p.workers >= 0
     if p.goods is not old.goods:
         assert min(p.goods) >= 0 and p.goods[0] == 0
-        assert sum(1 for g in p.goods if g) <= GOODS_SLOTS
+        assert solo or sum(1 for g in p.goods if g) <= GOODS_SLOTS
     if p.storage is not old.storage:
         if len(p.storage) == 4:  # only while the player discards an old tile
             assert to_move and state.step == Step.DISCARD
@@ -186,15 +219,39 @@ def check_player(state, old, p, to_move) -> None:
         assert p.vp >= old.vp  # victory points never fall
         assert p.breakdown[Category.SALES] == SALE_VP[n] * sum(p.sold)
         border = state.border_ranks[state.players.index(p)]  # border-post duchies
-        assert p.breakdown[Category.COLOUR_BONUSES] == sum(
-            COLOUR_BONUS_VP[(n, rank)] for rank in (*p.bonuses, border) if rank)
-        if not state.is_over:
-            assert all(p.breakdown[c] == 0 for c in _FINAL)
-    if state.is_over:
+        assert p.breakdown[Category.COLOUR_BONUSES] == (0 if solo else sum(
+            COLOUR_BONUS_VP[(n, rank)] for rank in (*p.bonuses, border) if rank))
+        if not state.is_over or solo:
+            assert all(p.breakdown[c] == 0 for c in _FINAL[1:])
+            assert solo or p.breakdown[Category.KNOWLEDGE] == 0
+    if state.is_over and not solo:
         assert p.breakdown[Category.GOODS_LEFT] == sum(p.goods)
         assert p.breakdown[Category.SILVER_LEFT] == p.silver
         assert p.breakdown[Category.WORKERS_LEFT] == p.workers // 2
         assert p.breakdown[Category.KNOWLEDGE] == knowledge_points(p, state.config.edition)
+
+
+def check_solo(before, after, action) -> None:
+    """The solo game: the counter and the target marker, the 2-player depots, the rivers."""
+    config = after.config
+    old, new = before.players[0], after.players[0]
+    assert 0 <= after.vp_counter < after.vp_target <= config.target
+    assert (config.target - after.vp_target) % 5 == 0 or after.vp_target == 5
+    gained = new.vp - old.vp
+    if after.vp_target != before.vp_target:  # the counter reached the marker: an action
+        assert after.vp_counter == 0
+        assert after.vp_target == max(5, before.vp_target - 5)
+        assert gained or isinstance(action, BuyPoints)
+        assert (Step.FREE_ACTION, 0) in after.pending[-2:]
+    elif action is not None and not after.is_over:
+        assert after.vp_counter == before.vp_counter + gained
+    if before.chance is not None and before.chance.kind == ChanceKind.PHASE:
+        assert sum(t != EMPTY for d in after.depots[1:] for t in d) <= 12
+        assert sum(t != EMPTY for t in after.depots[0]) <= 4
+    placed = new.occupied & ~old.occupied
+    if placed and old.occupied:
+        board = after.boards[0]
+        assert placed & river_reach(board, old.occupied) == placed
 
 
 class Checker:
@@ -222,6 +279,8 @@ class Checker:
         check_tiles_moved(before, after)
         if over:
             check_tiles(after)
+        if after.config.solo:
+            check_solo(before, after, action)
         if goods_may_have_moved(before, after):
             check_goods(after)
         seat_to_move = after.to_move
@@ -282,9 +341,10 @@ def test_random_legal_games_finish_and_keep_every_invariant(players):
     assert coverage[("games", "over")] == GAMES_PER_PLAYER_COUNT
     assert actions > 100 * GAMES_PER_PLAYER_COUNT
     # the games reached every kind of decision and the rare rules
-    assert {s for kind, s in coverage if kind == "step"} == set(Step) - EXPANSION_STEPS
+    assert {s for kind, s in coverage if kind == "step"} == set(Step) - EXPANSION_STEPS \
+        - SOLO_STEPS
     assert {a for kind, a in coverage if kind == "action"} == set(ACTION_TYPES.values()) - {
-        BuyWorkers, UseBuilding}
+        BuyWorkers, UseBuilding, PayGoods, BuyPoints}
     assert {k for kind, k in coverage if kind == "knowledge"} == set(range(1, 27))
     assert coverage[("bonus", 1)] and coverage[("bonus", 2)]
     assert coverage[("region", "completed")] > GAMES_PER_PLAYER_COUNT
@@ -315,7 +375,8 @@ def test_random_games_with_every_module_keep_every_invariant(players):
         laid += sum(map(len, state.route_goods))
     assert coverage[("games", "over")] == MODULE_GAMES
     assert {s for kind, s in coverage if kind == "step"} >= EXPANSION_STEPS
-    assert {a for kind, a in coverage if kind == "action"} == set(ACTION_TYPES.values())
+    assert {a for kind, a in coverage if kind == "action"} == set(ACTION_TYPES.values()) - {
+        PayGoods, BuyPoints}
     assert set(placed) == set(range(Tile.KNOWLEDGE_27, Tile.INN + 1))
     assert laid > MODULE_GAMES * players  # sold goods went on the trade routes
 
@@ -337,3 +398,23 @@ def test_random_games_on_the_border_post_duchies_keep_every_invariant(players):
         ranked += any(state.border_ranks)
     assert coverage[("games", "over")] == 24
     assert ranked  # some games joined all three posts
+
+
+SOLO_GAMES = 60
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("modules", [(), tuple(Module)], ids=["base", "every-module"])
+def test_random_solo_games_keep_every_invariant(modules):
+    coverage: Counter = Counter()
+    checker = Checker(coverage)
+    duchies = ("1", "2019-2", "5", "11a")
+    for i in range(SOLO_GAMES):
+        policy = (solo_builder, *POLICIES)[i % 4]
+        state, _ = random_game(1, 11000 + i, policy=policy, edition=E2019, modules=modules,
+                               estates=(duchies[i // 4 % 4],), visit=checker)
+        assert state.is_over
+    assert coverage[("games", "over")] == SOLO_GAMES
+    assert {s for kind, s in coverage if kind == "step"} >= SOLO_STEPS
+    assert coverage[("action", PayGoods)] and coverage[("action", BuyPoints)]
+    assert coverage[("bonus", 1)] and coverage[("region", "completed")]

@@ -1,0 +1,352 @@
+"""The solo game (2019 rulebook): every rule that differs from the game of several players.
+
+Positions are on estate 1 with the start castle on the centre space (18, C6); its blue
+neighbours are 17 (S2) and 19 (S5). Our reading of "expand to other regions only via the
+rivers" on an ordinary duchy: a region with no tile yet may be begun on a blue space, or on a
+space next to a covered blue space.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from p2p_burgundy import (
+    END_TURN,
+    BuyPoints,
+    ChanceEvent,
+    ChanceKind,
+    ChooseEstate,
+    ConfigError,
+    GameConfig,
+    Pass,
+    PayGoods,
+    PlaceTile,
+    SellGoods,
+    TakeGoods,
+    TakeTile,
+    TakeWorkers,
+    UseDie,
+    apply,
+    legal_actions,
+    new_game,
+    outcome,
+    resolve_chance,
+)
+from p2p_burgundy.config import Edition, Setup
+from p2p_burgundy.estate import SPACE_COUNT, estate
+from p2p_burgundy.rules import river_reach
+from p2p_burgundy.scoring import Category
+from p2p_burgundy.state import EMPTY, Step
+from p2p_burgundy.tiles import FACE_DOWN, TILE_COLOUR, Building, Colour, Tile, knowledge_tile
+from tests.engine.helpers import (
+    E2019,
+    assert_illegal,
+    end_turn,
+    entropy,
+    mover,
+    play,
+    position,
+    resolve_all,
+    started,
+    with_game,
+    with_player,
+)
+
+CASTLE = 18
+
+
+def solo(**fields):
+    """A solo position on estate 1 (castle on 18), empty depots, the mover's fields set."""
+    return position(1, edition=E2019, start_space=CASTLE, **fields)
+
+
+# --- Configuration and set-up -------------------------------------------------------------------
+
+def test_the_solo_game_is_one_player_of_the_2019_edition_with_a_chosen_start_castle():
+    config = GameConfig(1, Edition.E2019)
+    assert config.solo and config.table_players == 2
+    assert config.start_spaces == (-1,)  # any dark green space, even where a castle is printed
+    assert config.to_tree() == [1, "2019", ["1"], [-1]]
+    harder = GameConfig(1, Edition.E2019, target=55)
+    assert harder.to_tree() == [1, "2019", ["1"], [-1], "standard", [], [], False, 55]
+    assert GameConfig.from_tree(harder.to_tree()) == harder
+    assert GameConfig(2).to_tree() == [2, "2011", ["1", "1"], [18, 18]]  # others as before
+
+
+@pytest.mark.parametrize(("kwargs", "phrase"), [
+    ({"players": 1}, "the solo game is part of the 2019 edition"),
+    ({"players": 1, "edition": Edition.E2019, "setup": Setup.EXPERTS_OPEN}, "no experts"),
+    ({"players": 1, "edition": Edition.E2019, "target": 44}, "starts on 45..55"),
+    ({"players": 2, "edition": Edition.E2019, "target": 45}, "in the solo game only"),
+    ({"players": True, "edition": Edition.E2019}, "players must be 1 (the solo game), 2, 3"),
+    ({"players": 0}, "players must be 1 (the solo game), 2, 3 or 4, not 0"),
+])
+def test_a_bad_solo_config_is_refused_with_the_reason(kwargs, phrase):
+    with pytest.raises(ConfigError, match=phrase.replace("(", r"\(").replace(")", r"\)")):
+        GameConfig(**kwargs)
+
+
+def test_set_up_gives_1_silverling_2_workers_3_goods_then_the_castle_on_any_dark_green():
+    state = resolve_all(new_game(GameConfig(1, Edition.E2019)))
+    p = state.players[0]
+    assert (p.silver, p.workers, sum(p.goods), p.occupied) == (1, 2, 3, 0)
+    assert state.step == Step.CHOOSE_ESTATE
+    assert legal_actions(state) == [ChooseEstate(0, 18)]  # the only one by a river
+    assert_illegal(state, ChooseEstate(0, 6), "a dark green space that reaches a river (solo)")
+    state = apply(state, ChooseEstate(0, 18))
+    assert state.chance.kind == ChanceKind.PHASE
+    after_phase = resolve_chance(state, entropy(0, state.chance.index))
+    # the 2-player side of the board: 12 tiles on the numbered depots, 4 in the black one
+    assert sum(t != EMPTY for d in after_phase.depots[1:] for t in d) == 12
+    assert sum(t != EMPTY for t in after_phase.depots[0]) == 4
+    assert (after_phase.vp_counter, after_phase.vp_target) == (0, 50)
+
+
+# --- Each round: the white die's goods and a tile leaving the game ------------------------------
+
+def _round_event(state):
+    """``state`` waiting for round 2's dice, with every phase tile where it lies."""
+    return with_game(state, chance=ChanceEvent(state.chance_index, ChanceKind.ROUND, 0, 1),
+                     round=1)
+
+
+def test_each_round_a_tile_leaves_the_white_dies_depot_first_slot_first():
+    state = _round_event(started(1, edition=E2019, start_space=CASTLE))
+    after = resolve_chance(state, entropy("round", 0))
+    white = after.white_die
+    before_row, after_row = state.depots[white], after.depots[white]
+    first = next(slot for slot, t in enumerate(before_row) if t != EMPTY)
+    assert after_row == (*before_row[:first], EMPTY, *before_row[first + 1:])
+    assert after.box[before_row[first]] == state.box[before_row[first]] + 1
+    goods = state.phase_goods[1]
+    assert after.depot_goods[white][goods] == state.depot_goods[white][goods] + 1
+    assert all(after.depots[d] == state.depots[d] for d in range(7) if d != white)
+
+
+def test_an_empty_depot_passes_the_removal_on_round_the_ring():
+    state = _round_event(started(1, edition=E2019, start_space=CASTLE))
+    white = resolve_chance(state, entropy("round", 0)).white_die
+    after_white, next_but_one = white % 6 + 1, (white + 1) % 6 + 1
+    state = with_game(state, depots={white: (), after_white: (),
+                                     next_but_one: (Tile.MINE, Tile.SHIP)})
+    after = resolve_chance(state, entropy("round", 0))
+    assert after.white_die == white
+    assert after.depots[next_but_one][:2] == (EMPTY, Tile.SHIP)
+    assert after.box[Tile.MINE] == state.box[Tile.MINE] + 1
+
+
+# --- Goods and ships ----------------------------------------------------------------------------
+
+def _ship_position(goods, black=(Tile.MINE, Tile.CASTLE)):
+    return solo(storage=(Tile.SHIP,), dice=(2, 2), goods=goods,
+                depot_goods={3: {4: 1, 5: 1}, 5: {6: 2}}, depots={0: black})
+
+
+def test_a_ship_takes_one_depots_goods_of_any_types_and_the_rest_leave_the_game():
+    state = play(_ship_position({1: 2, 2: 2, 3: 1}), UseDie(0), PlaceTile(0, 17))
+    assert state.step == Step.SHIP
+    # no limit of goods types: three held, two more kept
+    assert legal_actions(state) == [TakeGoods((3,), (4, 5)), TakeGoods((5,), (6,))]
+    state = apply(state, TakeGoods((3,), (4, 5)))
+    assert mover(state).goods == (0, 2, 2, 1, 1, 1, 0)
+    assert state.depot_goods == ((0,) * 7,) * 7
+    assert state.goods_out == (0, 0, 0, 0, 0, 0, 2)  # depot 5's two goods
+
+
+def test_after_a_ship_five_goods_buy_a_black_depot_tile_face_down():
+    state = play(_ship_position({1: 2, 2: 2}), UseDie(0), PlaceTile(0, 17),
+                 TakeGoods((3,), (4, 5)))
+    assert state.step == Step.EXCHANGE
+    assert legal_actions(state) == [TakeTile(0, 0), TakeTile(0, 1), Pass()]
+    state = apply(state, TakeTile(0, 1))
+    assert mover(state).storage == (FACE_DOWN + Tile.CASTLE,)
+    assert state.depots[0][:2] == (Tile.MINE, EMPTY)
+    assert state.pending[-1] == (Step.PAY_GOODS, 5)
+    assert legal_actions(state) == [PayGoods(1), PayGoods(2), PayGoods(4), PayGoods(5)]
+    assert_illegal(state, PayGoods(3), "no goods of type 3")
+    state = play(state, PayGoods(1), PayGoods(1), PayGoods(2), PayGoods(4), PayGoods(5))
+    assert mover(state).goods == (0, 0, 1, 0, 0, 0, 0)
+    assert state.goods_out == (0, 2, 1, 0, 1, 1, 2)
+    assert state.step == Step.TURN
+
+
+def test_the_exchange_is_offered_only_with_five_goods_and_may_be_passed():
+    state = play(_ship_position({1: 2}), UseDie(0), PlaceTile(0, 17), TakeGoods((3,), (4, 5)))
+    assert state.step == Step.TURN  # 4 goods
+    state = play(_ship_position({1: 3}), UseDie(0), PlaceTile(0, 17), TakeGoods((3,), (4, 5)))
+    state = apply(state, Pass())
+    assert state.step == Step.TURN and mover(state).goods == (0, 3, 0, 0, 1, 1, 0)
+
+
+def test_a_ship_with_no_goods_anywhere_still_offers_the_exchange():
+    state = solo(storage=(Tile.SHIP,), dice=(2, 2), goods={1: 5}, depots={0: (Tile.MINE,)})
+    state = play(state, UseDie(0), PlaceTile(0, 17))
+    assert state.step == Step.EXCHANGE
+
+
+def test_a_face_down_tile_goes_on_any_colour_fills_its_region_and_does_nothing_else():
+    # the beige space 11 (B3, an area of 1) is next to the covered river space 17
+    state = solo(estate={17: Tile.SHIP}, storage=(FACE_DOWN + Tile.MINE, FACE_DOWN + Tile.SHIP),
+                 dice=(3, 1), depot_goods={2: {3: 1}})
+    assert PlaceTile(0, 11) in legal_actions(apply(state, UseDie(0)))
+    state = play(state, UseDie(0), PlaceTile(0, 11))
+    p = mover(state)
+    assert p.estate[11] == FACE_DOWN + Tile.MINE
+    assert p.breakdown[Category.REGIONS] == 1 and p.breakdown[Category.PHASE_BONUSES] == 10
+    assert p.estate.count(Tile.MINE) == 0  # no silverling at the phase's end
+    state = play(state, UseDie(1), PlaceTile(0, 16))  # a face-down ship: no goods, no move
+    assert state.step == Step.TURN and state.track[0][0] == 0
+
+
+# --- Where tiles may go: other regions only via the rivers --------------------------------------
+
+def test_a_new_region_is_begun_on_a_river_or_next_to_a_covered_river_space():
+    state = solo(storage=(Tile.MINE, Tile.SHIP), dice=(4, 2), workers=0)
+    # the mine space 24 touches the castle, but not a covered river space
+    assert PlaceTile(0, 24) not in legal_actions(apply(state, UseDie(0)))
+    assert_illegal(apply(state, UseDie(0)), PlaceTile(0, 24),
+                   "begins a new region away from the rivers")
+    assert PlaceTile(1, 17) in legal_actions(apply(state, UseDie(1)))
+    state = play(state, UseDie(1), PlaceTile(1, 17))
+    assert PlaceTile(0, 24) in legal_actions(apply(state, UseDie(0)))  # now next to the river
+
+
+def test_a_region_already_begun_grows_from_any_neighbour():
+    board = estate("1")
+    occupied = 1 << CASTLE | 1 << 25  # a building in the city 25-26-31-32-36
+    reach = river_reach(board, occupied)
+    assert reach >> 26 & 1 and reach >> 31 & 1  # the city's spaces
+    assert not reach >> 24 & 1 and not reach >> 30 & 1  # a mine, a monastery: new regions
+
+
+# --- Completing a colour: a black depot tile placed at once -------------------------------------
+
+def test_completing_a_colour_scores_no_bonus_but_places_a_black_depot_tile():
+    state = solo(estate={17: Tile.SHIP, 24: Tile.MINE, 29: Tile.MINE}, storage=(Tile.MINE,),
+                 dice=(3, 1), depots={0: (Tile.CASTLE, Tile.SHIP, knowledge_tile(7))})
+    state = play(state, UseDie(0), PlaceTile(0, 33))  # the last grey space
+    p = mover(state)
+    assert p.bonuses[Colour.GREY] == 1 and state.bonus_taken[Colour.GREY] == 1
+    assert p.breakdown[Category.COLOUR_BONUSES] == 0
+    assert p.breakdown[Category.REGIONS] == 6 and p.breakdown[Category.PHASE_BONUSES] == 10
+    assert state.step == Step.REWARD
+    assert legal_actions(state) == [TakeTile(0, 1)]  # only the ship has a space it may go on
+    state = apply(state, TakeTile(0, 1))
+    assert state.step == Step.REWARD_PLACE
+    assert legal_actions(state) == [PlaceTile(0, 16), PlaceTile(0, 19)]  # any die number
+    state = apply(state, PlaceTile(0, 19))
+    assert mover(state).estate[19] == Tile.SHIP and state.track[0][0] == 1  # its effect
+    assert state.step == Step.TURN
+
+
+def test_a_colour_reward_that_cannot_be_placed_is_lost():
+    state = solo(estate={17: Tile.SHIP, 24: Tile.MINE, 29: Tile.MINE}, storage=(Tile.MINE,),
+                 dice=(3, 1), depots={0: (Tile.CASTLE,)})
+    state = play(state, UseDie(0), PlaceTile(0, 33))
+    assert state.step == Step.TURN
+
+
+# --- Monasteries score at once ------------------------------------------------------------------
+
+def test_monastery_26_scores_at_once_3_per_colour_completed_so_far():
+    state = solo(estate={19: Tile.SHIP}, storage=(knowledge_tile(26),), dice=(1, 1),
+                 bonuses=(0, 0, 0, 0, 1, 1))
+    state = play(state, UseDie(0), PlaceTile(0, 12))
+    assert mover(state).breakdown[Category.KNOWLEDGE] == 6
+
+
+def test_a_building_monastery_scores_at_once_and_the_crane_counts_as_one_of_its_buildings():
+    fields = {"estate": {19: Tile.SHIP, 8: Tile.WATCHTOWER, 25: Tile.WATCHTOWER},
+              "storage": (knowledge_tile(17),), "dice": (1, 1)}
+    state = play(solo(**fields), UseDie(0), PlaceTile(0, 12))
+    assert mover(state).breakdown[Category.KNOWLEDGE] == 8  # Ben's two watchtowers
+    fields["estate"][26] = Tile.CRANE
+    state = play(solo(**fields), UseDie(0), PlaceTile(0, 12))
+    assert mover(state).breakdown[Category.KNOWLEDGE] == 12
+
+
+# --- The victory point counter and the target marker --------------------------------------------
+
+def test_reaching_the_target_resets_the_counter_moves_the_marker_and_gives_an_action():
+    state = with_game(solo(goods={3: 2}, dice=(3, 1)), vp_counter=48, vp_target=50)
+    state = play(state, UseDie(0), SellGoods(3))  # 2 tiles x 2 VP
+    assert mover(state).breakdown[Category.SALES] == 4
+    assert (state.vp_counter, state.vp_target) == (0, 45)  # the 2 points beyond are lost
+    assert state.step == Step.FREE_ACTION
+    state = play(state, TakeWorkers())
+    state = with_game(state, vp_counter=44)
+    state = play(with_player(state, goods={6: 1}), UseDie(1), SellGoods(6))
+    assert (state.vp_counter, state.vp_target) == (0, 40)  # "from 50 to 45, next time to 40"
+
+
+def test_silver_may_buy_the_points_missing_to_the_target():
+    state = with_game(solo(goods={3: 1}, dice=(3, 1), silver=6), vp_counter=40, vp_target=45)
+    state = play(state, UseDie(0), SellGoods(3))  # +2 VP, +1 silverling
+    assert state.vp_counter == 42 and state.step == Step.TARGET
+    assert legal_actions(state) == [BuyPoints(3), Pass()]
+    assert_illegal(state, BuyPoints(2), "buy exactly the 3 VP")
+    bought = apply(state, BuyPoints(3))
+    assert mover(bought).silver == 4 and mover(bought).vp == 2  # bought points score nothing
+    assert (bought.vp_counter, bought.vp_target) == (0, 40)
+    assert bought.step == Step.FREE_ACTION
+    passed = apply(state, Pass())
+    assert (passed.vp_counter, passed.vp_target, passed.step) == (42, 45, Step.TURN)
+
+
+def test_buying_is_not_offered_when_the_silver_does_not_reach_the_target():
+    state = with_game(solo(goods={3: 1}, dice=(3, 1), silver=1), vp_counter=40, vp_target=45)
+    state = play(state, UseDie(0), SellGoods(3))
+    assert state.step == Step.TURN
+
+
+def test_the_target_marker_stops_at_5():
+    state = with_game(solo(goods={3: 3}, dice=(3, 1)), vp_counter=0, vp_target=5)
+    state = play(state, UseDie(0), SellGoods(3))
+    assert (state.vp_counter, state.vp_target) == (0, 5)
+
+
+# --- The end ------------------------------------------------------------------------------------
+
+def _colour_tiles():
+    """A tile for each space of estate 1 (each city's buildings different)."""
+    buildings = iter([*Building, *Building, *Building])
+    by_colour = {Colour.LIGHT_GREEN: Tile.COW_2, Colour.BLUE: Tile.SHIP,
+                 Colour.DARK_GREEN: Tile.CASTLE, Colour.GREY: Tile.MINE,
+                 Colour.YELLOW: knowledge_tile(13)}
+    board = estate("1")
+    return {s: next(buildings) if board.colours[s] == Colour.BEIGE else by_colour[board.colours[s]]
+            for s in range(SPACE_COUNT)}
+
+
+def test_filling_the_last_space_wins_at_the_end_of_that_turn():
+    tiles = _colour_tiles()
+    last = 27  # A2: a pasture of one space
+    tiles[last] = None
+    state = solo(estate=tiles, storage=(Tile.COW_2,), dice=(2, 1))
+    state = play(state, UseDie(0), PlaceTile(0, last), UseDie(1), TakeWorkers())
+    assert not state.is_over
+    state = apply(state, END_TURN)
+    assert state.is_over
+    result = outcome(state)
+    assert result.won and result.decided_by == "every space filled"
+    assert result.empty_spaces == (0,)
+
+
+def test_twenty_five_rounds_without_a_full_duchy_lose_and_nothing_is_scored_at_the_end():
+    state = started(1, edition=E2019, start_space=CASTLE)
+    rounds = 1
+    while not state.is_over:
+        state = resolve_all(end_turn(state), "lose")
+        rounds += state.chance is None and not state.is_over
+    assert rounds == 25
+    result = outcome(state)
+    p = state.players[0]
+    assert not result.won and result.decided_by == "spaces left empty"
+    assert p.workers == 2 + 25 * 4 and p.silver == 1
+    assert p.vp == 0  # no points for silver, workers or goods left
+
+
+def test_the_solo_game_sells_for_2_vp_a_tile_as_with_two_players():
+    state = play(solo(goods={3: 3}, dice=(3, 1)), UseDie(0), SellGoods(3))
+    assert mover(state).breakdown[Category.SALES] == 6
+    assert TILE_COLOUR[FACE_DOWN + Tile.SHIP] != Colour.BLUE
