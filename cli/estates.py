@@ -114,8 +114,9 @@ def table_config(players: int, edition: Edition | None, estate: str | None,
     one's own, or with an experts' ``setup``, with the expansion ``modules``, and ``hints``
     from a bot allowed or not. No ``edition``: 2019 with modules, else 2011. ConfigError (a
     ValueError) if the combination cannot be played."""
-    if edition is None:
-        edition = Edition.E2019 if modules or estate in _BORDER_NUMBERS else Edition.E2011
+    if edition is None:  # the modules, border posts and the solo game are 2019's
+        edition = Edition.E2019 if modules or estate in _BORDER_NUMBERS or players == 1 \
+            else Edition.E2011
     if setup is not None and setup is not Setup.STANDARD:
         return GameConfig(players=players, edition=edition, setup=setup, modules=modules,
                           hints=hints)

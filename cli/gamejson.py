@@ -24,7 +24,7 @@ from p2p_burgundy import Action, Category, GameState, Module, Outcome, Step
 from p2p_burgundy.estate import NEIGHBOURS, SPACE_COUNT, bits
 from p2p_burgundy.net.audit import Audit
 from p2p_burgundy.state import EMPTY, PlayerState
-from p2p_burgundy.tiles import KNOWLEDGE_NUMBER, Colour, Tile
+from p2p_burgundy.tiles import FACE_DOWN, KNOWLEDGE_NUMBER, Colour, Tile
 from p2p_burgundy.trade import CARDS
 
 Json = dict[str, object]
@@ -37,7 +37,10 @@ def name(value: Enum) -> str:
 
 
 def tile_json(tile: int) -> str | None:
-    """A tile's JSON name, or None for EMPTY."""
+    """A tile's JSON name (``face_down_mine``: the solo game's face-down tiles), or None for
+    EMPTY."""
+    if tile >= FACE_DOWN:
+        return f"face_down_{name(Tile(tile - FACE_DOWN))}"
     return None if tile == EMPTY else name(Tile(tile))
 
 
@@ -96,6 +99,9 @@ def state_json(state: GameState) -> Json:
         out["offers"] = [list(offer) for offer in state.offers]
     if config.has(Module.INNS):
         out["inns"] = state.inns
+    if config.solo:
+        out["solo"] = {"vp_counter": state.vp_counter, "vp_target": state.vp_target,
+                       "goods_out": list(state.goods_out), "round": state.game_round}
     return out
 
 

@@ -54,7 +54,7 @@ class Command:
 
 def _configure_sim(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=options.players, default=2, metavar="N",
-                        help="players per game, 2-4 (default 2)")
+                        help="players per game, 2-4, or 1: the solo game (default 2)")
     parser.add_argument("--games", type=options.positive, default=1, metavar="N",
                         help="games to play (default 1)")
     parser.add_argument("--seed", type=options.seed, default=0, metavar="S",
@@ -136,6 +136,9 @@ def run_sim_command(args: argparse.Namespace) -> int:
 COMMANDS: dict[str, Command] = {
     "play": Command("play in the terminal: the tables on the LAN, or a game against bots",
                     tui_command.add_arguments, tui_command.run, tui_command.check_play),
+    "solo": Command("the solo game in the terminal, no network: fill your duchy in 25 rounds",
+                    tui_command.add_solo_arguments, tui_command.run_solo,
+                    tui_command.check_solo),
     "host": Command("host a table on the LAN and play it in the terminal",
                     tui_command.add_host_arguments, tui_command.run_host,
                     estates.check_table),

@@ -6,7 +6,7 @@ a value, or raises ``argparse.ArgumentTypeError`` with a one-line reason.
 >>> players("5")
 Traceback (most recent call last):
 ...
-argparse.ArgumentTypeError: must be 2, 3 or 4, not 5
+argparse.ArgumentTypeError: must be 1 (the solo game), 2, 3 or 4, not 5
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ MAX_SECONDS = 24 * 3600
 
 def players(text: str) -> int:
     value = whole_number(text)
-    if not 2 <= value <= 4:
-        raise argparse.ArgumentTypeError(f"must be 2, 3 or 4, not {value}")
+    if not 1 <= value <= 4:
+        raise argparse.ArgumentTypeError(f"must be 1 (the solo game), 2, 3 or 4, not {value}")
     return value
 
 

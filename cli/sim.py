@@ -181,8 +181,9 @@ class SimConfig:
     engine_timeout: float = 10.0  # seconds the engine has for its hello and each decision
 
     def __post_init__(self) -> None:
-        if not 2 <= self.players <= 4:
-            raise ValueError(f"players must be 2, 3 or 4, not {self.players}")
+        if not 1 <= self.players <= 4:
+            raise ValueError(f"players must be 1 (the solo game), 2, 3 or 4, "
+                             f"not {self.players}")
         if self.games < 1:
             raise ValueError(f"games must be at least 1, not {self.games}")
         if not 0 <= self.seed <= MAX_SEED:
@@ -486,8 +487,13 @@ def _record(summary: SimSummary, result: GameResult) -> None:
     for seat, entrant in enumerate(result.entrants):
         stats = summary.entrants[entrant]
         stats.scores.append(result.outcome.scores[seat])
-        if result.outcome.winner == seat:
+        if result.outcome.winner == seat and result.outcome.won:  # solo: a full duchy
             stats.wins += 1
+
+
+def _seats(players: int) -> str:
+    """``2 players``, or ``1 player (solo)``."""
+    return "1 player (solo)" if players == 1 else f"{players} players"
 
 
 def _rules(config: GameConfig) -> str:
@@ -501,7 +507,7 @@ def format_game(config: SimConfig, result: GameResult) -> str:
     labels = config.labels
     rotation = f", seating {result.rotation + 1}/{config.players}" if config.rotate else ""
     lines = [f"game {result.game + 1}/{config.games}{rotation}, seed {config.seed}: "
-             f"{config.players} players, {_rules(config.game_config)}"]
+             f"{_seats(config.players)}, {_rules(config.game_config)}"]
     if config.estate is not None or config.setup is not None or config.board is not None:
         lines.append("  estates: " + ", ".join(
             f"seat {seat} on {board.id}" for seat, board in enumerate(result.state.boards)))
@@ -516,8 +522,13 @@ def format_game(config: SimConfig, result: GameResult) -> str:
         lines.append(f"  {seat:>4}  {labels[result.entrants[seat]]:<{width}}  {cells}  "
                      f"{player.vp:>5}  {result.outcome.empty_spaces[seat]:>5}")
     winner = result.outcome.winner
-    lines.append(f"  winner: seat {winner} ({labels[result.entrants[winner]]}), "
-                 f"decided by {result.outcome.decided_by}")
+    if config.players == 1:
+        verdict = "won" if result.outcome.won else "lost"
+        lines.append(f"  solo game {verdict}: {result.outcome.decided_by} "
+                     f"(round {result.state.game_round} of 25)")
+    else:
+        lines.append(f"  winner: seat {winner} ({labels[result.entrants[winner]]}), "
+                     f"decided by {result.outcome.decided_by}")
     return "\n".join(lines) + "\n"
 
 
@@ -527,7 +538,7 @@ def format_summary(summary: SimSummary) -> str:
     config = summary.config
     width = max(3, *(len(e.label) for e in summary.entrants))
     seat_games = f" x {config.players} seatings" if config.rotate else ""
-    lines = [f"summary: {config.games} games{seat_games}, {config.players} players, "
+    lines = [f"summary: {config.games} games{seat_games}, {_seats(config.players)}, "
              f"{_rules(config.game_config)}, seed {config.seed}, bots {','.join(config.bots)}",
              f"  {'bot':<{width}}  games   wins    win%   95% CI          mean   95% CI"
              "           min   max"]

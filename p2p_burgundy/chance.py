@@ -93,6 +93,8 @@ class RoundDraw:
     white_die: int
     goods: int
     order: tuple[int, ...]
+    removed: tuple[int, int] | None = None
+    """The solo game: the depot and the tile that left the game (None: every depot empty)."""
 
 
 Draw = SetupDraw | DealDraw | PhaseDraw | RoundDraw

@@ -374,8 +374,11 @@ def draw_chance(state: GameState, entropy: bytes) -> tuple[GameState, Draw]:
     kind = state.chance.kind
     drew: Draw
     if kind == _ROUND_EVENT:
+        removed = next(((d, tile) for d in range(1, 7) for tile, after in
+                        zip(state.depots[d], new.depots[d], strict=True) if tile != after),
+                       None)  # the solo game's tile that left the game
         drew = RoundDraw(new.phase, new.round, tuple(p.dice for p in new.players),
-                         new.white_die, new.phase_goods[new.round], new.order)
+                         new.white_die, new.phase_goods[new.round], new.order, removed)
     elif kind == _PHASE_EVENT:
         drew = PhaseDraw(new.phase, new.depots, new.phase_goods)
     elif kind == _SETUP_EVENT:

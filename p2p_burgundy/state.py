@@ -19,7 +19,7 @@ from enum import IntEnum
 
 import msgpack
 
-from .board import bridge_order
+from .board import PHASES, ROUNDS, bridge_order
 from .chance import ChanceEvent
 from .config import GameConfig, Module
 from .estate import Estate
@@ -252,6 +252,20 @@ class GameState:
     def step(self) -> Step:
         """What the player to move is deciding."""
         return Step(self.pending[-1][0]) if self.pending else Step.TURN
+
+    @property
+    def game_round(self) -> int:
+        """The round of the game, 1..25; once it is over, the last round played (the solo
+        game may be won before the 25th).
+
+        >>> from p2p_burgundy.rules import new_game
+        >>> new_game(GameConfig(players=2)).game_round
+        1
+        """
+        if self.phase < PHASES:
+            return self.phase * ROUNDS + self.round + 1
+        events = self.chance_index - (2 if self.config.experts else 1)  # after the set-up
+        return (events - 1) // 6 * ROUNDS + (events - 1) % 6  # 6 events a phase
 
     def bridge_order(self) -> tuple[int, ...]:
         """The seats as they stand on the bridge now, furthest along first (the next

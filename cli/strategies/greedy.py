@@ -56,6 +56,7 @@ from p2p_burgundy.tiles import (
 )
 
 TOTAL_ROUNDS = PHASES * ROUNDS
+SOLO_SPACE = 10.0  # the solo game: a covered space, in VP-equivalents
 # Knowledge tiles that only score at the end (their VP is counted by knowledge_points).
 _END_KNOWLEDGE = frozenset({15, *range(16, 27)})
 _ABILITY_BITS = sum(1 << n for n in range(1, 15))
@@ -144,11 +145,13 @@ class Evaluator:
         """How good ``state`` is for ``seat``, in VP-equivalents (exact VP once over)."""
         p = state.players[seat]
         vp = sum(p.breakdown)
+        if state.config.solo:  # the solo game is won by filling the duchy: spaces first
+            vp += SOLO_SPACE * p.occupied.bit_count()
         if state.phase >= PHASES:
             return float(vp)
         w = self.weights
         info = self._board(state.boards[seat])
-        players = state.config.players
+        players = state.config.table_players
         phase = state.phase
         left = rounds_left(state)
         time = left / TOTAL_ROUNDS

@@ -330,7 +330,7 @@ class MctsStrategy:
         chanced = False
         while state.phase < PHASES:
             if state.chance is not None:
-                if not wait_reply:
+                if not wait_reply or players == 1:  # solo: nobody replies
                     break
                 state = resolve_chance(state, hashlib.sha256(
                     world + state.chance.index.to_bytes(4, "big")).digest())

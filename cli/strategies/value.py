@@ -99,6 +99,8 @@ class LearnedValue:
 
     def value(self, state: GameState, seat: int) -> float:
         """``seat``'s predicted final score in ``state``."""
+        if state.config.solo:  # no self-play fit for the solo game: the hand-made value
+            return _EVALUATOR.value(state, seat)
         if state.phase >= PHASES:
             return float(sum(state.players[seat].breakdown))
         w = self.weights[state.config.players]

@@ -22,8 +22,11 @@ import getpass
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
+from p2p_burgundy import ConfigError, Edition, GameConfig, GameState
+from p2p_burgundy.config import SOLO_TARGET, SOLO_TARGETS
 from p2p_burgundy.net.identity import data_dir
 from p2p_burgundy.net.session import COLOURS
 
@@ -34,6 +37,7 @@ from ..netplay import GONE_AFTER
 from ..strategies import STRATEGIES
 from . import netcommand
 from .app import run_guarded
+from .describe import solo_result
 from .learn import PROGRESS_FILE, Lesson
 from .lobby import Host
 from .netcommand import NetOptions
@@ -192,6 +196,73 @@ def run(args: argparse.Namespace) -> int:
     if mode == "bots":
         return netcommand.run_bot_game(options, args.bots, args.modules)
     return netcommand.run_lobby(options)
+
+
+def add_solo_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``burgundy solo``."""
+    parser.description = (
+        "The solo game of the 2019 rulebook, in the terminal, with no network: fill all 37 "
+        "spaces of your duchy within 25 rounds. Every game has a seed, shown at its start and "
+        "end: --seed S plays the same dice and draws again (to replay it, or to share it).")
+    parser.add_argument("--seed", type=options.seed, default=None, metavar="S",
+                        help="deal the game of this seed (default: a new one)")
+    parser.add_argument("--target", type=target, default=SOLO_TARGET, metavar="VP",
+                        help=f"where the target marker starts: {SOLO_TARGETS[0]} (easier) to "
+                             f"{SOLO_TARGETS[-1]} (harder), default {SOLO_TARGET}")
+    add_setup_arguments(parser)
+    parser.add_argument("--name", default=None, help="your name in the game")
+    parser.add_argument("--strategy", default="greedy", type=options.strategy, metavar="NAME",
+                        help="the bot that gives hints (H) and plays with --autoplay")
+    parser.add_argument("--autoplay", action="store_true",
+                        help="the bot plays the game (demos and tests)")
+    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+
+
+def target(text: str) -> int:
+    """The solo game's target marker: a whole number 45..55."""
+    value = options.whole_number(text)
+    if value not in SOLO_TARGETS:
+        raise argparse.ArgumentTypeError(f"must be {SOLO_TARGETS[0]} to {SOLO_TARGETS[-1]}, "
+                                         f"not {value}")
+    return value
+
+
+def check_solo(args: argparse.Namespace) -> str | None:
+    """The reason a ``burgundy solo`` command line cannot make a solo game, or None."""
+    try:
+        solo_config(args)
+    except ConfigError as exc:
+        return str(exc)
+    return None
+
+
+def solo_config(args: argparse.Namespace) -> GameConfig:
+    """The solo game a parsed ``burgundy solo`` command line asks for."""
+    config = table_config(1, Edition.E2019, args.estate, args.setup, args.modules, args.board)
+    return replace(config, target=args.target)
+
+
+def run_solo(args: argparse.Namespace) -> int:
+    """``burgundy solo``: the solo game in the terminal; its seed is printed before and after
+    (and shown in the game's log)."""
+    problem = needs_terminal("burgundy solo")
+    if problem is not None:
+        return problem
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")
+    print(f"Solo game, seed {seed}.", flush=True)
+    table = LocalTable.solo(args.name or default_name(), solo_config(args), seed)
+    code = run_guarded(table, autoplay=args.strategy if args.autoplay else None,
+                       mouse=not args.no_mouse)
+    print(f"{solo_summary(table.state)} Seed {seed}: burgundy solo --seed {seed} replays it "
+          "(with the same options).")
+    return code
+
+
+def solo_summary(state: GameState) -> str:
+    """Where a solo game stands, in a sentence (when the client closes)."""
+    if state.is_over:
+        return solo_result(state)
+    return f"Left in round {state.game_round} of 25."
 
 
 def run_host(args: argparse.Namespace) -> int:

@@ -27,12 +27,14 @@ from collections.abc import Sequence
 from p2p_burgundy import (
     Action,
     Buy,
+    BuyPoints,
     BuyWorkers,
     ChooseEstate,
     Discard,
     EndTurn,
     GameState,
     Pass,
+    PayGoods,
     Payment,
     PlaceTile,
     SellGoods,
@@ -43,11 +45,11 @@ from p2p_burgundy import (
     UseDie,
     apply,
 )
-from p2p_burgundy.board import PHASE_LETTERS
+from p2p_burgundy.board import PHASE_LETTERS, PHASES, ROUNDS
 from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, SetupDraw
 from p2p_burgundy.rules import INN_DEPOT, bought_tile
 from p2p_burgundy.scoring import Category
-from p2p_burgundy.state import Step
+from p2p_burgundy.state import EMPTY, Step
 from p2p_burgundy.tiles import COLOUR_NAMES, tile_name
 
 from .texts import goods_label, tile_label
@@ -180,6 +182,17 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
         return text + "."
     if isinstance(action, Discard):
         return f"{name} discarded {tile_label(p.storage[action.storage])} from storage."
+    if isinstance(action, PayGoods):
+        return f"{name} paid 1 x {goods_label(action.goods)} for the black depot tile."
+    if isinstance(action, BuyPoints):
+        return (f"{name} bought {action.points} VP for {plural(action.points, 'silverling')}: "
+                "the counter reaches the target marker.")
+    if step == Step.EXCHANGE and isinstance(action, TakeTile):
+        tile = state.depots[0][action.slot]
+        return f"{name} took {tile_label(tile)} from the black depot, face down, for 5 goods."
+    if step == Step.REWARD and isinstance(action, TakeTile):
+        tile = state.depots[0][action.slot]
+        return f"{name} took {tile_label(tile)} from the black depot for the colour completed."
     if isinstance(action, ChooseEstate):
         board = state.config.board(state.offers[seat][action.side])
         return f"{name} chose estate {board.id}, start castle on {board.label(action.space)}."
@@ -241,6 +254,8 @@ def describe_phase_end(before: GameState, after: GameState, names: Sequence[str]
     """Mine income at a phase end, and the end of the game."""
     if after.phase == before.phase:
         return []
+    if after.is_over and after.config.solo and before.phase < PHASES - 1:
+        return [solo_result(after)]  # won before the last phase's end
     paid = []
     for seat, (old, new) in enumerate(zip(before.players, after.players, strict=True)):
         silver = new.silver - old.silver
@@ -248,10 +263,20 @@ def describe_phase_end(before: GameState, after: GameState, names: Sequence[str]
             paid.append(f"{names[seat]} {silver}")
     income = f" Mines paid: {', '.join(paid)}." if paid else ""
     lines = [f"Phase {PHASE_LETTERS[before.phase]} is over.{income}"]
-    if after.is_over:
+    if after.is_over and after.config.solo:
+        lines.append(solo_result(after))
+    elif after.is_over:
         scores = ", ".join(f"{names[s]} {p.vp}" for s, p in enumerate(after.players))
         lines.append(f"The game is over. Final scores: {scores}.")
     return lines
+
+
+def solo_result(state: GameState) -> str:
+    """How a finished solo game ended, in a sentence."""
+    empty = state.players[0].estate.count(EMPTY)
+    if not empty:
+        return f"The duchy is full in round {state.game_round} of 25: you win!"
+    return f"25 rounds are over with {plural(empty, 'space')} empty: the duchy is not full."
 
 
 def describe_chance(drew: Draw, names: Sequence[str]) -> list[str]:
@@ -270,6 +295,12 @@ def describe_chance(drew: Draw, names: Sequence[str]) -> list[str]:
                 f"goods this phase: {goods}."]
     dice = ", ".join(f"{names[s]} {a}+{b}" for s, (a, b) in enumerate(drew.dice))
     order = ", ".join(names[s] for s in drew.order)
+    if len(drew.dice) == 1:  # the solo game: 25 rounds, and a tile leaves the game
+        left = (f"; {tile_label(drew.removed[1])} leaves the game from depot "
+                f"{drew.removed[0]}" if drew.removed else "; no tile is left to remove")
+        return [f"Round {drew.phase * ROUNDS + drew.round + 1} of 25: dice {dice}; the white "
+                f"die {drew.white_die} puts {goods_label(drew.goods)} on depot "
+                f"{drew.white_die}{left}."]
     return [f"Round {drew.round + 1} of phase {PHASE_LETTERS[drew.phase]}: dice {dice}; "
             f"the white die {drew.white_die} puts {goods_label(drew.goods)} on depot "
             f"{drew.white_die}. Order: {order}."]

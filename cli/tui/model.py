@@ -34,12 +34,14 @@ from p2p_burgundy import (
     END_TURN,
     Action,
     Buy,
+    BuyPoints,
     ChooseEstate,
     Discard,
     EndTurn,
     EngineError,
     GameState,
     Pass,
+    PayGoods,
     Payment,
     PlaceTile,
     SellGoods,
@@ -240,6 +242,8 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
                    for a in actions if isinstance(a, Discard)]
         new = tile_code(p.storage[-1])
         return f"Storage full (new: {new}): discard one", _numbered(options)
+    if step in SOLO_PROMPTS:
+        return _solo_choice(state, step, actions)
     if step == Step.SHIP:
         options = []
         for a in actions:
@@ -268,6 +272,43 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
     if any(isinstance(a, Pass) for a in actions):
         options.append(Option("x", "pass (use nothing)", Pass()))
     return words.get(step, "Choose"), options
+
+
+SOLO_PROMPTS = {
+    Step.EXCHANGE: "Ship: give 5 goods for a black depot tile, face down?",
+    Step.PAY_GOODS: "Pay the goods: {left} more",
+    Step.REWARD: "Colour complete: a black depot tile to place now",
+    Step.REWARD_PLACE: "Place {tile} on which space? (any number)",
+    Step.TARGET: "Buy {points} VP for {points} silver to reach the target?",
+}
+
+
+def _solo_choice(state: GameState, step: Step, actions: Sequence[Action]
+                 ) -> tuple[str, list[Option]]:
+    """The solo game's own decisions: the ship's exchange and its payment, the colour
+    reward and where it goes, buying the points to the target marker."""
+    p = state.players[0]
+    arg = state.pending[-1][1]
+    options = []
+    for a in actions:
+        if isinstance(a, TakeTile):
+            options.append(_tile_leaf(state, a, "black", state.depots[0][a.slot],
+                                      ("depot", 0, a.slot)))
+        elif isinstance(a, PayGoods):
+            options.append(_leaf(state, a, f"pay 1 x {goods_label(a.goods)} "
+                                           f"(of {p.goods[a.goods]})",
+                                 target=("goods", a.goods, 0)))
+        elif isinstance(a, BuyPoints):
+            options.append(_leaf(state, a, f"buy {a.points} VP for {a.points} silver", key="y"))
+    places = [a for a in actions if isinstance(a, PlaceTile)]
+    if places:
+        options += _place_groups(state, places)[0].children
+    options = _numbered(options)
+    if any(isinstance(a, Pass) for a in actions):
+        options.append(Option("x", "pass", Pass()))
+    tile = tile_label(p.storage[arg]) if step == Step.REWARD_PLACE else ""
+    points = state.vp_target - state.vp_counter
+    return SOLO_PROMPTS[step].format(left=arg, tile=tile, points=points), options
 
 
 def _estate_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, list[Option]]:
@@ -693,6 +734,8 @@ class Model:
             return ""
         state = self.table.state
         others = [s for s in range(len(self.table.names)) if s != self.table.my_seat]
+        if not others:  # the solo game: nobody else plays
+            return ""
         forms = []
         for detail in (2, 1, 0):
             parts = [_what_changed(before, state, seat, self.table.names[seat], detail)

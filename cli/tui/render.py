@@ -34,7 +34,7 @@ from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 from p2p_burgundy.trade import BONUS_SHORT, route_spaces
 
-from .describe import CATEGORY_WORDS
+from .describe import CATEGORY_WORDS, solo_result
 from .hint import Hint
 from .layout import MIN_HEIGHT, MIN_WIDTH, Dim, Layout
 from .model import Changes, Context, MenuView, Model, Option, Overlay, Target
@@ -285,13 +285,16 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
     """Phase and round, goods to come, the six depots with tiles and goods, the black depot,
     and the players in turn order with their scores."""
     marks = marks or {}
-    n = state.config.players
+    n = state.config.table_players  # the solo game uses the 2-player side
     if state.is_over:
         head = "Game over"
     else:
         to_come = " ".join(str(g) for g in state.phase_goods[state.round + 1:]) or "none"
         head = f"Phase {PHASE_LETTERS[state.phase]} round {state.round + 1}/5 | to come: " \
                f"{to_come}"
+        if state.config.solo:
+            head = f"Round {state.game_round}/25 (phase {PHASE_LETTERS[state.phase]}) | " \
+                   f"to come: {to_come}"
     lines: list[Line] = [[Seg(head, Style.TITLE)]]
     for d in range(1, 7):
         line: Line = [Seg(f"{d}:")]
@@ -318,6 +321,8 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
             line.append(_marked(("depot", INN_DEPOT, 0), f" Inn x{state.inns}", marks,
                                 Style.NORMAL))
         lines.append(line)
+    if state.config.solo:
+        return [*lines, *solo_lines(state)]
     for place, seat in enumerate(state.order):
         p = state.players[seat]
         mover = "> " if state.to_move == seat else "  "
@@ -326,6 +331,18 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
                           Style.BOLD if state.to_move == seat else Style.NORMAL),
                       Seg(f"{p.vp:>3} VP  s{p.silver} w{p.workers}")])
     return lines
+
+
+def solo_lines(state: GameState) -> list[Line]:
+    """The solo game under the board: the counter and the target marker, and what the white
+    die did this round (its depot got the goods; a tile left the game from it or the next)."""
+    to_go = state.vp_target - state.vp_counter
+    target = f"Target {state.vp_target}: counter {state.vp_counter} ({to_go} to go)"
+    if state.is_over or not state.white_die:
+        return [[Seg(target, Style.BOLD)]]
+    white = state.white_die
+    return [[Seg(target, Style.BOLD)],
+            [Seg(f"White die {white}: goods on {white}, tile out")]]
 
 
 # --- choices, log, status ----------------------------------------------------------------
@@ -467,8 +484,12 @@ def status_line(model: Model, width: int) -> Line:
     seat = table.my_seat if table.my_seat is not None else model.view_seat
     p = state.players[seat]
     where = "Game over" if state.is_over else f"{PHASE_LETTERS[state.phase]} {state.round + 1}/5"
+    if state.config.solo and not state.is_over:
+        where = f"Round {state.game_round}/25"
     if table.ended:
         turn = table.ended
+    elif state.is_over and state.config.solo:
+        turn = "You win: the duchy is full" if outcome(state).won else "The duchy is not full"
     elif state.is_over:
         result = outcome(state)
         turn = f"{short_name(names[result.winner])} wins with {result.scores[result.winner]} VP"
@@ -484,9 +505,12 @@ def status_line(model: Model, width: int) -> Line:
     if state.is_over or table.ended:
         tails = [f"{short_name(names[seat])}: {p.vp} VP"]
     else:
-        tails = [f"{who}dice {dice} | silver {p.silver} | workers {p.workers} | {p.vp} VP",
-                 f"{who}dice {dice} | s{p.silver} w{p.workers} | {p.vp} VP",
-                 f"{who}s{p.silver} w{p.workers} | {p.vp} VP"]  # the dice are on the board
+        vp = f"{p.vp} VP"
+        if state.config.solo:
+            vp = f"VP {state.vp_counter}/{state.vp_target}"  # the counter and the target
+        tails = [f"{who}dice {dice} | silver {p.silver} | workers {p.workers} | {vp}",
+                 f"{who}dice {dice} | s{p.silver} w{p.workers} | {vp}",
+                 f"{who}s{p.silver} w{p.workers} | {vp}"]  # the dice are on the board
     # The longest form that leaves the turn whole; the numbers always fit.
     tail = next((t for t in tails if len(head) + len(turn) + 3 + len(t) <= width), tails[-1])
     turn = fit(turn, max(12, width - len(head) - len(tail) - 3))
@@ -535,6 +559,10 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
     lines.append([Seg(f"{'empty spaces':<16}{empty}")])
     lines.append([])
     winner = result.winner
+    if state.config.solo:
+        lines.append([Seg(solo_result(state) if state.is_over else f"Stopped: {ended}.",
+                          Style.BOLD)])
+        return lines + [[Seg(note)] for note in notes]
     if ended:  # why it stopped comes first: it may name a winner other than the points leader
         lines.append([Seg(f"The game stopped early: {ended}.", Style.BOLD)])
         lines.append([Seg(f"On points, {names[winner]} was ahead with {result.scores[winner]} "
@@ -820,6 +848,9 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
         canvas.draw(body, standings_lines(state, names))
     elif overlay == Overlay.SCORES:
         notes = table.resignations if isinstance(table, Resigned) else ()
+        seed = getattr(table, "seed", None)
+        if state.config.solo and seed is not None:
+            notes = (*notes, f"Seed {seed}: burgundy solo --seed {seed} replays this game.")
         lines = score_lines(state, names, table.ended, notes)
         lines += [[], [Seg("s: show the board   G: the race round by round   l: log   q: quit",
                            Style.DIM)]]

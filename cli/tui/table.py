@@ -30,6 +30,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 from p2p_burgundy import (
     Action,
+    ChooseEstate,
     Edition,
     EndTurn,
     GameConfig,
@@ -318,6 +319,8 @@ class LocalTable:
         self._ended: str | None = None
         self._next_bot_time = clock()
         self._track = ScoreTrack()
+        self.seed: int | None = None
+        """The seed the game's chance comes from, where it has one (replayable)."""
 
     @classmethod
     def new(cls, name: str, bots: int = 1, seed: int | None = None, strategy: str = "greedy",
@@ -333,6 +336,27 @@ class LocalTable:
             raise ValueError(f"play against 1 to 3 bots, not {bots}")
         config = GameConfig(players=bots + 1, edition=Edition.E2019 if modules else Edition.E2011,
                             modules=modules)
+        return cls.seeded(config, name, seed, strategy, bot_delay, clock)
+
+    @classmethod
+    def solo(cls, name: str, config: GameConfig, seed: int) -> LocalTable:
+        """The solo game (``config`` for one player) dealt from ``seed``: the same seed gives
+        the same dice and draws, so a game can be replayed and shared.
+
+        >>> from p2p_burgundy import Edition, GameConfig
+        >>> table = LocalTable.solo("Ann", GameConfig(1, Edition.E2019), seed=7)
+        >>> _ = table.poll(); table.seed, table.state.to_move
+        (7, 0)
+        """
+        return cls.seeded(config, name, seed)
+
+    @classmethod
+    def seeded(cls, config: GameConfig, name: str, seed: int | None, strategy: str = "greedy",
+               bot_delay: float = 0.0, clock: Callable[[], float] = time.monotonic
+               ) -> LocalTable:
+        """``name`` in seat 0 and bots of ``strategy`` in the others; chance from ``seed``
+        (None: fresh randomness)."""
+        bots = config.players - 1
         if seed is None:
             def entropy(index: int) -> bytes:
                 return os.urandom(32)
@@ -343,7 +367,13 @@ class LocalTable:
             bot_seeds = [bot_seed(seed, 0, 0, seat) for seat in range(bots + 1)]
         players = {seat: make(strategy, bot_seeds[seat]) for seat in range(1, bots + 1)}
         names = [name, *(f"Bot {i}" for i in range(1, bots + 1))]
-        return cls(config, names, 0, players, entropy, bot_delay, clock)
+        table = cls(config, names, 0, players, entropy, bot_delay, clock)
+        table.seed = seed
+        if config.solo and seed is not None:
+            table._history.append(HistoryEntry(
+                None, f"Solo game: seed {seed} (burgundy solo --seed {seed} replays it).",
+                EntryKind.EVENT))
+        return table
 
     # --- reading -------------------------------------------------------------------------
 
@@ -408,7 +438,9 @@ class LocalTable:
         state = self.state
         if self._ended or state.to_move is None or state.to_move != self._my_seat:
             raise IllegalAction("it is not your turn")
-        if [i for i, a in enumerate(actions) if isinstance(a, EndTurn)] != [len(actions) - 1]:
+        choice = len(actions) == 1 and isinstance(actions[0], ChooseEstate)  # a whole turn
+        if not choice and [i for i, a in enumerate(actions)
+                           if isinstance(a, EndTurn)] != [len(actions) - 1]:
             raise IllegalAction("a turn is a list of actions ending with its only EndTurn")
         after = state
         for action in actions:  # check the whole turn before recording any of it

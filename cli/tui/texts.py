@@ -18,6 +18,7 @@ from p2p_burgundy.tiles import (
     ANIMAL_COUNT,
     ANIMAL_TYPE,
     COLOUR_NAMES,
+    FACE_DOWN,
     GOODS_NAMES,
     KNOWLEDGE_BUILDING_SCORED,
     KNOWLEDGE_NUMBER,
@@ -51,11 +52,16 @@ OTHER_CODES = {Tile.SHIP: "Shp", Tile.CASTLE: "Cas", Tile.MINE: "Min", Tile.CRAN
 
 
 def tile_code(tile: int) -> str:
-    """A code of at most 4 characters for a tile (a lower-case letter marks a placed tile).
+    """A code of at most 4 characters for a tile (a lower-case letter marks a placed tile;
+    ``Blk``: a tile face down, the solo game's exchange).
 
     >>> tile_code(0), tile_code(Tile.PIG_4), tile_code(Tile.KNOWLEDGE_7), tile_code(Tile.MINE)
     ('Wrh', 'Pg4', 'Kn7', 'Min')
+    >>> tile_code(FACE_DOWN + Tile.MINE)
+    'Blk'
     """
+    if tile >= FACE_DOWN:
+        return "Blk"
     colour = TILE_COLOUR[tile]
     if colour == Colour.BEIGE and tile in BUILDING_CODES:
         return BUILDING_CODES[Building(tile)]

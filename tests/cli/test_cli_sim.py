@@ -96,8 +96,10 @@ def test_run_sim_returns_totals_per_bot() -> None:
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["sim", "--players", "5"], "argument --players: must be 2, 3 or 4, not 5"),
-    (["sim", "--players", "1"], "argument --players: must be 2, 3 or 4, not 1"),
+    (["sim", "--players", "5"], "argument --players: must be 1 (the solo game), 2, 3 or 4, "
+                                "not 5"),
+    (["sim", "--players", "0"], "argument --players: must be 1 (the solo game), 2, 3 or 4, "
+                                "not 0"),
     (["sim", "--players", "two"], "argument --players: expected a whole number, not 'two'"),
     (["sim", "--games", "0"], "argument --games: must be at least 1, not 0"),
     (["sim", "--seed", "-3"], "argument --seed: must be 0 to 2**64-1, not -3"),

@@ -27,6 +27,7 @@ from p2p_burgundy import (
     TakeWorkers,
     UseDie,
     apply,
+    draw_chance,
     legal_actions,
     new_game,
     outcome,
@@ -118,6 +119,7 @@ def test_each_round_a_tile_leaves_the_white_dies_depot_first_slot_first():
     first = next(slot for slot, t in enumerate(before_row) if t != EMPTY)
     assert after_row == (*before_row[:first], EMPTY, *before_row[first + 1:])
     assert after.box[before_row[first]] == state.box[before_row[first]] + 1
+    assert draw_chance(state, entropy("round", 0))[1].removed == (white, before_row[first])
     goods = state.phase_goods[1]
     assert after.depot_goods[white][goods] == state.depot_goods[white][goods] + 1
     assert all(after.depots[d] == state.depots[d] for d in range(7) if d != white)
@@ -329,7 +331,7 @@ def test_filling_the_last_space_wins_at_the_end_of_that_turn():
     assert state.is_over
     result = outcome(state)
     assert result.won and result.decided_by == "every space filled"
-    assert result.empty_spaces == (0,)
+    assert result.empty_spaces == (0,) and state.game_round == 1
 
 
 def test_twenty_five_rounds_without_a_full_duchy_lose_and_nothing_is_scored_at_the_end():
@@ -338,7 +340,7 @@ def test_twenty_five_rounds_without_a_full_duchy_lose_and_nothing_is_scored_at_t
     while not state.is_over:
         state = resolve_all(end_turn(state), "lose")
         rounds += state.chance is None and not state.is_over
-    assert rounds == 25
+    assert rounds == 25 and state.game_round == 25
     result = outcome(state)
     p = state.players[0]
     assert not result.won and result.decided_by == "spaces left empty"
