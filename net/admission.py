@@ -9,10 +9,10 @@ use us to flood an address that never asked (reflection, amplification).
 player shares one budget with every other such *stranger*; then each source address has
 its own token bucket. A source address is only a claim (a LAN attacker can send with a
 player's address), so a budget keyed by address alone would let a spoofer spend a player's
-budget and starve its seat. An ENTRY refused by a budget therefore gets a second way in,
-by **authorship**: if it is a new entry of a seat and its signature verifies, it is charged
-to a bucket keyed by that seat's key, which nobody but the seat can spend. The signature
-checks this path costs are bounded by one budget for everyone (:data:`CHECK_RATE`).
+budget and starve its seat. An ENTRY its address's budget refused therefore gets a second
+way in, by **authorship**: if it is a new entry of a seat and its signature verifies, it is
+charged to a bucket keyed by that seat's key, which nobody but the seat can spend. The
+signature checks this path costs are bounded by one budget for everyone (:data:`CHECK_RATE`).
 
 >>> gate = Admission()
 >>> gate.known = {("10.0.0.2", 4000)}
@@ -116,9 +116,16 @@ def is_entry_message(data: bytes) -> bool:
 
 @dataclass
 class AdmissionStats:
+    """What the cheap checks let through and dropped, by reason (none was ever decoded)."""
+
+    received: int = 0  # passed (by their address's budget or by their author)
+    dropped_shape: int = 0  # not one of our messages
+    dropped_strangers: int = 0  # the budget every stranger shares was spent
+    dropped_rate: int = 0  # its address's budget was spent (and it was no entry of a seat)
     by_author: int = 0  # entries a budget refused that counted by their verified author
     dropped_checks: int = 0  # refused: the shared budget of signature checks was spent
     forged: int = 0  # refused: the signature did not verify (or it was not an entry)
+    withheld: int = 0  # not sent: an unproven address had no credit left
 
 
 class Admission:
@@ -133,11 +140,24 @@ class Admission:
         self.stats = AdmissionStats()
 
     def admit(self, data: bytes, source: Address, now: float) -> Verdict:
-        """What to do with a datagram that just arrived (cheap: no decoding)."""
+        """What to do with a datagram that just arrived (cheap: no decoding); drops are
+        counted in :attr:`stats`."""
+        verdict = self._verdict(data, source, now)
+        if verdict is Verdict.DROP_SHAPE:
+            self.stats.dropped_shape += 1
+        elif verdict is Verdict.DROP_STRANGERS:
+            self.stats.dropped_strangers += 1
+        elif verdict is Verdict.DROP_RATE:
+            self.stats.dropped_rate += 1
+        elif verdict is Verdict.PASS:
+            self.stats.received += 1
+        return verdict
+
+    def _verdict(self, data: bytes, source: Address, now: float) -> Verdict:
         if not looks_like_message(data):
             return Verdict.DROP_SHAPE
         if source not in self.known and not self.strangers.allow(None, now):
-            return Verdict.BY_AUTHOR if is_entry_message(data) else Verdict.DROP_STRANGERS
+            return Verdict.DROP_STRANGERS  # a flood from many ports: a drop each, no more
         if self.addresses.allow(source, now):
             return Verdict.PASS
         return Verdict.BY_AUTHOR if is_entry_message(data) else Verdict.DROP_RATE
@@ -170,6 +190,7 @@ class Admission:
         if not self.authors.allow(entry.author, now):
             return False
         self.stats.by_author += 1
+        self.stats.received += 1
         return True
 
 

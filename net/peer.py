@@ -1,10 +1,12 @@
-"""The Peer: asyncio glue around the lobby, the session, the UDP socket, mDNS and the game file.
+"""The Peer: asyncio glue around a sans-I/O :class:`~p2p_burgundy.net.node.Node`, the UDP
+socket, mDNS and the game file.
 
 This is the only place in the protocol layer that reads the clock, owns a socket or draws
-random bytes. Everything it does is: receive a datagram or a timer tick, hand it to the
-sans-I/O lobby or session, append their new entries to the game file (fsynced), then send
-what they queued. Clients (the curses UI, headless bots) read ``peer.session.state`` and call
-:meth:`Peer.submit_turn`; :meth:`Peer.changed` wakes them when anything happened.
+random bytes. Everything it does is: receive a datagram or a timer tick, hand it to the node
+(admission, lobby, session, routing), append the new entries to the game file (fsynced), then
+send what the node allows. Clients (the curses UI, headless bots) read
+``peer.session.state`` and call :meth:`Peer.submit_turn`; :meth:`Peer.changed` wakes them
+when anything happened.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 from p2p_burgundy import Action, GameConfig
 
 from .discovery import Announcer, TableInfo, instance_name, lan_address
-from .errors import AddressError, ProtocolError, VersionError
+from .errors import AddressError, ProtocolError
 from .identity import Identity, fingerprint
 from .lobby import (
     RETRY_INTERVAL,
@@ -33,15 +35,12 @@ from .lobby import (
     LobbyEvent,
     Refused,
     RosterChanged,
-    Started,
 )
-from .log import GameFile, Kind, decode_entry
-from .messages import Challenge, EntryMessage, Message, Response, Tag, parse
+from .log import Entry, GameFile, Kind, decode_entry
+from .node import Node
 from .session import (
-    BROADCAST,
     CONTRIBUTION_SIZE,
     HEADS_INTERVAL,
-    NONCE_SIZE,
     Event,
     GameOver,
     Session,
@@ -51,8 +50,6 @@ from .transport import Address, Transport
 log = logging.getLogger(__name__)
 
 MAX_EVENTS = 1024
-MAX_CONTACTS = 32  # addresses (spectators, restarted peers) we also broadcast to
-MISSING_AFTER = 3.0  # seconds without a datagram before a seat shows as missing
 
 
 def games_dir(data_dir: Path) -> Path:
@@ -102,16 +99,11 @@ class Peer:
         self.data_dir = data_dir
         self.interfaces = interfaces
         self.announce = announce
-        self.lobby: HostLobby | JoinLobby | None = None
-        self.session: Session | None = None
+        self.node = Node(identity, secret=os.urandom(16), nonces=lambda: os.urandom(16),
+                         has_file=self._has_file)
         self.game_file: GameFile | None = None
         self.events: deque[LobbyEvent | Event] = deque(maxlen=MAX_EVENTS)
         self.event_count = 0  # events ever recorded (the deque keeps the latest)
-        self.errors = 0  # datagrams rejected by the lobby or session
-        self._addresses: dict[int, Address] = {}  # seat -> address
-        self._contacts: dict[Address, None] = {}  # recent other sources, oldest first
-        self._last_heard: dict[Address, float] = {}
-        self._pending: deque[tuple[bytes, Address]] = deque(maxlen=MAX_CONTACTS)  # RESPONSEs
         self._announcer: Announcer | None = None
         self._changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -132,13 +124,26 @@ class Peer:
     def address(self) -> Address:
         return self.transport.address
 
+    @property
+    def lobby(self) -> HostLobby | JoinLobby | None:
+        return self.node.lobby
+
+    @property
+    def session(self) -> Session | None:
+        return self.node.session
+
+    @property
+    def errors(self) -> int:
+        """Datagrams the lobby or the session rejected."""
+        return self.node.errors
+
     # --- forming a table ---
 
     async def host(self, config: GameConfig, name: str, colour: str) -> HostLobby:
         """Open a table and (unless ``announce`` is off) announce it on the LAN."""
         lobby = HostLobby(self.identity, os.urandom(16), config, name, colour,
                           contribution=os.urandom(CONTRIBUTION_SIZE))
-        self.lobby = lobby
+        self.node.host(lobby)
         if self.announce:
             fp = fingerprint(self.identity.public_key)
             info = TableInfo(instance_name(name, fp), name, fp, lobby.table_id, 1,
@@ -166,8 +171,7 @@ class Peer:
         lobby = JoinLobby(self.identity, address, name, colour, nonce=os.urandom(16),
                           contribution=os.urandom(CONTRIBUTION_SIZE), table_id=game_id,
                           host_fingerprint=host_fingerprint, spectator=spectator)
-        self.lobby = lobby
-        self._update_known()
+        self.node.join(lobby)
         await self._flush()
         return lobby
 
@@ -187,15 +191,12 @@ class Peer:
     async def leave(self) -> None:
         """Leave the table before the game starts (a joiner tells the host; a host tells
         everyone at its table and stops announcing it); the peer may then host or join again."""
-        if self.lobby is None or self.session is not None:
-            return
-        self.lobby.leave()
-        await self._flush()
+        for data, address in self.node.leave():
+            await self.transport.send(data, address)
         if self._announcer is not None:
             with contextlib.suppress(Exception):
                 await self._announcer.close()
             self._announcer = None
-        self.lobby = None
         self._notify()
 
     # --- resuming ---
@@ -214,8 +215,8 @@ class Peer:
         session = Session(decode_entry(starts[0]), self.identity)
         self.game_file = game_file
         self._load_entries(session)
-        self._set_session(session)
-        self._load_addresses()
+        self.node.resume(session, self._load_addresses(session.game_id))
+        self._notify()
         await self._flush()
         return session
 
@@ -271,11 +272,7 @@ class Peer:
 
     def missing(self) -> list[int]:
         """Seats we have not heard from for a while (the game waits for them)."""
-        if self.session is None:
-            return []
-        now = self._loop.time()
-        return [seat for seat, address in self._addresses.items()
-                if now - self._last_heard.get(address, 0.0) > MISSING_AFTER]
+        return self.node.missing(self._loop.time())
 
     async def close(self) -> None:
         """Stop, and leave the game file in canonical order if the game is over."""
@@ -300,150 +297,66 @@ class Peer:
 
     async def _receive_loop(self) -> None:
         while True:
-            data, source, by_author = await self.transport.recv()
-            if by_author and not self._vouched(data):
-                continue
-            if source in self._addresses.values():  # only seats: any source would grow it
-                self._last_heard[source] = self._loop.time()
-            self._handle(data, source)
+            data, source = await self.transport.recv()
+            errors = self.node.errors
+            try:
+                self.node.receive(data, source, self._loop.time())
+            except Exception:  # a bug one datagram triggers must not deafen the peer for good
+                log.exception("internal error on a datagram from %s (dropped)", source)
+            if self.node.errors > errors:
+                log.debug("dropped a datagram from %s: %s", source, self.node.last_error)
             await self._flush()
-
-    def _vouched(self, data: bytes) -> bool:
-        """An entry a budget refused counts only as a seat's own (verified) new entry."""
-        session = self.session
-        if session is None:
-            return False
-        seats = {s.key: i for i, s in enumerate(session.seats)}
-        return self.transport.admission.vouch(data, seats, [len(c) for c in session.chains],
-                                              session.game_id, self._loop.time())
-
-    def _handle(self, data: bytes, source: Address) -> None:
-        now = self._loop.time()
-        try:
-            message = parse(data)
-            if isinstance(message, Challenge | Response):
-                self._address_check(message, source)
-            elif message.TAG < Tag.HELLO:
-                if self.session is not None:
-                    self.session.receive_message(message, source, now)
-                    self._remember(source)
-                elif isinstance(self.lobby, JoinLobby) and isinstance(message, EntryMessage):
-                    self.lobby.receive(message, source)
-            elif isinstance(self.lobby, HostLobby):
-                self.lobby.receive(message, source, os.urandom(16))
-            elif isinstance(self.lobby, JoinLobby):
-                self.lobby.receive(message, source)
-        except ProtocolError as exc:
-            self.errors += 1
-            log.debug("dropped a datagram from %s: %s", source, exc)
-            if (isinstance(exc, VersionError) and isinstance(self.lobby, JoinLobby)
-                    and source == self.lobby.host and self.lobby.started is None
-                    and self.lobby.refused is None):
-                self.lobby.refuse(f"the host runs another release: {exc}")
-        except Exception:  # a bug one datagram triggers must not deafen the peer for good
-            self.errors += 1
-            log.exception("internal error on a datagram from %s (dropped)", source)
-
-    def _address_check(self, message: Message, source: Address) -> None:
-        """Echo a CHALLENGE from an address we talk to (never to anyone else: it would make
-        us a reflector); a RESPONSE proves its source (see net/admission.py)."""
-        if isinstance(message, Response):
-            self.transport.replies.prove(source, message.token)
-        elif isinstance(message, Challenge) and (
-                source in self.transport.known or source in self._broadcast_targets()):
-            self._pending.append((Response(message.token).encode(), source))
-
-    def _remember(self, source: Address) -> None:
-        """Broadcast to ``source`` too (a spectator, a player back on another port): only
-        once it proved its address, or a stranger's HEADS would buy it every entry."""
-        if (source in self._addresses.values() or source in self._contacts
-                or not self.transport.replies.proven(source)):
-            return
-        self._contacts[source] = None
-        if len(self._contacts) > MAX_CONTACTS:
-            self._contacts.pop(next(iter(self._contacts)))
 
     async def _timer_loop(self) -> None:
         while True:
             await asyncio.sleep(min(HEADS_INTERVAL, RETRY_INTERVAL))
-            now = self._loop.time()
-            if self.session is not None:
-                self.session.handle_timer(now)
-            elif isinstance(self.lobby, JoinLobby):
-                self.lobby.handle_timer(now, os.urandom(16))
-            elif self.lobby is not None:
-                self.lobby.handle_timer(now)
+            self.node.handle_timer(self._loop.time())
             await self._flush()
 
     async def _flush(self) -> None:
-        """Collect events, persist new entries, then send (never the other way round)."""
-        while self._pending:
-            await self.transport.send(*self._pending.popleft())
-        if self.lobby is not None:
-            while (event := self.lobby.next_event()) is not None:
-                self._lobby_event(event)
-            for data, destination in self.lobby.datagrams_to_send():
-                await self.transport.send(data, destination)  # type: ignore[arg-type]
-        if self.session is None:
-            return
-        unsaved = self.session.take_unsaved()
-        if unsaved:
-            assert self.game_file is not None
-            mine = self.identity.public_key
-            for entry in unsaved:
-                self.game_file.append(entry.raw, durable=entry.author == mine)
-        self.session.saved()
-        while (event := self.session.next_event()) is not None:
+        """Persist new entries, then send (never the other way round); record events."""
+        datagrams = self.node.flush(self._save, self._loop.time())
+        while (event := self.node.next_event()) is not None:
             self._record(event)
-            if isinstance(event, GameOver):
-                log.info("game over: %s", event.outcome)
-        for data, destination in self.session.datagrams_to_send():
-            targets = self._broadcast_targets() if destination is BROADCAST else [destination]
-            for target in targets:
-                await self.transport.send(data, target)  # type: ignore[arg-type]
+        for data, destination in datagrams:
+            await self.transport.send(data, destination)
 
-    def _broadcast_targets(self) -> list[Address]:
-        mine = self.session.my_seat if self.session else None
-        targets = [a for seat, a in self._addresses.items() if seat != mine]
-        return targets + [c for c in self._contacts if c not in targets]
+    def _save(self, entries: list[Entry]) -> None:
+        """Append entries to the game file: our own fsynced, others' flushed (they become
+        durable with our next fsync, and their authors hold them meanwhile)."""
+        if self.game_file is None:  # the lobby just started the game
+            assert self.session is not None
+            self._open_game_file(self.session)
+        assert self.game_file is not None
+        mine = self.identity.public_key
+        for entry in entries:
+            self.game_file.append(entry.raw, durable=entry.author == mine)
 
     def _record(self, event: LobbyEvent | Event) -> None:
         self.events.append(event)
         self.event_count += 1
         self._notify()
-
-    def _lobby_event(self, event: LobbyEvent) -> None:
-        self._record(event)
-        self._update_known()
         if isinstance(event, RosterChanged):
             if self._announcer is not None:
                 self._background(self._announcer.update(len(event.members)))
             if self.session is not None:
-                self._learn_addresses()  # a returning player's new address
-        elif isinstance(event, Started) and self.session is None:
-            self._start_session(event)
+                self._save_addresses()  # a returning player's new address
         elif isinstance(event, Refused):  # the client says it to the user (an event)
             log.info("lobby: %s", event.reason)
+        elif isinstance(event, GameOver):
+            log.info("game over: %s", event.outcome)
 
-    def _start_session(self, event: Started) -> None:
-        lobby = self.lobby
-        assert lobby is not None
-        start = event.start
-        path = game_path(self.data_dir, start.game_id)
-        had_file = path.exists() and path.stat().st_size > 0
-        self.game_file = GameFile(path)
-        me = self.identity if self.identity.public_key in {s.key for s in start.seats} else None
-        # A player who never accepted this start but sits in it lost its game file.
-        recovering = (me is not None and not had_file and isinstance(lobby, JoinLobby)
-                      and not lobby.accepted)
-        session = Session(start.entry, me, recovering=recovering,
-                          recovery_nonce=os.urandom(NONCE_SIZE) if recovering else b"")
+    def _has_file(self, game_id: bytes) -> bool:
+        path = game_path(self.data_dir, game_id)
+        return path.exists() and path.stat().st_size > 0
+
+    def _open_game_file(self, session: Session) -> None:
+        """The game the lobby just started: its file (entries it holds already go to the
+        session) and its address book."""
+        self.game_file = GameFile(game_path(self.data_dir, session.game_id))
         self._load_entries(session)
-        self._set_session(session)
-        self._learn_addresses()
-        if isinstance(lobby, HostLobby):
-            for address in lobby.spectators.values():
-                self._remember(address)
+        self._save_addresses()
+        self._notify()
 
     def _load_entries(self, session: Session) -> None:
         """Feed the game file's entries to a new session (the file skips them when the
@@ -454,50 +367,22 @@ class Peer:
                 with contextlib.suppress(ProtocolError):
                     session.receive_entry(raw)
 
-    def _learn_addresses(self) -> None:
-        """Seat addresses from the lobby's roster (the host's is where we sent HELLO)."""
-        assert self.session is not None and self.lobby is not None
-        members = {m.key: m.address for m in self.lobby.members if m.address[1]}
-        if isinstance(self.lobby, JoinLobby) and self.lobby.host_key is not None:
-            members[self.lobby.host_key] = self.lobby.host
-        for seat, s in enumerate(self.session.seats):
-            if s.key in members and s.key != self.identity.public_key:
-                self._addresses[seat] = members[s.key]
-        self._save_addresses()
-        self._update_known()
-
-    def _update_known(self) -> None:
-        """Tell the transport which addresses are players (exempt from the budget that all
-        other sources share): the seats, the lobby's members and spectators, our host."""
-        known = set(self._addresses.values())
-        if self.lobby is not None:
-            known |= {m.address for m in self.lobby.members if m.address[1]}
-            if isinstance(self.lobby, JoinLobby):
-                known.add(self.lobby.host)
-            else:
-                known |= set(self.lobby.spectators.values())
-        self.transport.known = known
-
-    def _set_session(self, session: Session) -> None:
-        self.session = session
-        self._notify()
-
-    def _addresses_path(self) -> Path:
-        assert self.session is not None
-        return game_path(self.data_dir, self.session.game_id).with_suffix(".peers")
+    def _addresses_path(self, game_id: bytes) -> Path:
+        return game_path(self.data_dir, game_id).with_suffix(".peers")
 
     def _save_addresses(self) -> None:
+        assert self.session is not None
         data = {"port": self.address[1],
-                "seats": {str(k): list(v) for k, v in self._addresses.items()}}
-        self._addresses_path().write_text(json.dumps(data))
+                "seats": {str(k): list(v) for k, v in self.node.addresses.items()}}
+        self._addresses_path(self.session.game_id).write_text(json.dumps(data))
 
-    def _load_addresses(self) -> None:
+    def _load_addresses(self, game_id: bytes) -> dict[int, Address]:
         try:
-            data = json.loads(self._addresses_path().read_text())
-            self._addresses = {int(k): (v[0], int(v[1])) for k, v in data["seats"].items()}
+            data = json.loads(self._addresses_path(game_id).read_text())
+            return {int(k): (v[0], int(v[1])) for k, v in data["seats"].items()}
         except (OSError, ValueError, KeyError, TypeError, IndexError):
             log.warning("no address book for this game: waiting to hear from the others")
-        self._update_known()
+            return {}
 
     def _notify(self) -> None:
         self._changed.set()

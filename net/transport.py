@@ -1,38 +1,23 @@
-"""UDP transport: one unconnected socket, a bounded receive queue, the edge's cheap checks.
+"""UDP transport: one unconnected socket and a bounded receive queue.
 
-Before any message is decoded, :class:`~p2p_burgundy.net.admission.Admission` decides whether
-it gets any work (its shape, the strangers' budget, a budget per address, and for entries a
-budget a spoofed address cannot spend); before any datagram is sent,
-:class:`~p2p_burgundy.net.admission.Replies` decides whether its address may get it (no more
-than a small multiple of what an unproven address sent us). Whatever fails is counted, never
-decoded or sent.
-
-A failed send (no route, a refused port, a name that does not resolve) is reported late by
-asyncio, from the socket's next receive; it is counted, logged once per kind of error, and
-never stops the receiving: the protocol resends, so the game goes on when the route returns.
+It only moves bytes: what gets decoded, and what may be sent where, is decided by the node
+(net/node.py, net/admission.py). A failed send (no route, a refused port, a name that does
+not resolve) is reported late by asyncio, from the socket's next receive; it is counted,
+logged once per kind of error, and never stops the receiving: the protocol resends, so the
+game goes on when the route returns.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from dataclasses import dataclass
 
 import asyncio_dgram
 
-from .admission import (
-    BURST,
-    RATE,
-    Address,
-    Admission,
-    Replies,
-    Verdict,
-)
-
+Address = tuple[str, int]
 log = logging.getLogger(__name__)
-MAX_QUEUE = 256  # datagrams waiting for the session; more are dropped
-__all__ = ["BURST", "MAX_QUEUE", "RATE", "Address", "Transport"]
+MAX_QUEUE = 256  # datagrams waiting for the node; more are dropped
 
 
 class _DroppingQueue(asyncio.Queue[tuple[bytes | None, Address | None]]):
@@ -50,11 +35,7 @@ class _DroppingQueue(asyncio.Queue[tuple[bytes | None, Address | None]]):
 @dataclass
 class Stats:
     received: int = 0
-    dropped_shape: int = 0
-    dropped_rate: int = 0
-    dropped_strangers: int = 0
     sent: int = 0
-    withheld: int = 0  # not sent: an unproven address had no credit left
     send_errors: int = 0
 
 
@@ -68,11 +49,6 @@ class Transport:
         stream._recvq = queue
         stream._transport.get_protocol()._recvq = queue
         self._queue = queue
-        # Addresses of the players we know (the Peer keeps them up to date): everyone else
-        # shares one budget, so a flood from many ports costs little more than a drop each
-        # and the players' own datagrams are never crowded out of the socket buffer.
-        self.admission = Admission()
-        self.replies = Replies(os.urandom(16))
         self.stats = Stats()
         self._reported: set[int] = set()  # errno of every send error already logged
         self._loop = asyncio.get_running_loop()
@@ -95,46 +71,19 @@ class Transport:
     def dropped_full(self) -> int:
         return self._queue.dropped
 
-    @property
-    def known(self) -> set[Address]:
-        """The players' addresses: exempt from the strangers' budget, proven for replies."""
-        return self.admission.known
-
-    @known.setter
-    def known(self, addresses: set[Address]) -> None:
-        self.admission.known = self.replies.known = addresses
-
-    async def recv(self) -> tuple[bytes, Address, bool]:
-        """The next datagram that passes the cheap checks, its source, and whether it counts
-        only if its verified author's budget allows it (see :meth:`Admission.vouch`)."""
+    async def recv(self) -> tuple[bytes, Address]:
+        """The next datagram and its source."""
         while True:
             try:
                 data, addr = await self._stream.recv()
             except OSError as exc:  # a failed send, raised by asyncio-dgram from recv()
                 self._send_failed(exc)
                 continue
-            source = (str(addr[0]), int(addr[1]))
-            verdict = self.admission.admit(data, source, self._loop.time())
-            if verdict is Verdict.DROP_SHAPE:
-                self.stats.dropped_shape += 1
-            elif verdict is Verdict.DROP_STRANGERS:
-                self.stats.dropped_strangers += 1
-            elif verdict is Verdict.DROP_RATE:
-                self.stats.dropped_rate += 1
-            else:
-                self.stats.received += 1
-                self.replies.received(source, len(data))
-                return data, source, verdict is Verdict.BY_AUTHOR
+            self.stats.received += 1
+            return data, (str(addr[0]), int(addr[1]))
 
     async def send(self, data: bytes, address: Address) -> None:
-        """Send one datagram (UDP: best effort; the protocol repairs loss), unless the
-        address is unproven and out of credit: then it gets a CHALLENGE instead, if due."""
-        if not self.replies.allow(address, len(data)):
-            self.stats.withheld += 1
-            challenge = self.replies.challenge(address, self._loop.time())
-            if challenge is None or not self.replies.allow(address, len(challenge)):
-                return
-            data = challenge
+        """Send one datagram (UDP: best effort; the protocol repairs loss)."""
         self._take_send_errors()  # else asyncio-dgram raises an earlier one instead of sending
         try:
             await self._stream.send(data, address)

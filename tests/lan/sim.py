@@ -1,11 +1,12 @@
-"""An in-process LAN for chaos tests: sans-I/O peers on a seeded lossy link with a fake clock.
+"""An in-process LAN for chaos tests: the real peers' protocol on a seeded lossy link.
 
-:class:`SimPeer` does what :class:`p2p_burgundy.net.peer.Peer` does (route a datagram to the
-lobby or the session, save new entries before sending, broadcast to the seats' addresses and
-to recent contacts) but with no socket, no file and no clock: :class:`Net` moves datagrams
-between peers through a :class:`Link` that drops, duplicates, delays (so reorders) and
-partitions them, all drawn from one seeded ``random.Random``. Time advances in small steps;
-peers' timers fire like ``Peer._timer_loop`` (HEADS every 0.5 s, lobby retries every 0.5 s).
+Each :class:`Machine` runs a :class:`p2p_burgundy.net.node.Node`, the sans-I/O core that
+:class:`p2p_burgundy.net.peer.Peer` drives with a socket (admission, lobby, session, routing,
+address book, reply allowance): the machine only gives it a list for a game file, a fake
+clock and a seeded random source. :class:`Net` moves datagrams between machines through a
+:class:`Link` that drops, duplicates, delays (so reorders) and partitions them, all drawn from
+one seeded ``random.Random``. Time advances in small steps; timers fire like
+``Peer._timer_loop`` (every 0.5 s).
 
 >>> net = Net.with_table(2, seed=3, loss=0.0, duplication=0.0)
 >>> net.run_game()
@@ -21,20 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from p2p_burgundy import END_TURN, Action, GameConfig, GameState, apply, legal_actions, state_hash
-from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.identity import Identity
-from p2p_burgundy.net.lobby import (
-    RETRY_INTERVAL,
-    HostLobby,
-    JoinLobby,
-    RosterChanged,
-    Started,
-)
+from p2p_burgundy.net.lobby import HostLobby, JoinLobby
 from p2p_burgundy.net.log import Entry
-from p2p_burgundy.net.messages import EntryMessage, Tag, parse
+from p2p_burgundy.net.node import Node
 from p2p_burgundy.net.session import (
-    BROADCAST,
     CONTRIBUTION_SIZE,
+    HEADS_INTERVAL,
     ChanceResolved,
     Session,
     TurnApplied,
@@ -120,101 +114,42 @@ class Link:
         return len(self._queue)
 
 
-class SimPeer:
-    """Peer's routing and ordering, sans-I/O: what ``net/peer.py`` does, minus the I/O."""
+class Machine:
+    """A simulated computer running one node: its game file is a list of raw entries."""
 
     def __init__(self, index: int, identity: Identity, rng: random.Random) -> None:
         self.index = index
         self.address = address_of(index)
         self.identity = identity
-        self.rng = rng  # the bot's choices and nonces
-        self.lobby: HostLobby | JoinLobby | None = None
-        self.session: Session | None = None
+        self.rng = rng  # the bot's choices and the node's nonces
+        self.node = Node(identity, secret=rng.randbytes(16), nonces=lambda: rng.randbytes(16),
+                         has_file=lambda game_id: bool(self.file))
         self.file: list[bytes] = []  # the game file: raw entries in the order they were saved
         self.events: list[object] = []
-        self.errors: list[ProtocolError] = []
-        self.addresses: dict[int, Address] = {}  # seat -> address
-        self.contacts: dict[Address, None] = {}
-        self.next_retry = 0.0
         self.online = True
         self.bot = True  # Net plays this peer's turns
+        self.next_tick = 0.0
 
-    # --- like Peer ---
+    @property
+    def session(self) -> Session | None:
+        return self.node.session
 
-    def receive(self, data: bytes, source: Address, now: float) -> None:
-        try:
-            message = parse(data)
-            if message.TAG < Tag.HELLO:
-                if self.session is not None:
-                    self.session.receive_message(message, source, now)
-                    if source not in self.addresses.values():
-                        self.contacts[source] = None
-                elif isinstance(self.lobby, JoinLobby) and isinstance(message, EntryMessage):
-                    self.lobby.receive(message, source)
-            elif isinstance(self.lobby, HostLobby):
-                self.lobby.receive(message, source, self.nonce())
-            elif isinstance(self.lobby, JoinLobby):
-                self.lobby.receive(message, source)
-        except ProtocolError as exc:
-            self.errors.append(exc)
+    @property
+    def lobby(self) -> HostLobby | JoinLobby | None:
+        return self.node.lobby
 
     def timer(self, now: float) -> None:
-        if self.session is not None:
-            self.session.handle_timer(now)
-        elif self.lobby is not None and now >= self.next_retry:
-            self.next_retry = now + RETRY_INTERVAL
-            if isinstance(self.lobby, JoinLobby):
-                self.lobby.handle_timer(now, self.nonce())
-            else:
-                self.lobby.handle_timer(now)
+        """Like ``Peer._timer_loop``: a tick every HEADS_INTERVAL."""
+        if now >= self.next_tick:
+            self.next_tick = now + HEADS_INTERVAL
+            self.node.handle_timer(now)
 
-    def nonce(self) -> bytes:
-        return self.rng.randbytes(16)
-
-    def flush(self) -> list[tuple[bytes, Address]]:
-        """Events in, entries saved, then datagrams out (never sent before saved)."""
-        out: list[tuple[bytes, Address]] = []
-        if self.lobby is not None:
-            while (event := self.lobby.next_event()) is not None:
-                self.events.append(event)
-                if isinstance(event, Started) and self.session is None:
-                    self._start(event)
-                elif isinstance(event, RosterChanged) and self.session is not None:
-                    self._learn_addresses()
-            out += [(d, a) for d, a in self.lobby.datagrams_to_send()]  # type: ignore[misc]
-        if self.session is None:
-            return out
-        self.file += [e.raw for e in self.session.take_unsaved()]
-        self.session.saved()
-        while (event := self.session.next_event()) is not None:
+    def flush(self, now: float) -> list[tuple[bytes, Address]]:
+        """Entries saved, then the datagrams to send; events kept."""
+        out = self.node.flush(lambda entries: self.file.extend(e.raw for e in entries), now)
+        while (event := self.node.next_event()) is not None:
             self.events.append(event)
-        for data, destination in self.session.datagrams_to_send():
-            if destination is BROADCAST:
-                mine = self.session.my_seat
-                targets = [a for s, a in self.addresses.items() if s != mine]
-                targets += [c for c in self.contacts if c not in targets]
-            else:
-                targets = [destination]  # type: ignore[list-item]
-            out += [(data, t) for t in targets]
         return out
-
-    def _start(self, event: Started) -> None:
-        seats = {s.key for s in event.start.seats}
-        me = self.identity if self.identity.public_key in seats else None
-        self.session = Session(event.start.entry, me)
-        self._learn_addresses()
-
-    def _learn_addresses(self) -> None:
-        assert self.session is not None and self.lobby is not None
-        members = {m.key: m.address for m in self.lobby.members if m.address[1]}
-        if isinstance(self.lobby, JoinLobby) and self.lobby.host_key is not None:
-            members[self.lobby.host_key] = self.lobby.host
-        for seat, s in enumerate(self.session.seats):
-            if s.key in members and s.key != self.identity.public_key:
-                self.addresses[seat] = members[s.key]
-        if isinstance(self.lobby, HostLobby):
-            for a in self.lobby.spectators.values():
-                self.contacts[a] = None
 
     # --- views ---
 
@@ -236,7 +171,7 @@ class SimPeer:
 class Net:
     """Peers on a :class:`Link`, stepped by a fake clock; bots play whoever's turn it is."""
 
-    def __init__(self, peers: Sequence[SimPeer], link: Link) -> None:
+    def __init__(self, peers: Sequence[Machine], link: Link) -> None:
         self.peers = list(peers)
         self.link = link
         self.now = 0.0
@@ -249,10 +184,10 @@ class Net:
         rng = random.Random(seed)
         ids = [Identity.from_private_bytes(rng.randbytes(32)) for _ in range(players)]
         start = table_start(ids, GAME_ID)
-        peers = [SimPeer(i, ident, random.Random(rng.random())) for i, ident in enumerate(ids)]
+        peers = [Machine(i, ident, random.Random(rng.random())) for i, ident in enumerate(ids)]
         for p in peers:
-            p.session = Session(start, p.identity)
-            p.addresses = {j: address_of(j) for j in range(players) if j != p.index}
+            p.node.resume(Session(start, p.identity),
+                          {j: address_of(j) for j in range(players) if j != p.index})
         link = Link(random.Random(rng.random()), loss, duplication)
         if partition:
             link.partitions.append(random_partition(rng, players))
@@ -269,26 +204,27 @@ class Net:
         rng = random.Random(seed)
         total = players + spectators
         ids = [Identity.from_private_bytes(rng.randbytes(32)) for _ in range(total)]
-        peers = [SimPeer(i, ident, random.Random(rng.random())) for i, ident in enumerate(ids)]
-        peers[0].lobby = HostLobby(ids[0], GAME_ID, GameConfig(players=players), "p0", "red",
-                                   contribution=rng.randbytes(CONTRIBUTION_SIZE))
+        peers = [Machine(i, ident, random.Random(rng.random())) for i, ident in enumerate(ids)]
+        peers[0].node.host(HostLobby(ids[0], GAME_ID, GameConfig(players=players), "p0", "red",
+                                     contribution=rng.randbytes(CONTRIBUTION_SIZE)))
         for p in peers[1:]:
-            lobby = JoinLobby(p.identity, address_of(0), f"p{p.index}", "blue", nonce=p.nonce(),
+            lobby = JoinLobby(p.identity, address_of(0), f"p{p.index}", "blue",
+                              nonce=p.rng.randbytes(16),
                               contribution=p.rng.randbytes(CONTRIBUTION_SIZE),
                               spectator=p.index >= players)
             lobby.set_me(lobby.name, lobby.colour, True)
-            p.lobby = lobby
+            p.node.join(lobby)
         net = cls(peers, Link(random.Random(rng.random()), loss, duplication))
         net.flush_all()
         return net
 
-    def add_joiner(self, identity: Identity, *, spectator: bool = True) -> SimPeer:
+    def add_joiner(self, identity: Identity, *, spectator: bool = True) -> Machine:
         """A new peer that asks peer 0's table for a seat (or, by default, to watch) now."""
-        peer = SimPeer(len(self.peers), identity, random.Random(self.now))
-        peer.lobby = JoinLobby(identity, address_of(0), f"p{peer.index}", "blue",
-                               nonce=peer.nonce(),
-                               contribution=peer.rng.randbytes(CONTRIBUTION_SIZE),
-                               spectator=spectator)
+        peer = Machine(len(self.peers), identity, random.Random(self.now))
+        peer.node.join(JoinLobby(identity, address_of(0), f"p{peer.index}", "blue",
+                                 nonce=peer.rng.randbytes(16),
+                                 contribution=peer.rng.randbytes(CONTRIBUTION_SIZE),
+                                 spectator=spectator))
         self.peers.append(peer)
         self._by_address[peer.address] = peer.index
         self.flush(peer)
@@ -302,8 +238,8 @@ class Net:
                 lobby.start()
                 self.flush(p)
 
-    def flush(self, peer: SimPeer) -> None:
-        for data, address in peer.flush():
+    def flush(self, peer: Machine) -> None:
+        for data, address in peer.flush(self.now):
             destination = self._by_address.get(address)
             if destination is not None and peer.online:
                 self.link.send(self.now, peer.index, destination, data)
@@ -318,7 +254,7 @@ class Net:
         for source, destination, data in self.link.due(self.now):
             peer = self.peers[destination]
             if peer.online:
-                peer.receive(data, self.peers[source].address, self.now)
+                peer.node.receive(data, self.peers[source].address, self.now)
                 self.flush(peer)
         for p in self.peers:
             if p.online:
@@ -375,10 +311,10 @@ def random_partition(rng: random.Random, players: int) -> Partition:
     return Partition(rng.randrange(players), start, start + rng.uniform(3.0, 10.0))
 
 
-def final_hash(peer: SimPeer) -> bytes:
+def final_hash(peer: Machine) -> bytes:
     assert peer.session is not None
     return state_hash(peer.session.state)
 
 
-__all__ = ["Link", "Net", "Partition", "SimPeer", "random_turn", "table_start"]
+__all__ = ["Link", "Machine", "Net", "Partition", "random_turn", "table_start"]
 

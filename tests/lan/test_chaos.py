@@ -18,15 +18,15 @@ from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby
 from p2p_burgundy.net.log import decode_entry
 from p2p_burgundy.net.messages import Tag, parse
-from p2p_burgundy.net.peer import MISSING_AFTER
+from p2p_burgundy.net.node import MISSING_AFTER
 from p2p_burgundy.net.session import ChatReceived, EntryRejected, Session
 
-from .sim import Net, SimPeer, final_hash, random_turn
+from .sim import Machine, Net, final_hash, random_turn
 
 CHAOS_SEEDS = range(21)  # 7 games each of 2, 3 and 4 players
 
 
-def replayed_hash(peer: SimPeer) -> bytes:
+def replayed_hash(peer: Machine) -> bytes:
     """The state hash a fresh session reaches from this peer's game file alone."""
     assert peer.session is not None
     session = Session(decode_entry(peer.file[0]), peer.identity if
@@ -192,9 +192,9 @@ def test_an_agreement_naming_a_step_the_game_left_never_applies_and_peers_agree_
         gone.session.submit_turn(random_turn(gone.session.state, gone.rng))
         net.flush(gone)
     gone.session.submit_turn(random_turn(gone.session.state, gone.rng))
-    for data, address in gone.flush():
+    for data, address in gone.flush(net.now):
         if address == first.address:
-            first.receive(data, gone.address, net.now)  # the others never get it
+            first.node.receive(data, gone.address, net.now)  # the others never get it
     gone.online = False
     assert first.session is not None and second.session is not None
     stale = second.session.step

@@ -11,7 +11,6 @@ before any signature check, and traced memory must stay flat.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import socket
 import subprocess
 import sys
@@ -22,7 +21,7 @@ import pytest
 
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.peer import Peer
-from p2p_burgundy.net.transport import BURST, MAX_QUEUE, Transport
+from p2p_burgundy.net.transport import MAX_QUEUE, Transport
 
 from .inproc import LOOPBACK, close_all, open_table, play
 
@@ -100,19 +99,17 @@ def test_flood_does_not_stall_play_or_grow_memory(tmp_path: Path) -> None:
 
 
 def stats(peer: Peer) -> dict[str, int]:
-    t = peer.transport
-    return {"received": t.stats.received, "dropped_shape": t.stats.dropped_shape,
-            "dropped_rate": t.stats.dropped_rate, "dropped_full": t.dropped_full,
-            "dropped_strangers": t.stats.dropped_strangers,
-            "errors": peer.errors}
+    checks = peer.node.admission.stats
+    return {"received": checks.received, "dropped_shape": checks.dropped_shape,
+            "dropped_rate": checks.dropped_rate, "dropped_full": peer.transport.dropped_full,
+            "dropped_strangers": checks.dropped_strangers, "errors": peer.errors}
 
 
-def test_transport_queue_drops_beyond_its_bound_and_checks_shape_and_rate() -> None:
+def test_transport_queue_drops_beyond_its_bound() -> None:
     """The receive queue holds at most MAX_QUEUE datagrams while nobody reads (the rest are
-    counted as dropped, not stored); garbage and an over-eager source are dropped before
-    anything is decoded."""
+    counted as dropped, not stored)."""
 
-    async def run() -> dict[str, int]:
+    async def run() -> tuple[int, int]:
         transport = await Transport.open(LOOPBACK, 0)
         sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         sender.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
@@ -122,29 +119,11 @@ def test_transport_queue_drops_beyond_its_bound_and_checks_shape_and_rate() -> N
                 sender.sendto(message, transport.address)
                 await asyncio.sleep(0)  # let the loop read (nobody consumes)
             await asyncio.sleep(0.2)
-            queued, dropped = transport.queued, transport.dropped_full
-            received = 0
-            with contextlib.suppress(TimeoutError):
-                while True:  # drain: the first BURST pass the rate check, the rest do not
-                    await asyncio.wait_for(transport.recv(), 0.3)
-                    received += 1
-            await asyncio.sleep(0.1)  # the bucket refills
-            for data in (b"GET / HTTP/1.0\r\n", bytes(2000), b"\x93\x09\x01\x02"):
-                sender.sendto(data, transport.address)
-            sender.sendto(message, transport.address)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(transport.recv(), 0.5)
-            return {"queued": queued, "dropped": dropped, "shape": transport.stats.dropped_shape,
-                    "rate": transport.stats.dropped_rate, "received": received}
+            return transport.queued, transport.dropped_full
         finally:
             sender.close()
             transport.close()
 
-    counts = asyncio.run(run())
-    assert counts["queued"] == MAX_QUEUE
-    assert counts["dropped"] >= 250  # the kernel may drop a few of the 300 itself
-    assert counts["shape"] == 3
-    # One source sent more than BURST at once: about BURST pass (the bucket refills a few
-    # while we drain), the others are dropped by the rate check.
-    assert BURST <= counts["received"] < BURST + 20
-    assert counts["rate"] == MAX_QUEUE - counts["received"]
+    queued, dropped = asyncio.run(run())
+    assert queued == MAX_QUEUE
+    assert dropped >= 250  # the kernel may drop a few of the 300 itself

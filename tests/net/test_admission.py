@@ -78,19 +78,21 @@ def test_a_spoofed_flood_spends_the_address_budget_but_every_entry_of_the_seat_c
 
 
 def test_signature_checks_for_refused_entries_are_bounded_for_everyone() -> None:
-    """Forged entries at 4000/s from many strangers: at most CHECK_RATE signature checks a
-    second; duplicates of held entries and entries of other games cost none."""
+    """Forged entries at 4000/s with the two players' addresses: at most CHECK_RATE
+    signature checks a second; duplicates of held entries and entries of other games cost
+    none."""
     table, honest = played()
     session = table.sessions[0]
     seats = {s.key: i for i, s in enumerate(session.seats)}
     gate = Admission()
+    gate.known = {("10.0.0.7", 5000), ("10.0.0.7", 5001)}
     held = [len(c) for c in session.chains]
     fake = forged(wire.encode_message(Tag.ENTRY, [table.sessions[1].chains[1][-1].raw]))
     body = decode_entry(wire.decode_message(fake)[1][0]).body  # type: ignore[arg-type]
     assert body  # an entry for a slot beyond what seat 1 holds
     next_slot = [held[0], held[1] - 1]  # so that the forgery is for a slot not held yet
     for tick in range(4000 * SECONDS):
-        now, source = tick / 4000, ("10.0.0.7", 5000 + tick % 64)
+        now, source = tick / 4000, ("10.0.0.7", 5000 + tick % 2)
         if gate.admit(fake, source, now) is Verdict.BY_AUTHOR:
             assert not gate.vouch(fake, seats, next_slot, session.game_id, now)
     checks = gate.stats.forged
@@ -123,3 +125,17 @@ def test_a_players_address_is_proven_without_a_challenge() -> None:
     replies = Replies(secret=b"k" * 16)
     replies.known = {VICTIM}
     assert replies.allow(VICTIM, 1200) and replies.challenge(VICTIM, now=0.0) is None
+
+
+def test_garbage_and_an_over_eager_source_are_dropped_before_anything_is_decoded() -> None:
+    gate = Admission()
+    heads = wire.encode_message(Tag.HEADS, [b"g" * 16, [1], [b"h" * 32]])
+    source = ("10.0.0.5", 4000)
+    gate.known = {source}
+    verdicts = [gate.admit(heads, source, now=0.0) for _ in range(BURST + 100)]
+    assert verdicts.count(Verdict.PASS) == BURST and verdicts.count(Verdict.DROP_RATE) == 100
+    for data in (b"GET / HTTP/1.0\r\n", bytes(2000), b"\x93\x09\x01\x02"):
+        assert gate.admit(data, source, now=1.0) is Verdict.DROP_SHAPE
+    assert gate.admit(heads, source, now=1.0) is Verdict.PASS  # the bucket refilled
+    assert (gate.stats.received, gate.stats.dropped_rate, gate.stats.dropped_shape) == (
+        BURST + 1, 100, 3)

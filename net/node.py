@@ -1,0 +1,261 @@
+"""One peer's protocol, sans-I/O: admission, the lobby, the session, routing, the address book.
+
+A :class:`Node` is a peer minus its socket, clock, files and random source: its driver hands
+it datagrams (:meth:`~Node.receive`) and timer ticks (:meth:`~Node.handle_timer`) with
+``now``, then calls :meth:`~Node.flush`, which gives it the new entries to make durable in the
+game file and only then the datagrams to send (``(datagram, address)`` pairs: broadcasts
+expanded to the seats' addresses and the contacts, nothing an unproven address has no credit
+for), and :meth:`~Node.next_event` says what happened.
+
+:class:`~p2p_burgundy.net.peer.Peer` drives one with a UDP socket and a game file; the chaos
+tests (``tests/lan/sim.py``) drive several with a seeded lossy in-memory link and a fake
+clock. Randomness comes from the driver too: ``nonces`` returns fresh random bytes when the
+lobby owes a challenge or a HELLO, or a player that lost its game file starts recovering.
+
+>>> from p2p_burgundy.net.identity import Identity
+>>> node = Node(Identity.from_private_bytes(bytes(32)), secret=bytes(16),
+...             nonces=lambda: bytes(16), has_file=lambda game_id: False)
+>>> node.receive(b"GET / HTTP/1.0", ("10.0.0.9", 80), now=0.0)
+>>> node.admission.stats.dropped_shape, node.flush(save=print, now=0.0)
+(1, [])
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+
+from .admission import Admission, Replies, Verdict
+from .errors import ProtocolError, VersionError
+from .identity import Identity
+from .lobby import HostLobby, JoinLobby, LobbyEvent, RosterChanged, Started
+from .log import Entry
+from .messages import Challenge, EntryMessage, Message, Response, Tag, parse
+from .session import BROADCAST, Event, Session
+
+Address = tuple[str, int]
+MAX_CONTACTS = 32  # addresses (spectators, restarted peers) we also broadcast to
+MAX_EVENTS = 4096  # events not yet taken
+MISSING_AFTER = 3.0  # seconds without a datagram before a seat shows as missing
+
+
+class Node:
+    """One player's (or spectator's) protocol state; see the module's docstring."""
+
+    def __init__(self, identity: Identity, *, secret: bytes, nonces: Callable[[], bytes],
+                 has_file: Callable[[bytes], bool]) -> None:
+        """``secret``: fresh random bytes keying our address tokens; ``nonces``: fresh 16
+        random bytes at each call; ``has_file(game_id)``: whether we hold a game file for
+        that game (a player without one, seated in a START it never accepted, recovers)."""
+        self.identity = identity
+        self.admission = Admission()
+        self.replies = Replies(secret)
+        self.lobby: HostLobby | JoinLobby | None = None
+        self.session: Session | None = None
+        self.addresses: dict[int, Address] = {}  # seat -> address
+        self.contacts: dict[Address, None] = {}  # other proven sources, oldest first
+        self.errors = 0  # datagrams the lobby or the session rejected
+        self.last_error: ProtocolError | None = None
+        self._nonces = nonces
+        self._has_file = has_file
+        self._last_heard: dict[Address, float] = {}
+        self._events: deque[LobbyEvent | Event] = deque(maxlen=MAX_EVENTS)
+        self._outbox: deque[tuple[bytes, Address]] = deque(maxlen=MAX_CONTACTS)  # RESPONSEs
+
+    # --- forming a table, resuming ---
+
+    def host(self, lobby: HostLobby) -> None:
+        self.lobby = lobby
+
+    def join(self, lobby: JoinLobby) -> None:
+        self.lobby = lobby
+        self._update_known()
+
+    def leave(self) -> list[tuple[bytes, Address]]:
+        """Leave the table before the start: the LEAVE datagrams that tell everyone concerned
+        (all players, so no allowance applies); the node may then host or join again."""
+        if self.lobby is None or self.session is not None:
+            return []
+        self.lobby.leave()
+        out: list[tuple[bytes, Address]] = self.lobby.datagrams_to_send()  # type: ignore[assignment]
+        self.lobby = None
+        self._update_known()
+        return out
+
+    def resume(self, session: Session, addresses: dict[int, Address]) -> None:
+        """Play on ``session`` (replayed from a game file), with the seats' addresses saved
+        beside it."""
+        self.session = session
+        self.addresses = dict(addresses)
+        self._update_known()
+
+    # --- input ---
+
+    def receive(self, data: bytes, source: Address, now: float) -> None:
+        """One datagram from ``source``: the cheap checks first (net/admission.py), then the
+        lobby or the session. A message either rejects changes nothing; it is counted."""
+        verdict = self.admission.admit(data, source, now)
+        if verdict is Verdict.BY_AUTHOR and not self._vouched(data, now):
+            return
+        if verdict not in (Verdict.PASS, Verdict.BY_AUTHOR):
+            return
+        self.replies.received(source, len(data))
+        if source in self.addresses.values():  # only seats: any source would grow it
+            self._last_heard[source] = now
+        try:
+            self._route(parse(data), source, now)
+        except ProtocolError as exc:
+            self.errors += 1
+            self.last_error = exc
+            if (isinstance(exc, VersionError) and isinstance(self.lobby, JoinLobby)
+                    and source == self.lobby.host and self.lobby.started is None
+                    and self.lobby.refused is None):
+                self.lobby.refuse(f"the host runs another release: {exc}")
+
+    def handle_timer(self, now: float) -> None:
+        """A timer tick, every :data:`~p2p_burgundy.net.session.HEADS_INTERVAL` (the same as
+        the lobby's retry interval)."""
+        if self.session is not None:
+            self.session.handle_timer(now)
+        elif isinstance(self.lobby, JoinLobby):
+            self.lobby.handle_timer(now, self._nonces())
+        elif self.lobby is not None:
+            self.lobby.handle_timer(now)
+
+    # --- output ---
+
+    def flush(self, save: Callable[[list[Entry]], None], now: float) -> list[tuple[bytes, Address]]:
+        """After any input: the lobby's news first (a game it started gets its session), then
+        the new entries go to ``save``, which must make them durable (our own are sent only
+        after it returns), then the datagrams to send now, each with its address."""
+        while self.lobby is not None and (event := self.lobby.next_event()) is not None:
+            self._events.append(event)
+            if isinstance(event, Started) and self.session is None:
+                self._begin(event)
+            elif isinstance(event, RosterChanged) and self.session is not None:
+                self._learn_addresses()  # a returning player's new address
+            self._update_known()
+        out = list(self._outbox)
+        self._outbox.clear()
+        if self.lobby is not None:
+            out += self.lobby.datagrams_to_send()  # type: ignore[arg-type]
+        session = self.session
+        if session is not None:
+            save(session.take_unsaved())
+            session.saved()
+            while (event := session.next_event()) is not None:
+                self._events.append(event)
+            for data, destination in session.datagrams_to_send():
+                targets = self.broadcast_targets() if destination is BROADCAST else [destination]
+                out += [(data, target) for target in targets]  # type: ignore[misc]
+        return [(sent, address) for data, address in out
+                if (sent := self._allowed(data, address, now)) is not None]
+
+    def next_event(self) -> LobbyEvent | Event | None:
+        """What happened (the lobby's events and the session's), oldest first."""
+        return self._events.popleft() if self._events else None
+
+    # --- the address book ---
+
+    def broadcast_targets(self) -> list[Address]:
+        mine = self.session.my_seat if self.session else None
+        targets = [a for seat, a in self.addresses.items() if seat != mine]
+        return targets + [c for c in self.contacts if c not in targets]
+
+    def missing(self, now: float) -> list[int]:
+        """Seats we have not heard from for :data:`MISSING_AFTER` seconds."""
+        if self.session is None:
+            return []
+        return [seat for seat, address in self.addresses.items()
+                if now - self._last_heard.get(address, 0.0) > MISSING_AFTER]
+
+    # --- internals ---
+
+    def _route(self, message: Message, source: Address, now: float) -> None:
+        if isinstance(message, Challenge | Response):
+            self._address_check(message, source)
+        elif message.TAG < Tag.HELLO:
+            if self.session is not None:
+                self.session.receive_message(message, source, now)
+                self._remember(source)
+            elif isinstance(self.lobby, JoinLobby) and isinstance(message, EntryMessage):
+                self.lobby.receive(message, source)
+        elif isinstance(self.lobby, HostLobby):
+            self.lobby.receive(message, source, self._nonces())
+        elif isinstance(self.lobby, JoinLobby):
+            self.lobby.receive(message, source)
+
+    def _allowed(self, data: bytes, address: Address, now: float) -> bytes | None:
+        """What may go to ``address`` in place of ``data``: itself, a CHALLENGE (an unproven
+        address out of credit), or None (nothing, now)."""
+        if self.replies.allow(address, len(data)):
+            return data
+        self.admission.stats.withheld += 1
+        challenge = self.replies.challenge(address, now)
+        if challenge is None or not self.replies.allow(address, len(challenge)):
+            return None
+        return challenge
+
+    def _vouched(self, data: bytes, now: float) -> bool:
+        """An entry a budget refused counts only as a seat's own (verified) new entry."""
+        session = self.session
+        if session is None:
+            return False
+        seats = {s.key: i for i, s in enumerate(session.seats)}
+        return self.admission.vouch(data, seats, [len(c) for c in session.chains],
+                                    session.game_id, now)
+
+    def _begin(self, started: Started) -> None:
+        start = started.start
+        seated = self.identity.public_key in {s.key for s in start.seats}
+        # A player who never accepted this start but sits in it lost its game file.
+        recovering = (seated and not self._has_file(start.game_id)
+                      and isinstance(self.lobby, JoinLobby) and not self.lobby.accepted)
+        self.session = Session(start.entry, self.identity if seated else None,
+                               recovering=recovering,
+                               recovery_nonce=self._nonces() if recovering else b"")
+        self._learn_addresses()
+        if isinstance(self.lobby, HostLobby):
+            for address in self.lobby.spectators.values():
+                self._remember(address)
+
+    def _learn_addresses(self) -> None:
+        """Seat addresses from the lobby's roster (the host's is where we sent HELLO)."""
+        assert self.session is not None and self.lobby is not None
+        members = {m.key: m.address for m in self.lobby.members if m.address[1]}
+        if isinstance(self.lobby, JoinLobby) and self.lobby.host_key is not None:
+            members[self.lobby.host_key] = self.lobby.host
+        for seat, s in enumerate(self.session.seats):
+            if s.key in members and s.key != self.identity.public_key:
+                self.addresses[seat] = members[s.key]
+
+    def _update_known(self) -> None:
+        """The players' addresses (the seats', the lobby's members and spectators, or our
+        host): exempt from the strangers' budget, and proven for replies."""
+        known = set(self.addresses.values())
+        if self.lobby is not None:
+            known |= {m.address for m in self.lobby.members if m.address[1]}
+            if isinstance(self.lobby, JoinLobby):
+                known.add(self.lobby.host)
+            else:
+                known |= set(self.lobby.spectators.values())
+        self.admission.known = self.replies.known = known
+
+    def _remember(self, source: Address) -> None:
+        """Broadcast to ``source`` too (a spectator, a player back on another port): only
+        once it proved its address, or a stranger's HEADS would buy it every entry."""
+        if (source in self.addresses.values() or source in self.contacts
+                or not self.replies.proven(source)):
+            return
+        self.contacts[source] = None
+        if len(self.contacts) > MAX_CONTACTS:
+            self.contacts.pop(next(iter(self.contacts)))
+
+    def _address_check(self, message: Message, source: Address) -> None:
+        """Echo a CHALLENGE from an address we talk to (never to anyone else: it would make
+        us a reflector); a RESPONSE proves its source (see net/admission.py)."""
+        if isinstance(message, Response):
+            self.replies.prove(source, message.token)
+        elif isinstance(message, Challenge) and (
+                source in self.replies.known or source in self.broadcast_targets()):
+            self._outbox.append((Response(message.token).encode(), source))
