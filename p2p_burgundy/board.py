@@ -43,8 +43,9 @@ def bridge_order(track: tuple[tuple[int, int], ...], on_top: int = -1) -> tuple[
     >>> bridge_order(((1, 0), (1, 5), (0, 9)), on_top=0)
     (0, 1, 2)
     """
-    return tuple(sorted(range(len(track)),
-                        key=lambda s: (-track[s][0], s != on_top, -track[s][1])))
+    ranked = sorted([(-space, seat != on_top, -stamp, seat)
+                     for seat, (space, stamp) in enumerate(track)])
+    return tuple([seat for *_, seat in ranked])
 
 
 def depot_spaces(depot: int, players: int) -> list[tuple[int, Colour]]:

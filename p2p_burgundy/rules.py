@@ -157,7 +157,7 @@ _SALES, _ANIMALS, _REGIONS, _PHASE_BONUSES = (
 _GEESE, _MINE = Tile.GEESE, Tile.MINE
 
 # Tiles a carpenter's workshop / church / market may take, by colour.
-_EFFECT_COLOURS = {
+_EFFECT_COLOURS: dict[int, frozenset[int]] = {
     Step.CARPENTER: frozenset({Colour.BEIGE}),
     Step.CHURCH: frozenset({Colour.GREY, Colour.YELLOW, Colour.DARK_GREEN}),
     Step.MARKET: frozenset({Colour.BLUE, Colour.LIGHT_GREEN}),
@@ -193,13 +193,13 @@ COST = tuple(
 
 
 _MAX_COST = 3  # the most workers any target costs (three steps away, one step per worker)
-# _TARGETS[per][free][die][workers]: bit ``t`` set for each number 1..6 that ``die`` (0: any
-# number) turns into with at most ``workers`` (0.._MAX_COST) workers; _REACH: the spaces
-# showing those numbers (every estate prints the same numbers, estate.DIE_PATTERN).
+# _TARGETS[per][free][die][workers]: the numbers 1..6 that ``die`` (0: any number) turns into
+# with at most ``workers`` (0.._MAX_COST) workers, ascending; _REACH: the spaces showing those
+# numbers (every estate prints the same numbers, estate.DIE_PATTERN).
 _TARGETS = tuple(
     tuple(
         tuple(
-            tuple(sum(1 << t for t in range(1, 7) if not v or COST[per][free][v][t] <= w)
+            tuple(tuple(t for t in range(1, 7) if not v or COST[per][free][v][t] <= w)
                   for w in range(_MAX_COST + 1))
             for v in range(7)
         )
@@ -210,7 +210,7 @@ _TARGETS = tuple(
 _REACH = tuple(
     tuple(
         tuple(
-            tuple(sum(1 << s for s, d in enumerate(DIE_PATTERN) if targets >> d & 1)
+            tuple(sum(1 << s for s, d in enumerate(DIE_PATTERN) if d in targets)
                   for targets in by_workers)
             for by_workers in by_die
         )
@@ -263,8 +263,7 @@ def new_game(config: GameConfig) -> GameState:
         if start == CHOOSE:  # placed when the player chooses (ChooseEstate)
             p.estate, p.occupied, p.frontier = (EMPTY,) * SPACE_COUNT, 0, 0
         else:
-            p.estate = tuple(_start_castle(seat) if s == start else EMPTY
-                             for s in range(SPACE_COUNT))
+            p.estate = _start_estate(seat, start)
             p.occupied = 1 << start
             p.frontier = NEIGHBOURS[start]
         p.knowledge = 0
@@ -316,6 +315,13 @@ def _start_castle(seat: int) -> int:
     return NORMAL_SUPPLY[Colour.DARK_GREEN][-1 - seat]
 
 
+def _start_estate(seat: int, space: int) -> tuple[int, ...]:
+    """``seat``'s estate with only its start castle, on ``space``."""
+    estate = [EMPTY] * SPACE_COUNT
+    estate[space] = _start_castle(seat)
+    return tuple(estate)
+
+
 def resolve_chance(state: GameState, entropy: bytes) -> GameState:
     """Apply the pending chance event with 32 bytes of entropy (see :mod:`.chance`);
     :func:`draw_chance` also says what it drew.
@@ -344,7 +350,7 @@ def resolve_chance(state: GameState, entropy: bytes) -> GameState:
         new.chance = None
     elif kind == _PHASE_EVENT:
         _phase_setup(new, draws)
-        new.chance = ChanceEvent(new.chance_index, _ROUND_EVENT, new.phase, 0)
+        new.chance = _event(new.chance_index, _ROUND_EVENT, new.phase, 0)
     elif kind == _SETUP_EVENT:
         _setup(new, draws)
         if new.config.experts:
@@ -387,6 +393,24 @@ def draw_chance(state: GameState, entropy: bytes) -> tuple[GameState, Draw]:
     else:
         drew = DealDraw(new.offers)
     return new, drew
+
+
+# The PHASE and ROUND events of a game's schedule (its set-up takes one event, or two with
+# the experts' deal; then each phase takes six), made once: events are values, and making one
+# costs more than finding it.
+_EVENTS = {
+    (event.index, event.kind, event.phase, event.round): event
+    for first in (1, 2)
+    for phase in range(PHASES)
+    for event in (ChanceEvent(first + 6 * phase, ChanceKind.PHASE, phase, 0),
+                  *(ChanceEvent(first + 6 * phase + 1 + r, ChanceKind.ROUND, phase, r)
+                    for r in range(ROUNDS)))
+}
+
+
+def _event(index: int, kind: ChanceKind, phase: int, round_: int) -> ChanceEvent:
+    """``ChanceEvent(index, kind, phase, round_)``, the made one when the schedule has it."""
+    return _EVENTS.get((index, kind, phase, round_)) or ChanceEvent(index, kind, phase, round_)
 
 
 def _deal(state: GameState, draws: Draws) -> None:
@@ -475,14 +499,6 @@ _DEPOT_FILLS = {
              for phase in range(PHASES))
     for n in BLACK_DEPOT_TILES
 }
-# The slots a phase may fill, by player count and depot (0 the black depot): the others
-# stay empty all game.
-_DEPOT_SLOTS = {
-    n: (tuple(range(BLACK_DEPOT_TILES[n])),
-        *(tuple(sorted({slot for fills in by_phase for depot, slot, _ in fills if depot == d}))
-          for d in range(1, 7)))
-    for n, by_phase in _DEPOT_FILLS.items()
-}
 
 
 def _phase_setup(state: GameState, draws: Draws) -> None:
@@ -560,7 +576,7 @@ def legal_actions(state: GameState) -> list[Action]:
     p = state.players[state.order[state.turn]]
     if not state.pending:
         actions: list[Action] = list(_DICE_LEFT[p.dice_used])
-        if not p.bought:
+        if not p.bought and (p.silver >= PURCHASE_PRICE or p.knowledge & _K6):
             actions += _purchases(state, p)
         if p.knowledge & _K28 and p.silver:
             actions.append(BUY_WORKERS)
@@ -568,6 +584,8 @@ def legal_actions(state: GameState) -> list[Action]:
             actions.append(END_TURN)
         return actions
     step, arg = state.pending[-1]
+    if step == _DIE_STEP:  # the commonest decision after the turn's
+        return _action_choices(state, p, p.dice[arg], p.workers)
     return _CHOICES[step](state, p, arg)
 
 
@@ -588,21 +606,17 @@ def _action_choices(state: GameState, p: PlayerState, value: int, workers: int) 
     per = 2 if k & _K8 else 1
     w = workers if workers < _MAX_COST else _MAX_COST
     actions: list[Action] = []
-    targets = _TARGETS[per][1 if k & _K12 else 0][value][w]
     depots = state.depots
-    slots = _DEPOT_SLOTS[state.config.table_players]
-    for d in range(1, 7):
-        if targets >> d & 1:
-            row, take = depots[d], TAKE_TILE[d]
-            for slot in slots[d]:
-                if row[slot] != EMPTY:
-                    actions.append(take[slot])
+    for d in _TARGETS[per][1 if k & _K12 else 0][value][w]:
+        take = TAKE_TILE[d]
+        for slot, tile in enumerate(depots[d]):
+            if tile != EMPTY:
+                actions.append(take[slot])
     if p.storage:
         actions += _placements(state, p, value, w, per)
-    targets = _TARGETS[per][0][value][w]
     goods = p.goods
-    for g in range(1, 7):
-        if goods[g] and targets >> g & 1:
+    for g in _TARGETS[per][0][value][w]:
+        if goods[g]:
             actions.append(SELL_GOODS[g])
     actions.append(TAKE_WORKERS)
     return actions
@@ -661,10 +675,11 @@ def river_reach(board: Estate, occupied: int) -> int:
 def _without_duplicate_buildings(board: Estate, p: PlayerState, tile: int, mask: int) -> int:
     """The spaces of ``mask`` whose city holds no ``tile`` yet (one building of a kind per
     city)."""
+    built = p.occupied & board.colour_masks[_BEIGE]  # buildings stand in cities
     estate = p.estate
-    if tile not in estate:
+    if not built or tile not in estate:
         return mask
-    for s in bits(p.occupied & board.colour_masks[_BEIGE]):  # buildings stand in cities
+    for s in bits(built):
         if estate[s] == tile:
             mask &= ~board.regions[board.region_of[s]].mask
     return mask
@@ -684,18 +699,17 @@ def _without_inn_areas(board: Estate, p: PlayerState, mask: int) -> int:
 def _purchases(state: GameState, p: PlayerState) -> list[Action]:
     """The purchases open to ``p`` (who has not bought this turn)."""
     silver = p.silver >= PURCHASE_PRICE
-    workers = _can_pay_workers(state, p)
+    workers = bool(p.knowledge & _K6) and _can_pay_workers(state, p)
     if not (silver or workers):
         return []
     pay = 0 if silver else 1  # Payment.SILVER or WORKERS; both when both is set
     both = silver and workers
     actions: list[Action] = []
     depots = state.depots
-    slots = _DEPOT_SLOTS[state.config.table_players]
     for d in (range(7) if p.knowledge & _K6 else (0,)):
-        row, buy = depots[d], BUY[d]
-        for slot in slots[d]:
-            if row[slot] != EMPTY:
+        buy = BUY[d]
+        for slot, tile in enumerate(depots[d]):
+            if tile != EMPTY:
                 if both:
                     actions += buy[slot]
                 else:
@@ -730,23 +744,25 @@ def _ship_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     return list(_goods_choices(state, p))
 
 
+_GOODS_BITS = tuple(1 << g for g in range(7))  # a count per goods type -> a mask of types
+# _KEPT[new][free]: each way to keep ``free`` of the goods types in mask ``new``, as masks, in
+# the order of itertools.combinations over the types ascending.
+_KEPT = tuple(
+    tuple(tuple(sum(kept) for kept in itertools.combinations([1 << g for g in bits(new)], free))
+          for free in range(GOODS_SLOTS + 1))
+    for new in range(1 << 7)
+)
+
+
 def _goods_choices(state: GameState, p: PlayerState) -> list[TakeGoods]:
     """Which depots' goods a ship takes, and which goods types are kept when slots run out."""
-    offered = [0] * 7  # per depot, the goods types lying there as a bit mask
-    for d in range(1, 7):
-        row = state.depot_goods[d]
-        if any(row):
-            for g in range(1, 7):
-                if row[g]:
-                    offered[d] |= 1 << g
+    # Per depot, the goods types lying there as a bit mask (bit g for type g).
+    offered = [sum(itertools.compress(_GOODS_BITS, row)) for row in state.depot_goods]
     options: list[tuple[int, ...]] = [(d,) for d in range(1, 7) if offered[d]]
     if p.knowledge & _K5:
         options += [tuple(sorted((d, NEIGHBOUR_DEPOT[d]))) for d in range(1, 7)
                     if offered[d] and offered[NEIGHBOUR_DEPOT[d]]]
-    held = 0
-    for g in range(1, 7):
-        if p.goods[g]:
-            held |= 1 << g
+    held = sum(itertools.compress(_GOODS_BITS, p.goods))
     free = 6 if state.config.solo else GOODS_SLOTS - held.bit_count()  # solo: no limit
     choices = []
     for depots in options:
@@ -757,8 +773,8 @@ def _goods_choices(state: GameState, p: PlayerState) -> list[TakeGoods]:
             choices.append(table[types])
         else:
             old = types & held
-            for kept in itertools.combinations([1 << g for g in bits(new)], free):
-                choices.append(table[old | sum(kept)])
+            for kept in _KEPT[new][free]:
+                choices.append(table[old | kept])
     return choices
 
 
@@ -767,12 +783,14 @@ def _warehouse_choices(state: GameState, p: PlayerState, _: int) -> list[Action]
 
 
 def _effect_take_choices(state: GameState, p: PlayerState, step: int) -> list[Action]:
-    colours = _EFFECT_COLOURS[Step(step)]
+    colours = _EFFECT_COLOURS[step]
     actions: list[Action] = []
+    depots = state.depots
     for d in range(1, 7):
-        for slot, tile in enumerate(state.depots[d]):
+        take = TAKE_TILE[d]
+        for slot, tile in enumerate(depots[d]):
             if tile != EMPTY and TILE_COLOUR[tile] in colours:
-                actions.append(TAKE_TILE[d][slot])
+                actions.append(take[slot])
     actions.append(PASS)
     return actions
 
@@ -1023,7 +1041,7 @@ def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
         return new
     if new.round + 1 < ROUNDS:
         new.round += 1
-        new.chance = ChanceEvent(new.chance_index, _ROUND_EVENT, new.phase, new.round)
+        new.chance = _event(new.chance_index, _ROUND_EVENT, new.phase, new.round)
         return new
     _end_phase(new)
     return new
@@ -1042,7 +1060,7 @@ def _end_phase(state: GameState) -> None:
     if state.phase + 1 < PHASES:
         state.phase += 1
         state.round = 0
-        state.chance = ChanceEvent(state.chance_index, _PHASE_EVENT, state.phase, 0)
+        state.chance = _event(state.chance_index, _PHASE_EVENT, state.phase, 0)
         return
     state.phase = PHASES
     if state.config.solo:
@@ -1123,19 +1141,18 @@ def _store(turn: _Turn, tile: int) -> None:
         turn.push(_DISCARD_STEP)
 
 
-def _die_value(turn: _Turn, pending_arg: int, step: int) -> int:
-    """The number an action of ``step`` uses: the chosen die, the white die (a white castle),
-    or 0 (any number: a castle's extra action)."""
+def _pay_workers(turn: _Turn, action: Action, step: int, arg: int, target: int,
+                 free: int) -> None:
+    """Pay the fewest workers that turn the number an action of ``step`` uses into ``target``:
+    the chosen die (``arg``), the white die (a white castle), or none (any number: a castle's
+    extra action)."""
+    p = turn.p
     if step == _DIE_STEP:
-        return turn.p.dice[pending_arg]
-    return turn.old.white_die if step == _WHITE_CASTLE_STEP else 0
-
-
-def _pay_workers(turn: _Turn, action: Action, value: int, target: int, free: int) -> None:
-    """Pay the fewest workers that turn die ``value`` into ``target`` (value 0: castle)."""
+        value = p.dice[arg]
+    else:
+        value = turn.old.white_die if step == _WHITE_CASTLE_STEP else 0
     if not value:
         return
-    p = turn.p
     cost = COST[2 if p.knowledge & _K8 else 1][free][value][target]
     if cost > p.workers:
         raise turn.fail(action, f"turning your {value} into a {target} takes {cost} "
@@ -1150,7 +1167,7 @@ def _make_action_handler(step: Step) -> dict[type[Action], Callable[[_Turn, Acti
         if not (isinstance(action.depot, int) and 1 <= action.depot <= 6):
             raise turn.fail(action, "a die takes from numbered depots 1..6 only")
         _check_slot(turn, action, action.depot, action.slot)
-        _pay_workers(turn, action, _die_value(turn, arg, step), action.depot,
+        _pay_workers(turn, action, step, arg, action.depot,
                      1 if turn.p.knowledge & _K12 else 0)
         _take_into_storage(turn, action.depot, action.slot)
 
@@ -1158,12 +1175,12 @@ def _make_action_handler(step: Step) -> dict[type[Action], Callable[[_Turn, Acti
         tile = _check_placement(turn, action)
         board = turn.old.boards[turn.seat]
         free = 1 if turn.p.knowledge & _FREE_PLACE_BIT[TILE_COLOUR[tile]] else 0
-        _pay_workers(turn, action, _die_value(turn, arg, step), board.dice[action.space], free)
+        _pay_workers(turn, action, step, arg, board.dice[action.space], free)
         _place(turn, action.storage, action.space)
 
     def sell(turn: _Turn, action: SellGoods, arg: int) -> None:
         _check_goods(turn, action)
-        _pay_workers(turn, action, _die_value(turn, arg, step), action.goods, 0)
+        _pay_workers(turn, action, step, arg, action.goods, 0)
         _sell(turn, action.goods)
 
     def workers(turn: _Turn, action: TakeWorkers, arg: int) -> None:
@@ -1645,8 +1662,7 @@ def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
         raise turn.fail(action, f"the start castle goes on a dark green space{solo} of estate "
                                 f"{board.id}: {spaces}; not {where}")
     p = turn.p
-    p.estate = tuple(_start_castle(turn.seat) if s == space else EMPTY
-                     for s in range(SPACE_COUNT))
+    p.estate = _start_estate(turn.seat, space)
     p.occupied = 1 << space
     p.frontier = NEIGHBOURS[space]
     new = turn.new
