@@ -143,11 +143,21 @@ class GameConfig:
     engine never reads it; it is here so that every player signs it with the rest)."""
     target: int = SOLO_TARGET
     """The solo game: where the target marker starts (45 easier ... 55 harder)."""
+    # Derived from ``players`` when made; fields rather than properties because the rules
+    # read them on every decision.
+    solo: bool = field(init=False, repr=False, compare=False)
+    """Whether this is the solo game (one player, the 2019 rulebook's solo rules)."""
+    table_players: int = field(init=False, repr=False, compare=False)
+    """The player count the central board is set up for: the solo game uses the 2-player
+    side (12 depot tiles and 4 in the black depot each phase) and the 2-player sales, trade
+    routes and the like."""
 
     def __post_init__(self) -> None:
         if type(self.players) is not int or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ConfigError(f"players must be 1 (the solo game), 2, 3 or 4, "
                               f"not {self.players!r}")
+        object.__setattr__(self, "solo", self.players == 1)
+        object.__setattr__(self, "table_players", max(self.players, 2))
         if not isinstance(self.edition, Edition):
             raise ConfigError(f"edition must be an Edition, not {self.edition!r}")
         if not isinstance(self.setup, Setup):
@@ -240,18 +250,6 @@ class GameConfig:
         return (f"GameConfig(players={self.players!r}, edition={self.edition!r}, "
                 f"estates={self.estates!r}, start_spaces={self.start_spaces!r}{setup}{modules}"
                 f"{custom}{hints}{target})")
-
-    @property
-    def solo(self) -> bool:
-        """Whether this is the solo game (one player, the 2019 rulebook's solo rules)."""
-        return self.players == 1
-
-    @property
-    def table_players(self) -> int:
-        """The player count the central board is set up for: the solo game uses the
-        2-player side (12 depot tiles and 4 in the black depot each phase) and the 2-player
-        sales, trade routes and the like."""
-        return max(self.players, 2)
 
     @property
     def border_posts(self) -> bool:

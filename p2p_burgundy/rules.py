@@ -154,7 +154,7 @@ _DIE_STEP, _FREE_STEP, _DISCARD_STEP, _SHIP_STEP, _WHITE_CASTLE_STEP = (
 _SETUP_EVENT, _PHASE_EVENT, _ROUND_EVENT = ChanceKind.SETUP, ChanceKind.PHASE, ChanceKind.ROUND
 _SALES, _ANIMALS, _REGIONS, _PHASE_BONUSES = (
     Category.SALES, Category.ANIMALS, Category.REGIONS, Category.PHASE_BONUSES)
-_GEESE, _MINE = Tile.GEESE, Tile.MINE
+_GEESE, _MINE, _INN = Tile.GEESE, Tile.MINE, Tile.INN
 
 # Tiles a carpenter's workshop / church / market may take, by colour.
 _EFFECT_COLOURS: dict[int, frozenset[int]] = {
@@ -641,7 +641,7 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
             mask &= _REACH[per][1 if k & _FREE_PLACE_BIT[colour] else 0][value][w]
         if colour == _BEIGE and not k & _K1:
             mask = _without_duplicate_buildings(board, p, tile, mask)
-        elif tile == Tile.INN:
+        elif tile == _INN:
             mask = _without_inn_areas(board, p, mask)
         row = PLACE_TILE[i]
         while mask:
@@ -1224,7 +1224,7 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
             and not _without_duplicate_buildings(board, p, tile, 1 << space):
         raise turn.fail(action, f"that city already has a {tile_name(tile)} "
                                 "(knowledge #1 lifts this)")
-    if tile == Tile.INN and not _without_inn_areas(board, p, 1 << space):
+    if tile == _INN and not _without_inn_areas(board, p, 1 << space):
         raise turn.fail(action, f"the area of {board.label(space)} already has an inn "
                                 "(one inn per area)")
     return tile
