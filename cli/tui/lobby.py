@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from p2p_burgundy.config import Module, Setup
+from p2p_burgundy.config import MODULE_ORDER, Module, Setup
 from p2p_burgundy.estate import Estate
 from p2p_burgundy.net.discovery import TableInfo
 from p2p_burgundy.net.errors import AddressError
@@ -37,7 +37,13 @@ from .render import Canvas, Line, Seg, Style, fit, footer_line, too_small_lines
 from .table import clean_name
 
 EDITIONS = ("2011", "2019")
-EXPANSIONS = ("none", "all")  # the host page's choice of the 2019 expansion modules
+MODULE_TEXT: dict[Module, str] = {
+    Module.EXTRA_TILES: "monasteries #27 #28, the crane, the geese",
+    Module.WHITE_CASTLES: "8 white castles: an action with the white die",
+    Module.INNS: "an inn a phase: its area scores one size bigger",
+    Module.TRADE_ROUTES: "sold goods laid on a route of bonuses",
+}
+"""What each 2019 expansion module does, in a line of the host page."""
 ACTIONS = ("bots", "host", "address", "learn")
 ACTION_TEXT = {"bots": "play against bots on this computer",
                "learn": "learn to play: a guided first game against a bot",
@@ -170,7 +176,8 @@ class LobbyModel:
     players: int = 2
     edition: str = "2011"
     hints: bool = False
-    expansions: str = "none"  # "all": every 2019 expansion module (2019 edition)
+    modules: tuple[Module, ...] = ()  # the 2019 expansion modules (2019 edition)
+    module_cursor: int = 0  # the module row Space switches on the host page
     bots: int = 1
     ready: bool = False
     typing: str = ""
@@ -302,11 +309,32 @@ class LobbyModel:
     def switch_edition(self) -> None:
         self.edition = EDITIONS[(EDITIONS.index(self.edition) + 1) % len(EDITIONS)]
         if self.edition != "2019":
-            self.expansions = "none"  # the modules are part of the 2019 edition
+            self.modules = ()  # the modules are part of the 2019 edition
 
     def switch_expansions(self) -> None:
-        self.expansions = EXPANSIONS[(EXPANSIONS.index(self.expansions) + 1) % len(EXPANSIONS)]
-        if self.expansions != "none":
+        """m: every module on (with the 2019 edition), or all off if they were all on."""
+        self._set_modules(() if self.modules == MODULE_ORDER else MODULE_ORDER)
+
+    def move_module(self, delta: int) -> None:
+        """Up/Down: the module row Space switches."""
+        self.module_cursor = (self.module_cursor + delta) % len(MODULE_ORDER)
+
+    def switch_module(self) -> None:
+        """Space: the module under the cursor on or off (on: with the 2019 edition).
+
+        >>> model = LobbyModel("Ann", "red", "fp", page=Page.HOST)
+        >>> model.move_module(2); model.switch_module(); model.modules, model.edition
+        ((Module.INNS,), '2019')
+        >>> model.switch_module(); model.modules
+        ()
+        """
+        module = MODULE_ORDER[self.module_cursor]
+        on = set(self.modules) ^ {module}
+        self._set_modules(tuple(m for m in MODULE_ORDER if m in on))
+
+    def _set_modules(self, modules: tuple[Module, ...]) -> None:
+        self.modules = modules
+        if modules:
             self.edition = "2019"
 
     def switch_hints(self) -> None:
@@ -315,8 +343,7 @@ class LobbyModel:
     def confirm(self) -> LobbyCommand | None:
         """Enter on the host, bots or address page."""
         if self.page == Page.HOST:
-            modules = tuple(Module) if self.expansions == "all" else ()
-            return self._enter(Host(self.players, self.edition, modules=modules,
+            return self._enter(Host(self.players, self.edition, modules=self.modules,
                                     hints=self.hints))
         if self.page == Page.BOTS:
             return PlayBots(self.bots)
@@ -477,13 +504,15 @@ LOBBY_KEYMAP: dict[Page, dict[str, tuple[Handler, str]]] = {
         "q": (("quit",), "quit"),
     },
     Page.HOST: {
-        "^J": (("confirm",), "open the table"),
+        "^J": (("confirm",), "open"),
         "KEY_LEFT": (("adjust", "-1"), ""), "KEY_RIGHT": (("adjust", "1"), ""),
         "2": (("number", "2"), "players"), "3": (("number", "3"), ""),
         "4": (("number", "4"), ""),
         "e": (("switch_edition",), "edition"),
         "t": (("switch_hints",), "hints"),
-        "m": (("switch_expansions",), "modules"),
+        " ": (("switch_module",), "module"),
+        "m": (("switch_expansions",), "all"),
+        "KEY_UP": (("move_module", "-1"), ""), "KEY_DOWN": (("move_module", "1"), ""),
         "^[": (("back",), "back"),
         "q": (("quit",), "quit"),
     },
@@ -511,7 +540,7 @@ LOBBY_KEYMAP: dict[Page, dict[str, tuple[Handler, str]]] = {
 }
 """Every key of the lobby screens, per page. In ADDRESS and EDIT, other keys type."""
 
-_KEY_NAMES = {"^J": "Enter", "^[": "Esc", "KEY_UP": "Up", "KEY_DOWN": "Down"}
+_KEY_NAMES = {"^J": "Enter", "^[": "Esc", "KEY_UP": "Up", "KEY_DOWN": "Down", " ": "Space"}
 _HELP = (("toggle_help",), "help")
 for _page, _keys in LOBBY_KEYMAP.items():
     if _page != Page.TOO_SMALL:
@@ -529,10 +558,10 @@ PAGE_HELP: dict[Page, tuple[str, ...]] = {
         "New to the game? l plays a guided first game against a bot.",
     ),
     Page.HOST: (
-        "Choose the seats (2 to 4), the rulebook edition, the 2019 expansion modules (m:",
-        "none or all; `burgundy host --with` picks them one by one) and whether players",
-        "may ask a bot for hints (everyone sees it). Enter opens the table: it is",
-        "announced on the LAN, and anyone can join it by address too.",
+        "Choose the seats (2 to 4), the rulebook edition, whether players may ask a bot",
+        "for hints (everyone sees it) and the 2019 expansion modules: Up/Down picks one,",
+        "Space switches it, m switches them all (they need the 2019 edition). Enter opens",
+        "the table: it is announced on the LAN, and anyone can join it by address too.",
     ),
     Page.BOTS: (
         "Each bot is a peer of its own on this computer, talking over loopback: the game",
@@ -706,13 +735,25 @@ def host_lines(model: LobbyModel, width: int) -> list[Line]:
         [Seg("Hints:    "), *_choices(("off", "on"), "on" if model.hints else "off"),
          Seg(fit("   (t switches: may players ask a bot what it would do?)", width - 18),
              Style.DIM)],
-        [Seg("Modules:  "), *_choices(EXPANSIONS, model.expansions),
-         Seg(fit("   (m: the 2019 expansions, 2019 edition)", width - 20), Style.DIM)],
+        [Seg("Modules:"), Seg(fit("   (2019 edition; Up/Down, Space switches, m: all or none)",
+                                  width - 8), Style.DIM)],
+        *module_lines(model, width),
         [],
         [Seg(fit("Enter opens the table: it is announced on the LAN, and anyone can also "
                  "join it", width))],
         [Seg(fit("by its address. Esc goes back.", width))],
     ]
+
+
+def module_lines(model: LobbyModel, width: int) -> list[Line]:
+    """One row per module: on or off, its name and what it does (the cursor on one)."""
+    lines = []
+    for i, module in enumerate(MODULE_ORDER):
+        mark = "[x]" if module in model.modules else "[ ]"
+        style = Style.CURSOR if i == model.module_cursor else Style.NORMAL
+        lines.append([Seg(" "), Seg(f"{mark} {module.value:<14}", style),
+                      Seg(fit(f" {MODULE_TEXT.get(module, '')}", width - 20), Style.DIM)])
+    return lines
 
 
 def bots_lines(model: LobbyModel, width: int) -> list[Line]:

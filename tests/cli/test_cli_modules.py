@@ -105,9 +105,9 @@ def test_the_host_page_switches_every_module_on_with_the_2019_edition():
     model = LobbyModel("Ann", "red", "fp")
     model.page = Page.HOST
     model.switch_expansions()
-    assert (model.expansions, model.edition) == ("all", "2019")
+    assert (model.modules, model.edition) == (tuple(Module), "2019")
     command = model.confirm()
     assert isinstance(command, Host) and command.modules == tuple(Module)
     model.page = Page.HOST
     model.switch_edition()  # back to 2011: no modules
-    assert (model.expansions, model.edition) == ("none", "2011")
+    assert (model.modules, model.edition) == ((), "2011")

@@ -436,3 +436,21 @@ def test_resigning_by_keys_shows_on_the_other_screen_and_the_last_player_ends_th
         again.wait_for("R does nothing here")
         again.press("q")
         assert again.wait_exit() == 0
+
+
+def test_the_host_page_switches_each_module_on_its_own(tmp_path: Path) -> None:
+    with burgundy(tmp_path, "play", "--name", "Hana", *OFF_LAN) as term:
+        term.wait_for("host a new table")
+        term.press("h")
+        screen = term.wait_for("Modules:")
+        assert "[ ] extra-tiles" in screen and "its area scores one size bigger" in screen
+        term.press("down", "down", " ")  # the third module: inns
+        screen = term.wait_for("[x] inns")
+        assert "[ ] extra-tiles" in screen and "[ ] trade-routes" in screen
+        term.press("down", " ")
+        term.wait_for("[x] trade-routes")
+        term.press("enter")
+        screen = term.wait_for("Others join at 127.0.0.1:")
+        assert "With inns, trade-routes" in screen
+        term.press("q")
+        assert term.wait_exit() == 0
