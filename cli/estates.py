@@ -49,6 +49,7 @@ from p2p_burgundy.estate import (
     by_number,
     caveat,
     parse_estate,
+    post_spaces,
 )
 from p2p_burgundy.tiles import COLOUR_LETTERS, Colour
 
@@ -147,7 +148,7 @@ def table_extras(config: GameConfig) -> str:
     """What a table plays beyond the base game on estate 1, in one line ("" if nothing).
 
     >>> table_extras(GameConfig(2, Edition.E2019, estates=("11a", "11a"), modules=(Module.INNS,)))
-    'With inns; estates 11a (border posts)'
+    'With inns; estates 11a (border posts: medium-low confidence)'
     """
     parts = []
     if config.modules:
@@ -159,7 +160,7 @@ def table_extras(config: GameConfig) -> str:
         for ident in dict.fromkeys(config.estates):
             board = config.board(ident)
             kind = (" (not an official board)" if board in config.custom
-                    else " (border posts)" if board.border_posts else "")
+                    else " (border posts: medium-low confidence)" if board.border_posts else "")
             names.append(f"{ident}{kind}")
         parts.append("estates " + ", ".join(names))
     if config.hints:
@@ -196,11 +197,17 @@ def describe(board: Estate, layout: bool = False, edition: str | None = None) ->
              f"        {numbers} (id {board.id}); {board.confidence} confidence; "
              f"start castle {start}; cities of {', '.join(map(str, cities))} spaces{posts}"]
     if layout:
+        post_mask = post_spaces(board)
         for row, length in enumerate(ROW_LENGTHS):
             first = sum(ROW_LENGTHS[:row])
-            cells = " ".join(f"{COLOUR_LETTERS[board.colours[s]]}{board.dice[s]}"
-                             for s in range(first, first + length))
-            lines.append(" " * (8 + 3 * (7 - length) // 2) + cells)
+            # each space after a space, or after "P" where a border post touches it
+            cells = "".join(f"{'P' if post_mask >> s & 1 else ' '}"
+                            f"{COLOUR_LETTERS[board.colours[s]]}{board.dice[s]}"
+                            for s in range(first, first + length))
+            lines.append(" " * (7 + 3 * (7 - length) // 2) + cells)
+        if post_mask:
+            lines.append("        P: a border post on the outer edge by that space "
+                         "(positions: medium-low confidence)")
     warning = caveat(board)
     if warning:
         lines.append(f"        note: {warning}")

@@ -179,6 +179,20 @@ class Estate:
         return f"estate({self.id!r})"
 
 
+def post_spaces(board: Estate) -> int:
+    """The rim spaces the board's border posts touch, as a mask (0 without posts): where
+    drawings mark the posts, each on the outer edge by its spaces.
+
+    >>> board = estate("11a")
+    >>> [board.label(s).split()[0] for s in bits(post_spaces(board))]
+    ['K2', 'K4', 'S5', 'A3', 'S4', 'A1']
+    """
+    mask = 0
+    for post in board.border_posts:
+        mask |= post
+    return mask
+
+
 CUSTOM_FIELDS = ("id", "name", "rows", "start_castle", "border_posts", "source")
 """The fields of a board of one's own (``official=False``): see docs/engine.md."""
 CUSTOM = "custom"  # the confidence of a board of one's own: not an official board

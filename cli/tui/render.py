@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from p2p_burgundy import Category, GameState, outcome
 from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, PHASES, ROUNDS, depot_spaces
-from p2p_burgundy.estate import ROW_LENGTHS, row_col
+from p2p_burgundy.estate import ROW_LENGTHS, post_spaces, row_col
 from p2p_burgundy.rules import INN_DEPOT
 from p2p_burgundy.scoring import end_game_points
 from p2p_burgundy.state import EMPTY
@@ -180,7 +180,8 @@ def estate_lines(state: GameState, seat: int, names: Sequence[str],
     """A title and the 37 spaces on 7 offset rows; empty spaces show colour letter and
     die number (``B3``), covered ones the tile code (``Kn12``)."""
     board = state.boards[seat]
-    title = f"{short_name(names[seat])}'s estate (board {board.id})"
+    posts = ", P: border post" if board.border_posts else ""
+    title = f"{short_name(names[seat])}'s estate (board {board.id}{posts})"
     return [[Seg(title, Style.TITLE)], *estate_rows(state, seat, marks or {}, CELL)]
 
 
@@ -189,6 +190,7 @@ def estate_rows(state: GameState, seat: int, marks: Marks, cell: int) -> list[Li
     marks of a choice; 5 is the narrow form, for looking only)."""
     board = state.boards[seat]
     player = state.players[seat]
+    posts = post_spaces(board)
     rows: list[Line] = [[Seg(" " * (cell * (7 - n) // 2))] for n in ROW_LENGTHS]
     for space in range(len(board.colours)):
         row, _ = row_col(space)
@@ -199,7 +201,10 @@ def estate_rows(state: GameState, seat: int, marks: Marks, cell: int) -> list[Li
         else:
             content, style = tile_code(tile), Style.TILE + TILE_COLOUR[tile]
         if cell == CELL:
-            rows[row].append(_marked(("space", space, 0), f"{content:<4}", marks, style))
+            seg = _marked(("space", space, 0), f"{content:<4}", marks, style)
+            if posts >> space & 1 and seg.text[0] == " ":  # a border post touches it
+                seg = seg._replace(text="P" + seg.text[1:])
+            rows[row].append(seg)
         elif ("space", space, 0) in marks:
             rows[row].append(Seg(f"{content:<{cell - 1}}*", Style.CHANGED))
         else:

@@ -35,6 +35,19 @@ def test_estates_filters_by_edition_and_can_show_layouts(capsys):
     assert "note: Estate 11a is low confidence" in out and "border posts' positions" in out
 
 
+def test_the_layouts_mark_where_the_border_posts_are(capsys):
+    assert main(["estates", "--edition", "2019", "--layout"]) == 0
+    out = capsys.readouterr().out
+    duchy = out[out.index("\n11a "):out.index("\n11b ")]
+    assert "\n          PK2 K1 K6 K5PK4\n" in duchy  # posts K2/S5 and K4/A3
+    assert "\n        PS5 A4 B3 B1 S2PA3\n" in duchy
+    assert "\n            M3PS4PA1 B3\n" in duchy  # post S4/A1
+    assert ("P: a border post on the outer edge by that space (positions: medium-low "
+            "confidence)") in duchy
+    first = out[:out.index("\n2 ")]
+    assert "P" not in first.replace("Pasture", "")  # estate 1 has no posts
+
+
 @pytest.mark.parametrize("options", [["--estate", "5"], ["--setup", "experts-secret"],
                                      ["--setup", "experts-open", "--edition", "2019"]])
 def test_sim_plays_with_estate_options_and_flags_the_layouts(options, capsys):

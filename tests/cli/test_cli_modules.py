@@ -111,3 +111,17 @@ def test_the_host_page_switches_every_module_on_with_the_2019_edition():
     model.page = Page.HOST
     model.switch_edition()  # back to 2011: no modules
     assert (model.modules, model.edition) == ((), "2011")
+
+
+def test_the_estate_drawing_marks_the_rim_spaces_of_the_border_posts():
+    from p2p_burgundy.cli.tui.render import estate_lines, text
+    from tests.engine.helpers import started
+
+    state = started(2, estate="11a", edition=Edition.E2019, start_space=0, seed="posts")
+    lines = [text(line).rstrip() for line in estate_lines(state, 0, ["Ann", "Bob"])]
+    assert lines[0] == "Ann's estate (board 11a, P: border post)"
+    assert lines[2] == "      PK2    K1    K6    K5   PK4"  # posts K2/S5 and K4/A3
+    assert lines[3] == "   PS5    A4    B3    B1    S2   PA3"
+    assert lines[7] == "          M3   PS4   PA1    B3"  # post S4/A1
+    plain = started(2, seed="posts")
+    assert "P" not in "".join(text(line) for line in estate_lines(plain, 0, ["Ann", "Bob"])[1:])
