@@ -37,7 +37,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.board import PHASES, ROUNDS
 from p2p_burgundy.estate import Estate
-from p2p_burgundy.rules import COST
+from p2p_burgundy.rules import COST, river_reach
 from p2p_burgundy.scoring import (
     COLOUR_BONUS_VP,
     PHASE_BONUS,
@@ -126,6 +126,15 @@ def rounds_left(state: GameState) -> int:
     return (PHASES - 1 - state.phase) * ROUNDS + ROUNDS - state.round
 
 
+def _growth(state: GameState, seat: int) -> int:
+    """The empty spaces next to ``seat``'s tiles that a tile may go on (the solo game: other
+    regions only via the rivers)."""
+    p = state.players[seat]
+    if state.config.solo:
+        return p.frontier & river_reach(state.boards[seat], p.occupied)
+    return p.frontier
+
+
 class Evaluator:
     """:func:`position_value` with its per-estate tables cached."""
 
@@ -174,8 +183,9 @@ class Evaluator:
             share = (cmask & occ).bit_count() / cmask.bit_count()
             value += w.colour * share * share * COLOUR_BONUS_VP[(players, taken[colour] + 1)]
 
-        # Room to grow: colours with a free space next to the estate.
-        front = p.frontier
+        # Room to grow: colours with a free space next to the estate (the solo game: that
+        # a tile may go on, other regions only via the rivers).
+        front = _growth(state, seat)
         for colour in range(6):
             if front & info.colour_masks[colour]:
                 value += w.access * time
@@ -232,6 +242,7 @@ class Evaluator:
         k = p.knowledge
         per = 2 if k & _K8 else 1
         later = w.store_later * min(1.0, (left - 1) / 4)
+        frontier = _growth(state, state.players.index(p))
         ranked: list[tuple[float, float, list[tuple[float, float, int, bool]]]] = []
         for tile in p.storage:
             colour = TILE_COLOUR[tile]
@@ -239,7 +250,7 @@ class Evaluator:
             if not open_mask:
                 continue
             base = self._tile_bonus(state, p, tile, left)
-            front = open_mask & p.frontier
+            front = open_mask & frontier
             if colour == Colour.BEIGE and front and not k & _K1:
                 front = _without_duplicates(p, info, tile, front)
             if not front:
