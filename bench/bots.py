@@ -29,17 +29,22 @@ SEARCHED_S = 0.001  # a decision slower than this searched (faster ones followed
 
 
 class Timed:
-    """A bot whose ``choose`` calls are timed."""
+    """A bot whose ``choose`` calls are timed (and, for a search bot, the rollouts of each
+    decision that searched)."""
 
     def __init__(self, bot: Strategy) -> None:
         self.bot = bot
         self.name = bot.name
         self.seconds: list[float] = []
+        self.rollouts: list[int] = []
 
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
         started = time.perf_counter()
         action = self.bot.choose(state, actions)
-        self.seconds.append(time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        self.seconds.append(seconds)
+        if seconds > SEARCHED_S and hasattr(self.bot, "last_rollouts"):
+            self.rollouts.append(self.bot.last_rollouts)
         return action
 
 
@@ -59,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.getloadavg()[0]:.2f}; bots {args.bots}, {args.games} games, seed {args.seed}, "
           f"think {args.think}, iterations {args.iterations}")
     times: dict[str, list[float]] = {label: [] for label in config.labels}
+    rollouts: dict[str, list[int]] = {label: [] for label in config.labels}
     for game in range(config.games):
         for rotation, entrants in enumerate(seatings(config)):
             bots = [Timed(make(names[e], bot_seed(config.seed, game, rotation, seat),
@@ -70,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{config.labels[e]} {scores[seat]}" for seat, e in enumerate(entrants)))
             for seat, e in enumerate(entrants):
                 times[config.labels[e]] += bots[seat].seconds
+                rollouts[config.labels[e]] += bots[seat].rollouts
     for label, seconds in times.items():
         searched = sorted(s for s in seconds if s > SEARCHED_S)
         line = (f"  {label:<10} {len(seconds):>5} decisions, mean {statistics.fmean(seconds):.3f} s"
@@ -78,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
             p95 = searched[min(len(searched) - 1, int(0.95 * len(searched)))]
             line += (f": mean {statistics.fmean(searched):.3f} s, p95 {p95:.3f} s, "
                      f"max {searched[-1]:.3f} s")
+        if rollouts[label]:
+            line += f"; rollouts per search: median {statistics.median(rollouts[label]):g}"
         print(line)
     return 0
 

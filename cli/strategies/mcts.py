@@ -8,11 +8,15 @@ states. A node's children are its die actions in the order of the greedy bot's v
 (:class:`~p2p_burgundy.cli.strategies.greedy.Evaluator`) and enter the tree one by one as the
 node is visited (progressive widening); selection is UCB1.
 
-From a new leaf a rollout lets the greedy bot play every seat until the *horizon*: every
-opponent has played one turn after the bot's (``horizon="reply"``, judged just before the last
-of those turns ends, when nobody holds an unused die), or simply the end of the current round
-(``horizon="round"``). All dice of a round are rolled at its start, so the opponents' replies
-in the current round are predicted exactly (for a greedy opponent). A chance event met on the
+From a new leaf a rollout lets the greedy bot play every seat until the *horizon*. By default
+(``horizon="turn"``) that is the end of the bot's own next turn: every opponent replies once,
+then the bot plays one more turn, judged just before that turn ends (when nobody holds an
+unused die). So a line is judged by what it lets the bot do next time, on sampled dice, not
+only by the value's guess of it. ``horizon="reply"`` stops at the last opponent's reply
+(judged just before it ends), ``horizon="round"`` at the end of the current round (as does
+every horizon in the solo game, where nobody replies). All dice
+of a round are rolled at its start, so the opponents' replies in the current round are
+predicted exactly (for a greedy opponent). A chance event met on the
 way (the next round's dice, a new phase's tiles) is a future nobody knows: the rollout
 *determinizes* it with entropy of its own, SHA-256 of the bot's seed, the searched state, the
 leaf's sample number and the event's index, and plays that future with a cheaper greedy bot
@@ -27,7 +31,8 @@ the bot's final score as predicted by
 opponent's (0 by default: playing for its own score beat playing against the leader in
 self-play); the exact score once the game is over. A rollout that met no chance event is
 exact and is not repeated. ``mcts-2026`` (:class:`Mcts2026Strategy`) is the search as first
-released: the hand-set greedy value and weights, ``value(me) - max(value(opponent))``.
+released: the hand-set greedy value and weights, ``value(me) - max(value(opponent))``, at the
+``"reply"`` horizon.
 
 Budgets: ``iterations`` rollouts per search (deterministic: the clock is never read), or
 ``think`` seconds per search (anytime: the best line so far, and no step is started that
@@ -72,7 +77,7 @@ from .greedy import DEFAULT_WEIGHTS, TUNED_WEIGHTS, Evaluator, GreedyStrategy, W
 from .value import LearnedValue
 
 DEFAULT_THINK = 1.0  # seconds per search when no iteration budget is given
-HORIZONS = ("reply", "round")
+HORIZONS = ("reply", "turn", "round")
 VALUES = ("learned", "greedy")
 
 
@@ -87,13 +92,14 @@ class SearchParams:
     unit_budget: int = 1500  # positions expanded to list one node's die actions
     future_budget: int = 200  # greedy's positions per decision in a sampled future
     opponents: float = 0.0  # weight of the best opponent's value (0: play for own score)
-    horizon: str = "reply"  # see the module docstring
+    horizon: str = "turn"  # see the module docstring
     value: str = "learned"  # the leaf value: "learned" (LearnedValue) or "greedy" (Evaluator)
     weights: Weights = TUNED_WEIGHTS  # of the greedy value: ordering, rollouts, greedy leaves
 
 
 DEFAULT_PARAMS = SearchParams()
-PARAMS_2026 = SearchParams(opponents=1.0, value="greedy", weights=DEFAULT_WEIGHTS)
+PARAMS_2026 = SearchParams(opponents=1.0, horizon="reply", value="greedy",
+                           weights=DEFAULT_WEIGHTS)
 """The search as first released (the ``mcts-2026`` strategy)."""
 
 
@@ -325,12 +331,12 @@ class MctsStrategy:
         """Greedy play by every seat up to the horizon; the value there and whether a chance
         event was sampled on the way."""
         players = state.config.players
+        horizon = self.params.horizon
         replied: set[int] = set()
-        wait_reply = self.params.horizon == "reply"
         chanced = False
         while state.phase < PHASES:
             if state.chance is not None:
-                if not wait_reply or players == 1:  # solo: nobody replies
+                if horizon == "round" or players == 1:  # solo: nobody replies
                     break
                 state = resolve_chance(state, hashlib.sha256(
                     world + state.chance.index.to_bytes(4, "big")).digest())
@@ -342,11 +348,14 @@ class MctsStrategy:
                 action = actions[0]
             else:
                 action = self._policy(mover, chanced).choose(state, actions)
-            if wait_reply and type(action) is EndTurn and mover != seat:
-                replied.add(mover)
-                if len(replied) == players - 1:
-                    # Judge before the last reply's end of turn (nobody holds unused dice
-                    # then), unless it ends the game (then the final score is exact).
+            if type(action) is EndTurn and horizon != "round" and players > 1:
+                if mover != seat:
+                    replied.add(mover)
+                # The horizon's last turn: the last reply ("reply") or, once every opponent
+                # has replied, the bot's own next turn ("turn"). Judge before its end of turn
+                # (nobody holds unused dice then), unless it ends the game (then the final
+                # score is exact).
+                if len(replied) == players - 1 and (mover == seat) == (horizon == "turn"):
                     after = apply(state, action)
                     return self._judge(after if after.phase >= PHASES else state, seat), chanced
             state = apply(state, action)

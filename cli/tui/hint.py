@@ -15,9 +15,9 @@ menus the player sees, so the hint reads as keys to press.
 ...     print(key, label)
 1 use die 1: a 5
 t take a tile from a depot
-2 depot 4: Twr (watchtower)
+3 depot 5: Min (mine)
 >>> hint.keys, hint.vp_now, round(hint.worth, 1)
-('1 t 2', 0, 2.6)
+('1 t 3', 0, 1.9)
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from ..strategies.greedy import position_value
 from .describe import gains
 from .model import Option, build_menu
 
-HINT_ITERATIONS = 300
+HINT_ITERATIONS = 100
 """Rollouts the bot spends on a hint (about half a second; the same hint every time)."""
 
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from p2p_burgundy import GameConfig, GameState, apply, legal_actions, state_hash
+from p2p_burgundy import EndTurn, GameConfig, GameState, apply, legal_actions, state_hash
 from p2p_burgundy.cli.main import main
 from p2p_burgundy.cli.sim import SimConfig, play_game, run_sim
 from p2p_burgundy.cli.strategies import Strategy, make
@@ -129,8 +129,8 @@ def test_the_first_release_is_kept_as_mcts_2026() -> None:
     assert isinstance(bot, Mcts2026Strategy)
     assert (bot.name, repr(bot)) == ("mcts-2026", "Mcts2026Strategy(iterations=5)")
     assert bot.params == PARAMS_2026
-    assert (PARAMS_2026.value, PARAMS_2026.weights, PARAMS_2026.opponents) == (
-        "greedy", DEFAULT_WEIGHTS, 1.0)
+    assert (PARAMS_2026.value, PARAMS_2026.weights, PARAMS_2026.opponents,
+            PARAMS_2026.horizon) == ("greedy", DEFAULT_WEIGHTS, 1.0, "reply")
     new = make("mcts", 1, iterations=5)
     assert isinstance(new, MctsStrategy)
     assert (new.params.value, new.params.weights) == ("learned", TUNED_WEIGHTS)
@@ -138,6 +138,44 @@ def test_the_first_release_is_kept_as_mcts_2026() -> None:
     for name in ("mcts", "mcts-2026"):
         assert make(name, 1, iterations=3).choose(state, legal_actions(state)) in \
             legal_actions(state)
+
+
+def _judged(horizon: str) -> tuple[GameState, GameState, bool]:
+    """The start of a turn, the state one rollout from it judges at ``horizon``, and whether
+    that rollout sampled a chance event."""
+    start = _mid_game()
+    bot = MctsStrategy(seed=1, iterations=1, params=SearchParams(horizon=horizon))
+    judged: list[GameState] = []
+    bot._judge = lambda state, seat: judged.append(state) or 0.0  # type: ignore[method-assign]
+    _, chanced = bot._rollout(start, start.order[start.turn], b"world")
+    return start, judged[0], chanced
+
+
+def test_the_default_horizon_is_the_end_of_the_bots_own_next_turn() -> None:
+    assert MctsStrategy().params.horizon == "turn"
+    start, judged, chanced = _judged("turn")
+    seat = start.order[start.turn]
+    # The next round (its dice sampled), the bot's own turn, just before it ends.
+    assert (judged.phase, judged.round) == (start.phase, start.round + 1)
+    assert judged.order[judged.turn] == seat
+    assert EndTurn() in legal_actions(judged)
+    assert chanced
+
+
+def test_the_reply_horizon_stops_at_the_opponents_reply() -> None:
+    start, judged, _ = _judged("reply")
+    seat = start.order[start.turn]
+    assert judged.order[judged.turn] == 1 - seat
+    assert EndTurn() in legal_actions(judged)
+    assert judged.players[seat].dice_used != start.players[seat].dice_used
+
+
+def test_the_round_horizon_stops_where_the_next_round_is_rolled() -> None:
+    start, judged, chanced = _judged("round")
+    # The round is over; the next one waits for its dice, which the rollout does not sample.
+    assert judged.chance is not None
+    assert (judged.phase, judged.round) == (start.phase, start.round + 1)
+    assert not chanced
 
 
 def test_an_unknown_leaf_value_is_refused() -> None:
