@@ -41,6 +41,7 @@ from p2p_burgundy.net.identity import data_dir, fingerprint, key_path, load_or_c
 from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Refused
 from p2p_burgundy.net.log import Kind, decode_entry, read_records
 from p2p_burgundy.net.peer import Peer, game_path, games_dir
+from p2p_burgundy.net.policy import HandOverPolicy
 from p2p_burgundy.net.session import COLOURS, EntryRejected, Equivocation, GameOver, Session
 from p2p_burgundy.scoring import Category
 
@@ -209,14 +210,12 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
     """Play our seat to the end of the game; LanError on a protocol fault or time-out.
 
     With ``replace_missing``, agree to hand a seat to a bot once the game has waited that
-    many seconds for a player we have not heard from.
+    many seconds for a player we have not heard from (the table policy, net/policy.py).
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     seen = 0
-    agreed: set[tuple[int, int]] = set()  # (seat, step agreed at)
-    stalled_since = loop.time()
-    last_progress = None
+    policy = HandOverPolicy(replace_missing) if replace_missing is not None else None
     while True:
         session = peer.session
         assert session is not None
@@ -246,17 +245,11 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
             continue
         if session.over:  # its GameOver event left the buffer already
             return GameOver(session.outcome(), state_hash(session.state))
-        progress = (session.state.chance_index, session.turn_number)
-        if progress != last_progress:
-            last_progress, stalled_since = progress, loop.time()
-        elif replace_missing is not None and loop.time() - stalled_since > replace_missing:
-            waiting = session.waiting_for()
-            for seat in waiting.seats if waiting else ():
-                # An agreement names the step the game waits at: agree again if it moved.
-                if (seat in peer.missing() and (seat, session.step) not in agreed
-                        and seat != session.my_seat):
-                    agreed.add((seat, session.step))
-                    await peer.agree_seat_to_bot(seat)
+        if policy is not None:
+            policy.observe(session, peer.missing(), loop.time())
+            for seat in policy.gone(session.step, loop.time()):
+                policy.agreed(seat, session.step)
+                await peer.agree_seat_to_bot(seat)
         remaining = deadline - loop.time()
         if remaining <= 0:
             waiting = session.waiting_for()

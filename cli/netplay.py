@@ -37,6 +37,7 @@ from p2p_burgundy.net.identity import fingerprint, key_path, load_or_create, tab
 from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Member, Refused
 from p2p_burgundy.net.log import Kind
 from p2p_burgundy.net.peer import Peer, game_path, saved_port
+from p2p_burgundy.net.policy import HandOverPolicy
 from p2p_burgundy.net.session import (
     COLOURS,
     ChanceResolved,
@@ -404,10 +405,8 @@ class NetTable:
         self._sole: tuple[int, int] | None = None  # the sole entropy contributor announced
         self._ended: str | None = None
         self._bot = make("greedy", int.from_bytes(os.urandom(4), "big"))
-        self._gone_after = gone_after
         self._clock = clock
-        self._missing_since: dict[int, float] = {}
-        self._agreed: set[tuple[int, int]] = set()  # (seat, step the agreement names)
+        self._policy = HandOverPolicy(gone_after)
 
     @property
     def names(self) -> list[str]:
@@ -482,10 +481,7 @@ class NetTable:
 
     def gone(self) -> list[int]:
         """Seats the game waits for that we have not heard from for a while."""
-        now = self._clock()
-        return [seat for seat, since in self._missing_since.items()
-                if now - since >= self._gone_after
-                and (seat, self.session.step) not in self._agreed]
+        return self._policy.gone(self.session.step, self._clock())
 
     def seat_to_bot(self, seat: int) -> None:
         """Agree that a bot plays ``seat``; it does once every other live player agrees."""
@@ -493,8 +489,7 @@ class NetTable:
             self.thread.call(self.peer.agree_seat_to_bot(seat))
         except LocalProtocolError as exc:
             raise IllegalAction(str(exc)) from None
-        self._agreed.add((seat, self.session.step))
-        self._missing_since.pop(seat, None)
+        self._policy.agreed(seat, self.session.step)
 
     # --- reading the session -------------------------------------------------------------
 
@@ -512,7 +507,7 @@ class NetTable:
         seats = [s for s in waiting.seats if s != me]
         if not seats:
             return None
-        missing = [s for s in seats if s in self._missing_since]
+        missing = [s for s in seats if s in self._policy.silent]
         who = " and ".join(self._names[s] for s in seats)
         note = f" (not heard from: {', '.join(self._names[s] for s in missing)})" \
             if missing and len(seats) > 1 else " (not heard from)" if missing else ""
@@ -657,24 +652,14 @@ class NetTable:
         out.append(TableChat(seat, text))
 
     def _track_missing(self) -> bool:
-        """Note since when each seat the game waits for has been silent; True when what the
-        screen shows of it changed: a seat fell silent or spoke again, or has been gone long
-        enough to be offered to a bot."""
-        before = set(self._missing_since), set(self.gone())
-        waiting = self.session.waiting_for()
-        blocking = set(waiting.seats) if waiting is not None and not self._ended else set()
+        """Note since when each seat the game waits for has been silent (the table policy,
+        net/policy.py); True when what the screen shows of it changed: a seat fell silent or
+        spoke again, or has been gone long enough to be offered to a bot."""
         try:  # the peer's loop may change what this reads, meanwhile: then next time
-            silent = (set(self.peer.missing()) & blocking) - {self.my_seat} \
-                - set(self.session.forfeits)
+            missing = [] if self._ended else self.peer.missing()
         except RuntimeError:
             return False
-        now = self._clock()
-        for seat in list(self._missing_since):
-            if seat not in silent:
-                del self._missing_since[seat]
-        for seat in sorted(silent):
-            self._missing_since.setdefault(seat, now)
-        return (set(self._missing_since), set(self.gone())) != before
+        return self._policy.observe(self.session, missing, self._clock())
 
     def _bot_turn(self) -> None:
         """We are the deputy of a seat handed to a bot: a bot plays it, not the user."""

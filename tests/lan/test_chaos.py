@@ -18,7 +18,7 @@ from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby
 from p2p_burgundy.net.log import decode_entry
 from p2p_burgundy.net.messages import Tag, parse
-from p2p_burgundy.net.node import MISSING_AFTER
+from p2p_burgundy.net.policy import HandOverPolicy
 from p2p_burgundy.net.session import ChatReceived, EntryRejected, Session
 
 from .sim import Machine, Net, final_hash, random_turn
@@ -148,21 +148,20 @@ def test_seat_handed_to_a_bot_under_loss_finishes_and_the_log_verifies(seed: int
     net.run(lambda: all(p.session is not None and p.session.turn_number >= 12
                         for p in net.peers), limit=600)
     gone.online = False
-    gone_at = net.now
     live = [p for p in net.peers if p is not gone]
-    agreed: set[int] = set()
+    # The table policy of `burgundy bot --replace-missing 2` and the terminal client.
+    policies = {p.index: HandOverPolicy(after=2.0) for p in live}
 
     def hand_over() -> bool:
         for p in live:
-            s = p.session
+            s, policy = p.session, policies[p.index]
             assert s is not None
-            waiting = s.waiting_for()
-            # Like `burgundy bot --replace-missing`: only a seat silent for a while.
-            if (p.index not in agreed and waiting is not None and gone.index in waiting.seats
-                    and net.now - gone_at > MISSING_AFTER):
-                s.agree_seat_to_bot(gone.index)
+            policy.observe(s, p.node.missing(net.now), net.now)
+            for seat in policy.gone(s.step, net.now):
+                assert seat == gone.index, f"peer {p.index} took seat {seat} for gone"
+                policy.agreed(seat, s.step)
+                s.agree_seat_to_bot(seat)
                 net.flush(p)
-                agreed.add(p.index)
         return all(p.session is not None and p.session.state.is_over for p in live) and len(
             {p.canonical() for p in live}) == 1
 

@@ -1,0 +1,74 @@
+"""Table policy, sans-I/O: when a seat the game waits for counts as gone, and which hand-overs
+we already agreed to.
+
+The rule that decides a hand-over is the session's (every other live seat agrees to the step
+the game waits at: docs/protocol.md, "SEAT_TO_BOT"), and so is who plays a handed-over seat
+(:attr:`Session.deputy <p2p_burgundy.net.session.Session.deputy>`, the lowest live seat). What
+is left to each player is *when to agree*, and the terminal client and the headless bots
+follow one policy, this one: a seat is **gone** once the game has waited for it, and we have
+heard nothing from it (:meth:`Node.missing <p2p_burgundy.net.node.Node.missing>`), for
+``after`` seconds without a break; we agree at most once per seat and step, and after we
+agreed, the seat must be silent for ``after`` seconds again before we agree at another step
+(an agreement names the step: if the game moved on meanwhile, we agree again where it waits).
+
+>>> from types import SimpleNamespace as Fake
+>>> session = Fake(waiting_for=lambda: Fake(seats=(2,)), my_seat=0, forfeits={}, step=7)
+>>> policy = HandOverPolicy(after=10.0)
+>>> policy.observe(session, missing=[2], now=100.0), policy.silent, policy.gone(7, now=105.0)
+(True, {2}, [])
+>>> policy.gone(7, now=110.0)
+[2]
+>>> policy.agreed(2, 7)
+>>> policy.observe(session, missing=[2], now=111.0), policy.gone(7, 121.0), policy.gone(8, 121.0)
+(True, [], [2])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+
+class HandOverPolicy:
+    """One player's view of which seats are gone; see the module's docstring."""
+
+    def __init__(self, after: float) -> None:
+        """``after``: seconds a seat the game waits for must be silent to count as gone."""
+        self.after = after
+        self._silent_since: dict[int, float] = {}
+        self._agreed: set[tuple[int, int]] = set()  # (seat, step the agreement named)
+
+    @property
+    def silent(self) -> set[int]:
+        """Seats the game waits for that we have not heard from lately."""
+        return set(self._silent_since)
+
+    def observe(self, session: Any, missing: Collection[int], now: float) -> bool:
+        """Note which seats ``session`` waits for are among the ``missing`` ones (not heard
+        from), and since when; True if that changed what :attr:`silent` or :meth:`gone` say.
+        ``session``: a :class:`~p2p_burgundy.net.session.Session` (``waiting_for``,
+        ``my_seat``, ``forfeits``)."""
+        before = self.silent, set(self._gone(now))
+        waiting = session.waiting_for()
+        blocking = set(waiting.seats) if waiting is not None else set()
+        silent = (set(missing) & blocking) - {session.my_seat} - set(session.forfeits)
+        for seat in list(self._silent_since):
+            if seat not in silent:
+                del self._silent_since[seat]
+        for seat in sorted(silent):
+            self._silent_since.setdefault(seat, now)
+        return (self.silent, set(self._gone(now))) != before
+
+    def gone(self, step: int, now: float) -> list[int]:
+        """Seats gone at ``now`` that we have not yet agreed to hand over at ``step``."""
+        return [seat for seat in self._gone(now) if (seat, step) not in self._agreed]
+
+    def agreed(self, seat: int, step: int) -> None:
+        """We signed an agreement to hand ``seat`` over at ``step`` (its silence counts
+        afresh from the next :meth:`observe`)."""
+        self._agreed.add((seat, step))
+        self._silent_since.pop(seat, None)
+
+    def _gone(self, now: float) -> list[int]:
+        return sorted(seat for seat, since in self._silent_since.items()
+                      if now - since >= self.after)
