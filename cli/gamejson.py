@@ -20,9 +20,10 @@ from dataclasses import fields
 from enum import Enum
 from pathlib import Path
 
-from p2p_burgundy import Action, Category, GameState, Module, Outcome, Step
+from p2p_burgundy import Action, GameState, Module, Outcome, Step
 from p2p_burgundy.estate import NEIGHBOURS, SPACE_COUNT, bits
 from p2p_burgundy.net.audit import Audit
+from p2p_burgundy.scoring import categories
 from p2p_burgundy.state import EMPTY, PlayerState
 from p2p_burgundy.tiles import FACE_DOWN, KNOWLEDGE_NUMBER, Colour, Tile
 from p2p_burgundy.trade import CARDS
@@ -138,8 +139,9 @@ def _player_json(state: GameState, seat: int, player: PlayerState) -> Json:
 
 
 def breakdown_json(breakdown: Sequence[int]) -> dict[str, int]:
-    """Victory points by category name, every category, in the engine's order."""
-    return {name(c): breakdown[c] for c in Category}
+    """Victory points by category name, every category, in the engine's order (shields only
+    with the shields module)."""
+    return {name(c): breakdown[c] for c in categories(breakdown)}
 
 
 def scores_json(breakdowns: Sequence[Sequence[int]], result: Outcome) -> list[Json]:

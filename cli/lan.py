@@ -43,7 +43,7 @@ from p2p_burgundy.net.log import Kind, decode_entry, read_records
 from p2p_burgundy.net.peer import Peer, game_path, games_dir
 from p2p_burgundy.net.policy import HandOverPolicy
 from p2p_burgundy.net.session import COLOURS, EntryRejected, Equivocation, GameOver, Session
-from p2p_burgundy.scoring import Category
+from p2p_burgundy.scoring import categories
 
 from . import options
 from .engine import EngineError, EngineStrategy
@@ -263,8 +263,8 @@ def print_result(session: Session, over: GameOver, out: TextIO) -> None:
     out.write(f"game over; table code {code}\n")
     for place, seat in enumerate(result.ranking, 1):
         player = session.state.players[seat]
-        parts = ", ".join(f"{c.name.lower()} {player.breakdown[c]}" for c in Category
-                          if player.breakdown[c])
+        parts = ", ".join(f"{c.name.lower()} {player.breakdown[c]}"
+                          for c in categories(player.breakdown) if player.breakdown[c])
         out.write(f"{place}. {session.seats[seat].name} [{fingerprint(session.seats[seat].key)}]"
                   f" {result.scores[seat]} VP ({parts})\n")
     out.write(f"winner: {session.seats[result.winner].name} (decided by {result.decided_by})\n")

@@ -47,6 +47,7 @@ from p2p_burgundy import (
     state_hash,
 )
 from p2p_burgundy.estate import Estate
+from p2p_burgundy.scoring import categories
 
 from .engine import ENGINE, EngineError, EngineStrategy
 from .estates import table_config
@@ -68,6 +69,7 @@ CATEGORY_HEADERS: dict[Category, str] = {
     Category.GOODS_LEFT: "goods",
     Category.SILVER_LEFT: "silver",
     Category.WORKERS_LEFT: "work",
+    Category.SHIELDS: "shield",
 }
 
 
@@ -512,13 +514,14 @@ def format_game(config: SimConfig, result: GameResult) -> str:
         lines.append("  estates: " + ", ".join(
             f"seat {seat} on {board.id}" for seat, board in enumerate(result.state.boards)))
     width = max(len(label) for label in labels)
-    heads = [CATEGORY_HEADERS[c] for c in Category]
+    held = categories(result.state.players[0].breakdown)
+    heads = [CATEGORY_HEADERS[c] for c in held]
     lines.append(f"  seat  {'bot':<{width}}  " + " ".join(f"{h:>{max(len(h), 3)}}" for h in heads)
                  + "  total  empty")
     for seat in range(config.players):
         player = result.state.players[seat]
         cells = " ".join(f"{player.breakdown[c]:>{max(len(h), 3)}}"
-                         for c, h in zip(Category, heads, strict=True))
+                         for c, h in zip(held, heads, strict=True))
         lines.append(f"  {seat:>4}  {labels[result.entrants[seat]]:<{width}}  {cells}  "
                      f"{player.vp:>5}  {result.outcome.empty_spaces[seat]:>5}")
     winner = result.outcome.winner

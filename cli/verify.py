@@ -47,6 +47,7 @@ CATEGORY_WORDS = {
     Category.GOODS_LEFT: "goods left",
     Category.SILVER_LEFT: "silver left",
     Category.WORKERS_LEFT: "workers left",
+    Category.SHIELDS: "shields",
 }
 
 

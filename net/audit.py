@@ -32,7 +32,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.chance import ChanceKind, DealDraw, Draw, PhaseDraw, SetupDraw
-from p2p_burgundy.scoring import Category, Outcome
+from p2p_burgundy.scoring import Category, Outcome, categories
 
 from .errors import DecodeError, ProtocolError, RemoteProtocolError
 from .identity import PUBLIC_KEY_SIZE, fingerprint, table_code, verify
@@ -230,7 +230,7 @@ class Score:
 
     @property
     def by_category(self) -> dict[Category, int]:
-        return dict(zip(Category, self.breakdown, strict=True))
+        return dict(zip(categories(self.breakdown), self.breakdown, strict=True))
 
 
 Step = ChanceReport | TurnReport

@@ -74,7 +74,8 @@ class TakeTile(Action):
 
 @dataclass(frozen=True, slots=True)
 class PlaceTile(Action):
-    """Place the tile in storage ``storage`` (0..2) on estate space ``space`` (0..36)."""
+    """Place the tile in storage ``storage`` (0..2; more with shield #4) on estate space
+    ``space`` (0..36)."""
 
     TAG = 3
     storage: int
@@ -109,7 +110,8 @@ class Buy(Action):
 
 @dataclass(frozen=True, slots=True)
 class Discard(Action):
-    """Storage overflowed: discard the old tile in storage ``storage`` (0..2)."""
+    """Storage overflowed: discard the old tile in storage ``storage`` (0..2; any tile when
+    shield #4 left and more than three are stored)."""
 
     TAG = 7
     storage: int
@@ -184,6 +186,59 @@ class BuyPoints(Action):
     points: int
 
 
+@dataclass(frozen=True, slots=True)
+class TakeShield(Action):
+    """Shields module: take shield ``shield`` (1..18) from its depot and put it on one of
+    your castles, on a castle without a shield (``replace`` 0) or instead of your shield
+    ``replace`` (which leaves the game). On your turn it takes both dice, which must show
+    its depot's number (workers change them as usual); a castle's extra action with shield
+    #11 takes any shield."""
+
+    TAG = 16
+    shield: int
+    replace: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PayTribute(Action):
+    """Shields module, at a phase end: keep the shields ``keep`` (their numbers, smallest
+    first) at 1 each, ``workers`` of it paid in workers (shield #3), the rest in silverlings;
+    the shields not kept leave the game."""
+
+    TAG = 17
+    keep: tuple[int, ...]
+    workers: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BorrowMonasteries(Action):
+    """Shield #6: choose the player ``seat`` whose knowledge tiles count as yours (once, on
+    any of your turns after you took the shield)."""
+
+    TAG = 18
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetDie(Action):
+    """Shield #16: once a turn, turn unused die ``die`` (0 or 1) to ``value`` (1..6)."""
+
+    TAG = 19
+    die: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceFromDepot(Action):
+    """Shields #14 and #15, at a phase end: place the tile in ``slot`` of depot ``depot``
+    (1..6 for #14, 0 the black depot for #15) straight on estate space ``space``."""
+
+    TAG = 20
+    depot: int
+    slot: int
+    space: int
+
+
 TAKE_WORKERS = TakeWorkers()
 PASS = Pass()
 END_TURN = EndTurn()
@@ -191,7 +246,8 @@ END_TURN = EndTurn()
 ACTION_TYPES: dict[int, type[Action]] = {
     cls.TAG: cls
     for cls in (UseDie, TakeTile, PlaceTile, SellGoods, TakeWorkers, Buy, Discard, TakeGoods,
-                Pass, EndTurn, ChooseEstate, BuyWorkers, UseBuilding, PayGoods, BuyPoints)
+                Pass, EndTurn, ChooseEstate, BuyWorkers, UseBuilding, PayGoods, BuyPoints,
+                TakeShield, PayTribute, BorrowMonasteries, SetDie, PlaceFromDepot)
 }
 
 
@@ -215,7 +271,7 @@ def action_from_tree(tree: object) -> Action:
         )
     values: list[object] = []
     for name, arg in zip(names, args, strict=True):
-        if cls is TakeGoods:
+        if cls is TakeGoods or (cls is PayTribute and name == "keep"):
             if not (isinstance(arg, list | tuple) and all(type(x) is int for x in arg)):
                 raise IllegalAction(f"malformed action {list(tree)!r}: {name} must be a list")
             values.append(tuple(arg))
@@ -233,11 +289,12 @@ def action_from_tree(tree: object) -> Action:
 # Interned instances for the hot paths (legal_actions builds lists of these, not new objects).
 USE_DIE = (UseDie(0), UseDie(1))
 TAKE_TILE = tuple(tuple(TakeTile(d, s) for s in range(MAX_DEPOT_SLOTS)) for d in range(7))
-# storage 3: a 4th tile for a moment (the one to discard, or the solo game's colour reward)
-PLACE_TILE = tuple(tuple(PlaceTile(i, s) for s in range(37)) for i in range(4))
+# storage 3: a 4th tile for a moment (the one to discard, or the solo game's colour reward);
+# more with shield #4
+PLACE_TILE = tuple(tuple(PlaceTile(i, s) for s in range(37)) for i in range(8))
 SELL_GOODS = tuple(SellGoods(g) for g in range(7))
 PAY_GOODS = tuple(PayGoods(g) for g in range(7))
-DISCARD = tuple(Discard(i) for i in range(3))
+DISCARD = tuple(Discard(i) for i in range(8))
 BUY = tuple(
     tuple((Buy(d, s, Payment.SILVER), Buy(d, s, Payment.WORKERS)) for s in range(MAX_DEPOT_SLOTS))
     for d in range(8)  # 7: the inns

@@ -59,13 +59,15 @@ class Module(Enum):
     the crane and the geese. ``WHITE_CASTLES``: eight white castles (an action with the white
     die) and monastery #29. ``INNS``: one inn a phase beside the black depot; an area with an
     inn scores one size bigger. ``TRADE_ROUTES``: each player's route of trade route cards,
-    where sold goods earn bonuses.
+    where sold goods earn bonuses. ``SHIELDS``: 18 shields on the depots, taken on a double,
+    each with an ability for its holder, a tribute at each phase end and VP at the end.
     """
 
     EXTRA_TILES = "extra-tiles"
     WHITE_CASTLES = "white-castles"
     INNS = "inns"
     TRADE_ROUTES = "trade-routes"
+    SHIELDS = "shields"
 
     def __repr__(self) -> str:
         return f"Module.{self.name}"
@@ -86,7 +88,7 @@ def parse_modules(text: str) -> tuple[Module, ...]:
     Traceback (most recent call last):
     ...
     p2p_burgundy.errors.ConfigError: unknown module 'inn'; known: extra-tiles, white-castles, \
-inns, trade-routes (or all)
+inns, trade-routes, shields (or all)
     """
     if text.strip() == "all":
         return MODULE_ORDER

@@ -40,6 +40,7 @@ from .actions import (
     USE_BUILDING,
     USE_DIE,
     Action,
+    BorrowMonasteries,
     Buy,
     BuyPoints,
     BuyWorkers,
@@ -49,9 +50,13 @@ from .actions import (
     Pass,
     PayGoods,
     Payment,
+    PayTribute,
+    PlaceFromDepot,
     PlaceTile,
     SellGoods,
+    SetDie,
     TakeGoods,
+    TakeShield,
     TakeTile,
     TakeWorkers,
     UseBuilding,
@@ -82,6 +87,7 @@ from .config import CHOOSE, Edition, GameConfig, Module
 from .errors import ChanceError, IllegalAction
 from .estate import DIE_PATTERN, NEIGHBOURS, SPACE_COUNT, Estate, bits, box_sides
 from .scoring import (
+    BASE_CATEGORY_COUNT,
     COLOUR_BONUS_VP,
     KNOWLEDGE_BUILDING_VP,
     PHASE_BONUS,
@@ -90,8 +96,11 @@ from .scoring import (
     WATCHTOWER_VP,
     Category,
     end_game_points,
+    knowledge_points,
     monastery_points,
+    shield_points,
 )
+from .shields import SHIELD_COUNT, SHIELDS_PER_DEPOT, Shield, shield_numbers
 from .state import EMPTY, GameState, PlayerState, Step, state_hash
 from .tiles import (
     ANIMAL_COUNT,
@@ -135,6 +144,12 @@ FULL_ESTATE = (1 << SPACE_COUNT) - 1  # every space covered: the solo game is wo
 EXCHANGE_GOODS = 5  # the solo game: goods a ship may give for a black depot tile
 TARGET_STEP = 5  # the solo game: the target marker moves down 5 at each reset ...
 TARGET_FLOOR = 5  # ... but never onto the start space (our reading)
+ALL_SPACES = (1 << SPACE_COUNT) - 1
+SHIELD_TRIBUTE = 1  # silverlings (or workers, with shield #3) per shield at each phase end
+
+# Shield bits (bit n = shield #n), as GameState.shields holds them.
+_S1, _S2, _S3, _S4, _S5, _S6, _S7, _S8, _S9 = (1 << n for n in range(1, 10))
+_S11, _S12, _S14, _S15, _S16, _S17, _S18 = (1 << n for n in (11, 12, 14, 15, 16, 17, 18))
 
 # Knowledge tile bits (bit n = tile #n) tested on hot paths.
 _K1, _K2, _K3, _K4, _K5, _K6, _K7, _K8 = (1 << n for n in range(1, 9))
@@ -241,6 +256,7 @@ def new_game(config: GameConfig) -> GameState:
     'SETUP'
     """
     n = config.players
+    shields = config.has(Module.SHIELDS)
     boards = config.boards or (config.board("1"),) * n  # placeholders: the experts' deal
     state = GameState.__new__(GameState)
     state.config = config
@@ -271,7 +287,7 @@ def new_game(config: GameConfig) -> GameState:
         p.dice_used = 0b11
         p.bought = False
         p.bonuses = (0,) * 6
-        p.breakdown = (0,) * len(Category)
+        p.breakdown = (0,) * (len(Category) if shields else BASE_CATEGORY_COUNT)
         players.append(p)
     state.players = tuple(players)
     state.depots = ((EMPTY,) * BLACK_DEPOT_SLOTS,) + ((EMPTY,) * NUMBERED_DEPOT_SLOTS,) * 6
@@ -289,6 +305,12 @@ def new_game(config: GameConfig) -> GameState:
     state.border_ranks = (0,) * n
     state.routes = state.route_goods = ((),) * n
     state.vp_counter, state.vp_target, state.goods_out = 0, config.target, (0,) * 7
+    state.depot_shields = ((),) * 7 if shields else ()
+    state.shields = (0,) * n
+    state.shield_box = 0
+    state.borrowed = -1
+    state.die_changed = False
+    state.closing = ()
     state.offers = tuple(
         (config.estates[s],) if config.start_spaces and config.start_spaces[s] == CHOOSE else ()
         for s in range(n)
@@ -328,7 +350,8 @@ def resolve_chance(state: GameState, entropy: bytes) -> GameState:
 
     Draw order: SETUP draws the start seat, then three goods per seat in seat order (with
     the trade routes module, then each seat's trade route cards in seat order, in route
-    order, from the cards 1..12 left).
+    order, from the cards 1..12 left; with the shields module, then the shields of depots
+    1..6 in order, as many as ``SHIELDS_PER_DEPOT`` says, from the shields 1..18 left).
     DEAL (experts' set-up only, right after SETUP) deals each seat in seat order a board: two
     different estates from the sides left of :func:`~p2p_burgundy.estate.box_sides` (side 0,
     then side 1 among the sides that are another estate).
@@ -489,6 +512,12 @@ def _setup(state: GameState, draws: Draws) -> None:
         cards = list(range(1, CARD_COUNT + 1))
         dealt = CARDS_PER_PLAYER[state.config.table_players]
         state.routes = tuple(tuple(draws.take(cards) for _ in range(dealt)) for _ in range(n))
+    if state.config.has(Module.SHIELDS):
+        pool = list(range(1, SHIELD_COUNT + 1))
+        per_depot = SHIELDS_PER_DEPOT[state.config.table_players]  # solo: as for 2
+        state.depot_shields = ((), *(tuple(sorted(draws.take(pool) for _ in range(count)))
+                                     for count in per_depot))
+        state.shield_box = sum(1 << shield for shield in pool)
 
 
 # The numbered depots' spaces a phase fills, in draw order: (depot, slot, colour) by player
@@ -575,11 +604,15 @@ def legal_actions(state: GameState) -> list[Action]:
         return []
     p = state.players[state.order[state.turn]]
     if not state.pending:
+        if state.closing:  # a turn of the phase end: its steps are done
+            return [END_TURN]
         actions: list[Action] = list(_DICE_LEFT[p.dice_used])
         if not p.bought and (p.silver >= PURCHASE_PRICE or p.knowledge & _K6):
             actions += _purchases(state, p)
         if p.knowledge & _K28 and p.silver:
             actions.append(BUY_WORKERS)
+        if state.depot_shields:
+            actions += _shield_turn_choices(state, p)
         if p.dice_used == _BOTH_DICE:
             actions.append(END_TURN)
         return actions
@@ -596,8 +629,15 @@ def _die_choices(state: GameState, p: PlayerState, die: int) -> list[Action]:
     return _action_choices(state, p, p.dice[die], p.workers)
 
 
-def _free_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    return _action_choices(state, p, 0, 0)
+def _free_choices(state: GameState, p: PlayerState, castle_shield: int) -> list[Action]:
+    """A castle's extra action (``castle_shield`` 1: placed with shield #11, which may take
+    any shield instead)."""
+    actions = _action_choices(state, p, 0, 0)
+    if castle_shield:
+        replaces = _replace_options(p, state.shields[state.order[state.turn]])
+        actions += [TakeShield(shield, r) for depot in state.depot_shields for shield in depot
+                    for r in replaces]
+    return actions
 
 
 def _action_choices(state: GameState, p: PlayerState, value: int, workers: int) -> list[Action]:
@@ -626,9 +666,10 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
                 per: int) -> list[Action]:
     """PlaceTile choices: die ``value`` (0 = any number) adjusted with up to ``workers``."""
     actions: list[Action] = []
-    board = state.boards[state.order[state.turn]]
+    seat = state.order[state.turn]
+    board = state.boards[seat]
     k = p.knowledge
-    frontier = p.frontier
+    frontier = ALL_SPACES & ~p.occupied if state.shields[seat] & _S18 else p.frontier
     w = workers if workers < _MAX_COST else _MAX_COST
     if state.config.solo:
         frontier &= river_reach(board, p.occupied)
@@ -643,7 +684,8 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
             mask = _without_duplicate_buildings(board, p, tile, mask)
         elif tile == _INN:
             mask = _without_inn_areas(board, p, mask)
-        row = PLACE_TILE[i]
+        row = PLACE_TILE[i] if i < len(PLACE_TILE) else [PlaceTile(i, s)
+                                                          for s in range(SPACE_COUNT)]
         while mask:
             low = mask & -mask
             actions.append(row[low.bit_length() - 1])
@@ -736,8 +778,12 @@ def _can_pay_workers(state: GameState, p: PlayerState) -> bool:
                 and state.config.edition is Edition.E2019)
 
 
-def _discard_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    return list(DISCARD)
+def _discard_choices(state: GameState, p: PlayerState, any_tile: int) -> list[Action]:
+    """The three older tiles; any tile (``any_tile`` 1) when shield #4 left with more than
+    three tiles stored."""
+    if not any_tile:
+        return list(DISCARD[:STORAGE_SPACES])
+    return [DISCARD[i] if i < len(DISCARD) else Discard(i) for i in range(len(p.storage))]
 
 
 def _ship_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
@@ -857,6 +903,97 @@ def _reward_place_choices(state: GameState, p: PlayerState, storage: int) -> lis
 
 def _target_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     return [BuyPoints(state.vp_target - state.vp_counter), PASS]
+# --- Shields (shields module) ----------------------------------------------------------------
+
+def _holder(state: GameState, shield: int) -> int:
+    """The seat holding ``shield``, or -1."""
+    for seat, held in enumerate(state.shields):
+        if held >> shield & 1:
+            return seat
+    return -1
+
+
+def _replace_options(p: PlayerState, held: int) -> list[int]:
+    """Where a new shield may go: a castle without a shield (0), or instead of a held one."""
+    free = [0] if held.bit_count() < p.estate.count(Tile.CASTLE) else []
+    return free + list(shield_numbers(held))
+
+
+def shield_cost(p: PlayerState, depot: int) -> int:
+    """Workers that make both of ``p``'s dice show ``depot`` (a double takes its shield).
+
+    >>> from types import SimpleNamespace as P
+    >>> shield_cost(P(dice=(3, 5), knowledge=0), 5), shield_cost(P(dice=(1, 6), knowledge=0), 4)
+    (2, 5)
+    """
+    cost = COST[2 if p.knowledge & _K8 else 1][0]
+    return cost[p.dice[0]][depot] + cost[p.dice[1]][depot]
+
+
+def _shield_turn_choices(state: GameState, p: PlayerState) -> list[Action]:
+    """TURN-step shield choices: a shield on a double (both dice unused), shield #16's die,
+    and shield #6's choice of player."""
+    seat = state.order[state.turn]
+    held = state.shields[seat]
+    actions: list[Action] = []
+    if not p.dice_used:
+        replaces = _replace_options(p, held)
+        for depot in range(1, 7):
+            if state.depot_shields[depot] and shield_cost(p, depot) <= p.workers:
+                actions += [TakeShield(shield, r) for shield in state.depot_shields[depot]
+                            for r in replaces]
+    if held & _S16 and not state.die_changed:
+        actions += [SetDie(die, value) for die in (0, 1) if not p.dice_used >> die & 1
+                    for value in range(1, 7) if value != p.dice[die]]
+    if held & _S6 and state.borrowed < 0:
+        actions += [BorrowMonasteries(other) for other in range(len(state.players))
+                    if other != seat]
+    return actions
+
+
+def _tribute_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    """Which shields to keep at 1 each, and how much of it in workers (only while keeping
+    shield #3); a shield not paid for leaves the game."""
+    held = shield_numbers(state.shields[state.order[state.turn]])
+    actions: list[Action] = []
+    for size in range(len(held) + 1):
+        for keep in itertools.combinations(held, size):
+            cost = SHIELD_TRIBUTE * size
+            most = min(cost, p.workers) if Shield.TRIBUTE_WORKERS in keep else 0
+            actions += [PayTribute(keep, w) for w in range(max(0, cost - p.silver), most + 1)]
+    return actions
+
+
+def _shield_tile_choices(state: GameState, p: PlayerState, numbered: int) -> list[Action]:
+    """Shield #14 (``numbered`` 1: any numbered depot) or #15 (0: the black depot): a tile
+    and a space it may go on (colour, adjacency and city rules; any die), or Pass."""
+    actions: list[Action] = []
+    spaces: dict[int, list[int]] = {}
+    for depot in (range(1, 7) if numbered else (0,)):
+        for slot, tile in enumerate(state.depots[depot]):
+            if tile == EMPTY:
+                continue
+            if tile not in spaces:
+                alone = p.copy()
+                alone.storage = (tile,)
+                spaces[tile] = [a.space for a in _placements(state, alone, 0, 0, 1)
+                                if isinstance(a, PlaceTile)]
+            actions += [PlaceFromDepot(depot, slot, space) for space in spaces[tile]]
+    actions.append(PASS)
+    return actions
+
+
+def _shield_goods_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    """Shield #5 after a ship: every goods tile of one type from all depots (a type you hold
+    or have room for), or Pass."""
+    room = sum(1 for g in p.goods if g) < GOODS_SLOTS
+    actions: list[Action] = []
+    for g in range(1, 7):
+        depots = tuple(d for d in range(1, 7) if state.depot_goods[d][g])
+        if depots and (room or p.goods[g]):
+            actions.append(TakeGoods(depots, (g,)))
+    actions.append(PASS)
+    return actions
 
 
 def _estate_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
@@ -906,6 +1043,9 @@ _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
     Step.REWARD: _reward_choices,
     Step.REWARD_PLACE: _reward_place_choices,
     Step.TARGET: _target_choices,
+    Step.TRIBUTE: _tribute_choices,
+    Step.SHIELD_TILE: _shield_tile_choices,
+    Step.SHIELD_GOODS: _shield_goods_choices,
 }
 
 
@@ -999,6 +1139,11 @@ _EXPECTED = {
     Step.REWARD: "a colour is complete: choose a black depot tile to place at once",
     Step.REWARD_PLACE: "place the black depot tile you chose, any die number",
     Step.TARGET: "you may buy the victory points that reach the target marker (or pass)",
+    Step.TRIBUTE: "the phase ends: pay 1 for each shield you keep",
+    Step.SHIELD_TILE: "the phase ends: your shield places a depot's tile on your estate "
+                      "(or pass)",
+    Step.SHIELD_GOODS: "your shield takes every goods tile of one type from the depots "
+                       "(or pass)",
 }
 
 
@@ -1028,11 +1173,18 @@ _DIE_PENDING = (((Step.DIE, 0),), ((Step.DIE, 1),))  # the pending stack once a 
 
 def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
     p = state.players[state.order[state.turn]]
-    if p.dice_used != _BOTH_DICE:
+    if p.dice_used != _BOTH_DICE and not state.closing:
         # A turn is exactly two actions, one per die (taking workers is always possible).
         unused = " and ".join(str(p.dice[i]) for i in (0, 1) if not p.dice_used >> i & 1)
         raise IllegalAction(f"{action!r}: use your {unused} first: a turn is one action per die")
     new = state.clone()  # the mover is unchanged; the round or phase may end below
+    new.die_changed = False
+    if new.closing:  # a turn of the phase end
+        new.closing = new.closing[1:]
+        _next_closer(new)
+        if not new.closing:
+            _finish_phase(new)
+        return new
     if new.config.solo and p.occupied == FULL_ESTATE:
         new.phase = PHASES  # the duchy is full: the solo game is won
         return new
@@ -1048,15 +1200,87 @@ def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
 
 
 def _end_phase(state: GameState) -> None:
+    """Every player has played the phase's last round. With the shields module, the shield
+    holders first play a turn of the phase end each, in this round's turn order."""
+    if state.depot_shields:
+        state.closing = tuple(seat for seat in state.order if state.shields[seat])
+        _next_closer(state)
+        if state.closing:
+            return
+    _finish_phase(state)
+
+
+def _next_closer(state: GameState) -> None:
+    """Give the phase end's turn to the first of ``state.closing`` with a decision: shield
+    #14's and #15's tiles, then the tribute. A tribute with only one choice (nothing to pay
+    it with) is paid at once, without a turn."""
+    while state.closing:
+        seat = state.closing[0]
+        held = state.shields[seat]
+        p = state.players[seat]
+        state.turn = state.order.index(seat)
+        steps: list[tuple[int, int]] = [(Step.TRIBUTE, 0)]
+        if held & _S15 and len(_shield_tile_choices(state, p, 0)) > 1:
+            steps.append((Step.SHIELD_TILE, 0))
+        if held & _S14 and len(_shield_tile_choices(state, p, 1)) > 1:
+            steps.append((Step.SHIELD_TILE, 1))
+        if len(steps) == 1 and len(_tribute_choices(state, p, 0)) == 1:
+            p = p.copy()
+            discards = _drop_shields(state, seat, p, held)
+            players = list(state.players)
+            players[seat] = p
+            state.players = tuple(players)
+            if not discards:
+                state.closing = state.closing[1:]
+                continue
+            steps = [(Step.DISCARD, 1)] * discards
+        state.pending = tuple(steps)
+        return
+
+
+def _drop_shields(state: GameState, seat: int, p: PlayerState, lost: int) -> int:
+    """Shields ``lost`` leave ``seat`` (``p``, a fresh copy) and the game. Returns how many
+    tiles the player must discard (shield #4 gone with more than three stored)."""
+    shields = list(state.shields)
+    shields[seat] &= ~lost
+    state.shields = tuple(shields)
+    state.shield_box |= lost
+    if lost & _S6:
+        state.borrowed = -1
+        p.knowledge = _own_knowledge(p.estate)
+    if lost & _S4:
+        return max(0, len(p.storage) - STORAGE_SPACES)
+    return 0
+
+
+def _own_knowledge(estate: tuple[int, ...]) -> int:
+    """The knowledge bits of the tiles in ``estate``."""
+    bits_ = 0
+    for tile in estate:
+        if tile >= 0 and KNOWLEDGE_NUMBER[tile]:
+            bits_ |= 1 << KNOWLEDGE_NUMBER[tile]
+    return bits_
+
+
+def _finish_phase(state: GameState) -> None:
+    """Mines pay (double with shield #8; workers too with knowledge #2); the next phase, or
+    final scoring."""
     players = []
-    for p in state.players:
+    echo = _holder(state, Shield.WORKERS) if state.depot_shields else -1
+    echoes = 0
+    for seat, p in enumerate(state.players):
         p = p.copy()
         mines = p.estate.count(_MINE)
-        p.silver += mines
+        p.silver += 2 * mines if state.shields[seat] & _S8 else mines
         if p.knowledge & _K2:
             p.workers += mines
+            if mines and echo >= 0 and seat != echo:
+                echoes += 1
         players.append(p)
+    if echoes:
+        players[echo].workers += echoes
     state.players = tuple(players)
+    state.closing = ()
     if state.phase + 1 < PHASES:
         state.phase += 1
         state.round = 0
@@ -1065,13 +1289,18 @@ def _end_phase(state: GameState) -> None:
     state.phase = PHASES
     if state.config.solo:
         return  # won or lost by the spaces filled: no final scoring
-    for p in players:
+    for seat, p in enumerate(players):
         for category, points in end_game_points(p, state.config.edition).items():
             p.add_vp(category, points)
+        if state.depot_shields:
+            p.add_vp(Category.SHIELDS, shield_points(
+                state.shields[seat], knowledge_points(p, state.config.edition)))
 
 
 def _buy(turn: _Turn, action: Buy, _: int) -> None:
     p = turn.p
+    if turn.old.closing:
+        raise turn.fail(action, "the phase is ending: nothing is bought now")
     if p.bought:
         raise turn.fail(action, "you already bought a tile this turn")
     inn = action.depot == INN_DEPOT and turn.old.config.has(Module.INNS)
@@ -1104,12 +1333,14 @@ def _buy(turn: _Turn, action: Buy, _: int) -> None:
 
 def _buy_workers(turn: _Turn, action: BuyWorkers, _: int) -> None:
     p = turn.p
+    if turn.old.closing:
+        raise turn.fail(action, "the phase is ending: nothing is bought now")
     if not p.knowledge & _K28:
         raise turn.fail(action, "buying workers needs knowledge #28")
     if not p.silver:
         raise turn.fail(action, "2 workers cost 1 silverling; you have none")
     p.silver -= 1
-    p.workers += WORKERS_BOUGHT
+    _gain_workers(turn, WORKERS_BOUGHT)
 
 
 def _check_slot(turn: _Turn, action: Action, depot: int, slot: int) -> None:
@@ -1137,8 +1368,21 @@ def _take_from_depot(state: GameState, depot: int, slot: int) -> int:
 
 def _store(turn: _Turn, tile: int) -> None:
     turn.p.storage = (*turn.p.storage, tile)
-    if len(turn.p.storage) > STORAGE_SPACES:
+    if len(turn.p.storage) > STORAGE_SPACES and not turn.new.shields[turn.seat] & _S4:
         turn.push(_DISCARD_STEP)
+
+
+def _gain_workers(turn: _Turn, workers: int) -> None:
+    """The mover gains workers; the holder of shield #2, if another player, gains 1."""
+    turn.p.workers += workers
+    if turn.new.depot_shields:
+        echo = _holder(turn.new, Shield.WORKERS)
+        if echo >= 0 and echo != turn.seat:
+            players = list(turn.new.players)
+            other = players[echo].copy()
+            other.workers += 1
+            players[echo] = other
+            turn.new.players = tuple(players)
 
 
 def _pay_workers(turn: _Turn, action: Action, step: int, arg: int, target: int,
@@ -1185,7 +1429,7 @@ def _make_action_handler(step: Step) -> dict[type[Action], Callable[[_Turn, Acti
 
     def workers(turn: _Turn, action: TakeWorkers, arg: int) -> None:
         p = turn.p
-        p.workers += 2 * WORKERS_TAKEN if p.knowledge & _K14 else WORKERS_TAKEN
+        _gain_workers(turn, 2 * WORKERS_TAKEN if p.knowledge & _K14 else WORKERS_TAKEN)
         if p.knowledge & _K13:
             p.silver += 1
 
@@ -1215,7 +1459,7 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
     if colour != board.colours[space] and colour != ANY_COLOUR:
         raise turn.fail(action, f"a {Colour(colour).name.lower()} tile ({tile_name(tile)}) "
                                 f"cannot go on {board.label(space)}: colours must match")
-    if not p.frontier >> space & 1:
+    if not p.frontier >> space & 1 and not turn.new.shields[turn.seat] & _S18:
         raise turn.fail(action, f"space {board.label(space)} is not next to a placed tile")
     if turn.old.config.solo and not river_reach(board, p.occupied) >> space & 1:
         raise turn.fail(action, f"space {board.label(space)} begins a new region away from "
@@ -1245,13 +1489,17 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
     p.frontier = (p.frontier | NEIGHBOURS[space]) & ~p.occupied
     colour = TILE_COLOUR[tile]
     region = board.regions[board.region_of[space]]
-    if colour == _LIGHT_GREEN:
-        _score_animals(p, tile, region.mask)
+    shields = new.shields[turn.seat]
+    if colour == _LIGHT_GREEN:  # shield #1: all pastures are one
+        _score_animals(p, tile, board.colour_masks[colour] if shields & _S1 else region.mask)
     elif colour == ANY_COLOUR:  # an inn (or a face-down tile) takes the colour of its space
         colour = board.colours[space]
     if not region.mask & ~p.occupied:
-        p.add_vp(_REGIONS, REGION_VP[region_size(new.config, board, p, space)])
+        size = region_size(new.config, board, p, space)
+        p.add_vp(_REGIONS, REGION_VP[size])
         p.add_vp(_PHASE_BONUSES, PHASE_BONUS[new.phase])
+        if shields & _S17:  # scores as one size bigger
+            p.add_vp(Category.SHIELDS, REGION_VP[size + 1] - REGION_VP[size])
     if not board.colour_masks[colour] & ~p.occupied:
         _claim_colour_bonus(turn, colour)
     if board.border_posts:
@@ -1308,7 +1556,10 @@ def _claim_colour_bonus(turn: _Turn, colour: int) -> None:
     mine = list(turn.p.bonuses)
     mine[colour] = rank
     turn.p.bonuses = tuple(mine)
-    turn.p.add_vp(Category.COLOUR_BONUSES, COLOUR_BONUS_VP[(turn.new.config.players, rank)])
+    points = COLOUR_BONUS_VP[(turn.new.config.players, rank)]
+    turn.p.add_vp(Category.COLOUR_BONUSES, points)
+    if turn.new.shields[turn.seat] & _S7:  # bonus tiles score double
+        turn.p.add_vp(Category.SHIELDS, points)
 
 
 def border_links(posts: tuple[int, ...], occupied: int) -> tuple[int, bool]:
@@ -1362,17 +1613,22 @@ def _score_border_posts(turn: _Turn, posts: tuple[int, ...], before: int) -> Non
 def _tile_effect(turn: _Turn, tile: int) -> None:
     p = turn.p
     colour = TILE_COLOUR[tile]
+    shields = turn.new.shields[turn.seat]
     if colour == _BLUE:
         _advance_on_track(turn)
         if any(map(any, turn.new.depot_goods)):
+            if shields & _S5:  # then one goods type from every depot
+                turn.push(Step.SHIELD_GOODS)
             turn.push(_SHIP_STEP)  # in the solo game, the exchange is offered after it
         elif turn.new.config.solo:
             _offer_exchange(turn)
     elif colour == _DARK_GREEN:
-        turn.push(_FREE_STEP)
+        turn.push(_FREE_STEP, 1 if shields & _S11 else 0)
     elif colour == _YELLOW:
         number = KNOWLEDGE_NUMBER[tile]
         p.knowledge |= 1 << number
+        if turn.new.borrowed == turn.seat:  # shield #6: it counts for its holder too
+            _lend_knowledge(turn.new, 1 << number)
         if turn.new.config.solo:  # a monastery's points come at once in the solo game
             points = monastery_points(p, number, turn.new.config.edition)
             if number in KNOWLEDGE_BUILDING_SCORED and Tile.CRANE in p.estate:
@@ -1385,7 +1641,7 @@ def _tile_effect(turn: _Turn, tile: int) -> None:
             if len(_CHOICES[step](turn.new, p, step)) > 1:
                 turn.push(step)
         elif tile == Building.BOARDING_HOUSE:
-            p.workers += BOARDING_HOUSE_WORKERS
+            _gain_workers(turn, BOARDING_HOUSE_WORKERS)
         elif tile == Building.BANK:
             p.silver += BANK_SILVER
         elif tile == Building.WATCHTOWER:
@@ -1414,10 +1670,13 @@ def _sell(turn: _Turn, goods: int) -> None:
     sold = list(p.sold)
     sold[goods] += count
     p.sold = tuple(sold)
-    p.silver += 2 if p.knowledge & _K3 else 1
+    shields = turn.new.shields[turn.seat]
+    p.silver += (count if shields & _S9 else 1) + (1 if p.knowledge & _K3 else 0)
     if p.knowledge & _K4:
-        p.workers += 1
+        _gain_workers(turn, 1)
     p.add_vp(_SALES, SALE_VP[turn.new.config.table_players] * count)
+    if shields & _S12:  # sold goods score double
+        p.add_vp(Category.SHIELDS, SALE_VP[turn.new.config.table_players] * count)
     if turn.new.routes[turn.seat]:
         _lay_on_route(turn, goods, count)
 
@@ -1447,7 +1706,7 @@ def _lay_on_route(turn: _Turn, goods: int, count: int) -> None:
         if kind != goods:
             continue
         if bonus == Bonus.WORKERS:
-            p.workers += ROUTE_WORKERS
+            _gain_workers(turn, ROUTE_WORKERS)
         elif bonus == Bonus.SILVER:
             p.silver += ROUTE_SILVER
         elif bonus == Bonus.VP:
@@ -1459,11 +1718,15 @@ def _lay_on_route(turn: _Turn, goods: int, count: int) -> None:
             turn.push(step)
 
 
-def _discard(turn: _Turn, action: Discard, _: int) -> None:
-    if not (isinstance(action.storage, int) and 0 <= action.storage < STORAGE_SPACES):
+def _discard(turn: _Turn, action: Discard, any_tile: int) -> None:
+    p = turn.p
+    if any_tile:
+        if not (isinstance(action.storage, int) and 0 <= action.storage < len(p.storage)):
+            raise turn.fail(action, f"shield #4 is gone: discard one of your {len(p.storage)} "
+                                    f"stored tiles (storage 0..{len(p.storage) - 1})")
+    elif not (isinstance(action.storage, int) and 0 <= action.storage < STORAGE_SPACES):
         raise turn.fail(action, "discard one of the three older tiles (storage 0..2), "
                                 "never the new one")
-    p = turn.p
     tile = p.storage[action.storage]
     p.storage = p.storage[:action.storage] + p.storage[action.storage + 1:]
     box = list(turn.new.box)
@@ -1647,6 +1910,158 @@ def _pass(turn: _Turn, action: Pass, _: int) -> None:
     """Decline an optional building advantage."""
 
 
+def _check_shield(turn: _Turn, action: TakeShield) -> int:
+    """The depot holding ``action.shield``, once the shield and its castle are valid."""
+    if not turn.old.depot_shields:
+        raise turn.fail(action, "the shields module is not in this game")
+    shield, replace = action.shield, action.replace
+    depot = next((d for d, on in enumerate(turn.old.depot_shields)
+                  if type(shield) is int and shield in on), 0)
+    if not depot:
+        lying = ", ".join(f"#{n} on depot {d}" for d, on in enumerate(turn.old.depot_shields)
+                          for n in on) or "none"
+        raise turn.fail(action, f"shield {shield} lies on no depot (shields left: {lying})")
+    held = turn.old.shields[turn.seat]
+    if type(replace) is not int or replace not in _replace_options(turn.p, held):
+        if replace == 0:
+            raise turn.fail(action, "each of your castles already holds a shield: replace "
+                                    "one (replace = its number)")
+        mine = ", ".join(map(str, shield_numbers(held))) or "none"
+        raise turn.fail(action, f"you hold no shield {replace} to replace (yours: {mine})")
+    return depot
+
+
+def _put_shield(turn: _Turn, action: TakeShield, depot: int) -> None:
+    """Move the shield from its depot onto a castle of the mover's (the replaced one leaves
+    the game)."""
+    new = turn.new
+    on_depots = list(new.depot_shields)
+    on_depots[depot] = tuple(n for n in on_depots[depot] if n != action.shield)
+    new.depot_shields = tuple(on_depots)
+    shields = list(new.shields)
+    shields[turn.seat] |= 1 << action.shield
+    new.shields = tuple(shields)
+    if action.replace:
+        for _ in range(_drop_shields(new, turn.seat, turn.p, 1 << action.replace)):
+            turn.push(Step.DISCARD, 1)
+
+
+def _take_shield(turn: _Turn, action: TakeShield, _: int) -> None:
+    """On a double (workers may make one), a shield instead of both die actions."""
+    depot = _check_shield(turn, action)
+    p = turn.p
+    if p.dice_used:
+        raise turn.fail(action, "a shield takes both dice: take it before using either")
+    cost = shield_cost(p, depot)
+    if cost > p.workers:
+        raise turn.fail(action, f"shield {action.shield} lies on depot {depot}: making a "
+                                f"double {depot} of your {p.dice[0]} and {p.dice[1]} takes "
+                                f"{cost} workers; you have {p.workers}")
+    p.workers -= cost
+    p.dice_used = _BOTH_DICE
+    _put_shield(turn, action, depot)
+
+
+def _castle_shield(turn: _Turn, action: TakeShield, castle_shield: int) -> None:
+    """Shield #11: a castle's extra action takes any shield."""
+    if not castle_shield:
+        raise turn.fail(action, "only a castle placed while you hold shield #11 takes a shield "
+                                "with its extra action")
+    _put_shield(turn, action, _check_shield(turn, action))
+
+
+def _pay_tribute(turn: _Turn, action: PayTribute, _: int) -> None:
+    if action not in _tribute_choices(turn.old, turn.p, 0):
+        held = ", ".join(map(str, shield_numbers(turn.old.shields[turn.seat])))
+        raise turn.fail(action, f"keep some of your shields ({held}) at 1 each, paid in "
+                                f"silverlings (you have {turn.p.silver}) or, while you keep "
+                                f"shield #3, workers (you have {turn.p.workers})")
+    p = turn.p
+    p.workers -= action.workers
+    p.silver -= SHIELD_TRIBUTE * len(action.keep) - action.workers
+    kept = sum(1 << n for n in action.keep)
+    for _ in range(_drop_shields(turn.new, turn.seat, p, turn.old.shields[turn.seat] & ~kept)):
+        turn.push(Step.DISCARD, 1)
+
+
+def _borrow(turn: _Turn, action: BorrowMonasteries, _: int) -> None:
+    if turn.old.closing or not turn.old.shields[turn.seat] & _S6:
+        raise turn.fail(action, "only the holder of shield #6 chooses, on its turn")
+    if turn.old.borrowed >= 0:
+        raise turn.fail(action, f"you chose seat {turn.old.borrowed} already")
+    seat = action.seat
+    if not (type(seat) is int and 0 <= seat < len(turn.old.players)) or seat == turn.seat:
+        raise turn.fail(action, "choose another player's seat")
+    turn.new.borrowed = seat
+    turn.p.knowledge |= _own_knowledge(turn.old.players[seat].estate) & _LENT
+
+
+_LENT = ~(1 << 27)
+"""Knowledge that counts for shield #6's holder: all but #27 (two pieces cannot both be on
+top of one stack on the bridge)."""
+
+
+def _lend_knowledge(state: GameState, knowledge: int) -> None:
+    """Shield #6: a knowledge tile the chosen player placed counts for the holder too."""
+    holder = _holder(state, Shield.MONASTERIES)
+    players = list(state.players)
+    p = players[holder].copy()
+    p.knowledge |= knowledge & _LENT
+    players[holder] = p
+    state.players = tuple(players)
+
+
+def _set_die(turn: _Turn, action: SetDie, _: int) -> None:
+    p = turn.p
+    if not turn.old.shields[turn.seat] & _S16:
+        raise turn.fail(action, "setting a die needs shield #16")
+    if turn.old.die_changed:
+        raise turn.fail(action, "shield #16 sets one die a turn; you set one already")
+    if type(action.die) is not int or action.die not in (0, 1) or p.dice_used >> action.die & 1:
+        raise turn.fail(action, "set one of your unused dice (0 or 1)")
+    if type(action.value) is not int or not 1 <= action.value <= 6:
+        raise turn.fail(action, "a die shows 1..6")
+    if p.dice[action.die] == action.value:
+        raise turn.fail(action, f"die {action.die} shows {action.value} already")
+    dice = list(p.dice)
+    dice[action.die] = action.value
+    p.dice = (dice[0], dice[1])
+    turn.new.die_changed = True
+
+
+def _place_from_depot(turn: _Turn, action: PlaceFromDepot, numbered: int) -> None:
+    """Shields #14 and #15: a depot's tile straight onto the estate, its effect as placed."""
+    if action not in _shield_tile_choices(turn.old, turn.p, numbered):
+        where = "a numbered depot (1..6)" if numbered else "the black depot (0)"
+        raise turn.fail(action, f"your shield places a tile of {where} on a space it may go "
+                                "on (colour, next to your tiles, one building of a kind a "
+                                "city), or passes")
+    depots = list(turn.new.depots)
+    row = list(depots[action.depot])
+    tile = row[action.slot]
+    row[action.slot] = EMPTY
+    depots[action.depot] = tuple(row)
+    turn.new.depots = tuple(depots)
+    turn.p.storage = (*turn.p.storage, tile)
+    _place(turn, len(turn.p.storage) - 1, action.space)
+
+
+def _shield_goods(turn: _Turn, action: TakeGoods, _: int) -> None:
+    if action not in _shield_goods_choices(turn.old, turn.p, 0):
+        raise turn.fail(action, "shield #5 takes one goods type from every depot that has "
+                                "it, a type you hold or have room for")
+    (g,) = action.keep
+    goods = list(turn.new.depot_goods)
+    held = list(turn.p.goods)
+    for d in action.depots:
+        row = list(goods[d])
+        held[g] += row[g]
+        row[g] = 0
+        goods[d] = tuple(row)
+    turn.new.depot_goods = tuple(goods)
+    turn.p.goods = tuple(held)
+
+
 def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
     offers = turn.old.offers[turn.seat]
     sides = " or ".join(f"{i} (estate {e})" for i, e in enumerate(offers))
@@ -1694,6 +2109,15 @@ _HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
     (Step.REWARD_PLACE, PlaceTile): _place_reward,
     (Step.TARGET, BuyPoints): _buy_points,
     (Step.TARGET, Pass): _pass,
+    (Step.TURN, TakeShield): _take_shield,
+    (Step.TURN, SetDie): _set_die,
+    (Step.TURN, BorrowMonasteries): _borrow,
+    (Step.FREE_ACTION, TakeShield): _castle_shield,
+    (Step.TRIBUTE, PayTribute): _pay_tribute,
+    (Step.SHIELD_TILE, PlaceFromDepot): _place_from_depot,
+    (Step.SHIELD_TILE, Pass): _pass,
+    (Step.SHIELD_GOODS, TakeGoods): _shield_goods,
+    (Step.SHIELD_GOODS, Pass): _pass,
 }
 for _step in (Step.DIE, Step.FREE_ACTION, Step.WHITE_CASTLE):
     for _cls, _handler in _make_action_handler(_step).items():

@@ -11,6 +11,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from .config import Edition
+from .shields import SHIELD_VP
 from .tiles import (
     ANIMAL_TYPE,
     KNOWLEDGE_BUILDING_SCORED,
@@ -36,10 +37,26 @@ class Category(IntEnum):
     GOODS_LEFT = 7  # 1 per unsold goods tile at the end
     SILVER_LEFT = 8  # 1 per silverling at the end
     WORKERS_LEFT = 9  # 1 per two workers at the end
+    SHIELDS = 10  # shields module only: what shields add (their end-game VP, doublings)
 
 
-# By region size 1..8; 9 only with an inn in an area of 8 (our reading: the Special Edition's 45).
-REGION_VP = (0, 1, 3, 6, 10, 15, 21, 28, 36, 45)
+_CATEGORIES = tuple(Category)
+BASE_CATEGORY_COUNT = len(Category) - 1
+"""A breakdown holds SHIELDS only with the shields module (so other games encode as before)."""
+
+
+def categories(breakdown: tuple[int, ...] | list[int]) -> tuple[Category, ...]:
+    """The categories a player's breakdown holds, in order.
+
+    >>> categories((0,) * 10)[-1].name, categories((0,) * 11)[-1].name
+    ('WORKERS_LEFT', 'SHIELDS')
+    """
+    return _CATEGORIES[:len(breakdown)]
+
+
+# By region size 1..8; 9 only with an inn in an area of 8 (our reading: the Special Edition's
+# 45), 10 with shield #17 as well (the same rule: size n scores n(n+1)/2).
+REGION_VP = (0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55)
 PHASE_BONUS = (10, 8, 6, 4, 2)  # per completed region, phases A..E
 # (players, 1 = first / 2 = second to complete a colour) -> VP
 COLOUR_BONUS_VP = {(2, 1): 5, (3, 1): 6, (4, 1): 7, (2, 2): 2, (3, 2): 3, (4, 2): 4}
@@ -112,6 +129,21 @@ def end_game_points(player: PlayerState, edition: Edition) -> dict[Category, int
         Category.SILVER_LEFT: player.silver,
         Category.WORKERS_LEFT: player.workers // 2,
     }
+
+
+def shield_points(shields: int, knowledge: int) -> int:
+    """End-game VP a player's shields add (shields module): each held shield's VP, twice with
+    shield #13; with shield #10 the ``knowledge`` tiles' end-game VP once more.
+
+    >>> shield_points(1 << 1 | 1 << 13, 0), shield_points(1 << 10 | 1 << 13, 20)
+    (32, 44)
+    """
+    points = sum(vp for n, vp in enumerate(SHIELD_VP) if shields >> n & 1)
+    if shields >> 13 & 1:
+        points *= 2
+    if shields >> 10 & 1:
+        points += knowledge
+    return points
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,9 @@ class Step(IntEnum):
     REWARD = 15  # a colour completed: choose a black depot tile to place at once
     REWARD_PLACE = 16  # place that tile (argument: its storage space), any die number
     TARGET = 17  # may buy the victory points that reach the target marker
+    TRIBUTE = 18  # phase end: pay for the shields kept (shields module)
+    SHIELD_TILE = 19  # phase end: shield #14 (arg 1: numbered depots) or #15 (arg 0: black)
+    SHIELD_GOODS = 20  # shield #5: after a ship, every goods tile of one type
 
 
 EMPTY = -1  # an empty estate space or depot slot
@@ -139,6 +142,8 @@ _INN_FIELDS = ("inns",)
 _BORDER_FIELDS = ("border_ranks",)  # only when a seat plays a border-post duchy
 _ROUTE_FIELDS = ("routes", "route_goods")  # only with the trade routes module
 _SOLO_FIELDS = ("vp_counter", "vp_target", "goods_out")  # only in the solo game
+_SHIELD_FIELDS = ("depot_shields", "shields", "shield_box", "borrowed", "die_changed",
+                  "closing")  # only with the shields module
 
 
 class GameState:
@@ -164,6 +169,14 @@ class GameState:
     - ``vp_counter``, ``vp_target`` and ``goods_out`` (the solo game): the victory point
       counter since its last reset, the target marker, and the goods tiles removed from the
       game by type (index 1..6).
+    - shields module: ``depot_shields`` the shield numbers on each depot (index 0, the black
+      depot, holds none); ``shields`` per seat the shields it holds, as a bit set (bit ``n``:
+      shield ``n``); ``shield_box`` the shields out of the game (left over at set-up, or
+      removed), a bit set; ``borrowed`` the seat whose knowledge tiles count for the holder
+      of shield #6 (-1 until chosen); ``die_changed`` whether shield #16 set a die this turn;
+      ``closing`` the seats still to play their turn of the phase end (shields #14 and #15,
+      tribute), the one playing first; empty otherwise. ``depot_shields`` is empty without
+      the module.
     - ``offers``: per seat, the estate ids it still chooses from during set-up (its board's
       two sides in the experts' set-up, side 0 first; its one estate when only the start space
       is chosen); empty once chosen. Until a seat has chosen, ``boards[seat]`` is a
@@ -171,7 +184,7 @@ class GameState:
     """
 
     __slots__ = (_GAME_FIELDS + _SETUP_FIELDS + _INN_FIELDS + _BORDER_FIELDS + _ROUTE_FIELDS
-                 + _SOLO_FIELDS)
+                 + _SOLO_FIELDS + _SHIELD_FIELDS)
 
     config: GameConfig
     boards: tuple[Estate, ...]
@@ -201,6 +214,12 @@ class GameState:
     vp_counter: int
     vp_target: int
     goods_out: tuple[int, ...]
+    depot_shields: tuple[tuple[int, ...], ...]
+    shields: tuple[int, ...]
+    shield_box: int
+    borrowed: int
+    die_changed: bool
+    closing: tuple[int, ...]
 
     def clone(self) -> GameState:
         """A copy sharing all (immutable) field values: cheap enough for search."""
@@ -234,6 +253,12 @@ class GameState:
         new.vp_counter = self.vp_counter
         new.vp_target = self.vp_target
         new.goods_out = self.goods_out
+        new.depot_shields = self.depot_shields
+        new.shields = self.shields
+        new.shield_box = self.shield_box
+        new.borrowed = self.borrowed
+        new.die_changed = self.die_changed
+        new.closing = self.closing
         return new
 
     @property
@@ -284,7 +309,7 @@ class GameState:
         the set-up's ``offers`` when the config has set-up choices, ``inns`` with the inns
         module, ``border_ranks`` with border-post duchies, ``routes`` and ``route_goods`` with
         the trade routes module, ``vp_counter``, ``vp_target`` and ``goods_out`` in the solo
-        game)."""
+        game, the shield fields with the shields module)."""
         out: list[object] = []
         for name in _GAME_FIELDS:
             value = getattr(self, name)
@@ -309,6 +334,8 @@ class GameState:
             out += [self.routes, self.route_goods]
         if self.config.solo:
             out += [self.vp_counter, self.vp_target, self.goods_out]
+        if self.config.has(Module.SHIELDS):
+            out += [getattr(self, name) for name in _SHIELD_FIELDS]
         return out
 
     def __repr__(self) -> str:

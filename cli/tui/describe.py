@@ -48,7 +48,7 @@ from p2p_burgundy import (
 from p2p_burgundy.board import PHASE_LETTERS, PHASES, ROUNDS
 from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, SetupDraw
 from p2p_burgundy.rules import INN_DEPOT, bought_tile
-from p2p_burgundy.scoring import Category
+from p2p_burgundy.scoring import Category, categories
 from p2p_burgundy.state import EMPTY, Step
 from p2p_burgundy.tiles import COLOUR_NAMES, tile_name
 
@@ -65,6 +65,7 @@ CATEGORY_WORDS: dict[Category, str] = {
     Category.GOODS_LEFT: "goods left",
     Category.SILVER_LEFT: "silver left",
     Category.WORKERS_LEFT: "workers left",
+    Category.SHIELDS: "shields",
 }
 STEP_WORDS: dict[Step, str] = {
     Step.WAREHOUSE: "warehouse",
@@ -89,7 +90,8 @@ def _changes(before: GameState, after: GameState, seat: int) -> tuple[int, int, 
                                                                      list[str], bool]:
     """(silver, workers, VP, VP categories, new bonus tiles, up the turn order) for ``seat``."""
     old, new = before.players[seat], after.players[seat]
-    why = [CATEGORY_WORDS[c] for c in Category if new.breakdown[c] != old.breakdown[c]]
+    why = [CATEGORY_WORDS[c] for c in categories(new.breakdown)
+           if new.breakdown[c] != old.breakdown[c]]
     bonuses = [f"{'first' if now == 1 else 'second'} {COLOUR_NAMES[colour]} bonus"
                for colour, (was, now) in enumerate(zip(old.bonuses, new.bonuses, strict=True))
                if now and not was]

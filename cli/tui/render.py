@@ -25,11 +25,11 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
-from p2p_burgundy import Category, GameState, outcome
+from p2p_burgundy import GameState, outcome
 from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, PHASES, ROUNDS, depot_spaces
 from p2p_burgundy.estate import ROW_LENGTHS, post_spaces, row_col
 from p2p_burgundy.rules import INN_DEPOT
-from p2p_burgundy.scoring import end_game_points
+from p2p_burgundy.scoring import categories, end_game_points
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 from p2p_burgundy.trade import BONUS_SHORT, route_spaces
@@ -555,7 +555,7 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
     lines: list[Line] = [[Seg(title, Style.TITLE)], []]
     head = f"{'':<16}" + "".join(f"{short_name(n):>{width}}" for n in names)
     lines.append([Seg(head, Style.BOLD)])
-    for category in Category:
+    for category in categories(state.players[0].breakdown):
         cells = "".join(f"{p.breakdown[category]:>{width}}" for p in state.players)
         lines.append([Seg(f"{CATEGORY_WORDS[category]:<16}{cells}")])
     total = "".join(f"{p.vp:>{width}}" for p in state.players)
@@ -625,7 +625,7 @@ def standings_lines(state: GameState, names: Sequence[str]) -> list[Line]:
                          [Seg(f"{'':<18}" + "".join(f"{short_name(n):>{width}}" for n in names),
                               Style.BOLD)]]
     final = [end_game_points(p, state.config.edition) for p in state.players]
-    now_categories = [c for c in Category if c not in final[0]]
+    now_categories = [c for c in categories(state.players[0].breakdown) if c not in final[0]]
     for category in now_categories:
         cells = "".join(f"{p.breakdown[category]:>{width}}" for p in state.players)
         lines.append([Seg(f"{CATEGORY_WORDS[category]:<18}{cells}")])

@@ -37,6 +37,13 @@ from p2p_burgundy import (
     rules,
     state_hash,
 )
+from p2p_burgundy.actions import (
+    BorrowMonasteries,
+    PayTribute,
+    PlaceFromDepot,
+    SetDie,
+    TakeShield,
+)
 from p2p_burgundy.config import Module, Setup
 from tests.engine.helpers import E2011, E2019, POLICIES, random_game, solo_builder
 
@@ -56,6 +63,13 @@ POOL = [
     *(UseBuilding(b) for b in range(-1, 57)),
     *(PayGoods(g) for g in range(-1, 8)),
     *(BuyPoints(n) for n in range(-1, 57)),
+    *(TakeShield(n, r) for n in range(-1, 20) for r in (-1, 0, 1, 2, 6, 12, 18, 19)),
+    *(PayTribute(keep, w) for keep in ((), (1,), (3,), (3, 8), (8, 3), (19,), (5, 5))
+      for w in range(-1, 3)),
+    *(SetDie(d, v) for d in range(-1, 3) for v in range(-1, 8)),
+    *(BorrowMonasteries(s) for s in range(-1, 5)),
+    *(PlaceFromDepot(d, slot, s) for d in (-1, 0, 1, 6, 7) for slot in (-1, 0, 3, 8)
+      for s in range(-1, 38)),
 ]
 _DEPOT_SETS = [(d,) for d in range(0, 8)] + list(itertools.combinations(range(1, 7), 2)) + [
     (6, 1), (1, 2, 3), ()]
@@ -95,7 +109,7 @@ def sample_states(players: int) -> list:
         random_game(players, 7000 + 100 * players + i, policy=POLICIES[i % 3],
                     edition=E2019 if i % 2 else E2011, setup=setup, visit=visit)
     for i in range(40):  # games with every expansion module, until their steps came up
-        if rare[Step.CRANE] and rare[Step.WHITE_CASTLE] and i >= 4:
+        if all(rare[s] for s in (Step.CRANE, Step.WHITE_CASTLE, Step.SHIELD_GOODS)) and i >= 4:
             break
         random_game(players, 7500 + 100 * players + i, policy=POLICIES[i % 3], edition=E2019,
                     modules=tuple(Module), visit=visit)
@@ -124,7 +138,7 @@ def test_legal_actions_apply_and_every_other_candidate_is_rejected(players, monk
             after = apply(state, action)
             assert encode_state(after) != encoded
         listed = set(legal)
-        pool = POOL + SHIP_POOL if state.step == Step.SHIP else POOL
+        pool = POOL + SHIP_POOL if state.step in (Step.SHIP, Step.SHIELD_GOODS) else POOL
         for action in pool:
             if action in listed:
                 continue

@@ -254,7 +254,7 @@ MALFORMED = [
     ([True, 0], "expected [tag, field...]"),
     ([1.0, 0], "expected [tag, field...]"),
     ([0], "unknown tag 0"),
-    ([16], "unknown tag 16"),
+    ([21], "unknown tag 21"),
     ([11, 0], "ChooseEstate takes side, space"),
     ([-1], "unknown tag -1"),
     ([1], "UseDie takes die"),

@@ -8,7 +8,9 @@ check at the end of each run proves that they did.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import operator
 from collections import Counter
 
 import pytest
@@ -23,7 +25,14 @@ from p2p_burgundy import (
     legal_actions,
     outcome,
 )
-from p2p_burgundy.actions import ACTION_TYPES
+from p2p_burgundy.actions import (
+    ACTION_TYPES,
+    BorrowMonasteries,
+    PayTribute,
+    PlaceFromDepot,
+    SetDie,
+    TakeShield,
+)
 from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.estate import SPACE_COUNT, bits
 from p2p_burgundy.rules import GOODS_SLOTS, river_reach
@@ -34,6 +43,7 @@ from p2p_burgundy.scoring import (
     Category,
     knowledge_points,
 )
+from p2p_burgundy.shields import ALL_SHIELDS, SHIELD_VP, Shield
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import (
     ANY_COLOUR,
@@ -58,7 +68,9 @@ GAMES_PER_PLAYER_COUNT = 400
 # one game in five with the experts' set-up (dealt boards, chosen sides and start castles)
 SETUPS = (Setup.STANDARD, Setup.STANDARD, Setup.EXPERTS_OPEN, Setup.STANDARD,
           Setup.EXPERTS_SECRET)
-EXPANSION_STEPS = {Step.WHITE_CASTLE, Step.CRANE}  # only with the expansion modules
+SHIELD_STEPS = {Step.TRIBUTE, Step.SHIELD_TILE, Step.SHIELD_GOODS}
+SHIELD_ACTIONS = {TakeShield, PayTribute, SetDie, PlaceFromDepot, BorrowMonasteries}
+EXPANSION_STEPS = {Step.WHITE_CASTLE, Step.CRANE} | SHIELD_STEPS  # only with the modules
 SOLO_STEPS = {Step.EXCHANGE, Step.PAY_GOODS, Step.REWARD, Step.REWARD_PLACE, Step.TARGET}
 _FINAL = (Category.KNOWLEDGE, Category.GOODS_LEFT, Category.SILVER_LEFT, Category.WORKERS_LEFT)
 
@@ -177,6 +189,10 @@ def check_estate(state, seat, p, start) -> None:
             knowledge |= 1 << KNOWLEDGE_NUMBER[tile]
     assert p.occupied == occupied
     assert p.frontier == frontier_of(occupied)
+    if state.borrowed >= 0 and state.shields[seat] >> Shield.MONASTERIES & 1:
+        for tile in state.players[state.borrowed].estate:  # shield #6: all but #27
+            if KNOWLEDGE_NUMBER[tile] and tile != Tile.KNOWLEDGE_27:
+                knowledge |= 1 << KNOWLEDGE_NUMBER[tile]
     assert p.knowledge == knowledge
     regions = 0
     for region in board.regions:
@@ -207,9 +223,12 @@ def check_player(state, old, p, to_move) -> None:
     if p.goods is not old.goods:
         assert min(p.goods) >= 0 and p.goods[0] == 0
         assert solo or sum(1 for g in p.goods if g) <= GOODS_SLOTS
-    if p.storage is not old.storage:
+    seat = state.players.index(p)
+    if p.storage is not old.storage and not state.shields[seat] >> Shield.STORAGE & 1:
         if len(p.storage) == 4:  # only while the player discards an old tile
             assert to_move and state.step == Step.DISCARD
+        elif len(p.storage) > 4:  # shield #4 just left: discards follow
+            assert to_move and state.pending[-1] == (Step.DISCARD, 1)
         else:
             assert len(p.storage) <= 3
     if p.breakdown is not old.breakdown or p.sold is not old.sold \
@@ -218,7 +237,7 @@ def check_player(state, old, p, to_move) -> None:
         assert p.vp == sum(p.breakdown)
         assert p.vp >= old.vp  # victory points never fall
         assert p.breakdown[Category.SALES] == SALE_VP[n] * sum(p.sold)
-        border = state.border_ranks[state.players.index(p)]  # border-post duchies
+        border = state.border_ranks[seat]  # border-post duchies
         assert p.breakdown[Category.COLOUR_BONUSES] == (0 if solo else sum(
             COLOUR_BONUS_VP[(n, rank)] for rank in (*p.bonuses, border) if rank))
         if not state.is_over or solo:
@@ -254,6 +273,21 @@ def check_solo(before, after, action) -> None:
         assert placed & river_reach(board, old.occupied) == placed
 
 
+def check_shields(state) -> None:
+    """Shields module: each of the 18 shields is on a depot, held or out of the game, once;
+    a player holds at most one a castle; closing turns only at a phase end."""
+    on_depots = [n for depot in state.depot_shields for n in depot]
+    assert not state.depot_shields[0] and len(set(on_depots)) == len(on_depots)
+    places = [sum(1 << n for n in on_depots), *state.shields, state.shield_box]
+    assert sum(places) == ALL_SHIELDS and functools.reduce(operator.or_, places) == ALL_SHIELDS
+    for seat, held in enumerate(state.shields):
+        assert held.bit_count() <= state.players[seat].estate.count(Tile.CASTLE)
+    if state.closing:
+        assert state.round == 4 and state.to_move == state.closing[0]
+    assert state.borrowed < 0 or any(held >> Shield.MONASTERIES & 1 for held in state.shields)
+    assert len(state.players[0].breakdown) == len(Category)
+
+
 class Checker:
     """Checks every step of one game and counts what happened for the coverage report.
 
@@ -281,6 +315,13 @@ class Checker:
             check_tiles(after)
         if after.config.solo:
             check_solo(before, after, action)
+        if after.depot_shields:
+            check_shields(after)
+            if isinstance(action, TakeShield | PayTribute | SetDie | PlaceFromDepot
+                          | BorrowMonasteries):
+                cov[("shield", type(action))] += 1
+        else:
+            assert len(after.players[0].breakdown) == len(Category) - 1
         if goods_may_have_moved(before, after):
             check_goods(after)
         seat_to_move = after.to_move
@@ -288,8 +329,10 @@ class Checker:
             assert 0 <= seat_to_move < after.config.players
             step = after.pending[-1][0] if after.pending else Step.TURN
             cov[("step", step)] += 1
-            if step == Step.DISCARD:
+            if after.pending[-1:] == ((Step.DISCARD, 0),):
                 assert len(after.players[seat_to_move].storage) == 4
+            elif step == Step.DISCARD:  # shield #4 left: down to three tiles
+                assert len(after.players[seat_to_move].storage) > 3
         else:
             assert seat_to_move is None
             assert legal_actions(after) == []
@@ -344,7 +387,7 @@ def test_random_legal_games_finish_and_keep_every_invariant(players):
     assert {s for kind, s in coverage if kind == "step"} == set(Step) - EXPANSION_STEPS \
         - SOLO_STEPS
     assert {a for kind, a in coverage if kind == "action"} == set(ACTION_TYPES.values()) - {
-        BuyWorkers, UseBuilding, PayGoods, BuyPoints}
+        BuyWorkers, UseBuilding, PayGoods, BuyPoints} - SHIELD_ACTIONS
     assert {k for kind, k in coverage if kind == "knowledge"} == set(range(1, 27))
     assert coverage[("bonus", 1)] and coverage[("bonus", 2)]
     assert coverage[("region", "completed")] > GAMES_PER_PLAYER_COUNT
@@ -418,3 +461,25 @@ def test_random_solo_games_keep_every_invariant(modules):
     assert {s for kind, s in coverage if kind == "step"} >= SOLO_STEPS
     assert coverage[("action", PayGoods)] and coverage[("action", BuyPoints)]
     assert coverage[("bonus", 1)] and coverage[("region", "completed")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_with_shields_keep_every_invariant(players):
+    coverage: Counter = Counter()
+    checker = Checker(coverage)
+    held_at_end = 0
+    for i in range(MODULE_GAMES):
+        state, _ = random_game(players, 8000 * players + i, policy=POLICIES[i % len(POLICIES)],
+                               edition=E2019, setup=SETUPS[i % 5], modules=(Module.SHIELDS,),
+                               visit=checker)
+        assert state.is_over and not state.closing
+        for seat, p in enumerate(state.players):
+            held = state.shields[seat]
+            held_at_end += held.bit_count()
+            vp = sum(SHIELD_VP[n] for n in range(1, 19) if held >> n & 1)
+            assert p.breakdown[Category.SHIELDS] >= vp * (2 if held >> 13 & 1 else 1)
+    assert coverage[("games", "over")] == MODULE_GAMES
+    assert {s for kind, s in coverage if kind == "step"} >= SHIELD_STEPS
+    assert {a for kind, a in coverage if kind == "shield"} == SHIELD_ACTIONS
+    assert held_at_end  # some shields were kept to the end
