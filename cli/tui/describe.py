@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 from p2p_burgundy import (
     Action,
+    BorrowMonasteries,
     Buy,
     BuyPoints,
     BuyWorkers,
@@ -36,9 +37,13 @@ from p2p_burgundy import (
     Pass,
     PayGoods,
     Payment,
+    PayTribute,
+    PlaceFromDepot,
     PlaceTile,
     SellGoods,
+    SetDie,
     TakeGoods,
+    TakeShield,
     TakeTile,
     TakeWorkers,
     UseBuilding,
@@ -49,6 +54,7 @@ from p2p_burgundy.board import PHASE_LETTERS, PHASES, ROUNDS
 from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, SetupDraw
 from p2p_burgundy.rules import INN_DEPOT, bought_tile
 from p2p_burgundy.scoring import Category, categories
+from p2p_burgundy.shields import SHIELD_WORDS
 from p2p_burgundy.state import EMPTY, Step
 from p2p_burgundy.tiles import COLOUR_NAMES, tile_name
 
@@ -74,7 +80,29 @@ STEP_WORDS: dict[Step, str] = {
     Step.MARKET: "market",
     Step.CITY_HALL: "city hall",
     Step.CRANE: "crane",
+    Step.SHIELD_TILE: "shield's tile",
+    Step.SHIELD_GOODS: "shield's goods",
 }
+
+
+def shield_label(shield: int) -> str:
+    """A shield by number and ability, e.g. ``shield #9 (1 silverling per goods tile sold,
+    not per sale)``."""
+    return f"shield #{shield} ({SHIELD_WORDS[shield]})"
+
+
+def tribute_words(action: PayTribute) -> str:
+    """What a tribute keeps and costs, e.g. ``keep #3, #12 for 1 silverling and 1 worker``.
+
+    >>> tribute_words(PayTribute((3, 12), 1)), tribute_words(PayTribute(()))
+    ('keep #3, #12 for 1 silverling and 1 worker', 'keep no shield (all leave the game)')
+    """
+    if not action.keep:
+        return "keep no shield (all leave the game)"
+    silver = len(action.keep) - action.workers
+    paid = " and ".join(plural(n, word) for n, word in ((silver, "silverling"),
+                                                         (action.workers, "worker")) if n)
+    return f"keep {', '.join(f'#{n}' for n in action.keep)} for {paid}"
 
 
 def plural(count: int, word: str) -> str:
@@ -202,8 +230,17 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
         counts = [state.depot_goods[d][g] for d in action.depots for g in action.keep]
         depots = " and ".join(str(d) for d in action.depots)
         kinds = ", ".join(str(g) for g in action.keep)
-        return (f"{name}'s ship took {plural(sum(counts), 'goods tile')} ({kinds}) "
-                f"from depot {depots}.")
+        what = "shield #5" if step == Step.SHIELD_GOODS else "ship"
+        return (f"{name}'s {what} took {plural(sum(counts), 'goods tile')} ({kinds}) "
+                f"from depot{'s' if len(action.depots) > 1 else ''} {depots}.")
+    if isinstance(action, PayTribute):
+        return f"{name} paid the shields' tribute: {tribute_words(action)}."
+    if isinstance(action, SetDie):
+        return (f"{name} turned the {p.dice[action.die]} into a {action.value} "
+                "with shield #16.")
+    if isinstance(action, BorrowMonasteries):
+        return (f"{name} chose {names[action.seat]}: their knowledge tiles count for "
+                f"{name} too (shield #6).")
     if step in STEP_WORDS:
         who = f"{name}'s {STEP_WORDS[Step(step)]}"
         how = ""
@@ -228,6 +265,17 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
         return f"{who} bought 2 workers for 1 silverling{tail}"
     if isinstance(action, UseBuilding):
         return f"{who} worked as a {tile_name(action.building)}{tail}"
+    if isinstance(action, TakeShield):
+        depot = next(d for d, on in enumerate(state.depot_shields) if action.shield in on)
+        how = how or " with a double"
+        where = f", instead of #{action.replace}" if action.replace else ""
+        return (f"{who} took {shield_label(action.shield)} from depot {depot}{how}{where}"
+                f"{tail}")
+    if isinstance(action, PlaceFromDepot):
+        tile = state.depots[action.depot][action.slot]
+        label = state.boards[seat].label(action.space)
+        return (f"{name}'s shield placed {tile_label(tile)} from depot {action.depot} "
+                f"on {label}{tail}")
     return f"{who}: {action!r}{tail}"
 
 

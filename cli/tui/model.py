@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from p2p_burgundy import (
     END_TURN,
     Action,
+    BorrowMonasteries,
     Buy,
     BuyPoints,
     ChooseEstate,
@@ -43,9 +44,13 @@ from p2p_burgundy import (
     Pass,
     PayGoods,
     Payment,
+    PayTribute,
+    PlaceFromDepot,
     PlaceTile,
     SellGoods,
+    SetDie,
     TakeGoods,
+    TakeShield,
     TakeTile,
     TakeWorkers,
     UseBuilding,
@@ -57,10 +62,11 @@ from p2p_burgundy import (
 from p2p_burgundy.actions import BUY_WORKERS
 from p2p_burgundy.estate import caveat
 from p2p_burgundy.rules import INN_DEPOT, bought_tile
+from p2p_burgundy.shields import SHIELD_WORDS
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import tile_name
 
-from .describe import describe_turn, gains, gains_short
+from .describe import describe_turn, gains, gains_short, tribute_words
 from .layout import LEFT, MIN_WIDTH
 from .table import Endable, Handover, Hinting, Scored, ScoreTrack, Steppable, Table
 from .texts import goods_label, guide, info_for_tile, short_name, tile_code, tile_label
@@ -74,7 +80,8 @@ HOTKEYS = "123456789abdfghjkmnorstwyz"
 
 Target = tuple[str, int, int]
 """What a choice points at on screen: ("space", n, 0), ("depot", d, slot),
-("goods_depot", d, 0), ("storage", i, 0), ("goods", g, 0) or ("die", i, 0)."""
+("goods_depot", d, 0), ("storage", i, 0), ("goods", g, 0), ("die", i, 0) or
+("shield", d, n)."""
 
 Changes = frozenset[tuple[str, int, int]]
 """What changed between two states: ("space", seat, n), ("storage", seat, 0),
@@ -215,10 +222,13 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
         if BUY_WORKERS in actions:
             options.append(_leaf(state, BUY_WORKERS, "buy 2 workers for 1 silverling (#28)",
                                  key="w"))
+        options += _shield_turn_groups(state, actions)
         if END_TURN in actions:
             options.append(Option("e", "end the turn", END_TURN))
         if any(isinstance(a, UseDie) for a in actions):
             return "Your turn: use a die (or buy a tile)", options
+        if state.closing:
+            return "The phase is over: end your turn", options
         return "Both dice used: buy a tile or end the turn", options
     if step in (Step.DIE, Step.FREE_ACTION, Step.WHITE_CASTLE):
         if step == Step.DIE:
@@ -228,7 +238,7 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
             prompt = f"White castle: one action with the white die's {state.white_die}"
         else:
             prompt = "Castle: one more action, any number"
-        return prompt, _die_groups(state, actions)
+        return prompt, _die_groups(state, actions) + _shield_turn_groups(state, actions)
     if step == Step.CRANE:
         options = _numbered([_leaf(state, a, f"as a {tile_name(a.building)}", tile=a.building)
                              for a in actions if isinstance(a, UseBuilding)])
@@ -240,10 +250,14 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
         options = [_tile_leaf(state, a, "discard", p.storage[a.storage],
                               ("storage", a.storage, 0))
                    for a in actions if isinstance(a, Discard)]
+        if state.pending[-1][1]:
+            return "Shield #4 is gone: keep 3 tiles, discard one", _numbered(options)
         new = tile_code(p.storage[-1])
         return f"Storage full (new: {new}): discard one", _numbered(options)
     if step in SOLO_PROMPTS:
         return _solo_choice(state, step, actions)
+    if step in (Step.TRIBUTE, Step.SHIELD_TILE, Step.SHIELD_GOODS):
+        return _shield_step(state, actions)
     if step == Step.SHIP:
         options = []
         for a in actions:
@@ -309,6 +323,80 @@ def _solo_choice(state: GameState, step: Step, actions: Sequence[Action]
     tile = tile_label(p.storage[arg]) if step == Step.REWARD_PLACE else ""
     points = state.vp_target - state.vp_counter
     return SOLO_PROMPTS[step].format(left=arg, tile=tile, points=points), options
+
+
+def _shield_turn_groups(state: GameState, actions: Sequence[Action]) -> list[Option]:
+    """Shield choices on a turn: a shield for a double (or a castle's action with #11),
+    shield #16's die and shield #6's player."""
+    options = []
+    takes = [a for a in actions if isinstance(a, TakeShield)]
+    if takes:
+        depot = {n: d for d, on in enumerate(state.depot_shields) for n in on}
+        leaves = [_leaf(state, a, f"#{a.shield} from depot {depot[a.shield]}: "
+                        f"{SHIELD_WORDS[a.shield]}"
+                        + (f" (instead of #{a.replace})" if a.replace else ""),
+                        target=("shield", depot[a.shield], a.shield),
+                        brief=f"#{a.shield} depot {depot[a.shield]}"
+                        + (f" for #{a.replace}" if a.replace else ""))
+                  for a in takes]
+        label = "take a shield instead of both dice" if state.step == Step.TURN \
+            else "take a shield (shield #11)"
+        options.append(Option("h", label, children=tuple(_numbered(leaves)),
+                              prompt="Put which shield on a castle?"))
+    dice = [a for a in actions if isinstance(a, SetDie)]
+    if dice:
+        p = state.players[state.to_move or 0]
+        leaves = [_leaf(state, a, f"die {a.die + 1}: the {p.dice[a.die]} becomes a {a.value}")
+                  for a in dice]
+        options.append(Option("d", "set a die to any number (shield #16)",
+                              children=tuple(_numbered(leaves)), prompt="Set which die?"))
+    borrows = [a for a in actions if isinstance(a, BorrowMonasteries)]
+    if borrows:
+        leaves = [_leaf(state, a, f"the player in seat {a.seat + 1}") for a in borrows]
+        options.append(Option("m", "choose whose knowledge tiles count as yours (#6)",
+                              children=tuple(_numbered(leaves)),
+                              prompt="Whose knowledge tiles count for you?"))
+    return options
+
+
+def _shield_step(state: GameState, actions: Sequence[Action]) -> tuple[str, list[Option]]:
+    """A shield's decision: the tribute, shield #14's or #15's tile, shield #5's goods."""
+    step = state.step
+    options: list[Option] = []
+    if step == Step.TRIBUTE:
+        options = [_leaf(state, a, tribute_words(a)) for a in actions
+                   if isinstance(a, PayTribute)]
+        return "Phase end: pay 1 for each shield you keep", _numbered(options)
+    if step == Step.SHIELD_GOODS:
+        for a in actions:
+            if isinstance(a, TakeGoods):
+                count = sum(state.depot_goods[d][a.keep[0]] for d in a.depots)
+                depots = ", ".join(map(str, a.depots))
+                options.append(_leaf(state, a, f"{count} x {goods_label(a.keep[0])} "
+                                               f"(depot {depots})",
+                                     target=("goods_depot", a.depots[0], 0)))
+        options = _numbered(options)
+        options.append(Option("x", "pass (take none)", Pass()))
+        return "Shield #5: every goods tile of one type", options
+    board = state.boards[state.to_move or 0]
+    groups: dict[tuple[int, int], list[Option]] = {}
+    for a in actions:
+        if isinstance(a, PlaceFromDepot):
+            tile = state.depots[a.depot][a.slot]
+            groups.setdefault((a.depot, a.slot), []).append(
+                _leaf(state, a, board.label(a.space), tile=tile, target=("space", a.space, 0)))
+    for (depot, slot), spaces in groups.items():
+        tile = state.depots[depot][slot]
+        where = "black depot" if depot == 0 else f"depot {depot}"
+        options.append(Option("", f"{where}: {tile_label(tile)}", tile=tile,
+                              children=tuple(_numbered(spaces)),
+                              target=("depot", depot, slot), brief=f"{where}: {tile_code(tile)}",
+                              prompt=_fitting(f"Place {tile_label(tile)} on which space?",
+                                              f"Place {tile_code(tile)} on which space?")))
+    options = _numbered(options)
+    options.append(Option("x", "pass (place none)", Pass()))
+    shield = 14 if state.pending[-1][1] else 15
+    return f"Phase end, shield #{shield}: place a tile now", options
 
 
 def _estate_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, list[Option]]:

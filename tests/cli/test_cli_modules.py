@@ -69,7 +69,7 @@ def test_the_terminal_client_names_every_choice_of_a_game_with_every_module(play
     for seed in range(6):
         random_game(players, seed, policy=builder, edition=Edition.E2019,
                     modules=tuple(Module), visit=visit)
-    assert {"White castle", "Crane"} <= seen
+    assert {"White castle", "Crane", "Phase end"} <= seen
     for tile in (Tile.CRANE, Tile.GEESE, Tile.WHITE_CASTLE, Tile.INN, Tile.KNOWLEDGE_28):
         assert info_for_tile(tile).lines and tile_code(tile)
 
