@@ -69,7 +69,15 @@ from p2p_burgundy.tiles import tile_name
 from .describe import describe_turn, gains, gains_short, tribute_words
 from .layout import LEFT, MIN_WIDTH
 from .table import Endable, Handover, Hinting, Scored, ScoreTrack, Steppable, Table
-from .texts import goods_label, guide, info_for_tile, short_name, tile_code, tile_label
+from .texts import (
+    goods_label,
+    guide,
+    info_for_shield,
+    info_for_tile,
+    short_name,
+    tile_code,
+    tile_label,
+)
 
 if TYPE_CHECKING:
     from .hint import Hint
@@ -750,12 +758,16 @@ class Model:
         step = state.step
         if self.path:
             group = self.draft.menu()[1][self.path[0]].key
-            return {"t": "take", "p": "place", "s": "sell", "b": "buy"}.get(group, "place")
+            return {"t": "take", "p": "place", "s": "sell", "b": "buy",
+                    "h": "shield", "d": "shield", "m": "shield"}.get(group, "place")
         if step == Step.TURN:
+            if state.closing:
+                return "phase_end"
             return "turn" if any(isinstance(a, UseDie) for a in legal_actions(state)) \
                 else "turn_done"
         return {Step.DIE: "die", Step.FREE_ACTION: "free", Step.DISCARD: "discard",
-                Step.SHIP: "ship", Step.CHOOSE_ESTATE: "estate"}.get(step, "building")
+                Step.SHIP: "ship", Step.CHOOSE_ESTATE: "estate", Step.TRIBUTE: "tribute",
+                Step.SHIELD_TILE: "phase_end", Step.SHIELD_GOODS: "shield"}.get(step, "building")
 
     def options(self) -> list[Option]:
         menu = self.menu()
@@ -1113,9 +1125,13 @@ class Model:
     def _info_start(self) -> int:
         option = self.selected()
         tile = option.tile if option else None
-        if tile is None:
+        target = option.target if option else None
+        if target and target[0] == "shield":
+            wanted = info_for_shield(target[2])
+        elif tile is None:
             return self.info_index
-        wanted = info_for_tile(tile)
+        else:
+            wanted = info_for_tile(tile)
         for i, (_, info) in enumerate(guide()):
             if info == wanted:
                 return i

@@ -30,13 +30,14 @@ from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, PHASES, ROUNDS,
 from p2p_burgundy.estate import ROW_LENGTHS, post_spaces, row_col
 from p2p_burgundy.rules import INN_DEPOT
 from p2p_burgundy.scoring import categories, end_game_points
+from p2p_burgundy.shields import shield_numbers
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 from p2p_burgundy.trade import BONUS_SHORT, route_spaces
 
 from .describe import CATEGORY_WORDS, solo_result
 from .hint import Hint
-from .layout import MIN_HEIGHT, MIN_WIDTH, Dim, Layout
+from .layout import LEFT, MIN_HEIGHT, MIN_WIDTH, Dim, Layout
 from .model import Changes, Context, MenuView, Model, Option, Overlay, Target
 from .table import EntryKind, HistoryEntry, Resigned, Steppable
 from .texts import (
@@ -260,7 +261,14 @@ def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
         goods.append(Seg(f"  route {laid}/{len(spaces)}{ahead}"))
     else:
         goods.append(Seg(f"  sold {sum(p.sold)}"))
-    money: Line = [Seg(f"Silver {p.silver}  Workers {p.workers}  VP {p.vp}", Style.BOLD)]
+    money_text = f"Silver {p.silver}  Workers {p.workers}  VP {p.vp}"
+    money: Line = [Seg(money_text, Style.BOLD)]
+    if state.depot_shields:  # the shields module: the shields on this player's castles
+        held = shield_numbers(state.shields[seat])
+        money.append(Seg(fit(next((t for t in (
+            "  Shields " + (" ".join(f"#{n}" for n in held) or "none"),
+            "  Sh " + (",".join(map(str, held)) or "-")) if len(t) + len(money_text) <= width),
+            "  Sh " + ",".join(map(str, held))), width - len(money_text))))
     dice: Line = [Seg("Dice:", Style.BOLD)]
     for i in (0, 1):
         used = bool(p.dice_used >> i & 1) and p.dice[i]
@@ -284,6 +292,35 @@ def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
 
 
 # --- the central board -------------------------------------------------------------------
+
+BOARD_ROOM = MIN_WIDTH - LEFT - 1
+"""Columns of the central board at the smallest screen."""
+
+def _depot_tail(depot: int, goods: tuple[int, ...], shields: tuple[int, ...], used: int,
+                marks: Marks) -> Line:
+    """A depot's shields (shields module) and goods after its tiles (``used`` columns):
+    goods start at the column where four tiles end, shields stand in the free cells before
+    them; where room is short, the goods lose their spaces, then the shields become the
+    first one's number (and + for a second)."""
+    each = [str(g) for g in range(1, 7) for _ in range(goods[g])]
+    column = 2 + CELL * 4  # where the goods of a full depot start
+    tag = "#" + ",".join(map(str, shields)) if shields else ""
+    before = max(column, used + (len(tag) + 2 if tag else 0))
+    digits = " ".join(each)
+    if before + len(digits) + 4 > BOARD_ROOM:
+        digits = "".join(each)
+    out: Line = []
+    if tag and before + (len(digits) + 4 if each else 0) > BOARD_ROOM + 1:
+        out.append(Seg(f"#{shields[0]}{'+' if len(shields) > 1 else ''}"))
+    elif tag:
+        out.append(_marked(("shield", depot, shields[0]), tag, marks, Style.NORMAL))
+        out.append(Seg(" " * (before - used - len(tag) - 2)))
+    elif each:
+        out.append(Seg(" " * (column - used)))
+    if each:
+        out.append(_marked(("goods_depot", depot, 0), f"({digits})", marks, Style.NORMAL))
+    return out
+
 
 def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = None,
                 my_seat: int | None = None) -> list[Line]:
@@ -309,10 +346,8 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
             style = Style.TILE + TILE_COLOUR[tile] if tile != EMPTY else Style.DIM
             line.append(_marked(("depot", d, slot), f"{content:<4}", marks, style))
         goods = state.depot_goods[d]
-        if any(goods):
-            digits = " ".join(str(g) for g in range(1, 7) for _ in range(goods[g]))
-            line.append(Seg(" " * (CELL * (4 - len(depot_spaces(d, n))))))
-            line.append(_marked(("goods_depot", d, 0), f"({digits})", marks, Style.NORMAL))
+        shields = state.depot_shields[d] if state.depot_shields else ()
+        line += _depot_tail(d, goods, shields, 2 + CELL * len(depot_spaces(d, n)), marks)
         lines.append(line)
     black = list(range(BLACK_DEPOT_TILES[n]))
     for first, half in ((True, black[:4]), (False, black[4:])):
@@ -332,9 +367,15 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
         p = state.players[seat]
         mover = "> " if state.to_move == seat else "  "
         you = "*" if seat == my_seat else " "
-        lines.append([Seg(f"{mover}{place + 1}. {short_name(names[seat]):<{NAME_WIDTH}}{you}",
-                          Style.BOLD if state.to_move == seat else Style.NORMAL),
-                      Seg(f"{p.vp:>3} VP  s{p.silver} w{p.workers}")])
+        line = [Seg(f"{mover}{place + 1}. {short_name(names[seat]):<{NAME_WIDTH}}{you}",
+                    Style.BOLD if state.to_move == seat else Style.NORMAL),
+                Seg(f"{p.vp:>3} VP  s{p.silver} w{p.workers}")]
+        if state.depot_shields and state.shields[seat]:  # the shields on their castles
+            held = shield_numbers(state.shields[seat])
+            room = BOARD_ROOM - sum(len(seg.text) for seg in line)
+            tag = " #" + ",".join(map(str, held))
+            line.append(Seg(tag if len(tag) <= room else f" {len(held)}sh"))
+        lines.append(line)
     return lines
 
 
@@ -745,10 +786,8 @@ def info_lines(index: int) -> list[Line]:
     lines.append([])
     lines.append([Seg("Up/Down or Left/Right: other tiles   Esc: back", Style.DIM)])
     lines.append([])
-    codes = []
-    for i, (t, _) in enumerate(entries):
-        code = tile_code(t).rstrip("2") if TILE_COLOUR[t] == 1 else tile_code(t)
-        codes.append(Seg(f" {code:<4}", Style.CURSOR if i == index else Style.NORMAL))
+    codes = [Seg(f" {code:<4}", Style.CURSOR if i == index else Style.NORMAL)
+             for i, (code, _) in enumerate(entries)]
     for start in range(0, len(codes), 12):
         lines.append(codes[start:start + 12])
     return lines

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2p_burgundy.shields import SHIELD_COUNT, SHIELD_VP, SHIELD_WORDS
 from p2p_burgundy.tiles import (
     ANIMAL_COUNT,
     ANIMAL_TYPE,
@@ -263,19 +264,42 @@ def info_for_tile(tile: int) -> Info:
     raise ValueError(f"no guide entry for tile {tile}")
 
 
-def guide() -> list[tuple[int, Info]]:
-    """Every guide entry once, in reading order, with a representative tile.
+SHIELD_TEXT: tuple[str, ...] = (
+    "Expansion (shields). On a double (workers may make one), instead of both",
+    "dice, take a shield from that depot onto one of your castles (or in place",
+    "of a shield there, which leaves the game). Its ability works while you",
+    "hold it. At each phase end, before the mines pay, keep each shield for 1",
+    "silverling (or lose it). At the end it scores its VP if you still hold it.",
+)
+
+
+def info_for_shield(shield: int) -> Info:
+    """The guide entry of a shield (shields module).
+
+    >>> info_for_shield(16).title, info_for_shield(16).lines[0]
+    ('Shield #16 (4 VP at the end)', 'Once a turn, set one of your dice to any number.')
+    """
+    words = SHIELD_WORDS[shield]
+    return Info(f"Shield #{shield} ({SHIELD_VP[shield]} VP at the end)",
+                (f"{words[0].upper()}{words[1:]}.", *SHIELD_TEXT))
+
+
+def guide() -> list[tuple[str, Info]]:
+    """Every guide entry once, in reading order, with its code (a tile's, or a shield's
+    number).
 
     >>> entries = guide()
-    >>> len(entries), entries[0][1].title
-    (48, 'Warehouse (Wrh, beige)')
+    >>> len(entries), entries[0], entries[-1][0]
+    (66, ('Wrh', Info(title='Warehouse (Wrh, beige)', lines=...)), '#18')
     """
     tiles: list[int] = [int(b) for b in Building]
     tiles += [int(Tile.COW_2) + 3 * a for a in range(4)]
     tiles += [Tile.SHIP, Tile.CASTLE, Tile.MINE]
     tiles += [int(Tile.KNOWLEDGE_1) + n for n in range(29)]  # #27-#29: expansions
     tiles += [Tile.CRANE, Tile.GEESE, Tile.WHITE_CASTLE, Tile.INN]
-    return [(t, info_for_tile(t)) for t in tiles]
+    entries = [(tile_code(t).rstrip("2") if TILE_COLOUR[t] == Colour.LIGHT_GREEN
+                else tile_code(t), info_for_tile(t)) for t in tiles]
+    return entries + [(f"#{n}", info_for_shield(n)) for n in range(1, SHIELD_COUNT + 1)]
 
 
 ESTATE_LEGEND: tuple[str, ...] = (
@@ -355,6 +379,9 @@ RULE_REMINDERS: dict[str, str] = {
     "ship": "A ship loads all goods of one depot and moves you up the turn order.",
     "building": "The building you placed gives its advantage now, or you may pass.",
     "estate": "Choose your board's side and the dark green space of your start castle.",
+    "shield": "A shield works while it stands on one of your castles (i: what each does).",
+    "tribute": "Each shield you keep costs 1 silverling now; the others leave the game.",
+    "phase_end": "The phase is over: your shields act (tiles, tribute) before mines pay.",
     "wait": "The others play in turn order; looking around changes nothing.",
     "replay": "A replay changes nothing: step by action or by turn, watch the scores.",
     "scores": "Most VP wins; ties: fewer empty spaces, then later in turn order.",

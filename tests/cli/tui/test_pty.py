@@ -188,7 +188,7 @@ def test_help_for_the_current_screen_and_back(tmp_path: Path) -> None:
         term.press("esc", "esc", "esc")
         term.wait_for("use die 1")
         term.press("i")
-        term.wait_for("Tile guide 1/48: Warehouse")
+        term.wait_for("Tile guide 1/66: Warehouse")
         term.press("esc", "q")
         assert term.wait_exit() == 0
 
@@ -322,3 +322,39 @@ def test_an_error_is_one_line_and_a_log_file_never_a_traceback(tmp_path: Path) -
     assert f"details are in {tmp_path / 'tui.log'}" in tail
     log = (tmp_path / "tui.log").read_text()
     assert "Traceback" in log and "RuntimeError: the table fell over" in log
+
+
+def test_a_game_with_shields_at_80x24_shows_them_without_a_cut(tmp_path: Path) -> None:
+    """The shields on the depots and on the players' castles, and their guide entries; then
+    against 2 bots to the final scores with a shields row, no line cut."""
+    cut: list[str] = []
+
+    def done() -> bool:
+        if "~" in term.text and not cut:
+            cut.append(term.text)
+        return "Final scores" in term.text
+
+    args = ("play", "--bots", "2", "--seed", "4", "--with", "shields", "--name", "Tess",
+            "--bot-delay", "0")
+    with burgundy(tmp_path, *args) as term:
+        screen = term.wait_for("use die 1")
+        assert "2: Kn19  Cas   Bdh   #1,8  (5)" in screen  # shields #1 and #8 on depot 2
+        assert "Silver 1  Workers 1  VP 0  Shields none" in screen
+        term.press("i")
+        term.wait_for("Tile guide 1/66")
+        term.press("up")
+        screen = term.wait_for("Tile guide 66/66: Shield #18 (4 VP at the end)")
+        assert "Place tiles on any empty space, next to a tile or not." in screen
+        term.press("esc")
+        term.wait_for("use die 1")
+        term.press("q")
+        term.wait_exit()
+    with burgundy(tmp_path / "auto", *args, "--autoplay") as term:
+        assert term.wait_until(done, timeout=90), term.text
+        assert not cut, cut[0]
+        assert re.search(r"^shields +\d+ +\d+ +\d+", term.text, re.M), term.text
+        term.press("s")
+        screen = term.wait_for("Game over")
+        assert re.search(r"VP \d+  (Shields|Sh) ", screen), screen
+        term.press("q")
+        assert term.wait_exit() == 0
