@@ -93,15 +93,14 @@ def decode_entry(raw: bytes) -> Entry:
     Raises DecodeError for anything malformed.
     """
     outer = wire.decode(raw, max_size=MAX_ENTRY)
-    if not (
-        isinstance(outer, tuple)
-        and len(outer) == 2
-        and isinstance(outer[0], bytes)
-        and isinstance(outer[1], bytes)
-        and len(outer[1]) == SIGNATURE_SIZE
-    ):
+    if not (isinstance(outer, tuple) and len(outer) == 2):
         raise DecodeError("an entry is [body, 64-byte signature]")
     body, signature = outer
+    if not (
+        isinstance(body, bytes) and isinstance(signature, bytes)
+        and len(signature) == SIGNATURE_SIZE
+    ):
+        raise DecodeError("an entry is [body, 64-byte signature]")
     fields = wire.decode(body, max_size=MAX_ENTRY)
     if not (isinstance(fields, tuple) and len(fields) == 7):
         raise DecodeError("an entry body has 7 fields")

@@ -91,7 +91,8 @@ def encode(obj: Encodable) -> bytes:
         raise LocalProtocolError(f"cannot encode: {problem}")
     # msgpack-python already writes the shortest form of every int, string, bytes and array
     # length, with ints >= 0 in the unsigned family and ints < 0 in the signed one.
-    return msgpack.packb(obj, use_bin_type=True)
+    packed: bytes = msgpack.packb(obj, use_bin_type=True)  # msgpack has no type hints
+    return packed
 
 
 def _reject_ext(code: int, data: bytes) -> object:

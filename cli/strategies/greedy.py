@@ -153,7 +153,7 @@ class Evaluator:
     def value(self, state: GameState, seat: int) -> float:
         """How good ``state`` is for ``seat``, in VP-equivalents (exact VP once over)."""
         p = state.players[seat]
-        vp = sum(p.breakdown)
+        vp: float = sum(p.breakdown)
         if state.config.solo:  # the solo game is won by filling the duchy: spaces first
             vp += SOLO_SPACE * p.occupied.bit_count()
         if state.phase >= PHASES:

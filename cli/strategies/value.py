@@ -69,7 +69,7 @@ def features(state: GameState, seat: int) -> list[float]:
             float((p.knowledge & _ABILITY_BITS).bit_count()), float(access))
     t = rounds_left(state) / TOTAL_ROUNDS
     t2 = t * t
-    out = []
+    out: list[float] = []
     for f in base:
         out += (f, f * t, f * t2)
     return out

@@ -105,8 +105,8 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
             if isinstance(outcome, Learn):
                 thread.close()
                 lesson = Lesson(Path(options.home) / PROGRESS_FILE)
-                table = lesson.table(runner.model.name, DEFAULT_BOT_DELAY)
-                return App(screen, palette, table, Model(table, lesson)).run()
+                lesson_table = lesson.table(runner.model.name, DEFAULT_BOT_DELAY)
+                return App(screen, palette, lesson_table, Model(lesson_table, lesson)).run()
             if isinstance(outcome, PlayBots):
                 thread.close()
                 _notice(screen, palette, f"Starting a game against {outcome.count} bot"
