@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING
@@ -45,7 +46,7 @@ BASE_CATEGORY_COUNT = len(Category) - 1
 """A breakdown holds SHIELDS only with the shields module (so other games encode as before)."""
 
 
-def categories(breakdown: tuple[int, ...] | list[int]) -> tuple[Category, ...]:
+def categories(breakdown: Sequence[int]) -> tuple[Category, ...]:
     """The categories a player's breakdown holds, in order.
 
     >>> categories((0,) * 10)[-1].name, categories((0,) * 11)[-1].name
