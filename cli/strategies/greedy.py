@@ -8,8 +8,9 @@ the sub-decisions that follow cost nothing to choose.
 
 The value is the player's VP plus credit for what is likely to become VP: partly filled
 regions (by size and by the phase bonus still on offer), progress towards colour bonuses,
-goods (worth a sale), silverlings, workers, mines' future income, knowledge tiles, the tiles
-in storage (more if they can be placed soon) and the dice still to use this turn.
+goods (worth a sale), silverlings, workers, mines' future income, knowledge tiles, shields
+(their end-game VP less the tributes to come, and their abilities), the tiles in storage
+(more if they can be placed soon) and the dice still to use this turn.
 
 >>> from p2p_burgundy import GameConfig, legal_actions, new_game, resolve_chance
 >>> state = new_game(GameConfig(players=2))
@@ -30,6 +31,7 @@ from p2p_burgundy import (
     Discard,
     GameState,
     PlayerState,
+    SetDie,
     TakeWorkers,
     UseDie,
     apply,
@@ -44,6 +46,7 @@ from p2p_burgundy.scoring import (
     REGION_VP,
     SALE_VP,
     knowledge_points,
+    shield_points,
 )
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import (
@@ -91,6 +94,7 @@ class Weights:
     building: float = 2.0
     discard: float = 1.5  # penalty per tile discarded
     take_workers: float = 0.5  # penalty for taking workers instead of acting
+    shield: float = 3.0  # a held shield's ability, early (scaled by time left)
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -204,6 +208,8 @@ class Evaluator:
             value += knowledge_points(p, state.config.edition)
         if k & _ABILITY_BITS:
             value += (k & _ABILITY_BITS).bit_count() * w.knowledge * time
+        if state.depot_shields and state.shields[seat]:
+            value += self._shield_value(state, p, state.shields[seat], time)
 
         # Dice and extra actions still to use this turn.
         mine_to_move = state.chance is None and state.order[state.turn] == seat
@@ -221,6 +227,18 @@ class Evaluator:
         if p.storage:
             value += self._storage_value(state, p, info, dice, left)
         return value
+
+    def _shield_value(self, state: GameState, p: PlayerState, held: int, time: float) -> float:
+        """Held shields (shields module): the VP they score at the end (twice with #13, and
+        #10's second knowledge score), less the tributes still to pay, plus their abilities
+        while time is left."""
+        w = self.weights
+        count = held.bit_count()
+        knowledge = knowledge_points(p, state.config.edition) if held >> 10 & 1 else 0
+        # at a phase end's turn the tribute of this phase is paid (or being decided)
+        tributes = PHASES - state.phase - (1 if state.closing else 0)
+        return (shield_points(held, knowledge) - count * tributes * w.silver
+                + count * w.shield * time)
 
     def _region_credit(self, filled: int, size: int, left: int, bonus: int) -> float:
         """Partial credit for a region with ``filled`` of ``size`` spaces covered."""
@@ -445,8 +463,9 @@ class GreedyStrategy:
                 penalty = w.discard
             elif isinstance(action, TakeWorkers):
                 penalty = w.take_workers
-            if (child.pending and child.chance is None and child.phase < PHASES
-                    and self._spent < self._budget):
+            # a die set by shield #16 is only worth what the die then does
+            if ((child.pending or isinstance(action, SetDie)) and child.chance is None
+                    and child.phase < PHASES and self._spent < self._budget):
                 value, line = self._best(child, seat, legal_actions(child))
                 line = [(state, action), *line]
             else:
