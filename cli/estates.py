@@ -12,7 +12,7 @@ layout that is not well attested), and the options that set up a table, shared b
 - ``--estate-file FILE``: everyone plays the board described in FILE (a JSON object: see
   docs/engine.md), a board of one's own, shown as "not an official board"; the layout travels
   in the game's configuration, so every peer and ``burgundy verify`` use it.
-- ``--with extra-tiles,white-castles,inns,trade-routes`` (or ``--with all``): the 2019
+- ``--with extra-tiles,white-castles,inns,trade-routes,shields`` (or ``--with all``): the 2019
   expansion modules; they belong to the 2019 edition, which ``--with`` picks unless
   ``--edition`` says otherwise.
 

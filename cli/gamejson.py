@@ -24,6 +24,7 @@ from p2p_burgundy import Action, GameState, Module, Outcome, Step
 from p2p_burgundy.estate import NEIGHBOURS, SPACE_COUNT, bits
 from p2p_burgundy.net.audit import Audit
 from p2p_burgundy.scoring import categories
+from p2p_burgundy.shields import shield_numbers
 from p2p_burgundy.state import EMPTY, PlayerState
 from p2p_burgundy.tiles import FACE_DOWN, KNOWLEDGE_NUMBER, Colour, Tile
 from p2p_burgundy.trade import CARDS
@@ -100,6 +101,11 @@ def state_json(state: GameState) -> Json:
         out["offers"] = [list(offer) for offer in state.offers]
     if config.has(Module.INNS):
         out["inns"] = state.inns
+    if config.has(Module.SHIELDS):
+        out["shields"] = {"depots": [list(on) for on in state.depot_shields],
+                          "box": list(shield_numbers(state.shield_box)),
+                          "borrowed": state.borrowed, "die_changed": state.die_changed,
+                          "closing": list(state.closing)}
     if config.solo:
         out["solo"] = {"vp_counter": state.vp_counter, "vp_target": state.vp_target,
                        "goods_out": list(state.goods_out), "round": state.game_round}
@@ -135,6 +141,8 @@ def _player_json(state: GameState, seat: int, player: PlayerState) -> Json:
         out["route"] = [{"card": card, "goods": goods, "bonus": name(bonus)}
                         for card in state.routes[seat] for goods, bonus in CARDS[card]]
         out["route_goods"] = list(state.route_goods[seat])
+    if state.config.has(Module.SHIELDS):
+        out["shields"] = list(shield_numbers(state.shields[seat]))
     return out
 
 

@@ -25,6 +25,7 @@ from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.chance import DealDraw, PhaseDraw, RoundDraw, SetupDraw
 from p2p_burgundy.net.audit import Audit, ChanceReport, TurnReport, audit_file
 from p2p_burgundy.scoring import Category
+from p2p_burgundy.shields import shields_text
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import tile_name
 
@@ -206,6 +207,8 @@ def _write_chance(step: ChanceReport, names: list[str], out: TextIO) -> None:
     if isinstance(draw, SetupDraw):
         goods = "; ".join(f"{names[s]} {' '.join(map(str, g))}" for s, g in enumerate(draw.goods))
         w(f"  {names[draw.start_player]} starts; starting goods: {goods}\n")
+        if draw.shields:
+            w(f"  shields on the depots: {shields_text(draw.shields)}\n")
     elif isinstance(draw, DealDraw):
         offers = "; ".join(f"{names[s]} estates {' or '.join(o)}"
                            for s, o in enumerate(draw.offers))

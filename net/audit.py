@@ -637,7 +637,11 @@ def _who(key: bytes) -> str:
 
 def _draw_json(draw: Draw) -> dict[str, object]:
     if isinstance(draw, SetupDraw):
-        return {"start_player": draw.start_player, "goods": [list(g) for g in draw.goods]}
+        out: dict[str, object] = {"start_player": draw.start_player,
+                                   "goods": [list(g) for g in draw.goods]}
+        if draw.shields:
+            out["shields"] = {str(d): list(on) for d, on in enumerate(draw.shields, 1)}
+        return out
     if isinstance(draw, DealDraw):
         return {"offers": [list(o) for o in draw.offers]}
     if isinstance(draw, PhaseDraw):

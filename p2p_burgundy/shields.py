@@ -79,3 +79,13 @@ shields lie on each numbered depot 1..6 at set-up, by player count."""
 def shield_numbers(shields: int) -> tuple[int, ...]:
     """The shield numbers of a bit set, smallest first."""
     return tuple(n for n in range(1, SHIELD_COUNT + 1) if shields >> n & 1)
+
+
+def shields_text(shields: tuple[tuple[int, ...], ...]) -> str:
+    """The shields on depots 1..6, e.g. ``1: #4; 2: #1, #8``.
+
+    >>> shields_text(((4,), (1, 8)))
+    '1: #4; 2: #1, #8'
+    """
+    return "; ".join(f"{d}: " + ", ".join(f"#{n}" for n in on)
+                     for d, on in enumerate(shields, 1) if on)

@@ -54,7 +54,7 @@ from p2p_burgundy.board import PHASE_LETTERS, PHASES, ROUNDS
 from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, SetupDraw
 from p2p_burgundy.rules import INN_DEPOT, bought_tile
 from p2p_burgundy.scoring import Category, categories
-from p2p_burgundy.shields import SHIELD_WORDS
+from p2p_burgundy.shields import SHIELD_WORDS, shields_text
 from p2p_burgundy.state import EMPTY, Step
 from p2p_burgundy.tiles import COLOUR_NAMES, tile_name
 
@@ -334,7 +334,8 @@ def describe_chance(drew: Draw, names: Sequence[str]) -> list[str]:
     if isinstance(drew, SetupDraw):
         goods = "; ".join(f"{names[s]} " + ", ".join(map(str, g))
                           for s, g in enumerate(drew.goods))
-        return [f"Set-up: {names[drew.start_player]} starts; starting goods: {goods}."]
+        shields = f" Shields on the depots: {shields_text(drew.shields)}." if drew.shields else ""
+        return [f"Set-up: {names[drew.start_player]} starts; starting goods: {goods}.{shields}"]
     if isinstance(drew, DealDraw):
         dealt = "; ".join(f"{names[s]} estates {' or '.join(offer)}"
                           for s, offer in enumerate(drew.offers))

@@ -42,6 +42,7 @@ MODULE_TEXT: dict[Module, str] = {
     Module.WHITE_CASTLES: "8 white castles: an action with the white die",
     Module.INNS: "an inn a phase: its area scores one size bigger",
     Module.TRADE_ROUTES: "sold goods laid on a route of bonuses",
+    Module.SHIELDS: "18 shields: taken on a double, an ability each",
 }
 """What each 2019 expansion module does, in a line of the host page."""
 ACTIONS = ("bots", "host", "address", "learn")

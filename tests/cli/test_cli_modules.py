@@ -125,3 +125,20 @@ def test_the_estate_drawing_marks_the_rim_spaces_of_the_border_posts():
     assert lines[7] == "          M3   PS4   PA1    B3"  # post S4/A1
     plain = started(2, seed="posts")
     assert "P" not in "".join(text(line) for line in estate_lines(plain, 0, ["Ann", "Bob"])[1:])
+
+
+def test_greedy_values_shields_takes_one_on_a_double_and_keeps_it():
+    from p2p_burgundy import END_TURN, PayTribute, TakeShield, apply, legal_actions
+    from p2p_burgundy.cli.strategies.greedy import GreedyStrategy, position_value
+    from tests.engine.test_shields import at_phase_end, shielded
+
+    state, seat = shielded(dice=(4, 4), depot_shields={4: (1,)})
+    bot = GreedyStrategy()
+    assert bot.choose(state, legal_actions(state)) == TakeShield(1, 0)
+    taken = apply(state, TakeShield(1, 0))
+    without = taken.clone()
+    without.shields = (0, 0)  # the same position had the shield gone
+    assert position_value(taken, seat) > position_value(without, seat) + 8
+    end, _ = at_phase_end(shields=(1,), silver=3)
+    end = apply(end, END_TURN)
+    assert GreedyStrategy().choose(end, legal_actions(end)) == PayTribute((1,))

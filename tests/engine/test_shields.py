@@ -445,3 +445,11 @@ def test_each_shield_scores_its_vp_at_the_end_if_still_held():
     state = play(state, END_TURN, PayTribute((2, 9)), END_TURN)
     assert state.players[seat].breakdown[Category.SHIELDS] == 12 + 8
     assert knowledge_points(state.players[seat], E2019) == 0
+
+
+def test_the_set_up_report_names_the_shields_it_placed():
+    from p2p_burgundy.rules import draw_chance
+
+    state, drew = draw_chance(new_game(GameConfig(3, E2019, modules=SHIELDS)), bytes(32))
+    assert drew.shields == state.depot_shields[1:]
+    assert [len(on) for on in drew.shields] == [1, 2, 1, 2, 1, 2]

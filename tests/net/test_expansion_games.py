@@ -3,11 +3,16 @@ duchy play to the end over the in-process harness, and the game file audits clea
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from p2p_burgundy import Edition, GameConfig, Module
+from p2p_burgundy.chance import SetupDraw
+from p2p_burgundy.cli.verify import write_report
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.rules import CHOOSE
+from p2p_burgundy.shields import shields_text
 from tests.net.harness import Table
 
 
@@ -21,3 +26,9 @@ def test_four_peers_finish_a_game_with_every_module_on_duchy_11a_and_it_verifies
     assert report.ok, report
     assert report.config == config
     assert len(report.chance) == 1 + 5 + 25
+    # the shields' placement is one of the set-up's draws, and the report says it
+    setup = report.chance[0].drew
+    assert isinstance(setup, SetupDraw) and [len(on) for on in setup.shields] == [2] * 6
+    out = io.StringIO()
+    write_report(report, "game", out)
+    assert f"  shields on the depots: {shields_text(setup.shields)}\n" in out.getvalue()
