@@ -15,7 +15,7 @@ Every name is an engine name in lower case (``Tile.COW_3`` is ``"cow_3"``, ``Ste
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from enum import Enum
 from pathlib import Path
@@ -172,7 +172,7 @@ def verification_json(report: Audit) -> Json:
 
 
 def result_json(command: str, game_id: bytes | None, game_file: Path | None,
-                seats: list[Json], breakdowns: Sequence[Sequence[int]],
+                seats: Sequence[Mapping[str, object]], breakdowns: Sequence[Sequence[int]],
                 result: Outcome | None, final_hash: bytes | None,
                 report: Audit | None) -> Json:
     """The fields every ``--json`` result shares (``bot``, ``verify``, each game of ``sim``;

@@ -46,6 +46,7 @@ import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypeVar
 
 from .errors import ProtocolError
 from .log import decode_entry, parse_entry
@@ -257,6 +258,9 @@ class Replies:
         return True
 
 
-def _bound(table: OrderedDict[Address, object], size: int) -> None:
+_V = TypeVar("_V")
+
+
+def _bound(table: OrderedDict[Address, _V], size: int) -> None:
     while len(table) > size:
         table.popitem(last=False)

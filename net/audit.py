@@ -471,12 +471,12 @@ class _Auditor:
             Player(i, s.name, s.colour, s.key, fingerprint(s.key), s.commitment, i == host)
             for i, s in enumerate(start.seats)
         )
-        for event in session.rejected.values():  # what is void in the game as it stands
-            if not event.cause.defect:
+        for rejection in session.rejected.values():  # what is void in the game as it stands
+            if not rejection.cause.defect:
                 continue  # void by the players' agreement or a race, not a defect
-            entry = session.chains[event.seat][event.seq]
-            self.problem(REJECTION_CHECKS[event.cause], event.reason,
-                         self.record_of.get(entry.body), entry, event.seat)
+            entry = session.chains[rejection.seat][rejection.seq]
+            self.problem(REJECTION_CHECKS[rejection.cause], rejection.reason,
+                         self.record_of.get(entry.body), entry, rejection.seat)
         rejected = set(session.rejected)
         applied = {(e.seat, e.seq) for e in resolved if isinstance(e, TurnApplied)}
         steps: list[Step] = []
@@ -554,10 +554,11 @@ class _Auditor:
                                          self.record_of.get(entry.body), entry, seat)
                 elif (entry.kind == Kind.REVEAL and complete
                       and entry.payload[1] not in used_links):
-                    why = (f"a reveal for chance event {entry.payload[0]}, which the game "
-                           "never needed")
-                    add(seat, entry, why, True)
-                    self.problem(Check.REVEAL, why, self.record_of.get(entry.body), entry, seat)
+                    unneeded = (f"a reveal for chance event {entry.payload[0]!r}, which the game "
+                                "never needed")
+                    add(seat, entry, unneeded, True)
+                    self.problem(Check.REVEAL, unneeded, self.record_of.get(entry.body), entry,
+                                 seat)
         if complete:
             for problem in self.problems:  # TURN entries never reached (unplayed_turns)
                 if problem.check == Check.OUT_OF_ORDER and "never played" in problem.reason \

@@ -225,7 +225,7 @@ class HostLobby(_Base):
         signature = self.identity.sign(CHALLENGE_DOMAIN,
                                        challenge_message(self.table_id, hello.nonce, key))
         self._send(Welcome(self.table_id, self.identity.public_key, signature, nonce,
-                           self.config.to_tree()), source)
+                           wire.value(self.config.to_tree())), source)
 
     def _prove(self, prove: Prove, source: tuple[str, int]) -> None:
         key, contribution, name, colour = prove.key, prove.contribution, prove.name, prove.colour
@@ -324,7 +324,7 @@ class HostLobby(_Base):
         self._broadcast_roster()
 
     def _roster_message(self) -> Roster:
-        return Roster(self.table_id, self.config.to_tree(),
+        return Roster(self.table_id, wire.value(self.config.to_tree()),
                       tuple((m.key, m.name, m.colour, m.ready, m.address[0], m.address[1])
                             for m in self.members),
                       self._proposal is not None)
@@ -364,7 +364,7 @@ class HostLobby(_Base):
 
     def _propose(self) -> None:
         assert self._proposal is not None
-        proposal = Propose(self.table_id, self.config.to_tree(),
+        proposal = Propose(self.table_id, wire.value(self.config.to_tree()),
                            tuple((s.key, s.name, s.colour, s.contribution)
                                  for s in self._proposal))
         for m in self.members[1:]:

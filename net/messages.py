@@ -95,13 +95,13 @@ class Message:
     def __post_init__(self) -> None:
         for name, value in zip(self._names(), self._values(), strict=True):
             if isinstance(value, list):  # a tree made here: as it will decode (tuples)
-                object.__setattr__(self, name, _frozen(value))
+                object.__setattr__(self, name, wire.value(value))
         if not all(check(v) for check, v in zip(self.SHAPE, self._values(), strict=True)) \
                 or not self._consistent():
             raise LocalProtocolError(f"{self.TAG.name} is {self.FORM}")
 
     def _names(self) -> tuple[str, ...]:
-        return self.__slots__  # type: ignore[attr-defined,no-any-return]
+        return self.__slots__
 
     def _values(self) -> list[object]:
         return [getattr(self, name) for name in self._names()]
@@ -118,13 +118,9 @@ class Message:
         if len(fields) != len(cls.SHAPE):
             raise DecodeError(f"{cls.TAG.name} is {cls.FORM}")
         try:
-            return cls(*fields)  # type: ignore[call-arg]
+            return cls(*fields)
         except LocalProtocolError as exc:
             raise DecodeError(str(exc)) from None
-
-
-def _frozen(value: object) -> object:
-    return tuple(_frozen(v) for v in value) if isinstance(value, list | tuple) else value
 
 
 # --- the session (tags 1..5) ----------------------------------------------------------------

@@ -143,8 +143,8 @@ class Node:
         if session is not None:
             save(session.take_unsaved())
             session.saved()
-            while (event := session.next_event()) is not None:
-                self._events.append(event)
+            while (game_event := session.next_event()) is not None:
+                self._events.append(game_event)
             for data, destination in session.datagrams_to_send():
                 targets = self.broadcast_targets() if destination is BROADCAST else [destination]
                 out += [(data, target) for target in targets]  # type: ignore[misc]

@@ -147,7 +147,7 @@ def make_start(
         0,
         b"",
         Kind.START,
-        [table_id, config.to_tree(), _roster_tree(seats), list(acceptances)],
+        [table_id, wire.value(config.to_tree()), _roster_tree(seats), list(acceptances)],
     )
     try:
         parse_start(entry)
@@ -195,22 +195,23 @@ def parse_start(entry: Entry) -> Start:
         raise bad(f"the roster must list {config.players} players")
     seats = []
     for item in roster:
+        key, name, colour, contribution, commitment = (
+            item if isinstance(item, tuple) and len(item) == 5 else (None,) * 5)
         if not (
-            isinstance(item, tuple)
-            and len(item) == 5
-            and isinstance(item[0], bytes)
-            and len(item[0]) == PUBLIC_KEY_SIZE
-            and isinstance(item[1], str)
-            and 1 <= len(item[1]) <= MAX_NAME
-            and item[2] in COLOURS
-            and isinstance(item[3], bytes)
-            and len(item[3]) == CONTRIBUTION_SIZE
-            and isinstance(item[4], bytes)
-            and len(item[4]) == LINK_SIZE
+            isinstance(key, bytes)
+            and len(key) == PUBLIC_KEY_SIZE
+            and isinstance(name, str)
+            and 1 <= len(name) <= MAX_NAME
+            and isinstance(colour, str)
+            and colour in COLOURS
+            and isinstance(contribution, bytes)
+            and len(contribution) == CONTRIBUTION_SIZE
+            and isinstance(commitment, bytes)
+            and len(commitment) == LINK_SIZE
         ):
             raise bad("a roster seat is [32-byte key, name of 1-32 characters, colour, "
                       "16-byte contribution, 32-byte commitment]")
-        seats.append(Seat(*item))
+        seats.append(Seat(key, name, colour, contribution, commitment))
     if len({s.key for s in seats}) != len(seats):
         raise bad("a key sits twice at the table")
     if len({s.colour for s in seats}) != len(seats):
@@ -748,7 +749,7 @@ class Session:
         except EngineError as exc:
             raise LocalProtocolError(f"our turn is illegal: {exc}") from None
         self._agree_to_resignation()
-        self._author(Kind.TURN, [self.turn_number, [a.to_tree() for a in actions]])
+        self._author(Kind.TURN, [self.turn_number, [wire.value(a.to_tree()) for a in actions]])
 
     def _agree_to_resignation(self) -> None:
         """Before the deputy's turn at a step where a seat that resigned was handed over (the
@@ -864,7 +865,7 @@ class Session:
         if now >= self._next_heads:
             self._next_heads = now + HEADS_INTERVAL
             self._send(self._heads_message(), BROADCAST)
-            if self._recovering:
+            if self._recovering and self.my_seat is not None:
                 self._send(Recover(self.game_id, self.my_seat, self._recovery_nonce).encode(),
                            BROADCAST)
 
@@ -960,9 +961,10 @@ class Session:
         if self.my_seat is not None and counts[self.my_seat] < self._durable[self.my_seat]:
             # They lack entries of ours: push them too. Our entries are signed, so they reach
             # a peer whose budget for our address a spoofer spent (our WANTs would not).
-            mine = self.chains[self.my_seat]
             first = counts[self.my_seat]
-            for entry in mine[first : min(first + WANT_BATCH, self._durable[self.my_seat])]:
+            ours = self.chains[self.my_seat][first : min(first + WANT_BATCH,
+                                                         self._durable[self.my_seat])]
+            for entry in ours:
                 self._send(EntryMessage(entry.raw).encode(), source)
 
     def _receive_recover(self, message: Recover, source: object) -> None:
@@ -1059,29 +1061,29 @@ class Session:
             self._ends[seat] = entry.seq
             return None
         if entry.kind == Kind.SEAT_TO_BOT:
-            if not (len(p) == 2 and type(p[0]) is int and type(p[1]) is int
-                    and 0 <= p[0] < len(self.seats) and p[0] != seat and p[1] >= 0):
+            other, step = p if len(p) == 2 else (None, None)
+            if not (type(other) is int and type(step) is int
+                    and 0 <= other < len(self.seats) and other != seat and step >= 0):
                 return Rejection.MALFORMED, "a seat-to-bot agreement is [another seat, a step]"
-            votes = self._agreements.setdefault(p[1], {}).setdefault(p[0], {})  # type: ignore[arg-type]
+            votes = self._agreements.setdefault(step, {}).setdefault(other, {})
             if seat in votes:
                 return Rejection.SECOND_AGREEMENT, (
-                    f"a second agreement to hand {self.seats[p[0]].name} over at step "  # type: ignore[index]
-                    f"{p[1]}")
+                    f"a second agreement to hand {self.seats[other].name} over at step {step}")
             votes[seat] = entry.seq
             return None
         if entry.kind == Kind.REVEAL:
-            if not (len(p) == 2 and type(p[0]) is int and isinstance(p[1], bytes)):
+            k, link = p if len(p) == 2 else (None, None)
+            if not (type(k) is int and isinstance(link, bytes)):
                 return Rejection.MALFORMED, "a reveal is [event, link]"
-            k, link = p
-            if not verify_reveal(self.seats[seat].commitment, k, link):  # type: ignore[arg-type]
+            if not verify_reveal(self.seats[seat].commitment, k, link):
                 return (Rejection.BAD_REVEAL,
                         f"reveal for chance event {k} does not hash to the commitment")
-            have = self._reveals.setdefault(k, {})  # type: ignore[arg-type]
+            have = self._reveals.setdefault(k, {})
             if seat in have:
                 return Rejection.SECOND_REVEAL, f"a second reveal for chance event {k}"
-            have[seat] = link  # type: ignore[assignment]
-            if seat in self._handed and self._handed[seat][0].chance is not None \
-                    and self._handed[seat][0].chance.index == k:  # type: ignore[union-attr]
+            have[seat] = link
+            handed_chance = self._handed[seat][0].chance if seat in self._handed else None
+            if handed_chance is not None and handed_chance.index == k:
                 self._rebuild_due = True  # the seat revealed the very event it was handed over at
         elif entry.kind == Kind.TURN:
             if not (

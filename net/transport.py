@@ -46,8 +46,8 @@ class Transport:
         self._stream = stream
         # Bound asyncio-dgram's receive queue (both it and its protocol hold the queue).
         queue = _DroppingQueue(maxsize=MAX_QUEUE)
-        stream._recvq = queue
-        stream._transport.get_protocol()._recvq = queue
+        stream._recvq = queue  # type: ignore[attr-defined]  # asyncio-dgram's own, unbounded
+        stream._transport.get_protocol()._recvq = queue  # type: ignore[attr-defined]  # same
         self._queue = queue
         self.stats = Stats()
         self._reported: set[int] = set()  # errno of every send error already logged
@@ -80,6 +80,7 @@ class Transport:
                 self._send_failed(exc)
                 continue
             self.stats.received += 1
+            assert isinstance(addr, tuple)  # an IP socket's source is (host, port, ...)
             return data, (str(addr[0]), int(addr[1]))
 
     async def send(self, data: bytes, address: Address) -> None:

@@ -74,6 +74,28 @@ def _problem(obj: object, depth: int) -> str | None:
     return f"type {type(obj).__name__} is not allowed"
 
 
+def value(tree: object) -> Value:
+    """``tree`` as it will decode (arrays as tuples), checked to be a value: the typed form of
+    an engine's ``to_tree()`` for a message or entry. Raises :class:`LocalProtocolError` for
+    anything :func:`encode` would refuse.
+
+    >>> value([1, [b"k", "name"], [], True, None])
+    (1, (b'k', 'name'), (), True, None)
+    """
+    problem = _problem(tree, 0)
+    if problem is not None:
+        raise LocalProtocolError(f"not a value: {problem}")
+    return _frozen(tree)
+
+
+def _frozen(tree: object) -> Value:
+    if isinstance(tree, list | tuple):
+        return tuple(_frozen(v) for v in tree)
+    if tree is None or isinstance(tree, bool | int | bytes | str):
+        return tree
+    raise AssertionError(f"{tree!r} passed _problem")
+
+
 def encode(obj: Encodable) -> bytes:
     """Encode a value in its one canonical msgpack form.
 

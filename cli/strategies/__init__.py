@@ -49,7 +49,9 @@ class Strategy(Protocol):
     ``actions == legal_actions(state)`` (never empty).
     """
 
-    name: str
+    @property
+    def name(self) -> str:
+        """What the bot is called in results and on screen."""
 
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action: ...
 

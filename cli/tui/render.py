@@ -248,10 +248,10 @@ def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
         style = Style.TILE + TILE_COLOUR[p.storage[i]] if i < len(p.storage) else Style.DIM
         storage.append(_marked(("storage", i, 0), f"{content:<4}", marks, style))
     goods: Line = [Seg(f"Goods{star['goods']}:", Style.BOLD)]
-    held = [g for g in range(1, 7) if p.goods[g]]
-    for g in held:
+    stored = [g for g in range(1, 7) if p.goods[g]]
+    for g in stored:
         goods += [Seg(" "), _marked(("goods", g, 0), f"{g}x{p.goods[g]}", marks, Style.NORMAL)]
-    if not held:
+    if not stored:
         goods.append(Seg(" none"))
     if state.routes[seat]:  # trade routes: sold goods on the route, and its next space
         spaces = route_spaces(state.routes[seat])
@@ -877,8 +877,8 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
                    Context.SCORES: "scores"}.get(model.base_context(), "wait")
         menu = model.menu()
         now = menu.prompt if menu else table.waiting_for() or model.message or "the game"
-        lines = help_now(now, RULE_REMINDERS[model.help_topic()], now_keys, body.width)
-        canvas.draw(body, page_lines([*lines, "", *help_for(context)],
+        text = help_now(now, RULE_REMINDERS[model.help_topic()], now_keys, body.width)
+        canvas.draw(body, page_lines([*text, "", *help_for(context)],
                                      "Help (Esc closes, arrows scroll)", body.height,
                                      model.overlay_scroll))
     elif overlay == Overlay.INFO:
