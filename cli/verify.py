@@ -209,6 +209,10 @@ def _write_chance(step: ChanceReport, names: list[str], out: TextIO) -> None:
         w(f"  {names[draw.start_player]} starts; starting goods: {goods}\n")
         if draw.shields:
             w(f"  shields on the depots: {shields_text(draw.shields)}\n")
+        if draw.routes:
+            routes = "; ".join(f"{names[s]} {' '.join(map(str, cards))}"
+                               for s, cards in enumerate(draw.routes))
+            w(f"  trade route cards dealt: {routes}\n")
     elif isinstance(draw, DealDraw):
         offers = "; ".join(f"{names[s]} estates {' or '.join(o)}"
                            for s, o in enumerate(draw.offers))

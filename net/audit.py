@@ -642,6 +642,8 @@ def _draw_json(draw: Draw) -> dict[str, object]:
                                    "goods": [list(g) for g in draw.goods]}
         if draw.shields:
             out["shields"] = {str(d): list(on) for d, on in enumerate(draw.shields, 1)}
+        if draw.routes:
+            out["routes"] = [list(cards) for cards in draw.routes]
         return out
     if isinstance(draw, DealDraw):
         return {"offers": [list(o) for o in draw.offers]}

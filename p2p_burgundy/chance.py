@@ -59,11 +59,13 @@ class ChanceEvent:
 @dataclass(frozen=True, slots=True)
 class SetupDraw:
     """What the SETUP event drew: the start player and each seat's three goods (sorted);
-    with the shields module, the shields on depots 1..6 (``shields[d - 1]``, sorted)."""
+    with the shields module, the shields on depots 1..6 (``shields[d - 1]``, sorted); with
+    the trade routes module, each seat's route cards in the order dealt."""
 
     start_player: int
     goods: tuple[tuple[int, ...], ...]
     shields: tuple[tuple[int, ...], ...] = ()
+    routes: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -392,7 +392,7 @@ def draw_chance(state: GameState, entropy: bytes) -> tuple[GameState, Draw]:
 
     >>> state, drew = draw_chance(new_game(GameConfig(players=2)), bytes(32))
     >>> drew
-    SetupDraw(start_player=0, goods=((1, 1, 2), (2, 3, 6)), shields=())
+    SetupDraw(start_player=0, goods=((1, 1, 2), (2, 3, 6)), shields=(), routes=())
     >>> draw_chance(state, bytes(32))[1].goods
     (1, 3, 4, 5, 5)
     """
@@ -413,7 +413,7 @@ def draw_chance(state: GameState, entropy: bytes) -> tuple[GameState, Draw]:
     elif kind == _SETUP_EVENT:
         drew = SetupDraw(new.order[0], tuple(
             tuple(g for g in range(1, 7) for _ in range(p.goods[g])) for p in new.players),
-            new.depot_shields[1:])
+            new.depot_shields[1:], new.routes if any(new.routes) else ())
     else:
         drew = DealDraw(new.offers)
     return new, drew

@@ -32,3 +32,10 @@ def test_four_peers_finish_a_game_with_every_module_on_duchy_11a_and_it_verifies
     out = io.StringIO()
     write_report(report, "game", out)
     assert f"  shields on the depots: {shields_text(setup.shields)}\n" in out.getvalue()
+    # so is the trade route deal: 3 cards each with 4 players, as the players hold them
+    finished = report.steps[-1].state
+    assert setup.routes == finished.routes and [len(r) for r in setup.routes] == [3] * 4
+    dealt = "; ".join(f"{name} {' '.join(map(str, cards))}"
+                      for name, cards in zip([p.name for p in report.players], setup.routes,
+                                             strict=True))
+    assert f"  trade route cards dealt: {dealt}\n" in out.getvalue()
