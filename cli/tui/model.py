@@ -419,7 +419,8 @@ def _estate_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, li
             note = caveat(board)
             options.append(Option("", f"estate {board.id}, start castle on "
                                       f"{board.label(a.space)}", a, note=note,
-                                  short=f"{board.confidence} confidence" if note else ""))
+                                  short=f"{board.confidence} confidence" if note else "",
+                                  brief=f"estate {board.id}: {board.label(a.space)}"))
     return "Set-up: your estate and start castle", _numbered(options)
 
 
@@ -751,7 +752,7 @@ class Model:
         if self.replay:
             return "replay"
         if self.game_over:
-            return "scores"
+            return "solo_scores" if self.state.config.solo else "scores"
         if not self.draft:
             return "wait"
         state = self.draft.state
@@ -765,9 +766,13 @@ class Model:
                 return "phase_end"
             return "turn" if any(isinstance(a, UseDie) for a in legal_actions(state)) \
                 else "turn_done"
+        if step == Step.SHIP and state.config.solo:
+            return "solo_ship"
         return {Step.DIE: "die", Step.FREE_ACTION: "free", Step.DISCARD: "discard",
                 Step.SHIP: "ship", Step.CHOOSE_ESTATE: "estate", Step.TRIBUTE: "tribute",
-                Step.SHIELD_TILE: "phase_end", Step.SHIELD_GOODS: "shield"}.get(step, "building")
+                Step.SHIELD_TILE: "phase_end", Step.SHIELD_GOODS: "shield",
+                Step.EXCHANGE: "exchange", Step.PAY_GOODS: "pay_goods", Step.REWARD: "reward",
+                Step.REWARD_PLACE: "reward_place", Step.TARGET: "target"}.get(step, "building")
 
     def options(self) -> list[Option]:
         menu = self.menu()

@@ -385,6 +385,14 @@ RULE_REMINDERS: dict[str, str] = {
     "wait": "The others play in turn order; looking around changes nothing.",
     "replay": "A replay changes nothing: step by action or by turn, watch the scores.",
     "scores": "Most VP wins; ties: fewer empty spaces, then later in turn order.",
+    # the solo game
+    "solo_ship": "Solo: one depot's goods, any types; the rest leave the game.",
+    "exchange": "Solo: after a ship, 5 goods buy a black depot tile, laid face down.",
+    "pay_goods": "Solo: choose the goods that pay for the face-down tile, one at a time.",
+    "reward": "Solo: a colour completed gives a black depot tile, placed at once.",
+    "reward_place": "Solo: place it on a free space of its colour, with any number.",
+    "target": "Solo: 1 silverling a VP; at the target you get an action of any number.",
+    "solo_scores": "Solo: fill all 37 spaces within 25 rounds to win; VP only move you on.",
 }
 """One line per kind of decision, for the top of the help page (``?``)."""
 

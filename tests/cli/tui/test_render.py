@@ -250,18 +250,32 @@ def test_every_frame_of_a_random_game_fits_without_a_cut() -> None:
     """A whole game against random bots, our seat choosing at random by keys (moving the
     cursor through long lists too): every frame at 80x24 and 120x40 is drawn whole, with no
     cut mark anywhere (names are shortened by their one rule instead)."""
+    from p2p_burgundy.cli.tui.table import LocalTable
+
+    _every_frame_fits(LocalTable.new("Tess Longname", bots=3, seed=8, strategy="random"))
+
+
+def test_every_frame_of_a_random_solo_game_fits_without_a_cut() -> None:
+    """The same for the solo game with every module: its round of 25, counter and target,
+    white die and its own steps."""
+    from p2p_burgundy import Edition, GameConfig, Module
+    from p2p_burgundy.cli.tui.table import LocalTable
+
+    config = GameConfig(1, Edition.E2019, modules=tuple(Module))
+    _every_frame_fits(LocalTable.solo("Tess Longname", config, seed=8))
+
+
+def _every_frame_fits(table: object) -> None:
     import random
 
     from p2p_burgundy.cli.tui.app import dispatch
-    from p2p_burgundy.cli.tui.table import LocalTable
 
     rng = random.Random(5)
-    table = LocalTable.new("Tess Longname", bots=3, seed=8, strategy="random")
-    model = Model(table)
+    model = Model(table)  # type: ignore[arg-type]
     sizes = [compute_layout(80, 24), compute_layout(120, 40)]
     frames = 0
     for _ in range(5000):
-        if table.poll():
+        if table.poll():  # type: ignore[attr-defined]
             model.refresh()
         for layout in sizes:
             canvas = render(model, layout, footer_keys(model))
@@ -276,7 +290,7 @@ def test_every_frame_of_a_random_game_fits_without_a_cut() -> None:
             if options else "e"
         command = dispatch(model, key)
         if command is not None:
-            table.submit_turn(list(command.actions))  # type: ignore[union-attr]
+            table.submit_turn(list(command.actions))  # type: ignore[attr-defined, union-attr]
             model.turn_sent()
     assert model.game_over and frames > 500
     for layout in sizes:

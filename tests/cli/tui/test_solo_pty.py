@@ -56,5 +56,7 @@ def test_a_solo_game_played_to_the_end_says_how_it_ended_and_its_seed(tmp_path: 
         screen = term.wait_for("Final scores", 120)
         assert re.search(r"25 rounds are over with \d+ spaces? empty|The duchy is full", screen)
         assert "Seed 5: burgundy solo --seed 5 replays this game." in screen
-        term.press("q")
+        term.press("?")
+        term.wait_for("Rule: Solo: fill all 37 spaces within 25 rounds to win")
+        term.press("esc", "q")
         assert term.wait_exit() == 0
