@@ -872,7 +872,7 @@ def _crane_buildings(config: GameConfig) -> tuple[int, ...]:
 def _exchange_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     """The solo game's ship exchange: a black depot tile (face down) for 5 goods, or Pass."""
     if sum(p.goods) < EXCHANGE_GOODS:
-        return [PASS]
+        return [PASS]  # (the exchange is only offered with 5 goods)
     return [*(TAKE_TILE[0][slot] for slot, tile in enumerate(state.depots[0]) if tile != EMPTY),
             PASS]
 
@@ -882,7 +882,12 @@ def _pay_goods_choices(state: GameState, p: PlayerState, _: int) -> list[Action]
 
 
 def _reward_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    """The solo game's colour reward: a black depot tile that can go on the duchy now."""
+    """The solo game's colour reward: each black depot tile that can go on the duchy now, or
+    (only when none can: what the actions taken since the reward came may have done) Pass."""
+    return _reward_tiles(state, p) or [PASS]
+
+
+def _reward_tiles(state: GameState, p: PlayerState) -> list[Action]:
     board = state.boards[0]
     frontier = p.frontier & river_reach(board, p.occupied)
     actions: list[Action] = []
@@ -903,7 +908,8 @@ def _reward_place_choices(state: GameState, p: PlayerState, storage: int) -> lis
 
 
 def _target_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    return [BuyPoints(state.vp_target - state.vp_counter), PASS]
+    needed = state.vp_target - state.vp_counter
+    return [BuyPoints(needed), PASS] if p.silver >= needed else [PASS]
 # --- Shields (shields module) ----------------------------------------------------------------
 
 def _holder(state: GameState, shield: int) -> int:
@@ -1790,12 +1796,18 @@ def _pay_goods(turn: _Turn, action: PayGoods, left: int) -> None:
 
 def _reward(turn: _Turn) -> None:
     """The solo game's colour bonus: a black depot tile placed at once, if one can be."""
-    if _reward_choices(turn.new, turn.p, 0):
+    if _reward_tiles(turn.new, turn.p):
         turn.push(Step.REWARD)
 
 
+def _pass_reward(turn: _Turn, action: Pass, _: int) -> None:
+    if _reward_tiles(turn.old, turn.p):
+        raise turn.fail(action, "a black depot tile can go on your duchy: the colour reward "
+                                "is not optional")
+
+
 def _take_reward(turn: _Turn, action: TakeTile, _: int) -> None:
-    if action not in _reward_choices(turn.old, turn.p, 0):
+    if action not in _reward_tiles(turn.old, turn.p):
         raise turn.fail(action, "choose a tile of the black depot (0) that can go on your "
                                 "duchy now")
     tile = _take_from_depot(turn.new, 0, action.slot)
@@ -2107,6 +2119,7 @@ _HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
     (Step.EXCHANGE, Pass): _pass,
     (Step.PAY_GOODS, PayGoods): _pay_goods,
     (Step.REWARD, TakeTile): _take_reward,
+    (Step.REWARD, Pass): _pass_reward,
     (Step.REWARD_PLACE, PlaceTile): _place_reward,
     (Step.TARGET, BuyPoints): _buy_points,
     (Step.TARGET, Pass): _pass,

@@ -241,6 +241,18 @@ def test_completing_a_colour_scores_no_bonus_but_places_a_black_depot_tile():
     assert state.step == Step.TURN
 
 
+def test_a_colour_reward_whose_tiles_no_longer_fit_when_its_turn_comes_may_be_passed():
+    # a castle's action (taken first) may have filled the space the reward's tile needed
+    state = solo(estate={17: Tile.SHIP}, storage=(), dice=(3, 1),
+                 depots={0: (Tile.CASTLE,)}, pending=((Step.REWARD, 0),))
+    assert legal_actions(state) == [Pass()]
+    assert apply(state, Pass()).step == Step.TURN
+    fits = solo(estate={17: Tile.SHIP}, storage=(), dice=(3, 1),
+                depots={0: (Tile.SHIP,)}, pending=((Step.REWARD, 0),))
+    assert legal_actions(fits) == [TakeTile(0, 0)]
+    assert_illegal(fits, Pass(), "the colour reward is not optional")
+
+
 def test_a_colour_reward_that_cannot_be_placed_is_lost():
     state = solo(estate={17: Tile.SHIP, 24: Tile.MINE, 29: Tile.MINE}, storage=(Tile.MINE,),
                  dice=(3, 1), depots={0: (Tile.CASTLE,)})
