@@ -243,7 +243,8 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
             die = p.dice[state.pending[-1][1]]
             prompt = f"With your {die}: take, place, sell or workers"
         elif step == Step.WHITE_CASTLE:
-            prompt = f"White castle: one action with the white die's {state.white_die}"
+            prompt = _fitting(f"White castle: one action with the white die's {state.white_die}",
+                              f"White castle: an action with a {state.white_die}")
         else:
             prompt = "Castle: one more action, any number"
         return prompt, _die_groups(state, actions) + _shield_turn_groups(state, actions)
