@@ -692,7 +692,7 @@ def quick_bot_game(home: Path, bots: int, name: str,
                 lobby.start()
             if time.monotonic() > deadline:
                 raise LanError("the bots did not join in time")
-            thread.call(thread.peer.changed(0.2))  # type: ignore[union-attr]
+            thread.call(thread.peer.changed(0.2))  # type: ignore[union-attr]  # started above
     except BaseException:
         thread.close()
         raise

@@ -206,6 +206,7 @@ class HostLobby(_Base):
         handler = _HOST_HANDLERS.get(type(message))
         if handler is None:
             raise DecodeError(f"{message.TAG.name} is not for the host")
+        # Every message in _HOST_HANDLERS has a table_id (Message itself does not).
         if message.table_id != self.table_id:  # type: ignore[attr-defined]
             raise DecodeError(f"{message.TAG.name} for another table")
         handler(self, message, source)
@@ -649,6 +650,7 @@ class JoinLobby(_Base):
             "it to come back"))
         self.silent_since = now
         self._left_table = self.table_id
+        # The host fell silent after it answered, so its key is known.
         self.host_fingerprint = fingerprint(self.host_key)  # type: ignore[arg-type]
         self.table_id, self.game_id, self._nonce = b"", b"", nonce
         self._proved = self._accepted = None

@@ -111,6 +111,7 @@ class Message:
         return True
 
     def encode(self) -> bytes:
+        # Every field passed its SHAPE check, so it is encodable (the fields are typed object).
         return wire.encode_message(self.TAG, self._values())  # type: ignore[arg-type]
 
     @classmethod

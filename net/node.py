@@ -77,6 +77,7 @@ class Node:
         if self.lobby is None or self.session is not None:
             return []
         self.lobby.leave()
+        # The lobby's destinations are the sources the node gave it: addresses.
         out: list[tuple[bytes, Address]] = self.lobby.datagrams_to_send()  # type: ignore[assignment]
         self.lobby = None
         self._update_known()
@@ -138,7 +139,7 @@ class Node:
         out = list(self._outbox)
         self._outbox.clear()
         if self.lobby is not None:
-            out += self.lobby.datagrams_to_send()  # type: ignore[arg-type]
+            out += self.lobby.datagrams_to_send()  # type: ignore[arg-type]  # as in leave()
         session = self.session
         if session is not None:
             save(session.take_unsaved())
@@ -147,6 +148,7 @@ class Node:
                 self._events.append(game_event)
             for data, destination in session.datagrams_to_send():
                 targets = self.broadcast_targets() if destination is BROADCAST else [destination]
+                # The session's destinations are sources the node gave it too.
                 out += [(data, target) for target in targets]  # type: ignore[misc]
         return [(sent, address) for data, address in out
                 if (sent := self._allowed(data, address, now)) is not None]

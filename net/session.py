@@ -112,9 +112,9 @@ def start_digest(table_id: bytes, config: GameConfig, seats: Sequence[Seat]) -> 
     """What fixes a game before any chain exists: ``SHA-256(START_LABEL || encode([table id,
     config, [[key, name, colour, contribution], ...]]))`` (commitments are not in it: they
     depend on the game id, which is this digest's first 16 bytes)."""
-    roster = [[s.key, s.name, s.colour, s.contribution] for s in seats]
+    roster: list[wire.Encodable] = [[s.key, s.name, s.colour, s.contribution] for s in seats]
     return hashlib.sha256(
-        START_LABEL + wire.encode([table_id, config.to_tree(), roster])  # type: ignore[list-item]
+        START_LABEL + wire.encode([table_id, wire.value(config.to_tree()), roster])
     ).digest()
 
 
@@ -250,7 +250,7 @@ def choice_digest(game_id: bytes, seat: int, choice: Action, salt: bytes) -> byt
     '8f8c31382be106fc'
     """
     return hashlib.sha256(
-        CHOICE_LABEL + wire.encode([game_id, seat, choice.to_tree(), salt])  # type: ignore[list-item]
+        CHOICE_LABEL + wire.encode([game_id, seat, wire.value(choice.to_tree()), salt])
     ).digest()
 
 
@@ -681,8 +681,9 @@ class Session:
         chance event or the last one before it. An agreement counts only then, so nobody can
         sign agreements ahead that would act the moment a later turn comes, before its player
         had a chance to play it."""
-        if step < len(self.history) and isinstance(self.history[step], ChanceResolved):
-            k = self.history[step].index  # type: ignore[union-attr]
+        resolved = self.history[step] if step < len(self.history) else None
+        if isinstance(resolved, ChanceResolved):
+            k = resolved.index
         elif step == len(self.history) and self.state.chance is not None:
             k = self.state.chance.index
         else:
@@ -829,7 +830,9 @@ class Session:
             owing = tuple(s for s in self._required() if s not in self._choices)
             if owing:
                 return Waiting("choice reveal", self.turn_number, owing)
-        return Waiting("turn", self.turn_number, (self.state.to_move,))  # type: ignore[arg-type]
+        mover = self.state.to_move
+        assert mover is not None  # not over, no chance event pending: a seat decides
+        return Waiting("turn", self.turn_number, (mover,))
 
     # --- I/O driven API (no I/O here) ---
 
@@ -1008,8 +1011,8 @@ class Session:
         """A recovering peer authors again once every other live seat signed how many of our
         entries it holds (for our nonce), and we hold at least as many."""
         others = [s for s in self._live() if s != self.my_seat]
-        if (self._recovering and all(s in self._held for s in others)
-                and len(self.chains[self.my_seat]) >= max(self._held.values(), default=0)):  # type: ignore[index]
+        if (self._recovering and self.my_seat is not None and all(s in self._held for s in others)
+                and len(self.chains[self.my_seat]) >= max(self._held.values(), default=0)):
             self._recovering = False
             self._advance()
 
@@ -1165,7 +1168,7 @@ class Session:
             if choice is not None:
                 assert self.identity is not None
                 self._author(Kind.CHOICE_REVEAL,
-                             [choice.to_tree(),  # type: ignore[list-item]
+                             [wire.value(choice.to_tree()),
                               choice_salt(self.identity, self.game_id)])
                 return False  # _author advanced already
         if any(s not in self._choices for s in required):
@@ -1205,6 +1208,7 @@ class Session:
         if payload[0] != turn or state.chance is not None:
             return False
         try:
+            # The caller checked the payload as _file_entry does: [1] is an array.
             _play_turn(state, [action_from_tree(a) for a in payload[1]])  # type: ignore[union-attr]
         except EngineError:
             return False
@@ -1305,6 +1309,7 @@ class Session:
         for seat, seq in sorted(c for c in pending if c[0] == player):
             pending.remove((seat, seq))
             try:
+                # A filed TURN entry passed _file_entry: payload[1] is an array.
                 actions = [action_from_tree(a) for a in self.chains[seat][seq].payload[1]]  # type: ignore[union-attr]
                 self.state = _play_turn(self.state, actions)
             except EngineError as exc:

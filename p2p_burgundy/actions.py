@@ -52,6 +52,7 @@ class Action:
 
 
 def _field_tree(value: object) -> object:
+    # An action's fields are ints, int enums or tuples of ints.
     return list(value) if isinstance(value, tuple) else int(value)  # type: ignore[call-overload]
 
 

@@ -1440,6 +1440,7 @@ def _make_action_handler(step: Step) -> dict[type[Action], Callable[[_Turn, Acti
         if p.knowledge & _K13:
             p.silver += 1
 
+    # Each handler takes the action type it is keyed by (a dict cannot say so).
     return {TakeTile: take, PlaceTile: place, SellGoods: sell, TakeWorkers: workers}  # type: ignore[dict-item]
 
 

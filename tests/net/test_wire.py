@@ -1,9 +1,11 @@
 import enum
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from p2p_burgundy import GameConfig
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.errors import DecodeError, LocalProtocolError
 
@@ -82,6 +84,21 @@ def test_encode_takes_lists_and_int_enums_and_decode_returns_tuples() -> None:
     assert decoded == (5, (1, (2,)))
     assert type(decoded) is tuple
     assert type(decoded[0]) is int
+
+
+def test_value_gives_an_engine_tree_as_it_decodes() -> None:
+    tree = GameConfig(3).to_tree()
+    assert wire.value(tree) == wire.decode(wire.encode(tree))
+
+
+@pytest.mark.parametrize(("tree", "problem"), [
+    ([1, [1.5]], "floats are not allowed"),
+    ([{"a": 1}], "maps are not allowed (use arrays)"),
+    ([2**64], "integer 18446744073709551616 is outside -2**63..2**64-1"),
+])
+def test_value_refuses_what_encode_refuses(tree: object, problem: str) -> None:
+    with pytest.raises(LocalProtocolError, match=re.escape(f"not a value: {problem}")):
+        wire.value(tree)
 
 
 def _nested(depth: int) -> wire.Value:
