@@ -101,7 +101,7 @@ from .scoring import (
     shield_points,
 )
 from .shields import SHIELD_COUNT, SHIELDS_PER_DEPOT, Shield, shield_numbers
-from .state import EMPTY, GameState, PlayerState, Step, state_hash
+from .state import EMPTY, GameState, ModuleFields, PlayerState, Step, state_hash
 from .tiles import (
     ANIMAL_COUNT,
     ANIMAL_TYPE,
@@ -301,17 +301,18 @@ def new_game(config: GameConfig) -> GameState:
     state.chance_index = 0
     state.white_die = 0
     state.box = (0,) * (TILE_COUNT if config.modules else BASE_TILE_COUNT)
-    state.inns = 0
-    state.border_ranks = (0,) * n
-    state.routes = state.route_goods = ((),) * n
-    state.vp_counter, state.vp_target, state.goods_out = 0, config.target, (0,) * 7
-    state.depot_shields = ((),) * 7 if shields else ()
-    state.shields = (0,) * n
-    state.shield_box = 0
-    state.borrowed = -1
-    state.die_changed = False
-    state.closing = ()
-    state.offers = tuple(
+    state.modules = modules = ModuleFields()
+    modules.inns = 0
+    modules.border_ranks = (0,) * n
+    modules.routes = modules.route_goods = ((),) * n
+    modules.vp_counter, modules.vp_target, modules.goods_out = 0, config.target, (0,) * 7
+    modules.depot_shields = ((),) * 7 if shields else ()
+    modules.shields = (0,) * n
+    modules.shield_box = 0
+    modules.borrowed = -1
+    modules.die_changed = False
+    modules.closing = ()
+    modules.offers = tuple(
         (config.estates[s],) if config.start_spaces and config.start_spaces[s] == CHOOSE else ()
         for s in range(n)
     )
@@ -413,9 +414,9 @@ def draw_chance(state: GameState, entropy: bytes) -> tuple[GameState, Draw]:
     elif kind == _SETUP_EVENT:
         drew = SetupDraw(new.order[0], tuple(
             tuple(g for g in range(1, 7) for _ in range(p.goods[g])) for p in new.players),
-            new.depot_shields[1:], new.routes if any(new.routes) else ())
+            new.modules.depot_shields[1:], new.modules.routes if any(new.modules.routes) else ())
     else:
-        drew = DealDraw(new.offers)
+        drew = DealDraw(new.modules.offers)
     return new, drew
 
 
@@ -456,7 +457,7 @@ def _next_chooser(state: GameState, first: int) -> None:
     """Hand the set-up choice to the first seat in turn order from ``first`` that still has
     one; when nobody has, phase A begins (its PHASE chance event)."""
     for turn in range(first, len(state.order)):
-        if state.offers[state.order[turn]]:
+        if state.modules.offers[state.order[turn]]:
             state.turn = turn
             state.pending = ((Step.CHOOSE_ESTATE, 0),)
             state.chance = None
@@ -482,7 +483,8 @@ def as_chooser(state: GameState, seat: int) -> GameState:
     """
     if state.chance is not None or state.step != Step.CHOOSE_ESTATE:
         raise IllegalAction(f"seat {seat} cannot choose: no set-up choice is under way")
-    if not (type(seat) is int and 0 <= seat < len(state.offers)) or not state.offers[seat]:
+    offers = state.modules.offers
+    if not (type(seat) is int and 0 <= seat < len(offers)) or not offers[seat]:
         raise IllegalAction(f"seat {seat} has no set-up choice left to make")
     new = state.clone()
     new.turn = state.order.index(seat)
@@ -605,14 +607,14 @@ def legal_actions(state: GameState) -> list[Action]:
         return []
     p = state.players[state.order[state.turn]]
     if not state.pending:
-        if state.closing:  # a turn of the phase end: its steps are done
+        if state.modules.closing:  # a turn of the phase end: its steps are done
             return [END_TURN]
         actions: list[Action] = list(_DICE_LEFT[p.dice_used])
         if not p.bought and (p.silver >= PURCHASE_PRICE or p.knowledge & _K6):
             actions += _purchases(state, p)
         if p.knowledge & _K28 and p.silver:
             actions.append(BUY_WORKERS)
-        if state.depot_shields:
+        if state.modules.depot_shields:
             actions += _shield_turn_choices(state, p)
         if p.dice_used == _BOTH_DICE:
             actions.append(END_TURN)
@@ -635,9 +637,9 @@ def _free_choices(state: GameState, p: PlayerState, castle_shield: int) -> list[
     any shield instead)."""
     actions = _action_choices(state, p, 0, 0)
     if castle_shield:
-        replaces = _replace_options(p, state.shields[state.order[state.turn]])
-        actions += [TakeShield(shield, r) for depot in state.depot_shields for shield in depot
-                    for r in replaces]
+        replaces = _replace_options(p, state.modules.shields[state.order[state.turn]])
+        actions += [TakeShield(shield, r) for depot in state.modules.depot_shields
+                    for shield in depot for r in replaces]
     return actions
 
 
@@ -670,7 +672,7 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
     seat = state.order[state.turn]
     board = state.boards[seat]
     k = p.knowledge
-    frontier = ALL_SPACES & ~p.occupied if state.shields[seat] & _S18 else p.frontier
+    frontier = ALL_SPACES & ~p.occupied if state.modules.shields[seat] & _S18 else p.frontier
     w = workers if workers < _MAX_COST else _MAX_COST
     if state.config.solo:
         frontier &= river_reach(board, p.occupied)
@@ -757,7 +759,7 @@ def _purchases(state: GameState, p: PlayerState) -> list[Action]:
                     actions += buy[slot]
                 else:
                     actions.append(buy[slot][pay])
-    if state.inns:
+    if state.modules.inns:
         actions += BUY[INN_DEPOT][0] if both else (BUY[INN_DEPOT][0][pay],)
     return actions
 
@@ -908,13 +910,13 @@ def _reward_place_choices(state: GameState, p: PlayerState, storage: int) -> lis
 
 
 def _target_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    needed = state.vp_target - state.vp_counter
+    needed = state.modules.vp_target - state.modules.vp_counter
     return [BuyPoints(needed), PASS] if p.silver >= needed else [PASS]
 # --- Shields (shields module) ----------------------------------------------------------------
 
 def _holder(state: GameState, shield: int) -> int:
     """The seat holding ``shield``, or -1."""
-    for seat, held in enumerate(state.shields):
+    for seat, held in enumerate(state.modules.shields):
         if held >> shield & 1:
             return seat
     return -1
@@ -941,18 +943,18 @@ def _shield_turn_choices(state: GameState, p: PlayerState) -> list[Action]:
     """TURN-step shield choices: a shield on a double (both dice unused), shield #16's die,
     and shield #6's choice of player."""
     seat = state.order[state.turn]
-    held = state.shields[seat]
+    held = state.modules.shields[seat]
     actions: list[Action] = []
     if not p.dice_used:
         replaces = _replace_options(p, held)
         for depot in range(1, 7):
-            if state.depot_shields[depot] and shield_cost(p, depot) <= p.workers:
-                actions += [TakeShield(shield, r) for shield in state.depot_shields[depot]
+            if state.modules.depot_shields[depot] and shield_cost(p, depot) <= p.workers:
+                actions += [TakeShield(shield, r) for shield in state.modules.depot_shields[depot]
                             for r in replaces]
-    if held & _S16 and not state.die_changed:
+    if held & _S16 and not state.modules.die_changed:
         actions += [SetDie(die, value) for die in (0, 1) if not p.dice_used >> die & 1
                     for value in range(1, 7) if value != p.dice[die]]
-    if held & _S6 and state.borrowed < 0:
+    if held & _S6 and state.modules.borrowed < 0:
         actions += [BorrowMonasteries(other) for other in range(len(state.players))
                     if other != seat]
     return actions
@@ -961,7 +963,7 @@ def _shield_turn_choices(state: GameState, p: PlayerState) -> list[Action]:
 def _tribute_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     """Which shields to keep at 1 each, and how much of it in workers (only while keeping
     shield #3); a shield not paid for leaves the game."""
-    held = shield_numbers(state.shields[state.order[state.turn]])
+    held = shield_numbers(state.modules.shields[state.order[state.turn]])
     actions: list[Action] = []
     for size in range(len(held) + 1):
         for keep in itertools.combinations(held, size):
@@ -1004,7 +1006,7 @@ def _shield_goods_choices(state: GameState, p: PlayerState, _: int) -> list[Acti
 
 
 def _estate_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    offers = state.offers[state.order[state.turn]]
+    offers = state.modules.offers[state.order[state.turn]]
     return [ChooseEstate(side, space) for side, ident in enumerate(offers)
             for space in start_spaces(state.config, state.config.board(ident))]
 
@@ -1180,16 +1182,17 @@ _DIE_PENDING = (((Step.DIE, 0),), ((Step.DIE, 1),))  # the pending stack once a 
 
 def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
     p = state.players[state.order[state.turn]]
-    if p.dice_used != _BOTH_DICE and not state.closing:
+    if p.dice_used != _BOTH_DICE and not state.modules.closing:
         # A turn is exactly two actions, one per die (taking workers is always possible).
         unused = " and ".join(str(p.dice[i]) for i in (0, 1) if not p.dice_used >> i & 1)
         raise IllegalAction(f"{action!r}: use your {unused} first: a turn is one action per die")
     new = state.clone()  # the mover is unchanged; the round or phase may end below
-    new.die_changed = False
-    if new.closing:  # a turn of the phase end
-        new.closing = new.closing[1:]
+    if new.modules.die_changed:  # a write copies the module fields: only when one changes
+        new.die_changed = False
+    if new.modules.closing:  # a turn of the phase end
+        new.closing = new.modules.closing[1:]
         _next_closer(new)
-        if not new.closing:
+        if not new.modules.closing:
             _finish_phase(new)
         return new
     if new.config.solo and p.occupied == FULL_ESTATE:
@@ -1209,10 +1212,10 @@ def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
 def _end_phase(state: GameState) -> None:
     """Every player has played the phase's last round. With the shields module, the shield
     holders first play a turn of the phase end each, in this round's turn order."""
-    if state.depot_shields:
-        state.closing = tuple(seat for seat in state.order if state.shields[seat])
+    if state.modules.depot_shields:
+        state.closing = tuple(seat for seat in state.order if state.modules.shields[seat])
         _next_closer(state)
-        if state.closing:
+        if state.modules.closing:
             return
     _finish_phase(state)
 
@@ -1221,9 +1224,9 @@ def _next_closer(state: GameState) -> None:
     """Give the phase end's turn to the first of ``state.closing`` with a decision: shield
     #14's and #15's tiles, then the tribute. A tribute with only one choice (nothing to pay
     it with) is paid at once, without a turn."""
-    while state.closing:
-        seat = state.closing[0]
-        held = state.shields[seat]
+    while state.modules.closing:
+        seat = state.modules.closing[0]
+        held = state.modules.shields[seat]
         p = state.players[seat]
         state.turn = state.order.index(seat)
         steps: list[tuple[int, int]] = [(Step.TRIBUTE, 0)]
@@ -1238,7 +1241,7 @@ def _next_closer(state: GameState) -> None:
             players[seat] = p
             state.players = tuple(players)
             if not discards:
-                state.closing = state.closing[1:]
+                state.closing = state.modules.closing[1:]
                 continue
             steps = [(Step.DISCARD, 1)] * discards
         state.pending = tuple(steps)
@@ -1248,7 +1251,7 @@ def _next_closer(state: GameState) -> None:
 def _drop_shields(state: GameState, seat: int, p: PlayerState, lost: int) -> int:
     """Shields ``lost`` leave ``seat`` (``p``, a fresh copy) and the game. Returns how many
     tiles the player must discard (shield #4 gone with more than three stored)."""
-    shields = list(state.shields)
+    shields = list(state.modules.shields)
     shields[seat] &= ~lost
     state.shields = tuple(shields)
     state.shield_box |= lost
@@ -1273,12 +1276,12 @@ def _finish_phase(state: GameState) -> None:
     """Mines pay (double with shield #8; workers too with knowledge #2); the next phase, or
     final scoring."""
     players = []
-    echo = _holder(state, Shield.WORKERS) if state.depot_shields else -1
+    echo = _holder(state, Shield.WORKERS) if state.modules.depot_shields else -1
     echoes = 0
     for seat, p in enumerate(state.players):
         p = p.copy()
         mines = p.estate.count(_MINE)
-        p.silver += 2 * mines if state.shields[seat] & _S8 else mines
+        p.silver += 2 * mines if state.modules.shields[seat] & _S8 else mines
         if p.knowledge & _K2:
             p.workers += mines
             if mines and echo >= 0 and seat != echo:
@@ -1287,7 +1290,8 @@ def _finish_phase(state: GameState) -> None:
     if echoes:
         players[echo].workers += echoes
     state.players = tuple(players)
-    state.closing = ()
+    if state.modules.closing:
+        state.closing = ()
     if state.phase + 1 < PHASES:
         state.phase += 1
         state.round = 0
@@ -1299,20 +1303,20 @@ def _finish_phase(state: GameState) -> None:
     for seat, p in enumerate(players):
         for category, points in end_game_points(p, state.config.edition).items():
             p.add_vp(category, points)
-        if state.depot_shields:
+        if state.modules.depot_shields:
             p.add_vp(Category.SHIELDS, shield_points(
-                state.shields[seat], knowledge_points(p, state.config.edition)))
+                state.modules.shields[seat], knowledge_points(p, state.config.edition)))
 
 
 def _buy(turn: _Turn, action: Buy, _: int) -> None:
     p = turn.p
-    if turn.old.closing:
+    if turn.old.modules.closing:
         raise turn.fail(action, "the phase is ending: nothing is bought now")
     if p.bought:
         raise turn.fail(action, "you already bought a tile this turn")
     inn = action.depot == INN_DEPOT and turn.old.config.has(Module.INNS)
     if inn:
-        if not turn.old.inns or action.slot != 0:
+        if not turn.old.modules.inns or action.slot != 0:
             raise turn.fail(action, "no inn lies beside the black depot (Buy(7, 0) buys "
                                     "the top inn)")
     elif action.depot != 0 and not p.knowledge & _K6:
@@ -1340,7 +1344,7 @@ def _buy(turn: _Turn, action: Buy, _: int) -> None:
 
 def _buy_workers(turn: _Turn, action: BuyWorkers, _: int) -> None:
     p = turn.p
-    if turn.old.closing:
+    if turn.old.modules.closing:
         raise turn.fail(action, "the phase is ending: nothing is bought now")
     if not p.knowledge & _K28:
         raise turn.fail(action, "buying workers needs knowledge #28")
@@ -1375,14 +1379,14 @@ def _take_from_depot(state: GameState, depot: int, slot: int) -> int:
 
 def _store(turn: _Turn, tile: int) -> None:
     turn.p.storage = (*turn.p.storage, tile)
-    if len(turn.p.storage) > STORAGE_SPACES and not turn.new.shields[turn.seat] & _S4:
+    if len(turn.p.storage) > STORAGE_SPACES and not turn.new.modules.shields[turn.seat] & _S4:
         turn.push(_DISCARD_STEP)
 
 
 def _gain_workers(turn: _Turn, workers: int) -> None:
     """The mover gains workers; the holder of shield #2, if another player, gains 1."""
     turn.p.workers += workers
-    if turn.new.depot_shields:
+    if turn.new.modules.depot_shields:
         echo = _holder(turn.new, Shield.WORKERS)
         if echo >= 0 and echo != turn.seat:
             players = list(turn.new.players)
@@ -1467,7 +1471,7 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
     if colour != board.colours[space] and colour != ANY_COLOUR:
         raise turn.fail(action, f"a {Colour(colour).name.lower()} tile ({tile_name(tile)}) "
                                 f"cannot go on {board.label(space)}: colours must match")
-    if not p.frontier >> space & 1 and not turn.new.shields[turn.seat] & _S18:
+    if not p.frontier >> space & 1 and not turn.new.modules.shields[turn.seat] & _S18:
         raise turn.fail(action, f"space {board.label(space)} is not next to a placed tile")
     if turn.old.config.solo and not river_reach(board, p.occupied) >> space & 1:
         raise turn.fail(action, f"space {board.label(space)} begins a new region away from "
@@ -1497,7 +1501,7 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
     p.frontier = (p.frontier | NEIGHBOURS[space]) & ~p.occupied
     colour = TILE_COLOUR[tile]
     region = board.regions[board.region_of[space]]
-    shields = new.shields[turn.seat]
+    shields = new.modules.shields[turn.seat]
     if colour == _LIGHT_GREEN:  # shield #1: all pastures are one
         _score_animals(p, tile, board.colour_masks[colour] if shields & _S1 else region.mask)
     elif colour == ANY_COLOUR:  # an inn (or a face-down tile) takes the colour of its space
@@ -1566,7 +1570,7 @@ def _claim_colour_bonus(turn: _Turn, colour: int) -> None:
     turn.p.bonuses = tuple(mine)
     points = COLOUR_BONUS_VP[(turn.new.config.players, rank)]
     turn.p.add_vp(Category.COLOUR_BONUSES, points)
-    if turn.new.shields[turn.seat] & _S7:  # bonus tiles score double
+    if turn.new.modules.shields[turn.seat] & _S7:  # bonus tiles score double
         turn.p.add_vp(Category.SHIELDS, points)
 
 
@@ -1606,7 +1610,7 @@ def _score_border_posts(turn: _Turn, posts: tuple[int, ...], before: int) -> Non
     if links > old_links:
         turn.p.add_vp(Category.PHASE_BONUSES, PHASE_BONUS[turn.new.phase] * (links - old_links))
     if every and not old_every:
-        ranks = list(turn.new.border_ranks)
+        ranks = list(turn.new.modules.border_ranks)
         rank = sum(1 for r in ranks if r) + 1
         if rank <= 2:
             ranks[turn.seat] = rank
@@ -1621,7 +1625,7 @@ def _score_border_posts(turn: _Turn, posts: tuple[int, ...], before: int) -> Non
 def _tile_effect(turn: _Turn, tile: int) -> None:
     p = turn.p
     colour = TILE_COLOUR[tile]
-    shields = turn.new.shields[turn.seat]
+    shields = turn.new.modules.shields[turn.seat]
     if colour == _BLUE:
         _advance_on_track(turn)
         if any(map(any, turn.new.depot_goods)):
@@ -1635,7 +1639,7 @@ def _tile_effect(turn: _Turn, tile: int) -> None:
     elif colour == _YELLOW:
         number = KNOWLEDGE_NUMBER[tile]
         p.knowledge |= 1 << number
-        if turn.new.borrowed == turn.seat:  # shield #6: it counts for its holder too
+        if turn.new.modules.borrowed == turn.seat:  # shield #6: it counts for its holder too
             _lend_knowledge(turn.new, 1 << number)
         if turn.new.config.solo:  # a monastery's points come at once in the solo game
             points = monastery_points(p, number, turn.new.config.edition)
@@ -1678,14 +1682,14 @@ def _sell(turn: _Turn, goods: int) -> None:
     sold = list(p.sold)
     sold[goods] += count
     p.sold = tuple(sold)
-    shields = turn.new.shields[turn.seat]
+    shields = turn.new.modules.shields[turn.seat]
     p.silver += (count if shields & _S9 else 1) + (1 if p.knowledge & _K3 else 0)
     if p.knowledge & _K4:
         _gain_workers(turn, 1)
     p.add_vp(_SALES, SALE_VP[turn.new.config.table_players] * count)
     if shields & _S12:  # sold goods score double
         p.add_vp(Category.SHIELDS, SALE_VP[turn.new.config.table_players] * count)
-    if turn.new.routes[turn.seat]:
+    if turn.new.modules.routes[turn.seat]:
         _lay_on_route(turn, goods, count)
 
 
@@ -1700,13 +1704,13 @@ def _lay_on_route(turn: _Turn, goods: int, count: int) -> None:
     module); each on a space of its type gives that space's bonus at once. Bonuses that are
     decisions come after the sale, the leftmost first; one with nothing to choose is lost."""
     seat, p = turn.seat, turn.p
-    spaces = route_spaces(turn.new.routes[seat])
-    laid = turn.new.route_goods[seat]
+    spaces = route_spaces(turn.new.modules.routes[seat])
+    laid = turn.new.modules.route_goods[seat]
     start = len(laid)
     end = min(len(spaces), start + count)
     if start == end:
         return  # the route is full: sold goods go to the sold pile only
-    route_goods = list(turn.new.route_goods)
+    route_goods = list(turn.new.modules.route_goods)
     route_goods[seat] = laid + (goods,) * (end - start)
     turn.new.route_goods = tuple(route_goods)
     steps = []
@@ -1754,7 +1758,7 @@ def _take_goods(turn: _Turn, action: TakeGoods, _: int) -> None:
             row[g] = 0
         goods[d] = tuple(row)  # goods not kept stay on the depot
     if turn.new.config.solo:  # every other goods tile on the board leaves the game
-        out = list(turn.new.goods_out)
+        out = list(turn.new.modules.goods_out)
         for d in range(1, 7):
             for g in range(1, 7):
                 out[g] += goods[d][g]
@@ -1788,7 +1792,7 @@ def _pay_goods(turn: _Turn, action: PayGoods, left: int) -> None:
     held = list(turn.p.goods)
     held[action.goods] -= 1
     turn.p.goods = tuple(held)
-    out = list(turn.new.goods_out)
+    out = list(turn.new.modules.goods_out)
     out[action.goods] += 1
     turn.new.goods_out = tuple(out)
     if left > 1:
@@ -1824,10 +1828,10 @@ def _place_reward(turn: _Turn, action: PlaceTile, storage: int) -> None:
 
 
 def _buy_points(turn: _Turn, action: BuyPoints, _: int) -> None:
-    needed = turn.old.vp_target - turn.old.vp_counter
+    needed = turn.old.modules.vp_target - turn.old.modules.vp_counter
     if action.points != needed:
         raise turn.fail(action, f"buy exactly the {needed} VP that reach the target marker "
-                                f"({turn.old.vp_target})")
+                                f"({turn.old.modules.vp_target})")
     if turn.p.silver < needed:
         raise turn.fail(action, f"{needed} VP cost {needed} silverlings; you have "
                                 f"{turn.p.silver}")
@@ -1842,12 +1846,12 @@ def _move_counter(turn: _Turn, gained: int) -> None:
     if not gained:
         return
     new = turn.new
-    counter = new.vp_counter + gained
-    if counter >= new.vp_target:
+    counter = new.modules.vp_counter + gained
+    if counter >= new.modules.vp_target:
         _reach_target(turn)
     else:
         new.vp_counter = counter
-        if turn.p.silver >= new.vp_target - counter:
+        if turn.p.silver >= new.modules.vp_target - counter:
             _push_under_discard(turn, Step.TARGET)
 
 
@@ -1856,7 +1860,7 @@ def _reach_target(turn: _Turn) -> None:
     marker 5 down, and an action of any number, as a castle gives."""
     new = turn.new
     new.vp_counter = 0
-    new.vp_target = max(TARGET_FLOOR, new.vp_target - TARGET_STEP)
+    new.vp_target = max(TARGET_FLOOR, new.modules.vp_target - TARGET_STEP)
     _push_under_discard(turn, Step.FREE_ACTION)
 
 
@@ -1926,16 +1930,17 @@ def _pass(turn: _Turn, action: Pass, _: int) -> None:
 
 def _check_shield(turn: _Turn, action: TakeShield) -> int:
     """The depot holding ``action.shield``, once the shield and its castle are valid."""
-    if not turn.old.depot_shields:
+    if not turn.old.modules.depot_shields:
         raise turn.fail(action, "the shields module is not in this game")
     shield, replace = action.shield, action.replace
-    depot = next((d for d, on in enumerate(turn.old.depot_shields)
+    depot = next((d for d, on in enumerate(turn.old.modules.depot_shields)
                   if type(shield) is int and shield in on), 0)
     if not depot:
-        lying = ", ".join(f"#{n} on depot {d}" for d, on in enumerate(turn.old.depot_shields)
+        lying = ", ".join(f"#{n} on depot {d}"
+                          for d, on in enumerate(turn.old.modules.depot_shields)
                           for n in on) or "none"
         raise turn.fail(action, f"shield {shield} lies on no depot (shields left: {lying})")
-    held = turn.old.shields[turn.seat]
+    held = turn.old.modules.shields[turn.seat]
     if type(replace) is not int or replace not in _replace_options(turn.p, held):
         if replace == 0:
             raise turn.fail(action, "each of your castles already holds a shield: replace "
@@ -1949,10 +1954,10 @@ def _put_shield(turn: _Turn, action: TakeShield, depot: int) -> None:
     """Move the shield from its depot onto a castle of the mover's (the replaced one leaves
     the game)."""
     new = turn.new
-    on_depots = list(new.depot_shields)
+    on_depots = list(new.modules.depot_shields)
     on_depots[depot] = tuple(n for n in on_depots[depot] if n != action.shield)
     new.depot_shields = tuple(on_depots)
-    shields = list(new.shields)
+    shields = list(new.modules.shields)
     shields[turn.seat] |= 1 << action.shield
     new.shields = tuple(shields)
     if action.replace:
@@ -1986,7 +1991,7 @@ def _castle_shield(turn: _Turn, action: TakeShield, castle_shield: int) -> None:
 
 def _pay_tribute(turn: _Turn, action: PayTribute, _: int) -> None:
     if action not in _tribute_choices(turn.old, turn.p, 0):
-        held = ", ".join(map(str, shield_numbers(turn.old.shields[turn.seat])))
+        held = ", ".join(map(str, shield_numbers(turn.old.modules.shields[turn.seat])))
         raise turn.fail(action, f"keep some of your shields ({held}) at 1 each, paid in "
                                 f"silverlings (you have {turn.p.silver}) or, while you keep "
                                 f"shield #3, workers (you have {turn.p.workers})")
@@ -1994,15 +1999,16 @@ def _pay_tribute(turn: _Turn, action: PayTribute, _: int) -> None:
     p.workers -= action.workers
     p.silver -= SHIELD_TRIBUTE * len(action.keep) - action.workers
     kept = sum(1 << n for n in action.keep)
-    for _ in range(_drop_shields(turn.new, turn.seat, p, turn.old.shields[turn.seat] & ~kept)):
+    dropped = turn.old.modules.shields[turn.seat] & ~kept
+    for _ in range(_drop_shields(turn.new, turn.seat, p, dropped)):
         turn.push(Step.DISCARD, 1)
 
 
 def _borrow(turn: _Turn, action: BorrowMonasteries, _: int) -> None:
-    if turn.old.closing or not turn.old.shields[turn.seat] & _S6:
+    if turn.old.modules.closing or not turn.old.modules.shields[turn.seat] & _S6:
         raise turn.fail(action, "only the holder of shield #6 chooses, on its turn")
-    if turn.old.borrowed >= 0:
-        raise turn.fail(action, f"you chose seat {turn.old.borrowed} already")
+    if turn.old.modules.borrowed >= 0:
+        raise turn.fail(action, f"you chose seat {turn.old.modules.borrowed} already")
     seat = action.seat
     if not (type(seat) is int and 0 <= seat < len(turn.old.players)) or seat == turn.seat:
         raise turn.fail(action, "choose another player's seat")
@@ -2027,9 +2033,9 @@ def _lend_knowledge(state: GameState, knowledge: int) -> None:
 
 def _set_die(turn: _Turn, action: SetDie, _: int) -> None:
     p = turn.p
-    if not turn.old.shields[turn.seat] & _S16:
+    if not turn.old.modules.shields[turn.seat] & _S16:
         raise turn.fail(action, "setting a die needs shield #16")
-    if turn.old.die_changed:
+    if turn.old.modules.die_changed:
         raise turn.fail(action, "shield #16 sets one die a turn; you set one already")
     if type(action.die) is not int or action.die not in (0, 1) or p.dice_used >> action.die & 1:
         raise turn.fail(action, "set one of your unused dice (0 or 1)")
@@ -2077,7 +2083,7 @@ def _shield_goods(turn: _Turn, action: TakeGoods, _: int) -> None:
 
 
 def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
-    offers = turn.old.offers[turn.seat]
+    offers = turn.old.modules.offers[turn.seat]
     sides = " or ".join(f"{i} (estate {e})" for i, e in enumerate(offers))
     if not (type(action.side) is int and 0 <= action.side < len(offers)):
         raise turn.fail(action, f"side must be {sides}")
@@ -2098,7 +2104,7 @@ def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
     boards = list(new.boards)
     boards[turn.seat] = board
     new.boards = tuple(boards)
-    chosen = list(new.offers)
+    chosen = list(new.modules.offers)
     chosen[turn.seat] = ()
     new.offers = tuple(chosen)
     _next_chooser(new, turn.old.turn + 1)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from enum import IntEnum
+from operator import attrgetter
 
 import msgpack
 
@@ -146,6 +147,60 @@ _SHIELD_FIELDS = ("depot_shields", "shields", "shield_box", "borrowed", "die_cha
                   "closing")  # only with the shields module
 
 
+_MODULE_FIELDS = (_SETUP_FIELDS + _INN_FIELDS + _BORDER_FIELDS + _ROUTE_FIELDS + _SOLO_FIELDS
+                  + _SHIELD_FIELDS)
+
+
+class ModuleFields:
+    """The game state's fields for set-up choices and the expansion modules, in one record.
+
+    :meth:`GameState.clone` (one per move) copies one reference for all of them, so the base
+    game pays for the modules' fields no more than it did before they existed. A state shares
+    its record with its clones, so a record is never changed in place: writing one of these
+    fields of a :class:`GameState` replaces its record with a changed copy.
+    """
+
+    __slots__ = _MODULE_FIELDS
+
+    offers: tuple[tuple[str, ...], ...]
+    inns: int
+    border_ranks: tuple[int, ...]
+    routes: tuple[tuple[int, ...], ...]
+    route_goods: tuple[tuple[int, ...], ...]
+    vp_counter: int
+    vp_target: int
+    goods_out: tuple[int, ...]
+    depot_shields: tuple[tuple[int, ...], ...]
+    shields: tuple[int, ...]
+    shield_box: int
+    borrowed: int
+    die_changed: bool
+    closing: tuple[int, ...]
+
+    def copy(self) -> ModuleFields:
+        new = ModuleFields.__new__(ModuleFields)
+        for name in _MODULE_FIELDS:  # only on a write, which the base game never does
+            setattr(new, name, getattr(self, name))
+        return new
+
+    def values(self) -> tuple[object, ...]:
+        """Every field, in declaration order (records have no ``__eq__``)."""
+        return tuple(getattr(self, name) for name in _MODULE_FIELDS)
+
+
+def _module_field(name: str) -> property:
+    """``GameState.<name>``: read from the state's :class:`ModuleFields`; a write replaces
+    the record with a copy that has the new value."""
+    get = attrgetter(f"modules.{name}")  # a C call: the base game reads a few per move
+
+    def set_(state: GameState, value: object) -> None:
+        record = state.modules.copy()
+        setattr(record, name, value)
+        state.modules = record
+
+    return property(get, set_, doc=f"The module field ``{name}`` (see :class:`GameState`).")
+
+
 class GameState:
     """Everything about a game at one moment.
 
@@ -161,6 +216,8 @@ class GameState:
       each tile left the game (discarded or cleared off the board).
     - ``pending``: stack of ``(Step, argument)`` decisions still to make in this turn.
     - ``chance``: the chance event waiting for entropy, or None.
+    - ``modules``: the :class:`ModuleFields` record that holds the fields below, from
+      ``inns`` on, and ``offers``; each is also read and written as an attribute of the state.
     - ``inns`` (inns module): how many inns lie stacked beside the black depot.
     - ``border_ranks`` (border-post duchies): per seat, 1 or 2 once it was the first or
       second to join all its border posts, else 0.
@@ -183,8 +240,7 @@ class GameState:
       placeholder (its side 0 once dealt, estate 1 before).
     """
 
-    __slots__ = (_GAME_FIELDS + _SETUP_FIELDS + _INN_FIELDS + _BORDER_FIELDS + _ROUTE_FIELDS
-                 + _SOLO_FIELDS + _SHIELD_FIELDS)
+    __slots__ = (*_GAME_FIELDS, "modules")
 
     config: GameConfig
     boards: tuple[Estate, ...]
@@ -206,20 +262,23 @@ class GameState:
     chance_index: int
     white_die: int
     box: tuple[int, ...]
-    offers: tuple[tuple[str, ...], ...]
-    inns: int
-    border_ranks: tuple[int, ...]
-    routes: tuple[tuple[int, ...], ...]
-    route_goods: tuple[tuple[int, ...], ...]
-    vp_counter: int
-    vp_target: int
-    goods_out: tuple[int, ...]
-    depot_shields: tuple[tuple[int, ...], ...]
-    shields: tuple[int, ...]
-    shield_box: int
-    borrowed: int
-    die_changed: bool
-    closing: tuple[int, ...]
+    modules: ModuleFields
+    # The module fields, kept in ``modules`` (see ModuleFields). Each is a property that gets
+    # and sets a value of the annotated type, so the ignored assignment of one is safe.
+    offers: tuple[tuple[str, ...], ...] = _module_field("offers")  # type: ignore[assignment]
+    inns: int = _module_field("inns")  # type: ignore[assignment]
+    border_ranks: tuple[int, ...] = _module_field("border_ranks")  # type: ignore[assignment]
+    routes: tuple[tuple[int, ...], ...] = _module_field("routes")  # type: ignore[assignment]
+    route_goods: tuple[tuple[int, ...], ...] = _module_field("route_goods")  # type: ignore[assignment]
+    vp_counter: int = _module_field("vp_counter")  # type: ignore[assignment]
+    vp_target: int = _module_field("vp_target")  # type: ignore[assignment]
+    goods_out: tuple[int, ...] = _module_field("goods_out")  # type: ignore[assignment]
+    depot_shields: tuple[tuple[int, ...], ...] = _module_field("depot_shields")  # type: ignore[assignment]
+    shields: tuple[int, ...] = _module_field("shields")  # type: ignore[assignment]
+    shield_box: int = _module_field("shield_box")  # type: ignore[assignment]
+    borrowed: int = _module_field("borrowed")  # type: ignore[assignment]
+    die_changed: bool = _module_field("die_changed")  # type: ignore[assignment]
+    closing: tuple[int, ...] = _module_field("closing")  # type: ignore[assignment]
 
     def clone(self) -> GameState:
         """A copy sharing all (immutable) field values: cheap enough for search."""
@@ -245,20 +304,7 @@ class GameState:
         new.chance_index = self.chance_index
         new.white_die = self.white_die
         new.box = self.box
-        new.offers = self.offers
-        new.inns = self.inns
-        new.border_ranks = self.border_ranks
-        new.routes = self.routes
-        new.route_goods = self.route_goods
-        new.vp_counter = self.vp_counter
-        new.vp_target = self.vp_target
-        new.goods_out = self.goods_out
-        new.depot_shields = self.depot_shields
-        new.shields = self.shields
-        new.shield_box = self.shield_box
-        new.borrowed = self.borrowed
-        new.die_changed = self.die_changed
-        new.closing = self.closing
+        new.modules = self.modules  # one reference for every module field
         return new
 
     @property
