@@ -39,9 +39,9 @@ from p2p_burgundy import GameConfig
 from p2p_burgundy.cli.lan import play_headless, wait_for_session
 from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.net.discovery import Announcer, Browser, TableInfo, instance_name
+from p2p_burgundy.net.events import TurnApplied
 from p2p_burgundy.net.identity import Identity, fingerprint
 from p2p_burgundy.net.peer import Peer
-from p2p_burgundy.net.session import TurnApplied
 
 LOOPBACK = "127.0.0.1"
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from p2p_burgundy import Action, GameState, Module, Outcome, Step
 from p2p_burgundy.estate import NEIGHBOURS, SPACE_COUNT, bits
-from p2p_burgundy.net.audit import Audit
+from p2p_burgundy.net.report import Audit
 from p2p_burgundy.scoring import categories
 from p2p_burgundy.shields import shield_numbers
 from p2p_burgundy.state import EMPTY, PlayerState

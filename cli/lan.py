@@ -34,15 +34,18 @@ from p2p_burgundy import (
     legal_actions,
     state_hash,
 )
-from p2p_burgundy.net.audit import Audit, audit_file
+from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.discovery import TableInfo, find_tables
 from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
+from p2p_burgundy.net.events import EntryRejected, Equivocation, GameOver
 from p2p_burgundy.net.identity import data_dir, fingerprint, key_path, load_or_create, table_code
 from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Refused
 from p2p_burgundy.net.log import Kind, decode_entry, read_records
 from p2p_burgundy.net.peer import Peer, game_path, games_dir
 from p2p_burgundy.net.policy import HandOverPolicy
-from p2p_burgundy.net.session import COLOURS, EntryRejected, Equivocation, GameOver, Session
+from p2p_burgundy.net.report import Audit
+from p2p_burgundy.net.session import Session
+from p2p_burgundy.net.start import COLOURS
 from p2p_burgundy.scoring import categories
 
 from . import options

@@ -30,16 +30,9 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.estate import Estate
-from p2p_burgundy.net.audit import Resignation
 from p2p_burgundy.net.discovery import Browser, TableInfo
 from p2p_burgundy.net.errors import LocalProtocolError
-from p2p_burgundy.net.identity import fingerprint, key_path, load_or_create, table_code
-from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Member, Refused
-from p2p_burgundy.net.log import Kind
-from p2p_burgundy.net.peer import Peer, game_path, saved_port
-from p2p_burgundy.net.policy import HandOverPolicy
-from p2p_burgundy.net.session import (
-    COLOURS,
+from p2p_burgundy.net.events import (
     ChanceResolved,
     ChatReceived,
     EntryRejected,
@@ -47,10 +40,17 @@ from p2p_burgundy.net.session import (
     GameOver,
     Rebuilt,
     Resolved,
-    Session,
     TurnApplied,
     follow,
 )
+from p2p_burgundy.net.identity import fingerprint, key_path, load_or_create, table_code
+from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Member, Refused
+from p2p_burgundy.net.log import Kind
+from p2p_burgundy.net.peer import Peer, game_path, saved_port
+from p2p_burgundy.net.policy import HandOverPolicy
+from p2p_burgundy.net.report import Resignation
+from p2p_burgundy.net.session import Session
+from p2p_burgundy.net.start import COLOURS
 
 from .estates import table_config
 from .lan import LanError, compose_turn, open_peer, play_headless

@@ -18,7 +18,7 @@ import socket
 from pathlib import Path
 
 from p2p_burgundy import Edition
-from p2p_burgundy.net.session import MAX_NAME
+from p2p_burgundy.net.start import MAX_NAME
 
 from .engine import ENGINE
 from .sim import MAX_SEED

@@ -16,9 +16,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from p2p_burgundy.net.audit import ChanceReport, audit, audit_file
+from p2p_burgundy.net.audit import audit, audit_file
 from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.log import read_records
+from p2p_burgundy.net.report import ChanceReport
 
 from .script import export_turns
 

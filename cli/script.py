@@ -47,7 +47,7 @@ from p2p_burgundy import (
     action_from_tree,
     state_hash,
 )
-from p2p_burgundy.net.audit import Audit, ChanceReport, TurnReport
+from p2p_burgundy.net.report import Audit, ChanceReport, TurnReport
 
 from .strategies import Strategy
 

@@ -23,7 +23,8 @@ from typing import TextIO
 from p2p_burgundy import GameState, new_game
 from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.chance import DealDraw, PhaseDraw, RoundDraw, SetupDraw
-from p2p_burgundy.net.audit import Audit, ChanceReport, TurnReport, audit_file
+from p2p_burgundy.net.audit import audit_file
+from p2p_burgundy.net.report import Audit, ChanceReport, TurnReport
 from p2p_burgundy.scoring import Category
 from p2p_burgundy.shields import shields_text
 from p2p_burgundy.state import EMPTY

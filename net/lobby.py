@@ -8,10 +8,10 @@ roster, with a fresh random *contribution* of its own. Members change name, colo
 readiness with signed UPDATEs; the host sends the ROSTER to everyone after each change. When
 the table is full and everyone is ready the host PROPOSEs the final roster with every
 contribution. The game id is derived from the table id, the config and that roster
-(:func:`~p2p_burgundy.net.session.game_id_of`), so it holds every member's fresh randomness and
+(:func:`~p2p_burgundy.net.start.game_id_of`), so it holds every member's fresh randomness and
 nobody, the host included, can choose it or bring back an old game. Each player checks that its
 own contribution is the one it sent, derives its beacon chain for that game id and returns
-ACCEPT with its commitment and its signature (:func:`~p2p_burgundy.net.session.accept_start`);
+ACCEPT with its commitment and its signature (:func:`~p2p_burgundy.net.start.accept_start`);
 the host then sends the START entry. Spectators go through HELLO/PROVE too and then just
 receive. Lobby messages name the table by its *table id*, which the host picks and announces;
 only the game session uses the game id.
@@ -46,7 +46,7 @@ from .messages import (
     Update,
     Welcome,
 )
-from .session import (
+from .start import (
     COLOURS,
     CONTRIBUTION_SIZE,
     MAX_NAME,

@@ -27,11 +27,12 @@ from collections.abc import Callable
 
 from .admission import Admission, Replies, Verdict
 from .errors import ProtocolError, VersionError
+from .events import Event
 from .identity import Identity
 from .lobby import HostLobby, JoinLobby, LobbyEvent, RosterChanged, Started
 from .log import Entry
 from .messages import Challenge, EntryMessage, Message, Response, Tag, parse
-from .session import BROADCAST, Event, Session
+from .session import BROADCAST, Session
 
 Address = tuple[str, int]
 MAX_CONTACTS = 32  # addresses (spectators, restarted peers) we also broadcast to

@@ -27,6 +27,7 @@ from p2p_burgundy import Action, GameConfig
 
 from .discovery import Announcer, TableInfo, instance_name, lan_address
 from .errors import AddressError, ProtocolError
+from .events import Event, GameOver
 from .identity import Identity, fingerprint
 from .lobby import (
     RETRY_INTERVAL,
@@ -38,13 +39,8 @@ from .lobby import (
 )
 from .log import Entry, GameFile, Kind, decode_entry
 from .node import Node
-from .session import (
-    CONTRIBUTION_SIZE,
-    HEADS_INTERVAL,
-    Event,
-    GameOver,
-    Session,
-)
+from .session import HEADS_INTERVAL, Session
+from .start import CONTRIBUTION_SIZE
 from .transport import Address, Transport
 
 log = logging.getLogger(__name__)

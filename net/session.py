@@ -25,15 +25,16 @@ The game advances deterministically from the set of entries, whatever order they
 
 Delivery is anti-entropy: peers announce how many entries of each seat they hold (HEADS)
 and pull what they lack (WANT), so loss, duplication, reordering and restarts are one case.
+
+Beside it: :mod:`.start` (the START entry that fixes the game), :mod:`.choice` (what a secret
+set-up commitment is) and :mod:`.events` (what the session reports, and
+:func:`~.events.follow`, which keeps a list of the game's steps up to date with it).
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 from p2p_burgundy import (
@@ -41,7 +42,6 @@ from p2p_burgundy import (
     Action,
     ChooseEstate,
     EngineError,
-    GameConfig,
     GameState,
     Setup,
     Step,
@@ -54,14 +54,29 @@ from p2p_burgundy import (
     outcome,
     state_hash,
 )
-from p2p_burgundy.chance import ChanceKind, Draw
 from p2p_burgundy.scoring import Outcome
 
 from . import wire
 from .beacon import LINK_SIZE, HashChain, event_entropy, verify_reveal
+from .choice import SALT_SIZE, choice_digest, choice_salt
 from .errors import DecodeError, LocalProtocolError, RemoteProtocolError
-from .identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
-from .log import GAME_ID_SIZE, Entry, Kind, decode_entry, parse_entry, sign_entry
+from .events import (
+    ChanceResolved,
+    ChatReceived,
+    EntryRejected,
+    Equivocation,
+    Event,
+    GameOver,
+    HandedOver,
+    Rebuilt,
+    Rejection,
+    Resolved,
+    TurnApplied,
+    Void,
+    Waiting,
+)
+from .identity import Identity, verify
+from .log import Entry, Kind, decode_entry, parse_entry, sign_entry
 from .messages import (
     NONCE_SIZE,
     EntryMessage,
@@ -72,13 +87,9 @@ from .messages import (
     Want,
     parse,
 )
+from .start import game_chain, parse_start
 
-START_DOMAIN = b"start"
 HELD_DOMAIN = b"held"
-START_LABEL = b"p2p-burgundy/v1/start\x00"
-CONTRIBUTION_SIZE = 16  # fresh random bytes each player gives the game id (128 bits)
-COLOURS = ("red", "blue", "green", "yellow")  # the players' piece colours
-MAX_NAME = 32  # characters in a player's name
 MAX_CHAT = 280  # characters in a chat line
 MAX_TURN_ACTIONS = 64
 MAX_EARLY = 64  # entries buffered per author ahead of a gap
@@ -86,151 +97,9 @@ MAX_OUTBOX = 512  # datagrams queued; anti-entropy repairs anything dropped
 MAX_EVENTS = 4096
 WANT_BATCH = 16  # entries sent for one WANT
 HEADS_INTERVAL = 0.5  # seconds between HEADS announcements
-CHOICE_LABEL = b"p2p-burgundy/v1/estate-choice\x00"
-CHOICE_SALT_DOMAIN = b"choice-salt"
-SALT_SIZE = 16
 
 BROADCAST = None
 """Destination of a datagram meant for every other peer."""
-
-
-# --- The start entry -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """A player as the start entry fixes them."""
-
-    key: bytes
-    name: str
-    colour: str  # one of COLOURS, each at most once at a table
-    contribution: bytes  # CONTRIBUTION_SIZE fresh random bytes the player gave the game id
-    commitment: bytes  # the tip of the player's beacon chain for this game
-
-
-def start_digest(table_id: bytes, config: GameConfig, seats: Sequence[Seat]) -> bytes:
-    """What fixes a game before any chain exists: ``SHA-256(START_LABEL || encode([table id,
-    config, [[key, name, colour, contribution], ...]]))`` (commitments are not in it: they
-    depend on the game id, which is this digest's first 16 bytes)."""
-    roster: list[wire.Encodable] = [[s.key, s.name, s.colour, s.contribution] for s in seats]
-    return hashlib.sha256(
-        START_LABEL + wire.encode([table_id, wire.value(config.to_tree()), roster])
-    ).digest()
-
-
-def game_id_of(table_id: bytes, config: GameConfig, seats: Sequence[Seat]) -> bytes:
-    """The game id: the first 16 bytes of :func:`start_digest`. Every player's fresh
-    contribution is in it, so no member chooses it (or the beacon chains and the table
-    code that depend on it), and re-hosting an old table never gives an old game id."""
-    return start_digest(table_id, config, seats)[:GAME_ID_SIZE]
-
-
-def accept_start(identity: Identity, digest: bytes, commitment: bytes) -> bytes:
-    """A player's signature accepting a game (:func:`start_digest`) with its own chain
-    ``commitment``: ``sign(b"start", digest || commitment)``."""
-    return identity.sign(START_DOMAIN, digest + commitment)
-
-
-def make_start(
-    host: Identity,
-    table_id: bytes,
-    config: GameConfig,
-    seats: Sequence[Seat],
-    acceptances: Sequence[bytes],
-) -> Entry:
-    """The START entry (the host's seq 0): table id, config, roster with contributions and
-    commitments, everyone's acceptance. Raises LocalProtocolError if anything would make
-    peers reject it."""
-    entry = sign_entry(
-        host,
-        game_id_of(table_id, config, seats),
-        0,
-        b"",
-        Kind.START,
-        [table_id, wire.value(config.to_tree()), _roster_tree(seats), list(acceptances)],
-    )
-    try:
-        parse_start(entry)
-    except RemoteProtocolError as exc:
-        raise LocalProtocolError(f"cannot start: {exc.message}") from None
-    return entry
-
-
-def _roster_tree(seats: Sequence[Seat]) -> list[wire.Encodable]:
-    return [[s.key, s.name, s.colour, s.contribution, s.commitment] for s in seats]
-
-
-@dataclass(frozen=True, slots=True)
-class Start:
-    """A verified START entry."""
-
-    entry: Entry
-    table_id: bytes
-    config: GameConfig
-    seats: tuple[Seat, ...]
-
-    @property
-    def game_id(self) -> bytes:
-        return self.entry.game_id
-
-
-def parse_start(entry: Entry) -> Start:
-    """Check a START entry completely; RemoteProtocolError naming what is wrong."""
-
-    def bad(why: str) -> RemoteProtocolError:
-        return RemoteProtocolError(f"bad start entry: {why}", author=entry.author, seq=entry.seq)
-
-    if entry.kind != Kind.START or entry.seq != 0:
-        raise bad("a game starts with a START entry at seq 0")
-    if len(entry.payload) != 4:
-        raise bad("payload is [table id, config, roster, acceptances]")
-    table_id, config_tree, roster, acceptances = entry.payload
-    if not (isinstance(table_id, bytes) and len(table_id) == GAME_ID_SIZE):
-        raise bad(f"a table id is {GAME_ID_SIZE} bytes")
-    try:
-        config = GameConfig.from_tree(config_tree)
-    except EngineError as exc:
-        raise bad(str(exc)) from None
-    if not isinstance(roster, tuple) or len(roster) != config.players:
-        raise bad(f"the roster must list {config.players} players")
-    seats = []
-    for item in roster:
-        key, name, colour, contribution, commitment = (
-            item if isinstance(item, tuple) and len(item) == 5 else (None,) * 5)
-        if not (
-            isinstance(key, bytes)
-            and len(key) == PUBLIC_KEY_SIZE
-            and isinstance(name, str)
-            and 1 <= len(name) <= MAX_NAME
-            and isinstance(colour, str)
-            and colour in COLOURS
-            and isinstance(contribution, bytes)
-            and len(contribution) == CONTRIBUTION_SIZE
-            and isinstance(commitment, bytes)
-            and len(commitment) == LINK_SIZE
-        ):
-            raise bad("a roster seat is [32-byte key, name of 1-32 characters, colour, "
-                      "16-byte contribution, 32-byte commitment]")
-        seats.append(Seat(key, name, colour, contribution, commitment))
-    if len({s.key for s in seats}) != len(seats):
-        raise bad("a key sits twice at the table")
-    if len({s.colour for s in seats}) != len(seats):
-        raise bad("two players have the same colour")
-    if entry.author not in {s.key for s in seats}:
-        raise bad("the host is not in the roster")
-    if entry.game_id != game_id_of(table_id, config, seats):
-        raise bad("the game id is not the one the table and every contribution give")
-    if not (isinstance(acceptances, tuple) and len(acceptances) == len(seats)):
-        raise bad("every player must accept")
-    digest = start_digest(table_id, config, seats)
-    for seat, signature in zip(seats, acceptances, strict=True):
-        if not (
-            isinstance(signature, bytes)
-            and len(signature) == SIGNATURE_SIZE
-            and verify(seat.key, START_DOMAIN, digest + seat.commitment, signature)
-        ):
-            raise bad(f"{seat.name}'s acceptance does not verify")
-    return Start(entry, table_id, config, tuple(seats))
 
 
 def _held_message(game_id: bytes, nonce: bytes, signer: int, seat: int, count: int,
@@ -238,209 +107,6 @@ def _held_message(game_id: bytes, nonce: bytes, signer: int, seat: int, count: i
     """What a seat signs in HELD: it holds ``count`` entries of ``seat``, the last ``head``,
     answering the recovering player's ``nonce`` in this game."""
     return wire.encode([game_id, nonce, signer, seat, count, head])
-
-
-def choice_digest(game_id: bytes, seat: int, choice: Action, salt: bytes) -> bytes:
-    """The commitment to a secret set-up choice:
-    ``SHA-256(CHOICE_LABEL || wire([game id, seat, choice tree, salt]))``. The game id and
-    the seat are inside, so nobody can copy another player's commitment and reveal later.
-
-    >>> from p2p_burgundy import ChooseEstate
-    >>> choice_digest(bytes(16), 0, ChooseEstate(1, 18), bytes(16)).hex()[:16]
-    '8f8c31382be106fc'
-    """
-    return hashlib.sha256(
-        CHOICE_LABEL + wire.encode([game_id, seat, wire.value(choice.to_tree()), salt])
-    ).digest()
-
-
-def choice_salt(identity: Identity, game_id: bytes) -> bytes:
-    """The 16-byte salt of a player's set-up choice: derived from the key like
-    :func:`game_chain`, so it is secret until revealed, and a player who lost the game file
-    recovers the choice by trying its few legal choices against the commitment."""
-    return hashlib.sha256(identity.sign(CHOICE_SALT_DOMAIN, game_id)).digest()[:SALT_SIZE]
-
-
-def game_chain(identity: Identity, game_id: bytes) -> HashChain:
-    """This player's beacon chain for a game, derived from the key so that a player who
-    loses the game file but keeps the key can still reveal. Ed25519 signatures are
-    deterministic, so the seed is a secret only the key's owner can compute."""
-    return HashChain(hashlib.sha256(identity.sign(b"beacon-seed", game_id)).digest())
-
-
-# --- Events ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ChanceResolved:
-    """Chance event ``index`` resolved with ``entropy``, derived from the reveals of
-    ``seats`` (in seat order: every seat but those handed to a bot): step number ``step`` of
-    the game; ``drew`` is what the engine drew, ``state`` the game after it."""
-
-    index: int
-    kind: ChanceKind
-    reveals: tuple[bytes, ...]
-    entropy: bytes
-    state_hash: bytes
-    step: int
-    seats: tuple[int, ...]
-    drew: Draw
-    state: GameState = field(compare=False, repr=False)
-
-
-@dataclass(frozen=True, slots=True)
-class TurnApplied:
-    """Turn number ``turn`` of ``mover``, signed by ``seat`` in its entry ``seq`` (the
-    author is the mover itself, or the deputy playing a seat handed to a bot; a secret
-    set-up choice is played from its author's CHOICE_REVEAL): step number ``step`` of the
-    game; ``state`` is the game after it."""
-
-    seat: int
-    turn: int
-    actions: tuple[Action, ...]
-    state_hash: bytes
-    step: int
-    mover: int
-    seq: int
-    state: GameState = field(compare=False, repr=False)
-
-
-Resolved = ChanceResolved | TurnApplied
-"""One resolved step of the game: a chance event or a turn (steps count both, from 0)."""
-
-
-class Rejection(Enum):
-    """Why the rules void a signed, linked entry (docs/protocol.md, "A verdict for every
-    entry"). :attr:`defect` says whether a correct peer could have written it."""
-
-    MALFORMED = "malformed"  # a payload of the wrong shape, or a kind not expected here
-    BAD_REVEAL = "bad reveal"  # it does not hash to the author's commitment
-    SECOND_REVEAL = "second reveal"  # a second reveal of one seat for one event
-    SECOND_AGREEMENT = "second agreement"  # a second hand-over agreement for one seat and step
-    SIGNED_OFF = "signed off"  # signed (not chat) after its author resigned or ended the game
-    PLAYED = "already played"  # a turn for a number already played
-    SECOND_TURN = "second turn"  # a second turn of the author for one number
-    NOT_ITS_TURN = "not its turn"  # a turn for a number that belongs to another seat
-    ILLEGAL_TURN = "illegal turn"  # the rules forbid the turn
-    CHOICE = "set-up choice"  # a secret set-up commitment or reveal out of place or illegal
-    HANDED_OVER = "handed over"  # by a seat handed to a bot, for a step after its hand-over
-    NO_HAND_OVER = "no hand-over"  # a deputy's turn from a hand-over that did not happen
-
-    @property
-    def defect(self) -> bool:
-        """Whether it breaks a rule a correct peer always keeps (the others are what correct
-        peers write in a hand-over or a race).
-
-        >>> Rejection.NOT_ITS_TURN.defect, Rejection.HANDED_OVER.defect
-        (True, False)
-        """
-        return self not in (Rejection.HANDED_OVER, Rejection.NO_HAND_OVER)
-
-
-@dataclass(frozen=True, slots=True)
-class EntryRejected:
-    """A signed, linked entry that the rules reject; the author is named. ``cause`` is why,
-    as a kind; ``reason`` says it in words (with the author's name)."""
-
-    seat: int
-    seq: int
-    reason: str
-    cause: Rejection
-
-
-@dataclass(frozen=True, slots=True)
-class Equivocation:
-    """Two different signed bodies for one (author, seq): the proof. The author is no
-    longer trusted (none of its later entries are accepted)."""
-
-    seat: int
-    seq: int
-    first: bytes  # raw entries, both validly signed
-    second: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class HandedOver:
-    """The game waited at ``step`` for ``seats``, and the other players agreed or (the seats
-    in ``resigned``) the seat's own player resigned: a bot plays them from that step on, its
-    turns signed by ``deputy``. ``sole`` is ``(seat, k)`` when that leaves one seat
-    contributing entropy: from chance event ``k`` on it could predict every roll and draw."""
-
-    seats: tuple[int, ...]
-    step: int
-    deputy: int | None
-    sole: tuple[int, int] | None
-    resigned: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Rebuilt:
-    """A seat handed over at a step turned out to have played that step itself (its entry
-    crossed the agreements): its own entry counts, and the game was recomputed from every
-    chain; it now stands at step ``step``. The steps from ``since`` on replace those reported
-    before from there: they are ``steps`` (no ChanceResolved or TurnApplied is reported for
-    them). ``revived`` lists (seat, seq) entries that were void and now count."""
-
-    step: int
-    revived: tuple[tuple[int, int], ...]
-    since: int
-    steps: tuple[Resolved, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ChatReceived:
-    seat: int
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class GameOver:
-    outcome: Outcome
-    state_hash: bytes
-
-
-Void = tuple[Rejection, str]
-"""Why an entry is void: the kind, and the reason in words."""
-
-Event = (ChanceResolved | TurnApplied | EntryRejected | Equivocation | HandedOver | Rebuilt
-         | ChatReceived | GameOver)
-
-
-def follow(steps: list[Resolved], event: Event) -> int | None:
-    """Keep ``steps`` (the game's resolved steps, in order) up to date with one event of a
-    session: whoever follows every event in order holds the session's history, and a step
-    already held is taken once. The first step the event added or replaced, or None if it
-    changed none; LocalProtocolError if the steps before the event's are missing.
-
-    >>> steps: list[Resolved] = []
-    >>> follow(steps, Rebuilt(0, (), 0, ())), steps
-    (0, [])
-    """
-    if isinstance(event, ChanceResolved | TurnApplied):
-        if event.step > len(steps):
-            raise LocalProtocolError(f"step {event.step} reported after step {len(steps) - 1}: "
-                                     "the events between were missed")
-        if event.step < len(steps) and steps[event.step] == event:
-            return None
-        del steps[event.step:]
-        steps.append(event)
-        return event.step
-    if isinstance(event, Rebuilt):
-        del steps[event.since:]
-        steps += event.steps
-        return event.since
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class Waiting:
-    """What the game waits for: reveals of ``seats`` for chance event ``index``, or the turn
-    ``turn`` of ``seats[0]``; in the secret set-up, the choices ("choice": not committed yet)
-    or their reveals ("choice reveal") of ``seats``, ``index`` being the turn number."""
-
-    what: str  # "reveal", "turn", "choice" or "choice reveal"
-    index: int
-    seats: tuple[int, ...]
 
 
 # --- The session -------------------------------------------------------------------------------

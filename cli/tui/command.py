@@ -28,7 +28,7 @@ from pathlib import Path
 from p2p_burgundy import ConfigError, Edition, GameConfig, GameState
 from p2p_burgundy.config import SOLO_TARGET, SOLO_TARGETS
 from p2p_burgundy.net.identity import data_dir
-from p2p_burgundy.net.session import COLOURS
+from p2p_burgundy.net.start import COLOURS
 
 from .. import options
 from ..estates import add_setup_arguments, modules, table_config

@@ -29,7 +29,7 @@ from p2p_burgundy.estate import Estate
 from p2p_burgundy.net.discovery import TableInfo
 from p2p_burgundy.net.errors import AddressError
 from p2p_burgundy.net.lobby import Member
-from p2p_burgundy.net.session import COLOURS
+from p2p_burgundy.net.start import COLOURS
 
 from ..lan import parse_address
 from .layout import MIN_HEIGHT, MIN_WIDTH, Dim

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy.cli.main import main
+from p2p_burgundy.net.events import ChanceResolved
 from p2p_burgundy.net.log import _RECORD_HEADER, FILE_MAGIC, Kind, decode_entry, sign_entry
-from p2p_burgundy.net.session import ChanceResolved
 from tests.cli.shapes import problems, shape
 from tests.net.harness import NAMES, Table, canonical, forge_chain
 from tests.net.test_fairness_attacks import ended_game, hostile_game

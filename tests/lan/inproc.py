@@ -12,9 +12,9 @@ from pathlib import Path
 from p2p_burgundy import GameConfig
 from p2p_burgundy.cli.lan import play_headless, wait_for_session
 from p2p_burgundy.cli.strategies import make
+from p2p_burgundy.net.events import GameOver
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.peer import Peer
-from p2p_burgundy.net.session import GameOver
 
 LOOPBACK = "127.0.0.1"
 

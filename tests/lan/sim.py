@@ -22,17 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from p2p_burgundy import END_TURN, Action, GameConfig, GameState, apply, legal_actions, state_hash
+from p2p_burgundy.net.events import ChanceResolved, TurnApplied
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby
 from p2p_burgundy.net.log import Entry
 from p2p_burgundy.net.node import Node
-from p2p_burgundy.net.session import (
-    CONTRIBUTION_SIZE,
-    HEADS_INTERVAL,
-    ChanceResolved,
-    Session,
-    TurnApplied,
-)
+from p2p_burgundy.net.session import HEADS_INTERVAL, Session
+from p2p_burgundy.net.start import CONTRIBUTION_SIZE
 from tests.net.harness import start_entry
 
 Address = tuple[str, int]

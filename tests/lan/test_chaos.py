@@ -14,12 +14,13 @@ import pytest
 from p2p_burgundy import END_TURN, state_hash
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.errors import LocalProtocolError, ProtocolError
+from p2p_burgundy.net.events import ChatReceived, EntryRejected
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby
 from p2p_burgundy.net.log import decode_entry
 from p2p_burgundy.net.messages import Tag, parse
 from p2p_burgundy.net.policy import HandOverPolicy
-from p2p_burgundy.net.session import ChatReceived, EntryRejected, Session
+from p2p_burgundy.net.session import Session
 
 from .sim import Machine, Net, final_hash, random_turn
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from p2p_burgundy.cli.lan import play_headless
 from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.net.audit import audit_file
+from p2p_burgundy.net.events import GameOver
 from p2p_burgundy.net.peer import Peer
-from p2p_burgundy.net.session import GameOver
 
 from .inproc import LOOPBACK, close_all, identity, open_table
 

@@ -10,8 +10,8 @@ import pytest
 
 from p2p_burgundy import END_TURN, state_hash
 from p2p_burgundy.net.errors import LocalProtocolError
+from p2p_burgundy.net.events import ChatReceived
 from p2p_burgundy.net.log import Kind, decode_entry, read_records
-from p2p_burgundy.net.session import ChatReceived
 
 from .inproc import close_all, open_table, play
 

@@ -30,17 +30,13 @@ from p2p_burgundy import (
     legal_actions,
 )
 from p2p_burgundy.net.errors import ProtocolError
+from p2p_burgundy.net.events import ChanceResolved, Event, TurnApplied
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.log import Entry, Kind, sign_entry
-from p2p_burgundy.net.session import (
-    BROADCAST,
+from p2p_burgundy.net.session import BROADCAST, HEADS_INTERVAL, Session
+from p2p_burgundy.net.start import (
     COLOURS,
-    HEADS_INTERVAL,
-    ChanceResolved,
-    Event,
     Seat,
-    Session,
-    TurnApplied,
     accept_start,
     game_chain,
     game_id_of,

@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.errors import ProtocolError
+from p2p_burgundy.net.events import ChanceResolved, HandedOver, Rebuilt, TurnApplied
 from p2p_burgundy.net.log import Kind
-from p2p_burgundy.net.session import ChanceResolved, HandedOver, Rebuilt, Session, TurnApplied
+from p2p_burgundy.net.session import Session
 
 from .harness import Table, canonical
 from .test_lobby import started

@@ -11,7 +11,7 @@ from p2p_burgundy.net.errors import RemoteProtocolError
 from p2p_burgundy.net.identity import Identity, fingerprint
 from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Refused
 from p2p_burgundy.net.messages import Accept, Hello, Tag, parse
-from p2p_burgundy.net.session import Start, game_id_of, start_digest
+from p2p_burgundy.net.start import Start, game_id_of, start_digest
 
 HOST, GUEST, ROGUE = ("10.0.0.1", 1), ("10.0.0.2", 2), ("10.0.0.3", 3)
 

@@ -8,8 +8,9 @@ import pytest
 
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.errors import LocalProtocolError
+from p2p_burgundy.net.events import GameOver, HandedOver
 from p2p_burgundy.net.log import Kind
-from p2p_burgundy.net.session import GameOver, HandedOver, Session
+from p2p_burgundy.net.session import Session
 
 from .harness import Table, canonical, forge_chain
 

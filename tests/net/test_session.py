@@ -27,21 +27,20 @@ from p2p_burgundy.net.errors import (
     ProtocolError,
     RemoteProtocolError,
 )
-from p2p_burgundy.net.identity import Identity
-from p2p_burgundy.net.log import Entry, GameFile, Kind, decode_entry, sign_entry
-from p2p_burgundy.net.messages import Tag
-from p2p_burgundy.net.session import (
-    MAX_TURN_ACTIONS,
+from p2p_burgundy.net.events import (
     ChanceResolved,
     ChatReceived,
     EntryRejected,
     Equivocation,
     GameOver,
-    Session,
     TurnApplied,
     Waiting,
-    make_start,
 )
+from p2p_burgundy.net.identity import Identity
+from p2p_burgundy.net.log import Entry, GameFile, Kind, decode_entry, sign_entry
+from p2p_burgundy.net.messages import Tag
+from p2p_burgundy.net.session import MAX_TURN_ACTIONS, Session
+from p2p_burgundy.net.start import make_start
 
 from .harness import Table, make_table_start, random_turn, shuffled
 

@@ -12,7 +12,7 @@ from p2p_burgundy.net import wire
 from p2p_burgundy.net.errors import RemoteProtocolError
 from p2p_burgundy.net.identity import Identity, signing_input, table_code, verify
 from p2p_burgundy.net.log import Kind, parse_entry, sign_entry
-from p2p_burgundy.net.session import (
+from p2p_burgundy.net.start import (
     Seat,
     accept_start,
     game_chain,
