@@ -13,12 +13,20 @@ import contextlib
 import random
 from functools import cache
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2p_burgundy.net.audit import audit
-from p2p_burgundy.net.errors import ProtocolError
-from p2p_burgundy.net.events import ChanceResolved, HandedOver, Rebuilt, TurnApplied
+from p2p_burgundy.net.errors import LocalProtocolError, ProtocolError
+from p2p_burgundy.net.events import (
+    ChanceResolved,
+    HandedOver,
+    Rebuilt,
+    Resolved,
+    TurnApplied,
+    follow,
+)
 from p2p_burgundy.net.log import Kind
 from p2p_burgundy.net.session import Session
 
@@ -123,7 +131,17 @@ def test_the_void_hand_over_holds_whatever_the_spectator_received_first() -> Non
         watcher.receive_entry(entry.raw)
     assert watcher.forfeits == {} and watcher.history[step] == dice
     assert watcher.history == table.sessions[0].history
-    assert [type(e) for e in iter(watcher.next_event, None) if isinstance(e, Rebuilt)]
+    # Whoever follows the events holds that history: Rebuilt replaces the steps from the
+    # one that changed (the dice), and a step reported twice is taken once.
+    events = list(iter(watcher.next_event, None))
+    [rebuilt] = [e for e in events if isinstance(e, Rebuilt)]
+    assert rebuilt.since == step and rebuilt.steps[0] == dice
+    followed: list[Resolved] = []
+    for event in [*events, *events]:
+        follow(followed, event)
+    assert followed == watcher.history
+    with pytest.raises(LocalProtocolError, match="missed"):
+        follow([], watcher.history[1])
 
 
 # --- 2. A host cannot bring an old game back ---
