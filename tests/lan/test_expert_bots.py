@@ -44,3 +44,21 @@ def test_two_bots_play_a_table_with_estate_options_to_the_end(tmp_path: Path, op
         result = subprocess.run(burgundy("verify", str(host.game_files()[0])),
                                 capture_output=True, text=True, timeout=60)
         assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+
+
+def test_four_bots_finish_a_game_with_every_module_on_duchy_11a_and_it_verifies(
+        tmp_path: Path) -> None:
+    local = ["--interface", LOOPBACK, "--no-mdns"]
+    with bots() as group:
+        host = group.add(tmp_path / "host", ["--host", "--players", "4", "--with", "all",
+                                             "--estate", "11a", *local])
+        _, port, _ = host.hosting()
+        for guest in range(3):
+            group.add(tmp_path / f"guest{guest}", [f"{LOOPBACK}:{port}", *local])
+        group.assert_all_ok(GAME_SECONDS)
+        assert len({b.game_bytes() for b in group.bots}) == 1
+        result = subprocess.run(burgundy("verify", str(host.game_files()[0])),
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+        for words in ("shields on the depots:", "trade route cards dealt:"):
+            assert words in result.stdout
