@@ -171,16 +171,24 @@ def test_hosting_a_table_a_headless_bot_joins_then_its_seat_goes_to_a_bot(tmp_pa
             bot.kill()
             bot.wait()
         offered = "B lets a bot play Robo's seat."
-        while offered not in term.text:  # the game goes on until it needs Robo
+        asked = "Let a bot play Robo's seat from now on?"
+        while True:  # the game goes on until it needs Robo
             assert term.wait_until(lambda: "use die 1" in term.text or offered in term.text,
                                    20), term.text
             if "use die 1" in term.text:
                 play_a_turn(term, "Hana")
-        menu = " ".join(line[:42].strip() for line in term.screen.display[14:17])
-        assert "(not heard from)" in menu, term.text  # the waiting pane, wrapped
-        assert "B let a bot play" in term.screen.display[23]
-        term.press("B")
-        term.wait_for("Let a bot play Robo's seat from now on?")
+                continue
+            menu = " ".join(line[:42].strip() for line in term.screen.display[14:17])
+            assert "(not heard from)" in menu, term.text  # the waiting pane, wrapped
+            assert "B let a bot play" in term.screen.display[23]
+            term.press("B")
+            assert term.wait_until(lambda: asked in term.text or "not a choice" in term.text)
+            if asked in term.text:
+                break
+            # With --gone-after 0 the offer shows while Robo's last datagrams (sent just
+            # before it was killed) may still be on their way; when they land, the game goes
+            # on until it really needs Robo.
+            term.press("esc")
         term.press("y")
         term.wait_for("Your turn.", 20)
         term.press("l")
