@@ -25,8 +25,22 @@ agreed, the seat must be silent for ``after`` seconds again before we agree at a
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
+from collections.abc import Collection, Mapping
+from typing import Protocol
+
+from .events import Waiting
+
+
+class WaitingGame(Protocol):
+    """What the policy reads of a :class:`~p2p_burgundy.net.session.Session`."""
+
+    @property
+    def my_seat(self) -> int | None: ...
+
+    @property
+    def forfeits(self) -> Mapping[int, int]: ...
+
+    def waiting_for(self) -> Waiting | None: ...
 
 
 class HandOverPolicy:
@@ -43,11 +57,9 @@ class HandOverPolicy:
         """Seats the game waits for that we have not heard from lately."""
         return set(self._silent_since)
 
-    def observe(self, session: Any, missing: Collection[int], now: float) -> bool:
+    def observe(self, session: WaitingGame, missing: Collection[int], now: float) -> bool:
         """Note which seats ``session`` waits for are among the ``missing`` ones (not heard
-        from), and since when; True if that changed what :attr:`silent` or :meth:`gone` say.
-        ``session``: a :class:`~p2p_burgundy.net.session.Session` (``waiting_for``,
-        ``my_seat``, ``forfeits``)."""
+        from), and since when; True if that changed what :attr:`silent` or :meth:`gone` say."""
         before = self.silent, set(self._gone(now))
         waiting = session.waiting_for()
         blocking = set(waiting.seats) if waiting is not None else set()
