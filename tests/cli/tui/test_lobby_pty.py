@@ -114,6 +114,8 @@ def test_ctrl_c_asks_as_q_does_and_leaving_says_how_to_come_back(tmp_path: Path)
     with burgundy(tmp_path, "play", "--bots", "1", "--name", "Tess", *OFF_LAN) as term:
         term.wait_for("use die 1", 20)
         term.press("c", "h", "i")  # even while typing a chat line
+        # (the terminal drops keys not yet read when Ctrl-C comes: let them arrive first)
+        term.wait_for("Say: hi_")
         term.press("\x03")
         term.wait_for("Leave this game?")
         term.press("n")
