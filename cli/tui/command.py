@@ -39,7 +39,7 @@ from . import netcommand
 from .app import run_guarded
 from .describe import solo_result
 from .learn import PROGRESS_FILE, Lesson
-from .lobby import Host
+from .lobbymodel import Host
 from .netcommand import NetOptions
 from .table import DEFAULT_BOT_DELAY, LocalTable, clean_name
 

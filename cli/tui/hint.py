@@ -31,7 +31,7 @@ from p2p_burgundy.state import Step
 from ..strategies import Strategy, make
 from ..strategies.greedy import position_value
 from .describe import gains
-from .model import Option, build_menu
+from .menu import Option, build_menu
 
 HINT_ITERATIONS = 100
 """Rollouts the bot spends on a hint (about half a second; the same hint every time)."""

@@ -1,11 +1,10 @@
-"""The view model: the turn being drafted (with undo), the choices on offer, and what the
-screen shows. No curses here: key handlers are plain methods that change the model and may
-return a :data:`Command` for the app to carry out on the table.
+"""The view model: what the screen shows besides the table itself, and what each key does
+to it. No curses here: key handlers are plain methods that change the model and may return a
+:data:`Command` for the app to carry out on the table.
 
-The choices come from ``legal_actions``, grouped into a small tree: the top of a turn offers
-the dice, buying and ending the turn; a chosen die offers take / place / sell / workers; a
-group leads to its targets. Every leaf is one legal action, shown with what it costs and
-gains (found by applying it to the draft).
+The choices on offer come from :mod:`.menu`; our turn so far, with undo, is a
+:class:`~.draft.TurnDraft`. The model adds where the player is in the menu, the pages over
+the board, questions, chat and the messages of the status line.
 
 >>> from p2p_burgundy.cli.tui.table import LocalTable
 >>> table = LocalTable.new("Ann", bots=1, seed=3)
@@ -24,537 +23,34 @@ gains (found by applying it to the draft).
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
 from p2p_burgundy import (
     END_TURN,
     Action,
-    BorrowMonasteries,
-    Buy,
-    BuyPoints,
     ChooseEstate,
-    Discard,
     EndTurn,
     EngineError,
     GameState,
-    Pass,
-    PayGoods,
-    Payment,
-    PayTribute,
-    PlaceFromDepot,
-    PlaceTile,
-    SellGoods,
-    SetDie,
-    TakeGoods,
-    TakeShield,
-    TakeTile,
-    TakeWorkers,
-    UseBuilding,
     UseDie,
-    apply,
     legal_actions,
     state_hash,
 )
-from p2p_burgundy.actions import BUY_WORKERS
-from p2p_burgundy.estate import caveat
-from p2p_burgundy.rules import INN_DEPOT, bought_tile
-from p2p_burgundy.shields import SHIELD_WORDS
 from p2p_burgundy.state import Step
-from p2p_burgundy.tiles import tile_name
 
-from .describe import describe_turn, gains, gains_short, tribute_words
-from .layout import LEFT, MIN_WIDTH
+from .describe import describe_turn
+from .draft import Changes, TurnDraft, changes_between, what_seat_did
+from .layout import MIN_WIDTH
+from .menu import Option
 from .table import Endable, Handover, Hinting, Scored, ScoreTrack, Steppable, Table
-from .texts import (
-    goods_label,
-    guide,
-    info_for_shield,
-    info_for_tile,
-    short_name,
-    tile_code,
-    tile_label,
-)
+from .texts import guide, info_for_shield, info_for_tile
 
 if TYPE_CHECKING:
     from .hint import Hint
     from .learn import Lesson
-
-HOTKEYS = "123456789abdfghjkmnorstwyz"
-"""Keys for numbered choices (letters that other keys use are left out)."""
-
-Target = tuple[str, int, int]
-"""What a choice points at on screen: ("space", n, 0), ("depot", d, slot),
-("goods_depot", d, 0), ("storage", i, 0), ("goods", g, 0), ("die", i, 0) or
-("shield", d, n)."""
-
-Changes = frozenset[tuple[str, int, int]]
-"""What changed between two states: ("space", seat, n), ("storage", seat, 0),
-("goods", seat, 0), ("depot", d, slot), ("goods_depot", d, 0)."""
-
-
-def changes_between(before: GameState, after: GameState, skip: int | None = None) -> Changes:
-    """The estate spaces, storage and goods of every seat but ``skip``, and the depots'
-    tiles and goods, that differ between two states (depots only within one phase: a new
-    phase refills them all).
-
-    >>> from p2p_burgundy import GameConfig, new_game, resolve_chance
-    >>> s = new_game(GameConfig(players=2))
-    >>> while s.chance is not None:
-    ...     s = resolve_chance(s, bytes(32))
-    >>> t = apply(apply(s, UseDie(0)), TakeTile(5, 0))
-    >>> sorted(changes_between(s, t))
-    [('depot', 5, 0), ('storage', 0, 0)]
-    >>> sorted(changes_between(s, t, skip=0))
-    [('depot', 5, 0)]
-    """
-    out: set[tuple[str, int, int]] = set()
-    for seat, (old, new) in enumerate(zip(before.players, after.players, strict=True)):
-        if seat == skip:
-            continue
-        out |= {("space", seat, n) for n, (a, b) in enumerate(zip(old.estate, new.estate,
-                                                                    strict=True)) if a != b}
-        if old.storage != new.storage:
-            out.add(("storage", seat, 0))
-        if old.goods != new.goods:
-            out.add(("goods", seat, 0))
-    if before.phase == after.phase:
-        for d, (old_tiles, new_tiles) in enumerate(zip(before.depots, after.depots,
-                                                       strict=True)):
-            out |= {("depot", d, slot) for slot, (a, b) in enumerate(zip(old_tiles, new_tiles,
-                                                                         strict=True))
-                    if a != b}
-        out |= {("goods_depot", d, 0) for d in range(1, 7)
-                if before.depot_goods[d] != after.depot_goods[d]}
-    return frozenset(out)
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One choice on offer: a leaf (``action``) or a group of further choices."""
-
-    key: str
-    label: str
-    action: Action | None = None
-    children: tuple[Option, ...] = ()
-    prompt: str = ""  # the question its children answer
-    note: str = ""  # cost and gain in words, shown for the choice under the cursor
-    tile: int | None = None  # for the tile guide
-    target: Target | None = None
-    brief: str = ""  # the label in fewer words (tile codes only), when the line is narrow
-    short: str = ""  # cost and gain in a few columns, on the choice's line
-
-    def targets(self) -> set[Target]:
-        """Its own target and its descendants' (what to highlight for it)."""
-        out = {self.target} if self.target else set()
-        for child in self.children:
-            out |= child.targets()
-        return out
-
-    def leaves(self) -> list[Action]:
-        """Every action reachable from this choice."""
-        if self.action is not None:
-            return [self.action]
-        return [a for c in self.children for a in c.leaves()]
-
-
-def _numbered(options: list[Option]) -> list[Option]:
-    """Give options without a key the next free hotkey."""
-    used = {o.key for o in options if o.key}
-    free = iter(k for k in HOTKEYS if k not in used)
-    out = []
-    for o in options:
-        if not o.key:
-            o = replace(o, key=next(free, ""))
-        out.append(o)
-    return out
-
-
-def _fitting(*texts: str) -> str:
-    """The first of ``texts`` that fits the narrowest choices pane (else the last)."""
-    return next((t for t in texts if len(t) <= LEFT), texts[-1])
-
-
-def _leaf(state: GameState, action: Action, label: str, key: str = "",
-          tile: int | None = None, target: Target | None = None, brief: str = "") -> Option:
-    seat = state.to_move
-    assert seat is not None
-    after = apply(state, action)
-    return Option(key, label, action, note=gains(state, after, seat), tile=tile, target=target,
-                  brief=brief, short=gains_short(state, after, seat))
-
-
-def _tile_leaf(state: GameState, action: Action, where: str, tile: int,
-               target: Target) -> Option:
-    """A choice of a tile: ``where: Kn5 (knowledge #5)``, briefly ``where: Kn5``."""
-    return _leaf(state, action, f"{where}: {tile_label(tile)}", tile=tile, target=target,
-                 brief=f"{where}: {tile_code(tile)}")
-
-
-def _goods_leaf(state: GameState, action: SellGoods) -> Option:
-    count = state.players[state.to_move or 0].goods[action.goods]
-    return _leaf(state, action, f"sell {count} x {goods_label(action.goods)}",
-                 target=("goods", action.goods, 0), brief=f"sell {count} x goods {action.goods}")
-
-
-def build_menu(state: GameState, actions: Sequence[Action] | None = None
-               ) -> tuple[str, list[Option]]:
-    """The prompt and the choices for the player to move in ``state``.
-
-    >>> from p2p_burgundy import GameConfig, new_game, resolve_chance
-    >>> state = new_game(GameConfig(players=2))
-    >>> while state.chance is not None:
-    ...     state = resolve_chance(state, bytes(32))
-    >>> prompt, options = build_menu(state)
-    >>> prompt, [o.label for o in options]
-    ('Your turn: use a die (or buy a tile)', ['use die 1: a 5', 'use die 2: a 1'])
-    """
-    actions = legal_actions(state) if actions is None else actions
-    seat = state.to_move
-    assert seat is not None, "nobody to move"
-    p = state.players[seat]
-    step = state.step
-    if step == Step.TURN:
-        options = []
-        for a in actions:
-            if isinstance(a, UseDie):
-                options.append(Option(str(a.die + 1), f"use die {a.die + 1}: a {p.dice[a.die]}",
-                                      a, target=("die", a.die, 0)))
-        buys = [a for a in actions if isinstance(a, Buy)]
-        if buys:
-            options.append(Option("b", "buy a tile (once per turn)", children=tuple(_numbered(
-                [_buy_leaf(state, a) for a in buys])), prompt="Buy which tile?"))
-        if BUY_WORKERS in actions:
-            options.append(_leaf(state, BUY_WORKERS, "buy 2 workers for 1 silverling (#28)",
-                                 key="w"))
-        options += _shield_turn_groups(state, actions)
-        if END_TURN in actions:
-            options.append(Option("e", "end the turn", END_TURN))
-        if any(isinstance(a, UseDie) for a in actions):
-            return "Your turn: use a die (or buy a tile)", options
-        if state.closing:
-            return "The phase is over: end your turn", options
-        return "Both dice used: buy a tile or end the turn", options
-    if step in (Step.DIE, Step.FREE_ACTION, Step.WHITE_CASTLE):
-        if step == Step.DIE:
-            die = p.dice[state.pending[-1][1]]
-            prompt = f"With your {die}: take, place, sell or workers"
-        elif step == Step.WHITE_CASTLE:
-            prompt = _fitting(f"White castle: one action with the white die's {state.white_die}",
-                              f"White castle: an action with a {state.white_die}")
-        else:
-            prompt = "Castle: one more action, any number"
-        return prompt, _die_groups(state, actions) + _shield_turn_groups(state, actions)
-    if step == Step.CRANE:
-        options = _numbered([_leaf(state, a, f"as a {tile_name(a.building)}", tile=a.building)
-                             for a in actions if isinstance(a, UseBuilding)])
-        options.append(Option("x", "pass (use nothing)", Pass()))
-        return "Crane: trigger the effect of any building", options
-    if step == Step.CHOOSE_ESTATE:
-        return _estate_choice(state, actions)
-    if step == Step.DISCARD:
-        options = [_tile_leaf(state, a, "discard", p.storage[a.storage],
-                              ("storage", a.storage, 0))
-                   for a in actions if isinstance(a, Discard)]
-        if state.pending[-1][1]:
-            return "Shield #4 is gone: keep 3 tiles, discard one", _numbered(options)
-        new = tile_code(p.storage[-1])
-        return f"Storage full (new: {new}): discard one", _numbered(options)
-    if step in SOLO_PROMPTS:
-        return _solo_choice(state, step, actions)
-    if step in (Step.TRIBUTE, Step.SHIELD_TILE, Step.SHIELD_GOODS):
-        return _shield_step(state, actions)
-    if step == Step.SHIP:
-        options = []
-        for a in actions:
-            if isinstance(a, TakeGoods):
-                depots = " and ".join(str(d) for d in a.depots)
-                kinds = ", ".join(str(g) for g in a.keep)
-                options.append(_leaf(state, a, f"depot {depots}: goods {kinds}",
-                                     target=("goods_depot", a.depots[0], 0)))
-        return "Your ship: take the goods of a depot", _numbered(options)
-    words = {Step.WAREHOUSE: "Warehouse: you may sell one goods type",
-             Step.CARPENTER: "Carpenter: you may take a building",
-             Step.CHURCH: "Church: take a mine, castle or knowledge",
-             Step.MARKET: "Market: you may take a ship or an animal",
-             Step.CITY_HALL: "City hall: place one more tile, any die"}
-    options = []
-    places = [a for a in actions if isinstance(a, PlaceTile)]
-    if places:
-        options += _place_groups(state, places)
-    for a in actions:
-        if isinstance(a, SellGoods):
-            options.append(_goods_leaf(state, a))
-        elif isinstance(a, TakeTile):
-            options.append(_tile_leaf(state, a, f"depot {a.depot}",
-                                      state.depots[a.depot][a.slot], ("depot", a.depot, a.slot)))
-    options = _numbered(options)
-    if any(isinstance(a, Pass) for a in actions):
-        options.append(Option("x", "pass (use nothing)", Pass()))
-    return words.get(step, "Choose"), options
-
-
-SOLO_PROMPTS = {
-    Step.EXCHANGE: "Ship: give 5 goods for a black depot tile, face down?",
-    Step.PAY_GOODS: "Pay the goods: {left} more",
-    Step.REWARD: "Colour complete: a black depot tile to place now",
-    Step.REWARD_PLACE: "Place {tile} on which space? (any number)",
-    Step.TARGET: "Buy {points} VP for {points} silver to reach the target?",
-}
-
-
-def _solo_choice(state: GameState, step: Step, actions: Sequence[Action]
-                 ) -> tuple[str, list[Option]]:
-    """The solo game's own decisions: the ship's exchange and its payment, the colour
-    reward and where it goes, buying the points to the target marker."""
-    p = state.players[0]
-    arg = state.pending[-1][1]
-    options = []
-    for a in actions:
-        if isinstance(a, TakeTile):
-            options.append(_tile_leaf(state, a, "black", state.depots[0][a.slot],
-                                      ("depot", 0, a.slot)))
-        elif isinstance(a, PayGoods):
-            options.append(_leaf(state, a, f"pay 1 x {goods_label(a.goods)} "
-                                           f"(of {p.goods[a.goods]})",
-                                 target=("goods", a.goods, 0)))
-        elif isinstance(a, BuyPoints):
-            options.append(_leaf(state, a, f"buy {a.points} VP for {a.points} silver", key="y"))
-    places = [a for a in actions if isinstance(a, PlaceTile)]
-    if places:
-        options += _place_groups(state, places)[0].children
-    options = _numbered(options)
-    if any(isinstance(a, Pass) for a in actions):
-        options.append(Option("x", "pass", Pass()))
-    tile = tile_label(p.storage[arg]) if step == Step.REWARD_PLACE else ""
-    points = state.vp_target - state.vp_counter
-    return SOLO_PROMPTS[step].format(left=arg, tile=tile, points=points), options
-
-
-def _shield_turn_groups(state: GameState, actions: Sequence[Action]) -> list[Option]:
-    """Shield choices on a turn: a shield for a double (or a castle's action with #11),
-    shield #16's die and shield #6's player."""
-    options = []
-    takes = [a for a in actions if isinstance(a, TakeShield)]
-    if takes:
-        depot = {n: d for d, on in enumerate(state.depot_shields) for n in on}
-        leaves = [_leaf(state, a, f"#{a.shield} from depot {depot[a.shield]}: "
-                        f"{SHIELD_WORDS[a.shield]}"
-                        + (f" (instead of #{a.replace})" if a.replace else ""),
-                        target=("shield", depot[a.shield], a.shield),
-                        brief=f"#{a.shield} depot {depot[a.shield]}"
-                        + (f" for #{a.replace}" if a.replace else ""))
-                  for a in takes]
-        label = "take a shield instead of both dice" if state.step == Step.TURN \
-            else "take a shield (shield #11)"
-        options.append(Option("h", label, children=tuple(_numbered(leaves)),
-                              prompt="Put which shield on a castle?"))
-    dice = [a for a in actions if isinstance(a, SetDie)]
-    if dice:
-        p = state.players[state.to_move or 0]
-        leaves = [_leaf(state, a, f"die {a.die + 1}: the {p.dice[a.die]} becomes a {a.value}")
-                  for a in dice]
-        options.append(Option("d", "set a die to any number (shield #16)",
-                              children=tuple(_numbered(leaves)), prompt="Set which die?"))
-    borrows = [a for a in actions if isinstance(a, BorrowMonasteries)]
-    if borrows:
-        leaves = [_leaf(state, a, f"the player in seat {a.seat + 1}") for a in borrows]
-        options.append(Option("m", "choose whose knowledge tiles count as yours (#6)",
-                              children=tuple(_numbered(leaves)),
-                              prompt="Whose knowledge tiles count for you?"))
-    return options
-
-
-def _shield_step(state: GameState, actions: Sequence[Action]) -> tuple[str, list[Option]]:
-    """A shield's decision: the tribute, shield #14's or #15's tile, shield #5's goods."""
-    step = state.step
-    options: list[Option] = []
-    if step == Step.TRIBUTE:
-        options = [_leaf(state, a, tribute_words(a)) for a in actions
-                   if isinstance(a, PayTribute)]
-        return "Phase end: pay 1 for each shield you keep", _numbered(options)
-    if step == Step.SHIELD_GOODS:
-        for a in actions:
-            if isinstance(a, TakeGoods):
-                count = sum(state.depot_goods[d][a.keep[0]] for d in a.depots)
-                depots = ", ".join(map(str, a.depots))
-                options.append(_leaf(state, a, f"{count} x {goods_label(a.keep[0])} "
-                                               f"(depot {depots})",
-                                     target=("goods_depot", a.depots[0], 0)))
-        options = _numbered(options)
-        options.append(Option("x", "pass (take none)", Pass()))
-        return "Shield #5: every goods tile of one type", options
-    board = state.boards[state.to_move or 0]
-    groups: dict[tuple[int, int], list[Option]] = {}
-    for a in actions:
-        if isinstance(a, PlaceFromDepot):
-            tile = state.depots[a.depot][a.slot]
-            groups.setdefault((a.depot, a.slot), []).append(
-                _leaf(state, a, board.label(a.space), tile=tile, target=("space", a.space, 0)))
-    for (depot, slot), spaces in groups.items():
-        tile = state.depots[depot][slot]
-        where = "black depot" if depot == 0 else f"depot {depot}"
-        options.append(Option("", f"{where}: {tile_label(tile)}", tile=tile,
-                              children=tuple(_numbered(spaces)),
-                              target=("depot", depot, slot), brief=f"{where}: {tile_code(tile)}",
-                              prompt=_fitting(f"Place {tile_label(tile)} on which space?",
-                                              f"Place {tile_code(tile)} on which space?")))
-    options = _numbered(options)
-    options.append(Option("x", "pass (place none)", Pass()))
-    shield = 14 if state.pending[-1][1] else 15
-    return f"Phase end, shield #{shield}: place a tile now", options
-
-
-def _estate_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, list[Option]]:
-    """Set-up: which side of the board to play, and where the start castle stands."""
-    seat = state.to_move
-    assert seat is not None
-    offers = state.offers[seat]
-    options = []
-    for a in actions:
-        if isinstance(a, ChooseEstate):
-            board = state.config.board(offers[a.side])
-            note = caveat(board)
-            options.append(Option("", f"estate {board.id}, start castle on "
-                                      f"{board.label(a.space)}", a, note=note,
-                                  short=f"{board.confidence} confidence" if note else "",
-                                  brief=f"estate {board.id}: {board.label(a.space)}"))
-    return "Set-up: your estate and start castle", _numbered(options)
-
-
-def _buy_leaf(state: GameState, action: Buy) -> Option:
-    tile = bought_tile(state, action)
-    where = {0: "black depot", INN_DEPOT: "beside the black depot"}.get(action.depot,
-                                                                       f"depot {action.depot}")
-    pay = " with 2 workers" if action.payment == Payment.WORKERS else ""
-    return _leaf(state, action, f"{where}: {tile_label(tile)}{pay}", tile=tile,
-                 target=("depot", action.depot, action.slot),
-                 brief=f"{'black' if action.depot == 0 else where}: {tile_code(tile)}{pay}")
-
-
-def _die_groups(state: GameState, actions: Sequence[Action]) -> list[Option]:
-    takes = [_tile_leaf(state, a, f"depot {a.depot}", state.depots[a.depot][a.slot],
-                        ("depot", a.depot, a.slot))
-             for a in actions if isinstance(a, TakeTile)]
-    places = [a for a in actions if isinstance(a, PlaceTile)]
-    sells = [_goods_leaf(state, a) for a in actions if isinstance(a, SellGoods)]
-    options = []
-    if takes:
-        options.append(Option("t", "take a tile from a depot", children=tuple(_numbered(takes)),
-                              prompt="Take which tile?"))
-    if places:
-        options.append(Option("p", "place a tile on your estate",
-                              children=tuple(_place_groups(state, places)),
-                              prompt="Place which tile from storage?"))
-    if sells:
-        options.append(Option("s", "sell goods", children=tuple(_numbered(sells)),
-                              prompt="Sell which goods?"))
-    for a in actions:
-        if isinstance(a, TakeWorkers):
-            options.append(_leaf(state, a, "take workers", key="w"))
-    return options
-
-
-def _place_groups(state: GameState, places: list[PlaceTile]) -> list[Option]:
-    seat = state.to_move or 0
-    p = state.players[seat]
-    board = state.boards[seat]
-    groups = []
-    for i, tile in enumerate(p.storage):
-        spaces = [_leaf(state, a, board.label(a.space), tile=tile,
-                        target=("space", a.space, 0))
-                  for a in places if a.storage == i]
-        if spaces:
-            groups.append(Option(str(i + 1), f"{tile_label(tile)} (storage {i + 1})",
-                                 children=tuple(_numbered(spaces)), tile=tile,
-                                 prompt=_fitting(f"Place {tile_label(tile)} on which space?",
-                                                 f"Place {tile_code(tile)} on which space?"),
-                                 target=("storage", i, 0), brief=tile_label(tile)))
-    return groups
-
-
-def _what_changed(before: GameState, after: GameState, seat: int, name: str,
-                  detail: int) -> str:
-    """What ``seat`` did between two states, for a summary: with ``detail`` 2 the tiles
-    placed and taken, 1 only how many, 0 only the VP.
-
-    >>> from p2p_burgundy import GameConfig, new_game, resolve_chance
-    >>> s = new_game(GameConfig(players=2))
-    >>> while s.chance is not None:
-    ...     s = resolve_chance(s, bytes(32))
-    >>> _what_changed(s, s, 1, "Bob", 2)
-    'Bob +0 VP'
-    """
-    old, new = before.players[seat], after.players[seat]
-    placed = [t for t, was in zip(new.estate, old.estate, strict=True) if t != was]
-    stored, laid = Counter(old.storage), Counter(placed)
-    # taken: new in storage, or taken and placed in the same turn
-    taken = [*(Counter(new.storage) - (stored - laid)).elements(), *(laid - stored).elements()]
-    sold = sum(new.sold) > sum(old.sold)
-    words = []
-    for verb, tiles in (("took", taken), ("placed", placed)):
-        if tiles and detail == 2:
-            words.append(f"{verb} {' '.join(tile_code(t) for t in tiles)}")
-        elif tiles and detail == 1:
-            words.append(f"{verb} {len(tiles)}")
-    if sold and detail:
-        words.append("sold")
-    if new.workers > old.workers and detail:
-        words.append("took workers")
-    vp = f"+{new.vp - old.vp} VP"
-    return f"{short_name(name)} {', '.join(words)} ({vp})" if words else \
-        f"{short_name(name)} {vp}"
-
-
-class TurnDraft:
-    """Our turn so far: the states after each action, so any step can be undone.
-
-    Nothing leaves the draft until the turn ends (then ``actions`` go to the table).
-
-    >>> from p2p_burgundy import GameConfig, new_game, resolve_chance
-    >>> state = new_game(GameConfig(players=2))
-    >>> while state.chance is not None:
-    ...     state = resolve_chance(state, bytes(32))
-    >>> draft = TurnDraft(state)
-    >>> draft.apply(UseDie(0)); draft.apply(TakeWorkers())
-    >>> draft.undo(), draft.actions, draft.state.step.name
-    (TakeWorkers(), [UseDie(die=0)], 'DIE')
-    """
-
-    def __init__(self, state: GameState) -> None:
-        self.states = [state]
-        self.actions: list[Action] = []
-        self._menu: tuple[str, list[Option]] | None = None
-
-    @property
-    def state(self) -> GameState:
-        return self.states[-1]
-
-    @property
-    def base(self) -> GameState:
-        return self.states[0]
-
-    def menu(self) -> tuple[str, list[Option]]:
-        if self._menu is None:
-            self._menu = build_menu(self.state)
-        return self._menu
-
-    def apply(self, action: Action) -> None:
-        """Add ``action`` (raises IllegalAction and changes nothing if it is not legal)."""
-        self.states.append(apply(self.state, action))
-        self.actions.append(action)
-        self._menu = None
-
-    def undo(self) -> Action | None:
-        """Take back the last action; None if there is none."""
-        if not self.actions:
-            return None
-        self.states.pop()
-        self._menu = None
-        return self.actions.pop()
 
 
 class Context(Enum):
@@ -844,7 +340,7 @@ class Model:
             return ""
         forms = []
         for detail in (2, 1, 0):
-            parts = [_what_changed(before, state, seat, self.table.names[seat], detail)
+            parts = [what_seat_did(before, state, seat, self.table.names[seat], detail)
                      for seat in others]
             forms.append(f"Meanwhile {'; '.join(parts)}.")
         return next((f for f in forms if len(f) <= width), forms[-1])
@@ -1172,6 +668,5 @@ class Model:
         return StepReplay(delta, bool(turns))
 
 
-__all__ = ["Ask", "AskHint", "Changes", "Command", "Context", "MenuView", "Model", "Option",
-           "Overlay", "Quit", "Resign", "SeatToBot", "SendChat", "StepReplay", "Submit",
-           "TurnDraft", "build_menu", "changes_between"]
+__all__ = ["Ask", "AskHint", "Command", "Context", "MenuView", "Model", "Overlay", "Quit",
+           "Resign", "SeatToBot", "SendChat", "StepReplay", "Submit"]

@@ -1,9 +1,10 @@
 """Networked games in the terminal: the lobby screens, then the game, in one terminal session.
 
 ``burgundy play`` (no ``--seed``/``--local``) and ``burgundy host``/``join`` open our Peer on
-a :class:`~..netplay.PeerThread`, show the lobby screens (:mod:`.lobby`) until the game
-starts, then run the game's :class:`~.app.App` on a :class:`~..netplay.NetTable`. Every
-peer thread (ours and the local bots') is closed on the way out, whatever happens.
+a :class:`~..netplay.PeerThread`, show the lobby screens (:mod:`.lobbymodel`, drawn by
+:mod:`.lobbyrender`) until the game starts, then run the game's :class:`~.app.App` on a
+:class:`~..netplay.NetTable`. Every peer thread (ours and the local bots') is closed on the
+way out, whatever happens.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from ..lan import DISCOVERY_SECONDS, LanError, latest_game, parse_address, table
 from ..netplay import GONE_AFTER, LanLobby, NetTable, PeerThread, quick_bot_game
 from .app import POLL_MS, App, Palette, guarded, key_name, paint
 from .learn import PROGRESS_FILE, Lesson, first_start
-from .lobby import (
+from .lobbymodel import (
     AddBots,
     AtTable,
     Host,
@@ -44,8 +45,8 @@ from .lobby import (
     SetMe,
     Start,
     dispatch_lobby,
-    render_lobby,
 )
+from .lobbyrender import render_lobby
 from .model import Model
 from .render import Canvas, Seg, Style
 from .table import DEFAULT_BOT_DELAY

@@ -36,9 +36,11 @@ from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 from p2p_burgundy.trade import BONUS_SHORT, route_spaces
 
 from .describe import CATEGORY_WORDS, solo_result
+from .draft import Changes
 from .hint import Hint
 from .layout import LEFT, MIN_HEIGHT, MIN_WIDTH, Dim, Layout
-from .model import Changes, Context, MenuView, Model, Option, Overlay, Target
+from .menu import Option, Target
+from .model import Context, MenuView, Model, Overlay
 from .table import EntryKind, HistoryEntry, Resigned, Steppable
 from .texts import (
     KNOWLEDGE_SHORT,

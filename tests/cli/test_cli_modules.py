@@ -10,7 +10,7 @@ from p2p_burgundy.cli.main import main, parse
 from p2p_burgundy.cli.sim import play_game
 from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.cli.tui.describe import describe_action
-from p2p_burgundy.cli.tui.model import build_menu
+from p2p_burgundy.cli.tui.menu import build_menu
 from p2p_burgundy.cli.tui.texts import info_for_tile, tile_code
 from p2p_burgundy.tiles import Tile
 from tests.engine.helpers import builder, random_game
@@ -100,7 +100,7 @@ def test_the_screen_shows_the_trade_route_the_inns_and_the_border_post_bonus():
 
 
 def test_the_host_page_switches_every_module_on_with_the_2019_edition():
-    from p2p_burgundy.cli.tui.lobby import Host, LobbyModel, Page
+    from p2p_burgundy.cli.tui.lobbymodel import Host, LobbyModel, Page
 
     model = LobbyModel("Ann", "red", "fp")
     model.page = Page.HOST

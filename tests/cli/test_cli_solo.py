@@ -69,7 +69,7 @@ def test_the_json_state_of_a_solo_game_has_the_counter_target_and_face_down_tile
 def test_the_solo_steps_have_their_choices_and_sentences_in_the_client():
     from p2p_burgundy import PayGoods, PlaceTile, TakeGoods, UseDie
     from p2p_burgundy.cli.tui.describe import describe_action
-    from p2p_burgundy.cli.tui.model import build_menu
+    from p2p_burgundy.cli.tui.menu import build_menu
     from tests.engine.helpers import play, position, with_game
 
     names = ["Sol"]

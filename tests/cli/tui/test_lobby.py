@@ -10,9 +10,8 @@ import pytest
 from p2p_burgundy.cli.estates import table_config, table_extras
 from p2p_burgundy.cli.tui.app import App, Palette, dispatch, footer_keys
 from p2p_burgundy.cli.tui.layout import compute_layout
-from p2p_burgundy.cli.tui.lobby import (
+from p2p_burgundy.cli.tui.lobbymodel import (
     LOBBY_KEYMAP,
-    PAGE_HELP,
     AddBots,
     AtTable,
     Host,
@@ -28,8 +27,8 @@ from p2p_burgundy.cli.tui.lobby import (
     Start,
     dispatch_lobby,
     lobby_footer,
-    render_lobby,
 )
+from p2p_burgundy.cli.tui.lobbyrender import PAGE_HELP, render_lobby
 from p2p_burgundy.cli.tui.model import Context, Model, SeatToBot
 from p2p_burgundy.cli.tui.render import render
 from p2p_burgundy.net.discovery import TableInfo

@@ -19,18 +19,8 @@ from p2p_burgundy import (
     legal_actions,
 )
 from p2p_burgundy.cli.strategies import make
-from p2p_burgundy.cli.tui.model import (
-    Ask,
-    Context,
-    Model,
-    Option,
-    Overlay,
-    Quit,
-    Resign,
-    SendChat,
-    Submit,
-    build_menu,
-)
+from p2p_burgundy.cli.tui.menu import Option, build_menu
+from p2p_burgundy.cli.tui.model import Ask, Context, Model, Overlay, Quit, Resign, SendChat, Submit
 from p2p_burgundy.cli.tui.table import LocalTable
 from p2p_burgundy.cli.tui.texts import guide
 from p2p_burgundy.state import Step

@@ -5,7 +5,8 @@ from __future__ import annotations
 from p2p_burgundy import PlaceTile, TakeTile, UseDie
 from p2p_burgundy.cli.tui.app import footer_keys
 from p2p_burgundy.cli.tui.layout import compute_layout
-from p2p_burgundy.cli.tui.model import MenuView, Model, Option
+from p2p_burgundy.cli.tui.menu import Option
+from p2p_burgundy.cli.tui.model import MenuView, Model
 from p2p_burgundy.cli.tui.render import (
     Canvas,
     Seg,
