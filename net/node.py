@@ -115,7 +115,7 @@ class Node:
                 self.lobby.refuse(f"the host runs another release: {exc}")
 
     def handle_timer(self, now: float) -> None:
-        """A timer tick, every :data:`~p2p_burgundy.net.session.HEADS_INTERVAL` (the same as
+        """A timer tick, every :data:`~p2p_burgundy.net.sync.HEADS_INTERVAL` (the same as
         the lobby's retry interval)."""
         if self.session is not None:
             self.session.handle_timer(now)

@@ -39,8 +39,9 @@ from .lobby import (
 )
 from .log import Entry, GameFile, Kind, decode_entry
 from .node import Node
-from .session import HEADS_INTERVAL, Session
+from .session import Session
 from .start import CONTRIBUTION_SIZE
+from .sync import HEADS_INTERVAL
 from .transport import Address, Transport
 
 log = logging.getLogger(__name__)

@@ -25,9 +25,11 @@ The game advances deterministically from the set of entries, whatever order they
 
 Delivery is anti-entropy: peers announce how many entries of each seat they hold (HEADS)
 and pull what they lack (WANT), so loss, duplication, reordering and restarts are one case.
+:mod:`.sync` decides what to announce, ask for and serve, and when a player that lost its game
+file may author again; the session keeps the entries and the game's progress.
 
 Beside it: :mod:`.start` (the START entry that fixes the game), :mod:`.choice` (what a secret
-set-up commitment is) and :mod:`.events` (what the session reports, and
+set-up commitment is), :mod:`.sync` and :mod:`.events` (what the session reports, and
 :func:`~.events.follow`, which keeps a list of the game's steps up to date with it).
 """
 
@@ -75,38 +77,20 @@ from .events import (
     Void,
     Waiting,
 )
-from .identity import Identity, verify
+from .identity import Identity
 from .log import Entry, Kind, decode_entry, parse_entry, sign_entry
-from .messages import (
-    NONCE_SIZE,
-    EntryMessage,
-    Heads,
-    Held,
-    Message,
-    Recover,
-    Want,
-    parse,
-)
+from .messages import EntryMessage, Heads, Held, Message, Recover, Want, parse
 from .start import game_chain, parse_start
+from .sync import Sync
 
-HELD_DOMAIN = b"held"
 MAX_CHAT = 280  # characters in a chat line
 MAX_TURN_ACTIONS = 64
 MAX_EARLY = 64  # entries buffered per author ahead of a gap
 MAX_OUTBOX = 512  # datagrams queued; anti-entropy repairs anything dropped
 MAX_EVENTS = 4096
-WANT_BATCH = 16  # entries sent for one WANT
-HEADS_INTERVAL = 0.5  # seconds between HEADS announcements
 
 BROADCAST = None
 """Destination of a datagram meant for every other peer."""
-
-
-def _held_message(game_id: bytes, nonce: bytes, signer: int, seat: int, count: int,
-                  head: bytes) -> bytes:
-    """What a seat signs in HELD: it holds ``count`` entries of ``seat``, the last ``head``,
-    answering the recovering player's ``nonce`` in this game."""
-    return wire.encode([game_id, nonce, signer, seat, count, head])
 
 
 # --- The session -------------------------------------------------------------------------------
@@ -123,8 +107,6 @@ class Session:
         file, so it authors nothing until every other live seat has told it, signed and
         bound to the fresh ``recovery_nonce`` (random bytes from the caller), how many of its
         entries it holds, and it has fetched that many back."""
-        if recovering and len(recovery_nonce) != NONCE_SIZE:
-            raise LocalProtocolError(f"recovering needs a fresh {NONCE_SIZE}-byte nonce")
         self.start = parse_start(start)
         self.game_id = start.game_id
         self.config = self.start.config
@@ -169,16 +151,11 @@ class Session:
         self._commits: dict[int, tuple[int, bytes]] = {}  # seat -> (seq, digest): secret set-up
         self._choices: dict[int, tuple[int, Action]] = {}  # seat -> (seq, choice) that matched
         self._unsaved: list[Entry] = [start]
-        # Entries per seat written to the game file: only these are sent or served.
-        self._durable = [0] * n
-        self._taken = [0] * n
         self._over_reported = False
         self._outbox: deque[tuple[bytes, object]] = deque(maxlen=MAX_OUTBOX)
         self._events: deque[Event] = deque(maxlen=MAX_EVENTS)
-        self._next_heads = 0.0
-        self._recovering = recovering
-        self._recovery_nonce = recovery_nonce
-        self._held: dict[int, int] = {}  # seat -> how many of ours it signed it holds
+        self._sync = Sync(self.game_id, [s.key for s in self.seats], self.chains, self.faulty,
+                          identity, self.my_seat, recovery_nonce if recovering else None)
         self._advance()
 
     # --- the player's API ---
@@ -199,7 +176,7 @@ class Session:
         """Whether the turn we are to compose is a bot's (a seat handed over), not ours."""
         mover = self.state.to_move
         return (mover is not None and mover in self.forfeits and self.my_seat is not None
-                and self.my_seat == self.deputy and not self._recovering
+                and self.my_seat == self.deputy and not self.recovering
                 and not self._signed_off and self.ended is None
                 and not (self._secret_choosing() and mover in self._choices))
 
@@ -230,7 +207,7 @@ class Session:
         """Leave the game for good: a bot plays our seat from the first step at which the
         game waits for us, with no vote (our own entry is our consent). We author nothing for
         the game after this (chat aside)."""
-        if self.my_seat is None or self._recovering:
+        if self.my_seat is None or self.recovering:
             raise LocalProtocolError("spectators and recovering peers cannot resign")
         if self.over:
             raise LocalProtocolError("the game is over")
@@ -244,7 +221,7 @@ class Session:
         that we may end the game here as the winner (:meth:`end`) instead of playing on."""
         me = self.my_seat
         return (me is not None and len(self.seats) > 1 and not self.over
-                and not self._recovering and me not in self.resigned and me not in self._ends
+                and not self.recovering and me not in self.resigned and me not in self._ends
                 and all(s in self.forfeits for s in range(len(self.seats)) if s != me))
 
     def end(self) -> None:
@@ -396,7 +373,7 @@ class Session:
             return True
         return (
             self.my_seat is not None and self.state.to_move == self.my_seat
-            and not self._recovering and not self.handed_over
+            and not self.recovering and not self.handed_over
             and not self._signed_off and self.ended is None
         )
 
@@ -436,7 +413,7 @@ class Session:
         """Whether we owe our secret set-up choice (make it in :meth:`choice_state`, send it
         with :meth:`submit_choice`)."""
         me = self.my_seat
-        return (me is not None and not self._recovering and self._secret_choosing()
+        return (me is not None and not self.recovering and self._secret_choosing()
                 and me not in self._commits and me not in self.forfeits
                 and not self._signed_off
                 and bool(self.state.offers[me]))
@@ -466,7 +443,7 @@ class Session:
         self._author(Kind.CHOICE_COMMIT, [choice_digest(self.game_id, self.my_seat, choice, salt)])
 
     def send_chat(self, text: str) -> None:
-        if self.my_seat is None or self._recovering:
+        if self.my_seat is None or self.recovering:
             raise LocalProtocolError("spectators and recovering peers cannot chat")
         if not 1 <= len(text) <= MAX_CHAT:
             raise LocalProtocolError(f"a chat line has 1 to {MAX_CHAT} characters")
@@ -500,22 +477,25 @@ class Session:
         assert mover is not None  # not over, no chance event pending: a seat decides
         return Waiting("turn", self.turn_number, (mover,))
 
+    @property
+    def recovering(self) -> bool:
+        """Whether we lost our game file and wait for our entries back: we author nothing
+        until every other live seat said (signed) how many of them it holds, and we hold as
+        many."""
+        return self._sync.recovering
+
     # --- I/O driven API (no I/O here) ---
 
     def take_unsaved(self) -> list[Entry]:
         """Entries accepted since the last call, to append to the game file in this order."""
         out, self._unsaved = self._unsaved, []
-        self._taken = [len(c) for c in self.chains]
+        self._sync.taken()
         return out
 
     def saved(self) -> None:
         """The entries from :meth:`take_unsaved` are durable: our own may now be sent, and
         any may be served to peers."""
-        if self.my_seat is not None:
-            mine = self.chains[self.my_seat]
-            for entry in mine[self._durable[self.my_seat] : self._taken[self.my_seat]]:
-                self._send(EntryMessage(entry.raw).encode(), BROADCAST)
-        self._durable = self._taken
+        self._send_all(self._sync.saved(), BROADCAST)
 
     def datagrams_to_send(self) -> list[tuple[bytes, object]]:
         """Datagrams and their destinations (a source given to receive_datagram, or
@@ -528,15 +508,10 @@ class Session:
         return self._events.popleft() if self._events else None
 
     def get_timer(self) -> float:
-        return self._next_heads
+        return self._sync.get_timer()
 
     def handle_timer(self, now: float) -> None:
-        if now >= self._next_heads:
-            self._next_heads = now + HEADS_INTERVAL
-            self._send(self._heads_message(), BROADCAST)
-            if self._recovering and self.my_seat is not None:
-                self._send(Recover(self.game_id, self.my_seat, self._recovery_nonce).encode(),
-                           BROADCAST)
+        self._send_all(self._sync.handle_timer(now), BROADCAST)
 
     def receive_datagram(self, data: bytes, source: object, now: float) -> None:
         """Handle one datagram from ``source`` (an opaque address the caller understands).
@@ -597,90 +572,22 @@ class Session:
     def _send(self, data: bytes, destination: object) -> None:
         self._outbox.append((data, destination))
 
+    def _send_all(self, messages: list[Message], destination: object) -> None:
+        for message in messages:
+            self._send(message.encode(), destination)
+
     def _event(self, event: Event) -> None:
         self._events.append(event)
-
-    def _heads_message(self) -> bytes:
-        heads = [self.chains[s][n - 1].id if n else b"" for s, n in enumerate(self._durable)]
-        return Heads(self.game_id, tuple(self._durable), tuple(heads)).encode()
 
     def _receive_entry_message(self, message: EntryMessage, source: object) -> None:
         self.receive_entry(message.raw)
 
-    def _receive_heads(self, message: Heads, source: object) -> None:
-        if message.game_id != self.game_id or len(message.counts) != len(self.seats):
-            raise DecodeError(f"HEADS is {Heads.FORM}, for this game's seats")
-        counts, heads = message.counts, message.heads
-        for seat, theirs in enumerate(counts):
-            chain = self.chains[seat]
-            mine = len(chain)
-            if theirs > mine:
-                self._send(Want(self.game_id, seat, mine, min(theirs - mine, WANT_BATCH)).encode(),
-                           source)
-            elif theirs and chain[theirs - 1].id != heads[seat] and seat not in self.faulty:
-                # Another body for one of our slots: equivocation. Fetch theirs and show them
-                # ours, so both sides hold the proof (a fork below our count is caught by
-                # them, from our HEADS).
-                self._send(Want(self.game_id, seat, theirs - 1, 1).encode(), source)
-                if theirs <= self._durable[seat]:
-                    self._send(EntryMessage(chain[theirs - 1].raw).encode(), source)
-        if any(theirs < mine for theirs, mine in zip(counts, self._durable, strict=True)):
-            # They lack entries we hold: tell them, so they pull (one reply per HEADS).
-            self._send(self._heads_message(), source)
-        if self.my_seat is not None and counts[self.my_seat] < self._durable[self.my_seat]:
-            # They lack entries of ours: push them too. Our entries are signed, so they reach
-            # a peer whose budget for our address a spoofer spent (our WANTs would not).
-            first = counts[self.my_seat]
-            ours = self.chains[self.my_seat][first : min(first + WANT_BATCH,
-                                                         self._durable[self.my_seat])]
-            for entry in ours:
-                self._send(EntryMessage(entry.raw).encode(), source)
-
-    def _receive_recover(self, message: Recover, source: object) -> None:
-        """Tell a player that lost its file how many of its entries we hold, signed with our
-        key and its nonce, so that nobody else can tell it less (it would then sign a second
-        body for a slot it used: equivocation)."""
-        if message.game_id != self.game_id or message.seat >= len(self.seats):
-            raise DecodeError(f"RECOVER is {Recover.FORM}, for a seat of this game")
-        seat = message.seat
-        if self.identity is None or self.my_seat is None or seat == self.my_seat:
-            return  # spectators hold nothing they could vouch for
-        count = self._durable[seat]
-        head = self.chains[seat][count - 1].id if count else b""
-        signature = self.identity.sign(HELD_DOMAIN, _held_message(
-            self.game_id, message.nonce, self.my_seat, seat, count, head))
-        self._send(Held(self.game_id, self.my_seat, seat, count, head, signature).encode(),
-                   source)
+    def _answer(self, message: Heads | Want | Recover, source: object) -> None:
+        self._send_all(self._sync.answer(message), source)
 
     def _receive_held(self, message: Held, source: object) -> None:
-        if message.game_id != self.game_id or message.signer >= len(self.seats):
-            raise DecodeError(f"HELD is {Held.FORM}, signed by a seat of this game")
-        signer, count = message.signer, message.count
-        if not self._recovering or message.seat != self.my_seat or signer == message.seat:
-            return
-        if not verify(self.seats[signer].key, HELD_DOMAIN,
-                      _held_message(self.game_id, self._recovery_nonce, signer, message.seat,
-                                    count, message.head), message.signature):
-            raise RemoteProtocolError("HELD signature does not verify (or another nonce)",
-                                      author=self.seats[signer].key)
-        self._held[signer] = max(count, self._held.get(signer, 0))
-        self._check_recovered()
-
-    def _receive_want(self, message: Want, source: object) -> None:
-        if message.game_id != self.game_id or message.seat >= len(self.seats):
-            raise DecodeError(f"WANT is {Want.FORM}, for a seat of this game")
-        durable = self.chains[message.seat][: self._durable[message.seat]]
-        for entry in durable[message.first : message.first + min(message.count, WANT_BATCH)]:
-            self._send(EntryMessage(entry.raw).encode(), source)
-
-    def _check_recovered(self) -> None:
-        """A recovering peer authors again once every other live seat signed how many of our
-        entries it holds (for our nonce), and we hold at least as many."""
-        others = [s for s in self._live() if s != self.my_seat]
-        if (self._recovering and self.my_seat is not None and all(s in self._held for s in others)
-                and len(self.chains[self.my_seat]) >= max(self._held.values(), default=0)):
-            self._recovering = False
-            self._advance()
+        if self._sync.held(message, [s for s in self._live() if s != self.my_seat]):
+            self._advance()  # recovered: we may author again
 
     def _equivocation(self, seat: int, first: Entry, second: Entry) -> None:
         if seat not in self.faulty:
@@ -827,7 +734,7 @@ class Session:
         if any(s not in self._commits for s in required):
             return False
         me = self.my_seat
-        if (me is not None and me in self._commits and not self._recovering
+        if (me is not None and me in self._commits and not self.recovering
                 and not self._signed_off
                 and not any(e.kind == Kind.CHOICE_REVEAL for e in self.chains[me])):
             choice = self._own_choice()
@@ -923,7 +830,7 @@ class Session:
                 if (
                     self.my_seat is not None
                     and self.my_seat not in have
-                    and not self._recovering
+                    and not self.recovering
                     and not self.handed_over  # a reveal for a seat handed over is void
                     and not self._signed_off
                     and self._chain is not None
@@ -1012,9 +919,9 @@ class Session:
 
 _HANDLERS: dict[type[Message], Callable[[Session, Any, object], None]] = {
     EntryMessage: Session._receive_entry_message,
-    Heads: Session._receive_heads,
-    Want: Session._receive_want,
-    Recover: Session._receive_recover,
+    Heads: Session._answer,
+    Want: Session._answer,
+    Recover: Session._answer,
     Held: Session._receive_held,
 }
 """The session's handler of each message it takes (the others are the lobby's)."""

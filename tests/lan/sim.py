@@ -27,8 +27,9 @@ from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby
 from p2p_burgundy.net.log import Entry
 from p2p_burgundy.net.node import Node
-from p2p_burgundy.net.session import HEADS_INTERVAL, Session
+from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.start import CONTRIBUTION_SIZE
+from p2p_burgundy.net.sync import HEADS_INTERVAL
 from tests.net.harness import start_entry
 
 Address = tuple[str, int]

@@ -33,7 +33,7 @@ from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.events import ChanceResolved, Event, TurnApplied
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.log import Entry, Kind, sign_entry
-from p2p_burgundy.net.session import BROADCAST, HEADS_INTERVAL, Session
+from p2p_burgundy.net.session import BROADCAST, Session
 from p2p_burgundy.net.start import (
     COLOURS,
     Seat,
@@ -43,6 +43,7 @@ from p2p_burgundy.net.start import (
     make_start,
     start_digest,
 )
+from p2p_burgundy.net.sync import HEADS_INTERVAL
 
 TABLE_ID = bytes.fromhex("00112233445566778899aabbccddeeff")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -179,6 +180,21 @@ class Table:
             if i not in self.offline:
                 session.handle_timer(self.now)
         self.pump()
+
+    def restart(self, seat: int, records: list[bytes], *, recovering: bool = False) -> None:
+        """Replace peer ``seat`` with a new session rebuilt from ``records`` (its game file);
+        ``recovering`` (the file is lost) with the nonce ``seat`` repeated 16 times."""
+        session = Session(self.start, self.ids[seat], recovering=recovering,
+                          recovery_nonce=bytes([seat]) * 16 if recovering else b"")
+        for raw in records:
+            if raw != self.start.raw:
+                session.receive_entry(raw)
+        session.take_unsaved()
+        session.saved()
+        session.datagrams_to_send()  # a restarted peer re-announces; not needed here
+        self.sessions[seat] = session
+        self.files[seat] = list(records)
+        self.events[seat] = []
 
     # --- play ---
 

@@ -3,7 +3,7 @@
 Properties (DESIGN.md): 1 (commit-reveal: nothing computed early, withheld reveals pause and
 never re-draw), 3 (every peer reaches the same state hash after every entry), 4 (forged,
 tampered, replayed and malformed messages change nothing; equivocation is proven to every
-honest peer), plus crash safety and the recovering peer.
+honest peer), plus crash safety (anti-entropy and the recovering peer: tests/net/test_sync.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2p_burgundy import END_TURN, EndTurn, UseDie, state_hash
-from p2p_burgundy.net import session as session_module
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.beacon import event_entropy
@@ -462,25 +461,6 @@ def test_equivocation_is_proven_to_every_honest_peer() -> None:
     assert snapshot(table.sessions[honest[2]]) == before
 
 
-def test_equivocation_over_a_fork_several_entries_deep_is_found_by_sync() -> None:
-    table = Table(3, seed=12)
-    table.play(turns=4)
-    table.paused = True
-    table.pump()
-    cheat = 1
-    honest = [0, 2]
-    a = next_entry(table, cheat, Kind.CHAT, ["version a"])
-    b = next_entry(table, cheat, Kind.CHAT, ["version b"])
-    a2 = sign_entry(table.ids[cheat], table.game_id, a.seq + 1, a.id, Kind.CHAT, ["a again"])
-    table.offline = {cheat}
-    table.deliver(honest[0], entry_message(a.raw), cheat)
-    table.deliver(honest[0], entry_message(a2.raw), cheat)  # peer 0 holds one more
-    table.deliver(honest[1], entry_message(b.raw), cheat)
-    for _ in range(6):
-        table.tick()
-    assert all(len(table.sessions[i].proofs) == 1 for i in honest)
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.binary(max_size=1300))
 def test_random_datagrams_raise_only_protocol_errors_and_change_nothing(data: bytes) -> None:
@@ -555,32 +535,6 @@ def test_a_bad_start_entry_is_refused() -> None:
 # --- Crash safety --------------------------------------------------------------------------------
 
 
-def _seat_1_lost_its_file() -> tuple[Table, int]:
-    """A 3-player game nine turns in, seat 1 restarted with nothing but the START entry (its
-    game file lost): the table, and how many entries seat 1 had signed before."""
-    table = Table(3, seed=10)
-    table.play(turns=9)
-    table.pump()
-    had = len(table.sessions[1].chains[1])
-    _restart(table, 1, [table.start.raw], recovering=True)
-    return table, had
-
-
-def _restart(table: Table, seat: int, records: list[bytes], *, recovering: bool = False) -> None:
-    """Replace peer ``seat`` with a new session rebuilt from ``records`` (its game file)."""
-    session = Session(table.start, table.ids[seat], recovering=recovering,
-                      recovery_nonce=bytes([seat]) * 16 if recovering else b"")
-    for raw in records:
-        if raw != table.start.raw:
-            session.receive_entry(raw)
-    session.take_unsaved()
-    session.saved()
-    session.datagrams_to_send()  # a restarted peer re-announces; not needed here
-    table.sessions[seat] = session
-    table.files[seat] = list(records)
-    table.events[seat] = []
-
-
 def test_a_peer_that_crashed_mid_write_resumes_from_its_file(tmp_path: Path) -> None:
     table = Table(3, seed=6)
     table.play(turns=8)
@@ -601,68 +555,13 @@ def test_a_peer_that_crashed_mid_write_resumes_from_its_file(tmp_path: Path) -> 
     with GameFile(path) as reopened:
         assert reopened.entries == table.files[2][:kept]
         records = reopened.entries
-    _restart(table, 2, records)
+    table.restart(2, records)
     assert table.sessions[2].my_turn  # its turn again: the torn one never left
     table.offline = set()
     table.play()
     assert len(set(table.final_hashes())) == 1
     assert all(s.proofs == [] for s in table.sessions)
     assert all(lost not in f for f in table.files)
-
-
-def test_a_peer_that_lost_its_log_authors_nothing_until_it_has_its_entries_back() -> None:
-    table, had = _seat_1_lost_its_file()
-    session = table.sessions[1]
-    authored: list[bytes] = []
-    heads_from = {0}
-
-    def watch(source: int, destination: int, data: bytes) -> bytes | None:
-        tag, fields = wire.decode_message(data)
-        if source == 1 and tag == Tag.ENTRY:
-            authored.append(fields[0])  # type: ignore[arg-type]
-        if destination == 1 and tag in (Tag.HEADS, Tag.HELD) and source not in heads_from:
-            return None  # seat 2's announcements and answers do not reach it yet
-        return data
-
-    table.filter = watch
-    for _ in range(8):
-        table.tick()
-        table.bot_turns()
-    assert len(session.chains[1]) == had  # everything it had sent came back, from seat 0
-    new = [raw for raw in authored
-           if raw not in {e.raw for e in table.sessions[0].chains[1][:had]}]
-    assert new == []  # but it re-sent only old entries: no new reveal or turn
-    assert not session.my_turn
-    heads_from.add(2)
-    table.play()
-    assert len(set(table.final_hashes())) == 1
-    assert all(s.proofs == [] for s in table.sessions)
-    assert table.sessions[1].state.is_over
-
-
-def test_a_stranger_cannot_end_a_recovery_early() -> None:
-    """Only what every other live seat signs for the recovering player's fresh nonce counts:
-    unsigned HEADS claiming nothing is held, a HELD signed by a stranger or for another nonce,
-    change nothing (ending recovery early would make the player sign a second body)."""
-    table, had = _seat_1_lost_its_file()
-    session = table.sessions[1]
-    gid = table.game_id
-    mallory = Identity.from_private_bytes(bytes([66]) * 32)
-    nothing = wire.encode_message(Tag.HEADS, [gid, [0, 0, 0], [b"", b"", b""]])
-    for source in (0, 2):  # any socket, even one spoofing a seat's address
-        session.receive_datagram(nothing, source, 0.0)
-    for signer, nonce, key in ((0, bytes([1]) * 16, mallory), (2, bytes(16), table.ids[2])):
-        message = session_module._held_message(gid, nonce, signer, 1, 0, b"")
-        held = [gid, signer, 1, 0, b"", key.sign(session_module.HELD_DOMAIN, message)]
-        with pytest.raises(RemoteProtocolError, match="HELD signature"):
-            session.receive_datagram(wire.encode_message(Tag.HELD, held), signer, 0.0)
-    session.datagrams_to_send()  # its answers to the forgers
-    assert session._recovering and not session.my_turn and session.chains[1] == []
-    for _ in range(6):  # the real answers, signed by seats 0 and 2 for our nonce
-        table.tick()
-    assert not session._recovering and len(session.chains[1]) >= had
-    table.play()
-    assert len(set(table.final_hashes())) == 1 and all(s.proofs == [] for s in table.sessions)
 
 
 def test_a_table_with_no_live_seat_left_stalls_without_crashing() -> None:
