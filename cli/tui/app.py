@@ -147,11 +147,6 @@ KEYNAME_REWRITE = {"KEY_ENTER": "^J", "^M": "^J", "KEY_BACKSPACE": "^?", "^H": "
 _OVERLAYS = {"help": Overlay.HELP, "info": Overlay.INFO, "log": Overlay.LOG}
 
 
-INTERRUPT_KEY = 3
-"""What Ctrl-C becomes (the terminal sends SIGINT for it; :func:`terminal` turns it back into
-this key, named ``^C``)."""
-
-
 def key_name(key: str | int) -> str:
     """One name per key, whatever the terminal sent.
 
@@ -288,15 +283,15 @@ def terminal(mouse: bool = True) -> Iterator[tuple[curses.window, Palette]]:
     def stop(signum: int, frame: FrameType | None) -> None:
         raise _Terminated(signal.Signals(signum).name)
 
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        curses.ungetch(INTERRUPT_KEY)  # Ctrl-C is a key: it asks, as q does
-
     old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
-    old[signal.SIGINT] = signal.signal(signal.SIGINT, interrupt)
     screen = curses.initscr()
     try:
         curses.noecho()
-        curses.cbreak()
+        # Raw: Ctrl-C arrives as a key (^C asks, as q does), in turn with the keys typed
+        # before it. As the terminal's interrupt it would make the terminal drop the keys not
+        # yet read and the output not yet shown. Ctrl-Z and Ctrl-\ are keys too (a stopped
+        # peer would look gone to the others at the table).
+        curses.raw()
         screen.keypad(True)
         with contextlib.suppress(curses.error, AttributeError):
             curses.set_escdelay(ESCDELAY_MS)
@@ -319,7 +314,7 @@ def terminal(mouse: bool = True) -> Iterator[tuple[curses.window, Palette]]:
             if mouse:
                 curses.mousemask(0)
             screen.keypad(False)
-            curses.nocbreak()
+            curses.noraw()
             curses.echo()
             curses.curs_set(1)
         curses.endwin()

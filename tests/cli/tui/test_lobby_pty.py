@@ -31,6 +31,8 @@ if sys.platform == "win32":
     pytest.skip("needs a POSIX pty", allow_module_level=True)
 pytest.importorskip("pyte", reason="pyte is in the test extras: pip install -e '.[test]'")
 
+import termios  # after the skip: POSIX only
+
 from .pty_terminal import PtyTerminal, burgundy
 
 LOOPBACK = ("--interface", "127.0.0.1")
@@ -113,10 +115,7 @@ def test_play_with_bots_is_a_network_game_played_by_keys(tmp_path: Path) -> None
 def test_ctrl_c_asks_as_q_does_and_leaving_says_how_to_come_back(tmp_path: Path) -> None:
     with burgundy(tmp_path, "play", "--bots", "1", "--name", "Tess", *OFF_LAN) as term:
         term.wait_for("use die 1", 20)
-        term.press("c", "h", "i")  # even while typing a chat line
-        # (the terminal drops keys not yet read when Ctrl-C comes: let them arrive first)
-        term.wait_for("Say: hi_")
-        term.press("\x03")
+        term.press("c", "h", "i", "\x03")  # even while typing a chat line
         term.wait_for("Leave this game?")
         term.press("n")
         term.wait_for("use die 1")
@@ -126,6 +125,23 @@ def test_ctrl_c_asks_as_q_does_and_leaving_says_how_to_come_back(tmp_path: Path)
         assert term.wait_exit() == 0
     game = next((tmp_path / "games").glob("*.game"))
     assert f"burgundy play --resume {game}".encode() in bytes(term.output)
+
+
+def test_keys_typed_just_before_ctrl_c_count_and_every_ctrl_c_asks(tmp_path: Path) -> None:
+    with burgundy(tmp_path, "play", "--bots", "1", "--name", "Tess", *OFF_LAN) as term:
+        term.wait_for("use die 1", 20)
+        for _ in range(3):  # the die, then its undo, each with a Ctrl-C on its heels
+            for key, shown in (("1", "w take workers"), ("u", "2 use die 2")):
+                term.press(key + "\x03")  # in one write: the terminal has both at once
+                term.wait_for("Leave this game?")
+                term.press("n")
+                assert term.wait_until(lambda shown=shown: shown in term.text
+                                       and "Leave this game?" not in term.text), term.text
+        term.press("\x03")
+        term.wait_for("Leave this game?")
+        term.press("y")
+        assert term.wait_exit() == 0
+        assert termios.tcgetattr(term.master)[3] & termios.ISIG  # the shell's Ctrl-C is back
 
 
 def test_ctrl_c_on_the_tables_page_quits_as_q_does(tmp_path: Path) -> None:
