@@ -275,6 +275,16 @@ class _Terminated(Exception):
     """SIGTERM or SIGHUP arrived: leave through the normal teardown."""
 
 
+def terminating_signals() -> tuple[signal.Signals, ...]:
+    """The signals that end the client through its teardown: SIGTERM, and SIGHUP (a closed
+    terminal) where the platform has it (Windows has none).
+
+    >>> signal.SIGTERM in terminating_signals()
+    True
+    """
+    return tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 @contextlib.contextmanager
 def terminal(mouse: bool = True) -> Iterator[tuple[curses.window, Palette]]:
     """Set the terminal up for the client and always put it back (errors, signals too)."""
@@ -283,7 +293,7 @@ def terminal(mouse: bool = True) -> Iterator[tuple[curses.window, Palette]]:
     def stop(signum: int, frame: FrameType | None) -> None:
         raise _Terminated(signal.Signals(signum).name)
 
-    old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    old = {s: signal.signal(s, stop) for s in terminating_signals()}
     screen = curses.initscr()
     try:
         curses.noecho()

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import signal
 
 import pytest
 
-from p2p_burgundy.cli.tui.app import KEYMAP, dispatch, footer_keys, key_name
+from p2p_burgundy.cli.tui.app import KEYMAP, dispatch, footer_keys, key_name, terminating_signals
 from p2p_burgundy.cli.tui.model import Context, Model, Overlay, Quit, SendChat
 from p2p_burgundy.cli.tui.texts import RULE_REMINDERS, help_for
 
@@ -281,3 +282,10 @@ def test_a_resigned_game_shows_the_standings_and_why() -> None:
     screen = render(model, compute_layout(80, 24), footer_keys(model)).text()
     assert screen[1].startswith("Scores when the game stopped (resigned)")
     assert model.context() == Context.SCORES
+
+
+def test_the_terminal_is_restored_on_sigterm_and_sighup_and_windows_has_no_sighup(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert terminating_signals() == (signal.SIGTERM, signal.SIGHUP)
+    monkeypatch.delattr(signal, "SIGHUP")
+    assert terminating_signals() == (signal.SIGTERM,)
