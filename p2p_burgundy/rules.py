@@ -651,10 +651,11 @@ def _action_choices(state: GameState, p: PlayerState, value: int, workers: int) 
     actions: list[Action] = []
     depots = state.depots
     for d in _TARGETS[per][1 if k & _K12 else 0][value][w]:
-        take = TAKE_TILE[d]
-        for slot, tile in enumerate(depots[d]):
-            if tile != EMPTY:
-                actions.append(take[slot])
+        row = depots[d]
+        takes = _TAKES[d].get(row)
+        if takes is None:
+            takes = _row_takes(d, row)
+        actions += takes
     if p.storage:
         actions += _placements(state, p, value, w, per)
     goods = p.goods
@@ -665,35 +666,57 @@ def _action_choices(state: GameState, p: PlayerState, value: int, workers: int) 
     return actions
 
 
+# Per numbered depot, the TakeTile choices of a row of its tiles: a depot's row changes only
+# when a tile is taken, and listing its tiles anew costs several times a look-up. Bounded: the
+# rows of a few hundred phases.
+_TAKES: tuple[dict[tuple[int, ...], tuple[TakeTile, ...]], ...] = tuple({} for _ in range(7))
+_TAKES_KEPT = 1 << 12
+
+
+def _row_takes(depot: int, row: tuple[int, ...]) -> tuple[TakeTile, ...]:
+    """The TakeTile choices of ``depot`` holding ``row``, remembered in ``_TAKES``."""
+    takes = tuple(TAKE_TILE[depot][slot] for slot, tile in enumerate(row) if tile != EMPTY)
+    known = _TAKES[depot]
+    if len(known) >= _TAKES_KEPT:
+        known.clear()
+    known[row] = takes
+    return takes
+
+
 def _placements(state: GameState, p: PlayerState, value: int, workers: int,
                 per: int) -> list[Action]:
-    """PlaceTile choices: die ``value`` (0 = any number) adjusted with up to ``workers``."""
+    """PlaceTile choices: die ``value`` (0 = any number) adjusted with up to ``workers``
+    (at most ``_MAX_COST``)."""
     actions: list[Action] = []
     seat = state.order[state.turn]
     board = state.boards[seat]
+    colour_masks = board.colour_masks
     k = p.knowledge
     frontier = ALL_SPACES & ~p.occupied if state.modules.shields[seat] & _S18 else p.frontier
-    w = workers if workers < _MAX_COST else _MAX_COST
     if state.config.solo:
         frontier &= river_reach(board, p.occupied)
+    reach = _REACH[per]
     for i, tile in enumerate(p.storage):
         colour = TILE_COLOUR[tile]
-        mask = frontier & board.colour_masks[colour]
+        mask = frontier & colour_masks[colour]
         if not mask:
             continue
         if value:
-            mask &= _REACH[per][1 if k & _FREE_PLACE_BIT[colour] else 0][value][w]
-        if colour == _BEIGE and not k & _K1:
-            mask = _without_duplicate_buildings(board, p, tile, mask)
+            mask &= reach[1 if k & _FREE_PLACE_BIT[colour] else 0][value][workers]
+        if colour == _BEIGE:
+            if not k & _K1 and tile in p.estate:
+                mask = _without_duplicate_buildings(board, p, tile, mask)
         elif tile == _INN:
             mask = _without_inn_areas(board, p, mask)
-        row = PLACE_TILE[i] if i < len(PLACE_TILE) else [PlaceTile(i, s)
-                                                          for s in range(SPACE_COUNT)]
+        row = PLACE_TILE[i] if i < _PLACE_ROWS else [PlaceTile(i, s) for s in range(SPACE_COUNT)]
         while mask:
             low = mask & -mask
             actions.append(row[low.bit_length() - 1])
             mask ^= low
     return actions
+
+
+_PLACE_ROWS = len(PLACE_TILE)
 
 
 def river_reach(board: Estate, occupied: int) -> int:
@@ -720,13 +743,11 @@ def river_reach(board: Estate, occupied: int) -> int:
 def _without_duplicate_buildings(board: Estate, p: PlayerState, tile: int, mask: int) -> int:
     """The spaces of ``mask`` whose city holds no ``tile`` yet (one building of a kind per
     city)."""
-    built = p.occupied & board.colour_masks[_BEIGE]  # buildings stand in cities
     estate = p.estate
-    if not built or tile not in estate:
-        return mask
-    for s in bits(built):
-        if estate[s] == tile:
-            mask &= ~board.regions[board.region_of[s]].mask
+    space = -1
+    for _ in range(estate.count(tile)):  # a building stands only in a city
+        space = estate.index(tile, space + 1)
+        mask &= ~board.regions[board.region_of[space]].mask
     return mask
 
 
