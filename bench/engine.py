@@ -15,17 +15,24 @@ Per round, each worker measures:
   seeded by the round (the same games for both engines, as long as their rules agree);
 - ``legal_actions`` and ``apply``: the mean over every 20th decision of 20 seeded random
   games of each size, replayed in a tight loop (the fastest of 5 passes);
-- ``clone()``: the mean over a sample of phase C states of those games (likewise).
+- ``clone()``: the mean over a sample of phase C states of those games (likewise);
+- with ``--detail``, the same replayed means by kind: ``apply`` by step and action type,
+  ``legal_actions`` by step, and ``resolve_chance`` by event kind (every chance event of
+  those games), each with its share of the engine's time in those games (its mean times
+  how often the games called it; kinds with fewer than ``DETAIL_LEAST`` calls in the sample
+  are left out): where the time goes, and what a change bought.
 
 Run from the repository root::
 
     python bench/engine.py --against main      # figures in docs/performance.md
     python bench/engine.py --rounds 4          # quicker, noisier (against HEAD)
+    python bench/engine.py --detail            # and the replayed calls by kind
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
@@ -47,6 +54,7 @@ SAMPLE_EVERY = 20  # every n-th decision is kept for the replayed figures
 REPLAYS = 5  # passes over the sample per round (the fastest counts)
 SAMPLE_GAMES = 20  # 2-player and 4-player games each, for the replayed figures
 FIGURES = ("random 2p games", "random 4p games", "legal_actions", "apply", "clone()")
+DETAIL_LEAST = 20  # calls of a kind in the sample for its own figure
 
 
 # --- the worker: runs inside a process that imported one revision's engine -------------------
@@ -58,28 +66,55 @@ class Worker:
         self.e = engine
         self.sample: list[tuple[Any, Any]] = []
         self.mid_game: list[Any] = []
+        self.chances: list[tuple[Any, bytes]] = []
+        self.counts: dict[str, int] = {}  # calls of each kind in the sample's games
         self._seen = 0
         rng = random.Random(0)
         for players in (2, 4):
             for _ in range(SAMPLE_GAMES):
-                self.play(players, rng, self._keep)
+                self.play(players, rng, self._keep, self._keep_chance)
+        # The --detail figures: the sample's calls by kind.
+        self.kinds: dict[str, tuple[Callable[..., Any], list[tuple[Any, ...]]]] = {}
+        for state, action in self.sample:
+            legal, applied = self._names(state, action)
+            self.kinds.setdefault(legal, (self.e.legal_actions, []))[1].append((state,))
+            self.kinds.setdefault(applied, (self.e.apply, []))[1].append((state, action))
+        for state, entropy in self.chances:
+            self.kinds.setdefault(f"chance {state.chance.kind.name}",
+                                  (self.e.resolve_chance, []))[1].append((state, entropy))
+
+    def _names(self, state: Any, action: Any) -> tuple[str, str]:
+        """The --detail kinds of ``legal_actions(state)`` and ``apply(state, action)``."""
+        step = self.e.Step(state.pending[-1][0] if state.pending else 0).name
+        return f"legal {step}", f"apply {step} {type(action).__name__}"
+
+    def _keep_chance(self, event: tuple[Any, bytes]) -> None:
+        self.chances.append(event)
+        name = f"chance {event[0].chance.kind.name}"
+        self.counts[name] = self.counts.get(name, 0) + 1
 
     def _keep(self, state: Any, action: Any, rng: random.Random) -> None:
         self._seen += 1
+        for name in self._names(state, action):
+            self.counts[name] = self.counts.get(name, 0) + 1
         if self._seen % SAMPLE_EVERY == 0:
             self.sample.append((state, action))
         if state.phase == MID_GAME_PHASE and rng.random() < MID_GAME_SAMPLE:
             self.mid_game.append(state)
 
     def play(self, players: int, rng: random.Random,
-             on_decision: Callable[[Any, Any, random.Random], None] | None = None) -> Any:
+             on_decision: Callable[[Any, Any, random.Random], None] | None = None,
+             on_chance: Callable[[tuple[Any, bytes]], None] | None = None) -> Any:
         """One whole game with uniformly random choices."""
         e = self.e
         apply, legal_actions, resolve_chance = e.apply, e.legal_actions, e.resolve_chance
         state = e.new_game(e.GameConfig(players=players))
         while True:
             if state.chance is not None:
-                state = resolve_chance(state, rng.randbytes(32))
+                entropy = rng.randbytes(32)
+                if on_chance is not None:
+                    on_chance((state, entropy))
+                state = resolve_chance(state, entropy)
             elif state.is_over:
                 return state
             else:
@@ -89,8 +124,9 @@ class Worker:
                     on_decision(state, action, rng)
                 state = apply(state, action)
 
-    def run(self, round_: int, games: int) -> dict[str, float]:
-        """Seconds per unit of each figure for round ``round_``."""
+    def run(self, round_: int, games: int, detail: bool) -> dict[str, float]:
+        """Seconds per unit of each figure for round ``round_`` (and, with ``detail``, of each
+        kind, per call and ``total`` over the sample's games)."""
         clock = time.process_time  # CPU time: disturbed less than wall time by other load
         out = {}
         for players, n in ((2, games), (4, max(1, games // 2))):
@@ -118,6 +154,18 @@ class Worker:
         out["legal_actions"] = legal / len(self.sample)
         out["apply"] = applied / len(self.sample)
         out["clone()"] = cloned / (len(self.mid_game) * CLONES_PER_STATE)
+        if detail:
+            for name, (call, calls) in self.kinds.items():
+                if len(calls) < DETAIL_LEAST:
+                    continue
+                best = float("inf")
+                for _ in range(REPLAYS):
+                    t0 = clock()
+                    for args in calls:
+                        call(*args)
+                    best = min(best, clock() - t0)
+                out[name] = best / len(calls)
+                out[f"total {name}"] = out[name] * self.counts[name]
         return out
 
 
@@ -132,9 +180,8 @@ def serve(tree: str) -> None:
     worker = Worker(p2p_burgundy)
     print(f"ready {len(worker.sample)} {len(worker.mid_game)}", flush=True)
     for line in sys.stdin:
-        round_, games = map(int, line.split())
-        figures = worker.run(round_, games)
-        print(" ".join(f"{figures[name]!r}" for name in FIGURES), flush=True)
+        round_, games, detail = map(int, line.split())
+        print(json.dumps(worker.run(round_, games, bool(detail))), flush=True)
 
 
 # --- the parent: extracts the revision, alternates the workers, reports ratios ----------------
@@ -153,11 +200,12 @@ class _Process:
             raise SystemExit(f"benchmark worker exited with {self.proc.wait()}")
         return line
 
-    def run(self, round_: int, games: int) -> dict[str, float]:
+    def run(self, round_: int, games: int, detail: bool) -> dict[str, float]:
         assert self.proc.stdin is not None
-        self.proc.stdin.write(f"{round_} {games}\n")
+        self.proc.stdin.write(f"{round_} {games} {int(detail)}\n")
         self.proc.stdin.flush()
-        return dict(zip(FIGURES, map(float, self._line().split()), strict=True))
+        figures: dict[str, float] = json.loads(self._line())
+        return figures
 
     def close(self) -> None:
         assert self.proc.stdin is not None
@@ -198,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=15, help="rounds of ABBA batches")
     parser.add_argument("--games", type=int, default=40,
                         help="2-player games per batch (4-player: half)")
+    parser.add_argument("--detail", action="store_true",
+                        help="also time the replayed calls by kind (apply by step and action, "
+                             "legal_actions by step, resolve_chance by event)")
     parser.add_argument("--serve", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
@@ -214,27 +265,39 @@ def main(argv: list[str] | None = None) -> int:
               f"({commit}): {args.rounds} rounds of {args.games} 2p + "
               f"{max(1, args.games // 2)} 4p games each way; workers: {ours.ready.strip()} / "
               f"{theirs.ready.strip()} (sample calls, mid-game states)")
-        mine: dict[str, list[float]] = {name: [] for name in FIGURES}
-        base: dict[str, list[float]] = {name: [] for name in FIGURES}
+        mine: dict[str, list[float]] = {}
+        base: dict[str, list[float]] = {}
         try:
             for r in range(args.rounds):
                 order = (ours, theirs) if r % 2 == 0 else (theirs, ours)
                 for worker in order:
-                    figures = worker.run(r, args.games)
-                    for name in FIGURES:
-                        (mine if worker is ours else base)[name].append(figures[name])
+                    for name, value in worker.run(r, args.games, args.detail).items():
+                        (mine if worker is ours else base).setdefault(name, []).append(value)
         finally:
             ours.close()
             theirs.close()
-    print(f"  {'figure':<16} {'this tree':>12} {commit:>12}   speed-up: median [quartiles]")
+    width = max(map(len, mine)) - len("total ") if args.detail else 16
+    print(f"  {'figure':<{width}} {'this tree':>12} {commit:>12}   speed-up: median [quartiles]")
     for name in FIGURES:
-        ratios = [b / m for m, b in zip(mine[name], base[name], strict=True)]
-        low, mid, high = quartiles(ratios)
-        unit, scale = ("ms", 1e3) if name.startswith("random") else ("us", 1e6)
-        print(f"  {name:<16} {statistics.median(mine[name]) * scale:>9.2f} {unit} "
-              f"{statistics.median(base[name]) * scale:>9.2f} {unit}   "
-              f"{mid:.2f}x [{low:.2f}-{high:.2f}]")
+        _report(name, mine[name], base[name], width)
+    if args.detail:  # the kinds both engines met (the same games while their rules agree)
+        kinds = [n for n in mine if n not in FIGURES and not n.startswith("total ")
+                 and n in base]
+        engine = sum(statistics.median(mine[f"total {n}"]) for n in kinds)
+        print("  by kind, the largest share of this tree's time in those games first:")
+        for name in sorted(kinds, key=lambda n: -statistics.median(mine[f"total {n}"])):
+            share = statistics.median(mine[f"total {name}"]) / engine
+            _report(name, mine[name], base[name], width, f"  {share:5.1%}")
     return 0
+
+
+def _report(name: str, mine: list[float], base: list[float], width: int, note: str = "") -> None:
+    """One figure's line: both sides' medians and the median [quartiles] of their ratio."""
+    low, mid, high = quartiles([b / m for m, b in zip(mine, base, strict=True)])
+    unit, scale = ("ms", 1e3) if name.startswith("random") else ("us", 1e6)
+    print(f"  {name:<{width}} {statistics.median(mine) * scale:>9.2f} {unit} "
+          f"{statistics.median(base) * scale:>9.2f} {unit}   "
+          f"{mid:.2f}x [{low:.2f}-{high:.2f}]{note}")
 
 
 if __name__ == "__main__":
