@@ -43,9 +43,12 @@ def bridge_order(track: tuple[tuple[int, int], ...], on_top: int = -1) -> tuple[
     >>> bridge_order(((1, 0), (1, 5), (0, 9)), on_top=0)
     (0, 1, 2)
     """
-    ranked = sorted([(-space, seat != on_top, -stamp, seat)
-                     for seat, (space, stamp) in enumerate(track)])
-    return tuple([seat for *_, seat in ranked])
+    # Sorted by (space, on top, stamp), highest first; a stable sort keeps equal pieces in seat
+    # order (reverse=True keeps it too).
+    if on_top < 0:
+        return tuple(sorted(range(len(track)), key=track.__getitem__, reverse=True))
+    keys = [(space, seat == on_top, stamp) for seat, (space, stamp) in enumerate(track)]
+    return tuple(sorted(range(len(keys)), key=keys.__getitem__, reverse=True))
 
 
 def depot_spaces(depot: int, players: int) -> list[tuple[int, Colour]]:

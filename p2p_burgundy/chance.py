@@ -167,5 +167,13 @@ class Draws:
         return rolls
 
     def take(self, pool: list[int]) -> int:
-        """Remove and return a uniformly chosen element of ``pool`` (kept sorted by callers)."""
-        return pool.pop(self.below(len(pool)))
+        """Remove and return a uniformly chosen element of ``pool`` (kept sorted by callers):
+        the same as ``pool.pop(self.below(len(pool)))``, with the first word read here (the
+        hot path of every phase's tiles)."""
+        n = len(pool)
+        if n and self._next < _BLOCK_WORDS:
+            x = self._words[self._next]
+            self._next += 1
+            if x < _SPAN - _SPAN % n:
+                return pool.pop(x % n)
+        return pool.pop(self.below(n))  # a new block, a rejected word, or an empty pool

@@ -21,6 +21,7 @@ p2p_burgundy.errors.IllegalAction: SellGoods(goods=2): turning your 5 into a 2 t
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from typing import Any
@@ -170,6 +171,9 @@ _SETUP_EVENT, _PHASE_EVENT, _ROUND_EVENT = ChanceKind.SETUP, ChanceKind.PHASE, C
 _SALES, _ANIMALS, _REGIONS, _PHASE_BONUSES = (
     Category.SALES, Category.ANIMALS, Category.REGIONS, Category.PHASE_BONUSES)
 _GEESE, _MINE, _INN = Tile.GEESE, Tile.MINE, Tile.INN
+_SHIELDS = Module.SHIELDS
+_CATEGORY_COUNT = len(Category)
+_FIRST_EVENT = ChanceEvent(0, _SETUP_EVENT, 0, 0)  # every game's
 
 # Tiles a carpenter's workshop / church / market may take, by colour.
 _EFFECT_COLOURS: dict[int, frozenset[int]] = {
@@ -256,7 +260,7 @@ def new_game(config: GameConfig) -> GameState:
     'SETUP'
     """
     n = config.players
-    shields = config.has(Module.SHIELDS)
+    shields = _SHIELDS in config.modules
     boards = config.boards or (config.board("1"),) * n  # placeholders: the experts' deal
     state = GameState.__new__(GameState)
     state.config = config
@@ -287,17 +291,17 @@ def new_game(config: GameConfig) -> GameState:
         p.dice_used = 0b11
         p.bought = False
         p.bonuses = (0,) * 6
-        p.breakdown = (0,) * (len(Category) if shields else BASE_CATEGORY_COUNT)
+        p.breakdown = (0,) * (_CATEGORY_COUNT if shields else BASE_CATEGORY_COUNT)
         players.append(p)
     state.players = tuple(players)
     state.depots = ((EMPTY,) * BLACK_DEPOT_SLOTS,) + ((EMPTY,) * NUMBERED_DEPOT_SLOTS,) * 6
     state.depot_goods = ((0,) * 7,) * 7
     state.phase_goods = ()
-    state.supplies = _supplies(config)
+    state.supplies = _supplies(n, config.modules)
     state.goods_pool = GOODS_SUPPLY
     state.bonus_taken = (0,) * 6
     state.pending = ()
-    state.chance = ChanceEvent(0, ChanceKind.SETUP, 0, 0)
+    state.chance = _FIRST_EVENT
     state.chance_index = 0
     state.white_die = 0
     state.box = (0,) * (TILE_COUNT if config.modules else BASE_TILE_COUNT)
@@ -319,15 +323,16 @@ def new_game(config: GameConfig) -> GameState:
     return state
 
 
-def _supplies(config: GameConfig) -> tuple[tuple[int, ...], ...]:
+@functools.cache  # a few kinds of game: made once each
+def _supplies(players: int, modules: tuple[Module, ...]) -> tuple[tuple[int, ...], ...]:
     """The face-down supplies: normal backs by colour, the black backs, then (inns module)
     the inns' stack; each sorted, with the modules' tiles shuffled in and the start castles
     taken out."""
     supplies = [list(s) for s in (*NORMAL_SUPPLY, BLACK_SUPPLY)]
-    del supplies[Colour.DARK_GREEN][-config.players:]  # the start castles
-    if config.has(Module.INNS):
+    del supplies[Colour.DARK_GREEN][-players:]  # the start castles
+    if Module.INNS in modules:
         supplies.append([])
-    for module in config.modules:
+    for module in modules:
         for supply, tiles in MODULE_TILES.get(module.value, {}).items():
             supplies[supply] += tiles
     return tuple(tuple(sorted(s)) for s in supplies)
