@@ -213,8 +213,7 @@ COST = tuple(
 
 _MAX_COST = 3  # the most workers any target costs (three steps away, one step per worker)
 # _TARGETS[per][free][die][workers]: the numbers 1..6 that ``die`` (0: any number) turns into
-# with at most ``workers`` (0.._MAX_COST) workers, ascending; _REACH: the spaces showing those
-# numbers (every estate prints the same numbers, estate.DIE_PATTERN).
+# with at most ``workers`` (0.._MAX_COST) workers, ascending.
 _TARGETS = tuple(
     tuple(
         tuple(
@@ -226,16 +225,24 @@ _TARGETS = tuple(
     )
     for per in range(3)
 )
-_REACH = tuple(
+# _PLACE_REACH[per][free][die][workers][colour]: the spaces showing a number that ``die``
+# turns into for a tile of ``colour`` (every estate prints the same numbers,
+# estate.DIE_PATTERN), where ``free`` holds the player's knowledge #9, #10 and #11 as bits 0-2
+# (``knowledge >> 9 & 7``): each a free step for the colours of _FREE_PLACE_BIT.
+_PLACE_REACH = tuple(
     tuple(
         tuple(
-            tuple(sum(1 << s for s, d in enumerate(DIE_PATTERN) if d in targets)
-                  for targets in by_workers)
-            for by_workers in by_die
+            tuple(
+                tuple(sum(1 << s for s, d in enumerate(DIE_PATTERN)
+                          if d in _TARGETS[per][1 if free << 9 & bit else 0][v][w])
+                      for bit in _FREE_PLACE_BIT)
+                for w in range(_MAX_COST + 1)
+            )
+            for v in range(7)
         )
-        for by_die in by_free
+        for free in range(8)
     )
-    for by_free in _TARGETS
+    for per in range(3)
 )
 
 
@@ -700,14 +707,12 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
     frontier = ALL_SPACES & ~p.occupied if state.modules.shields[seat] & _S18 else p.frontier
     if state.config.solo:
         frontier &= river_reach(board, p.occupied)
-    reach = _REACH[per]
+    reach = _PLACE_REACH[per][k >> 9 & 7][value][workers]  # by colour
     for i, tile in enumerate(p.storage):
         colour = TILE_COLOUR[tile]
-        mask = frontier & colour_masks[colour]
+        mask = frontier & colour_masks[colour] & reach[colour]
         if not mask:
             continue
-        if value:
-            mask &= reach[1 if k & _FREE_PLACE_BIT[colour] else 0][value][workers]
         if colour == _BEIGE:
             if not k & _K1 and tile in p.estate:
                 mask = _without_duplicate_buildings(board, p, tile, mask)
@@ -1365,7 +1370,7 @@ def _buy(turn: _Turn, action: Buy, _: int) -> None:
         turn.new.inns -= 1
         _store(turn, Tile.INN)
     else:
-        _take_into_storage(turn, action.depot, action.slot)
+        _store(turn, _take_from_depot(turn.new, action.depot, action.slot))
 
 
 def _buy_workers(turn: _Turn, action: BuyWorkers, _: int) -> None:
@@ -1388,10 +1393,6 @@ def _check_slot(turn: _Turn, action: Action, depot: int, slot: int) -> None:
         raise turn.fail(action, f"depot {depot} has no tile in slot {slot}")
 
 
-def _take_into_storage(turn: _Turn, depot: int, slot: int) -> None:
-    _store(turn, _take_from_depot(turn.new, depot, slot))
-
-
 def _take_from_depot(state: GameState, depot: int, slot: int) -> int:
     """Remove and return the tile in ``slot`` of ``depot`` (a state being built)."""
     depots = list(state.depots)
@@ -1404,8 +1405,9 @@ def _take_from_depot(state: GameState, depot: int, slot: int) -> int:
 
 
 def _store(turn: _Turn, tile: int) -> None:
-    turn.p.storage = (*turn.p.storage, tile)
-    if len(turn.p.storage) > STORAGE_SPACES and not turn.new.modules.shields[turn.seat] & _S4:
+    p = turn.p
+    p.storage = storage = (*p.storage, tile)
+    if len(storage) > STORAGE_SPACES and not turn.new.modules.shields[turn.seat] & _S4:
         turn.push(_DISCARD_STEP)
 
 
@@ -1445,12 +1447,12 @@ def _make_action_handler(step: Step) -> dict[type[Action], Callable[[_Turn, Acti
     """Handlers for the four die actions, with a die (DIE) or any number (FREE_ACTION)."""
 
     def take(turn: _Turn, action: TakeTile, arg: int) -> None:
-        if not (isinstance(action.depot, int) and 1 <= action.depot <= 6):
+        depot, slot = action.depot, action.slot
+        if not (isinstance(depot, int) and 1 <= depot <= 6):
             raise turn.fail(action, "a die takes from numbered depots 1..6 only")
-        _check_slot(turn, action, action.depot, action.slot)
-        _pay_workers(turn, action, step, arg, action.depot,
-                     1 if turn.p.knowledge & _K12 else 0)
-        _take_into_storage(turn, action.depot, action.slot)
+        _check_slot(turn, action, depot, slot)
+        _pay_workers(turn, action, step, arg, depot, 1 if turn.p.knowledge & _K12 else 0)
+        _store(turn, _take_from_depot(turn.new, depot, slot))
 
     def place(turn: _Turn, action: PlaceTile, arg: int) -> None:
         tile = _check_placement(turn, action)
@@ -1928,7 +1930,7 @@ def _effect_take(turn: _Turn, action: TakeTile, arg: int) -> None:
         allowed = " or ".join(sorted(Colour(c).name.lower() for c in colours))
         raise turn.fail(action, f"this building takes {allowed} tiles, not "
                                 f"{Tile(tile).name.lower()}")
-    _take_into_storage(turn, action.depot, action.slot)
+    _store(turn, _take_from_depot(turn.new, action.depot, action.slot))
 
 
 def _warehouse_sell(turn: _Turn, action: SellGoods, _: int) -> None:
