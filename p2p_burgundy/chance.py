@@ -35,6 +35,7 @@ _SPAN = 1 << (8 * _WORD)
 _BLOCK_WORDS = 32 // _WORD  # a SHA-256 block holds eight words
 _BLOCK = struct.Struct(f">{_BLOCK_WORDS}I").unpack
 _DIE_LIMIT = _SPAN - _SPAN % 6
+_BYTES = (bytes, bytearray)
 
 
 class ChanceKind(IntEnum):
@@ -111,8 +112,8 @@ class Draws:
     __slots__ = ("_block", "_entropy", "_next", "_words")
 
     def __init__(self, entropy: bytes) -> None:
-        if not isinstance(entropy, bytes | bytearray) or len(entropy) != ENTROPY_SIZE:
-            size = len(entropy) if isinstance(entropy, bytes | bytearray) else type(entropy)
+        if not isinstance(entropy, _BYTES) or len(entropy) != ENTROPY_SIZE:
+            size = len(entropy) if isinstance(entropy, _BYTES) else type(entropy)
             raise ChanceError(f"entropy must be {ENTROPY_SIZE} bytes, not {size}")
         self._entropy = DRAWS_LABEL + entropy
         self._block = 0
@@ -177,3 +178,29 @@ class Draws:
             if x < _SPAN - _SPAN % n:
                 return pool.pop(x % n)
         return pool.pop(self.below(n))  # a new block, a rejected word, or an empty pool
+
+    def take_each(self, pools: list[list[int]], empty: int) -> list[int]:
+        """One element from each of ``pools`` in turn, as :meth:`take` would, except that an
+        empty pool gives ``empty`` and draws nothing (a pool may be listed more than once).
+
+        >>> Draws(bytes(32)).take_each([[10, 11, 12], [], [20, 21], [10, 11, 12]], -1)
+        [11, -1, 20, 12]
+        """
+        out = []
+        words, i = self._words, self._next
+        for pool in pools:
+            n = len(pool)
+            if not n:
+                out.append(empty)
+                continue
+            limit = _SPAN - _SPAN % n
+            while True:
+                if i == _BLOCK_WORDS:
+                    words, i = self._block_words(), 0
+                x = words[i]
+                i += 1
+                if x < limit:
+                    break
+            out.append(pool.pop(x % n))
+        self._words, self._next = words, i
+        return out

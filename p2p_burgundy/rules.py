@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -535,41 +536,50 @@ def _setup(state: GameState, draws: Draws) -> None:
         state.shield_box = sum(1 << shield for shield in pool)
 
 
-# The numbered depots' spaces a phase fills, in draw order: (depot, slot, colour) by player
-# count and phase.
-_DEPOT_FILLS = {
-    n: tuple(tuple((d, slot, space_colour(d, slot, n, phase))
-                   for d in range(1, 7) for slot, _ in depot_spaces(d, n))
-             for phase in range(PHASES))
-    for n in BLACK_DEPOT_TILES
-}
+_RowGetter = Callable[[list[int]], tuple[int, ...]]
+
+
+def _phase_draws(players: int, phase: int) -> tuple[tuple[int, ...], tuple[_RowGetter, ...]]:
+    """What a phase draws for a table of ``players``: the supplies drawn from, in draw order
+    (the numbered depots' spaces in depot and slot order, then the black depot's), and for
+    each depot a getter of its row from the tiles drawn, ending with EMPTY (a space that the
+    phase does not fill, or whose supply ran out, stays EMPTY)."""
+    places: list[tuple[int, int, int]] = [
+        (d, slot, space_colour(d, slot, players, phase))
+        for d in range(1, 7) for slot, _ in depot_spaces(d, players)]
+    places += [(0, slot, BLACK) for slot in range(BLACK_DEPOT_TILES[players])]
+    index = {(d, slot): i for i, (d, slot, _) in enumerate(places)}
+    rows = tuple(
+        operator.itemgetter(*(index.get((d, slot), -1) for slot in range(slots)))
+        for d, slots in enumerate((BLACK_DEPOT_SLOTS,) + (NUMBERED_DEPOT_SLOTS,) * 6))
+    return tuple(colour for _, _, colour in places), rows
+
+
+_PHASE_DRAWS = {n: tuple(_phase_draws(n, phase) for phase in range(PHASES))
+                for n in BLACK_DEPOT_TILES}
 
 
 def _phase_setup(state: GameState, draws: Draws) -> None:
-    n = state.config.table_players
     box = list(state.box)
-    for depot in state.depots:
-        for tile in depot:
-            if tile != EMPTY:
-                box[tile] += 1  # tiles left on the board leave the game
+    for tile in itertools.chain.from_iterable(state.depots):
+        if tile != EMPTY:
+            box[tile] += 1  # tiles left on the board leave the game
     state.box = tuple(box)
     supplies = [list(s) for s in state.supplies]
-    depots = [[EMPTY] * BLACK_DEPOT_SLOTS] + [[EMPTY] * NUMBERED_DEPOT_SLOTS for _ in range(6)]
-    for d, slot, colour in _DEPOT_FILLS[n][state.phase]:
-        supply = supplies[colour]
-        if supply:
-            depots[d][slot] = draws.take(supply)
-    for slot in range(BLACK_DEPOT_TILES[n]):
-        if supplies[BLACK]:
-            depots[0][slot] = draws.take(supplies[BLACK])
-    pool = list(state.goods_pool)
-    state.phase_goods = tuple(draws.take(pool) for _ in range(ROUNDS))
-    state.goods_pool = tuple(pool)
+    goods = list(state.goods_pool)
+    colours, rows = _PHASE_DRAWS[state.config.table_players][state.phase]
+    pools = list(map(supplies.__getitem__, colours))
+    pools += (goods,) * ROUNDS  # then the phase's goods
+    drawn = draws.take_each(pools, EMPTY)
+    state.phase_goods = tuple(drawn[len(colours):])
+    del drawn[len(colours):]
+    drawn.append(EMPTY)  # for the spaces not drawn
+    state.depots = tuple([row(drawn) for row in rows])
+    state.goods_pool = tuple(goods)
     if len(supplies) > INN_SUPPLY and supplies[INN_SUPPLY]:
         supplies[INN_SUPPLY].pop()
         state.inns += 1
     state.supplies = tuple(tuple(s) for s in supplies)
-    state.depots = tuple(tuple(d) for d in depots)
 
 
 def _round_setup(state: GameState, draws: Draws) -> None:
