@@ -43,6 +43,8 @@ class Tag(IntEnum):
     WANT = 3
     RECOVER = 4
     HELD = 5
+    WHO = 6  # a seat back at a new address proves it
+    SEATED = 7
     CHALLENGE = 8  # address validation
     RESPONSE = 9
     HELLO = 10  # the lobby's: forming a table
@@ -192,6 +194,37 @@ class Held(Message):
     signature: bytes
 
 
+# --- a seat at a new address (tags 6, 7) ---------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Who(Message):
+    """Asked of an address that talks about the game while a seat is quiet: if you hold a
+    seat and are at ``host``:``port`` (where the asker sees you), sign this fresh nonce for
+    that address (net/node.py)."""
+
+    TAG = Tag.WHO
+    FORM = "[game id, 16-byte nonce, host, port]"
+    SHAPE = (_bytes(), _bytes(NONCE_SIZE), _str, _uint)
+    game_id: bytes
+    nonce: bytes
+    host: str
+    port: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seated(Message):
+    """The answer to WHO: ``seat``'s key signed the asker's ``nonce`` (echoed, so that an
+    answer to another WHO costs no signature check)."""
+
+    TAG = Tag.SEATED
+    FORM = "[game id, seat, 16-byte nonce, signature]"
+    SHAPE = (_bytes(), _uint, _bytes(NONCE_SIZE), _bytes(SIGNATURE_SIZE))
+    game_id: bytes
+    seat: int
+    nonce: bytes
+    signature: bytes
+
+
 # --- address validation (tags 8, 9) ---------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -331,7 +364,7 @@ class Leave(Message):
 
 
 MESSAGES: dict[int, type[Message]] = {cls.TAG: cls for cls in (
-    EntryMessage, Heads, Want, Recover, Held, Challenge, Response,
+    EntryMessage, Heads, Want, Recover, Held, Who, Seated, Challenge, Response,
     Hello, Welcome, Prove, Roster, Update, Propose, Accept, Leave)}
 """Every message class by its tag."""
 

@@ -10,11 +10,27 @@ for), and :meth:`~Node.next_event` says what happened.
 :class:`~p2p_burgundy.net.peer.Peer` drives one with a UDP socket and a game file; the chaos
 tests (``tests/lan/sim.py``) drive several with a seeded lossy in-memory link and a fake
 clock. Randomness comes from the driver too: ``nonces`` returns fresh random bytes when the
-lobby owes a challenge or a HELLO, or a player that lost its game file starts recovering.
+lobby owes a challenge or a HELLO, a player that lost its game file starts recovering, or we
+ask an address which seat it is.
+
+**The address book follows the seats.** A seat is heard (:meth:`~Node.missing`) by what
+arrives from its address. A player that restarts on another port (its old one taken) talks
+from an address we do not know; a source address proves nothing (anyone on the LAN can send
+with any), so we move the seat there only on proof by its key over something fresh: while a
+seat has been quiet for :data:`QUIET_AFTER`, an unknown address that talks about the game is
+asked ``WHO [game id, nonce, host, port]`` (16 fresh random bytes, and the address we see
+it at; at most once a second). A seated peer answers a WHO only from a seat's address it
+knows and only for an address that is its own, with ``SEATED [game id, seat, nonce,
+signature]``: its key's signature over the game, the nonce, the asking seat, its own seat and
+that address. So a signature that names an address is made only by the seat at that address:
+someone who relays our WHO to the real seat gets, even if it reads every datagram, a proof
+for the seat's own address, and a replayed one holds an old nonce. The seat's traffic then
+goes there, and :class:`SeatMoved` says so (the driver saves the address book).
 
 >>> from p2p_burgundy.net.identity import Identity
 >>> node = Node(Identity.from_private_bytes(bytes(32)), secret=bytes(16),
-...             nonces=lambda: bytes(16), has_file=lambda game_id: False)
+...             nonces=lambda: bytes(16), has_file=lambda game_id: False,
+...             here=lambda address: address == ("10.0.0.1", 4000))
 >>> node.receive(b"GET / HTTP/1.0", ("10.0.0.9", 80), now=0.0)
 >>> node.admission.stats.dropped_shape, node.flush(save=print, now=0.0)
 (1, [])
@@ -22,32 +38,63 @@ lobby owes a challenge or a HELLO, or a player that lost its game file starts re
 
 from __future__ import annotations
 
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
+from dataclasses import dataclass
 
+from . import wire
 from .admission import Admission, Replies, Verdict
-from .errors import ProtocolError, VersionError
+from .errors import ProtocolError, RemoteProtocolError, VersionError
 from .events import Event
-from .identity import Identity
+from .identity import Identity, verify
 from .lobby import HostLobby, JoinLobby, LobbyEvent, RosterChanged, Started
 from .log import Entry
-from .messages import Challenge, EntryMessage, Message, Response, Tag, parse
+from .messages import Challenge, EntryMessage, Message, Response, Seated, Tag, Who, parse
 from .session import BROADCAST, Session
 
 Address = tuple[str, int]
 MAX_CONTACTS = 32  # addresses (spectators, restarted peers) we also broadcast to
 MAX_EVENTS = 4096  # events not yet taken
 MISSING_AFTER = 3.0  # seconds without a datagram before a seat shows as missing
+QUIET_AFTER = 1.0  # seconds of a seat's silence before we ask unknown addresses WHO
+ASK_EVERY = 1.0  # seconds between two WHOs to one address
+MAX_ASKED = 16  # addresses with a WHO unanswered (the oldest forgotten)
+SEATED_DOMAIN = b"seated"
+
+
+def seated_message(game_id: bytes, nonce: bytes, asker: int, seat: int,
+                   address: Address) -> bytes:
+    """What a seat signs in SEATED: that it is at ``address``, for the asking seat's fresh
+    ``nonce`` in this game (bound to the asker, so that it cannot stand for another peer)."""
+    host, port = address
+    return wire.encode([game_id, nonce, asker, seat, host, port])
+
+
+@dataclass(frozen=True, slots=True)
+class SeatMoved:
+    """``seat`` proved with its key that it is now at ``address`` (a player back on another
+    port): we send to it, and hear it, there."""
+
+    seat: int
+    address: Address
+
+
+@dataclass
+class _Asked:
+    nonce: bytes
+    at: float  # when the last WHO went
 
 
 class Node:
     """One player's (or spectator's) protocol state; see the module's docstring."""
 
     def __init__(self, identity: Identity, *, secret: bytes, nonces: Callable[[], bytes],
-                 has_file: Callable[[bytes], bool]) -> None:
+                 has_file: Callable[[bytes], bool], here: Callable[[Address], bool]) -> None:
         """``secret``: fresh random bytes keying our address tokens; ``nonces``: fresh 16
         random bytes at each call; ``has_file(game_id)``: whether we hold a game file for
-        that game (a player without one, seated in a START it never accepted, recovers)."""
+        that game (a player without one, seated in a START it never accepted, recovers);
+        ``here(address)``: whether ``address`` is ours (our port, on one of this machine's
+        addresses), what we sign for in SEATED."""
         self.identity = identity
         self.admission = Admission()
         self.replies = Replies(secret)
@@ -59,9 +106,12 @@ class Node:
         self.last_error: ProtocolError | None = None
         self._nonces = nonces
         self._has_file = has_file
-        self._last_heard: dict[Address, float] = {}
-        self._events: deque[LobbyEvent | Event] = deque(maxlen=MAX_EVENTS)
-        self._outbox: deque[tuple[bytes, Address]] = deque(maxlen=MAX_CONTACTS)  # RESPONSEs
+        self._here = here
+        self._last_heard: dict[int, float] = {}  # seat -> when a datagram came from it
+        self._asked: OrderedDict[Address, _Asked] = OrderedDict()  # WHOs not answered yet
+        self._events: deque[LobbyEvent | Event | SeatMoved] = deque(maxlen=MAX_EVENTS)
+        # Our own answers and questions (RESPONSE, WHO, SEATED), sent with the next flush.
+        self._outbox: deque[tuple[bytes, Address]] = deque(maxlen=MAX_CONTACTS)
 
     # --- forming a table, resuming ---
 
@@ -102,8 +152,9 @@ class Node:
         if verdict not in (Verdict.PASS, Verdict.BY_AUTHOR):
             return
         self.replies.received(source, len(data))
-        if source in self.addresses.values():  # only seats: any source would grow it
-            self._last_heard[source] = now
+        seat = self._seat_at(source)
+        if seat is not None:  # only seats: any source would grow it
+            self._last_heard[seat] = now
         try:
             self._route(parse(data), source, now)
         except ProtocolError as exc:
@@ -154,7 +205,7 @@ class Node:
         return [(sent, address) for data, address in out
                 if (sent := self._allowed(data, address, now)) is not None]
 
-    def next_event(self) -> LobbyEvent | Event | None:
+    def next_event(self) -> LobbyEvent | Event | SeatMoved | None:
         """What happened (the lobby's events and the session's), oldest first."""
         return self._events.popleft() if self._events else None
 
@@ -169,18 +220,22 @@ class Node:
         """Seats we have not heard from for :data:`MISSING_AFTER` seconds."""
         if self.session is None:
             return []
-        return [seat for seat, address in self.addresses.items()
-                if now - self._last_heard.get(address, 0.0) > MISSING_AFTER]
+        return [seat for seat in self.addresses if self._silent(seat, now) > MISSING_AFTER]
 
     # --- internals ---
 
     def _route(self, message: Message, source: Address, now: float) -> None:
         if isinstance(message, Challenge | Response):
             self._address_check(message, source)
+        elif isinstance(message, Who):
+            self._answer_who(message, source)
+        elif isinstance(message, Seated):
+            self._seated(message, source, now)
         elif message.TAG < Tag.HELLO:
             if self.session is not None:
                 self.session.receive_message(message, source, now)
                 self._remember(source)
+                self._ask_who(source, now)
             elif isinstance(self.lobby, JoinLobby) and isinstance(message, EntryMessage):
                 self.lobby.receive(message, source)
         elif isinstance(self.lobby, HostLobby):
@@ -253,6 +308,67 @@ class Node:
         self.contacts[source] = None
         if len(self.contacts) > MAX_CONTACTS:
             self.contacts.pop(next(iter(self.contacts)))
+
+    def _seat_at(self, address: Address) -> int | None:
+        for seat, known in self.addresses.items():
+            if known == address:
+                return seat
+        return None
+
+    def _silent(self, seat: int, now: float) -> float:
+        """Seconds since a datagram came from ``seat``'s address (since time 0 if never)."""
+        return now - self._last_heard.get(seat, 0.0)
+
+    def _ask_who(self, source: Address, now: float) -> None:
+        """``source`` talks about the game and is no seat's address: while a seat is quiet,
+        ask it which seat it is (it may be that seat, back on another port)."""
+        session = self.session
+        if (session is None or session.my_seat is None or self._seat_at(source) is not None
+                or all(self._silent(seat, now) <= QUIET_AFTER for seat in self.addresses)):
+            return
+        asked = self._asked.pop(source, None)
+        if asked is None:
+            asked = _Asked(self._nonces(), now - ASK_EVERY)
+        self._asked[source] = asked
+        while len(self._asked) > MAX_ASKED:
+            self._asked.popitem(last=False)
+        if now - asked.at >= ASK_EVERY:  # the same nonce until it is answered
+            asked.at = now
+            self._outbox.append((Who(session.game_id, asked.nonce, *source).encode(), source))
+
+    def _answer_who(self, message: Who, source: Address) -> None:
+        """Sign that we are at the address the WHO names, if it is ours, for a seat asking
+        from the address we know it by (nobody else gets us to sign)."""
+        session, asker = self.session, self._seat_at(source)
+        address = (message.host, message.port)
+        if (session is None or session.my_seat is None or asker is None
+                or message.game_id != session.game_id or not self._here(address)):
+            return
+        seat = session.my_seat
+        signature = self.identity.sign(SEATED_DOMAIN, seated_message(
+            session.game_id, message.nonce, asker, seat, address))
+        self._outbox.append(
+            (Seated(session.game_id, seat, message.nonce, signature).encode(), source))
+
+    def _seated(self, message: Seated, source: Address, now: float) -> None:
+        """A seat proved by its key that it is at ``source``: move it there. Only an answer
+        from the address we asked, echoing its nonce, costs a signature check."""
+        session, asked = self.session, self._asked.get(source)
+        if (session is None or session.my_seat is None or asked is None
+                or asked.nonce != message.nonce or message.game_id != session.game_id):
+            return
+        del self._asked[source]  # one check per nonce: a wrong signature gets a new one
+        seat = message.seat
+        if seat >= len(session.seats) or seat == session.my_seat or not verify(
+                session.seats[seat].key, SEATED_DOMAIN,
+                seated_message(session.game_id, asked.nonce, session.my_seat, seat, source),
+                message.signature):
+            raise RemoteProtocolError("SEATED signature does not verify for that seat")
+        self.addresses[seat] = source
+        self._last_heard[seat] = now
+        self.contacts.pop(source, None)
+        self._update_known()
+        self._events.append(SeatMoved(seat, source))
 
     def _address_check(self, message: Message, source: Address) -> None:
         """Echo a CHALLENGE from an address we talk to (never to anyone else: it would make

@@ -38,7 +38,7 @@ from .lobby import (
     RosterChanged,
 )
 from .log import Entry, GameFile, Kind, decode_entry
-from .node import Node
+from .node import Node, SeatMoved
 from .session import Session
 from .start import CONTRIBUTION_SIZE
 from .sync import HEADS_INTERVAL
@@ -71,6 +71,20 @@ def saved_port(path: Path) -> int:
         return 0
 
 
+def is_local(host: str) -> bool:
+    """Whether ``host`` is one of this machine's IPv4 addresses (only those can be bound).
+
+    >>> is_local("127.0.0.1"), is_local("192.0.2.1")
+    (True, False)
+    """
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.bind((host, 0))
+    except OSError:
+        return False
+    return True
+
+
 async def resolve(address: Address) -> Address:
     """``address`` with its host name resolved to an IPv4 address; AddressError if it has none.
 
@@ -97,9 +111,9 @@ class Peer:
         self.interfaces = interfaces
         self.announce = announce
         self.node = Node(identity, secret=os.urandom(16), nonces=lambda: os.urandom(16),
-                         has_file=self._has_file)
+                         has_file=self._has_file, here=self._here)
         self.game_file: GameFile | None = None
-        self.events: deque[LobbyEvent | Event] = deque(maxlen=MAX_EVENTS)
+        self.events: deque[LobbyEvent | Event | SeatMoved] = deque(maxlen=MAX_EVENTS)
         self.event_count = 0  # events ever recorded (the deque keeps the latest)
         self._announcer: Announcer | None = None
         self._changed = asyncio.Event()
@@ -213,6 +227,7 @@ class Peer:
         self.game_file = game_file
         self._load_entries(session)
         self.node.resume(session, self._load_addresses(session.game_id))
+        self._save_addresses()  # our port now: the others move our seat here (net/node.py)
         self._notify()
         await self._flush()
         return session
@@ -261,7 +276,7 @@ class Peer:
                 await self._changed.wait()
         self._changed.clear()
 
-    def events_since(self, cursor: int) -> tuple[list[LobbyEvent | Event], int]:
+    def events_since(self, cursor: int) -> tuple[list[LobbyEvent | Event | SeatMoved], int]:
         """Events recorded after ``cursor`` (a previous return value; start with 0), and the
         new cursor. Each reader keeps its own cursor."""
         first = self.event_count - len(self.events)
@@ -329,11 +344,14 @@ class Peer:
         for entry in entries:
             self.game_file.append(entry.raw, durable=entry.author == mine)
 
-    def _record(self, event: LobbyEvent | Event) -> None:
+    def _record(self, event: LobbyEvent | Event | SeatMoved) -> None:
         self.events.append(event)
         self.event_count += 1
         self._notify()
-        if isinstance(event, RosterChanged):
+        if isinstance(event, SeatMoved):
+            log.info("seat %d is back at %s:%d", event.seat, *event.address)
+            self._save_addresses()  # so that we find it there after a restart too
+        elif isinstance(event, RosterChanged):
             if self._announcer is not None:
                 self._background(self._announcer.update(len(event.members)))
             if self.session is not None:
@@ -342,6 +360,13 @@ class Peer:
             log.info("lobby: %s", event.reason)
         elif isinstance(event, GameOver):
             log.info("game over: %s", event.outcome)
+
+    def _here(self, address: Address) -> bool:
+        """Whether datagrams to ``address`` reach our socket: our port, at the address we
+        are bound to or, bound to every interface, at one of this machine's."""
+        host, port = self.address
+        return address[1] == port and (
+            address[0] == host or (host == "0.0.0.0" and is_local(address[0])))
 
     def _has_file(self, game_id: bytes) -> bool:
         path = game_path(self.data_dir, game_id)

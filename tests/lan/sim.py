@@ -16,16 +16,18 @@ one seeded ``random.Random``. Time advances in small steps; timers fire like
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from p2p_burgundy import END_TURN, Action, GameConfig, GameState, apply, legal_actions, state_hash
+from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.events import ChanceResolved, TurnApplied
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby
-from p2p_burgundy.net.log import Entry
+from p2p_burgundy.net.log import Entry, decode_entry
 from p2p_burgundy.net.node import Node
 from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.start import CONTRIBUTION_SIZE
@@ -106,6 +108,11 @@ class Link:
             out.append((source, destination, data))
         return out
 
+    def forget(self, peer: int) -> None:
+        """Lose every datagram in flight to or from ``peer`` (it crashed)."""
+        self._queue = [item for item in self._queue if peer not in item[2:4]]
+        heapq.heapify(self._queue)
+
     @property
     def in_flight(self) -> int:
         return len(self._queue)
@@ -114,13 +121,15 @@ class Link:
 class Machine:
     """A simulated computer running one node: its game file is a list of raw entries."""
 
-    def __init__(self, index: int, identity: Identity, rng: random.Random) -> None:
+    def __init__(self, index: int, identity: Identity, rng: random.Random,
+                 address: Address | None = None) -> None:
         self.index = index
-        self.address = address_of(index)
+        self.address = address or address_of(index)
         self.identity = identity
         self.rng = rng  # the bot's choices and the node's nonces
         self.node = Node(identity, secret=rng.randbytes(16), nonces=lambda: rng.randbytes(16),
-                         has_file=lambda game_id: bool(self.file))
+                         has_file=lambda game_id: bool(self.file),
+                         here=lambda address: address == self.address)
         self.file: list[bytes] = []  # the game file: raw entries in the order they were saved
         self.events: list[object] = []
         self.online = True
@@ -173,6 +182,9 @@ class Net:
         self.link = link
         self.now = 0.0
         self._by_address = {p.address: p.index for p in self.peers}
+        self.taps: dict[Address, list[tuple[bytes, Address]]] = {}
+        """Addresses no machine holds whose datagrams are kept: ``(data, sender)``, in the
+        order sent (a test's attacker reads them)."""
 
     @classmethod
     def with_table(cls, players: int, seed: int, *, loss: float = 0.3,
@@ -227,6 +239,26 @@ class Net:
         self.flush(peer)
         return peer
 
+    def restart(self, peer: Machine, address: Address) -> Machine:
+        """``peer`` crashes and starts again at ``address`` (its old port taken), like
+        ``Peer.resume``: its session replayed from its game file, its address book kept.
+        What was in flight to or from it is lost with the crash."""
+        peer.online = False
+        back = Machine(peer.index, peer.identity, random.Random(self.now), address)
+        back.file = list(peer.file)
+        session = Session(decode_entry(back.file[0]), back.identity)
+        for raw in back.file[1:]:
+            with contextlib.suppress(ProtocolError):
+                session.receive_entry(raw)
+        session.take_unsaved()  # in the file already
+        back.node.resume(session, dict(peer.node.addresses))
+        self.link.forget(peer.index)
+        self.peers[peer.index] = back
+        del self._by_address[peer.address]
+        self._by_address[address] = back.index
+        self.flush(back)
+        return back
+
     def start_when_ready(self) -> None:
         """The host proposes the start once the table is full and everyone is ready."""
         for p in self.peers:
@@ -238,8 +270,12 @@ class Net:
     def flush(self, peer: Machine) -> None:
         for data, address in peer.flush(self.now):
             destination = self._by_address.get(address)
-            if destination is not None and peer.online:
+            if not peer.online:
+                continue
+            if destination is not None:
                 self.link.send(self.now, peer.index, destination, data)
+            elif address in self.taps:
+                self.taps[address].append((data, peer.address))
 
     def flush_all(self) -> None:
         for p in self.peers:

@@ -60,6 +60,8 @@ GAME_REQUESTS: Requests = {
     "RECOVER": lambda s, t: wire.encode_message(Tag.RECOVER, [_game(s), 1, NONCE]),
     "HELD": lambda s, t: wire.encode_message(
         Tag.HELD, [_game(s), 1, 0, 0, b"", bytes(64)]),
+    "WHO": lambda s, t: wire.encode_message(Tag.WHO, [_game(s), NONCE, LOOPBACK, 0]),
+    "SEATED": lambda s, t: wire.encode_message(Tag.SEATED, [_game(s), 1, NONCE, bytes(64)]),
 }
 
 

@@ -8,6 +8,7 @@ else announces on this machine is never joined by mistake.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy.net.log import Kind, decode_entry
+from p2p_burgundy.net.peer import saved_port
 
 from .procs import LOOPBACK, Bot, bots, burgundy, free_udp_port
 
@@ -106,6 +108,13 @@ def test_killed_peer_resumes_its_seat_and_loses_nothing(
         assert mine and set(mine) <= kept
         assert killed.stdout.count("game started") == 2  # it really ran twice
         assert final
+        # The others send to its seat where it came back (their address books say so).
+        port = saved_port(killed.game_files()[0])
+        assert same_port == (port == ports[victim])
+        for bot in group.bots:
+            if bot is not killed:
+                book = json.loads(bot.game_files()[0].with_suffix(".peers").read_text())
+                assert [LOOPBACK, port] in book["seats"].values(), bot.name
 
 
 def test_peer_that_lost_its_game_file_gets_the_game_back_and_finishes(tmp_path: Path) -> None:

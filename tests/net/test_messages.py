@@ -25,10 +25,12 @@ from p2p_burgundy.net.messages import (
     Recover,
     Response,
     Roster,
+    Seated,
     Tag,
     Update,
     Want,
     Welcome,
+    Who,
     parse,
 )
 
@@ -40,6 +42,8 @@ EXAMPLES: list[Message] = [
     Want(G, 1, 0, 16),
     Recover(G, 1, b"n" * 16),
     Held(G, 0, 1, 3, b"h" * 32, S),
+    Who(G, b"n" * 16, "10.0.0.1", 4000),
+    Seated(G, 2, b"n" * 16, S),
     Challenge(b"t" * 16),
     Response(b"t" * 16),
     Hello(b"", K, b"n" * 16, False),

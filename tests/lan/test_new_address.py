@@ -1,0 +1,160 @@
+"""A player whose peer restarts on a new address (its old port taken) is found there within
+seconds, only on proof by its key over a fresh nonce, and the game finishes; someone claiming
+the seat from another address never gets its traffic. In process, on the chaos harness
+(``tests/lan/sim.py``: the peers' real ``Node`` on a seeded link, a fake clock).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from p2p_burgundy.net.messages import Heads, Seated, Tag, Who, parse
+from p2p_burgundy.net.node import MISSING_AFTER, QUIET_AFTER, SeatMoved
+from p2p_burgundy.net.sync import HEADS_INTERVAL
+
+from .sim import Machine, Net, address_of
+
+NEW = ("10.231.0.99", 5999)  # where the restarted peer gets a port
+ATTACKER = ("10.231.0.66", 6666)
+MAX_DELAY = 0.3  # the link's longest delay (sim.Link)
+
+
+def started(players: int, seed: int, loss: float) -> Net:
+    net = Net.with_table(players, seed, loss=loss, duplication=0.1 if loss else 0.0)
+    net.run(lambda: all(p.session is not None and p.session.turn_number >= 10
+                        for p in net.peers), limit=600)
+    return net
+
+
+def moves(peer: Machine) -> list[SeatMoved]:
+    return [e for e in peer.events if isinstance(e, SeatMoved)]
+
+
+def test_a_seat_back_on_a_new_port_is_heard_there_before_it_could_show_missing() -> None:
+    net = started(3, seed=11, loss=0.0)
+    back = net.restart(net.peers[2], NEW)
+    others = net.peers[:2]
+    restarted = net.now
+    shown_missing: set[int] = set()
+
+    def found() -> bool:
+        for p in others:
+            shown_missing.update(p.node.missing(net.now))
+        return all(p.node.addresses[2] == NEW for p in others)
+
+    # Quiet at its old address for QUIET_AFTER, then its next HEADS brings a WHO, answered
+    # at once: one round trip on top.
+    net.run(found, limit=restarted + QUIET_AFTER + HEADS_INTERVAL + 2 * MAX_DELAY + 0.1)
+    assert net.now - restarted < MISSING_AFTER
+    net.run(lambda: found() and net.converged(), limit=net.now + 1800)
+    assert shown_missing == set(), "a seat was shown missing"
+    for p in others:
+        assert moves(p) == [SeatMoved(2, NEW)]
+        assert NEW in p.node.broadcast_targets() and address_of(2) not in \
+            p.node.broadcast_targets()
+    assert back.session is not None and back.session.state.is_over
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_under_loss_a_seat_back_on_a_new_port_is_found_and_the_game_finishes(seed: int) -> None:
+    players = 2 + seed % 3
+    net = started(players, seed, loss=0.3)
+    gone = net.peers[seed % players]  # the host too, for seed 0
+    net.restart(gone, NEW)
+    others = [p for p in net.peers if p.index != gone.index]
+    restarted = net.now
+    net.run(lambda: all(p.node.addresses[gone.index] == NEW for p in others),
+            limit=restarted + 10.0)  # a WHO and its answer each get through half the time
+    net.run_game(limit=net.now + 1800)
+    for p in others:
+        assert gone.index not in p.node.missing(net.now)
+
+
+def sniff(peer: Machine, sniffed: list[bytes]) -> None:
+    """Add to ``sniffed`` every SEATED ``peer`` sends from now on (the attacker reads the
+    wire)."""
+    sends = peer.flush
+
+    def flush(now: float) -> list[tuple[bytes, tuple[str, int]]]:
+        out = sends(now)
+        sniffed.extend(data for data, _ in out if parse(data).TAG == Tag.SEATED)
+        return out
+
+    peer.flush = flush  # type: ignore[method-assign]
+
+
+def test_a_spoofer_claiming_a_seat_from_another_address_never_gets_its_traffic() -> None:
+    """Seat 2 restarts on a new port and proves it there, while an attacker reads every
+    datagram it sends. Then it restarts on another port; meanwhile the attacker talks about
+    the game from its own address, relays each WHO it gets to the seat as if from the peer
+    that asked, replays the seat's earlier SEATED answers, and answers with the nonce it got
+    and a signature made for something else; once the seat has moved, it talks from the
+    seat's previous port too (it took it). Seat 2 ends where it is, and the game finishes."""
+    net = started(3, seed=12, loss=0.0)
+    others = net.peers[:2]
+    first = net.restart(net.peers[2], NEW)
+    sniffed: list[bytes] = []
+    sniff(first, sniffed)
+    net.run(lambda: all(p.node.addresses[2] == NEW for p in others), limit=net.now + 10)
+    assert len(sniffed) == 2  # one proof for each of the others
+    newer = ("10.231.0.98", 5998)
+    back = net.restart(first, newer)
+    sniff(back, sniffed)
+    session = others[0].session
+    assert session is not None
+    for address in (ATTACKER, NEW):
+        net.taps[address] = []
+    forged = relayed = 0
+    next_heads = net.now
+
+    def attack(source: tuple[str, int]) -> None:
+        nonlocal forged, relayed
+        for data, sender in net.taps[source]:
+            message = parse(data)
+            if not isinstance(message, Who):
+                continue
+            asker = next(p for p in others if p.address == sender)
+            # Relayed as if from the asker (the seat answers a WHO from a seat's address):
+            # the seat does not sign for an address that is not its own.
+            signed = len(sniffed)
+            back.node.receive(data, asker.address, net.now)
+            net.flush(back)
+            relayed += 1
+            assert len(sniffed) == signed, "the seat signed for the attacker's address"
+            errors = asker.node.errors
+            for replayed in sniffed:  # answers for another address and nonce: no check
+                asker.node.receive(replayed, source, net.now)
+            assert asker.node.errors == errors
+            # The nonce we were sent, with a signature made for something else.
+            seated = parse(sniffed[-1])
+            assert isinstance(seated, Seated)
+            asker.node.receive(Seated(message.game_id, 2, message.nonce,
+                                      seated.signature).encode(), source, net.now)
+            forged += asker.node.errors - errors
+            net.flush(asker)
+        net.taps[source].clear()
+
+    def step() -> bool:
+        nonlocal next_heads
+        moved = all(p.node.addresses[2] == newer for p in others)
+        sources = [ATTACKER, NEW] if moved else [ATTACKER]
+        if net.now >= next_heads:  # HEADS are unsigned: anyone can send them
+            next_heads = net.now + HEADS_INTERVAL
+            heads = Heads(session.game_id, tuple(len(c) for c in session.chains),
+                          tuple(c[-1].id for c in session.chains)).encode()
+            for source in sources:
+                for p in others:
+                    p.node.receive(heads, source, net.now)
+                    net.flush(p)
+        for source in sources:
+            attack(source)
+        for p in others:
+            assert p.node.addresses[2] in (NEW, newer), "the seat's traffic went elsewhere"
+        return moved and net.converged()
+
+    net.run(step, limit=net.now + 1800)
+    assert relayed > 0 and forged == relayed, "the attack did not happen"
+    for p in others:
+        assert p.node.addresses[2] == newer
+        assert moves(p) == [SeatMoved(2, NEW), SeatMoved(2, newer)]
+        assert 2 not in p.node.missing(net.now)
