@@ -4,6 +4,18 @@ them, void entries and why, hand-overs, chat, the end; and what the game waits f
 The session is the one place that follows the game; everyone else (the audit, ``burgundy
 verify`` and ``replay``, the terminal client) reads these events and never resolves a step
 again. :func:`follow` keeps a list of steps up to date with them.
+
+The order consumers can rely on: events come in the order the session decides things, each
+about the game as it stands when it comes, so a hand-over or the end always follows the steps
+that led to it. A recomputed game is reported as one :class:`Rebuilt` first (its steps
+replace those reported from ``since`` on), then what the recomputed game decided that was
+not so before: the hand-overs it made that the game before it had not made
+(:class:`HandedOver`; one made again is not reported twice), then its :class:`GameOver` if
+it is over and had not ended, or ended otherwise. Whoever follows the steps therefore reads
+each of these against the recomputed steps. A hand-over the recomputed game no longer makes
+is only gone from ``Session.forfeits``; entries it revives are listed in
+:attr:`Rebuilt.revived`, and those it voids are in ``Session.rejected``, not reported one by
+one.
 """
 
 from __future__ import annotations
@@ -126,7 +138,8 @@ class Rebuilt:
     crossed the agreements): its own entry counts, and the game was recomputed from every
     chain; it now stands at step ``step``. The steps from ``since`` on replace those reported
     before from there: they are ``steps`` (no ChanceResolved or TurnApplied is reported for
-    them). ``revived`` lists (seat, seq) entries that were void and now count."""
+    them). ``revived`` lists (seat, seq) entries that were void and now count. The new
+    hand-overs and the end of the recomputed game follow it (the module's docstring)."""
 
     step: int
     revived: tuple[tuple[int, int], ...]
@@ -142,6 +155,9 @@ class ChatReceived:
 
 @dataclass(frozen=True, slots=True)
 class GameOver:
+    """The game is over, with ``outcome``; ``state_hash`` is the final state's. Reported once,
+    and again only after a :class:`Rebuilt` whose recomputed game ended otherwise."""
+
     outcome: Outcome
     state_hash: bytes
 

@@ -132,6 +132,7 @@ class Session:
         # A seat handed to a bot -> the step from which (steps count every chance event and
         # every turn the game resolved, from 0).
         self.forfeits: dict[int, int] = {}
+        self._handovers: list[HandedOver] = []  # every hand-over the game made, in order
         self._handed: dict[int, tuple[GameState, int]] = {}  # seat -> (state, turn) at hand-over
         # step -> seat to hand over -> voter -> seq of the voter's (first) agreement
         self._agreements: dict[int, dict[int, dict[int, int]]] = {}
@@ -151,7 +152,7 @@ class Session:
         self._commits: dict[int, tuple[int, bytes]] = {}  # seat -> (seq, digest): secret set-up
         self._choices: dict[int, tuple[int, Action]] = {}  # seat -> (seq, choice) that matched
         self._unsaved: list[Entry] = [start]
-        self._over_reported = False
+        self._end_reported: GameOver | None = None  # the end of the game, once reported
         self._outbox: deque[tuple[bytes, object]] = deque(maxlen=MAX_OUTBOX)
         self._events: deque[Event] = deque(maxlen=MAX_EVENTS)
         self._sync = Sync(self.game_id, [s.key for s in self.seats], self.chains, self.faulty,
@@ -311,8 +312,11 @@ class Session:
             self._handed[seat] = (self.state, self.turn_number)
         if len(self.seats) > 1 and len(self._required()) == 1:
             self._sole_from = self._chance_count()
-        self._event(HandedOver(tuple(sorted(handing)), self.step, self.deputy,
-                               self.sole_contributor, tuple(sorted(resigning))))
+        handed = HandedOver(tuple(sorted(handing)), self.step, self.deputy,
+                            self.sole_contributor, tuple(sorted(resigning)))
+        self._handovers.append(handed)
+        if not self._rebuilding:  # a rebuild reports its hand-overs after Rebuilt
+            self._event(handed)
         return True
 
     def _reached(self, voter: int, seq: int) -> bool:
@@ -341,12 +345,15 @@ class Session:
     def _rebuild(self) -> None:
         """Recompute the game from every chain: a seat handed over at a step turned out to
         have played that very step itself (its entry crossed the agreements), and a player's
-        own entry always counts. Entries already reported void are not reported again."""
+        own entry always counts. Reported in the order events.py states: Rebuilt, then the
+        hand-overs the game made anew, then its end if it ended otherwise."""
         self._rebuilding = True
         self._rebuild_due = False
         self.state = new_game(self.config)
         self.step = self.turn_number = 0
         before, self.history = self.history, []
+        handovers, self._handovers = self._handovers, []
+        reported, self._end_reported = self._end_reported, None
         self.forfeits, self._handed, self._agreements, self.resigned = {}, {}, {}, {}
         self._ends, self.ended = {}, None
         self._reveals, self._turns, self._commits, self._choices = {}, {}, {}, {}
@@ -364,6 +371,18 @@ class Session:
                      min(len(before), len(self.history)))
         self._event(Rebuilt(self.step, tuple(sorted(set(void) - set(self.rejected))), since,
                             tuple(self.history[since:])))
+        for handed in self._handovers:
+            if handed not in handovers:
+                self._event(handed)
+        self._report_over(reported)
+
+    def _report_over(self, reported: GameOver | None = None) -> None:
+        """Report the end of the game, once: after a rebuild only if it ended otherwise
+        than ``reported`` (what was reported before)."""
+        if self.over and self._end_reported is None:
+            self._end_reported = GameOver(self.outcome(), state_hash(self.state))
+            if self._end_reported != reported:
+                self._event(self._end_reported)
 
     @property
     def my_turn(self) -> bool:
@@ -847,9 +866,8 @@ class Session:
                 continue
             if not self._hand_over():
                 return
-        if not self._over_reported:
-            self._over_reported = True
-            self._event(GameOver(self.outcome(), state_hash(self.state)))
+        if not self._rebuilding:  # a rebuild reports the end after Rebuilt
+            self._report_over()
 
     def _resolve(self, k: int, have: dict[int, bytes]) -> None:
         chance = self.state.chance

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from p2p_burgundy import END_TURN, EndTurn, UseDie, state_hash
+from p2p_burgundy import END_TURN, Action, EndTurn, UseDie, state_hash
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.beacon import event_entropy
@@ -32,12 +32,16 @@ from p2p_burgundy.net.events import (
     EntryRejected,
     Equivocation,
     GameOver,
+    HandedOver,
+    Rebuilt,
+    Resolved,
     TurnApplied,
     Waiting,
+    follow,
 )
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.log import Entry, GameFile, Kind, decode_entry, sign_entry
-from p2p_burgundy.net.messages import Tag
+from p2p_burgundy.net.messages import EntryMessage, Tag
 from p2p_burgundy.net.session import MAX_TURN_ACTIONS, Session
 from p2p_burgundy.net.start import make_start
 
@@ -612,3 +616,85 @@ def test_a_player_whose_seat_the_others_hand_to_a_bot_sees_it_and_can_no_longer_
     assert [e.kind for e in victim.chains[1] if e.kind in (Kind.TURN, Kind.REVEAL)] \
         == [e.kind for e in table.sessions[0].chains[1] if e.kind in (Kind.TURN, Kind.REVEAL)]
     assert len(set(table.final_hashes())) == 1
+
+
+# --- The order of events when the game is recomputed ---------------------------------------------
+
+
+def _turn_crosses_the_hand_over(table: Table, mover: int) -> tuple[Entry, list[Action]]:
+    """``mover`` signs its turn but it reaches nobody yet, and the others hand its seat to a
+    bot at that step: its entry and the turn. The bots are paused."""
+    table.paused = True
+    table.pump()
+    turn = random_turn(table.sessions[mover].state, random.Random(0))
+    table.offline.add(mover)
+    table.sessions[mover].submit_turn(turn)
+    table.flush(mover)
+    table.hand_over(mover)
+    return table.sessions[mover].chains[mover][-1], turn
+
+
+@pytest.mark.parametrize("deputy_played", [False, True], ids=["waiting", "over"])
+def test_a_game_recomputed_to_its_end_reports_rebuilt_then_the_end(deputy_played: bool) -> None:
+    """The last turn of the game crosses the hand-over of its player: when it arrives, the
+    game is recomputed to its end. Rebuilt comes first, then GameOver (again, if the deputy
+    had ended the game otherwise); seat 2's hand-over, made again, is not reported twice."""
+    table = Table(3, seed=1)
+    while not table.sessions[2].my_turn:
+        table.play(turns=1)
+    table.sessions[2].resign()
+    table.flush(2)
+    watcher = table.sessions[0]
+    while watcher.step < 105:
+        table.play(turns=1)
+    assert (watcher.step, watcher.state.to_move, watcher.forfeits) == (105, 1, {2: 7})
+    entry, turn = _turn_crosses_the_hand_over(table, 1)
+    assert table.events[0][-1] == HandedOver((1,), 105, 0, (0, 31), ())
+    if deputy_played:
+        watcher.submit_turn(random_turn(watcher.state, random.Random(1)))
+        table.flush(0)
+        assert isinstance(table.events[0][-1], GameOver)
+    before = len(table.events[0])
+    table.deliver(0, EntryMessage(entry.raw).encode(), 1)
+    played = watcher.history[105]
+    assert isinstance(played, TurnApplied)
+    assert (played.seat, played.mover, played.actions, played.seq) == (1, 1, tuple(turn),
+                                                                       entry.seq)
+    assert watcher.over and watcher.forfeits == {2: 7}
+    assert table.events[0][before:] == [
+        Rebuilt(106, (), 105, (played,)),
+        GameOver(watcher.outcome(), state_hash(watcher.state)),
+    ]
+    # Whoever follows the events holds the recomputed game, and reads its end after it.
+    steps: list[Resolved] = []
+    for event in table.events[0]:
+        follow(steps, event)
+    assert steps == watcher.history
+
+
+def test_a_hand_over_the_recomputed_game_makes_anew_is_reported_after_rebuilt() -> None:
+    """Seat 1's turn crosses its hand-over; seat 2, next to play, resigns. When seat 1's turn
+    arrives, the recomputed game hands seat 2 over at the same step, but with seat 1 still
+    contributing entropy: that hand-over comes after Rebuilt, seat 1's is gone."""
+    table = Table(3, seed=2)
+    table.play(turns=4)
+    while table.sessions[0].step != 15:
+        table.play(turns=1)
+    watcher = table.sessions[0]
+    assert watcher.state.to_move == 1
+    entry, _ = _turn_crosses_the_hand_over(table, 1)
+    watcher.submit_turn(random_turn(watcher.state, random.Random(1)))  # the deputy's turn
+    table.flush(0)
+    table.pump()
+    table.sessions[2].resign()
+    table.flush(2)
+    table.pump()
+    assert table.of_type(0, HandedOver) == [HandedOver((1,), 15, 0, None, ()),
+                                            HandedOver((2,), 16, 0, (0, 6), (2,))]
+    before = len(table.events[0])
+    table.deliver(0, EntryMessage(entry.raw).encode(), 1)
+    assert watcher.forfeits == {2: 16} and watcher.step == 16
+    assert table.events[0][before:] == [
+        Rebuilt(16, (), 15, (watcher.history[15],)),
+        HandedOver((2,), 16, 0, None, (2,)),
+    ]
