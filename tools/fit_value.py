@@ -2,8 +2,9 @@
 
 Plays ``--games`` games per player count between greedy bots (with the tuned weights the
 ``mcts`` bot plays with) on deals derived from
-``--seed`` (as ``burgundy sim`` derives them), records every seat's
-:func:`~p2p_burgundy.cli.strategies.value.features` just before each end of turn, and fits
+``--seed`` (as ``burgundy sim`` derives them), records the
+:func:`~p2p_burgundy.cli.strategies.value.features` of the player whose turn it is just
+before each of its ends of turn (where the ``mcts`` search judges its rollouts), and fits
 the final scores by least squares (normal equations, a tiny ridge), in plain Python. Games
 whose number is a multiple of 5 are held out: the script reports, on them, the root mean
 square error of the fitted prediction and of the greedy bot's hand-set value as predictors
@@ -12,7 +13,7 @@ command writes the same file.
 
 Run from the repository root::
 
-    python tools/fit_value.py --games 600 --seed 1 --jobs 2 --write
+    python tools/fit_value.py --games 400 --seed 1 --jobs 2 --write
 """
 
 from __future__ import annotations
@@ -44,8 +45,10 @@ Row = tuple[list[float], float, float]  # features, the hand-set value, the fina
 
 
 class _Recorder:
-    """A greedy bot that notes every seat's features (and the hand-set value) before each of
-    its ends of turn."""
+    """A greedy bot that notes its own features (and the hand-set value) before each of its
+    ends of turn: only there, because that is the one point where a search judges a
+    position (a player who has just played its dice and one still to play them in the same
+    round are worth different amounts, and the value is never asked about the latter)."""
 
     def __init__(self, seed: int, rows: list[tuple[int, list[float], float]]) -> None:
         self.bot = GreedyStrategy(seed, TUNED_WEIGHTS)
@@ -55,8 +58,8 @@ class _Recorder:
     def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
         action = self.bot.choose(state, actions)
         if type(action) is EndTurn:
-            for seat in range(state.config.players):
-                self.rows.append((seat, features(state, seat), TODAY.value(state, seat)))
+            seat = state.order[state.turn]
+            self.rows.append((seat, features(state, seat), TODAY.value(state, seat)))
         return action
 
 
@@ -125,7 +128,7 @@ def rmse(errors: list[float]) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=600, help="games per player count")
+    parser.add_argument("--games", type=int, default=400, help="games per player count")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--write", action="store_true", help=f"write {OUT.name}")

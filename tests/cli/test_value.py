@@ -11,7 +11,7 @@ import pytest
 from p2p_burgundy import GameConfig, new_game, outcome, resolve_chance
 from p2p_burgundy.cli.sim import chance_entropy, play_game
 from p2p_burgundy.cli.strategies import make
-from p2p_burgundy.cli.strategies.greedy import TUNED_WEIGHTS, Evaluator
+from p2p_burgundy.cli.strategies.greedy import TOTAL_ROUNDS, TUNED_WEIGHTS, Evaluator
 from p2p_burgundy.cli.strategies.value import (
     FEATURES,
     POWERS,
@@ -19,7 +19,7 @@ from p2p_burgundy.cli.strategies.value import (
     LearnedValue,
     features,
 )
-from tools.fit_value import fit
+from tools.fit_value import fit, play
 
 
 def _started(players: int = 2):  # type: ignore[no-untyped-def]
@@ -71,3 +71,11 @@ def test_fit_recovers_the_weights_of_a_linear_target() -> None:
     rows = [([1.0, float(a), float(b)], 5.0 + 2.0 * a - 0.5 * b)
             for a in range(6) for b in range(0, 60, 7)]
     assert [round(w, 2) for w in fit(rows)] == [5.0, 2.0, -0.5]  # (a tiny ridge)
+
+
+def test_the_fit_sees_each_player_only_just_before_its_own_ends_of_turn() -> None:
+    rows = play((3, 1, 0))  # a greedy game of 3 players: one row per player and round
+    assert len(rows) == 3 * TOTAL_ROUNDS
+    finals = sorted({final for _, _, final in rows})
+    assert len(finals) == 3  # each player's rows carry that player's final score
+    assert all(len([r for r in rows if r[2] == f]) == TOTAL_ROUNDS for f in finals)
