@@ -163,15 +163,17 @@ _FREE_PLACE_BIT = (_K9, _K10, _K10, _K11, _K11, _K11, 0)
 
 # Enum members read on hot paths, bound to module names once: on CPython 3.11 reading a member
 # off its class (Colour.BLUE) goes through the enum metaclass's attribute hook, several times
-# slower than reading a global.
-_BEIGE, _LIGHT_GREEN, _BLUE, _DARK_GREEN, _YELLOW = (
-    Colour.BEIGE, Colour.LIGHT_GREEN, Colour.BLUE, Colour.DARK_GREEN, Colour.YELLOW)
+# slower than reading a global. Those only compared with or indexing by the state's numbers
+# are plain ints: CPython 3.11 specializes comparisons, arithmetic and tuple indexing for exact
+# ints only (an IntEnum member takes the generic path).
+_BEIGE, _LIGHT_GREEN, _BLUE, _DARK_GREEN, _YELLOW = map(int, (
+    Colour.BEIGE, Colour.LIGHT_GREEN, Colour.BLUE, Colour.DARK_GREEN, Colour.YELLOW))
 _DIE_STEP, _FREE_STEP, _DISCARD_STEP, _SHIP_STEP, _WHITE_CASTLE_STEP = (
     Step.DIE, Step.FREE_ACTION, Step.DISCARD, Step.SHIP, Step.WHITE_CASTLE)
 _SETUP_EVENT, _PHASE_EVENT, _ROUND_EVENT = ChanceKind.SETUP, ChanceKind.PHASE, ChanceKind.ROUND
-_SALES, _ANIMALS, _REGIONS, _PHASE_BONUSES = (
-    Category.SALES, Category.ANIMALS, Category.REGIONS, Category.PHASE_BONUSES)
-_GEESE, _MINE, _INN = Tile.GEESE, Tile.MINE, Tile.INN
+_SALES, _ANIMALS, _REGIONS, _PHASE_BONUSES = map(int, (
+    Category.SALES, Category.ANIMALS, Category.REGIONS, Category.PHASE_BONUSES))
+_GEESE, _MINE, _INN = map(int, (Tile.GEESE, Tile.MINE, Tile.INN))
 _SHIELDS = Module.SHIELDS
 _CATEGORY_COUNT = len(Category)
 _FIRST_EVENT = ChanceEvent(0, _SETUP_EVENT, 0, 0)  # every game's
@@ -335,20 +337,21 @@ def new_game(config: GameConfig) -> GameState:
 def _supplies(players: int, modules: tuple[Module, ...]) -> tuple[tuple[int, ...], ...]:
     """The face-down supplies: normal backs by colour, the black backs, then (inns module)
     the inns' stack; each sorted, with the modules' tiles shuffled in and the start castles
-    taken out."""
-    supplies = [list(s) for s in (*NORMAL_SUPPLY, BLACK_SUPPLY)]
+    taken out. Tiles are plain ints in the state (the rules index and compare them on every
+    move: see _BEIGE)."""
+    supplies = [list(map(int, s)) for s in (*NORMAL_SUPPLY, BLACK_SUPPLY)]
     del supplies[Colour.DARK_GREEN][-players:]  # the start castles
     if Module.INNS in modules:
         supplies.append([])
     for module in modules:
         for supply, tiles in MODULE_TILES.get(module.value, {}).items():
-            supplies[supply] += tiles
+            supplies[supply] += map(int, tiles)
     return tuple(tuple(sorted(s)) for s in supplies)
 
 
 def _start_castle(seat: int) -> int:
     """The castle tile that stands on ``seat``'s start space (taken from the supply at set-up)."""
-    return NORMAL_SUPPLY[Colour.DARK_GREEN][-1 - seat]
+    return int(NORMAL_SUPPLY[Colour.DARK_GREEN][-1 - seat])
 
 
 def _start_estate(seat: int, space: int) -> tuple[int, ...]:
@@ -1378,7 +1381,7 @@ def _buy(turn: _Turn, action: Buy, _: int) -> None:
     p.bought = True
     if inn:
         turn.new.inns -= 1
-        _store(turn, Tile.INN)
+        _store(turn, _INN)
     else:
         _store(turn, _take_from_depot(turn.new, action.depot, action.slot))
 

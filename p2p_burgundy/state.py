@@ -24,7 +24,6 @@ from .board import PHASES, ROUNDS, bridge_order
 from .chance import ChanceEvent
 from .config import GameConfig, Module
 from .estate import Estate
-from .scoring import Category
 
 
 class Step(IntEnum):
@@ -113,8 +112,9 @@ class PlayerState:
         new.breakdown = self.breakdown
         return new
 
-    def add_vp(self, category: Category, points: int) -> None:
-        """Score ``points`` in ``category`` (only on a fresh copy; points are never negative)."""
+    def add_vp(self, category: int, points: int) -> None:
+        """Score ``points`` in ``category`` (a :class:`~p2p_burgundy.scoring.Category`; only on
+        a fresh copy; points are never negative)."""
         breakdown = list(self.breakdown)
         breakdown[category] += points
         self.breakdown = tuple(breakdown)
