@@ -58,6 +58,7 @@ from .start import (
     game_id_of,
     make_start,
     parse_start,
+    players_problem,
     start_digest,
 )
 
@@ -172,6 +173,8 @@ class HostLobby(_Base):
         if len(contribution) != CONTRIBUTION_SIZE:
             raise LocalProtocolError(f"a contribution is {CONTRIBUTION_SIZE} bytes")
         _check_name(name, colour)
+        if (why := players_problem(config)) is not None:
+            raise LocalProtocolError(why)
         self.table_id = table_id
         self.config = config
         me = Member(identity.public_key, name, colour, True, ("", 0), contribution)
@@ -511,9 +514,12 @@ class JoinLobby(_Base):
             self._events.append(HostBack(f"{self._silent_host} is back {again}: joining again"))
             self.silent_since = None
         try:
-            self.config = GameConfig.from_tree(welcome.config)
+            config = GameConfig.from_tree(welcome.config)
         except EngineError as exc:
             return self._refuse(f"the host's config is invalid: {exc}")
+        if (why := players_problem(config)) is not None:
+            return self._refuse(f"the host's config is invalid: {why}")
+        self.config = config
         self.table_id = table_id
         self.host_key = host_key
         proof = self.identity.sign(CHALLENGE_DOMAIN,

@@ -26,6 +26,24 @@ START_LABEL = b"p2p-burgundy/v1/start\x00"
 CONTRIBUTION_SIZE = 16  # fresh random bytes each player gives the game id (128 bits)
 COLOURS = ("red", "blue", "green", "yellow")  # the players' piece colours
 MAX_NAME = 32  # characters in a player's name
+PLAYERS = (2, 3, 4)  # seats at a network table (one player is the solo game, played alone)
+
+
+def players_problem(config: GameConfig) -> str | None:
+    """Why no network game can be played with ``config`` (None if one can): a table seats 2
+    to 4 players. The engine plays a game of one too, but that is the solo game, played
+    alone (``burgundy solo``): nobody to draw the dice with.
+
+    >>> from p2p_burgundy import Edition
+    >>> players_problem(GameConfig(players=1, edition=Edition.E2019))
+    'a network game is for 2 to 4 players, not 1 (one player plays the solo game: burgundy solo)'
+    >>> players_problem(GameConfig(players=3)) is None
+    True
+    """
+    if config.players in PLAYERS:
+        return None
+    return (f"a network game is for 2 to 4 players, not {config.players} (one player plays the "
+            "solo game: burgundy solo)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +140,8 @@ def parse_start(entry: Entry) -> Start:
         config = GameConfig.from_tree(config_tree)
     except EngineError as exc:
         raise bad(str(exc)) from None
+    if (why := players_problem(config)) is not None:
+        raise bad(why)
     if not isinstance(roster, tuple) or len(roster) != config.players:
         raise bad(f"the roster must list {config.players} players")
     seats = []

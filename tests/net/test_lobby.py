@@ -5,12 +5,12 @@ from dataclasses import replace
 
 import pytest
 
-from p2p_burgundy import GameConfig
+from p2p_burgundy import Edition, GameConfig
 from p2p_burgundy.net import wire
-from p2p_burgundy.net.errors import RemoteProtocolError
+from p2p_burgundy.net.errors import LocalProtocolError, RemoteProtocolError
 from p2p_burgundy.net.identity import Identity, fingerprint
 from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Refused
-from p2p_burgundy.net.messages import Accept, Hello, Tag, parse
+from p2p_burgundy.net.messages import Accept, Hello, Tag, Welcome, parse
 from p2p_burgundy.net.start import Start, game_id_of, start_digest
 
 HOST, GUEST, ROGUE = ("10.0.0.1", 1), ("10.0.0.2", 2), ("10.0.0.3", 3)
@@ -116,6 +116,31 @@ def test_a_guest_refuses_a_proposal_that_does_not_carry_its_own_fresh_contributi
     exchange(host, guest)
     assert guest.refused == "the host proposed a game we did not agree to"
     assert host.start_entry is None and guest.started is None
+
+
+SOLO_CONFIG = GameConfig(players=1, edition=Edition.E2019)  # what `burgundy solo` plays
+SOLO = ("a network game is for 2 to 4 players, not 1 (one player plays the solo game: "
+        "burgundy solo)")
+
+
+def test_a_table_for_one_player_cannot_be_hosted_or_joined() -> None:
+    with pytest.raises(LocalProtocolError) as raised:
+        HostLobby(Identity.from_private_bytes(bytes([1]) * 32), b"g" * 16, SOLO_CONFIG,
+                  "Hana", "red", contribution=b"h" * 16)
+    assert str(raised.value) == SOLO
+    # A host's WELCOME (its signature does not cover the config) changed to one player.
+    host = HostLobby(Identity.from_private_bytes(bytes([1]) * 32), b"g" * 16,
+                     GameConfig(players=2), "Hana", "red", contribution=b"h" * 16)
+    guest = JoinLobby(Identity.from_private_bytes(bytes([2]) * 32), HOST, "Gus", "blue",
+                      nonce=bytes(16), contribution=b"j" * 16)
+    for data, _ in guest.datagrams_to_send():
+        host.receive(parse(data), GUEST, bytes(16))
+    [(data, _)] = host.datagrams_to_send()
+    welcome = parse(data)
+    assert isinstance(welcome, Welcome)
+    guest.receive(replace(welcome, config=wire.value(SOLO_CONFIG.to_tree())), HOST)
+    assert guest.next_event() == Refused(f"the host's config is invalid: {SOLO}")
+    assert guest.config is None and guest.datagrams_to_send() == []  # no PROVE
 
 
 def test_a_host_that_never_answers_is_given_up_on_with_what_to_check() -> None:

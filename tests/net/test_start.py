@@ -7,11 +7,12 @@ from dataclasses import replace
 
 import pytest
 
-from p2p_burgundy import GameConfig
+from p2p_burgundy import Edition, GameConfig
 from p2p_burgundy.net import wire
-from p2p_burgundy.net.errors import RemoteProtocolError
+from p2p_burgundy.net.errors import LocalProtocolError, RemoteProtocolError
 from p2p_burgundy.net.identity import Identity, signing_input, table_code, verify
 from p2p_burgundy.net.log import Kind, parse_entry, sign_entry
+from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.start import (
     Seat,
     accept_start,
@@ -118,3 +119,26 @@ def test_a_start_of_four_players_with_long_accented_names_fits_one_entry() -> No
     names = ["é" * 32, "ü" * 32, "ø" * 32, "ñ" * 32]
     entry = start_entry(ids, GameConfig(players=4), names=names)
     assert len(entry.raw) == 1068 <= MAX_ENTRY
+
+
+def test_a_start_for_one_player_is_not_a_network_game() -> None:
+    """The engine plays a game of one (the solo game), but no network table seats one."""
+    solo = GameConfig(players=1, edition=Edition.E2019)
+    seat = replace(doc_seats()[0], commitment=b"")
+    game_id = game_id_of(TABLE_ID, solo, [seat])
+    seat = replace(seat, commitment=game_chain(ANN, game_id).commitment)
+    acceptance = accept_start(ANN, start_digest(TABLE_ID, solo, [seat]), seat.commitment)
+    why = ("a network game is for 2 to 4 players, not 1 (one player plays the solo game: "
+           "burgundy solo)")
+    with pytest.raises(LocalProtocolError) as made:
+        make_start(ANN, TABLE_ID, solo, [seat], [acceptance])
+    assert str(made.value) == f"cannot start: bad start entry: {why}"
+    tree = [TABLE_ID, solo.to_tree(),
+            [[seat.key, seat.name, seat.colour, seat.contribution, seat.commitment]],
+            [acceptance]]
+    entry = parse_entry(sign_entry(ANN, game_id, 0, b"", Kind.START, tree).raw)  # type: ignore[arg-type]
+    with pytest.raises(RemoteProtocolError) as parsed:
+        parse_start(entry)
+    assert parsed.value.message == f"bad start entry: {why}"
+    with pytest.raises(RemoteProtocolError, match="2 to 4 players, not 1"):
+        Session(entry)
