@@ -146,7 +146,7 @@ COMMANDS: dict[str, Command] = {
                     tui_command.add_join_arguments, tui_command.run_join),
     "learn": Command("a guided first game against a bot: what to press and why, step by step",
                      tui_command.add_learn_arguments, tui_command.run_learn),
-    "replay": Command("step through a networked game from its game file",
+    "replay": Command("step through a game (networked or local) from its game file",
                       replay.configure, replay.run),
     "sim": Command("bots play each other with no network; prints scores and a summary",
                    _configure_sim, run_sim_command, _check_sim, epilog=SIM_EXIT_CODES),

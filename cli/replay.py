@@ -1,10 +1,12 @@
-"""``burgundy replay GAMEFILE``: step through a networked game with the game's own screens.
+"""``burgundy replay GAMEFILE``: step through a game with the game's own screens.
 
 The game file is only read (a game still running may be replayed as far as it went). Its
 entries are audited (:func:`p2p_burgundy.net.audit.audit`: a spectator session decides the
 game exactly as the peers did), and the steps the audit reports (what each chance event drew,
 each turn's actions, the game after each) are shown by :class:`~.tui.table.ReplayTable`.
 ``--export-turns`` writes the turns instead, for ``burgundy bot --moves`` (:mod:`.script`).
+A local game's file (``burgundy solo``, ``play --local``: :mod:`.localgame`) is replayed from
+its record, every step checked against its state hashes; it has no turns file.
 Exit code 1 with one line for a file that cannot be replayed, 2 for a bad command line.
 """
 
@@ -21,6 +23,7 @@ from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.log import read_records
 from p2p_burgundy.net.report import ChanceReport
 
+from .localgame import MAGIC, LocalGameError, decode, is_local_game
 from .script import export_turns
 
 if TYPE_CHECKING:
@@ -36,7 +39,7 @@ class ReplayError(Exception):
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``burgundy replay``."""
     parser.add_argument("gamefile", metavar="GAMEFILE",
-                        help="a game file (in the data directory's games/ folder)")
+                        help="a game file (in the data directory's games/ or local/ folder)")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
     parser.add_argument("--export-turns", metavar="FILE", default=None,
                         help="write the game's turns as a turns file (JSON; - for stdout) for "
@@ -52,8 +55,13 @@ def load_game(data: bytes) -> ReplayTable:
     ...
     p2p_burgundy.cli.replay.ReplayError: not a p2p-burgundy game file
     """
-    from .tui.table import GameStep, ReplayTable  # the client's modules, only when needed
+    from .tui.table import GameStep, LocalTable, ReplayTable  # the client's, only when needed
 
+    if data.startswith(MAGIC[:-1]):
+        try:
+            return LocalTable.restore(decode(data)).replay()
+        except LocalGameError as exc:
+            raise ReplayError(str(exc)) from None
     try:
         records, _ = read_records(data)
     except ProtocolError as exc:
@@ -90,6 +98,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _export_turns(path: Path, target: str) -> int:
+    if is_local_game(path):
+        print(f"burgundy replay: {path}: a local game's file: --export-turns reads the files "
+              "of networked games", file=sys.stderr)
+        return EXIT_UNREADABLE
     try:
         report = audit_file(path.read_bytes())
     except OSError as exc:

@@ -9,6 +9,11 @@ when the game is complete and every check held (void entries that docs/protocol.
 not affect verification are listed, not failed), 1 otherwise (the reasons are printed), 2 for
 a bad command line or a file that cannot be read. ``--json`` prints one JSON document
 instead (bytes as hex).
+
+A local game's file (``burgundy solo``, ``play --local``: :mod:`.localgame`) has no
+signatures or commitments to check (one player, and bots in the same process): its steps are
+replayed by the rules to the recorded state hashes, and every chance event is checked to be
+dealt from the game's seed (text only).
 """
 
 from __future__ import annotations
@@ -25,11 +30,12 @@ from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.chance import DealDraw, PhaseDraw, RoundDraw, SetupDraw
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.report import Audit, ChanceReport, TurnReport
-from p2p_burgundy.scoring import Category
+from p2p_burgundy.scoring import Category, outcome
 from p2p_burgundy.shields import shields_text
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import tile_name
 
+from . import localgame
 from .gamejson import result_json
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -72,6 +78,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     except OSError as exc:
         print(f"burgundy verify: cannot read {path}: {exc.strerror or exc}", file=err)
         return EXIT_USAGE
+    if data.startswith(localgame.MAGIC[:-1]):
+        if args.json:
+            print(f"burgundy verify: {path} is a local game: --json is for networked games",
+                  file=err)
+            return EXIT_USAGE
+        return verify_local(data, str(path), out)
     report = audit_file(data)
     if args.json:
         json.dump(report_json(report, path), out, indent=1, ensure_ascii=False)
@@ -105,6 +117,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     return run(args)
+
+
+def verify_local(data: bytes, name: str, out: TextIO) -> int:
+    """Check a local game's file (see the module's docstring); the exit code."""
+    out.write(f"Local game file {name}: no network, so no signatures to check\n")
+    try:
+        saved = localgame.decode(data)
+        state = saved.final_state()
+    except localgame.LocalGameError as exc:
+        out.write(f"\nNOT VERIFIED: {exc}\n")
+        return EXIT_FAILED
+    record = saved.record
+    out.write(f"{localgame.describe(saved.names, saved.solo).capitalize()} "
+              f"({', '.join(saved.names)}), seed {saved.seed}: {len(record.hashes)} steps "
+              f"({len(record.entropy)} chance events, {len(record.actions)} actions) replay "
+              "by the rules to the recorded state hashes, and every chance event is dealt "
+              "from the seed.\n")
+    if not state.is_over:
+        resigned = f" ({saved.names[0]} resigned)" if saved.resigned else ""
+        out.write(f"\nNOT VERIFIED: the game is not complete{resigned}\n")
+        return EXIT_FAILED
+    result = outcome(state)
+    out.write("Final scores: " + ", ".join(f"{saved.names[seat]} {result.scores[seat]} VP"
+                                           for seat in result.ranking)
+              + f" (decided by {result.decided_by})\n\nVERIFIED\n")
+    return EXIT_OK
 
 
 # --- The text report -----------------------------------------------------------------------------

@@ -4,6 +4,9 @@
 or a game against local bots (each a real peer over loopback). ``--bots N`` starts that bot
 game at once; ``--resume`` rejoins an unfinished networked game; ``--seed`` or ``--local``
 plays against in-process bots with no network at all (repeatable with a seed: tests, demos).
+Games with no network (these, and ``burgundy solo``) are saved after every step
+(:mod:`~p2p_burgundy.cli.localgame`); ``--local --resume`` and ``solo --resume`` bring one
+back.
 
 >>> parser = argparse.ArgumentParser(prog="burgundy play")
 >>> add_arguments(parser)
@@ -20,6 +23,7 @@ import argparse
 import curses
 import getpass
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -30,11 +34,11 @@ from p2p_burgundy.config import SOLO_TARGET, SOLO_TARGETS
 from p2p_burgundy.net.identity import data_dir
 from p2p_burgundy.net.start import COLOURS
 
-from .. import options
+from .. import localgame, options
 from ..estates import add_setup_arguments, modules, table_config
 from ..lan import add_peer_arguments
 from ..netplay import GONE_AFTER
-from ..strategies import STRATEGIES
+from ..strategies import STRATEGIES, StrategyError, make
 from . import netcommand
 from .app import run_guarded
 from .describe import solo_result
@@ -77,7 +81,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"with --local: pause between bot turns (default {DEFAULT_BOT_DELAY})")
     parser.add_argument("--resume", nargs="?", const="", default=None, metavar="GAMEFILE",
                         type=options.game_file,
-                        help="rejoin an unfinished networked game (default: the latest one)")
+                        help="rejoin an unfinished networked game (default: the latest one); "
+                             "with --local, or a local game's file: go back to a game "
+                             "against in-process bots")
     parser.add_argument("--with", dest="modules", type=modules, default=(), metavar="MODULES",
                         help="2019 expansion modules for a game against bots, "
                              "comma-separated, or all")
@@ -107,16 +113,32 @@ def add_join_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def check_play(args: argparse.Namespace) -> str | None:
-    """``--with`` plays a new game against bots: not with ``--resume`` or the tables list."""
+    """``--with`` plays a new game against bots: not with ``--resume`` or the tables list; a
+    resumed game keeps its own seed and bots."""
+    if args.resume is not None:
+        problem = _not_with_resume(args, {"--seed": "seed", "--bots": "bots"})
+        if problem is not None:
+            return problem
     if args.modules and play_mode(args) not in ("local", "bots"):
         return "argument --with: needs a new game against bots (--bots N, --local or --seed)"
     return None
 
 
+def _not_with_resume(args: argparse.Namespace, dests: dict[str, str]) -> str | None:
+    """The complaint about an option (``dests``: option -> its ``args`` name) that a resumed
+    game takes from its file, or None."""
+    for option, dest in dests.items():
+        if getattr(args, dest) not in (None, ()):
+            return f"argument {option}: not with --resume (the saved game keeps its own)"
+    return None
+
+
 def play_mode(args: argparse.Namespace) -> str:
-    """What ``burgundy play`` does: "resume", "local", "bots" or "lobby"."""
+    """What ``burgundy play`` does: "resume" (a networked game), "local-resume", "local",
+    "bots" or "lobby"."""
     if args.resume is not None:
-        return "resume"
+        local = args.local or (args.resume and localgame.is_local_game(Path(args.resume)))
+        return "local-resume" if local else "resume"
     if args.local or args.seed is not None:
         return "local"
     return "bots" if args.bots is not None else "lobby"
@@ -183,13 +205,22 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         return problem
     mode = play_mode(args)
+    home = Path(args.home or data_dir())
+    delay = 0.0 if args.autoplay else max(0.0, args.bot_delay)
+    autoplay = args.strategy if args.autoplay else None
+    if mode == "local-resume":
+        resumed = resume_local(home, args.resume, solo=False, prog="burgundy play",
+                               bot_delay=delay)
+        if resumed is None:
+            return 1
+        table, path = resumed
+        return play_local(table, path, home, autoplay=autoplay, mouse=not args.no_mouse)
     if mode == "local":
-        delay = 0.0 if args.autoplay else max(0.0, args.bot_delay)
         table = LocalTable.new(args.name or default_name(), bots=args.bots or 1,
                                seed=args.seed, strategy=args.strategy, bot_delay=delay,
                                modules=args.modules)
-        return run_guarded(table, autoplay=args.strategy if args.autoplay else None,
-                           mouse=not args.no_mouse)
+        return play_local(table, localgame.new_path(home), home, autoplay=autoplay,
+                          mouse=not args.no_mouse)
     options = net_options(args)
     if mode == "resume":
         return netcommand.run_resume(options, args.resume or None)
@@ -206,7 +237,13 @@ def add_solo_arguments(parser: argparse.ArgumentParser) -> None:
         "end: --seed S plays the same dice and draws again (to replay it, or to share it).")
     parser.add_argument("--seed", type=options.seed, default=None, metavar="S",
                         help="deal the game of this seed (default: a new one)")
-    parser.add_argument("--target", type=target, default=SOLO_TARGET, metavar="VP",
+    parser.add_argument("--resume", nargs="?", const="", default=None, metavar="GAMEFILE",
+                        type=options.game_file,
+                        help="go back to an unfinished solo game where it stopped (default: "
+                             "the latest one); every game is saved as it is played")
+    parser.add_argument("--home", default=None, metavar="DIR",
+                        help="where games are saved (default: the data directory)")
+    parser.add_argument("--target", type=target, default=None, metavar="VP",
                         help=f"where the target marker starts: {SOLO_TARGETS[0]} (easier) to "
                              f"{SOLO_TARGETS[-1]} (harder), default {SOLO_TARGET}")
     add_setup_arguments(parser)
@@ -229,6 +266,11 @@ def target(text: str) -> int:
 
 def check_solo(args: argparse.Namespace) -> str | None:
     """The reason a ``burgundy solo`` command line cannot make a solo game, or None."""
+    if args.resume is not None:
+        return _not_with_resume(args, {
+            "--seed": "seed", "--target": "target", "--estate": "estate",
+            "--estate-file": "board", "--setup": "setup", "--with": "modules",
+            "--name": "name"})
     try:
         solo_config(args)
     except ConfigError as exc:
@@ -239,22 +281,82 @@ def check_solo(args: argparse.Namespace) -> str | None:
 def solo_config(args: argparse.Namespace) -> GameConfig:
     """The solo game a parsed ``burgundy solo`` command line asks for."""
     config = table_config(1, Edition.E2019, args.estate, args.setup, args.modules, args.board)
-    return replace(config, target=args.target)
+    return replace(config, target=SOLO_TARGET if args.target is None else args.target)
 
 
 def run_solo(args: argparse.Namespace) -> int:
-    """``burgundy solo``: the solo game in the terminal; its seed is printed before and after
-    (and shown in the game's log)."""
+    """``burgundy solo``: the solo game in the terminal, saved as it is played; its seed is
+    printed before and after (and shown in the game's log)."""
     problem = needs_terminal("burgundy solo")
     if problem is not None:
         return problem
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")
-    print(f"Solo game, seed {seed}.", flush=True)
-    table = LocalTable.solo(args.name or default_name(), solo_config(args), seed)
-    code = run_guarded(table, autoplay=args.strategy if args.autoplay else None,
-                       mouse=not args.no_mouse)
-    print(f"{solo_summary(table.state)} Seed {seed}: burgundy solo --seed {seed} replays it "
-          "(with the same options).")
+    home = Path(args.home or data_dir())
+    if args.resume is not None:
+        resumed = resume_local(home, args.resume, solo=True, prog="burgundy solo")
+        if resumed is None:
+            return 1
+        table, path = resumed
+    else:
+        table = LocalTable.solo(args.name or default_name(), solo_config(args), args.seed)
+        path = localgame.new_path(home)
+    print(f"Solo game, seed {table.seed}.", flush=True)
+    return play_local(table, path, home, autoplay=args.strategy if args.autoplay else None,
+                      mouse=not args.no_mouse)
+
+
+def resume_local(home: Path, gamefile: str, *, solo: bool, prog: str, bot_delay: float = 0.0
+                 ) -> tuple[LocalTable, Path] | None:
+    """The local game saved in ``gamefile`` (""): the latest unfinished solo game, or game
+    against bots) and its path, restored where it stopped; None (with one line on stderr)
+    when there is none to go on with. A file of the other kind is resumed as what it is."""
+    try:
+        path = Path(gamefile) if gamefile else localgame.latest_unfinished(home, solo)
+    except localgame.LocalGameError as exc:
+        print(f"{prog}: cannot resume: {exc}", file=sys.stderr)
+        return None
+    try:
+        saved = localgame.load(path)
+        if saved.finished():
+            print(f"{prog}: {path}: this game is over (burgundy replay {_quoted(path)} shows "
+                  "it)", file=sys.stderr)
+            return None
+        if not saved.solo:
+            make(saved.strategy, 0)  # the bots must be able to play on
+        return LocalTable.restore(saved, bot_delay), path
+    except StrategyError as exc:
+        print(f"{prog}: cannot resume {path}: its bots' strategy: {exc}", file=sys.stderr)
+    except OSError as exc:
+        print(f"{prog}: cannot resume {path}: {exc.strerror or exc}", file=sys.stderr)
+    except localgame.LocalGameError as exc:
+        print(f"{prog}: cannot resume {path}: {exc}", file=sys.stderr)
+    return None
+
+
+def play_local(table: LocalTable, path: Path, home: Path, *, autoplay: str | None,
+               mouse: bool) -> int:
+    """Run the client on a game with no network, saved in ``path`` after every step; then
+    say how to go back to it, or where its record is."""
+    try:
+        localgame.save(path, table.saved())
+        table.saving = lambda saved: localgame.save(path, saved)
+    except OSError as exc:
+        print(f"burgundy: cannot save the game in {path.parent}: {exc.strerror or exc} "
+              "(it is played, but not kept)", file=sys.stderr)
+    code = run_guarded(table, autoplay=autoplay, mouse=mouse)
+    solo = table.state.config.solo
+    if solo:
+        print(f"{solo_summary(table.state)} Seed {table.seed}: burgundy solo --seed "
+              f"{table.seed} replays it (with the same options).")
+    if table.saving is None:
+        return code
+    if table.state.is_over or table.ended:
+        print(f"The game's record: {path}\n    burgundy replay {_quoted(path)} steps through "
+              f"it; burgundy verify {_quoted(path)} checks it")
+    else:
+        again = "solo" if solo else "play --local"
+        where = "" if home == data_dir() else f" --home {_quoted(home)}"
+        print(f"This game is saved. To go back to it:\n    burgundy {again} --resume "
+              f"{_quoted(path)}{where}")
     return code
 
 
@@ -263,6 +365,10 @@ def solo_summary(state: GameState) -> str:
     if state.is_over:
         return solo_result(state)
     return f"Left in round {state.game_round} of 25."
+
+
+def _quoted(path: Path) -> str:
+    return shlex.quote(str(path))
 
 
 def run_host(args: argparse.Namespace) -> int:

@@ -173,7 +173,8 @@ class LessonTable(LocalTable):
     """The lesson's game: while the lesson lasts, only its turn is accepted."""
 
     def __init__(self, name: str, lesson: Lesson, bot_delay: float = 0.0) -> None:
-        super().__init__(GameConfig(players=2), [name, "Bot"], YOU, {BOT: ScriptedBot()},
+        bot = ScriptedBot()  # the same bot every turn: it follows its script
+        super().__init__(GameConfig(players=2), [name, "Bot"], YOU, {BOT: lambda _state: bot},
                          lambda index: chance_entropy(SEED, 0, index), bot_delay)
         self.lesson = lesson
 

@@ -5,8 +5,9 @@ The UI never touches the engine's progress itself: it reads ``state`` and ``hist
 the player ends it, and calls ``poll()`` often (it never blocks) to learn what changed. A
 network-backed table (a peer session) implements the same protocol.
 
-- :class:`LocalTable`: an engine-only game against bots in this process; entropy from
-  ``os.urandom``, or derived from a seed (the same seed deals the same game).
+- :class:`LocalTable`: an engine-only game against bots in this process, dealt from a seed
+  (the same seed deals the same game); it can be saved after every step and restored
+  (:mod:`~p2p_burgundy.cli.localgame`).
 - :class:`ReplayTable`: a game's steps (a finished game or as far as it went), watched step
   by step (``my_seat`` is None).
 
@@ -20,6 +21,7 @@ network-backed table (a peer session) implements the same protocol.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 import unicodedata
@@ -41,11 +43,13 @@ from p2p_burgundy import (
     apply,
     legal_actions,
     new_game,
+    state_hash,
 )
 from p2p_burgundy.board import PHASES, ROUNDS
 from p2p_burgundy.chance import ChanceKind, Draw
 from p2p_burgundy.record import Recorder
 
+from ..localgame import SavedGame
 from ..sim import bot_seed, chance_entropy
 from ..strategies import Strategy, make
 from .describe import describe_chance, describe_turn
@@ -285,20 +289,46 @@ def clean_text(text: str, limit: int = MAX_CHAT) -> str:
     return "".join(out)
 
 
+BotForTurn = Callable[[GameState], Strategy]
+"""A bot's seat: given the state one of its turns starts from, the strategy that plays it."""
+
+
+def ends_turn(action: Action) -> bool:
+    """Whether ``action`` ends its turn: END_TURN, or a set-up choice (a turn by itself)."""
+    return isinstance(action, EndTurn | ChooseEstate)
+
+
+def turn_seed(seed: int, seat: int, state: GameState) -> int:
+    """The seed of the bot in ``seat`` for its turn from ``state``, in the game dealt from
+    ``seed``: a function of the position alone, so that a restored game's bots play on
+    exactly as they would have.
+
+    >>> state = new_game(GameConfig(players=2))
+    >>> turn_seed(7, 1, state) == turn_seed(7, 1, state) != turn_seed(7, 2, state)
+    True
+    """
+    base = bot_seed(seed, 0, 0, seat).to_bytes(8, "big")
+    digest = hashlib.sha256(b"p2p-burgundy/local/bot" + base + state_hash(state)).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
 class LocalTable:
     """An engine-only game with bots in this process (no network).
 
-    ``bots`` maps each bot's seat to its strategy; every other seat is ``my_seat``. Chance
-    events are resolved as soon as they come up, with ``entropy(index)`` (32 bytes). Bots
-    move inside :meth:`poll`: all at once, or one turn per ``bot_delay`` seconds of ``clock``
-    so that a person can follow.
+    ``bots`` maps each bot's seat to the strategy of each of its turns (:data:`BotForTurn`);
+    every other seat is ``my_seat``. Chance events are resolved as soon as they come up,
+    with ``entropy(index)`` (32 bytes). Bots move inside :meth:`poll`: all at once, or one
+    turn per ``bot_delay`` seconds of ``clock`` so that a person can follow.
+
+    A game dealt from a seed (:meth:`seeded`) is data (:meth:`saved`): the client sets
+    ``saving``, called with it after every change, and :meth:`restore` brings it back.
     """
 
     networked = False
     hints = True  # nobody else to be fair to
 
     def __init__(self, config: GameConfig, names: Sequence[str], my_seat: int | None,
-                 bots: Mapping[int, Strategy], entropy: Callable[[int], bytes],
+                 bots: Mapping[int, BotForTurn], entropy: Callable[[int], bytes],
                  bot_delay: float = 0.0, clock: Callable[[], float] = time.monotonic) -> None:
         if len(names) != config.players:
             raise ValueError(f"{len(names)} names for {config.players} players")
@@ -315,12 +345,18 @@ class LocalTable:
         self._recorder = Recorder(config)
         self._steps: list[GameStep] = []
         self._history: list[HistoryEntry] = []
+        self._chat: list[tuple[int, str]] = []  # (steps played before it, text)
         self._events: list[TableEvent] = []
         self._ended: str | None = None
         self._next_bot_time = clock()
         self._track = ScoreTrack()
         self.seed: int | None = None
         """The seed the game's chance comes from, where it has one (replayable)."""
+        self.strategy: str | None = None
+        """The name of the bots' strategy, in a game dealt from a seed."""
+        self.saving: Callable[[SavedGame], None] | None = None
+        """Where the game goes after every change (a turn, a chance event, chat, resigning):
+        the client writes it to disk. An OSError it raises becomes a notice."""
 
     @classmethod
     def new(cls, name: str, bots: int = 1, seed: int | None = None, strategy: str = "greedy",
@@ -339,9 +375,9 @@ class LocalTable:
         return cls.seeded(config, name, seed, strategy, bot_delay, clock)
 
     @classmethod
-    def solo(cls, name: str, config: GameConfig, seed: int) -> LocalTable:
-        """The solo game (``config`` for one player) dealt from ``seed``: the same seed gives
-        the same dice and draws, so a game can be replayed and shared.
+    def solo(cls, name: str, config: GameConfig, seed: int | None) -> LocalTable:
+        """The solo game (``config`` for one player) dealt from ``seed`` (None: a new one):
+        the same seed gives the same dice and draws, so a game can be replayed and shared.
 
         >>> from p2p_burgundy import Edition, GameConfig
         >>> table = LocalTable.solo("Ann", GameConfig(1, Edition.E2019), seed=7)
@@ -354,25 +390,67 @@ class LocalTable:
     def seeded(cls, config: GameConfig, name: str, seed: int | None, strategy: str = "greedy",
                bot_delay: float = 0.0, clock: Callable[[], float] = time.monotonic
                ) -> LocalTable:
-        """``name`` in seat 0 and bots of ``strategy`` in the others; chance from ``seed``
-        (None: fresh randomness)."""
-        bots = config.players - 1
+        """``name`` in seat 0 and bots of ``strategy`` in the others; chance and the bots'
+        seeds from ``seed`` (None: a new random one)."""
+        names = [name, *(f"Bot {i}" for i in range(1, config.players))]
         if seed is None:
-            def entropy(index: int) -> bytes:
-                return os.urandom(32)
-            bot_seeds = [int.from_bytes(os.urandom(8), "big") for _ in range(bots + 1)]
-        else:
-            def entropy(index: int) -> bytes:
-                return chance_entropy(seed, 0, index)
-            bot_seeds = [bot_seed(seed, 0, 0, seat) for seat in range(bots + 1)]
-        players = {seat: make(strategy, bot_seeds[seat]) for seat in range(1, bots + 1)}
-        names = [name, *(f"Bot {i}" for i in range(1, bots + 1))]
-        table = cls(config, names, 0, players, entropy, bot_delay, clock)
-        table.seed = seed
-        if config.solo and seed is not None:
+            seed = int.from_bytes(os.urandom(8), "big")
+        return cls._dealt(config, names, seed, strategy, bot_delay, clock)
+
+    @classmethod
+    def _dealt(cls, config: GameConfig, names: Sequence[str], seed: int, strategy: str,
+               bot_delay: float, clock: Callable[[], float]) -> LocalTable:
+        def entropy(index: int) -> bytes:
+            return chance_entropy(seed, 0, index)
+
+        def bot(seat: int) -> BotForTurn:
+            return lambda state: make(strategy, turn_seed(seed, seat, state))
+
+        table = cls(config, names, 0, {seat: bot(seat) for seat in range(1, config.players)},
+                    entropy, bot_delay, clock)
+        table.seed, table.strategy = seed, strategy
+        if config.solo:
             table._history.append(HistoryEntry(
                 None, f"Solo game: seed {seed} (burgundy solo --seed {seed} replays it).",
                 EntryKind.EVENT))
+        return table
+
+    @classmethod
+    def restore(cls, saved: SavedGame, bot_delay: float = 0.0,
+                clock: Callable[[], float] = time.monotonic) -> LocalTable:
+        """The game ``saved`` where it stopped: the same state, log and scores, and the bots
+        play on as they would have (strategies are made as their turns come). LocalGameError
+        if a step does not replay (naming it).
+
+        >>> table = LocalTable.new("Ann", bots=2, seed=3)
+        >>> _ = table.poll()
+        >>> again = LocalTable.restore(table.saved())
+        >>> state_hash(again.state) == state_hash(table.state), again.history == table.history
+        (True, True)
+        """
+        saved.final_state()  # every step checked first, so that a failure names its step
+        table = cls._dealt(saved.record.config, saved.names, saved.seed, saved.strategy,
+                           bot_delay, clock)
+        entropy, actions, chat = saved.record.entropy, saved.record.actions, list(saved.chat)
+        drawn = played = 0
+        while True:
+            while chat and chat[0][0] <= len(table._steps):
+                table._say(chat.pop(0)[1])
+            if table.state.chance is not None and drawn < len(entropy):
+                table._draw(entropy[drawn])
+                drawn += 1
+            elif table.state.chance is None and played < len(actions):
+                end = next((i + 1 for i in range(played, len(actions)) if ends_turn(actions[i])),
+                           len(actions))
+                table._record_turn(actions[played:end])
+                played = end
+            else:
+                break
+        for _, text in chat:
+            table._say(text)
+        if saved.resigned:
+            table.resign()
+        table._events = [StateChanged()]  # the client starts from here: a turn, maybe ours
         return table
 
     # --- reading -------------------------------------------------------------------------
@@ -405,6 +483,12 @@ class LocalTable:
         """The game so far, to watch step by step."""
         return ReplayTable(self._recorder.config, self._steps, self._names)
 
+    def saved(self) -> SavedGame:
+        """The game as it stands, as data to save (a game dealt from a seed)."""
+        assert self.seed is not None and self.strategy is not None, "not a seeded game"
+        return SavedGame(tuple(self._names), self.seed, self.strategy,
+                         self._recorder.record(), tuple(self._chat), self._ended is not None)
+
     def waiting_for(self) -> str | None:
         state = self.state
         if self._ended or state.is_over:
@@ -431,6 +515,7 @@ class LocalTable:
                 break
         if changed:
             self._events.append(StateChanged())
+            self._save()
         events, self._events = self._events, []
         return events
 
@@ -445,20 +530,18 @@ class LocalTable:
         after = state
         for action in actions:  # check the whole turn before recording any of it
             after = apply(after, action)
-        for action in actions:
-            self._recorder.act(action)
-        self._log_turn(state, tuple(actions))
+        self._record_turn(actions)
         self._resolve_chance()
         self._next_bot_time = self._clock() + self._bot_delay
         self._events.append(StateChanged())
+        self._save()
 
     def send_chat(self, text: str) -> None:
         text = clean_text(text)
         if not text.strip():
             return
-        seat = self._my_seat if self._my_seat is not None else 0
-        self._history.append(HistoryEntry(seat, text, EntryKind.CHAT))
-        self._events.append(ChatReceived(seat, text))
+        self._say(text)
+        self._save()
 
     def resign(self) -> None:
         if self._ended or self.state.is_over:
@@ -467,38 +550,60 @@ class LocalTable:
         self._ended = f"{who} resigned"
         self._history.append(HistoryEntry(self._my_seat, f"{who} resigned.", EntryKind.EVENT))
         self._events += [StateChanged(), GameEnded(self._ended)]
+        self._save()
 
     # --- internals -----------------------------------------------------------------------
 
     def _resolve_chance(self) -> bool:
         changed = False
         while (event := self.state.chance) is not None:
-            self._track.observe(self.state)
-            drew = self._recorder.chance(self._entropy(event.index))
-            self._steps.append(GameStep(drew, self.state))
-            self._history += chance_lines(drew, self._names)
+            self._draw(self._entropy(event.index))
             changed = True
         return changed
+
+    def _draw(self, entropy: bytes) -> None:
+        self._track.observe(self.state)
+        drew = self._recorder.chance(entropy)
+        self._steps.append(GameStep(drew, self.state))
+        self._history += chance_lines(drew, self._names)
 
     def _bot_turn(self) -> None:
         before = self.state
         seat = before.to_move
         assert seat is not None
-        bot = self._bots[seat]
+        bot = self._bots[seat](before)
         actions: list[Action] = []
-        while True:
-            legal = legal_actions(self.state)
-            action = bot.choose(self.state, legal)
+        while not actions or not ends_turn(actions[-1]):
+            action = bot.choose(self.state, legal_actions(self.state))
             self._recorder.act(action)
             actions.append(action)
-            if isinstance(action, EndTurn):
-                break
-        self._log_turn(before, tuple(actions))
+        self._log_turn(before, actions)
 
-    def _log_turn(self, before: GameState, actions: tuple[Action, ...]) -> None:
+    def _record_turn(self, actions: Sequence[Action]) -> None:
+        """Play and log a whole turn (its actions known to be legal)."""
+        before = self.state
+        for action in actions:
+            self._recorder.act(action)
+        self._log_turn(before, actions)
+
+    def _log_turn(self, before: GameState, actions: Sequence[Action]) -> None:
         self._track.observe(self.state)  # the game's end
-        self._steps.append(GameStep(actions, self.state))
+        self._steps.append(GameStep(tuple(actions), self.state))
         self._history += turn_lines(before, actions, self._names)
+
+    def _say(self, text: str) -> None:
+        seat = self._my_seat if self._my_seat is not None else 0
+        self._chat.append((len(self._steps), text))
+        self._history.append(HistoryEntry(seat, text, EntryKind.CHAT))
+        self._events.append(ChatReceived(seat, text))
+
+    def _save(self) -> None:
+        if self.saving is None:
+            return
+        try:
+            self.saving(self.saved())
+        except OSError as exc:
+            self._events.append(Notice(f"the game could not be saved: {exc.strerror or exc}"))
 
 
 class ReplayTable:

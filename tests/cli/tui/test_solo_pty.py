@@ -60,3 +60,40 @@ def test_a_solo_game_played_to_the_end_says_how_it_ended_and_its_seed(tmp_path: 
         term.wait_for("Rule: Solo: fill all 37 spaces within 25 rounds to win")
         term.press("esc", "q")
         assert term.wait_exit() == 0
+
+
+def test_a_solo_game_left_with_q_comes_back_where_it_stopped_with_the_printed_command(
+        tmp_path: Path):
+    with burgundy(tmp_path, *SOLO) as term:
+        term.wait_for("Set-up: your estate and start castle")
+        term.press("1")
+        term.wait_for("use die 1")
+        term.press(*"1w2we")
+        term.wait_for("Round 2/25")
+        before = term.screen.display[1:12]
+        term.press("l")
+        log = term.wait_for("leaves the game from depot")
+        term.press("esc", "q")
+        assert term.wait_exit() == 0
+        unwrapped = "".join(term.screen.display)  # the long path wraps at 80 columns
+        found = re.search(r"This game is saved\. To go back to it: +burgundy (solo --resume "
+                          r"\S+\.local)", unwrapped)
+        assert found, term.text
+    command = found.group(1).split()
+    saved = Path(command[-1])
+    assert saved.parent == tmp_path / "local"
+    with burgundy(tmp_path, *command) as term:
+        term.wait_for("Round 2/25")
+        assert term.screen.display[1:12] == before  # the same board, counter and depots
+        term.press("l")
+        assert term.wait_for("leaves the game from depot") == log  # the same log
+        term.press("esc", *"1w2we")
+        term.wait_for("Round 3/25")
+        term.press("q")
+        assert term.wait_exit() == 0
+        assert "Left in round 3 of 25. Seed 5: burgundy solo --seed 5" in term.text
+        assert f"burgundy solo --resume {saved}" in "".join(term.screen.display)
+    with burgundy(tmp_path, "solo", "--resume") as term:  # the latest: the same game
+        term.wait_for("Round 3/25")
+        term.press("q")
+        assert term.wait_exit() == 0
