@@ -679,7 +679,7 @@ def _action_choices(state: GameState, p: PlayerState, value: int, workers: int) 
         row = depots[d]
         takes = _TAKES[d].get(row)
         if takes is None:
-            takes = _row_takes(d, row)
+            takes = _row_choices(_TAKES[d], TAKE_TILE[d], row)
         actions += takes
     if p.storage:
         actions += _placements(state, p, value, w, per)
@@ -691,21 +691,26 @@ def _action_choices(state: GameState, p: PlayerState, value: int, workers: int) 
     return actions
 
 
-# Per numbered depot, the TakeTile choices of a row of its tiles: a depot's row changes only
-# when a tile is taken, and listing its tiles anew costs several times a look-up. Bounded: the
-# rows of a few hundred phases.
-_TAKES: tuple[dict[tuple[int, ...], tuple[TakeTile, ...]], ...] = tuple({} for _ in range(7))
-_TAKES_KEPT = 1 << 12
+# Per depot, the TakeTile choices of a row of its tiles, and its Buy choices paid in silver
+# or (only) in workers: a depot's row changes only when a tile is taken, and listing its tiles
+# anew costs several times a look-up. Bounded: the rows of a few hundred phases.
+_TAKES: tuple[dict[tuple[int, ...], tuple[Action, ...]], ...] = tuple({} for _ in range(7))
+_BUYS: tuple[tuple[dict[tuple[int, ...], tuple[Action, ...]], ...], ...] = tuple(
+    tuple({} for _ in range(7)) for _ in Payment)
+_BUY_BY_PAY = tuple(tuple(tuple(by_slot[pay] for by_slot in row) for row in BUY)
+                    for pay in Payment)
+_ROWS_KEPT = 1 << 12
 
 
-def _row_takes(depot: int, row: tuple[int, ...]) -> tuple[TakeTile, ...]:
-    """The TakeTile choices of ``depot`` holding ``row``, remembered in ``_TAKES``."""
-    takes = tuple(TAKE_TILE[depot][slot] for slot, tile in enumerate(row) if tile != EMPTY)
-    known = _TAKES[depot]
-    if len(known) >= _TAKES_KEPT:
+def _row_choices(known: dict[tuple[int, ...], tuple[Action, ...]],
+                 by_slot: tuple[Action, ...], row: tuple[int, ...]) -> tuple[Action, ...]:
+    """The choices ``by_slot[slot]`` of the slots that ``row`` holds a tile in, remembered in
+    ``known``."""
+    choices = tuple(by_slot[slot] for slot, tile in enumerate(row) if tile != EMPTY)
+    if len(known) >= _ROWS_KEPT:
         known.clear()
-    known[row] = takes
-    return takes
+    known[row] = choices
+    return choices
 
 
 def _placements(state: GameState, p: PlayerState, value: int, workers: int,
@@ -796,13 +801,17 @@ def _purchases(state: GameState, p: PlayerState) -> list[Action]:
     actions: list[Action] = []
     depots = state.depots
     for d in (range(7) if p.knowledge & _K6 else (0,)):
-        buy = BUY[d]
-        for slot, tile in enumerate(depots[d]):
-            if tile != EMPTY:
-                if both:
+        row = depots[d]
+        if both:
+            buy = BUY[d]
+            for slot, tile in enumerate(row):
+                if tile != EMPTY:
                     actions += buy[slot]
-                else:
-                    actions.append(buy[slot][pay])
+            continue
+        buys = _BUYS[pay][d].get(row)
+        if buys is None:
+            buys = _row_choices(_BUYS[pay][d], _BUY_BY_PAY[pay][d], row)
+        actions += buys
     if state.modules.inns:
         actions += BUY[INN_DEPOT][0] if both else (BUY[INN_DEPOT][0][pay],)
     return actions
@@ -825,11 +834,14 @@ def _can_pay_workers(state: GameState, p: PlayerState) -> bool:
                 and state.config.edition is Edition.E2019)
 
 
+_DISCARD_OLDER = DISCARD[:STORAGE_SPACES]
+
+
 def _discard_choices(state: GameState, p: PlayerState, any_tile: int) -> list[Action]:
     """The three older tiles; any tile (``any_tile`` 1) when shield #4 left with more than
     three tiles stored."""
     if not any_tile:
-        return list(DISCARD[:STORAGE_SPACES])
+        return list(_DISCARD_OLDER)
     return [DISCARD[i] if i < len(DISCARD) else Discard(i) for i in range(len(p.storage))]
 
 
