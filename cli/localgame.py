@@ -8,12 +8,14 @@ flushed to disk, then renamed over it, so a crash at any moment leaves either th
 save or the new one, never a mix.
 
 A file is ``MAGIC`` (its last byte the format version), then the canonical msgpack of
-``[names, seed, strategy, [[step, text]...], resigned, record]``, then the CRC-32 of all that
-(4 bytes, big-endian). ``record`` is the engine's :class:`~p2p_burgundy.record.GameRecord`
-(config, the entropy of every chance event, every action, the state hash after every step);
-``step`` places a chat line after that many steps; ``strategy`` names the bots' strategy and
-``seed`` is where the dice and the bots' seeds come from (``sim.chance_entropy``), so a
-resumed game goes on exactly as it would have.
+``[names, seed, strategy, [[step, text]...], resigned, record, [action...]]``, then the
+CRC-32 of all that (4 bytes, big-endian). ``record`` is the engine's
+:class:`~p2p_burgundy.record.GameRecord` (config, the entropy of every chance event, every
+action, the state hash after every step); ``step`` places a chat line after that many steps;
+the last list is the player's turn under way, as far as it was chosen (the actions'
+canonical trees: nothing of a turn left half done is lost); ``strategy`` names the bots'
+strategy and ``seed`` is where the dice and the bots' seeds come from
+(``sim.chance_entropy``), so a resumed game goes on exactly as it would have.
 
 >>> from p2p_burgundy import Edition, GameConfig
 >>> from p2p_burgundy.record import Recorder
@@ -38,7 +40,7 @@ from pathlib import Path
 
 import msgpack
 
-from p2p_burgundy import EngineError, GameState
+from p2p_burgundy import Action, EngineError, GameState, action_from_tree, apply
 from p2p_burgundy.record import GameRecord
 
 from .sim import MAX_SEED, chance_entropy
@@ -59,7 +61,8 @@ class LocalGameError(Exception):
 class SavedGame:
     """A local game as saved: who plays (seat 0 is the player, the others bots of
     ``strategy``), the ``seed`` it is dealt from, the engine's record of every step, the
-    chat lines (each after that many steps) and whether the player resigned."""
+    chat lines (each after that many steps), whether the player resigned, and the player's
+    turn under way (the choices made so far)."""
 
     names: tuple[str, ...]
     seed: int
@@ -67,6 +70,7 @@ class SavedGame:
     record: GameRecord
     chat: tuple[tuple[int, str], ...] = ()
     resigned: bool = False
+    draft: tuple[Action, ...] = ()
 
     @property
     def solo(self) -> bool:
@@ -81,9 +85,18 @@ class SavedGame:
                 raise LocalGameError(f"damaged: chance event {index} was not dealt from "
                                      f"seed {self.seed}")
         try:
-            return self.record.replay()
+            state = self.record.replay()
         except EngineError as exc:  # RecordError: the step that does not replay
             raise LocalGameError(f"damaged: {exc}") from None
+        if self.draft and state.to_move != 0:
+            raise LocalGameError("damaged: a turn under way, but not the player's turn")
+        try:
+            after = state
+            for action in self.draft:
+                after = apply(after, action)
+        except EngineError as exc:
+            raise LocalGameError(f"damaged: the turn under way does not apply: {exc}") from None
+        return state
 
     def finished(self) -> bool:
         """Whether there is nothing left to play (the game is over, or the player resigned)."""
@@ -95,7 +108,7 @@ def encode(saved: SavedGame) -> bytes:
     body: bytes = msgpack.packb(
         [list(saved.names), saved.seed, saved.strategy,
          [[step, text] for step, text in saved.chat], saved.resigned,
-         saved.record.to_bytes()], use_bin_type=True)
+         saved.record.to_bytes(), [a.to_tree() for a in saved.draft]], use_bin_type=True)
     data = MAGIC + body
     return data + _CHECKSUM.pack(zlib.crc32(data))
 
@@ -119,25 +132,26 @@ def decode(data: bytes) -> SavedGame:
                                strict_map_key=True)
     except Exception as exc:  # msgpack raises several unrelated types
         raise LocalGameError(f"damaged: {exc}") from None
-    if not (isinstance(tree, list) and len(tree) == 6):
-        raise LocalGameError("damaged: a local game is 6 fields")
-    names, seed, strategy, chat, resigned, record = tree
+    if not (isinstance(tree, list) and len(tree) == 7):
+        raise LocalGameError("damaged: a local game is 7 fields")
+    names, seed, strategy, chat, resigned, record, draft = tree
     if not (isinstance(names, list) and names and all(isinstance(n, str) for n in names)
             and type(seed) is int and 0 <= seed <= MAX_SEED and isinstance(strategy, str)
             and isinstance(chat, list) and type(resigned) is bool
-            and isinstance(record, bytes)):
+            and isinstance(record, bytes) and isinstance(draft, list)):
         raise LocalGameError("damaged: a field has the wrong type")
     if not all(isinstance(c, list) and len(c) == 2 and type(c[0]) is int
                and isinstance(c[1], str) for c in chat):
         raise LocalGameError("damaged: a chat line is [step, text]")
     try:
         game = GameRecord.from_bytes(record)
+        turn = tuple(action_from_tree(a) for a in draft)
     except EngineError as exc:
         raise LocalGameError(f"damaged: {exc}") from None
     if len(names) != game.config.players:
         raise LocalGameError(f"damaged: {len(names)} names for {game.config.players} players")
     return SavedGame(tuple(names), seed, strategy, game,
-                     tuple((step, text) for step, text in chat), resigned)
+                     tuple((step, text) for step, text in chat), resigned, turn)
 
 
 def save(path: Path, saved: SavedGame) -> None:

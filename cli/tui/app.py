@@ -44,7 +44,16 @@ from .model import (
     Submit,
 )
 from .render import Canvas, Style, render
-from .table import ChatReceived, Endable, GameEnded, Handover, Notice, Steppable, Table
+from .table import (
+    ChatReceived,
+    Drafting,
+    Endable,
+    GameEnded,
+    Handover,
+    Notice,
+    Steppable,
+    Table,
+)
 
 ESCDELAY_MS = 25
 POLL_MS = 50
@@ -395,6 +404,8 @@ class App:
             command = self._mouse() if name == "KEY_MOUSE" else dispatch(model, name)
             if command is not None and self.execute(command):
                 return 0
+            if isinstance(self.table, Drafting) and model.draft is not None:
+                self.table.keep_draft(model.draft.actions)  # a local game saves each choice
 
     def _paint(self) -> None:
         model = self.model

@@ -45,7 +45,16 @@ from .describe import describe_turn
 from .draft import Changes, TurnDraft, changes_between, what_seat_did
 from .layout import MIN_WIDTH
 from .menu import Option
-from .table import Endable, Handover, Hinting, Scored, ScoreTrack, Steppable, Table
+from .table import (
+    Drafting,
+    Endable,
+    Handover,
+    Hinting,
+    Scored,
+    ScoreTrack,
+    Steppable,
+    Table,
+)
 from .texts import guide, info_for_shield, info_for_tile
 
 if TYPE_CHECKING:
@@ -301,6 +310,9 @@ class Model:
         elif self.draft is None or (self.draft.base is not state
                                     and state_hash(self.draft.base) != state_hash(state)):
             self.draft = TurnDraft(state)
+            if isinstance(table, Drafting):  # a turn left half done comes back as it was
+                for action in table.kept_draft:
+                    self.draft.apply(action)
             self.path, self.cursor = [], 0
             self.message = "Your turn. " + self.since_last_turn()
             if self.mark_state is not None:

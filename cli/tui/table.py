@@ -220,6 +220,20 @@ class Hinting(Protocol):
 
 
 @runtime_checkable
+class Drafting(Protocol):
+    """A table that keeps our turn's choices as they are made (a local game saves them), so
+    that a turn left half done comes back as it was."""
+
+    def keep_draft(self, actions: Sequence[Action]) -> None:
+        """Our turn so far (legal from ``state``); the table forgets it when a turn is
+        played."""
+
+    @property
+    def kept_draft(self) -> tuple[Action, ...]:
+        """The choices of our turn under way, kept (empty when none)."""
+
+
+@runtime_checkable
 class Resigned(Protocol):
     """A table whose players may resign: who did, and when, for the final scores."""
 
@@ -346,6 +360,7 @@ class LocalTable:
         self._steps: list[GameStep] = []
         self._history: list[HistoryEntry] = []
         self._chat: list[tuple[int, str]] = []  # (steps played before it, text)
+        self._draft: tuple[Action, ...] = ()  # our turn under way, as far as it is chosen
         self._events: list[TableEvent] = []
         self._ended: str | None = None
         self._next_bot_time = clock()
@@ -450,6 +465,7 @@ class LocalTable:
             table._say(text)
         if saved.resigned:
             table.resign()
+        table._draft = saved.draft
         table._events = [StateChanged()]  # the client starts from here: a turn, maybe ours
         return table
 
@@ -487,7 +503,12 @@ class LocalTable:
         """The game as it stands, as data to save (a game dealt from a seed)."""
         assert self.seed is not None and self.strategy is not None, "not a seeded game"
         return SavedGame(tuple(self._names), self.seed, self.strategy,
-                         self._recorder.record(), tuple(self._chat), self._ended is not None)
+                         self._recorder.record(), tuple(self._chat), self._ended is not None,
+                         self._draft)
+
+    @property
+    def kept_draft(self) -> tuple[Action, ...]:
+        return self._draft
 
     def waiting_for(self) -> str | None:
         state = self.state
@@ -535,6 +556,11 @@ class LocalTable:
         self._next_bot_time = self._clock() + self._bot_delay
         self._events.append(StateChanged())
         self._save()
+
+    def keep_draft(self, actions: Sequence[Action]) -> None:
+        if tuple(actions) != self._draft:
+            self._draft = tuple(actions)
+            self._save()
 
     def send_chat(self, text: str) -> None:
         text = clean_text(text)
@@ -587,6 +613,7 @@ class LocalTable:
         self._log_turn(before, actions)
 
     def _log_turn(self, before: GameState, actions: Sequence[Action]) -> None:
+        self._draft = ()
         self._track.observe(self.state)  # the game's end
         self._steps.append(GameStep(tuple(actions), self.state))
         self._history += turn_lines(before, actions, self._names)

@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from p2p_burgundy import Action, Edition, GameConfig, apply, legal_actions, state_hash
+from p2p_burgundy import (
+    Action,
+    Edition,
+    GameConfig,
+    TakeWorkers,
+    UseDie,
+    apply,
+    legal_actions,
+    state_hash,
+)
 from p2p_burgundy.cli.localgame import (
     MAGIC,
     LocalGameError,
@@ -25,6 +34,7 @@ from p2p_burgundy.cli.main import main
 from p2p_burgundy.cli.replay import load_game
 from p2p_burgundy.cli.strategies import Strategy, make
 from p2p_burgundy.cli.tui.command import resume_local
+from p2p_burgundy.cli.tui.model import Model
 from p2p_burgundy.cli.tui.table import LocalTable, Notice, ends_turn
 from p2p_burgundy.net.log import FILE_MAGIC
 
@@ -227,3 +237,26 @@ def test_a_finished_local_game_verifies_from_its_file(tmp_path, capsys):
     assert main(["verify", str(path)]) == 1
     assert capsys.readouterr().out.endswith(
         "NOT VERIFIED: damaged: its checksum does not match (cut short or changed)\n")
+
+
+def test_a_turn_left_half_done_is_saved_and_comes_back_as_it_was(tmp_path):
+    table, path = saved_game(tmp_path, turns=1)
+    table.poll()
+    half = [UseDie(0), TakeWorkers()]
+    table.keep_draft(half)  # what the client does after each choice
+    assert load(path).draft == tuple(half)
+    again = LocalTable.restore(load(path))
+    assert again.kept_draft == tuple(half)
+    model = Model(again)
+    model.refresh()  # the client's draft starts from it
+    assert model.draft is not None and model.draft.actions == half
+    my_turn(table, make("random", 1))  # a turn played: nothing is under way any more
+    assert load(path).draft == ()
+
+
+def test_a_turn_under_way_that_does_not_apply_is_damage(tmp_path):
+    table, _ = saved_game(tmp_path, turns=1)
+    table.poll()
+    forged = replace(table.saved(), draft=(TakeWorkers(),))  # no die chosen for it
+    with pytest.raises(LocalGameError, match="damaged: the turn under way does not apply"):
+        decode(encode(forged)).final_state()

@@ -70,10 +70,14 @@ def test_a_solo_game_left_with_q_comes_back_where_it_stopped_with_the_printed_co
         term.wait_for("use die 1")
         term.press(*"1w2we")
         term.wait_for("Round 2/25")
-        before = term.screen.display[1:12]
         term.press("l")
-        log = term.wait_for("leaves the game from depot")
-        term.press("esc", "q")
+        term.wait_for("leaves the game from depot")
+        log = term.screen.display[:22]  # the log overlay (not the message line)
+        term.press("esc", "1", "w")  # half a turn: die 1 takes workers
+        turn = term.wait_for("(this turn) Sol took workers with a 1")
+        assert ">2 use die 2: a 3" in turn and "use die 1" not in turn
+        before = term.screen.display[1:20]
+        term.press("q")
         assert term.wait_exit() == 0
         unwrapped = "".join(term.screen.display)  # the long path wraps at 80 columns
         found = re.search(r"This game is saved\. To go back to it: +burgundy (solo --resume "
@@ -83,10 +87,11 @@ def test_a_solo_game_left_with_q_comes_back_where_it_stopped_with_the_printed_co
     saved = Path(command[-1])
     assert saved.parent == tmp_path / "local"
     with burgundy(tmp_path, *command) as term:
-        term.wait_for("Round 2/25")
-        assert term.screen.display[1:12] == before  # the same board, counter and depots
-        term.press("l")
-        assert term.wait_for("leaves the game from depot") == log  # the same log
+        term.wait_for("(this turn) Sol took workers with a 1")  # the half-played turn
+        assert term.screen.display[1:20] == before  # the board, counter, depots and turn
+        term.press("u", "u", "l")  # undone, the log is the log before the turn
+        term.wait_for("leaves the game from depot")
+        assert term.screen.display[:22] == log
         term.press("esc", *"1w2we")
         term.wait_for("Round 3/25")
         term.press("q")
