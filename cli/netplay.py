@@ -4,7 +4,9 @@ peer's session.
 
 curses wants a synchronous loop and the Peer an asyncio one, so the Peer (and any local bot
 peers) live on one event loop in a daemon thread; the client calls into it with
-:meth:`PeerThread.call`, and reads states, which are immutable, directly.
+:meth:`PeerThread.call`. Once the game started, the client reads it only through the
+immutable snapshots the peer publishes (:class:`~p2p_burgundy.net.snapshot.Snapshot`), never
+the session the loop is changing.
 """
 
 from __future__ import annotations
@@ -32,24 +34,19 @@ from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.estate import Estate
 from p2p_burgundy.net.discovery import Browser, TableInfo
 from p2p_burgundy.net.errors import LocalProtocolError
-from p2p_burgundy.net.events import (
-    ChanceResolved,
-    ChatReceived,
-    EntryRejected,
-    Equivocation,
-    GameOver,
-    Rebuilt,
-    Resolved,
-    TurnApplied,
-    follow,
+from p2p_burgundy.net.events import ChanceResolved, Resolved
+from p2p_burgundy.net.identity import (
+    Identity,
+    fingerprint,
+    key_path,
+    load_or_create,
+    table_code,
 )
-from p2p_burgundy.net.identity import fingerprint, key_path, load_or_create, table_code
 from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Member, Refused
-from p2p_burgundy.net.log import Kind
 from p2p_burgundy.net.peer import Peer, game_path, saved_port
 from p2p_burgundy.net.policy import HandOverPolicy
 from p2p_burgundy.net.report import Resignation
-from p2p_burgundy.net.session import Session
+from p2p_burgundy.net.snapshot import Snapshot
 from p2p_burgundy.net.start import COLOURS
 
 from .estates import table_config
@@ -144,7 +141,7 @@ class PeerThread:
             name = f"Bot {bot_number}"
             colour = COLOURS[bot_number % len(COLOURS)]
 
-            async def go(identity: Any = identity, home: Path = home, name: str = name,
+            async def go(identity: Identity = identity, home: Path = home, name: str = name,
                          colour: str = colour) -> Peer:
                 peer = await Peer.open(identity, home, host=address[0], announce=False)
                 await peer.join(address, name, colour)
@@ -157,15 +154,16 @@ class PeerThread:
         """Start again the local bots of the game our peer has resumed: every bot home under
         our data directory that holds this game's file, on the port it had. Returns how many
         (a crash of the ``play`` process took them down with it)."""
-        assert self.peer is not None and self.peer.session is not None
-        host, game_id = self.peer.address[0], self.peer.session.game_id
+        assert self.peer is not None and self.peer.snapshot is not None
+        host, game_id = self.peer.address[0], self.peer.snapshot.game_id
         homes = sorted((self.peer.data_dir / BOTS_DIR).glob("*"))
         paths = [p for p in (game_path(home, game_id) for home in homes) if p.is_file()]
         for path in paths:
             home = path.parent.parent
             identity = load_or_create(key_path(home))
 
-            async def go(identity: Any = identity, home: Path = home, path: Path = path) -> Peer:
+            async def go(identity: Identity = identity, home: Path = home,
+                         path: Path = path) -> Peer:
                 try:  # the others know the bot at its old port: take it again if free
                     peer = await Peer.open(identity, home, host=host, port=saved_port(path),
                                            announce=False)
@@ -369,36 +367,52 @@ class LanLobby:
         self.thread.add_bots(count, strategy, self.address)
 
     @property
-    def session(self) -> Session | None:
-        return self.peer.session
+    def game(self) -> Snapshot | None:
+        """The game, once it started: its latest snapshot."""
+        return self.peer.snapshot
 
 
 class NetTable:
-    """A :class:`~.tui.table.Table` over a peer's session.
+    """A :class:`~.tui.table.Table` over a peer's session, read through its snapshots.
 
-    The log shows what the local game shows: each step the session's events report (what a
-    chance event drew, a turn's actions, the game after it) is described the same way. When
-    the session recomputes the game (a seat handed to a bot had played that step itself), a
-    line says so and the steps it replaced are described again. Chat lines come from the
-    authors' chains, so each is shown once. A seat the game waits for and has not heard from
-    for ``gone_after`` seconds is offered to a bot (:meth:`gone`, :meth:`seat_to_bot`).
+    The peer thread changes the session; this table runs in the UI's thread, so it never
+    reads the session: it reads the immutable snapshots the peer publishes after each batch
+    of input (:attr:`Peer.snapshot <p2p_burgundy.net.peer.Peer.snapshot>`, net/snapshot.py).
+    Each :meth:`poll` takes the latest one whole and describes what changed since the one it
+    read before, so the screen always shows one consistent moment of the game, and skipped
+    snapshots lose nothing (each holds every step and every chat line). Commands go to the
+    peer thread through :meth:`PeerThread.call`.
+
+    The log shows what the local game shows: each step the session resolved (what a chance
+    event drew, a turn's actions, the game after it) is described the same way. When the
+    session recomputes the game (a seat handed to a bot had played that step itself), a
+    line says so and the steps it replaced are described again. A seat the game waits for
+    and has not heard from for ``gone_after`` seconds is offered to a bot (:meth:`gone`,
+    :meth:`seat_to_bot`).
     """
 
     networked = True
 
     def __init__(self, thread: PeerThread, *, gone_after: float = GONE_AFTER,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        assert thread.peer is not None and thread.peer.session is not None
+        peer = thread.peer
+        assert peer is not None and peer.snapshot is not None and peer.game_file is not None
         self.thread = thread
-        self.peer = thread.peer
-        self.session = thread.peer.session
+        self._peer = peer  # to send commands and take its snapshots; never read otherwise
+        self._snapshot = peer.snapshot
+        # Where the game is kept: the peer opened the file before it published a snapshot.
+        self.game_file = peer.game_file.path
         self._names = [clean_name(s.name, f"Seat {i + 1}")
-                       for i, s in enumerate(self.session.seats)]
-        self._cursor = 0
+                       for i, s in enumerate(self._snapshot.seats)]
+        self._read = -1  # seq of the last snapshot described
         self._history: list[HistoryEntry] = []
-        self._steps: list[Resolved] = []  # the game's steps, as the session's events say
+        self._steps: list[Resolved] = []  # the game's steps described
         self._marks: list[int] = []  # history length before each step's lines
-        self._chats = [0] * len(self.session.seats)  # chat lines shown per seat
+        self._rebuilds = 0  # recomputations of the game described
+        self._chats = [0] * len(self._names)  # chat lines shown per seat
+        self._rejected: set[tuple[int, int]] = set()  # void entries said, as (seat, seq)
+        self._proofs = 0  # equivocations said
+        self._over = False  # the end of the game described
         self._forfeits: set[int] = set()
         self._resigned: set[int] = set()  # seats whose resignation was shown
         self._resignations: list[str] = []  # for the final scores, once the game is over
@@ -409,6 +423,11 @@ class NetTable:
         self._policy = HandOverPolicy(gone_after)
 
     @property
+    def snapshot(self) -> Snapshot:
+        """The snapshot of the session this table shows (the latest one :meth:`poll` read)."""
+        return self._snapshot
+
+    @property
     def names(self) -> list[str]:
         return list(self._names)
 
@@ -416,16 +435,17 @@ class NetTable:
     def my_seat(self) -> int | None:
         """Our seat, or None when we watch: as a spectator, or once we resigned (a bot plays
         the seat and we only watch, here and when the game is opened again)."""
-        seat = self.session.my_seat
-        return None if seat in self.session.resigned else seat
+        seat = self._snapshot.my_seat
+        return None if seat in self._snapshot.resigned else seat
 
     @property
     def state(self) -> GameState:
-        if self.session.choice_due:
-            # A secret set-up choice: we choose now, whoever is "to move"; nobody sees it
-            # until every player has committed.
-            return self.session.choice_state()
-        return self._steps[-1].state if self._steps else new_game(self.session.config)
+        # A secret set-up choice: we choose now, whoever is "to move"; nobody sees it until
+        # every player has committed.
+        choice = self._snapshot.choice_state
+        if choice is not None:
+            return choice
+        return self._steps[-1].state if self._steps else new_game(self._snapshot.config)
 
     @property
     def history(self) -> Sequence[HistoryEntry]:
@@ -442,34 +462,34 @@ class NetTable:
     @property
     def hints(self) -> bool:
         """Whether the table allows hints from a bot (its host chose; everyone signed it)."""
-        return self.session.config.hints
+        return self._snapshot.config.hints
 
     @property
     def table_code(self) -> str:
-        return table_code(self.session.game_id, [s.key for s in self.session.seats])
+        return table_code(self._snapshot.game_id, [s.key for s in self._snapshot.seats])
 
     # --- changing ------------------------------------------------------------------------
 
     def submit_turn(self, actions: list[Action]) -> None:
         try:
-            if self.session.choice_due and len(actions) == 1:
-                self.thread.call(self.peer.submit_choice(actions[0]))
+            if self._snapshot.choice_due and len(actions) == 1:
+                self.thread.call(self._peer.submit_choice(actions[0]))
             else:
-                self.thread.call(self.peer.submit_turn(actions))
+                self.thread.call(self._peer.submit_turn(actions))
         except LocalProtocolError as exc:
             raise IllegalAction(str(exc)) from None
 
     def send_chat(self, text: str) -> None:
         text = clean_text(text)
         if text.strip():
-            self.thread.call(self.peer.send_chat(text))
+            self.thread.call(self._peer.send_chat(text))
 
     def resign(self) -> None:
         """Leave the game for good: our signed resignation hands our seat to a bot, with no
         vote, and the game goes on for the others; we watch from then on."""
-        if self._ended is None and not self.session.over:
+        if self._ended is None and not self._snapshot.over:
             try:
-                self.thread.call(self.peer.end() if self.may_end else self.peer.resign())
+                self.thread.call(self._peer.end() if self.may_end else self._peer.resign())
             except LocalProtocolError as exc:
                 raise IllegalAction(str(exc)) from None
 
@@ -477,32 +497,33 @@ class NetTable:
     def may_end(self) -> bool:
         """Whether we are the only player left: :meth:`resign` then ends the game here, with
         us the winner, instead of leaving the seat to a bot."""
-        return self.session.may_end
+        return self._snapshot.may_end
 
     def gone(self) -> list[int]:
         """Seats the game waits for that we have not heard from for a while."""
-        return self._policy.gone(self.session.step, self._clock())
+        return self._policy.gone(self._snapshot.step, self._clock())
 
     def seat_to_bot(self, seat: int) -> None:
         """Agree that a bot plays ``seat``; it does once every other live player agrees."""
         try:
-            self.thread.call(self.peer.agree_seat_to_bot(seat))
+            step = self.thread.call(_agree_seat_to_bot(self._peer, seat))
         except LocalProtocolError as exc:
             raise IllegalAction(str(exc)) from None
-        self._policy.agreed(seat, self.session.step)
+        self._policy.agreed(seat, step)
 
-    # --- reading the session -------------------------------------------------------------
+    # --- reading the snapshots -----------------------------------------------------------
 
     def waiting_for(self) -> str | None:
-        waiting = self.session.waiting_for()
+        snapshot = self._snapshot
+        waiting = snapshot.waiting
         if waiting is None or self._ended:
             return None
         me = self.my_seat
         if waiting.what == "turn":
             mover = waiting.seats[0]
-            if mover == me and not self.session.playing_for_bot:
+            if mover == me and not snapshot.playing_for_bot:
                 return None
-            if mover in self.session.forfeits:
+            if mover in snapshot.forfeits:
                 return f"a bot plays {self._names[mover]}'s turn"
         seats = [s for s in waiting.seats if s != me]
         if not seats:
@@ -517,78 +538,112 @@ class NetTable:
         return f"waiting for {what}{note}"
 
     def poll(self) -> list[TableEvent]:
-        """Turn the peer's new events into history lines and table events."""
-        peer = self.peer
-        lost = self._cursor < peer.event_count - len(peer.events)
-        events, self._cursor = peer.events_since(self._cursor)
+        """Take the peer's latest snapshot and turn what changed into history lines and
+        table events."""
+        snapshot = self._peer.snapshot  # one reference read: a whole snapshot
+        assert snapshot is not None
         out: list[TableEvent] = []
-        if lost:
-            self._catch_up()
+        if snapshot.seq != self._read:
+            out += self._describe(snapshot)
+        if self._track_missing():
             out.append(StateChanged())
-        for event in events:
-            if isinstance(event, ChanceResolved | TurnApplied):
-                self._follow(event)
-            elif isinstance(event, ChatReceived):
-                self._chat(event.seat, out)
-            elif isinstance(event, EntryRejected):
-                out.append(Notice(f"rejected: {event.reason}"))
-            elif isinstance(event, Rebuilt):
-                self._follow(event, "A player handed to a bot had played that very step itself: "
-                             "its own entry counts, and the game was recomputed from there.")
-                self._forfeits &= set(self.session.forfeits)
-                self._resigned &= set(self.session.resigned)
-            elif isinstance(event, Equivocation):
-                self._ended = (f"{self._names[event.seat]} signed two versions of one entry; "
-                               "the game stopped")
-                out.append(GameEnded(self._ended))
-            elif isinstance(event, GameOver):
-                session = self.session
-                self._resignations = [  # as verify says it
-                    Resignation(seat, seq, session.forfeits.get(seat),
-                                *(session.handed_round(seat) or (None, None))
-                                ).text(self._names[seat]) + "."
-                    for seat, seq in sorted(session.resigned.items())]
-                self._history += [HistoryEntry(None, text, EntryKind.EVENT)
-                                  for text in self._resignations]
-                if self.session.ended is not None and not self._ended:
-                    who = self._names[self.session.ended[0]]
-                    self._ended = f"{who}, the only player left, ended it and wins"
-                    self._history.append(HistoryEntry(None, f"{who}, the only player left, "
-                                                      "ended the game and wins.",
-                                                      EntryKind.EVENT))
-                    out.append(GameEnded(self._ended))
-            else:
-                continue
+        if self._snapshot.playing_for_bot and not self._ended:
+            self._bot_turn()
+        return out
+
+    def _describe(self, snapshot: Snapshot) -> list[TableEvent]:
+        """What changed from the snapshot read before to ``snapshot``, which the table shows
+        from now on."""
+        before, self._snapshot, self._read = self._snapshot, snapshot, snapshot.seq
+        out: list[TableEvent] = []
+        changed = self._follow(snapshot)
+        for seat, lines in enumerate(snapshot.chats):
+            for line in lines[self._chats[seat]:]:
+                text = clean_text(line)
+                self._history.append(HistoryEntry(seat, text, EntryKind.CHAT))
+                out.append(TableChat(seat, text))
+            self._chats[seat] = len(lines)
+        for void in snapshot.rejected:
+            if (void.seat, void.seq) not in self._rejected:
+                self._rejected.add((void.seat, void.seq))
+                out.append(Notice(f"rejected: {void.reason}"))
+        for proof in snapshot.equivocations[self._proofs:]:
+            self._ended = (f"{self._names[proof.seat]} signed two versions of one entry; "
+                           "the game stopped")
+            out.append(GameEnded(self._ended))
+        self._proofs = len(snapshot.equivocations)
+        if snapshot.over and not self._over:
+            self._over = True
+            out += self._game_over(snapshot)
+        out += self._hand_overs(snapshot)
+        if changed or out or (snapshot.state, snapshot.waiting, snapshot.choice_state) != (
+                before.state, before.waiting, before.choice_state):
             out.append(StateChanged())
-        for seat in sorted(set(self.session.resigned) - self._resigned):
+        return out
+
+    def _follow(self, snapshot: Snapshot) -> bool:
+        """Describe the steps of ``snapshot`` not described yet; the steps described before
+        that it replaces (the session recomputed the game) are described again, after a
+        line saying why. Whether anything changed."""
+        steps = snapshot.history
+        same = next((i for i, (old, new) in enumerate(zip(self._steps, steps, strict=False))
+                     if old != new), min(len(self._steps), len(steps)))
+        rebuilt = snapshot.rebuilds != self._rebuilds
+        self._rebuilds = snapshot.rebuilds
+        if not rebuilt and same == len(self._steps) == len(steps):
+            return False
+        self._steps = list(steps)
+        self._show(same, "A player handed to a bot had played that very step itself: its own "
+                   "entry counts, and the game was recomputed from there." if rebuilt else None)
+        if rebuilt:
+            self._forfeits &= set(snapshot.forfeits)
+            self._resigned &= set(snapshot.resigned)
+        return True
+
+    def _game_over(self, snapshot: Snapshot) -> list[TableEvent]:
+        """The resignations, as verify says them, and who ended the game if one did."""
+        self._resignations = [
+            Resignation(seat, seq, snapshot.forfeits.get(seat),
+                        *snapshot.handed.get(seat, (None, None))).text(self._names[seat]) + "."
+            for seat, seq in sorted(snapshot.resigned.items())]
+        self._history += [HistoryEntry(None, text, EntryKind.EVENT)
+                          for text in self._resignations]
+        if snapshot.ended is None or self._ended:
+            return []
+        who = self._names[snapshot.ended[0]]
+        self._ended = f"{who}, the only player left, ended it and wins"
+        self._history.append(HistoryEntry(None, f"{who}, the only player left, ended the "
+                                          "game and wins.", EntryKind.EVENT))
+        return [GameEnded(self._ended)]
+
+    def _hand_overs(self, snapshot: Snapshot) -> list[TableEvent]:
+        """Say each resignation and each seat handed to a bot once."""
+        out: list[TableEvent] = []
+        for seat in sorted(set(snapshot.resigned) - self._resigned):
             self._resigned.add(seat)
             text = (f"{self._names[seat]} resigned: a bot plays that seat from now on."
-                    if seat != self.session.my_seat else
+                    if seat != snapshot.my_seat else
                     "You resigned: a bot plays your seat from now on. You are watching the "
                     "rest of the game (q leaves).")
             self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
-            out += [Notice(text), StateChanged()]
-        for seat in sorted(set(self.session.forfeits) - self._forfeits):
+            out.append(Notice(text))
+        for seat in sorted(set(snapshot.forfeits) - self._forfeits):
             self._forfeits.add(seat)
-            if seat not in self.session.resigned:
+            if seat not in snapshot.resigned:
                 text = (f"{self._names[seat]}'s seat is played by a bot from now on (agreed by "
                         "all).")
                 if seat == self.my_seat and not self._ended:
                     self._ended = "the other players handed your seat to a bot"
                     out.append(GameEnded(self._ended))
                 self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
-                out += [Notice(text), StateChanged()]
+                out.append(Notice(text))
             out += self._sole_notice()
-        if self._track_missing():
-            out.append(StateChanged())
-        if self.session.playing_for_bot and not self._ended:
-            self._bot_turn()
         return out
 
     def _sole_notice(self) -> list[TableEvent]:
         """Say it when hand-overs leave one seat contributing entropy (that player could
         predict every later roll and draw); in a 2-player game offer that player to end it."""
-        sole = self.session.sole_contributor
+        sole = self._snapshot.sole_contributor
         if sole is None or sole == self._sole:
             return []
         self._sole = sole
@@ -596,33 +651,11 @@ class NetTable:
         who = "you" if seat == self.my_seat else self._names[seat]
         text = (f"From chance event {k} on, only {who} contribute{'' if who == 'you' else 's'} "
                 f"entropy: {who} could predict every later roll and draw.")
-        if self.session.may_end and seat == self.my_seat and not self._ended:
+        if self._snapshot.may_end and seat == self.my_seat and not self._ended:
             text += (" R ends the game here with you the winner; or play on against the "
                      "bot.")
         self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
         return [Notice(text)]
-
-    def _follow(self, event: ChanceResolved | TurnApplied | Rebuilt, why: str | None = None
-                ) -> None:
-        """Take a step or a recomputed game from the session and show what changed (after
-        ``why``, if given)."""
-        try:
-            since = follow(self._steps, event)
-        except LocalProtocolError:  # steps before it were missed
-            self._catch_up()
-            return
-        if since is not None:
-            self._show(since, why)
-
-    def _catch_up(self) -> None:
-        """Some of the session's events were missed: take its steps as they are now."""
-        steps = list(self.session.history)
-        same = 0
-        while same < min(len(steps), len(self._steps)) and steps[same] == self._steps[same]:
-            same += 1
-        self._steps = steps
-        self._show(same, "Some of the game's events were missed: the log goes on from the "
-                   "game as it is now.")
 
     def _show(self, since: int, why: str | None = None) -> None:
         """Describe the steps from ``since`` on, after a line saying ``why``; the lines of
@@ -631,7 +664,7 @@ class NetTable:
             del self._history[self._marks[since]:], self._marks[since:]
         if why is not None:
             self._history.append(HistoryEntry(None, why, EntryKind.EVENT))
-        before = self._steps[since - 1].state if since else new_game(self.session.config)
+        before = self._steps[since - 1].state if since else new_game(self._snapshot.config)
         for step in self._steps[since:]:
             self._marks.append(len(self._history))
             if isinstance(step, ChanceResolved):
@@ -640,36 +673,37 @@ class NetTable:
                 self._history += turn_lines(before, step.actions, self._names)
             before = step.state
 
-    def _chat(self, seat: int, out: list[TableEvent]) -> None:
-        """Show the seat's next chat line (from its chain: a repeated event adds nothing)."""
-        lines = [e.payload[0] for e in list(self.session.chains[seat])
-                 if e.kind == Kind.CHAT and len(e.payload) == 1 and isinstance(e.payload[0], str)]
-        if self._chats[seat] >= len(lines):
-            return
-        text = clean_text(lines[self._chats[seat]])
-        self._chats[seat] += 1
-        self._history.append(HistoryEntry(seat, text, EntryKind.CHAT))
-        out.append(TableChat(seat, text))
-
     def _track_missing(self) -> bool:
         """Note since when each seat the game waits for has been silent (the table policy,
         net/policy.py); True when what the screen shows of it changed: a seat fell silent or
         spoke again, or has been gone long enough to be offered to a bot."""
-        try:  # the peer's loop may change what this reads, meanwhile: then next time
-            missing = [] if self._ended else self.peer.missing()
-        except RuntimeError:
-            return False
-        return self._policy.observe(self.session, missing, self._clock())
+        missing = () if self._ended else self._snapshot.missing
+        return self._policy.observe(self._snapshot, missing, self._clock())
 
     def _bot_turn(self) -> None:
         """We are the deputy of a seat handed to a bot: a bot plays it, not the user."""
-        state = self.session.state
+        state = self._snapshot.state
         try:
             actions = compose_turn(state, self._bot)
-            if self.session.state is state and self.session.playing_for_bot:
-                self.thread.call(self.peer.submit_turn(actions))
+            self.thread.call(_play_for_bot(self._peer, state, actions))
         except (EngineError, LocalProtocolError):
             pass  # the game moved on meanwhile: the next poll tries again
+
+
+async def _agree_seat_to_bot(peer: Peer, seat: int) -> int:
+    """On the peer's loop: agree that a bot plays ``seat``; the step the agreement names."""
+    assert peer.session is not None
+    step = peer.session.step
+    await peer.agree_seat_to_bot(seat)
+    return step
+
+
+async def _play_for_bot(peer: Peer, state: GameState, actions: list[Action]) -> None:
+    """On the peer's loop: submit the bot's turn ``actions`` composed in ``state``, if the
+    game is still there and still waits for us to play the bot's turn."""
+    session = peer.session
+    if session is not None and session.state is state and session.playing_for_bot:
+        await peer.submit_turn(actions)
 
 
 def quick_bot_game(home: Path, bots: int, name: str,
@@ -687,7 +721,7 @@ def quick_bot_game(home: Path, bots: int, name: str,
                    modules=modules, hints=True)
         lobby.add_bots(bots, strategy)
         deadline = time.monotonic() + timeout
-        while lobby.session is None:
+        while lobby.game is None:
             if lobby.can_start:
                 lobby.start()
             if time.monotonic() > deadline:

@@ -4,9 +4,10 @@ socket, mDNS and the game file.
 This is the only place in the protocol layer that reads the clock, owns a socket or draws
 random bytes. Everything it does is: receive a datagram or a timer tick, hand it to the node
 (admission, lobby, session, routing), append the new entries to the game file (fsynced), then
-send what the node allows. Clients (the curses UI, headless bots) read
-``peer.session.state`` and call :meth:`Peer.submit_turn`; :meth:`Peer.changed` wakes them
-when anything happened.
+send what the node allows. Clients on the peer's own loop (headless bots) read
+``peer.session`` and call :meth:`Peer.submit_turn`; :meth:`Peer.changed` wakes them when
+anything happened. A client on another thread (the curses UI) reads only
+:attr:`Peer.snapshot` (net/snapshot.py), never the session the loop is changing.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from .lobby import (
 from .log import Entry, GameFile, Kind, decode_entry
 from .node import Node, SeatMoved
 from .session import Session
+from .snapshot import Snapshot, Snapshots
 from .start import CONTRIBUTION_SIZE
 from .sync import HEADS_INTERVAL
 from .transport import Address, Transport
@@ -115,6 +117,8 @@ class Peer:
         self.game_file: GameFile | None = None
         self.events: deque[LobbyEvent | Event | SeatMoved] = deque(maxlen=MAX_EVENTS)
         self.event_count = 0  # events ever recorded (the deque keeps the latest)
+        self.snapshot: Snapshot | None = None  # the session after the last flush
+        self._snapshots: Snapshots | None = None
         self._announcer: Announcer | None = None
         self._changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -326,10 +330,13 @@ class Peer:
             await self._flush()
 
     async def _flush(self) -> None:
-        """Persist new entries, then send (never the other way round); record events."""
-        datagrams = self.node.flush(self._save, self._loop.time())
+        """Persist new entries, then send (never the other way round); record events and
+        publish the session's snapshot."""
+        now = self._loop.time()
+        datagrams = self.node.flush(self._save, now)
         while (event := self.node.next_event()) is not None:
             self._record(event)
+        self._publish(now)
         for data, destination in datagrams:
             await self.transport.send(data, destination)
 
@@ -367,6 +374,17 @@ class Peer:
         host, port = self.address
         return address[1] == port and (
             address[0] == host or (host == "0.0.0.0" and is_local(address[0])))
+
+    def _publish(self, now: float) -> None:
+        """Replace :attr:`snapshot` with the session as it is now. A single reference
+        assignment: a reader on another thread gets the previous snapshot or this one, each
+        complete (a reader that skipped some loses nothing), never a session half changed."""
+        session = self.session
+        if session is None:
+            return
+        if self._snapshots is None:
+            self._snapshots = Snapshots(session)
+        self.snapshot = self._snapshots.take(self.node.missing(now))
 
     def _has_file(self, game_id: bytes) -> bool:
         path = game_path(self.data_dir, game_id)

@@ -141,6 +141,7 @@ class Session:
         self.ended: tuple[int, int] | None = None  # (seat, step) when an END ended the game
         self._rebuild_due = False
         self._rebuilding = False
+        self.rebuilds = 0  # times the game was recomputed (each reported as Rebuilt)
         self.state: GameState = new_game(self.config)
         self.step = 0
         self.turn_number = 0
@@ -349,6 +350,7 @@ class Session:
         hand-overs the game made anew, then its end if it ended otherwise."""
         self._rebuilding = True
         self._rebuild_due = False
+        self.rebuilds += 1
         self.state = new_game(self.config)
         self.step = self.turn_number = 0
         before, self.history = self.history, []

@@ -200,12 +200,10 @@ def _game(table: NetTable, options: NetOptions) -> int:
 def resume_command(table: NetTable, options: NetOptions) -> str | None:
     """The command that brings us back to the game at ``table``, or None if there is nothing
     to come back to (the game is over, we resigned or were replaced, or we only watched)."""
-    session, peer = table.session, table.peer
-    if (session is None or session.over or table.my_seat is None or table.ended
-            or peer.game_file is None):
+    if table.snapshot.over or table.my_seat is None or table.ended:
         return None
     home = "" if options.home == data_dir() else f" --home {shlex.quote(str(options.home))}"
-    return f"burgundy play --resume {shlex.quote(str(peer.game_file.path))}{home}"
+    return f"burgundy play --resume {shlex.quote(str(table.game_file))}{home}"
 
 
 def _say_how_to_resume(table: NetTable, options: NetOptions) -> None:
@@ -280,7 +278,7 @@ class LobbyRunner:
             if command is not None:
                 self.execute(command)
             self._look_for_wanted()
-            if self.lobby.session is not None:
+            if self.lobby.game is not None:
                 return NetTable(self.thread, gone_after=self.options.gone_after)
             height, width = self.screen.getmaxyx()
             canvas = render_lobby(self.model, width, height)

@@ -31,12 +31,12 @@ def play_out(thread: PeerThread, table: NetTable, seed: int = 1, timeout: float 
 
     def step() -> bool:
         table.poll()
-        session = table.session
-        if session.choice_due:  # a secret set-up choice: NetTable shows us choosing
+        snapshot = table.snapshot
+        if snapshot.choice_due:  # a secret set-up choice: NetTable shows us choosing
             state = table.state
             table.submit_turn([bot.choose(state, legal_actions(state))])
-        elif session.my_turn and table.state.to_move == table.my_seat:
-            table.submit_turn(compose_turn(session.state, bot))
+        elif snapshot.my_turn and table.state.to_move == table.my_seat:
+            table.submit_turn(compose_turn(snapshot.state, bot))
         return table.state.is_over
 
     wait_until(thread, step, timeout, "the end of the game")

@@ -4,6 +4,7 @@ game file."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,17 +12,28 @@ import pytest
 
 from p2p_burgundy import END_TURN, GameConfig, IllegalAction, draw_chance, new_game, state_hash
 from p2p_burgundy.chance import ChanceKind
-from p2p_burgundy.cli.netplay import LanLobby, NetTable, PeerThread
+from p2p_burgundy.cli.lan import compose_turn, play_headless
+from p2p_burgundy.cli.netplay import LanLobby, NetTable, PeerThread, quick_bot_game
 from p2p_burgundy.cli.replay import ReplayError, load_game
+from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.cli.tui.app import dispatch, footer_keys
 from p2p_burgundy.cli.tui.describe import describe_chance
 from p2p_burgundy.cli.tui.layout import compute_layout
 from p2p_burgundy.cli.tui.model import Context, Model
 from p2p_burgundy.cli.tui.render import render
-from p2p_burgundy.cli.tui.table import EntryKind
+from p2p_burgundy.cli.tui.table import (
+    ChatReceived,
+    EntryKind,
+    HistoryEntry,
+    chance_lines,
+    turn_lines,
+)
 from p2p_burgundy.config import Setup
+from p2p_burgundy.net import peer as peer_module
 from p2p_burgundy.net.audit import audit_file
+from p2p_burgundy.net.events import ChanceResolved
 from p2p_burgundy.net.log import FILE_MAGIC, GameFile, decode_entry, read_records
+from p2p_burgundy.net.snapshot import Snapshot
 
 from .netgames import bot_game, play_out, wait_until
 
@@ -156,7 +168,7 @@ def test_local_bots_fill_the_free_seats_and_the_game_starts_with_the_same_code(
     wait_until(host.thread, lambda: host.can_start, what="the bots ready")
     assert host.table_code is None  # no game id before the final roster
     host.start()
-    wait_until(host.thread, lambda: host.session is not None, what="the start")
+    wait_until(host.thread, lambda: host.game is not None, what="the start")
     table = NetTable(host.thread)
     assert table.table_code == host.table_code is not None
     assert table.names == ["Hana", "Bot 1", "Bot 2"]
@@ -192,7 +204,7 @@ def test_hints_allowed_by_the_host_are_in_every_players_config(
     joiner.set_me("Jo", "blue", True)
     wait_until(host.thread, lambda: host.can_start, what="the joiner ready")
     host.start()
-    wait_until(joiner.thread, lambda: joiner.session is not None, what="the start")
+    wait_until(joiner.thread, lambda: joiner.game is not None, what="the start")
     assert NetTable(joiner.thread).hints and NetTable(host.thread).hints
 
 
@@ -205,7 +217,7 @@ def test_a_spectator_follows_the_game_read_only_to_the_same_end(
     host.add_bots(1)
     wait_until(host.thread, lambda: host.can_start, what="the bot ready")
     host.start()
-    wait_until(watcher.thread, lambda: watcher.session is not None, what="the start")
+    wait_until(watcher.thread, lambda: watcher.game is not None, what="the start")
     table = NetTable(watcher.thread)
     assert table.my_seat is None and table.names == ["Hana", "Bot 1"]
     with pytest.raises(IllegalAction):
@@ -216,10 +228,11 @@ def test_a_spectator_follows_the_game_read_only_to_the_same_end(
     for key in ("R", "c"):  # never offered, and pressed anyway: a reason, nothing sent
         assert dispatch(model, key) is None and model.confirm is None and model.chat is None
     assert model.message == "Chat lines are signed entries of the players: spectators watch."
-    play_out(host.thread, NetTable(host.thread))
+    hosting = NetTable(host.thread)
+    play_out(host.thread, hosting)
     wait_until(watcher.thread, lambda: table.poll() is not None and table.state.is_over,
                what="the spectator to see the end")
-    assert state_hash(table.session.state) == state_hash(host.session.state)
+    assert state_hash(table.snapshot.state) == state_hash(hosting.snapshot.state)
 
 
 def two_players(tmp_path: Path, threads: list[PeerThread]) -> tuple[NetTable, NetTable]:
@@ -232,7 +245,7 @@ def two_players(tmp_path: Path, threads: list[PeerThread]) -> tuple[NetTable, Ne
     jo.set_me("Jo", "blue", True)
     wait_until(host.thread, lambda: host.can_start, what="Jo ready")
     host.start()
-    wait_until(jo.thread, lambda: jo.session is not None, what="the start")
+    wait_until(jo.thread, lambda: jo.game is not None, what="the start")
     return NetTable(host.thread), NetTable(jo.thread)
 
 
@@ -273,10 +286,9 @@ def test_two_players_one_resigns_the_other_ends_the_game_as_the_winner(
     assert hana.ended == "Hana, the only player left, ended it and wins"
     wait_until(jo.thread, lambda: jo.poll() is not None and jo.ended is not None,
                what="Jo to see the end")
-    assert jo.session.outcome().winner == 0
+    assert jo.snapshot.outcome is not None and jo.snapshot.outcome.winner == 0
     for table in (hana, jo):
-        assert table.peer.game_file is not None
-        report = audit_file(table.peer.game_file.path.read_bytes())
+        report = audit_file(table.game_file.read_bytes())
         assert report.ok and report.outcome is not None and report.outcome.winner == 0
 
 
@@ -285,14 +297,86 @@ def test_two_players_one_resigns_the_other_finishes_against_the_bot(
     hana, jo = two_players(tmp_path, threads)
     resigned_by_keys(hana, jo)
     play_out(hana.thread, hana)  # Hana's own turns; her client's bot plays Jo's seat
-    assert hana.session.state.is_over and hana.session.ended is None
-    wait_until(jo.thread, lambda: jo.poll() is not None and jo.session.state.is_over,
+    assert hana.snapshot.state.is_over and hana.snapshot.ended is None
+    wait_until(jo.thread, lambda: jo.poll() is not None and jo.snapshot.state.is_over,
                what="Jo to see the end")
-    assert state_hash(jo.session.state) == state_hash(hana.session.state)
-    phase, round_ = hana.session.handed_round(1)  # type: ignore[misc]
+    assert state_hash(jo.snapshot.state) == state_hash(hana.snapshot.state)
+    phase, round_ = hana.snapshot.handed[1]
     said = f"Jo resigned at phase {'ABCDE'[phase]} round {round_ + 1}: a bot played the seat"
     assert any(h.text.startswith(said) for h in hana.history)
     model = Model(hana)
     model.refresh()  # the game is over: the final scores
     page = render(model, compute_layout(80, 24), footer_keys(model)).text()
     assert any(line.startswith(said) for line in page), page
+
+
+def described(snapshot: Snapshot, names: list[str]) -> list[HistoryEntry]:
+    """The log lines of the snapshot's steps, described afresh."""
+    lines: list[HistoryEntry] = []
+    before = new_game(snapshot.config)
+    for step in snapshot.history:
+        lines += (chance_lines(step.drew, names) if isinstance(step, ChanceResolved)
+                  else turn_lines(before, step.actions, names))
+        before = step.state
+    return lines
+
+
+def test_the_table_shows_one_moment_of_the_game_while_the_peer_thread_plays_on(
+        tmp_path: Path) -> None:
+    """Polled as fast as it goes while the peer thread changes the session, the table only
+    ever shows one snapshot: its state is that of the snapshot's last step, its log
+    describes exactly the snapshot's steps, and snapshots only move forward."""
+    thread, table = quick_bot_game(tmp_path, 1, "Ann")
+    bot = make("greedy", 1)
+    polls, read, shown = 0, -1, -1
+    try:
+        deadline = time.monotonic() + 60
+        while not table.state.is_over:
+            assert time.monotonic() < deadline, "the game did not end in 60 s"
+            table.poll()
+            polls += 1
+            snapshot = table.snapshot
+            assert snapshot.seq >= read and snapshot.step == len(snapshot.history)
+            read = snapshot.seq
+            if snapshot.history:
+                assert table.state is snapshot.state is snapshot.history[-1].state
+            if snapshot.step != shown:  # the log as it stands, at each new step
+                shown = snapshot.step
+                assert list(table.history) == described(snapshot, table.names)
+            if snapshot.my_turn and snapshot.state.to_move == table.my_seat:
+                table.submit_turn(compose_turn(snapshot.state, bot))
+            time.sleep(0.001)
+    finally:
+        thread.close()
+    assert table.snapshot.step == len(table.snapshot.history) > 80 and polls > shown
+    assert list(table.history) == list(load_game(table.game_file.read_bytes()).history)
+
+
+def test_a_table_that_read_nothing_for_a_whole_game_shows_all_of_it_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The events the peer keeps overflow (16 here) while our seat plays on the peer thread
+    and the table reads nothing: one poll then shows the end of the game, every step in the
+    log and every chat line, in order."""
+    monkeypatch.setattr(peer_module, "MAX_EVENTS", 16)
+    thread, table = quick_bot_game(tmp_path, 1, "Ann")
+    lines = [f"line {n}" for n in range(30)]
+    try:
+        peer = thread.peer
+        assert peer is not None
+        for line in lines[:15]:
+            table.send_chat(line)
+        thread.call(play_headless(peer, make("greedy", 1), timeout=60), timeout=60)
+        for line in lines[15:]:
+            table.send_chat(line)
+        assert len(peer.events) == 16 and peer.event_count > 100  # the oldest are gone
+        events = table.poll()
+    finally:
+        thread.close()
+    replay = load_game(table.game_file.read_bytes())
+    assert replay.state.is_over and table.state.is_over
+    assert state_hash(table.state) == state_hash(replay.state)
+    assert list(table.history) == [*replay.history,
+                                   *(HistoryEntry(0, line, EntryKind.CHAT) for line in lines)]
+    assert [e for e in events if isinstance(e, ChatReceived)] == [
+        ChatReceived(0, line) for line in lines]
+    assert table.poll() == []  # nothing new since
