@@ -358,3 +358,32 @@ def test_a_game_with_shields_at_80x24_shows_them_without_a_cut(tmp_path: Path) -
         assert re.search(r"VP \d+  (Shields|Sh) ", screen), screen
         term.press("q")
         assert term.wait_exit() == 0
+
+
+def test_a_local_game_left_with_q_comes_back_with_the_printed_command(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        term.press(*"1w2we")
+        term.wait_for("Your turn. Meanwhile Bot 1 ")
+        before = _unmarked(term.screen.display[1:20])
+        workers = _workers(term)
+        term.press("q")
+        assert term.wait_exit() == 0
+        unwrapped = "".join(term.screen.display)  # the long path wraps at 80 columns
+        found = re.search(r"burgundy (play --local --resume \S+\.local)", unwrapped)
+        assert found and "This game is saved. To go back to it:" in term.text, term.text
+    with burgundy(tmp_path, *found.group(1).split(), "--bot-delay", "0") as term:
+        term.wait_for("use die 1")
+        # The same board, supplies and log (the bot's turn in it); what the bot changed is
+        # marked only in the session that saw it happen.
+        assert _unmarked(term.screen.display[1:20]) == before
+        term.press(*"1w2we")  # and the game goes on: our turn, then the bot's
+        assert term.wait_until(lambda: f"workers {workers + 4} |" in term.screen.display[0]
+                               and "| Your turn |" in term.screen.display[0]), term.text
+        term.press("q")
+        assert term.wait_exit() == 0
+
+
+def _unmarked(lines: list[str]) -> list[str]:
+    """Screen lines without the ``*`` marks of what changed since our last turn."""
+    return [line.replace("*", " ") for line in lines]
