@@ -189,6 +189,8 @@ class Model:
         self.info_index = 0
         self.mark = 0  # history length when we last ended a turn
         self.mark_state: GameState | None = None  # the table when we last ended a turn
+        if isinstance(table, Drafting) and table.last_turn_end is not None:  # restored
+            self.mark, self.mark_state = table.last_turn_end
         self.scores_shown = False
         self.too_small = False
         self._track = ScoreTrack()

@@ -222,7 +222,8 @@ class Hinting(Protocol):
 @runtime_checkable
 class Drafting(Protocol):
     """A table that keeps our turn's choices as they are made (a local game saves them), so
-    that a turn left half done comes back as it was."""
+    that a turn left half done comes back as it was, and where our last turn ended, so that
+    a restored game marks what the others did since as the session that saw it did."""
 
     def keep_draft(self, actions: Sequence[Action]) -> None:
         """Our turn so far (legal from ``state``); the table forgets it when a turn is
@@ -231,6 +232,11 @@ class Drafting(Protocol):
     @property
     def kept_draft(self) -> tuple[Action, ...]:
         """The choices of our turn under way, kept (empty when none)."""
+
+    @property
+    def last_turn_end(self) -> tuple[int, GameState] | None:
+        """The length of ``history`` and the game when we last ended a turn (None: not
+        yet)."""
 
 
 @runtime_checkable
@@ -361,6 +367,7 @@ class LocalTable:
         self._history: list[HistoryEntry] = []
         self._chat: list[tuple[int, str]] = []  # (steps played before it, text)
         self._draft: tuple[Action, ...] = ()  # our turn under way, as far as it is chosen
+        self._turn_end: tuple[int, GameState] | None = None
         self._events: list[TableEvent] = []
         self._ended: str | None = None
         self._next_bot_time = clock()
@@ -448,7 +455,10 @@ class LocalTable:
                            bot_delay, clock)
         entropy, actions, chat = saved.record.entropy, saved.record.actions, list(saved.chat)
         drawn = played = 0
+        ours = False  # our turn was the last one recorded
         while True:
+            if ours and table.state.chance is None:  # as submit_turn leaves it
+                table._turn_end, ours = (len(table._history), table.state), False
             while chat and chat[0][0] <= len(table._steps):
                 table._say(chat.pop(0)[1])
             if table.state.chance is not None and drawn < len(entropy):
@@ -457,6 +467,7 @@ class LocalTable:
             elif table.state.chance is None and played < len(actions):
                 end = next((i + 1 for i in range(played, len(actions)) if ends_turn(actions[i])),
                            len(actions))
+                ours = table.state.to_move == table._my_seat
                 table._record_turn(actions[played:end])
                 played = end
             else:
@@ -510,6 +521,10 @@ class LocalTable:
     def kept_draft(self) -> tuple[Action, ...]:
         return self._draft
 
+    @property
+    def last_turn_end(self) -> tuple[int, GameState] | None:
+        return self._turn_end
+
     def waiting_for(self) -> str | None:
         state = self.state
         if self._ended or state.is_over:
@@ -553,6 +568,7 @@ class LocalTable:
             after = apply(after, action)
         self._record_turn(actions)
         self._resolve_chance()
+        self._turn_end = (len(self._history), self.state)
         self._next_bot_time = self._clock() + self._bot_delay
         self._events.append(StateChanged())
         self._save()

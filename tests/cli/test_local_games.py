@@ -69,6 +69,9 @@ def test_a_restored_game_has_the_same_state_log_and_scores_and_plays_on_the_same
     assert again.history == table.history  # the log, the chat line in its place
     assert again.round_scores == table.round_scores
     assert again.saved() == table.saved()
+    mark, state = again.last_turn_end or (0, None)  # where the others' moves are marked from
+    assert table.last_turn_end is not None and mark == table.last_turn_end[0]
+    assert state is not None and state_hash(state) == state_hash(table.last_turn_end[1])
     # Both go on with the same moves of ours: the bots (random, so their seeds matter) and
     # the dice do exactly the same as if the game had never stopped.
     for game in (table, again):
