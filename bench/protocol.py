@@ -10,7 +10,10 @@ Reports, on one core:
   choice of the turn is made before the clock starts. Turns that end a round also carry the
   next chance event (every peer's REVEAL, verified by every other, then the dice); they are
   reported apart;
-- the time to audit a finished 4-player game file (``burgundy verify`` without printing).
+- the time to audit a finished 4-player game file (``burgundy verify`` without printing);
+- snapshots of a finished 4-player session taken per second (``Snapshots.take``, what a peer
+  does after each batch of input for the terminal client's thread): when something changed,
+  and when nothing did (most input: a HEADS that brings nothing, a flood of garbage).
 
 Run from the repository root::
 
@@ -21,6 +24,7 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import itertools
 import platform
 import statistics
 import sys
@@ -34,6 +38,7 @@ from p2p_burgundy.actions import END_TURN, PlaceTile, SellGoods, TakeTile
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.identity import Identity, verify
 from p2p_burgundy.net.log import Kind, parse_entry, sign_entry
+from p2p_burgundy.net.snapshot import Snapshots
 from tests.net.harness import Table, random_turn
 
 TURN = [UseDie(0), TakeTile(3, 1), UseDie(1), PlaceTile(0, 17), SellGoods(4), END_TURN]
@@ -103,6 +108,18 @@ def turn_costs(games: int, players: int) -> tuple[list[float], list[float], list
     return plain, round_end, audits, entries // games
 
 
+def snapshot_rates(count: int) -> tuple[float, float, int]:
+    """Snapshots of a finished 4-player session per second: each one new (who is silent
+    changes every time) and each one unchanged; the game's steps."""
+    table = Table(4, seed=0)
+    table.play()
+    snapshots = Snapshots(table.sessions[0])
+    silences = itertools.cycle([(), (1,)])
+    new = per_second(lambda: snapshots.take(next(silences)), count)
+    same = per_second(lambda: snapshots.take(()), count)
+    return new, same, len(table.sessions[0].history)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5, help="4-player games to time")
@@ -128,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
           f"p95 {percentile(every, 95) * ms:.2f} ms")
     print(f"audit of a finished 4-player game ({entries} entries): "
           f"mean {statistics.mean(audits) * ms:.0f} ms")
+    new, same, steps = snapshot_rates(args.entries)
+    print(f"snapshots of a finished 4-player session ({steps} steps): {new:8.0f} /s new, "
+          f"{same:.0f} /s unchanged")
     return 0
 
 
