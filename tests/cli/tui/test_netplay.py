@@ -4,9 +4,11 @@ game file."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -31,10 +33,14 @@ from p2p_burgundy.cli.tui.table import (
 from p2p_burgundy.config import Setup
 from p2p_burgundy.net import peer as peer_module
 from p2p_burgundy.net.audit import audit_file
+from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.events import ChanceResolved
-from p2p_burgundy.net.log import FILE_MAGIC, GameFile, decode_entry, read_records
-from p2p_burgundy.net.snapshot import Snapshot
+from p2p_burgundy.net.log import FILE_MAGIC, GameFile, Kind, decode_entry, read_records
+from p2p_burgundy.net.session import Session
+from p2p_burgundy.net.snapshot import Snapshot, Snapshots
 
+from ...net.harness import Table
+from ...net.test_fairness_attacks import last_round_dice, sign_agreement
 from .netgames import bot_game, play_out, wait_until
 
 LOOPBACK = "127.0.0.1"
@@ -310,11 +316,11 @@ def test_two_players_one_resigns_the_other_finishes_against_the_bot(
     assert any(line.startswith(said) for line in page), page
 
 
-def described(snapshot: Snapshot, names: list[str]) -> list[HistoryEntry]:
-    """The log lines of the snapshot's steps, described afresh."""
+def described(snapshot: Snapshot, names: list[str], since: int = 0) -> list[HistoryEntry]:
+    """The log lines of the snapshot's steps (from ``since`` on), described afresh."""
     lines: list[HistoryEntry] = []
-    before = new_game(snapshot.config)
-    for step in snapshot.history:
+    before = snapshot.history[since - 1].state if since else new_game(snapshot.config)
+    for step in snapshot.history[since:]:
         lines += (chance_lines(step.drew, names) if isinstance(step, ChanceResolved)
                   else turn_lines(before, step.actions, names))
         before = step.state
@@ -380,3 +386,46 @@ def test_a_table_that_read_nothing_for_a_whole_game_shows_all_of_it_at_once(
     assert [e for e in events if isinstance(e, ChatReceived)] == [
         ChatReceived(0, line) for line in lines]
     assert table.poll() == []  # nothing new since
+
+
+def test_a_recomputed_game_is_described_again_from_the_step_that_changed() -> None:
+    """A spectator's table over a session that hands Bob over at the dice of a round (Ann's
+    agreement came first), then gets Bob's own reveal for those dice: the game is recomputed
+    from there. The table, reading only the snapshot before and the one after, keeps the log
+    up to that step, says why, and describes the recomputed steps; the hand-over it had shown
+    is gone with them."""
+    table = Table(2, seed=6)
+    table.play(turns=9)
+    step, dice = last_round_dice(table.sessions[0])
+    sign_agreement(table, 0, 1, step)
+    table.play()
+    bobs = table.sessions[0].chains[1]
+    reveal = next(e for e in bobs if e.kind == Kind.REVEAL and e.payload[0] == dice.index)
+    watcher = Session(table.start)
+    for entry in [e for chain in table.sessions[0].chains for e in chain][1:]:
+        if not (entry.author == reveal.author and entry.seq >= reveal.seq):
+            with contextlib.suppress(ProtocolError):
+                watcher.receive_entry(entry.raw)
+    snapshots = Snapshots(watcher)
+    peer = SimpleNamespace(snapshot=snapshots.take(()), game_file=SimpleNamespace(path=Path()))
+    net = NetTable(SimpleNamespace(peer=peer))  # type: ignore[arg-type]  # what it reads
+    net.poll()
+    handed = "Bob's seat is played by a bot from now on (agreed by all)."
+    assert handed in [h.text for h in net.history] and net.snapshot.forfeits == {1: step}
+    before = list(net.history)
+    for entry in bobs[reveal.seq:]:
+        watcher.receive_entry(entry.raw)
+    peer.snapshot = snapshots.take(())
+    net.poll()
+    after = net.snapshot
+    assert after.rebuilds == 1 and dict(after.forfeits) == {} and after.history[step] == dice
+    recomputed = described(after, net.names, step)
+    kept = len(described(after, net.names)) - len(recomputed)  # the lines of steps before it
+    assert list(net.history) == [
+        *before[:kept],
+        HistoryEntry(None, "A player handed to a bot had played that very step itself: its "
+                     "own entry counts, and the game was recomputed from there.",
+                     EntryKind.EVENT),
+        *recomputed]
+    assert before[:kept] == described(after, net.names)[:kept]
+    assert handed not in [h.text for h in net.history]
