@@ -30,10 +30,10 @@ from p2p_burgundy.cli.localgame import (
     local_dir,
     save,
 )
-from p2p_burgundy.cli.main import main
+from p2p_burgundy.cli.main import main, parse
 from p2p_burgundy.cli.replay import load_game
 from p2p_burgundy.cli.strategies import Strategy, make
-from p2p_burgundy.cli.tui.command import resume_local
+from p2p_burgundy.cli.tui.command import play_mode, resume_local
 from p2p_burgundy.cli.tui.model import Model
 from p2p_burgundy.cli.tui.table import LocalTable, Notice, ends_turn
 from p2p_burgundy.net.log import FILE_MAGIC
@@ -263,3 +263,17 @@ def test_a_turn_under_way_that_does_not_apply_is_damage(tmp_path):
     forged = replace(table.saved(), draft=(TakeWorkers(),))  # no die chosen for it
     with pytest.raises(LocalGameError, match="damaged: the turn under way does not apply"):
         decode(encode(forged)).final_state()
+
+
+def test_any_resume_given_a_local_game_file_resumes_it_as_what_it_is(tmp_path, capsys):
+    _, path = saved_game(tmp_path, turns=1)
+    assert play_mode(parse(["play", "--resume", str(path)])) == "local-resume"
+    assert play_mode(parse(["play", "--resume"])) == "resume"  # the latest networked game
+    found = resume_local(tmp_path, str(path), solo=True, prog="burgundy solo")
+    assert found is not None and found[0].names == ["Ann", "Bot 1", "Bot 2"]
+    networked = tmp_path / "x.game"
+    networked.write_bytes(FILE_MAGIC)
+    assert resume_local(tmp_path, str(networked), solo=True, prog="burgundy solo") is None
+    assert capsys.readouterr().err == (f"burgundy solo: cannot resume {networked}: a networked "
+                                       "game's file (burgundy play --resume FILE resumes it), "
+                                       "not a local game\n")
