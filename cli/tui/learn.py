@@ -39,6 +39,7 @@ from p2p_burgundy import (
     UseDie,
 )
 
+from ..localgame import SUFFIX, local_dir
 from ..sim import chance_entropy
 from ..strategies import make
 from .hint import menu_steps
@@ -147,9 +148,10 @@ PROGRESS_FILE = "learn.json"
 
 
 def first_start(home: Path) -> bool:
-    """True on a computer where nobody has started the lesson or played a networked game
-    (``home``: the data directory), when the lesson is worth offering."""
-    return not (home / PROGRESS_FILE).exists() and not any(home.glob("games/*.game"))
+    """True on a computer where nobody has started the lesson or played a game, networked
+    or local (``home``: the data directory), when the lesson is worth offering."""
+    return (not (home / PROGRESS_FILE).exists() and not any(home.glob("games/*.game"))
+            and not any(local_dir(home).glob(f"*{SUFFIX}")))
 
 
 

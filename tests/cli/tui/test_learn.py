@@ -11,7 +11,7 @@ import pytest
 from p2p_burgundy import EndTurn
 from p2p_burgundy.cli.tui.app import footer_keys
 from p2p_burgundy.cli.tui.layout import compute_layout
-from p2p_burgundy.cli.tui.learn import AFTER, LESSON, Lesson
+from p2p_burgundy.cli.tui.learn import AFTER, LESSON, Lesson, first_start
 from p2p_burgundy.cli.tui.model import Model
 from p2p_burgundy.cli.tui.render import render
 
@@ -71,6 +71,17 @@ def test_the_first_start_offers_the_lesson_and_a_click_starts_it(tmp_path: Path)
         term.wait_for(f"Lesson 1 of {TOTAL}: dice and workers")
         term.press("q")
         assert term.wait_exit() == 0
+
+
+def test_the_lesson_is_offered_until_a_game_is_played_networked_or_local(tmp_path: Path) -> None:
+    assert first_start(tmp_path)
+    (tmp_path / "local").mkdir()
+    (tmp_path / "local" / "00ff.local").write_bytes(b"")
+    assert not first_start(tmp_path)
+    (tmp_path / "local" / "00ff.local").unlink()
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "00ff.game").write_bytes(b"")
+    assert not first_start(tmp_path)
 
 
 def test_every_step_fits_its_pane_at_80x24_and_the_lesson_is_a_legal_game() -> None:
