@@ -32,6 +32,7 @@ goes there, and :class:`SeatMoved` says so (the driver saves the address book).
 ...             nonces=lambda: bytes(16), has_file=lambda game_id: False,
 ...             here=lambda address: address == ("10.0.0.1", 4000))
 >>> node.receive(b"GET / HTTP/1.0", ("10.0.0.9", 80), now=0.0)
+False
 >>> node.admission.stats.dropped_shape, node.flush(save=print, now=0.0)
 (1, [])
 """
@@ -143,14 +144,16 @@ class Node:
 
     # --- input ---
 
-    def receive(self, data: bytes, source: Address, now: float) -> None:
+    def receive(self, data: bytes, source: Address, now: float) -> bool:
         """One datagram from ``source``: the cheap checks first (net/admission.py), then the
-        lobby or the session. A message either rejects changes nothing; it is counted."""
+        lobby or the session. A message either rejects changes nothing; it is counted.
+        False if the cheap checks dropped it: then there is nothing new to flush (under a
+        flood most datagrams end here, and each must cost as little as possible)."""
         verdict = self.admission.admit(data, source, now)
         if verdict is Verdict.BY_AUTHOR and not self._vouched(data, now):
-            return
+            return False
         if verdict not in (Verdict.PASS, Verdict.BY_AUTHOR):
-            return
+            return False
         self.replies.received(source, len(data))
         seat = self._seat_at(source)
         if seat is not None:  # only seats: any source would grow it
@@ -164,6 +167,7 @@ class Node:
                     and source == self.lobby.host and self.lobby.started is None
                     and self.lobby.refused is None):
                 self.lobby.refuse(f"the host runs another release: {exc}")
+        return True
 
     def handle_timer(self, now: float) -> None:
         """A timer tick, every :data:`~p2p_burgundy.net.sync.HEADS_INTERVAL` (the same as

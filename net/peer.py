@@ -316,7 +316,8 @@ class Peer:
             data, source = await self.transport.recv()
             errors = self.node.errors
             try:
-                self.node.receive(data, source, self._loop.time())
+                if not self.node.receive(data, source, self._loop.time()):
+                    continue  # dropped by the cheap checks: nothing changed
             except Exception:  # a bug one datagram triggers must not deafen the peer for good
                 log.exception("internal error on a datagram from %s (dropped)", source)
             if self.node.errors > errors:

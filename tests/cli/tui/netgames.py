@@ -27,6 +27,13 @@ def wait_until(thread: PeerThread, done: Callable[[], bool], timeout: float = 10
 
 def play_out(thread: PeerThread, table: NetTable, seed: int = 1, timeout: float = 60.0) -> None:
     """A greedy bot plays our seat of ``table`` until the game is over."""
+    play_until(thread, table, lambda: table.state.is_over, "the end of the game", seed, timeout)
+
+
+def play_until(thread: PeerThread, table: NetTable, done: Callable[[], bool], what: str,
+               seed: int = 1, timeout: float = 60.0) -> None:
+    """A greedy bot plays our seat of ``table`` whenever the game waits for it, until
+    ``done()``, which is checked right after a poll (the table has shown everything)."""
     bot = make("greedy", seed)
 
     def step() -> bool:
@@ -37,9 +44,11 @@ def play_out(thread: PeerThread, table: NetTable, seed: int = 1, timeout: float 
             table.submit_turn([bot.choose(state, legal_actions(state))])
         elif snapshot.my_turn and table.state.to_move == table.my_seat:
             table.submit_turn(compose_turn(snapshot.state, bot))
-        return table.state.is_over
+        else:
+            return done()
+        return False  # poll what our move brought before deciding
 
-    wait_until(thread, step, timeout, "the end of the game")
+    wait_until(thread, step, timeout, what)
 
 
 def bot_game(home: Path, bots: int = 1, name: str = "Ann",

@@ -41,7 +41,7 @@ from p2p_burgundy.net.snapshot import Snapshot, Snapshots
 
 from ...net.harness import Table
 from ...net.test_fairness_attacks import last_round_dice, sign_agreement
-from .netgames import bot_game, play_out, wait_until
+from .netgames import bot_game, play_out, play_until, wait_until
 
 LOOPBACK = "127.0.0.1"
 
@@ -271,8 +271,9 @@ def resigned_by_keys(hana: NetTable, jo: NetTable) -> Model:
     jo.poll()
     assert jo.my_seat is None  # Jo watches from now on
     assert any(h.text.startswith("You resigned") for h in jo.history)
-    wait_until(hana.thread, lambda: hana.poll() is not None and hana.may_end,
-               what="the seat handed over")
+    # Jo's seat goes to the bot when the game next waits for it: if Hana's turn came first
+    # (she may start, and the dice may be in before Jo resigned), after she has played it.
+    play_until(hana.thread, hana, lambda: hana.may_end, "the seat handed over", timeout=10.0)
     return Model(hana)
 
 
