@@ -4,9 +4,9 @@ peer's session.
 
 curses wants a synchronous loop and the Peer an asyncio one, so the Peer (and any local bot
 peers) live on one event loop in a daemon thread; the client calls into it with
-:meth:`PeerThread.call`. Once the game started, the client reads it only through the
-immutable snapshots the peer publishes (:class:`~p2p_burgundy.net.snapshot.Snapshot`), never
-the session the loop is changing.
+:meth:`PeerThread.call`. It reads the lobby and then the game only through the immutable
+snapshots the peer publishes (:class:`~p2p_burgundy.net.snapshot.LobbySnapshot`,
+:class:`~p2p_burgundy.net.snapshot.Snapshot`), never the objects the loop is changing.
 """
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from p2p_burgundy import (
     Action,
     Edition,
     EngineError,
-    GameConfig,
     GameState,
     IllegalAction,
     new_game,
@@ -42,11 +42,10 @@ from p2p_burgundy.net.identity import (
     load_or_create,
     table_code,
 )
-from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Member, Refused
 from p2p_burgundy.net.peer import Peer, game_path, saved_port
 from p2p_burgundy.net.policy import HandOverPolicy
 from p2p_burgundy.net.report import Resignation
-from p2p_burgundy.net.snapshot import Snapshot
+from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot
 from p2p_burgundy.net.start import COLOURS
 
 from .estates import table_config
@@ -99,7 +98,9 @@ class PeerThread:
         self.peer: Peer | None = None
         self.bots: list[Peer] = []
         self.browser: Browser | None = None
-        self.tables: dict[str, TableInfo] = {}
+        # The tables seen on the LAN: the browser hands over a new copy on each change, which
+        # nobody changes afterwards (one reference swap, so the UI reads one or the other).
+        self.tables: Mapping[str, TableInfo] = {}
         self._bot_tasks: list[asyncio.Task[None]] = []
         self._closed = False
 
@@ -120,7 +121,7 @@ class PeerThread:
         interfaces = [interface] if interface else None
 
         def changed(tables: dict[str, TableInfo]) -> None:
-            self.tables = tables
+            self.tables = MappingProxyType(tables)
 
         async def go() -> Browser:
             browser = Browser(interfaces, changed)
@@ -228,21 +229,21 @@ async def _cancel(tasks: Sequence[asyncio.Task[Any]]) -> None:
 
 
 class LanLobby:
-    """The lobby as the client shows it: host or join, members, readiness, start."""
+    """The lobby as the client shows it: host or join, members, readiness, start.
+
+    The peer thread changes the lobby; this runs in the UI's thread, so it never reads the
+    lobby: it reads the immutable snapshot the peer publishes after each batch of input
+    (:attr:`Peer.lobby_snapshot <p2p_burgundy.net.peer.Peer.lobby_snapshot>`), one reference
+    read per frame (:attr:`table`), as :class:`NetTable` reads the game. Commands go to the
+    peer thread through :meth:`PeerThread.call`.
+    """
 
     def __init__(self, thread: PeerThread) -> None:
         self.thread = thread
         assert thread.peer is not None
-        self.peer = thread.peer
-        self._since = 0  # events before this belong to an earlier table
-
-    @property
-    def fingerprint(self) -> str:
-        return fingerprint(self.peer.identity.public_key)
-
-    @property
-    def key(self) -> bytes:
-        return self.peer.identity.public_key
+        self.peer = thread.peer  # to send commands and take its snapshots; never read otherwise
+        self.key = self.peer.identity.public_key
+        self.fingerprint = fingerprint(self.key)
 
     def host(self, players: int, name: str, colour: str, edition: str = "2011",
              setup: Setup | None = None, estate: str | None = None,
@@ -252,12 +253,10 @@ class LanLobby:
         the experts' ``setup``; with the expansion ``modules``; ``hints`` from a bot allowed
         or not."""
         config = table_config(players, Edition(edition), estate, setup, modules, board, hints)
-        self._since = self.peer.event_count
         self.thread.call(self.peer.host(config, name, colour))
 
     def join(self, table: TableInfo | tuple[str, int], name: str, colour: str,
              spectator: bool = False) -> None:
-        self._since = self.peer.event_count
         if isinstance(table, TableInfo):
             coroutine = self.peer.join(table.address, name, colour, game_id=table.game_id,
                                        host_fingerprint=table.fingerprint, spectator=spectator)
@@ -272,95 +271,27 @@ class LanLobby:
     def set_me(self, name: str, colour: str, ready: bool) -> None:
         self.thread.call(self.peer.set_me(name, colour, ready))
 
+    def start(self) -> None:
+        self.thread.call(self.peer.start_game())
+
     @property
     def address(self) -> tuple[str, int]:
         """Where others join our table (host:port)."""
         return self.peer.reachable_address
 
     @property
-    def active(self) -> bool:
-        """Whether we are at a table (hosting or joining)."""
-        return self.peer.lobby is not None
+    def table(self) -> LobbySnapshot | None:
+        """The table we host or joined, as the peer last published it (None: at no table).
+        Read it once per frame: each read may give a later snapshot."""
+        return self.peer.lobby_snapshot  # one reference read: a whole snapshot
 
-    @property
-    def is_host(self) -> bool:
-        return isinstance(self.peer.lobby, HostLobby)
-
-    @property
-    def members(self) -> tuple[Member, ...]:
-        lobby = self.peer.lobby
-        return tuple(lobby.members) if lobby is not None else ()
-
-    @property
-    def admitted(self) -> bool:
-        """Whether we are in the table's roster (a host always is)."""
-        return any(m.key == self.key for m in self.members)
-
-    @property
-    def config(self) -> GameConfig | None:
-        lobby = self.peer.lobby
-        if isinstance(lobby, HostLobby):
-            return lobby.config
-        if isinstance(lobby, JoinLobby):
-            return lobby.config
-        return None
-
-    @property
-    def seats(self) -> int:
-        config = self.config
-        return config.players if config is not None else 0
-
-    @property
-    def host_address(self) -> tuple[str, int] | None:
-        """The address of the host we joined (None when hosting)."""
-        lobby = self.peer.lobby
-        return lobby.host if isinstance(lobby, JoinLobby) else None
-
-    @property
-    def table_code(self) -> str | None:
-        keys = [m.key for m in self.members]
-        lobby = self.peer.lobby
-        game_id = lobby.game_id if lobby is not None else b""
-        return table_code(game_id, keys) if keys and game_id else None
-
-    @property
-    def host_silent(self) -> str | None:
-        """What to say while the host we joined is silent (it may be gone), else None."""
-        events, _ = self.peer.events_since(self._since)
-        news = [e for e in events if isinstance(e, HostSilent | HostBack)]
-        return news[-1].reason if news and isinstance(news[-1], HostSilent) else None
-
-    @property
-    def refused(self) -> str | None:
-        """Why the table refused us or closed (since we last hosted or joined), or None."""
-        events, _ = self.peer.events_since(self._since)
-        reasons = [e.reason for e in events if isinstance(e, Refused)]
-        return reasons[-1] if reasons else None
-
-    @property
-    def closed(self) -> bool:
-        """Whether the host proposed the start (nobody can change anything any more)."""
-        lobby = self.peer.lobby
-        if isinstance(lobby, HostLobby):
-            return lobby.proposed
-        return isinstance(lobby, JoinLobby) and lobby.closed
-
-    @property
-    def can_start(self) -> bool:
-        lobby = self.peer.lobby
-        return isinstance(lobby, HostLobby) and lobby.can_start and not lobby.proposed
-
-    def start(self) -> None:
-        self.thread.call(self.peer.start_game())
-
-    @property
-    def free_seats(self) -> int:
-        """Seats nobody holds yet (bots on their way count as taken)."""
-        keys = {m.key for m in self.members}
+    def free_seats(self, table: LobbySnapshot) -> int:
+        """Seats of ``table`` nobody holds yet (our bots on their way count as taken)."""
+        keys = {m.key for m in table.members}
         coming = [b for b in self.thread.bots
-                  if b.identity.public_key not in keys and b.session is None
-                  and isinstance(b.lobby, JoinLobby) and b.lobby.refused is None]
-        return max(0, self.seats - len(keys) - len(coming))
+                  if b.identity.public_key not in keys and b.snapshot is None
+                  and (joining := b.lobby_snapshot) is not None and joining.refused is None]
+        return max(0, table.seats - len(keys) - len(coming))
 
     def add_bots(self, count: int, strategy: str = "greedy") -> None:
         """Fill ``count`` seats of our hosted table with local bot peers."""
@@ -722,7 +653,8 @@ def quick_bot_game(home: Path, bots: int, name: str,
         lobby.add_bots(bots, strategy)
         deadline = time.monotonic() + timeout
         while lobby.game is None:
-            if lobby.can_start:
+            table = lobby.table
+            if table is not None and table.can_start:
                 lobby.start()
             if time.monotonic() > deadline:
                 raise LanError("the bots did not join in time")

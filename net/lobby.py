@@ -459,6 +459,7 @@ class JoinLobby(_Base):
         self.silent_since: float | None = None  # the proven host fell silent then
         self._left_table = b""  # the table the host had when it fell silent
         self._silent_host = ""  # who fell silent, as HostSilent named it
+        self.silent: str | None = None  # what HostSilent said, until the host is back
         self._hello()
 
     def _hello(self) -> None:
@@ -512,7 +513,7 @@ class JoinLobby(_Base):
         if self.silent_since is not None:
             again = "at a new table" if table_id != self._left_table else "at its table"
             self._events.append(HostBack(f"{self._silent_host} is back {again}: joining again"))
-            self.silent_since = None
+            self.silent_since = self.silent = None
         try:
             config = GameConfig.from_tree(welcome.config)
         except EngineError as exc:
@@ -650,10 +651,11 @@ class JoinLobby(_Base):
     def _fell_silent(self, now: float, nonce: bytes) -> None:
         """Start over with the same host key: a fresh HELLO for whatever table it has."""
         self._silent_host = self._host_label()
-        self._events.append(HostSilent(
+        self.silent = (
             f"{self._silent_host} has not answered for {HOST_SILENT_AFTER:.0f} s: check that "
             "it is still running and at its table, and the network between you; waiting for "
-            "it to come back"))
+            "it to come back")
+        self._events.append(HostSilent(self.silent))
         self.silent_since = now
         self._left_table = self.table_id
         # The host fell silent after it answered, so its key is known.

@@ -7,7 +7,8 @@ random bytes. Everything it does is: receive a datagram or a timer tick, hand it
 send what the node allows. Clients on the peer's own loop (headless bots) read
 ``peer.session`` and call :meth:`Peer.submit_turn`; :meth:`Peer.changed` wakes them when
 anything happened. A client on another thread (the curses UI) reads only
-:attr:`Peer.snapshot` (net/snapshot.py), never the session the loop is changing.
+:attr:`Peer.lobby_snapshot` and :attr:`Peer.snapshot` (net/snapshot.py), never the lobby or
+the session the loop is changing.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from .lobby import (
 from .log import Entry, GameFile, Kind, decode_entry
 from .node import Node, SeatMoved
 from .session import Session
-from .snapshot import Snapshot, Snapshots
+from .snapshot import LobbySnapshot, Snapshot, Snapshots
 from .start import CONTRIBUTION_SIZE
 from .sync import HEADS_INTERVAL
 from .transport import Address, Transport
@@ -118,6 +119,7 @@ class Peer:
         self.events: deque[LobbyEvent | Event | SeatMoved] = deque(maxlen=MAX_EVENTS)
         self.event_count = 0  # events ever recorded (the deque keeps the latest)
         self.snapshot: Snapshot | None = None  # the session after the last flush
+        self.lobby_snapshot: LobbySnapshot | None = None  # the lobby, until the game starts
         self._snapshots: Snapshots | None = None
         self._announcer: Announcer | None = None
         self._changed = asyncio.Event()
@@ -159,6 +161,7 @@ class Peer:
         lobby = HostLobby(self.identity, os.urandom(16), config, name, colour,
                           contribution=os.urandom(CONTRIBUTION_SIZE))
         self.node.host(lobby)
+        self._publish(self._loop.time())
         if self.announce:
             fp = fingerprint(self.identity.public_key)
             info = TableInfo(instance_name(name, fp), name, fp, lobby.table_id, 1,
@@ -208,6 +211,7 @@ class Peer:
         everyone at its table and stops announcing it); the peer may then host or join again."""
         for data, address in self.node.leave():
             await self.transport.send(data, address)
+        self._publish(self._loop.time())
         if self._announcer is not None:
             with contextlib.suppress(Exception):
                 await self._announcer.close()
@@ -377,11 +381,14 @@ class Peer:
             address[0] == host or (host == "0.0.0.0" and is_local(address[0])))
 
     def _publish(self, now: float) -> None:
-        """Replace :attr:`snapshot` with the session as it is now. A single reference
-        assignment: a reader on another thread gets the previous snapshot or this one, each
-        complete (a reader that skipped some loses nothing), never a session half changed."""
+        """Replace :attr:`snapshot` with the session as it is now (before the game starts,
+        :attr:`lobby_snapshot` with the lobby). A single reference assignment: a reader on
+        another thread gets the previous snapshot or this one, each complete (a reader that
+        skipped some loses nothing), never a session or a lobby half changed."""
         session = self.session
         if session is None:
+            lobby = self.lobby
+            self.lobby_snapshot = LobbySnapshot.of(lobby) if lobby is not None else None
             return
         if self._snapshots is None:
             self._snapshots = Snapshots(session)

@@ -1,5 +1,6 @@
 """What a client on another thread reads of a game: an immutable :class:`Snapshot` of a
-:class:`~p2p_burgundy.net.session.Session`, sans-I/O.
+:class:`~p2p_burgundy.net.session.Session` and, before the game starts, an immutable
+:class:`LobbySnapshot` of the table being formed; sans-I/O.
 
 The session belongs to the thread that drives it (the peer's asyncio loop); a client running
 elsewhere (the curses UI) must never read it while that thread changes it, or it could see a
@@ -7,7 +8,8 @@ turn applied but not yet its step, a seat handed over but not the deputy's turn.
 driver takes a snapshot after each batch of input (:meth:`Snapshots.take`) and hands it over
 whole; the reader keeps whichever snapshot it last got. Each snapshot is complete (every step
 of the game, every chat line, every void entry), so a reader that skipped some misses
-nothing: it compares the latest with the last one it read.
+nothing: it compares the latest with the last one it read. A lobby is small: each
+:class:`LobbySnapshot` is taken whole (:meth:`LobbySnapshot.of`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from p2p_burgundy import GameConfig, GameState
 from p2p_burgundy.scoring import Outcome
 
 from .events import EntryRejected, Equivocation, Resolved, Waiting
+from .identity import table_code
+from .lobby import HostLobby, JoinLobby, Member
 from .log import Kind
 from .session import Session
 from .start import Seat
@@ -133,3 +137,43 @@ class Snapshots:
             missing=silent,
         )
         return self._last
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySnapshot:
+    """A table being formed (hosted or joined) as it stood between two batches of input.
+    Every field is immutable, so it may be read from any thread."""
+
+    hosting: bool  # our table (a HostLobby), else one we joined
+    host: tuple[str, int] | None  # the host we joined (None when hosting)
+    config: GameConfig | None  # the table's rules (a joiner learns them from the host)
+    members: tuple[Member, ...]  # the roster, the host first
+    game_id: bytes  # b"" until the host proposes the final roster (it depends on it)
+    admitted: bool  # we are in the roster (a host always is)
+    closed: bool  # the host proposed the start: nobody can change anything any more
+    can_start: bool  # hosting: the table is full and ready, and nothing proposed yet
+    refused: str | None  # why the table refused us or closed
+    silent: str | None  # the host we joined has not answered for a while: what to say
+
+    @classmethod
+    def of(cls, lobby: HostLobby | JoinLobby) -> LobbySnapshot:
+        """``lobby`` as it is now."""
+        if isinstance(lobby, HostLobby):
+            return cls(hosting=True, host=None, config=lobby.config,
+                       members=tuple(lobby.members), game_id=lobby.game_id, admitted=True,
+                       closed=lobby.proposed, can_start=lobby.can_start and not lobby.proposed,
+                       refused=None, silent=None)
+        return cls(hosting=False, host=lobby.host, config=lobby.config, members=lobby.members,
+                   game_id=lobby.game_id, admitted=lobby.admitted, closed=lobby.closed,
+                   can_start=False, refused=lobby.refused, silent=lobby.silent)
+
+    @property
+    def seats(self) -> int:
+        """The table's seats (0 while a joiner does not know its rules yet)."""
+        return self.config.players if self.config is not None else 0
+
+    @property
+    def code(self) -> str | None:
+        """The table code everyone compares, once the game id exists."""
+        keys = [m.key for m in self.members]
+        return table_code(self.game_id, keys) if keys and self.game_id else None

@@ -252,22 +252,24 @@ class LobbyRunner:
         self.model.message = f"Looking for the table {target} on the LAN..."
 
     def snapshot(self) -> LobbyView:
+        """What the screens show this frame: one snapshot of our table, the tables seen."""
         lobby = self.lobby
         mine = lobby.fingerprint
         tables = tuple(sorted((t for t in self.thread.tables.values() if t.fingerprint != mine),
                               key=lambda t: t.instance))
+        table = lobby.table  # read once: the frame shows one moment of the table
         at = None
-        if lobby.active:
-            config = lobby.config
-            address = lobby.address if lobby.is_host else lobby.host_address
-            at = AtTable(hosting=lobby.is_host, address=address or ("?", 0),
-                         members=lobby.members, seats=lobby.seats,
+        if table is not None:
+            config = table.config
+            address = lobby.address if table.hosting else table.host
+            at = AtTable(hosting=table.hosting, address=address or ("?", 0),
+                         members=table.members, seats=table.seats,
                          edition=config.edition.value if config else "?",
                          extras=table_extras(config) if config else "",
-                         code=lobby.table_code, admitted=lobby.admitted,
-                         can_start=lobby.can_start, closed=lobby.closed,
-                         free=lobby.free_seats if lobby.is_host else 0,
-                         refused=lobby.refused, silent=lobby.host_silent)
+                         code=table.code, admitted=table.admitted,
+                         can_start=table.can_start, closed=table.closed,
+                         free=lobby.free_seats(table) if table.hosting else 0,
+                         refused=table.refused, silent=table.silent)
         return LobbyView(tables=tables, mdns=self.options.mdns, table=at)
 
     def run(self) -> NetTable | PlayBots | Learn | None:
@@ -307,11 +309,11 @@ class LobbyRunner:
             if command is None:
                 continue
             if isinstance(command, QuitLobby):
-                if self.lobby.active:  # tell the table (a joiner leaves, a host closes it)
+                if self.lobby.table is not None:  # tell it (a joiner leaves, a host closes it)
                     self.execute(Leave())
                 return None
             if isinstance(command, PlayBots | Learn):
-                if isinstance(command, Learn) and self.lobby.active:
+                if isinstance(command, Learn) and self.lobby.table is not None:
                     self.execute(Leave())
                 return command
             self.execute(command)
@@ -346,8 +348,8 @@ class LobbyRunner:
                 lobby.set_me(command.name, command.colour, command.ready)
             elif isinstance(command, Start):
                 lobby.start()
-            elif isinstance(command, AddBots):
-                lobby.add_bots(lobby.free_seats, self.options.strategy)
+            elif isinstance(command, AddBots) and (at := model.view.table) is not None:
+                lobby.add_bots(at.free, self.options.strategy)  # the seats the user saw free
             elif isinstance(command, Leave):
                 lobby.leave()
         except Exception as exc:  # the network: say what happened, stay in the lobby

@@ -1,4 +1,5 @@
-"""Snapshots of a session (net/snapshot.py): immutable once taken, complete when read late."""
+"""Snapshots of a session and of a lobby (net/snapshot.py): immutable once taken, complete
+when read late."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import pytest
 
 from p2p_burgundy import state_hash
 from p2p_burgundy.net.events import Waiting
-from p2p_burgundy.net.snapshot import Snapshot, Snapshots
+from p2p_burgundy.net.identity import fingerprint, table_code
+from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
 
 from .harness import Table
+from .test_lobby import HOST, SILENT, exchange, silent_guest, table
 
 
 def test_a_snapshot_stays_as_it_was_taken_while_the_session_plays_on() -> None:
@@ -69,3 +72,38 @@ def test_the_latest_snapshot_holds_all_that_the_skipped_ones_held() -> None:
     assert last.outcome == taken[-1].outcome == table.sessions[0].outcome()
     assert last.outcome is not None and last.outcome.scores == (42, 34)
     assert every.take(missing=[]).outcome is taken[-1].outcome  # the game is over: kept
+
+
+def test_a_lobby_snapshot_stays_as_it_was_taken_while_the_table_forms_and_starts() -> None:
+    host, guest = table()
+    hosted, joined = LobbySnapshot.of(host), LobbySnapshot.of(guest)
+    seen = [(s.hosting, s.host, s.seats, [(m.name, m.colour, m.ready) for m in s.members],
+             s.game_id, s.code, s.admitted, s.closed, s.can_start, s.refused, s.silent)
+            for s in (hosted, joined)]
+    roster = [("Hana", "red", True), ("Gus", "blue", False)]
+    assert seen == [(True, None, 2, roster, b"", None, True, False, False, None, None),
+                    (False, HOST, 2, roster, b"", None, True, False, False, None, None)]
+    guest.set_me("Gus", "green", True)
+    exchange(host, guest)
+    assert LobbySnapshot.of(host).can_start
+    host.start()
+    exchange(host, guest)
+    assert host.started is not None and guest.members[1].colour == "green"
+    assert [(s.hosting, s.host, s.seats, [(m.name, m.colour, m.ready) for m in s.members],
+             s.game_id, s.code, s.admitted, s.closed, s.can_start, s.refused, s.silent)
+            for s in (hosted, joined)] == seen
+    now = LobbySnapshot.of(host)
+    keys = [host.identity.public_key, guest.identity.public_key]
+    assert (now.closed, now.can_start, now.members[1].colour, now.game_id) == (
+        True, False, "green", host.started.game_id)
+    assert now.code == LobbySnapshot.of(guest).code == table_code(host.started.game_id, keys)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        hosted.closed = True  # type: ignore[misc]
+
+
+def test_a_lobby_snapshot_says_the_host_we_joined_is_silent_until_it_is_back() -> None:
+    host, guest = silent_guest()
+    before = LobbySnapshot.of(guest)
+    assert before.silent == SILENT.format(fp=fingerprint(host.identity.public_key))
+    exchange(host, guest)  # the host answers the new HELLO
+    assert LobbySnapshot.of(guest).silent is None and before.silent is not None

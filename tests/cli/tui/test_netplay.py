@@ -37,7 +37,7 @@ from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.events import ChanceResolved
 from p2p_burgundy.net.log import FILE_MAGIC, GameFile, Kind, decode_entry, read_records
 from p2p_burgundy.net.session import Session
-from p2p_burgundy.net.snapshot import Snapshot, Snapshots
+from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
 
 from ...net.harness import Table
 from ...net.test_fairness_attacks import last_round_dice, sign_agreement
@@ -64,6 +64,13 @@ def open_lobby(threads: list[PeerThread], home: Path) -> LanLobby:
     threads.append(thread)
     thread.open(home, interface=LOOPBACK, mdns=False)
     return LanLobby(thread)
+
+
+def at(lobby: LanLobby) -> LobbySnapshot:
+    """The table ``lobby`` is at, as its peer last published it."""
+    table = lobby.table
+    assert table is not None
+    return table
 
 
 def test_a_network_game_logs_exactly_what_its_replay_shows(finished: tuple[NetTable, Path]
@@ -137,46 +144,48 @@ def test_joining_leaving_and_refusals_as_the_lobby_screen_sees_them(
     host.host(2, "Hana", "red")
     bob = open_lobby(threads, tmp_path / "bob")
     bob.join(host.address, "Bob", "red")
-    wait_until(host.thread, lambda: len(host.members) == 2 and bob.admitted, what="Bob in")
-    assert [m.name for m in bob.members] == ["Hana", "Bob"]
-    assert bob.members[1].colour == "blue"  # red was taken
-    assert bob.members[1].fingerprint == bob.fingerprint
+    wait_until(host.thread, lambda: len(at(host).members) == 2 and at(bob).admitted,
+               what="Bob in")
+    assert [m.name for m in at(bob).members] == ["Hana", "Bob"]
+    assert at(bob).members[1].colour == "blue"  # red was taken
+    assert at(bob).members[1].fingerprint == bob.fingerprint
     # The table code follows the game id, which holds every member's fresh contribution: it
     # exists once the host proposes the final roster.
-    assert bob.table_code is None and host.table_code is None
-    assert host.free_seats == 0 and not host.can_start
+    assert at(bob).code is None and at(host).code is None
+    assert host.free_seats(at(host)) == 0 and not at(host).can_start
     bob.set_me("Bob", "green", True)
-    wait_until(host.thread, lambda: host.can_start, what="Bob ready")
-    assert (host.members[1].colour, host.members[1].ready) == ("green", True)
+    wait_until(host.thread, lambda: at(host).can_start, what="Bob ready")
+    assert (at(host).members[1].colour, at(host).members[1].ready) == ("green", True)
 
     cy = open_lobby(threads, tmp_path / "cy")
     cy.join(host.address, "Cy", "yellow")
-    wait_until(cy.thread, lambda: cy.refused is not None, what="Cy refused")
-    assert cy.refused == "the host refused: the table is full"
+    wait_until(cy.thread, lambda: at(cy).refused is not None, what="Cy refused")
+    assert at(cy).refused == "the host refused: the table is full"
 
     bob.leave()
-    wait_until(host.thread, lambda: len(host.members) == 1, what="Bob gone")
-    assert not bob.active and bob.refused is None
+    wait_until(host.thread, lambda: len(at(host).members) == 1, what="Bob gone")
+    assert bob.table is None
     bob.join(host.address, "Bob", "blue")
-    wait_until(bob.thread, lambda: bob.admitted, what="Bob back")
+    wait_until(bob.thread, lambda: at(bob).admitted, what="Bob back")
+    assert at(bob).refused is None
     host.leave()
-    wait_until(bob.thread, lambda: bob.refused is not None, what="the table closed")
-    assert bob.refused == "the host refused: the table was closed"
+    wait_until(bob.thread, lambda: at(bob).refused is not None, what="the table closed")
+    assert at(bob).refused == "the host refused: the table was closed"
 
 
 def test_local_bots_fill_the_free_seats_and_the_game_starts_with_the_same_code(
         tmp_path: Path, threads: list[PeerThread]) -> None:
     host = open_lobby(threads, tmp_path / "host")
     host.host(3, "Hana", "red")
-    assert host.free_seats == 2
-    host.add_bots(host.free_seats)
-    assert host.free_seats == 0  # on their way
-    wait_until(host.thread, lambda: host.can_start, what="the bots ready")
-    assert host.table_code is None  # no game id before the final roster
+    assert host.free_seats(at(host)) == 2
+    host.add_bots(2)
+    assert host.free_seats(at(host)) == 0  # on their way
+    wait_until(host.thread, lambda: at(host).can_start, what="the bots ready")
+    assert at(host).code is None  # no game id before the final roster
     host.start()
     wait_until(host.thread, lambda: host.game is not None, what="the start")
     table = NetTable(host.thread)
-    assert table.table_code == host.table_code is not None
+    assert table.table_code == at(host).code is not None
     assert table.names == ["Hana", "Bot 1", "Bot 2"]
 
 
@@ -205,10 +214,10 @@ def test_hints_allowed_by_the_host_are_in_every_players_config(
     host.host(2, "Hana", "red", hints=True)
     joiner = open_lobby(threads, tmp_path / "joiner")
     joiner.join(host.address, "Jo", "blue")
-    wait_until(joiner.thread, lambda: joiner.config is not None and joiner.config.hints,
+    wait_until(joiner.thread, lambda: (config := at(joiner).config) is not None and config.hints,
                what="the joiner to see the table's rules")
     joiner.set_me("Jo", "blue", True)
-    wait_until(host.thread, lambda: host.can_start, what="the joiner ready")
+    wait_until(host.thread, lambda: at(host).can_start, what="the joiner ready")
     host.start()
     wait_until(joiner.thread, lambda: joiner.game is not None, what="the start")
     assert NetTable(joiner.thread).hints and NetTable(host.thread).hints
@@ -221,7 +230,7 @@ def test_a_spectator_follows_the_game_read_only_to_the_same_end(
     watcher = open_lobby(threads, tmp_path / "watcher")
     watcher.join(host.address, "Wes", "blue", spectator=True)
     host.add_bots(1)
-    wait_until(host.thread, lambda: host.can_start, what="the bot ready")
+    wait_until(host.thread, lambda: at(host).can_start, what="the bot ready")
     host.start()
     wait_until(watcher.thread, lambda: watcher.game is not None, what="the start")
     table = NetTable(watcher.thread)
@@ -247,9 +256,9 @@ def two_players(tmp_path: Path, threads: list[PeerThread]) -> tuple[NetTable, Ne
     host.host(2, "Hana", "red")
     jo = open_lobby(threads, tmp_path / "jo")
     jo.join(host.address, "Jo", "blue")
-    wait_until(host.thread, lambda: len(host.members) == 2 and jo.admitted, what="Jo in")
+    wait_until(host.thread, lambda: len(at(host).members) == 2 and at(jo).admitted, what="Jo in")
     jo.set_me("Jo", "blue", True)
-    wait_until(host.thread, lambda: host.can_start, what="Jo ready")
+    wait_until(host.thread, lambda: at(host).can_start, what="Jo ready")
     host.start()
     wait_until(jo.thread, lambda: jo.game is not None, what="the start")
     return NetTable(host.thread), NetTable(jo.thread)
