@@ -378,8 +378,8 @@ class App:
     def run(self) -> int:
         dirty = True
         while True:
-            if self._poll():
-                dirty = True
+            moved = self._poll()
+            dirty = dirty or moved
             model = self.model
             if self.bot is not None and model.draft is not None and not model.confirm:
                 if self.execute(model.autoplay(self.bot.choose)):
@@ -389,7 +389,9 @@ class App:
             if dirty:
                 self._paint()
                 dirty = False
-            busy = self.bot is not None and not model.game_over
+            # Autoplay reads again at once while the game moves (local bots play in polls);
+            # when it waits for others it waits for keys like a player does.
+            busy = self.bot is not None and moved and not model.game_over
             self.screen.timeout(0 if busy else POLL_MS)
             try:
                 raw = self.screen.get_wch()
