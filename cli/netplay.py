@@ -317,7 +317,8 @@ class NetTable:
     The log shows what the local game shows: each step the session resolved (what a chance
     event drew, a turn's actions, the game after it) is described the same way. When the
     session recomputes the game (a seat handed to a bot had played that step itself), a
-    line says so and the steps it replaced are described again. A seat the game waits for
+    line says so and the steps it replaced are described again, followed again by the chat
+    lines shown after them (what players wrote stays in the log). A seat the game waits for
     and has not heard from for ``gone_after`` seconds is offered to a bot (:meth:`gone`,
     :meth:`seat_to_bot`).
     """
@@ -590,8 +591,11 @@ class NetTable:
 
     def _show(self, since: int, why: str | None = None) -> None:
         """Describe the steps from ``since`` on, after a line saying ``why``; the lines of
-        steps shown before from there (the session recomputed the game) are replaced."""
+        steps shown before from there (the session recomputed the game) are replaced, but
+        the chat lines among them are what players wrote: they follow again, in order."""
+        chats: list[HistoryEntry] = []
         if since < len(self._marks):
+            chats = [h for h in self._history[self._marks[since]:] if h.kind == EntryKind.CHAT]
             del self._history[self._marks[since]:], self._marks[since:]
         if why is not None:
             self._history.append(HistoryEntry(None, why, EntryKind.EVENT))
@@ -603,6 +607,7 @@ class NetTable:
             else:
                 self._history += turn_lines(before, step.actions, self._names)
             before = step.state
+        self._history += chats
 
     def _track_missing(self) -> bool:
         """Note since when each seat the game waits for has been silent (the table policy,

@@ -403,12 +403,18 @@ def test_a_recomputed_game_is_described_again_from_the_step_that_changed() -> No
     agreement came first), then gets Bob's own reveal for those dice: the game is recomputed
     from there. The table, reading only the snapshot before and the one after, keeps the log
     up to that step, says why, and describes the recomputed steps; the hand-over it had shown
-    is gone with them."""
+    is gone with them, but the chat line shown after that step follows them again, then the
+    new one."""
     table = Table(2, seed=6)
     table.play(turns=9)
     step, dice = last_round_dice(table.sessions[0])
     sign_agreement(table, 0, 1, step)
     table.play()
+    asked, answer = HistoryEntry(0, "Bob, still there?", EntryKind.CHAT), \
+        HistoryEntry(1, "yes, my dice came late", EntryKind.CHAT)
+    for chat in (asked, answer):
+        table.sessions[chat.seat].send_chat(chat.text)
+    table.pump()
     bobs = table.sessions[0].chains[1]
     reveal = next(e for e in bobs if e.kind == Kind.REVEAL and e.payload[0] == dice.index)
     watcher = Session(table.start)
@@ -423,6 +429,7 @@ def test_a_recomputed_game_is_described_again_from_the_step_that_changed() -> No
     handed = "Bob's seat is played by a bot from now on (agreed by all)."
     assert handed in [h.text for h in net.history] and net.snapshot.forfeits == {1: step}
     before = list(net.history)
+    assert asked in before and answer not in before  # Bob's line is after his reveal
     for entry in bobs[reveal.seq:]:
         watcher.receive_entry(entry.raw)
     peer.snapshot = snapshots.take(())
@@ -436,6 +443,6 @@ def test_a_recomputed_game_is_described_again_from_the_step_that_changed() -> No
         HistoryEntry(None, "A player handed to a bot had played that very step itself: its "
                      "own entry counts, and the game was recomputed from there.",
                      EntryKind.EVENT),
-        *recomputed]
+        *recomputed, asked, answer]
     assert before[:kept] == described(after, net.names)[:kept]
     assert handed not in [h.text for h in net.history]
