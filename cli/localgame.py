@@ -41,6 +41,7 @@ from pathlib import Path
 import msgpack
 
 from p2p_burgundy import Action, EngineError, GameState, action_from_tree, apply
+from p2p_burgundy.net.log import FILE_MAGIC
 from p2p_burgundy.record import GameRecord
 
 from .sim import MAX_SEED, chance_entropy
@@ -50,7 +51,7 @@ SUFFIX = ".local"
 FORMAT_VERSION = 1
 MAGIC = b"P2PBURGUNDY-LOCAL\x00" + bytes([FORMAT_VERSION])
 _CHECKSUM = struct.Struct(">I")
-_NETWORKED_MAGIC = b"P2PBURGUNDY-GAME\x00"  # net.log.FILE_MAGIC without its version byte
+_NETWORKED_MAGIC = FILE_MAGIC[:-1]  # any version of a networked game's file
 
 
 class LocalGameError(Exception):
