@@ -9,7 +9,15 @@ from __future__ import annotations
 import pytest
 
 from p2p_burgundy.net.messages import Heads, Seated, Tag, Who, parse
-from p2p_burgundy.net.node import MISSING_AFTER, QUIET_AFTER, SeatMoved
+from p2p_burgundy.net.node import (
+    ASK_EVERY,
+    MAX_ASKED,
+    MISSING_AFTER,
+    QUIET_AFTER,
+    SEATED_DOMAIN,
+    SeatMoved,
+    seated_message,
+)
 from p2p_burgundy.net.sync import HEADS_INTERVAL
 
 from .sim import Machine, Net, address_of
@@ -158,3 +166,44 @@ def test_a_spoofer_claiming_a_seat_from_another_address_never_gets_its_traffic()
         assert p.node.addresses[2] == newer
         assert moves(p) == [SeatMoved(2, NEW), SeatMoved(2, newer)]
         assert 2 not in p.node.missing(net.now)
+
+
+def test_whos_are_paced_per_address_and_only_the_latest_addresses_are_remembered() -> None:
+    """While a seat is quiet, each unknown address that talks about the game gets a WHO at most
+    once per ASK_EVERY (the same nonce until answered), and only the MAX_ASKED addresses
+    asked last are remembered: an answer to a forgotten WHO is not even checked."""
+    net = started(3, seed=13, loss=0.0)
+    asker, seat = net.peers[0], net.peers[2]
+    session = asker.session
+    assert session is not None
+    heads = Heads(session.game_id, tuple(len(c) for c in session.chains),
+                  tuple(c[-1].id for c in session.chains)).encode()
+    quiet = net.now + QUIET_AFTER + 1  # nobody delivered since: every seat is quiet
+    strangers = [(f"10.231.1.{n}", 7000 + n) for n in range(MAX_ASKED + 1)]
+
+    def whos(now: float, sources: list[tuple[str, int]]) -> dict[tuple[str, int], bytes]:
+        for source in sources:
+            asker.node.receive(heads, source, now)
+        return {address: parse(data).nonce for data, address in asker.flush(now)
+                if parse(data).TAG == Tag.WHO}
+
+    first = whos(quiet, strangers[:MAX_ASKED])
+    assert set(first) == set(strangers[:MAX_ASKED]) and len(set(first.values())) == MAX_ASKED
+    assert whos(quiet + ASK_EVERY / 2, strangers[:MAX_ASKED]) == {}  # too soon: nothing sent
+    assert set(whos(quiet + ASK_EVERY / 2, strangers[MAX_ASKED:])) == {strangers[MAX_ASKED]}
+    again = whos(quiet + ASK_EVERY, strangers[1:MAX_ASKED])  # the first one is forgotten
+    assert again == {s: first[s] for s in strangers[1:MAX_ASKED]}  # the same nonce each
+    # The seat answers the forgotten WHO from that address: ignored before any check.
+    signature = seat.identity.sign(SEATED_DOMAIN, seated_message(
+        session.game_id, first[strangers[0]], 0, 2, strangers[0]))
+    errors = asker.node.errors
+    asker.node.receive(Seated(session.game_id, 2, first[strangers[0]], signature).encode(),
+                       strangers[0], quiet + ASK_EVERY)
+    assert asker.node.errors == errors and asker.node.addresses[2] == address_of(2)
+    # The same answer to a WHO still remembered moves the seat.
+    nonce = first[strangers[1]]
+    signature = seat.identity.sign(SEATED_DOMAIN, seated_message(
+        session.game_id, nonce, 0, 2, strangers[1]))
+    asker.node.receive(Seated(session.game_id, 2, nonce, signature).encode(), strangers[1],
+                       quiet + ASK_EVERY)
+    assert asker.node.addresses[2] == strangers[1]
