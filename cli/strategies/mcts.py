@@ -13,8 +13,8 @@ From a new leaf a rollout lets the greedy bot play every seat until the *horizon
 then the bot plays one more turn, judged just before that turn ends (when nobody holds an
 unused die). So a line is judged by what it lets the bot do next time, on sampled dice, not
 only by the value's guess of it. ``horizon="reply"`` stops at the last opponent's reply
-(judged just before it ends), ``horizon="round"`` at the end of the current round (as does
-every horizon in the solo game, where nobody replies). All dice
+(judged just before it ends). In the solo game, where nobody replies, a rollout stops at the
+end of the current round. All dice
 of a round are rolled at its start, so the opponents' replies in the current round are
 predicted exactly (for a greedy opponent). A chance event met on the
 way (the next round's dice, a new phase's tiles) is a future nobody knows: the rollout
@@ -77,7 +77,7 @@ from .greedy import DEFAULT_WEIGHTS, TUNED_WEIGHTS, Evaluator, GreedyStrategy, W
 from .value import LearnedValue
 
 DEFAULT_THINK = 1.0  # seconds per search when no iteration budget is given
-HORIZONS = ("reply", "turn", "round")
+HORIZONS = ("reply", "turn")
 VALUES = ("learned", "greedy")
 
 
@@ -336,7 +336,7 @@ class MctsStrategy:
         chanced = False
         while state.phase < PHASES:
             if state.chance is not None:
-                if horizon == "round" or players == 1:  # solo: nobody replies
+                if players == 1:  # solo: nobody replies, the round's end is the horizon
                     break
                 state = resolve_chance(state, hashlib.sha256(
                     world + state.chance.index.to_bytes(4, "big")).digest())
@@ -348,7 +348,7 @@ class MctsStrategy:
                 action = actions[0]
             else:
                 action = self._policy(mover, chanced).choose(state, actions)
-            if type(action) is EndTurn and horizon != "round" and players > 1:
+            if type(action) is EndTurn and players > 1:
                 if mover != seat:
                     replied.add(mover)
                 # The horizon's last turn: the last reply ("reply") or, once every opponent

@@ -7,12 +7,13 @@ import time
 
 import pytest
 
-from p2p_burgundy import EndTurn, GameConfig, GameState, apply, legal_actions, state_hash
+from p2p_burgundy import Edition, EndTurn, GameConfig, GameState, apply, legal_actions, state_hash
 from p2p_burgundy.cli.main import main
 from p2p_burgundy.cli.sim import SimConfig, play_game, run_sim
 from p2p_burgundy.cli.strategies import Strategy, make
 from p2p_burgundy.cli.strategies.greedy import DEFAULT_WEIGHTS, TUNED_WEIGHTS
 from p2p_burgundy.cli.strategies.mcts import (
+    HORIZONS,
     PARAMS_2026,
     Mcts2026Strategy,
     MctsStrategy,
@@ -42,8 +43,10 @@ class _Recorder:
         return action
 
 
-def _mid_game(seed: int = 3) -> GameState:
-    """A phase B position with the mover at the start of a turn (greedy played up to it)."""
+def _mid_game(seed: int = 3, config: GameConfig | None = None) -> GameState:
+    """A phase B position with the mover at the start of a turn (greedy played up to it), in
+    a 2-player game unless ``config`` says otherwise."""
+    config = config or GameConfig(players=2)
     class Stop(Exception):
         pass
 
@@ -59,7 +62,7 @@ def _mid_game(seed: int = 3) -> GameState:
             return self.greedy.choose(state, actions)
 
     with pytest.raises(Stop) as caught:
-        play_game(GameConfig(players=2), [Watch(), Watch()], seed=seed)
+        play_game(config, [Watch() for _ in range(config.players)], seed=seed)
     state: GameState = caught.value.args[0]
     return state
 
@@ -140,10 +143,10 @@ def test_the_first_release_is_kept_as_mcts_2026() -> None:
             legal_actions(state)
 
 
-def _judged(horizon: str) -> tuple[GameState, GameState, bool]:
-    """The start of a turn, the state one rollout from it judges at ``horizon``, and whether
-    that rollout sampled a chance event."""
-    start = _mid_game()
+def _judged(horizon: str, start: GameState | None = None) -> tuple[GameState, GameState, bool]:
+    """The start of a turn (``start``, or a 2-player game's), the state one rollout from it
+    judges at ``horizon``, and whether that rollout sampled a chance event."""
+    start = start or _mid_game()
     bot = MctsStrategy(seed=1, iterations=1, params=SearchParams(horizon=horizon))
     judged: list[GameState] = []
     bot._judge = lambda state, seat: judged.append(state) or 0.0  # type: ignore[method-assign]
@@ -170,12 +173,18 @@ def test_the_reply_horizon_stops_at_the_opponents_reply() -> None:
     assert judged.players[seat].dice_used != start.players[seat].dice_used
 
 
-def test_the_round_horizon_stops_where_the_next_round_is_rolled() -> None:
-    start, judged, chanced = _judged("round")
+@pytest.mark.parametrize("horizon", HORIZONS)
+def test_a_solo_rollout_stops_where_the_next_round_is_rolled(horizon: str) -> None:
+    start, judged, chanced = _judged(horizon, _mid_game(4, GameConfig(1, Edition.E2019)))
     # The round is over; the next one waits for its dice, which the rollout does not sample.
     assert judged.chance is not None
     assert (judged.phase, judged.round) == (start.phase, start.round + 1)
     assert not chanced
+
+
+def test_an_unknown_horizon_is_refused() -> None:
+    with pytest.raises(ValueError, match="horizon must be one of reply, turn"):
+        MctsStrategy(params=SearchParams(horizon="round"))
 
 
 def test_an_unknown_leaf_value_is_refused() -> None:
