@@ -141,6 +141,10 @@ def estate_in_box(edition: Edition, number: str) -> str:
         board = all_estates().get(number)
         if board is not None and edition.value in board.editions:
             return board.id
+        if board is not None or any(b.number("2019") == number for b in all_estates().values()):
+            raise ConfigError(f"argument --estate: no estate {number!r} in the "
+                              f"{edition.value} box; it is in the 2019 box: play it with "
+                              "--edition 2019") from None
         raise ConfigError(f"argument --estate: {exc}") from None
 
 

@@ -180,6 +180,10 @@ class GameConfig:
         if len(estates) != self.players:
             raise ConfigError(f"{len(estates)} estates for {self.players} players")
         boards = [self.board(e) for e in estates]
+        for board in boards:
+            if board not in self.custom and self.edition.value not in board.editions:
+                raise ConfigError(f"estate {board.id} is not in the {self.edition.value} box: "
+                                  f"play it with --edition {board.editions[-1]}")
         for board in self.custom:
             if board.id not in estates:
                 raise ConfigError(f"the board of one's own {board.id!r} is not played")

@@ -77,8 +77,12 @@ def test_sim_options_become_the_game_config():
 @pytest.mark.parametrize(("argv", "message"), [
     (["sim", "--estate", "42"], "argument --estate: no estate '42' in the 2011 box; known: "
                                 "1, 2, 3"),
-    (["sim", "--estate", "10"], "no estate '10' in the 2011 box"),
-    (["sim", "--estate", "11a", "--edition", "2011"], "no estate '11a' in the 2011 box"),
+    (["sim", "--estate", "10"], "no estate '10' in the 2011 box; it is in the 2019 box: "
+                                "play it with --edition 2019"),
+    (["sim", "--estate", "11a", "--edition", "2011"],
+     "no estate '11a' in the 2011 box; it is in the 2019 box: play it with --edition 2019"),
+    (["sim", "--estate", "2019-2", "--edition", "2011"],
+     "no estate '2019-2' in the 2011 box; it is in the 2019 box: play it with --edition 2019"),
     (["sim", "--setup", "experts"], "argument --setup: must be one of experts-open, "
                                     "experts-secret, not 'experts'"),
     (["sim", "--estate", "5", "--setup", "experts-open"],

@@ -291,7 +291,8 @@ def test_the_shipped_file_itself_validates():
 @pytest.mark.parametrize("ident", list(REGIONS))
 def test_a_game_on_each_estate_finishes(ident):
     players = 2 + sorted(REGIONS).index(ident) % 3
-    config = GameConfig(players, estates=(ident,) * players)
+    edition = Edition.E2011 if "2011" in estate(ident).editions else Edition.E2019
+    config = GameConfig(players, edition, estates=(ident,) * players)
     final, _ = play_random(config, seed=sum(map(ord, ident)))
     assert final.is_over
     assert [b.id for b in final.boards] == [ident] * players
@@ -495,6 +496,17 @@ def test_standard_configs_keep_their_four_field_tree():
 def test_bad_configs_are_refused(build, message):
     with pytest.raises(ConfigError, match=message):
         build()
+
+
+@pytest.mark.parametrize("ident", ["2019-2", "11a", "11b", "11c", "11d", "11e", "11f"])
+def test_a_duchy_of_the_2019_box_only_is_refused_in_a_2011_game(ident):
+    with pytest.raises(ConfigError) as refused:
+        GameConfig(2, Edition.E2011, estates=(ident, ident))
+    assert str(refused.value) == (f"estate {ident} is not in the 2011 box: "
+                                  "play it with --edition 2019")
+    with pytest.raises(ConfigError, match="play it with --edition 2019"):
+        GameConfig.from_tree([2, "2011", [ident, ident], [18, 18]])
+    assert GameConfig(2, Edition.E2019, estates=(ident, ident)).estates == (ident, ident)
 
 
 # --- a board of one's own ----------------------------------------------------------------------

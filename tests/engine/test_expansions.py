@@ -344,7 +344,8 @@ _BY_COLOUR = (Building.BANK, Tile.COW_2, Tile.SHIP, Tile.CASTLE, Tile.MINE, Tile
 
 def test_joining_two_border_posts_scores_the_phase_bonus():
     # 11a: posts at spaces 4/9, 8/14 and 34/35; the start castle on 0, a row of tiles to 3
-    state = position(estate_id="11a", start_space=0, dice=(4, 4), storage=(Tile.KNOWLEDGE_2,),
+    state = position(estate_id="11a", edition=E2019, start_space=0, dice=(4, 4),
+                     storage=(Tile.KNOWLEDGE_2,),
                      estate={4: Tile.KNOWLEDGE_3, 1: Building.BANK, 2: Building.MARKET,
                              3: Tile.CASTLE})
     state = play(state, UseDie(0), PlaceTile(0, 8))
@@ -356,8 +357,8 @@ def test_joining_two_border_posts_scores_the_phase_bonus():
 def test_the_first_and_second_to_join_all_three_posts_score_the_colour_bonus(ranks, rank, vp):
     board = estate("11a")
     tiles = {s: _BY_COLOUR[board.colours[s]] for s in range(37) if s not in (0, 26, 34, 35)}
-    state = position(estate_id="11a", start_space=0, dice=(1, 1), storage=(Tile.COW_3,),
-                     estate=tiles)
+    state = position(estate_id="11a", edition=E2019, start_space=0, dice=(1, 1),
+                     storage=(Tile.COW_3,), estate=tiles)
     seat = state.to_move
     state = with_game(state, border_ranks=tuple(ranks) if seat == 1 else tuple(reversed(ranks)))
     before = mover(state).breakdown
