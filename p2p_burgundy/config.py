@@ -26,11 +26,13 @@ from .estate import (
     CUSTOM_FIELDS,
     SPACE_COUNT,
     Estate,
+    bits,
     caveat,
     edition_estates,
     estate,
     parse_estate,
 )
+from .rivers import never_covered
 from .tiles import Colour
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 4
@@ -202,6 +204,8 @@ class GameConfig:
                     f"seat {seat}: the start castle must go on a dark green space, "
                     f"not {board.label(space)}"
                 )
+        if self.solo:
+            _check_solo_can_be_won(boards[0], starts[0])
         object.__setattr__(self, "estates", tuple(estates))
         object.__setattr__(self, "start_spaces", tuple(starts))
 
@@ -400,6 +404,19 @@ def _board_from_tree(tree: object) -> Estate:
     if _board_tree(board) != tree:
         raise ConfigError(f"board {board.id!r} is not written in its canonical form")
     return board
+
+
+def _check_solo_can_be_won(board: Estate, start: int) -> None:
+    """ConfigError unless all 37 spaces of ``board`` can be filled in a solo game (the win)
+    from the start castle on ``start``, or from every dark green space if it is chosen."""
+    for space in board.dark_green_spaces if start == CHOOSE else [start]:
+        left = never_covered(board, space)
+        if left:
+            raise ConfigError(
+                f"the solo game cannot be won on estate {board.id}: with the start castle on "
+                f"{board.label(space)}, no tile can ever reach "
+                f"{', '.join(board.label(s).split()[0] for s in bits(left))} (spaces "
+                f"{', '.join(map(str, bits(left)))}; other regions only via the rivers)")
 
 
 def _default_start(board: Estate) -> int:

@@ -88,6 +88,7 @@ from .chance import (
 from .config import CHOOSE, Edition, GameConfig, Module
 from .errors import ChanceError, IllegalAction
 from .estate import DIE_PATTERN, NEIGHBOURS, SPACE_COUNT, Estate, bits, box_sides
+from .rivers import river_reach
 from .scoring import (
     BASE_CATEGORY_COUNT,
     COLOUR_BONUS_VP,
@@ -747,27 +748,6 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
 _PLACE_ROWS = len(PLACE_TILE)
 
 
-def river_reach(board: Estate, occupied: int) -> int:
-    """The solo game's "expand to other regions only via the rivers", on a duchy whose rivers
-    are its blue spaces: the spaces a tile may go on as far as regions go (adjacency aside):
-    every space of a region already begun, every blue space, and every space next to a
-    covered blue space.
-
-    >>> from p2p_burgundy.estate import estate
-    >>> board = estate("1")
-    >>> reach = river_reach(board, 1 << 18)  # the start castle alone
-    >>> [board.label(s) for s in bits(reach & NEIGHBOURS[18])]
-    ['S2 (row 4, 3)', 'S5 (row 4, 5)']
-    """
-    reach = board.colour_masks[Colour.BLUE]
-    for s in bits(occupied & reach):
-        reach |= NEIGHBOURS[s]
-    for region in board.regions:
-        if region.mask & occupied:
-            reach |= region.mask
-    return reach
-
-
 def _without_duplicate_buildings(board: Estate, p: PlayerState, tile: int, mask: int) -> int:
     """The spaces of ``mask`` whose city holds no ``tile`` yet (one building of a kind per
     city)."""
@@ -846,7 +826,9 @@ def _discard_choices(state: GameState, p: PlayerState, any_tile: int) -> list[Ac
 
 
 def _ship_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    return list(_goods_choices(state, p))
+    """The goods a ship may take; Pass when none lie anywhere any more (the solo game: taken
+    by another ship placed since, with an action the player chose to take first)."""
+    return list(_goods_choices(state, p)) or [PASS]
 
 
 _GOODS_BITS = tuple(1 << g for g in range(7))  # a count per goods type -> a mask of types
@@ -1064,30 +1046,7 @@ def _shield_goods_choices(state: GameState, p: PlayerState, _: int) -> list[Acti
 def _estate_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     offers = state.modules.offers[state.order[state.turn]]
     return [ChooseEstate(side, space) for side, ident in enumerate(offers)
-            for space in start_spaces(state.config, state.config.board(ident))]
-
-
-def start_spaces(config: GameConfig, board: Estate) -> list[int]:
-    """The dark green spaces a start castle may be placed on; in the solo game only those
-    whose region touches a blue space (from the others no river, so no other region, could
-    ever be reached), where the duchy has any.
-
-    >>> from p2p_burgundy.config import Edition
-    >>> board = GameConfig(players=2).board("1")
-    >>> solo = GameConfig(players=1, edition=Edition.E2019)
-    >>> start_spaces(GameConfig(players=2), board), start_spaces(solo, board)
-    ([1, 2, 6, 18], [18])
-    """
-    spaces = board.dark_green_spaces
-    if not config.solo:
-        return spaces
-    blue = board.colour_masks[Colour.BLUE]
-    out = []
-    for space in spaces:
-        region = board.regions[board.region_of[space]].mask
-        if any(NEIGHBOURS[s] & blue for s in bits(region)):
-            out.append(space)
-    return out or spaces  # a board of one's own without any: every dark green space
+            for space in state.config.board(ident).dark_green_spaces]
 
 
 _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
@@ -1194,7 +1153,7 @@ _EXPECTED = {
     Step.DIE: "take a tile, place a tile, sell goods or take workers with the chosen die",
     Step.FREE_ACTION: "the castle's extra action: take, place, sell or take workers",
     Step.DISCARD: "storage is full: discard one of the three older tiles",
-    Step.SHIP: "the ship takes goods: choose the depot",
+    Step.SHIP: "the ship takes goods: choose the depot (or pass if none lie anywhere)",
     Step.WAREHOUSE: "the warehouse may sell one goods type (or pass)",
     Step.CARPENTER: "the carpenter's workshop may take a building from a numbered depot (or pass)",
     Step.CHURCH: "the church may take a mine, castle or knowledge tile (or pass)",
@@ -1532,8 +1491,9 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
     if not p.frontier >> space & 1 and not turn.new.modules.shields[turn.seat] & _S18:
         raise turn.fail(action, f"space {board.label(space)} is not next to a placed tile")
     if turn.old.config.solo and not river_reach(board, p.occupied) >> space & 1:
-        raise turn.fail(action, f"space {board.label(space)} begins a new region away from "
-                                "the rivers (solo: other regions only via a river)")
+        raise turn.fail(action, f"space {board.label(space)} begins a region on a river from "
+                                "land (solo: from one region on a river to another only "
+                                "by the river)")
     if colour == _BEIGE and not p.knowledge & _K1 \
             and not _without_duplicate_buildings(board, p, tile, 1 << space):
         raise turn.fail(action, f"that city already has a {tile_name(tile)} "
@@ -1824,6 +1784,13 @@ def _take_goods(turn: _Turn, action: TakeGoods, _: int) -> None:
         goods = [(0,) * 7] * 7
     turn.new.depot_goods = tuple(goods)
     turn.p.goods = tuple(held)
+    if turn.new.config.solo:
+        _offer_exchange(turn)
+
+
+def _ship_takes_nothing(turn: _Turn, action: Pass, _: int) -> None:
+    if _goods_choices(turn.old, turn.p):
+        raise turn.fail(action, "goods lie on the depots: the ship takes goods")
     if turn.new.config.solo:
         _offer_exchange(turn)
 
@@ -2147,12 +2114,11 @@ def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
         raise turn.fail(action, f"side must be {sides}")
     board = turn.old.config.board(offers[action.side])
     space = action.space
-    allowed = start_spaces(turn.old.config, board)
+    allowed = board.dark_green_spaces
     if not (type(space) is int and space in allowed):
         where = board.label(space) if type(space) is int and 0 <= space < SPACE_COUNT else space
         spaces = ", ".join(f"{s} ({board.label(s)})" for s in allowed)
-        solo = " that reaches a river (solo)" if turn.old.config.solo else ""
-        raise turn.fail(action, f"the start castle goes on a dark green space{solo} of estate "
+        raise turn.fail(action, f"the start castle goes on a dark green space of estate "
                                 f"{board.id}: {spaces}; not {where}")
     p = turn.p
     p.estate = _start_estate(turn.seat, space)
@@ -2172,6 +2138,7 @@ _HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
     (Step.TURN, Buy): _buy,
     (Step.DISCARD, Discard): _discard,
     (Step.SHIP, TakeGoods): _take_goods,
+    (Step.SHIP, Pass): _ship_takes_nothing,
     (Step.WAREHOUSE, SellGoods): _warehouse_sell,
     (Step.WAREHOUSE, Pass): _pass,
     (Step.CITY_HALL, PlaceTile): _city_hall_place,

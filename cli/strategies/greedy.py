@@ -39,7 +39,8 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.board import PHASES, ROUNDS
 from p2p_burgundy.estate import Estate
-from p2p_burgundy.rules import COST, river_reach
+from p2p_burgundy.rivers import river_reach
+from p2p_burgundy.rules import COST
 from p2p_burgundy.scoring import (
     COLOUR_BONUS_VP,
     PHASE_BONUS,

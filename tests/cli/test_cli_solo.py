@@ -55,6 +55,20 @@ def test_a_bad_solo_command_line_is_one_line_and_exit_code_2(argv, message, caps
     assert message in err and len(err.splitlines()) == 1
 
 
+def test_a_board_file_that_cannot_be_won_solo_is_refused_in_one_line(tmp_path, capsys):
+    import json
+
+    from tests.engine.test_solo import DRY_CORNER
+    path = tmp_path / "corner.json"
+    path.write_text(json.dumps({"id": "corner", "name": "A dry corner", "rows": DRY_CORNER,
+                                "source": "a test"}))
+    assert main(["sim", "--players", "1", "--estate-file", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "the solo game cannot be won on estate corner: with the start castle on C3 " \
+           "(row 3, 3), no tile can ever reach B1, A2, C3, S4, M1" in err
+    assert len(err.splitlines()) == 1
+
+
 def test_the_json_state_of_a_solo_game_has_the_counter_target_and_face_down_tiles():
     config = GameConfig(1, Edition.E2019)
     state, _ = play_game(config, [make("greedy", 1)], seed=2)

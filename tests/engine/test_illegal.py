@@ -110,7 +110,7 @@ CASES = [
     ("end turn while discarding", discard, END_TURN, "storage is full"),
     ("pass while discarding", discard, Pass(), "not a choice now"),
     ("sell on a ship", ship, SellGoods(2), "the ship takes goods: choose the depot"),
-    ("pass on a ship", ship, Pass(), "not a choice now"),
+    ("pass on a ship", ship, Pass(), "goods lie on the depots: the ship takes goods"),
     ("take at the warehouse", lambda: building(Step.WAREHOUSE), TakeTile(1, 0),
      "the warehouse may sell one goods type (or pass)"),
     ("sell at the carpenter", lambda: building(Step.CARPENTER), SellGoods(4),

@@ -35,7 +35,8 @@ from p2p_burgundy.actions import (
 )
 from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.estate import SPACE_COUNT, bits
-from p2p_burgundy.rules import GOODS_SLOTS, river_reach
+from p2p_burgundy.rivers import river_reach
+from p2p_burgundy.rules import GOODS_SLOTS
 from p2p_burgundy.scoring import (
     COLOUR_BONUS_VP,
     REGION_VP,
@@ -454,7 +455,7 @@ def test_random_solo_games_keep_every_invariant(modules):
     duchies = ("1", "2019-2", "5", "11a")
     for i in range(SOLO_GAMES):
         policy = (solo_builder, *POLICIES)[i % 4]
-        state, _ = random_game(1, 11000 + i, policy=policy, edition=E2019, modules=modules,
+        state, _ = random_game(1, 13000 + i, policy=policy, edition=E2019, modules=modules,
                                estates=(duchies[i // 4 % 4],), visit=checker)
         assert state.is_over
     assert coverage[("games", "over")] == SOLO_GAMES

@@ -2,8 +2,11 @@
 
 Positions are on estate 1 with the start castle on the centre space (18, C6); its blue
 neighbours are 17 (S2) and 19 (S5). Our reading of "expand to other regions only via the
-rivers" on an ordinary duchy: a region with no tile yet may be begun on a blue space, or on a
-space next to a covered blue space.
+rivers" on an ordinary duchy (``p2p_burgundy.rivers``): a region on a river (not blue, with a
+space next to a blue space) is begun next to a covered blue space or next to a covered tile of
+a region away from the rivers, never from another region on a river; blue regions and regions
+away from the rivers are begun as in the base game. On estate 1 the castle region 1-2-6 and
+the knowledge region 30-34-35 are away from the rivers.
 """
 
 from __future__ import annotations
@@ -34,8 +37,8 @@ from p2p_burgundy import (
     resolve_chance,
 )
 from p2p_burgundy.config import Edition, Setup
-from p2p_burgundy.estate import SPACE_COUNT, estate
-from p2p_burgundy.rules import river_reach
+from p2p_burgundy.estate import SPACE_COUNT, all_estates, bits, estate, parse_estate
+from p2p_burgundy.rivers import never_covered, river_reach
 from p2p_burgundy.scoring import Category
 from p2p_burgundy.state import EMPTY, Step
 from p2p_burgundy.tiles import FACE_DOWN, TILE_COLOUR, Building, Colour, Tile, knowledge_tile
@@ -92,8 +95,12 @@ def test_set_up_gives_1_silverling_2_workers_3_goods_then_the_castle_on_any_dark
     p = state.players[0]
     assert (p.silver, p.workers, sum(p.goods), p.occupied) == (1, 2, 3, 0)
     assert state.step == Step.CHOOSE_ESTATE
-    assert legal_actions(state) == [ChooseEstate(0, 18)]  # the only one by a river
-    assert_illegal(state, ChooseEstate(0, 6), "a dark green space that reaches a river (solo)")
+    # "place it on any dark green castle space in your duchy"
+    assert legal_actions(state) == [ChooseEstate(0, 1), ChooseEstate(0, 2), ChooseEstate(0, 6),
+                                    ChooseEstate(0, 18)]
+    assert_illegal(state, ChooseEstate(0, 5), "the start castle goes on a dark green space of "
+                   "estate 1: 1 (C5 (row 1, 2)), 2 (C4 (row 1, 3)), 6 (C6 (row 2, 3)), "
+                   "18 (C6 (row 4, 4)); not A1 (row 2, 2)")
     state = apply(state, ChooseEstate(0, 18))
     assert state.chance.kind == ChanceKind.PHASE
     after_phase = resolve_chance(state, entropy(0, state.chance.index))
@@ -101,6 +108,36 @@ def test_set_up_gives_1_silverling_2_workers_3_goods_then_the_castle_on_any_dark
     assert sum(t != EMPTY for d in after_phase.depots[1:] for t in d) == 12
     assert sum(t != EMPTY for t in after_phase.depots[0]) == 4
     assert (after_phase.vp_counter, after_phase.vp_target) == (0, 50)
+
+
+@pytest.mark.parametrize("ident", list(all_estates()))
+def test_every_shipped_duchy_can_be_won_solo_from_every_dark_green_space(ident):
+    board = estate(ident)
+    assert [never_covered(board, s) for s in board.dark_green_spaces] == [0, 0, 0, 0]
+    config = GameConfig(1, Edition.E2019, estates=(ident,))
+    state = resolve_all(new_game(config))
+    assert legal_actions(state) == [ChooseEstate(0, s) for s in board.dark_green_spaces]
+
+
+# A board of one's own whose blue space 34 (S4, row 7) lies in a corner between regions on a
+# river: no tile can ever begin them, so 29, 30, 33, 34 and 35 stay empty.
+DRY_CORNER = ["K6 B5 S4 B3", "B2 A1 S6 B5 B4", "B5 A4 C3 C1 B2 K3", "A6 B1 M2 M6 S5 B4 K1",
+              "S2 K5 K4 K3 A1 C2", "A6 B1 A2 B5 S6", "C3 S4 M1 B3"]
+
+
+def test_a_board_of_ones_own_that_cannot_be_filled_is_refused_for_the_solo_game():
+    board = parse_estate({"id": "corner", "name": "A dry corner", "rows": DRY_CORNER,
+                          "source": "a test"}, official=False)
+    assert bits(never_covered(board, 11)) == [29, 30, 33, 34, 35]
+    with pytest.raises(ConfigError) as refused:
+        GameConfig(1, Edition.E2019, estates=("corner",), custom=(board,))
+    assert str(refused.value) == (
+        "the solo game cannot be won on estate corner: with the start castle on C3 (row 3, 3), "
+        "no tile can ever reach B1, A2, C3, S4, M1 (spaces 29, 30, 33, 34, 35; other regions "
+        "only via the rivers)")
+    with pytest.raises(ConfigError, match="start castle on C2 \\(row 5, 6\\)"):
+        GameConfig(1, Edition.E2019, estates=("corner",), custom=(board,), start_spaces=(27,))
+    assert GameConfig(2, Edition.E2019, estates=("corner",) * 2, custom=(board,))  # not solo
 
 
 # --- Each round: the white die's goods and a tile leaving the game ------------------------------
@@ -186,6 +223,16 @@ def test_a_ship_with_no_goods_anywhere_still_offers_the_exchange():
     assert state.step == Step.EXCHANGE
 
 
+def test_a_ship_whose_goods_another_ship_took_first_takes_nothing_and_offers_the_exchange():
+    # the target marker's action, taken first, placed a second ship that took every goods tile
+    state = solo(goods={1: 5}, depots={0: (Tile.MINE,)}, pending=((Step.SHIP, 0),))
+    assert legal_actions(state) == [Pass()]
+    state = apply(state, Pass())
+    assert state.step == Step.EXCHANGE and mover(state).goods[1] == 5
+    goods_left = solo(goods={1: 5}, depot_goods={3: {4: 1}}, pending=((Step.SHIP, 0),))
+    assert_illegal(goods_left, Pass(), "goods lie on the depots: the ship takes goods")
+
+
 def test_a_face_down_tile_goes_on_any_colour_fills_its_region_and_does_nothing_else():
     # the beige space 11 (B3, an area of 1) is next to the covered river space 17
     state = solo(estate={17: Tile.SHIP}, storage=(FACE_DOWN + Tile.MINE, FACE_DOWN + Tile.SHIP),
@@ -202,15 +249,42 @@ def test_a_face_down_tile_goes_on_any_colour_fills_its_region_and_does_nothing_e
 
 # --- Where tiles may go: other regions only via the rivers --------------------------------------
 
-def test_a_new_region_is_begun_on_a_river_or_next_to_a_covered_river_space():
+def test_from_one_region_on_a_river_to_another_the_way_goes_by_the_river():
     state = solo(storage=(Tile.MINE, Tile.SHIP), dice=(4, 2), workers=0)
-    # the mine space 24 touches the castle, but not a covered river space
+    # the mine space 24 (on the river 17) touches the castle (on the rivers 17 and 19), but
+    # not a covered river space
     assert PlaceTile(0, 24) not in legal_actions(apply(state, UseDie(0)))
     assert_illegal(apply(state, UseDie(0)), PlaceTile(0, 24),
-                   "begins a new region away from the rivers")
+                   "space M4 (row 5, 3) begins a region on a river from land (solo: from one "
+                   "region on a river to another only by the river)")
     assert PlaceTile(1, 17) in legal_actions(apply(state, UseDie(1)))
     state = play(state, UseDie(1), PlaceTile(1, 17))
     assert PlaceTile(0, 24) in legal_actions(apply(state, UseDie(0)))  # now next to the river
+
+
+def test_estate_1_with_34_spaces_filled_takes_a_castle_on_space_6():
+    # the castle region 1-2-6 touches no river: it is begun from any neighbour
+    tiles = _colour_tiles()
+    for space in (1, 2, 6):
+        tiles[space] = None
+    state = solo(estate=tiles, storage=(Tile.CASTLE,), dice=(6, 1))
+    assert bin(mover(state).occupied).count("1") == 34
+    state = apply(state, UseDie(0))
+    assert PlaceTile(0, 6) in legal_actions(state)
+    state = apply(state, PlaceTile(0, 6))
+    assert mover(state).estate[6] == Tile.CASTLE and state.step == Step.FREE_ACTION
+
+
+def test_from_a_region_away_from_the_rivers_any_neighbouring_region_is_begun():
+    # the start castle on 6 (away from the rivers): the knowledge space 7 (K5, region 3-7-12
+    # on the river 19) is begun from it; from 7, the city 8-13-14 (on the river 19) is not
+    state = position(1, edition=E2019, start_space=6, storage=(knowledge_tile(1), Building.BANK),
+                     dice=(5, 4))
+    assert PlaceTile(0, 7) in legal_actions(apply(state, UseDie(0)))
+    state = play(state, UseDie(0), PlaceTile(0, 7))
+    assert_illegal(apply(state, UseDie(1)), PlaceTile(0, 8), "begins a region on a river from "
+                   "land")
+    assert river_reach(estate("1"), 1 << 6 | 1 << 7) & (1 << 8 | 1 << 13) == 0
 
 
 def test_a_region_already_begun_grows_from_any_neighbour():
@@ -218,7 +292,8 @@ def test_a_region_already_begun_grows_from_any_neighbour():
     occupied = 1 << CASTLE | 1 << 25  # a building in the city 25-26-31-32-36
     reach = river_reach(board, occupied)
     assert reach >> 26 & 1 and reach >> 31 & 1  # the city's spaces
-    assert not reach >> 24 & 1 and not reach >> 30 & 1  # a mine, a monastery: new regions
+    assert not reach >> 24 & 1  # the mines 24-29-33: a new region on a river
+    assert reach >> 30 & 1  # the monasteries 30-34-35: a new region away from the rivers
 
 
 # --- Completing a colour: a black depot tile placed at once -------------------------------------
@@ -232,7 +307,9 @@ def test_completing_a_colour_scores_no_bonus_but_places_a_black_depot_tile():
     assert p.breakdown[Category.COLOUR_BONUSES] == 0
     assert p.breakdown[Category.REGIONS] == 6 and p.breakdown[Category.PHASE_BONUSES] == 10
     assert state.step == Step.REWARD
-    assert legal_actions(state) == [TakeTile(0, 1)]  # only the ship has a space it may go on
+    # the ship (next to the river 17) and the monastery (30, away from the rivers, next to
+    # the mines) have a space they may go on; the castle has none
+    assert legal_actions(state) == [TakeTile(0, 1), TakeTile(0, 2)]
     state = apply(state, TakeTile(0, 1))
     assert state.step == Step.REWARD_PLACE
     assert legal_actions(state) == [PlaceTile(0, 16), PlaceTile(0, 19)]  # any die number
