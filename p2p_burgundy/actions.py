@@ -240,6 +240,16 @@ class PlaceFromDepot(Action):
     space: int
 
 
+@dataclass(frozen=True, slots=True)
+class TakeFirst(Action):
+    """The solo game ("you choose the order"): of the steps still pending, take ``step``
+    (with its argument ``arg``, as ``GameState.pending`` holds it) first."""
+
+    TAG = 21
+    step: int
+    arg: int = 0
+
+
 TAKE_WORKERS = TakeWorkers()
 PASS = Pass()
 END_TURN = EndTurn()
@@ -248,7 +258,7 @@ ACTION_TYPES: dict[int, type[Action]] = {
     cls.TAG: cls
     for cls in (UseDie, TakeTile, PlaceTile, SellGoods, TakeWorkers, Buy, Discard, TakeGoods,
                 Pass, EndTurn, ChooseEstate, BuyWorkers, UseBuilding, PayGoods, BuyPoints,
-                TakeShield, PayTribute, BorrowMonasteries, SetDie, PlaceFromDepot)
+                TakeShield, PayTribute, BorrowMonasteries, SetDie, PlaceFromDepot, TakeFirst)
 }
 
 

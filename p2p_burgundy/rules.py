@@ -57,6 +57,7 @@ from .actions import (
     PlaceTile,
     SellGoods,
     SetDie,
+    TakeFirst,
     TakeGoods,
     TakeShield,
     TakeTile,
@@ -1143,6 +1144,8 @@ def _on_turn(handler: _Handler) -> _Apply:
         handler(turn, action, arg)
         if state.config.solo and not turn.new.is_over:
             _move_counter(turn, turn.p.vp - state.players[0].vp)
+            if not state.pending or state.pending[-1][0] != Step.ORDER:
+                _offer_order(turn.new)
         return turn.new
 
     return run
@@ -1168,6 +1171,7 @@ _EXPECTED = {
     Step.REWARD: "a colour is complete: choose a black depot tile to place at once",
     Step.REWARD_PLACE: "place the black depot tile you chose, any die number",
     Step.TARGET: "you may buy the victory points that reach the target marker (or pass)",
+    Step.ORDER: "choose which of the pending steps you take first",
     Step.TRIBUTE: "the phase ends: pay 1 for each shield you keep",
     Step.SHIELD_TILE: "the phase ends: your shield places a depot's tile on your estate "
                       "(or pass)",
@@ -1809,7 +1813,7 @@ def _exchange(turn: _Turn, action: TakeTile, _: int) -> None:
         raise turn.fail(action, "the exchange takes a tile of the black depot (0)")
     _check_slot(turn, action, 0, action.slot)
     _store(turn, FACE_DOWN + _take_from_depot(turn.new, 0, action.slot))
-    turn.push(Step.PAY_GOODS, EXCHANGE_GOODS)
+    _push_under_discard(turn, Step.PAY_GOODS, EXCHANGE_GOODS)
 
 
 def _pay_goods(turn: _Turn, action: PayGoods, left: int) -> None:
@@ -1889,13 +1893,63 @@ def _reach_target(turn: _Turn) -> None:
     _push_under_discard(turn, Step.FREE_ACTION)
 
 
-def _push_under_discard(turn: _Turn, step: Step) -> None:
+# The solo game: the steps an action sets off whose order the player chooses ("You choose
+# the order in which you take any (partial) game actions"). A discard comes first (the
+# storage has no room), and the ship's exchange and its payment, a colour reward's
+# placement and shield #5's goods belong to the step before them.
+_ORDERED_STEPS = frozenset((
+    Step.FREE_ACTION, Step.SHIP, Step.WAREHOUSE, Step.CARPENTER, Step.CHURCH, Step.MARKET,
+    Step.CITY_HALL, Step.WHITE_CASTLE, Step.CRANE, Step.REWARD, Step.TARGET))
+
+
+def _order_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    """The solo game's ORDER step: each distinct pending step that may come first, the top
+    one first."""
+    choices: list[Action] = []
+    for step, arg in reversed(state.pending[:-1]):
+        if step in _ORDERED_STEPS:
+            choice = TakeFirst(Step(step), arg)
+            if choice not in choices:
+                choices.append(choice)
+    return choices
+
+
+_CHOICES[Step.ORDER] = _order_choices
+
+
+def _offer_order(new: GameState) -> None:
+    """After an action in the solo game: when two different steps it (or an earlier one) set
+    off are pending, the player chooses which comes first."""
+    pending = new.pending
+    if len(pending) < 2 or pending[-1][0] not in _ORDERED_STEPS:
+        return
+    new.pending = (*pending, (Step.ORDER, 0))
+    if len(_order_choices(new, new.players[0], 0)) < 2:
+        new.pending = pending
+
+
+def _take_first(turn: _Turn, action: TakeFirst, _: int) -> None:
+    choices = _order_choices(turn.old, turn.p, 0)
+    if action not in choices:
+        steps = (Step(step).name for step, _ in reversed(turn.old.pending[:-1])
+                 if step in _ORDERED_STEPS)
+        raise turn.fail(action, "choose one of the pending steps: "
+                                f"{', '.join(dict.fromkeys(steps))}")
+    pending = list(turn.new.pending)
+    for i in range(len(pending) - 1, -1, -1):
+        if pending[i] == (action.step, action.arg):
+            pending.append(pending.pop(i))
+            break
+    turn.new.pending = tuple(pending)
+
+
+def _push_under_discard(turn: _Turn, step: Step, arg: int = 0) -> None:
     """Push ``step``, but under a discard of an overflowing storage (that comes first)."""
     pending = turn.new.pending
     if pending and pending[-1][0] == Step.DISCARD:
-        turn.new.pending = (*pending[:-1], (step, 0), pending[-1])
+        turn.new.pending = (*pending[:-1], (step, arg), pending[-1])
     else:
-        turn.push(step)
+        turn.push(step, arg)
 
 
 def _goods_reason(turn: _Turn, action: TakeGoods) -> str:
@@ -2139,6 +2193,7 @@ _HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
     (Step.DISCARD, Discard): _discard,
     (Step.SHIP, TakeGoods): _take_goods,
     (Step.SHIP, Pass): _ship_takes_nothing,
+    (Step.ORDER, TakeFirst): _take_first,
     (Step.WAREHOUSE, SellGoods): _warehouse_sell,
     (Step.WAREHOUSE, Pass): _pass,
     (Step.CITY_HALL, PlaceTile): _city_hall_place,

@@ -51,6 +51,7 @@ class Step(IntEnum):
     TRIBUTE = 18  # phase end: pay for the shields kept (shields module)
     SHIELD_TILE = 19  # phase end: shield #14 (arg 1: numbered depots) or #15 (arg 0: black)
     SHIELD_GOODS = 20  # shield #5: after a ship, every goods tile of one type
+    ORDER = 21  # the solo game: which of the pending steps comes first
 
 
 EMPTY = -1  # an empty estate space or depot slot

@@ -42,6 +42,7 @@ from p2p_burgundy import (
     PlaceTile,
     SellGoods,
     SetDie,
+    TakeFirst,
     TakeGoods,
     TakeShield,
     TakeTile,
@@ -83,6 +84,16 @@ STEP_WORDS: dict[Step, str] = {
     Step.SHIELD_TILE: "shield's tile",
     Step.SHIELD_GOODS: "shield's goods",
 }
+
+PENDING_WORDS: dict[Step, str] = {
+    **{step: f"the {words}" for step, words in STEP_WORDS.items()},
+    Step.FREE_ACTION: "the action of any number",
+    Step.SHIP: "the ship's goods",
+    Step.WHITE_CASTLE: "the white castle's action",
+    Step.REWARD: "the colour reward",
+    Step.TARGET: "buying points",
+}
+"""A pending step as the solo game's order choice names it (``TakeFirst``)."""
 
 
 def shield_label(shield: int) -> str:
@@ -212,6 +223,8 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
         return text + "."
     if isinstance(action, Discard):
         return f"{name} discarded {tile_label(p.storage[action.storage])} from storage."
+    if isinstance(action, TakeFirst):
+        return f"{name} took {PENDING_WORDS[Step(action.step)]} first."
     if isinstance(action, PayGoods):
         return f"{name} paid 1 x {goods_label(action.goods)} for the black depot tile."
     if isinstance(action, BuyPoints):

@@ -38,6 +38,7 @@ from p2p_burgundy import (
     PlaceTile,
     SellGoods,
     SetDie,
+    TakeFirst,
     TakeGoods,
     TakeShield,
     TakeTile,
@@ -54,7 +55,7 @@ from p2p_burgundy.shields import SHIELD_WORDS
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import tile_name
 
-from .describe import gains, gains_short, tribute_words
+from .describe import PENDING_WORDS, gains, gains_short, tribute_words
 from .layout import LEFT
 from .texts import goods_label, tile_code, tile_label
 
@@ -194,7 +195,7 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
                               ("storage", a.storage, 0))
                    for a in actions if isinstance(a, Discard)]
         if state.pending[-1][1]:
-            return "Shield #4 is gone: keep 3 tiles, discard one", _numbered(options)
+            return "Shield #4 gone: discard down to 3 tiles", _numbered(options)
         new = tile_code(p.storage[-1])
         return f"Storage full (new: {new}): discard one", _numbered(options)
     if step in SOLO_PROMPTS:
@@ -237,6 +238,7 @@ SOLO_PROMPTS = {
     Step.REWARD: "Colour complete: a black depot tile to place now",
     Step.REWARD_PLACE: "Place {tile} on which space? (any number)",
     Step.TARGET: "Buy {points} VP for {points} silver to reach the target?",
+    Step.ORDER: "Which comes first?",
 }
 
 
@@ -257,6 +259,8 @@ def _solo_choice(state: GameState, step: Step, actions: Sequence[Action]
                                  target=("goods", a.goods, 0)))
         elif isinstance(a, BuyPoints):
             options.append(_leaf(state, a, f"buy {a.points} VP for {a.points} silver", key="y"))
+        elif isinstance(a, TakeFirst):
+            options.append(_leaf(state, a, PENDING_WORDS[Step(a.step)]))
     places = [a for a in actions if isinstance(a, PlaceTile)]
     if places:
         options += _place_groups(state, places)[0].children

@@ -280,7 +280,8 @@ class Model:
                 Step.SHIP: "ship", Step.CHOOSE_ESTATE: "estate", Step.TRIBUTE: "tribute",
                 Step.SHIELD_TILE: "phase_end", Step.SHIELD_GOODS: "shield",
                 Step.EXCHANGE: "exchange", Step.PAY_GOODS: "pay_goods", Step.REWARD: "reward",
-                Step.REWARD_PLACE: "reward_place", Step.TARGET: "target"}.get(step, "building")
+                Step.REWARD_PLACE: "reward_place", Step.TARGET: "target",
+                Step.ORDER: "order"}.get(step, "building")
 
     def options(self) -> list[Option]:
         menu = self.menu()

@@ -392,6 +392,7 @@ RULE_REMINDERS: dict[str, str] = {
     "reward": "Solo: a colour completed gives a black depot tile, placed at once.",
     "reward_place": "Solo: place it on a free space of its colour, with any number.",
     "target": "Solo: 1 silverling a VP; at the target you get an action of any number.",
+    "order": "Solo: you choose the order of what your action set off.",
     "solo_scores": "Solo: fill all 37 spaces within 25 rounds to win; VP only move you on.",
 }
 """One line per kind of decision, for the top of the help page (``?``)."""

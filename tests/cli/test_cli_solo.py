@@ -109,3 +109,9 @@ def test_the_solo_steps_have_their_choices_and_sentences_in_the_client():
     assert [o.label for o in options] == ["buy 3 VP for 3 silver", "pass"]
     assert describe_action(target, options[0].action, names) == \
         "Sol bought 3 VP for 3 silverlings: the counter reaches the target marker."
+    order = with_game(position(1, edition=Edition.E2019, start_space=18),
+                      pending=((Step.SHIP, 0), (Step.FREE_ACTION, 0), (Step.ORDER, 0)))
+    prompt, options = build_menu(order)
+    assert prompt == "Which comes first?"
+    assert [o.label for o in options] == ["the action of any number", "the ship's goods"]
+    assert describe_action(order, options[1].action, names) == "Sol took the ship's goods first."

@@ -72,7 +72,8 @@ SETUPS = (Setup.STANDARD, Setup.STANDARD, Setup.EXPERTS_OPEN, Setup.STANDARD,
 SHIELD_STEPS = {Step.TRIBUTE, Step.SHIELD_TILE, Step.SHIELD_GOODS}
 SHIELD_ACTIONS = {TakeShield, PayTribute, SetDie, PlaceFromDepot, BorrowMonasteries}
 EXPANSION_STEPS = {Step.WHITE_CASTLE, Step.CRANE} | SHIELD_STEPS  # only with the modules
-SOLO_STEPS = {Step.EXCHANGE, Step.PAY_GOODS, Step.REWARD, Step.REWARD_PLACE, Step.TARGET}
+SOLO_STEPS = {Step.EXCHANGE, Step.PAY_GOODS, Step.REWARD, Step.REWARD_PLACE, Step.TARGET,
+              Step.ORDER}
 _FINAL = (Category.KNOWLEDGE, Category.GOODS_LEFT, Category.SILVER_LEFT, Category.WORKERS_LEFT)
 
 
@@ -455,7 +456,7 @@ def test_random_solo_games_keep_every_invariant(modules):
     duchies = ("1", "2019-2", "5", "11a")
     for i in range(SOLO_GAMES):
         policy = (solo_builder, *POLICIES)[i % 4]
-        state, _ = random_game(1, 13000 + i, policy=policy, edition=E2019, modules=modules,
+        state, _ = random_game(1, 14000 + i, policy=policy, edition=E2019, modules=modules,
                                estates=(duchies[i // 4 % 4],), visit=checker)
         assert state.is_over
     assert coverage[("games", "over")] == SOLO_GAMES

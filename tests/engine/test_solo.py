@@ -20,11 +20,13 @@ from p2p_burgundy import (
     ChanceKind,
     ChooseEstate,
     ConfigError,
+    Discard,
     GameConfig,
     Pass,
     PayGoods,
     PlaceTile,
     SellGoods,
+    TakeFirst,
     TakeGoods,
     TakeTile,
     TakeWorkers,
@@ -209,6 +211,16 @@ def test_after_a_ship_five_goods_buy_a_black_depot_tile_face_down():
     assert state.step == Step.TURN
 
 
+def test_a_full_storage_discards_before_the_exchange_is_paid():
+    state = with_player(play(_ship_position({1: 2, 2: 2}), UseDie(0), PlaceTile(0, 17),
+                             TakeGoods((3,), (4, 5))),
+                        storage=(Tile.MINE, Tile.MINE, Tile.MINE))
+    state = apply(state, TakeTile(0, 1))
+    assert state.pending[-2:] == ((Step.PAY_GOODS, 5), (Step.DISCARD, 0))
+    state = apply(state, Discard(0))
+    assert state.step == Step.PAY_GOODS and len(mover(state).storage) == 3
+
+
 def test_the_exchange_is_offered_only_with_five_goods_and_may_be_passed():
     state = play(_ship_position({1: 2}), UseDie(0), PlaceTile(0, 17), TakeGoods((3,), (4, 5)))
     assert state.step == Step.TURN  # 4 goods
@@ -368,6 +380,39 @@ def test_reaching_the_target_resets_the_counter_moves_the_marker_and_gives_an_ac
     state = with_game(state, vp_counter=44)
     state = play(with_player(state, goods={6: 1}), UseDie(1), SellGoods(6))
     assert (state.vp_counter, state.vp_target) == (0, 40)  # "from 50 to 45, next time to 40"
+
+
+def test_the_ships_goods_may_be_taken_first_and_sold_with_the_target_markers_action():
+    # "You choose the order in which you take any (partial) game actions": the ship completes
+    # the river 15-16-17 (6 + 10 VP), which reaches the target; its goods come first
+    state = with_game(solo(estate={15: Tile.SHIP, 16: Tile.SHIP}, storage=(Tile.SHIP,),
+                           dice=(2, 1), depot_goods={3: {4: 2}}), vp_counter=40, vp_target=50)
+    state = play(state, UseDie(0), PlaceTile(0, 17))
+    assert (state.vp_counter, state.vp_target) == (0, 45)
+    assert state.step == Step.ORDER
+    assert legal_actions(state) == [TakeFirst(Step.FREE_ACTION), TakeFirst(Step.SHIP)]
+    state = play(state, TakeFirst(Step.SHIP), TakeGoods((3,), (4,)))
+    assert mover(state).goods[4] == 2 and state.step == Step.FREE_ACTION
+    state = play(state, SellGoods(4))  # any number: the marker's action is a castle's
+    assert mover(state).breakdown[Category.SALES] == 4 and state.step == Step.TURN
+    # the other order: the action first, then the ship
+    other = play(with_game(solo(estate={15: Tile.SHIP, 16: Tile.SHIP}, storage=(Tile.SHIP,),
+                                dice=(2, 1), depot_goods={3: {4: 2}}), vp_counter=40),
+                 UseDie(0), PlaceTile(0, 17), TakeFirst(Step.FREE_ACTION), TakeWorkers())
+    assert other.step == Step.SHIP and legal_actions(other) == [TakeGoods((3,), (4,))]
+    assert_illegal(play(with_game(solo(estate={15: Tile.SHIP, 16: Tile.SHIP},
+                                       storage=(Tile.SHIP,), dice=(2, 1),
+                                       depot_goods={3: {4: 2}}), vp_counter=40),
+                        UseDie(0), PlaceTile(0, 17)),
+                   TakeFirst(Step.CHURCH), "choose one of the pending steps: FREE_ACTION, SHIP")
+
+
+def test_one_pending_step_needs_no_order_and_games_of_several_players_never_ask():
+    state = with_game(solo(goods={3: 2}, dice=(3, 1)), vp_counter=48)
+    assert play(state, UseDie(0), SellGoods(3)).step == Step.FREE_ACTION
+    several = position(2, edition=E2019, estate={15: Tile.SHIP, 16: Tile.SHIP},
+                       storage=(Tile.SHIP,), dice=(2, 1), depot_goods={3: {4: 2}})
+    assert play(several, UseDie(0), PlaceTile(0, 17)).step == Step.SHIP
 
 
 def test_silver_may_buy_the_points_missing_to_the_target():
