@@ -22,17 +22,19 @@ import contextlib
 import json
 import os
 import queue
+import re
 import shlex
 import subprocess
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TextIO
 
 from p2p_burgundy import Action, GameState, Outcome, state_hash
 
-from .gamejson import Json, action_json, name, neighbours, scores_json, state_json
-from .strategies import Strategy
+from .gamejson import Json, action_json, name, neighbours, scores_json, state_json, winner_json
+from .strategies import BotError, Maker, Strategy
 
 PROTOCOL_VERSION = 1
 ENGINE = "engine"  # in ``sim --bots``, a seat played by the ``--engine`` program
@@ -44,8 +46,33 @@ class EngineFault(Exception):
     """The engine broke the protocol: no answer in time, exited, or a bad answer."""
 
 
-class EngineError(Exception):
+class EngineError(BotError):
     """An engine failed with no fallback: the message names the engine and the decision."""
+
+
+ENGINE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSpec:
+    """An engine as the command line names it: ``NAME=COMMAND``, or a bare ``COMMAND``
+    named ``engine``.
+
+    >>> EngineSpec.parse("tiny=python3 tiny.py --fast")
+    EngineSpec(name='tiny', command='python3 tiny.py --fast')
+    >>> EngineSpec.parse("python3 bot.py --depth=3")
+    EngineSpec(name='engine', command='python3 bot.py --depth=3')
+    """
+
+    name: str
+    command: str
+
+    @classmethod
+    def parse(cls, text: str) -> EngineSpec:
+        name, sep, command = text.partition("=")
+        if sep and ENGINE_NAME.fullmatch(name) and command.strip():
+            return cls(name, command)
+        return cls(ENGINE, text)
 
 
 # --- The protocol, without I/O -------------------------------------------------------------------
@@ -80,9 +107,14 @@ def read_hello(line: str) -> str:
     return engine_name.strip()
 
 
-def decide_message(decision: int, state: GameState, actions: Sequence[Action]) -> Json:
-    """Decision number ``decision`` (from 1): the visible state and the numbered actions."""
-    return {"type": "decide", "decision": decision, "state_hash": state_hash(state).hex(),
+def decide_message(decision: int, state: GameState, actions: Sequence[Action],
+                   own_seat: int | None = None) -> Json:
+    """Decision number ``decision`` (from 1): the seat deciding, whether that seat was handed
+    over to us (not ``own_seat``), the visible state and the numbered actions."""
+    seat = state.to_move
+    return {"type": "decide", "decision": decision, "seat": seat,
+            "handed_over": own_seat is not None and seat != own_seat,
+            "state_hash": state_hash(state).hex(),
             "state": state_json(state), "actions": [action_json(a) for a in actions]}
 
 
@@ -105,7 +137,7 @@ def read_answer(line: str, decision: int, actions: Sequence[Action]) -> int:
 
 def game_over_message(state: GameState, result: Outcome) -> Json:
     """The last message: final scores and the winner (then stdin is closed)."""
-    return {"type": "game_over", "winner": result.winner, "decided_by": result.decided_by,
+    return {"type": "game_over", "winner": winner_json(result), "decided_by": result.decided_by,
             "scores": scores_json([p.breakdown for p in state.players], result)}
 
 
@@ -211,44 +243,66 @@ class EngineProcess:
 class EngineStrategy:
     """A strategy played by an engine program for ``seat``; with ``fallback``, the named
     strategy takes over the rest of the game when the engine fails (said once on ``log``),
-    and without one the failure is an :class:`EngineError`."""
+    and without one the failure is an :class:`EngineError`.
+
+    ``decisions`` counts the decisions the engine itself answered, ``fallback_decisions``
+    those its fallback made; ``engine_name`` is the name from its hello (None before).
+    """
 
     def __init__(self, command: str, seat: int, *, timeout: float = 10.0,
                  fallback: Callable[[], Strategy] | None = None, fallback_name: str = "",
-                 log: TextIO | None = None) -> None:
+                 log: TextIO | None = None, log_prefix: str = "burgundy bot") -> None:
         self.command = command
+        self._log_prefix = log_prefix
         self.seat = seat
         self.timeout = timeout
-        self.name = "engine"
+        self.engine_name: str | None = None
         self._fallback_factory = fallback
         self._fallback_name = fallback_name
         self._fallback: Strategy | None = None
         self._log = log if log is not None else sys.stderr
         self._process: EngineProcess | None = None
         self.decisions = 0
+        self.fallback_decisions = 0
         self.failure: str | None = None  # what went wrong, once the engine failed
 
-    def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
-        self.decisions += 1
+    @property
+    def name(self) -> str:
+        """Who plays now: the engine's name (``engine`` before its hello), or the fallback's."""
         if self._fallback is not None:
-            return self._fallback.choose(state, actions)
+            return self._fallback.name
+        return self.engine_name or ENGINE
+
+    @property
+    def made_by(self) -> Maker:
+        """What made the last decision: the engine, or its fallback once it failed."""
+        if self._fallback is not None:
+            return ("fallback", self._fallback.name)
+        return ("engine", self.name)
+
+    def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
+        if self._fallback is not None:
+            return self._fall_back(state, actions)
         if self._process is None:
             try:
                 self._process = self._start(state)
             except EngineFault as fault:
                 return self._failed(fault, "start-up", state, actions)
+        decision = self.decisions + 1
         try:
-            self._process.send(decide_message(self.decisions, state, actions))
+            self._process.send(decide_message(decision, state, actions, self.seat))
             line = self._process.receive(self.timeout)
-            return actions[read_answer(line, self.decisions, actions)]
+            chosen = actions[read_answer(line, decision, actions)]
         except EngineFault as fault:
-            return self._failed(fault, describe_decision(self.decisions, state), state, actions)
+            return self._failed(fault, describe_decision(decision, state), state, actions)
+        self.decisions = decision
+        return chosen
 
     def _start(self, state: GameState) -> EngineProcess:
         process = EngineProcess(self.command)
         try:
             process.send(hello_message(self.seat, state))
-            self.name = read_hello(process.receive(self.timeout))
+            self.engine_name = read_hello(process.receive(self.timeout))
         except EngineFault:
             process.close(grace=0)
             raise
@@ -262,10 +316,23 @@ class EngineStrategy:
         if self._fallback_factory is None:
             raise EngineError(self.failure)
         self._fallback = self._fallback_factory()
-        self.name = self._fallback_name
-        print(f"burgundy bot: {self.failure}; {self._fallback_name} plays the rest of the game",
+        print(f"{self._log_prefix}: {self.failure}; {self._fallback_name} plays the rest of "
+              "the game",
               file=self._log, flush=True)
+        return self._fall_back(state, actions)
+
+    def _fall_back(self, state: GameState, actions: Sequence[Action]) -> Action:
+        assert self._fallback is not None
+        self.fallback_decisions += 1
         return self._fallback.choose(state, actions)
+
+    def summary(self) -> Json:
+        """What the engine did, for ``--json``: its command and name, the decisions it and its
+        fallback made, and why the fallback took over."""
+        return {"command": self.command, "name": self.engine_name,
+                "decisions": self.decisions, "failure": self.failure,
+                "fallback": self._fallback_name or None,
+                "fallback_decisions": self.fallback_decisions}
 
     def game_over(self, state: GameState, result: Outcome) -> None:
         """Tell the engine how the game ended and let it exit."""

@@ -49,11 +49,11 @@ from p2p_burgundy.net.start import COLOURS
 from p2p_burgundy.scoring import categories
 
 from . import options
-from .engine import EngineError, EngineStrategy
+from .engine import EngineStrategy
 from .estates import add_setup_arguments, check_table, table_config
 from .gamejson import RESULT_VERSION, result_json, verdict
 from .script import Script, ScriptedStrategy, ScriptError, read_script
-from .strategies import STRATEGIES, Strategy, StrategyError, make
+from .strategies import STRATEGIES, BotError, Ledger, Strategy, StrategyError, make
 
 DISCOVERY_SECONDS = 5.0
 
@@ -346,7 +346,7 @@ def run_bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     any fault."""
     try:
         return asyncio.run(_bot(args, out))
-    except (LanError, EngineError, StrategyError) as exc:
+    except (LanError, BotError, StrategyError) as exc:
         print(f"burgundy bot: {exc}", file=sys.stderr)
         if args.json:
             json.dump({"command": "bot", "version": RESULT_VERSION, "error": str(exc)}, out,
@@ -408,7 +408,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
             log.write(f"note: {line}\n")
         log.flush()
         assert session.my_seat is not None
-        strategy = seat_strategy(args, seed, session.my_seat)
+        strategy = Ledger(seat_strategy(args, seed, session.my_seat))
         over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
         engine = _engine_of(strategy)
         if engine is not None:
@@ -440,29 +440,33 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _engine_of(strategy: Strategy | None) -> EngineStrategy | None:
+    if isinstance(strategy, Ledger):
+        strategy = strategy.strategy
     if isinstance(strategy, ScriptedStrategy):
         strategy = strategy.then
     return strategy if isinstance(strategy, EngineStrategy) else None
 
 
 def bot_result(session: Session, over: GameOver, path: Path, report: Audit,
-               strategy: Strategy, args: argparse.Namespace) -> dict[str, object]:
-    """The ``--json`` document of ``burgundy bot`` (docs/bots.md, "Results")."""
+               strategy: Ledger, args: argparse.Namespace) -> dict[str, object]:
+    """The ``--json`` document of ``burgundy bot`` (docs/bots.md, "Results"): the game, who
+    played each seat (``handed_over``: from which step a bot of the table played it), and
+    every decision this bot made, by seat and by what made it."""
     seat = session.my_seat
     players = [{"seat": i, "name": s.name, "fingerprint": fingerprint(s.key),
-                "strategy": strategy.name if i == seat else None}
+                "strategy": strategy.name if i == seat else None,
+                "handed_over": session.forfeits.get(i)}
                for i, s in enumerate(session.seats)]
     breakdowns = [p.breakdown for p in session.state.players]
     doc = result_json("bot", session.game_id, path, players, breakdowns, over.outcome,
                       over.state_hash, report)
     engine = _engine_of(strategy)
     doc.update(seat=seat, table_code=table_code(session.game_id, [s.key for s in session.seats]),
-               engine=None, script=None)
+               played=strategy.played(), engine=None, script=None)
     if engine is not None:
-        doc["engine"] = {"command": engine.command, "name": engine.name,
-                         "decisions": engine.decisions, "failure": engine.failure}
-    if isinstance(strategy, ScriptedStrategy):
-        doc["script"] = {"file": str(args.moves), **strategy.summary()}
+        doc["engine"] = engine.summary()
+    if isinstance(strategy.strategy, ScriptedStrategy):
+        doc["script"] = {"file": str(args.moves), **strategy.strategy.summary()}
     return doc
 
 

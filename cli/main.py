@@ -22,9 +22,8 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from . import estates, lan, options, replay, verify
-from .engine import ENGINE
-from .sim import BotError, SimConfig, run_sim
-from .strategies import STRATEGIES, StrategyError
+from .sim import SimConfig, check_entrants, run_sim
+from .strategies import STRATEGIES, BotError, StrategyError
 from .tui import command as tui_command
 
 
@@ -62,7 +61,7 @@ def _configure_sim(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", type=options.bots, default=None, metavar="NAME,...",
                         help="one strategy per seat, comma-separated "
                              f"({', '.join(sorted(STRATEGIES))}, package.module:Name, or "
-                             "engine for --engine; default greedy everywhere)")
+                             "an --engine's NAME; default greedy everywhere)")
     parser.add_argument("--edition", type=options.edition, default=None, metavar="YEAR",
                         help="rulebook edition, 2011 or 2019 (default 2011; 2019 with --with)")
     estates.add_setup_arguments(parser)
@@ -75,13 +74,17 @@ def _configure_sim(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--iterations", type=options.positive, default=None, metavar="N",
                         help="rollouts per decision for search bots instead of a time: "
                              "the same on every machine")
-    parser.add_argument("--engine", type=options.command, default=None,
-                        metavar='"COMMAND ARGS"',
-                        help="the program that plays the seats named engine in --bots (the "
-                             "engine protocol, docs/bots.md; one process per seat and game)")
+    parser.add_argument("--engine", type=options.engine, action="append", default=[],
+                        metavar='NAME="COMMAND ARGS"',
+                        help="a program that plays the seats named NAME in --bots (the "
+                             "engine protocol, docs/bots.md); repeat for several engines; a "
+                             "bare \"COMMAND ARGS\" is named engine")
     parser.add_argument("--engine-timeout", type=options.seconds, default=10.0,
                         metavar="SECONDS",
-                        help="time the engine has for its hello and each decision (default 10)")
+                        help="time an engine has for its hello and each decision (default 10)")
+    parser.add_argument("--engine-fallback", type=options.strategy, default=None, metavar="NAME",
+                        help="if an engine fails (time-out, crash, bad answer), this strategy "
+                             "plays the rest of its game; default: the run stops there")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON document instead: every game and the summary "
                              "(docs/bots.md)")
@@ -94,11 +97,12 @@ def _check_sim(args: argparse.Namespace) -> str | None:
     if args.bots is not None and len(args.bots) != args.players:
         return (f"argument --bots: {len(args.bots)} bots for {args.players} players "
                 "(name one strategy per seat)")
-    engine_seats = args.bots is not None and ENGINE in args.bots
-    if args.engine is not None and not engine_seats:
-        return "argument --engine: name the engine's seats \"engine\" in --bots"
-    if engine_seats and args.engine is None:
-        return "argument --bots: a seat named \"engine\" needs --engine \"COMMAND ARGS\""
+    if args.engine_fallback is not None and not args.engine:
+        return "argument --engine-fallback: only with --engine"
+    bots = args.bots if args.bots is not None else ("greedy",) * args.players
+    problem = check_entrants(bots, args.engine)
+    if problem is not None:
+        return f"argument --{problem[0]}: {problem[1]}"
     return estates.check_table(args)
 
 
@@ -110,14 +114,15 @@ def sim_config(args: argparse.Namespace) -> SimConfig:
                      estate=args.estate, setup=args.setup, modules=args.modules,
                      board=args.board,
                      think=args.think,
-                     iterations=args.iterations, jobs=args.jobs, engine=args.engine,
-                     engine_timeout=args.engine_timeout)
+                     iterations=args.iterations, jobs=args.jobs, engines=tuple(args.engine),
+                     engine_timeout=args.engine_timeout, engine_fallback=args.engine_fallback)
 
 
 SIM_EXIT_CODES = """exit codes:
   0  every game was played to the end
-  1  a bot failed (it chose an action that is not legal, or could not start), or an
-     engine did (no answer in time, exited, a bad answer: the message names the decision)
+  1  a bot failed (it raised, chose an action that is not legal, or could not start), or
+     an engine did with no --engine-fallback (no answer in time, exited, a bad answer: the
+     message names the game and the decision); the games finished before are still shown
   2  a bad command line
 
 On a terminal, stderr shows the progress (games done, rate, time left)."""
@@ -126,9 +131,12 @@ On a terminal, stderr shows the progress (games done, rate, time left)."""
 def run_sim_command(args: argparse.Namespace) -> int:
     """``burgundy sim``: bots play each other with no network."""
     try:
-        run_sim(sim_config(args), sys.stdout, as_json=args.json, progress=sys.stderr)
+        summary = run_sim(sim_config(args), sys.stdout, as_json=args.json, progress=sys.stderr)
     except (BotError, StrategyError) as exc:
         print(f"burgundy sim: {exc}", file=sys.stderr)
+        return 1
+    if summary.error is not None:
+        print(f"burgundy sim: {summary.error}", file=sys.stderr)
         return 1
     return 0
 

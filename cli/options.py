@@ -20,7 +20,7 @@ from pathlib import Path
 from p2p_burgundy import Edition
 from p2p_burgundy.net.start import MAX_NAME
 
-from .engine import ENGINE
+from .engine import EngineSpec
 from .sim import MAX_SEED
 from .strategies import STRATEGIES, StrategyError, is_spec
 from .strategies.external import load
@@ -128,10 +128,25 @@ def strategy(text: str) -> str:
 
 
 def bots(text: str) -> tuple[str, ...]:
-    """One strategy per seat, comma-separated (each as :func:`strategy`, or ``engine``: the
-    program ``--engine`` names)."""
-    return tuple(name.strip() if name.strip() == ENGINE else strategy(name)
-                 for name in text.split(","))
+    """One strategy per seat, comma-separated: each as :func:`strategy`, or the name of an
+    engine (``--engine NAME=COMMAND``; whether one has that name is checked with the whole
+    command line)."""
+    names = tuple(name.strip() for name in text.split(","))
+    for name in names:
+        if is_spec(name) or not name:
+            strategy(name)
+    return names
+
+
+def engine(text: str) -> EngineSpec:
+    """``NAME=COMMAND``, or a bare ``COMMAND`` (named ``engine``; docs/bots.md).
+
+    >>> engine("tiny=python3 tiny.py")
+    EngineSpec(name='tiny', command='python3 tiny.py')
+    """
+    spec = EngineSpec.parse(text)
+    command(spec.command)
+    return spec
 
 
 def command(text: str) -> str:

@@ -49,7 +49,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.net.report import Audit, ChanceReport, TurnReport
 
-from .strategies import Strategy
+from .strategies import Maker, Strategy, made_by
 
 TURNS_FORMAT = "p2p-burgundy/turns"
 TURNS_VERSION = 1
@@ -146,11 +146,17 @@ class ScriptedStrategy:
         self.left: str | None = None
         self._pending: list[Action] = []
         self._log = log if log is not None else sys.stderr
+        self._scripted = False  # whether the last decision was a recorded one
 
     @property
     def name(self) -> str:
         """The name of what plays after the script (an engine's is known once it said hello)."""
         return self.then.name
+
+    @property
+    def made_by(self) -> Maker:
+        """The script for a recorded decision, else what plays after it."""
+        return ("script", "moves") if self._scripted else made_by(self.then)
 
     @property
     def following(self) -> bool:
@@ -162,10 +168,12 @@ class ScriptedStrategy:
             self.played += 1
             self.exact += state_hash(state) == turn.before
             self._pending = list(turn.actions)
-        if self.following:
+        self._scripted = self.following
+        if self._scripted:
             action = self._pending.pop(0)
             if action in actions:
                 return action
+            self._scripted = False
             self._leave(f"at recorded turn {self.turns[self.played - 1].turn}, {action!r} is "
                         "not legal here")
         return self.then.choose(state, actions)

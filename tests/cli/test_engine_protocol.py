@@ -28,7 +28,7 @@ from p2p_burgundy.cli.engine import (
 from p2p_burgundy.cli.sim import chance_entropy
 from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.net.audit import audit_file
-from tests.cli.shapes import problems, shape
+from tests.cli.schemas import problems
 from tests.lan.procs import LOOPBACK, burgundy
 
 TINY = Path(__file__).with_name("tiny_engine.py")
@@ -88,11 +88,37 @@ def test_a_bad_hello_is_refused(line: str, message: str) -> None:
 
 def test_the_visible_state_fits_its_documented_shape() -> None:
     state = started()
-    message = decide_message(1, state, legal_actions(state))
-    assert problems(message["state"], shape("state")) == []
+    message = decide_message(1, state, legal_actions(state), 1)
+    assert problems(message["state"], "state") == []
+    assert (message["seat"], message["handed_over"]) == (1, False)
     seat = message["state"]["seats"][0]  # type: ignore[index]
     assert seat["spaces"].count(None) == 36 and "castle" in seat["spaces"]
     assert message["actions"] == [{"type": "use_die", "die": 0}, {"type": "use_die", "die": 1}]
+
+
+def test_a_decision_for_a_handed_over_seat_says_so() -> None:
+    state = started()
+    assert state.to_move == 1
+    message = decide_message(5, state, legal_actions(state), own_seat=0)
+    assert (message["decision"], message["seat"], message["handed_over"]) == (5, 1, True)
+
+
+def test_the_ledger_credits_each_decision_to_its_seat_and_maker() -> None:
+    """Seat 1's engine crashes at its third decision and random plays on, also for seat 0
+    (as when seat 0 was handed over to this bot)."""
+    from p2p_burgundy.cli.strategies import Ledger
+
+    engine = EngineStrategy(tiny("--crash", "3"), 1, timeout=5, log=io.StringIO(),
+                            fallback=lambda: make("random", 1), fallback_name="random")
+    ledger = Ledger(engine)
+    state = started()
+    for _ in range(8):  # seat 1's whole first turn (6 decisions), then 2 of seat 0
+        state = apply(state, ledger.choose(state, legal_actions(state)))
+    engine.close()
+    assert ledger.played() == [
+        {"seat": 0, "by": "fallback", "name": "random", "decisions": 2},
+        {"seat": 1, "by": "engine", "name": "tiny", "decisions": 2},
+        {"seat": 1, "by": "fallback", "name": "random", "decisions": 4}]
 
 
 # --- The process: every error path ---------------------------------------------------------------
@@ -136,7 +162,10 @@ def test_the_fallback_plays_on_from_the_failed_decision() -> None:
     state = play(engine, 6)
     engine.close()
     assert state.to_move is not None  # six legal decisions were made
-    assert engine.name == "greedy" and engine.decisions == 6
+    # the engine answered one decision; its fallback made the failed one and the four after
+    assert (engine.engine_name, engine.decisions) == ("tiny", 1)
+    assert (engine.name, engine.fallback_decisions) == ("greedy", 5)
+    assert engine.made_by == ("fallback", "greedy")
     assert engine.failure is not None and "at decision 2" in engine.failure
     assert log.getvalue() == (f"burgundy bot: {engine.failure}; greedy plays the rest of the "
                               "game\n")
@@ -178,9 +207,7 @@ def test_sim_json_fits_its_documented_shape(capsys: pytest.CaptureFixture[str]) 
     assert cli.main(["sim", "--games", "2", "--seed", "4", "--bots", "greedy,random",
                      "--json", "--jobs", "1"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert problems(doc, shape("sim")) == []
-    for game in doc["games"]:
-        assert problems(game, shape("game", "sim_game")) == []
+    assert problems(doc, "sim") == []
     assert [g["game"] for g in doc["games"]] == [0, 1]
     assert doc["summary"]["entrants"][0]["games"] == 2
     assert doc["games"][0]["verification"] is None and doc["games"][0]["game_file"] is None
@@ -188,18 +215,19 @@ def test_sim_json_fits_its_documented_shape(capsys: pytest.CaptureFixture[str]) 
 
 # --- A whole LAN game ----------------------------------------------------------------------------
 
-def bot(home: Path, *args: str) -> subprocess.Popen[str]:
+def bot(home: Path, *args: str, cwd: Path | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen(burgundy("bot", "--home", str(home), "--no-mdns", "--interface",
                                      LOOPBACK, "--timeout", "120", *args),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
 
 
 @contextmanager
-def table(home: Path, host_args: Sequence[str], joiner_args: Sequence[str]
+def table(home: Path, host_args: Sequence[str], joiner_args: Sequence[str],
+          cwd: Path | None = None
           ) -> Iterator[tuple[subprocess.Popen[str], subprocess.Popen[str]]]:
-    """A hosting bot and a bot that joins it by address (loopback, no mDNS); both are killed
-    when the test is done with them."""
-    procs = [bot(home / "host", "--host", *host_args)]
+    """A hosting bot (run in ``cwd``) and a bot that joins it by address (loopback, no mDNS);
+    both are killed when the test is done with them."""
+    procs = [bot(home / "host", "--host", *host_args, cwd=cwd)]
     try:
         stderr = procs[0].stderr
         assert stderr is not None
@@ -221,9 +249,12 @@ def test_the_tiny_engine_finishes_a_lan_game_and_the_file_verifies(tmp_path: Pat
         joined, _ = joiner.communicate(timeout=30)
     assert host.returncode == 0, err
     doc = json.loads(out)
-    assert problems(doc, shape("game", "bot")) == [], doc
+    assert problems(doc, "bot") == [], doc
     assert doc["seat"] == 0 and doc["seats"][0]["strategy"] == "tiny"
     assert doc["engine"]["failure"] is None and doc["engine"]["decisions"] > 50
+    assert doc["played"] == [{"seat": 0, "by": "engine", "name": "tiny",
+                              "decisions": doc["engine"]["decisions"]}]
+    assert [s["handed_over"] for s in doc["seats"]] == [None, None]
     assert doc["verification"] == {"verdict": "verified", "complete": True, "problems": []}
     assert "tiny: game over" in err
     assert audit_file(Path(doc["game_file"]).read_bytes()).ok
@@ -234,7 +265,7 @@ def test_the_tiny_engine_finishes_a_lan_game_and_the_file_verifies(tmp_path: Pat
                              capture_output=True, text=True, timeout=60)
     assert checked.returncode == 0
     report = json.loads(checked.stdout)
-    assert problems(report, shape("game", "verify")) == []
+    assert problems(report, "verify") == []
     same = ("game_id", "table_code", "final_hash", "scores", "winner", "decided_by")
     assert {k: report[k] for k in same} == {k: doc[k] for k in same}
 
@@ -252,6 +283,13 @@ def test_an_engine_that_crashes_mid_game_hands_over_to_its_fallback(tmp_path: Pa
     assert "exited (exit code 3); random plays the rest of the game" in err
     assert doc["seats"][0]["strategy"] == "random"
     assert doc["verification"]["verdict"] == "verified"
+    assert problems(doc, "bot") == []
+    # the engine is credited with the 19 decisions it made, the fallback with the rest
+    assert (doc["engine"]["name"], doc["engine"]["decisions"]) == ("tiny", 19)
+    fallback = doc["engine"]["fallback_decisions"]
+    assert doc["played"] == [{"seat": 0, "by": "engine", "name": "tiny", "decisions": 19},
+                             {"seat": 0, "by": "fallback", "name": "random",
+                              "decisions": fallback}]
 
 
 @pytest.mark.slow
@@ -261,8 +299,28 @@ def test_an_engine_that_fails_with_no_fallback_stops_the_bot(tmp_path: Path) -> 
         out, err = host.communicate(timeout=120)
     assert host.returncode == 1
     assert "burgundy bot: engine " in err and "at decision 5 (" in err
-    assert json.loads(out) == {"command": "bot", "version": 1,
+    assert json.loads(out) == {"command": "bot", "version": 2,
                                "error": err.splitlines()[-1].removeprefix("burgundy bot: ")}
+    assert problems(json.loads(out), "error") == []
+
+
+@pytest.mark.slow
+def test_a_plug_in_that_raises_under_bot_json_gives_a_json_error(tmp_path: Path) -> None:
+    (tmp_path / "faulty.py").write_text(
+        "class Faulty:\n"
+        "    name = 'faulty'\n"
+        "    def __init__(self, seed):\n"
+        "        pass\n"
+        "    def choose(self, state, actions):\n"
+        "        raise ValueError('no idea')\n")
+    with table(tmp_path, ["--strategy", "faulty:Faulty", "--json"],
+               ["--strategy", "random", "--seed", "3"], cwd=tmp_path) as (host, _):
+        out, err = host.communicate(timeout=120)
+    assert host.returncode == 1
+    assert "Traceback" not in err
+    doc = json.loads(out)
+    assert problems(doc, "error") == []
+    assert doc["error"] == "bot 'faulty' in seat 0 raised ValueError: no idea"
 
 
 def test_a_secret_set_up_choice_shows_the_offers_and_not_the_others_choices() -> None:
@@ -274,7 +332,7 @@ def test_a_secret_set_up_choice_shows_the_offers_and_not_the_others_choices() ->
     seat = state.order[state.turn]
     view = as_chooser(state, seat)
     message = decide_message(1, view, legal_actions(view))
-    assert problems(message["state"], shape("state")) == []
+    assert problems(message["state"], "state") == []
     assert message["state"]["step"] == "choose_estate"  # type: ignore[index]
     assert message["state"]["offers"] == [list(o) for o in state.offers]  # type: ignore[index]
     assert {a["type"] for a in message["actions"]} == {"choose_estate"}  # type: ignore[index]
@@ -291,22 +349,100 @@ def test_sim_plays_an_engine_in_the_seats_named_engine(capfd: pytest.CaptureFixt
     assert err.count("tiny: game over") == 2  # each game's engine heard the end
 
 
-def test_sim_stops_at_an_engine_that_fails(capfd: pytest.CaptureFixture[str]) -> None:
+def test_sim_keeps_the_games_finished_before_an_engine_fails(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """The engine crashes only in seat 0, so in the second seating: the first is printed and
+    summed up, and the error names the game and the decision."""
+    crashing = tiny("--crash", "30", "--seat", "0")
+    assert cli.main(["sim", "--bots", "tiny,bad", "--engine", f"tiny={tiny()}",
+                     "--engine", f"bad={crashing}", "--seed", "2", "--rotate",
+                     "--json", "--jobs", "1"]) == 1
+    out, err = capfd.readouterr()
+    doc = json.loads(out)
+    assert problems(doc, "sim") == []
+    assert [(g["game"], g["rotation"]) for g in doc["games"]] == [(0, 0)]
+    assert [e["games"] for e in doc["summary"]["entrants"]] == [1, 1]
+    assert doc["summary"]["games"] == 1
+    assert doc["error"].startswith(f"game 1: engine {crashing!r} at decision 30 (")
+    assert doc["error"].endswith("exited (exit code 3)")
+    assert f"burgundy sim: {doc['error']}" in err
+    assert doc["config"]["engines"] == [{"name": "tiny", "command": tiny()},
+                                        {"name": "bad", "command": crashing}]
+
+
+def test_sim_plays_on_with_the_fallback_and_says_so(capfd: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["sim", "--bots", "engine,random", "--engine", tiny("--illegal", "4"),
-                     "--seed", "2", "--jobs", "1"]) == 1
-    err = capfd.readouterr().err
-    assert f"burgundy sim: game 1: engine {tiny('--illegal', '4')!r} at decision 4 (" in err
-    assert "answered action" in err
+                     "--engine-fallback", "greedy", "--seed", "2", "--games", "2", "--json",
+                     "--jobs", "1"]) == 0
+    out, err = capfd.readouterr()
+    doc = json.loads(out)
+    assert problems(doc, "sim") == [] and doc["error"] is None
+    for game in doc["games"]:
+        engine = game["seats"][0]["engine"]
+        assert (engine["name"], engine["decisions"], engine["fallback"]) == ("tiny", 3, "greedy")
+        assert "at decision 4 (" in engine["failure"]
+        assert 50 < engine["fallback_decisions"] < game["decisions"]
+        assert game["seats"][1]["engine"] is None
+    assert err.count("; greedy plays the rest of the game") == 2
+    assert "burgundy sim: game 1: engine " in err
+
+
+def test_sim_stops_at_a_plug_in_that_raises_and_keeps_what_was_played(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+        ) -> None:
+    (tmp_path / "faulty.py").write_text(
+        "class Faulty:\n"
+        "    name = 'faulty'\n"
+        "    def __init__(self, seed):\n"
+        "        self.calls = 0\n"
+        "    def choose(self, state, actions):\n"
+        "        self.calls += 1\n"
+        "        if self.calls == 9:\n"
+        "            raise KeyError('depot')\n"
+        "        return actions[0]\n")
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["sim", "--bots", "faulty:Faulty,greedy", "--seed", "1", "--jobs", "1",
+                     "--json"]) == 1
+    out, err = capfd.readouterr()
+    doc = json.loads(out)
+    assert doc["error"] == "game 1: bot 'faulty' in seat 0 raised KeyError: 'depot'"
+    assert "Traceback" not in err
+
+
+def test_two_engines_play_each_other_by_name(capfd: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["sim", "--bots", "one,two", "--engine", f"one={tiny()}",
+                     "--engine", f"two={tiny()}", "--seed", "2", "--json", "--jobs", "1"]) == 0
+    doc = json.loads(capfd.readouterr().out)
+    assert [s["strategy"] for s in doc["games"][0]["seats"]] == ["one", "two"]
+    assert [s["engine"]["command"] for s in doc["games"][0]["seats"]] == [tiny(), tiny()]
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["sim", "--bots", "engine,greedy"], 'a seat named "engine" needs --engine'),
-    (["sim", "--engine", "x"], 'name the engine\'s seats "engine" in --bots'),
+    (["sim", "--bots", "engine,greedy"], "argument --bots: unknown strategy 'engine'"),
+    (["sim", "--engine", "x"], "argument --engine: the engine 'engine' plays no seat"),
+    (["sim", "--bots", "engine,greedy", "--engine", "x", "--engine", "y"],
+     "argument --engine: two engines are named 'engine': name each NAME=COMMAND"),
+    (["sim", "--bots", "greedy,greedy", "--engine", "greedy=x"],
+     "argument --engine: an engine is named 'greedy', as a strategy is"),
+    (["sim", "--engine-fallback", "greedy"], "argument --engine-fallback: only with --engine"),
 ])
 def test_sim_engine_options_go_together(argv: list[str], message: str,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_lost_solo_game_has_no_winner_anywhere(capfd: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["sim", "--players", "1", "--bots", "engine", "--engine", tiny(),
+                     "--seed", "1", "--json", "--jobs", "1"]) == 0
+    out, err = capfd.readouterr()
+    doc = json.loads(out)
+    assert problems(doc, "sim") == []
+    [game] = doc["games"]
+    assert (game["winner"], game["decided_by"]) == (None, "spaces left empty")
+    assert game["scores"][0]["place"] is None
+    assert doc["summary"]["entrants"][0]["wins"] == 0
+    assert "tiny: game over, winner seat None" in err  # the engine heard it lost
 
 
 def test_every_expansion_module_shows_in_the_state_and_its_actions_have_names() -> None:
@@ -327,12 +463,10 @@ def test_every_expansion_module_shows_in_the_state_and_its_actions_have_names() 
         seen |= {a["type"] for a in map(action_json, actions)}  # type: ignore[misc]
         state = apply(state, bot.choose(state, actions))
     message = decide_message(1, state, [UseDie(0)])
-    assert problems(message["state"], shape("state")) == []
+    assert problems(message["state"], "state") == []
     assert message["state"]["modules"] == [m.value for m in Module]  # type: ignore[index]
     assert isinstance(message["state"]["inns"], int)  # type: ignore[index]
     seat = message["state"]["seats"][0]  # type: ignore[index]
-    assert problems(seat, {"border_posts": [["int"]], "border_rank": "int",
-                           "route": [{"card": "int", "goods": "int", "bonus": "str"}],
-                           "route_goods": ["int"]}) == []
+    assert {"border_posts", "border_rank", "route", "route_goods", "shields"} <= set(seat)
     assert len(seat["route"]) == 3 * 4 and len(seat["route_goods"]) <= 12
     assert {"buy", "use_die", "place_tile", "end_turn"} <= seen

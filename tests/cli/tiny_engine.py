@@ -4,7 +4,9 @@ It places a tile when it can, else sells goods, else takes the first action. For
 of the protocol's error paths it misbehaves on request, at decision N::
 
     tiny_engine.py [--crash N] [--garbage N] [--illegal N] [--stale N] [--sleep N]
-                   [--protocol V] [--no-hello]
+                   [--protocol V] [--no-hello] [--seat S]
+
+With ``--seat S`` it misbehaves only when it plays seat S.
 """
 
 import json
@@ -17,6 +19,8 @@ def main(argv):
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] == "hello":
+            if faults.get("--seat", str(message["seat"])) != str(message["seat"]):
+                faults = {}
             if "--no-hello" in argv:
                 time.sleep(60)
             version = int(faults.get("--protocol", message["protocol"]))
