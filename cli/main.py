@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
-from . import estates, lan, options, replay, verify
+from . import estates, lan, match, options, replay, verify
 from .sim import SimConfig, check_entrants, run_sim
 from .strategies import STRATEGIES, BotError, StrategyError
 from .tui import command as tui_command
@@ -158,6 +158,9 @@ COMMANDS: dict[str, Command] = {
                       replay.configure, replay.run),
     "sim": Command("bots play each other with no network; prints scores and a summary",
                    _configure_sim, run_sim_command, _check_sim, epilog=SIM_EXIT_CODES),
+    "match": Command("engines and bots against each other on the same deals, every seating: "
+                     "ratings, paired score differences, SPRT",
+                     match.configure, match.run, match.check, epilog=match.EXIT_CODES),
     "bot": Command("a headless peer: join (or host) a table on the LAN and play a seat",
                    lan.add_bot_arguments, lan.run_bot, lan.check_bot,
                    epilog=lan.BOT_EXIT_CODES),
