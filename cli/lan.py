@@ -49,7 +49,7 @@ from p2p_burgundy.net.start import COLOURS
 from p2p_burgundy.scoring import categories
 
 from . import options
-from .engine import EngineStrategy
+from .engine import ENGINE, EngineResigned, EngineStrategy
 from .estates import add_setup_arguments, check_table, table_config
 from .gamejson import RESULT_VERSION, result_json, verdict
 from .script import Script, ScriptedStrategy, ScriptError, read_script
@@ -298,10 +298,7 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine-fallback", type=options.strategy, default=None, metavar="NAME",
                         help="if the engine fails (time-out, crash, bad answer), this strategy "
                              "plays the rest of the game; default: the bot stops (exit 1)")
-    parser.add_argument("--engine-timeout", type=options.seconds, default=10.0,
-                        metavar="SECONDS",
-                        help="time the engine has for its hello and for each decision "
-                             "(default 10)")
+    options.add_engine_run_arguments(parser)
     parser.add_argument("--moves", type=Path, default=None, metavar="FILE",
                         help="play our seat's recorded turns from this turns file (burgundy "
                              "replay --export-turns) first, then the strategy or engine")
@@ -331,6 +328,9 @@ def check_bot(args: argparse.Namespace) -> str | None:
     """Option combinations argparse cannot judge alone; reads the turns file."""
     if args.engine_fallback is not None and args.engine is None:
         return "argument --engine-fallback: only with --engine"
+    problem = options.check_engine_run(args, [] if args.engine is None else [ENGINE])
+    if problem is not None:
+        return problem
     if args.moves is not None:
         try:
             args.script = read_script(args.moves.read_text())
@@ -365,14 +365,17 @@ def _bot_name(args: argparse.Namespace) -> str:
     return f"{args.strategy.rpartition(':')[2].lower()}-bot"
 
 
-def seat_strategy(args: argparse.Namespace, seed: int, seat: int) -> Strategy:
-    """What plays our seat: the engine or the strategy, after the script if one is given."""
+def seat_strategy(args: argparse.Namespace, seed: int, seat: int,
+                  engine_log: TextIO | None = None) -> Strategy:
+    """What plays our seat: the engine or the strategy, after the script if one is given.
+    The engine may resign the seat (:class:`EngineResigned`)."""
     strategy: Strategy
     if args.engine is not None:
         fallback = args.engine_fallback
         strategy = EngineStrategy(
-            args.engine, seat, timeout=args.engine_timeout, fallback_name=fallback or "",
-            fallback=None if fallback is None else lambda: make(fallback, seed, think=args.think))
+            args.engine, seat, fallback_name=fallback or "",
+            fallback=None if fallback is None else lambda: make(fallback, seed, think=args.think),
+            settings=options.engine_run(args).settings(ENGINE, engine_log), resignable=True)
     else:
         strategy = make(args.strategy, seed, think=args.think)
     script: Script | None = getattr(args, "script", None)
@@ -388,6 +391,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
     peer = await open_peer(args.home, interface=args.interface, port=args.port,
                            mdns=not args.no_mdns)
     strategy: Strategy | None = None
+    engine_log: TextIO | None = None
     try:
         if args.resume is not None:
             await _resume(peer, args)
@@ -408,8 +412,15 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
             log.write(f"note: {line}\n")
         log.flush()
         assert session.my_seat is not None
-        strategy = Ledger(seat_strategy(args, seed, session.my_seat))
-        over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
+        engine_log = options.engine_run(args).open_log()
+        strategy = Ledger(seat_strategy(args, seed, session.my_seat, engine_log))
+        try:
+            over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
+        except EngineResigned as resigned:  # the seat is the engine's to give up
+            log.write(f"{resigned}: we resign the seat\n")
+            log.flush()
+            await peer.resign()
+            over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
         engine = _engine_of(strategy)
         if engine is not None:
             await asyncio.to_thread(engine.game_over, session.state, over.outcome)
@@ -436,6 +447,8 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         engine = _engine_of(strategy)
         if engine is not None:
             engine.close()
+        if engine_log is not None:
+            engine_log.close()
         await peer.close()
 
 

@@ -4,8 +4,9 @@ A match plays its *entrants* (engines named ``--engine NAME=COMMAND`` and built-
 strategies) against each other at *tables* of ``players`` seats: every combination of that
 many entrants (a round robin), or the first entrant against every combination of the others
 (a gauntlet). Each table plays the same ``deals`` (deal ``d`` is dealt from the match's seed,
-as game ``d`` of ``burgundy sim``), each deal once in every rotation of the seats, so every
-entrant meets the same luck in every seat.
+as game ``d`` of ``burgundy sim``, or starts at position ``d`` of a deal book and goes on
+from there), each deal once in every rotation of the seats, so every entrant meets the same
+luck in every seat.
 
 An entrant that fails in a game (a crash, an illegal answer, a time-out, an exception,
 resigning) loses it: it is placed last, the reason is kept with the game, a stand-in
@@ -30,6 +31,7 @@ import multiprocessing
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO
 
 from p2p_burgundy import (
@@ -45,9 +47,10 @@ from p2p_burgundy import (
 from p2p_burgundy.estate import Estate
 
 from . import estates, options, ratings
-from .engine import EngineSpec, EngineStrategy
+from .engine import EnginePool, EngineRun, EngineSpec, EngineStrategy, worker_pool
 from .estates import table_config
 from .gamejson import RESULT_VERSION, Json, result_json
+from .position import Position, PositionError, read_book
 from .sim import MAX_SEED, bot_seed, check_entrants, mean_interval, play_game
 from .strategies import BotError, Strategy, StrategyError, checked_choice, make
 
@@ -89,10 +92,11 @@ class MatchConfig:
     board: Estate | None = None
     think: float | None = None
     iterations: int | None = None
-    engine_timeout: float = 10.0
+    engine_run: EngineRun = field(default_factory=EngineRun)  # time, options, log of engines
     stand_in: str = DEFAULT_STAND_IN  # plays on for an entrant that failed
     sprt: Sprt | None = None
     jobs: int = 1
+    book: tuple[Position, ...] = ()  # the deals' starting positions (then: --deals is theirs)
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 4:
@@ -109,16 +113,23 @@ class MatchConfig:
             raise ValueError(problem[1])
         if self.deals < 1:
             raise ValueError(f"deals must be at least 1, not {self.deals}")
+        if self.book and self.deals != len(self.book):
+            raise ValueError(f"{self.deals} deals from a book of {len(self.book)} positions")
         if not 0 <= self.seed <= MAX_SEED:
             raise ValueError(f"seed must be 0..2**64-1, not {self.seed}")
         if self.sprt is not None and (self.players != 2 or len(self.entrants) != 2):
             raise ValueError("an SPRT compares two entrants at tables of two")
         if self.jobs < 1:
             raise ValueError(f"jobs must be at least 1, not {self.jobs}")
-        self.game_config  # noqa: B018  (raises ConfigError, a ValueError, if unplayable)
+        if self.game_config.players != self.players:
+            raise ValueError(f"the deal book is for {self.game_config.players} players, not "
+                             f"{self.players}")
 
     @property
     def game_config(self) -> GameConfig:
+        """The book's table, else the table's options."""
+        if self.book:
+            return self.book[0].config
         return table_config(self.players, self.edition, self.estate, self.setup,
                             self.modules, self.board)
 
@@ -201,14 +212,20 @@ class MatchGame:
         return tuple(e for _, e in sorted(zip(self.places, self.entrants, strict=True)))
 
 
-def play_match_game(config: MatchConfig, table: int, deal: int, rotation: int) -> MatchGame:
-    """Game ``deal`` of ``table`` in seating ``rotation``."""
+def play_match_game(config: MatchConfig, table: int, deal: int, rotation: int,
+                    pool: EnginePool | None = None) -> MatchGame:
+    """Game ``deal`` of ``table`` in seating ``rotation``; version 2 engines are taken from
+    ``pool`` and given back to it."""
     entrants = seating(config.tables[table], rotation)
-    bots = [Accountable(_entrant(config, config.entrants[e], deal, rotation, seat),
+    log = config.engine_run.open_log()
+    bots = [Accountable(_entrant(config, config.entrants[e], deal, rotation, seat, pool, log),
                         _stand_in(config, deal, rotation, seat))
             for seat, e in enumerate(entrants)]
+    start = config.book[deal] if config.book else None
     try:
-        state, decisions = play_game(config.game_config, bots, config.seed, deal)
+        state, decisions = play_game(config.game_config, bots, config.seed, deal,
+                                     None if start is None else start.state(),
+                                     () if start is None else start.entropy)
         result = outcome(state)
         for bot in bots:
             if isinstance(bot.strategy, EngineStrategy) and bot.failure is None:
@@ -217,6 +234,8 @@ def play_match_game(config: MatchConfig, table: int, deal: int, rotation: int) -
         for bot in bots:
             if isinstance(bot.strategy, EngineStrategy):
                 bot.strategy.close()
+        if log is not None:
+            log.close()
     failed = [seat for seat, bot in enumerate(bots) if bot.failure is not None]
     order = [s for s in result.ranking if s not in failed] + \
         [s for s in result.ranking if s in failed]
@@ -238,10 +257,12 @@ def play_match_game(config: MatchConfig, table: int, deal: int, rotation: int) -
                      decisions, doc)
 
 
-def _entrant(config: MatchConfig, name: str, deal: int, rotation: int, seat: int) -> Strategy:
+def _entrant(config: MatchConfig, name: str, deal: int, rotation: int, seat: int,
+             pool: EnginePool | None, log: TextIO | None) -> Strategy:
     spec = config.engine(name)
     if spec is not None:
-        return EngineStrategy(spec.command, seat, timeout=config.engine_timeout)
+        return EngineStrategy(spec.command, seat, settings=config.engine_run.settings(name, log),
+                              pool=pool)
     return make(name, bot_seed(config.seed, deal, rotation, seat), think=config.think,
                 iterations=config.iterations)
 
@@ -253,15 +274,20 @@ def _stand_in(config: MatchConfig, deal: int, rotation: int, seat: int
 
 
 def _play_task(task: tuple[MatchConfig, int, int, int]) -> MatchGame:
-    return play_match_game(*task)
+    return play_match_game(*task, worker_pool())
 
 
 def play_all(config: MatchConfig, tasks: Sequence[tuple[int, int, int]]) -> Iterator[MatchGame]:
-    """The games of ``tasks`` as each finishes (in order with one job)."""
+    """The games of ``tasks`` as each finishes (in order with one job); a version 2 engine
+    plays game after game in one process (one per worker)."""
     jobs = min(config.jobs, len(tasks))
     if jobs <= 1:
-        for task in tasks:
-            yield play_match_game(config, *task)
+        engines = EnginePool()
+        try:
+            for task in tasks:
+                yield play_match_game(config, *task, engines)
+        finally:
+            engines.close()
         return
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         yield from pool.imap_unordered(_play_task, [(config, *t) for t in tasks], chunksize=1)
@@ -489,8 +515,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the first entrant against the others (default: a round robin)")
     parser.add_argument("--players", type=options.players, default=2, metavar="N",
                         help="seats per table, 2-4 (default 2)")
-    parser.add_argument("--deals", type=options.positive, default=10, metavar="N",
-                        help="deals per table, each played once in every seating (default 10)")
+    parser.add_argument("--deals", type=options.positive, default=None, metavar="N",
+                        help="deals per table, each played once in every seating (default 10, "
+                             "or every position of --book)")
+    parser.add_argument("--book", type=Path, default=None, metavar="FILE",
+                        help="a deal book: each deal starts at one of its positions (its "
+                             "table: no table options with it)")
     parser.add_argument("--seed", type=options.seed, default=0, metavar="S",
                         help="seed of the deals and the strategies (as burgundy sim)")
     parser.add_argument("--edition", type=options.edition, default=None, metavar="YEAR",
@@ -500,9 +530,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
                         help="stop once an SPRT of two entrants decides between elo0 and "
                              "elo1 with these error rates (as fastchess)")
-    parser.add_argument("--engine-timeout", type=options.seconds, default=10.0,
-                        metavar="SECONDS",
-                        help="time an engine has for its hello and each decision (default 10)")
+    options.add_engine_run_arguments(parser)
     parser.add_argument("--stand-in", type=options.strategy, default=DEFAULT_STAND_IN,
                         metavar="NAME",
                         help="plays the rest of a game for an entrant that failed (it is "
@@ -523,17 +551,30 @@ def match_config(args: argparse.Namespace) -> MatchConfig:
     """The :class:`MatchConfig` a parsed command line asks for (ValueError if it cannot
     be played)."""
     entrants = args.entrants if args.entrants is not None else tuple(e.name for e in args.engine)
+    book: tuple[Position, ...] = ()
+    if args.book is not None:
+        try:
+            book = read_book(args.book.read_text())
+        except OSError as exc:
+            raise ValueError(f"cannot read {args.book}: {exc.strerror or exc}") from None
+        except (PositionError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{args.book}: {exc}") from None
+        if args.edition or args.estate or args.setup or args.modules or args.board:
+            raise ValueError("the table of a deal book is its own: no table options with it")
+    deals = args.deals or len(book) or 10
     return MatchConfig(
-        entrants=entrants, engines=tuple(args.engine), players=args.players, deals=args.deals,
+        entrants=entrants, engines=tuple(args.engine),
+        players=book[0].config.players if book else args.players, deals=deals,
         seed=args.seed, gauntlet=args.gauntlet, edition=args.edition, estate=args.estate,
         setup=args.setup, modules=args.modules, board=args.board, think=args.think,
-        iterations=args.iterations, engine_timeout=args.engine_timeout,
+        iterations=args.iterations, engine_run=options.engine_run(args),
         stand_in=args.stand_in, sprt=None if args.sprt is None else Sprt(*args.sprt),
-        jobs=args.jobs)
+        jobs=args.jobs, book=book)
 
 
 def check(args: argparse.Namespace) -> str | None:
-    problem = estates.check_table(args)
+    problem = estates.check_table(args) or options.check_engine_run(
+        args, [e.name for e in args.engine])
     if problem is not None:
         return problem
     try:

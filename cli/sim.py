@@ -25,7 +25,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from p2p_burgundy import (
     Action,
@@ -49,10 +49,14 @@ from p2p_burgundy import (
 from p2p_burgundy.estate import Estate
 from p2p_burgundy.scoring import categories
 
-from .engine import EngineSpec, EngineStrategy
+from .engine import EnginePool, EngineRun, EngineSpec, EngineStrategy, worker_pool
 from .estates import table_config
 from .gamejson import RESULT_VERSION, Json, result_json, winner_json
+from .script import Script, ScriptedStrategy
 from .strategies import STRATEGIES, BotError, Strategy, checked_choice, is_spec, make
+
+if TYPE_CHECKING:
+    from .position import Position
 
 SIM_LABEL = b"p2p-burgundy/sim"
 MAX_SEED = 2**64 - 1
@@ -85,6 +89,12 @@ def chance_entropy(seed: int, game: int, index: int) -> bytes:
     ).digest()
 
 
+def deal_entropy(seed: int, game: int, index: int, recorded: Sequence[bytes] = ()) -> bytes:
+    """The entropy of chance event ``index``: ``recorded[index]`` while there is one (a
+    position's, or a LAN game's real dice), else :func:`chance_entropy`."""
+    return recorded[index] if index < len(recorded) else chance_entropy(seed, game, index)
+
+
 def bot_seed(seed: int, game: int, rotation: int, seat: int) -> int:
     """The seed of the bot in ``seat`` for one game and seating.
 
@@ -110,11 +120,15 @@ class GameResult:
     outcome: Outcome
     decisions: int
     engines: tuple[Json | None, ...] = ()  # by seat: what the engine there did, or None
+    scripts: tuple[Json, ...] = ()  # by seat, with a script: what each seat played of it
 
 
-def play_game(config: GameConfig, bots: Sequence[Strategy], seed: int, game: int = 0
+def play_game(config: GameConfig, bots: Sequence[Strategy], seed: int, game: int = 0,
+              start: GameState | None = None, recorded: Sequence[bytes] = ()
               ) -> tuple[GameState, int]:
-    """Play one game to the end; returns the final state and the number of decisions.
+    """Play one game to the end (from ``start``, a position's state, if given); returns the
+    final state and the number of decisions. Chance event ``k`` is dealt by
+    :func:`deal_entropy` (``recorded[k]`` first).
 
     ``bots[seat]`` decides for ``seat``. Raises :class:`BotError` if a bot raises or picks
     an action that is not legal. In the experts' secret set-up every bot chooses its estate before
@@ -125,11 +139,12 @@ def play_game(config: GameConfig, bots: Sequence[Strategy], seed: int, game: int
     >>> state.is_over, decisions > 50
     (True, True)
     """
-    state = new_game(config)
+    state = new_game(config) if start is None else start
     decisions = 0
     while True:
         if state.chance is not None:
-            state = resolve_chance(state, chance_entropy(seed, game, state.chance.index))
+            state = resolve_chance(state, deal_entropy(seed, game, state.chance.index,
+                                                       recorded))
             continue
         if state.is_over:
             return state, decisions
@@ -174,8 +189,10 @@ class SimConfig:
     iterations: int | None = None  # ...or rollouts per decision: reproducible, overrides think
     jobs: int = 1  # worker processes; the games and summary do not depend on it
     engines: tuple[EngineSpec, ...] = ()  # programs playing the seats named after them
-    engine_timeout: float = 10.0  # seconds an engine has for its hello and each decision
+    engine_run: EngineRun = field(default_factory=EngineRun)  # time, options, log of engines
     engine_fallback: str | None = None  # plays on for an engine that fails; None: stop
+    position: Position | None = None  # every game starts there (its table, its chance so far)
+    script: Script | None = None  # every seat plays its recorded turns first, on their dice
 
     def __post_init__(self) -> None:
         if not 1 <= self.players <= 4:
@@ -197,13 +214,28 @@ class SimConfig:
             raise ValueError(f"iterations must be at least 1, not {self.iterations}")
         if self.jobs < 1:
             raise ValueError(f"jobs must be at least 1, not {self.jobs}")
-        self.game_config  # noqa: B018  (raises ConfigError, a ValueError, if unplayable)
+        if self.game_config.players != self.players:
+            raise ValueError(f"the game is for {self.game_config.players} players, not "
+                             f"{self.players}")
 
     @property
     def game_config(self) -> GameConfig:
-        """The engine config of every game."""
+        """The engine config of every game: the position's or the script's, else the
+        table's options."""
+        if self.position is not None:
+            return self.position.config
+        if self.script is not None:
+            return self.script.config
         return table_config(self.players, self.edition, self.estate, self.setup,
                             self.modules, self.board)
+
+    @property
+    def recorded(self) -> tuple[bytes, ...]:
+        """The entropy of the first chance events of every game: the position's, or the
+        script's (a LAN game's real dice)."""
+        if self.position is not None:
+            return self.position.entropy
+        return () if self.script is None else self.script.chance
 
     def engine(self, name: str) -> EngineSpec | None:
         """The engine called ``name``, or None if ``name`` is a strategy."""
@@ -429,7 +461,8 @@ def game_json(config: SimConfig, result: GameResult) -> dict[str, object]:
     seats: list[dict[str, object]] = [
         {"seat": seat, "name": labels[entrant], "fingerprint": None,
          "strategy": config.bots[entrant],
-         "engine": result.engines[seat] if result.engines else None}
+         "engine": result.engines[seat] if result.engines else None,
+         "script": result.scripts[seat] if result.scripts else None}
         for seat, entrant in enumerate(result.entrants)]
     doc = result_json("sim", None, None, seats, [p.breakdown for p in result.state.players],
                       result.outcome, state_hash(result.state), None)
@@ -464,6 +497,9 @@ def sim_json(summary: SimSummary, games: list[dict[str, object]]) -> dict[str, o
                    "engines": [{"name": e.name, "command": e.command}
                                for e in config.engines],
                    "engine_fallback": config.engine_fallback,
+                   "position": None if config.position is None
+                   else config.position.state_hash().hex(),
+                   "moves": None if config.script is None else config.script.game_id.hex(),
                    "notes": config.game_config.caveats()},
         "games": games,
         "summary": {"games": summary.results, "seconds": summary.seconds,
@@ -472,14 +508,23 @@ def sim_json(summary: SimSummary, games: list[dict[str, object]]) -> dict[str, o
     }
 
 
-def play_one(config: SimConfig, game: int, rotation: int) -> GameResult:
-    """Game ``game`` (from 0) in seating ``rotation`` of :func:`seatings`."""
+def play_one(config: SimConfig, game: int, rotation: int, pool: EnginePool | None = None
+             ) -> GameResult:
+    """Game ``game`` (from 0) in seating ``rotation`` of :func:`seatings`; version 2 engines
+    are taken from ``pool`` and given back to it."""
     entrants = seatings(config)[rotation]
     names = tuple(config.bots[e] for e in entrants)
-    bots = [_make_bot(config, name, game, rotation, seat) for seat, name in enumerate(names)]
+    log = config.engine_run.open_log()
+    bots = [_make_bot(config, name, game, rotation, seat, pool, log)
+            for seat, name in enumerate(names)]
     engines = [bot for bot in bots if isinstance(bot, EngineStrategy)]
+    script = config.script
+    players: list[Strategy] = bots if script is None else \
+        [ScriptedStrategy(script.for_seat(seat), bot) for seat, bot in enumerate(bots)]
+    start = None if config.position is None else config.position.state()
     try:
-        state, decisions = play_game(config.game_config, bots, config.seed, game)
+        state, decisions = play_game(config.game_config, players, config.seed, game, start,
+                                     config.recorded)
         result = outcome(state)
         for engine in engines:
             engine.game_over(state, result)
@@ -488,22 +533,27 @@ def play_one(config: SimConfig, game: int, rotation: int) -> GameResult:
     finally:
         for engine in engines:
             engine.close()
+        if log is not None:
+            log.close()
     return GameResult(game, rotation, names, entrants, state, result, decisions,
                       tuple(b.summary() if isinstance(b, EngineStrategy) else None
-                            for b in bots))
+                            for b in bots),
+                      tuple(p.summary() for p in players if isinstance(p, ScriptedStrategy)))
 
 
-def _make_bot(config: SimConfig, name: str, game: int, rotation: int, seat: int) -> Strategy:
+def _make_bot(config: SimConfig, name: str, game: int, rotation: int, seat: int,
+              pool: EnginePool | None, log: TextIO | None) -> Strategy:
     seed = bot_seed(config.seed, game, rotation, seat)
     spec = config.engine(name)
     if spec is None:
         return make(name, seed, think=config.think, iterations=config.iterations)
     fallback = config.engine_fallback
     return EngineStrategy(
-        spec.command, seat, timeout=config.engine_timeout, fallback_name=fallback or "",
+        spec.command, seat, fallback_name=fallback or "",
         fallback=None if fallback is None else lambda: make(
             fallback, seed, think=config.think, iterations=config.iterations),
-        log_prefix=f"burgundy sim: game {game + 1}")
+        log_prefix=f"burgundy sim: game {game + 1}",
+        settings=config.engine_run.settings(spec.name, log), pool=pool)
 
 
 def play_all(config: SimConfig) -> Iterator[GameResult]:
@@ -512,13 +562,18 @@ def play_all(config: SimConfig) -> Iterator[GameResult]:
     With ``config.jobs > 1`` the games are shared among that many worker processes (started
     with "spawn", so it works the same on every platform); each game depends only on the
     config and its indices, so the results are those of a serial run, in the same order.
+    A version 2 engine plays game after game in one process (one per worker).
     """
     tasks = [(config, game, rotation) for game in range(config.games)
              for rotation in range(len(seatings(config)))]
     jobs = min(config.jobs, len(tasks))
     if jobs <= 1:
-        for task in tasks:
-            yield play_one(*task)
+        engines = EnginePool()
+        try:
+            for task in tasks:
+                yield play_one(*task, engines)
+        finally:
+            engines.close()
         return
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         yield from pool.imap(_play_task, tasks, chunksize=1)
@@ -526,7 +581,7 @@ def play_all(config: SimConfig) -> Iterator[GameResult]:
 
 def _play_task(task: tuple[SimConfig, int, int]) -> GameResult:
     """:func:`play_one` for a worker process (a module-level function, so it pickles)."""
-    return play_one(*task)
+    return play_one(*task, worker_pool())
 
 
 def _record(summary: SimSummary, result: GameResult) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
@@ -22,8 +23,10 @@ from p2p_burgundy.cli.engine import (
     EngineFault,
     EngineStrategy,
     decide_message,
+    options_message,
     read_answer,
     read_hello,
+    read_reply,
 )
 from p2p_burgundy.cli.sim import chance_entropy
 from p2p_burgundy.cli.strategies import make
@@ -80,6 +83,9 @@ def test_each_bad_answer_is_refused_with_its_reason(line: str, message: str) -> 
     ('{"type": "hello", "protocol": 1}', "its hello has no name"),
     ('{"type": "hello", "protocol": 1, "name": "  "}', "its hello has no name"),
     ('{"type": "hello", "name": "x"}', "speaks protocol None"),
+    ('{"type": "hello", "protocol": 2, "name": "x", "options": [{"name": "d"}]}',
+     "declares an option that is not"),
+    ('{"type": "hello", "protocol": 2, "name": "x", "version": 3}', "version and author are not"),
 ])
 def test_a_bad_hello_is_refused(line: str, message: str) -> None:
     with pytest.raises(EngineFault, match=message):
@@ -121,6 +127,127 @@ def test_the_ledger_credits_each_decision_to_its_seat_and_maker() -> None:
         {"seat": 1, "by": "fallback", "name": "random", "decisions": 4}]
 
 
+# --- Version 2 ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ('{"type": "info", "decision": 3, "candidates": [{"action": 5, "value": 1}]}',
+     "answered action 5, but the legal actions are 0 to 1"),
+    ('{"type": "info", "decision": 3, "candidates": [{"action": 1}]}',
+     "an info whose candidates are not"),
+    ('{"type": "info", "decision": 3, "line": "01"}', "an info whose line is not"),
+    ('{"type": "info", "decision": 2}', "answered decision 2 when asked decision 3"),
+    ('{"type": "move", "decision": 3}', "sent a 'move' message where a 'action' or 'info' or "
+                                        "'resign' was due"),
+])
+def test_each_bad_version_2_reply_is_refused(line: str, message: str) -> None:
+    with pytest.raises(EngineFault, match=message):
+        read_reply(line, 3, [UseDie(0), UseDie(1)], 2)
+
+
+def test_an_info_or_a_resign_is_a_fault_in_version_1() -> None:
+    for kind in ("info", "resign"):
+        with pytest.raises(EngineFault, match=f"sent a '{kind}' message where a 'action'"):
+            read_reply(f'{{"type": "{kind}", "decision": 3}}', 3, [UseDie(0)], 1)
+
+
+def test_options_are_checked_against_what_the_engine_declares() -> None:
+    hello = read_hello('{"type": "hello", "protocol": 2, "name": "x", "version": "0.3", '
+                       '"author": "Ann", "options": [{"name": "depth", "type": "int", '
+                       '"default": 2, "min": 1, "max": 9}, {"name": "fast", "type": "bool"}]}')
+    assert (hello.version, hello.author, [o.name for o in hello.options]) == \
+        ("0.3", "Ann", ["depth", "fast"])
+    assert options_message(hello, {"depth": "4", "fast": "true"}) == \
+        {"type": "options", "values": {"depth": 4, "fast": True}}
+    for settings, message in [({"depth": "0"}, "option 'depth' is an int from 1 to 9, not '0'"),
+                              ({"fast": "yes"}, "option 'fast' is true or false, not 'yes'"),
+                              ({"wide": "1"}, "declares no option 'wide' (it declares: depth, "
+                                              "fast)")]:
+        with pytest.raises(EngineFault, match=re.escape(message)):
+            options_message(hello, settings)
+    with pytest.raises(EngineFault, match="speaks protocol 1, which has no options"):
+        options_message(read_hello('{"type": "hello", "protocol": 1, "name": "x"}'), {"a": "1"})
+
+
+def test_a_version_2_engine_sets_options_explains_and_plays_game_after_game(
+        capfd: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from p2p_burgundy import outcome
+    from p2p_burgundy.cli.engine import Clock, EnginePool, EngineSettings
+    from p2p_burgundy.cli.sim import play_game
+
+    pool = EnginePool()
+    log = (tmp_path / "engine.log").open("w")
+    settings = EngineSettings(Clock(5, 600.0, 0.5), {"prefer": "sell_goods", "explain": "true"},
+                              log, "tiny")
+    names = []
+    for game in range(2):
+        engine = EngineStrategy(tiny(), game % 2, settings=settings, pool=pool)
+        bots = [engine, make("random", 2)] if game == 0 else [make("random", 2), engine]
+        state, _ = play_game(GameConfig(players=2), bots, seed=game)
+        engine.game_over(state, outcome(state))
+        assert engine.info is not None and engine.info.text == "the first sell_goods"
+        assert engine.time_left is not None and 600.0 < engine.time_left < 600 + 0.5 * 200
+        names.append(engine.summary())
+    pool.close()
+    log.close()
+    assert [(n["name"], n["protocol"], n["version"], n["author"]) for n in names] == \
+        [("tiny", 2, "1.0", "the tests")] * 2
+    err = capfd.readouterr().err
+    # one process played both games: it heard new_game twice and never a second hello
+    assert "tiny: game 1, seat 0" in err and "tiny: game 2, seat 1" in err
+    assert err.count("tiny: game over") == 2
+    lines = (tmp_path / "engine.log").read_text().splitlines()
+    sent = [json.loads(line.split(" > ", 1)[1]) for line in lines if " tiny > " in line]
+    assert [m["type"] for m in sent[:3]] == ["hello", "options", "new_game"]
+    assert sent[1]["values"] == {"prefer": "sell_goods", "explain": True}
+    assert [m["type"] for m in sent].count("hello") == 1
+    decide = next(m for m in sent if m["type"] == "decide")
+    assert decide["clock"] == {"time_left": 600.0, "increment": 0.5, "limit": 5}
+    assert any(" tiny < " in line and '"type": "info"' in line for line in lines)
+    for line in lines:  # every message both ways is one the protocol's schema allows
+        assert problems(json.loads(line.split(" tiny ", 1)[1][2:]), "engine") == [], line
+
+
+def test_a_version_1_engine_still_plays_one_game_per_process(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    from p2p_burgundy import outcome
+    from p2p_burgundy.cli.engine import EnginePool
+    from p2p_burgundy.cli.sim import play_game
+
+    pool = EnginePool()
+    for game in range(2):
+        engine = EngineStrategy(tiny("--protocol", "1"), 0, pool=pool)
+        state, _ = play_game(GameConfig(players=2), [engine, make("random", 2)], seed=game)
+        engine.game_over(state, outcome(state))
+        assert engine.summary()["protocol"] == 1 and engine.failure is None
+    pool.close()
+    err = capfd.readouterr().err
+    assert err.count("tiny: game over") == 2 and "tiny: game 1" not in err
+
+
+def test_an_engine_that_runs_out_of_its_clock_fails() -> None:
+    from p2p_burgundy.cli.engine import Clock, EngineSettings
+
+    engine = EngineStrategy(tiny("--sleep", "2"), 1,
+                            settings=EngineSettings(Clock(5, 0.4, 0.0)))
+    try:
+        with pytest.raises(EngineError, match=r"at decision 2 \(.*\): ran out of its clock"):
+            play(engine, 2)
+    finally:
+        engine.close()
+
+
+def test_a_resignation_is_the_callers_to_act_on_when_resignable() -> None:
+    from p2p_burgundy.cli.engine import EngineResigned
+
+    engine = EngineStrategy(tiny("--resign", "3"), 1, resignable=True)
+    try:
+        with pytest.raises(EngineResigned, match=r"at decision 3 .*: resigned"):
+            play(engine, 3)
+    finally:
+        engine.close()
+
+
 # --- The process: every error path ---------------------------------------------------------------
 
 @pytest.mark.parametrize(("command", "decisions", "message"), [
@@ -128,7 +255,9 @@ def test_the_ledger_credits_each_decision_to_its_seat_and_maker() -> None:
      "engine 'no-such-engine-anywhere' at start-up: could not start: No such file or directory"),
     ("'unclosed", 1, "at start-up: is not a command line: No closing quotation"),
     (tiny("--no-hello"), 1, "at start-up: gave no answer in 0.5 s"),
-    (tiny("--protocol", "2"), 1, "at start-up: speaks protocol 2; this peer speaks protocol 1"),
+    (tiny("--protocol", "3"), 1, "at start-up: speaks protocol 3; this peer speaks protocol 1 "
+                                 "or 2"),
+    (tiny("--resign", "2"), 2, "at decision 2 (phase A, round 1, seat 1, die): resigned"),
     (tiny("--crash", "2"), 2, "at decision 2 (phase A, round 1, seat 1, die): exited "
                               "(exit code 3)"),
     (tiny("--sleep", "2"), 2, "at decision 2 (phase A, round 1, seat 1, die): gave no answer "
@@ -302,6 +431,30 @@ def test_an_engine_that_fails_with_no_fallback_stops_the_bot(tmp_path: Path) -> 
     assert json.loads(out) == {"command": "bot", "version": 2,
                                "error": err.splitlines()[-1].removeprefix("burgundy bot: ")}
     assert problems(json.loads(out), "error") == []
+
+
+@pytest.mark.slow
+def test_an_engine_that_resigns_resigns_its_seat_and_the_game_ends(tmp_path: Path) -> None:
+    """The engine resigns at its tenth decision: the bot resigns the seat, the other player's
+    bot plays it on (told so: it is the deputy), and both see the same finished game."""
+    with table(tmp_path, ["--engine", tiny("--resign", "10"), "--json"],
+               ["--engine", tiny(), "--json"]) as (host, joiner):
+        out, err = host.communicate(timeout=120)
+        joined, joiner_err = joiner.communicate(timeout=60)
+    assert host.returncode == 0, err
+    doc = json.loads(out)
+    assert problems(doc, "bot") == []
+    failure = doc["engine"]["failure"]
+    assert "at decision 10 (" in failure and failure.endswith("): resigned")
+    assert doc["engine"]["decisions"] == 9
+    assert "resigned: we resign the seat" in err
+    other = json.loads(joined)
+    assert other["final_hash"] == doc["final_hash"]
+    handed = [s["handed_over"] for s in other["seats"]]
+    assert handed[0] is not None and handed[1] is None
+    # the joiner's engine played our seat after the hand-over, and was told so each time
+    assert {(p["seat"], p["by"]) for p in other["played"]} == {(0, "engine"), (1, "engine")}
+    assert "tiny: deciding for seat 0" in joiner_err
 
 
 @pytest.mark.slow
