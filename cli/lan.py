@@ -11,6 +11,7 @@ people fill seats::
     burgundy bot --resume                      # rejoin our unfinished game after a crash
     burgundy bot --engine "./mybot --fast"     # a program plays the seat (docs/bots.md)
     burgundy bot --moves turns.json --json     # recorded turns first; the result as JSON
+    burgundy bot --serve --host --players 2    # host table after table until stopped
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import contextlib
 import ipaddress
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -56,10 +58,15 @@ from .script import Script, ScriptedStrategy, ScriptError, read_script
 from .strategies import STRATEGIES, BotError, Ledger, Strategy, StrategyError, make
 
 DISCOVERY_SECONDS = 5.0
+SERVE_PAUSE = 1.0  # seconds --serve waits between games, and before looking for a table again
 
 
 class LanError(Exception):
     """Something that ends a LAN command with a message (exit code 1)."""
+
+
+class NoTable(LanError):
+    """No table (of that name) was found on the LAN."""
 
 
 def add_peer_arguments(parser: argparse.ArgumentParser) -> None:
@@ -138,8 +145,8 @@ async def find_table(args: argparse.Namespace, want: str | None) -> TableInfo:
     found = [t for t in tables.values() if matches(t)]
     if not found:
         where = f" called {want!r}" if want else ""
-        raise LanError(f"no table{where} found on the LAN in {DISCOVERY_SECONDS:.0f} s "
-                       "(multicast may be blocked: join by host:port instead)")
+        raise NoTable(f"no table{where} found on the LAN in {DISCOVERY_SECONDS:.0f} s "
+                      "(multicast may be blocked: join by host:port instead)")
     return found[0]
 
 
@@ -321,6 +328,12 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print one JSON document with the result (docs/bots.md) on "
                              "stdout; progress goes to stderr")
+    parser.add_argument("--serve", action="store_true",
+                        help="stay on the LAN: host (with --host) or join tables one after "
+                             "another, until stopped (Ctrl-C or SIGTERM: the table is "
+                             "withdrawn) or --games are played; with --json, one line per game")
+    parser.add_argument("--games", type=options.positive, default=None, metavar="N",
+                        help="with --serve: stop after N games (default: never)")
     add_peer_arguments(parser)
 
 
@@ -328,6 +341,10 @@ def check_bot(args: argparse.Namespace) -> str | None:
     """Option combinations argparse cannot judge alone; reads the turns file."""
     if args.engine_fallback is not None and args.engine is None:
         return "argument --engine-fallback: only with --engine"
+    if args.games is not None and not args.serve:
+        return "argument --games: only with --serve"
+    if args.serve and args.resume is not None:
+        return "argument --serve: not with --resume (a game to finish is one game)"
     problem = options.check_engine_run(args, [] if args.engine is None else [ENGINE])
     if problem is not None:
         return problem
@@ -343,18 +360,62 @@ def check_bot(args: argparse.Namespace) -> str | None:
 
 def run_bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """``burgundy bot``: exit 0 after a finished game whose file verifies, 1 with a reason on
-    any fault."""
+    any fault. With ``--serve``, game after game until stopped (exit 0)."""
+    if args.serve:
+        return asyncio.run(_serve(args, out))
     try:
         return asyncio.run(_bot(args, out))
     except (LanError, BotError, StrategyError) as exc:
-        print(f"burgundy bot: {exc}", file=sys.stderr)
-        if args.json:
-            json.dump({"command": "bot", "version": RESULT_VERSION, "error": str(exc)}, out,
-                      indent=1)
-            out.write("\n")
+        _report_error(args, exc, out)
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _report_error(args: argparse.Namespace, exc: Exception, out: TextIO) -> None:
+    print(f"burgundy bot: {exc}", file=sys.stderr)
+    if args.json:
+        json.dump({"command": "bot", "version": RESULT_VERSION, "error": str(exc)}, out,
+                  indent=None if args.serve else 1)
+        out.write("\n")
+        out.flush()
+
+
+async def _serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Host or join tables one after another (``--serve``). SIGINT or SIGTERM cancels the game
+    at hand, whose peer closes (withdrawing a table we announce), and ends the command with
+    exit code 0; a game that fails is reported and the next one begins."""
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    current: asyncio.Task[int] | None = None
+
+    def stop() -> None:
+        stopping.set()
+        if current is not None:
+            current.cancel()
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # no such handlers on Windows
+            loop.add_signal_handler(signum, stop)
+    played = 0
+    log = sys.stderr if args.json else out
+    while not stopping.is_set() and (args.games is None or played < args.games):
+        current = asyncio.create_task(_bot(args, out))
+        try:
+            await current
+            played += 1
+        except NoTable:
+            pass  # nobody hosts yet: look again
+        except (LanError, BotError, StrategyError) as exc:
+            _report_error(args, exc, out)
+            played += 1
+        except asyncio.CancelledError:
+            break
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stopping.wait(), SERVE_PAUSE)
+    log.write(f"stopped after {played} game{'s' if played != 1 else ''}\n")
+    log.flush()
+    return 0
 
 
 def _bot_name(args: argparse.Namespace) -> str:
@@ -432,7 +493,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         report = audit_file(path.read_bytes())
         if args.json:
             doc = bot_result(session, over, path, report, strategy, args)
-            json.dump(doc, out, indent=1)
+            json.dump(doc, out, indent=None if args.serve else 1)
             out.write("\n")
         else:
             out.write(f"game file {path}: {verdict(report)}\n")

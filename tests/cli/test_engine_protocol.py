@@ -623,3 +623,46 @@ def test_every_expansion_module_shows_in_the_state_and_its_actions_have_names() 
     assert {"border_posts", "border_rank", "route", "route_goods", "shields"} <= set(seat)
     assert len(seat["route"]) == 3 * 4 and len(seat["route_goods"]) <= 12
     assert {"buy", "use_die", "place_tile", "end_turn"} <= seen
+
+
+# --- A bot that stays on the LAN -----------------------------------------------------------------
+
+@pytest.mark.slow
+def test_a_serving_bot_hosts_table_after_table_and_stops_cleanly(tmp_path: Path) -> None:
+    """It hosts a table, plays it, hosts the next; SIGTERM while it waits in the lobby of the
+    third withdraws that table and ends it with exit code 0."""
+    import signal
+
+    host = bot(tmp_path / "host", "--host", "--serve", "--engine", tiny(), "--json")
+    assert host.stderr is not None and host.stdout is not None
+    try:
+        for game in range(2):
+            line = host.stderr.readline()
+            while not line.startswith("hosting at "):
+                line = host.stderr.readline()
+            joiner = bot(tmp_path / f"joiner{game}", line.split()[2], "--strategy", "random",
+                         "--seed", str(game))
+            joiner.communicate(timeout=120)
+            assert joiner.returncode == 0
+            doc = json.loads(host.stdout.readline())
+            assert problems(doc, "bot") == [] and doc["engine"]["failure"] is None
+        line = host.stderr.readline()
+        while not line.startswith("hosting at "):
+            line = host.stderr.readline()
+        host.send_signal(signal.SIGTERM)
+        out, err = host.communicate(timeout=30)
+    finally:
+        host.kill()
+        host.communicate()
+    assert host.returncode == 0
+    assert "stopped after 2 games" in err and out == ""
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["bot", "--games", "3"], "argument --games: only with --serve"),
+    (["bot", "--serve", "--resume"], "argument --serve: not with --resume"),
+])
+def test_serve_options_go_together(argv: list[str], message: str,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err
