@@ -30,7 +30,7 @@ from p2p_burgundy.tiles import FACE_DOWN, KNOWLEDGE_NUMBER, Colour, Tile
 from p2p_burgundy.trade import CARDS
 
 Json = dict[str, object]
-RESULT_VERSION = 1
+RESULT_VERSION = 2  # of every --json document; docs/schemas/ has one JSON Schema per document
 
 
 def name(value: Enum) -> str:
@@ -153,11 +153,18 @@ def breakdown_json(breakdown: Sequence[int]) -> dict[str, int]:
 
 
 def scores_json(breakdowns: Sequence[Sequence[int]], result: Outcome) -> list[Json]:
-    """The final scores by seat: total, by category, empty spaces and place (1 = winner)."""
+    """The final scores by seat: total, by category, empty spaces and place (1 = winner;
+    None in a lost solo game, which has no winner)."""
     place = {seat: i + 1 for i, seat in enumerate(result.ranking)}
     return [{"seat": seat, "vp": result.scores[seat], "breakdown": breakdown_json(breakdown),
-             "empty_spaces": result.empty_spaces[seat], "place": place[seat]}
+             "empty_spaces": result.empty_spaces[seat],
+             "place": place[seat] if result.won else None}
             for seat, breakdown in enumerate(breakdowns)]
+
+
+def winner_json(result: Outcome) -> int | None:
+    """The winning seat, or None when nobody won (a lost solo game)."""
+    return result.winner if result.won else None
 
 
 def verdict(report: Audit) -> str:
@@ -184,7 +191,7 @@ def result_json(command: str, game_id: bytes | None, game_file: Path | None,
         "game_file": None if game_file is None else str(game_file),
         "seats": seats,
         "scores": [] if result is None else scores_json(breakdowns, result),
-        "winner": None if result is None else result.winner,
+        "winner": None if result is None else winner_json(result),
         "decided_by": None if result is None else result.decided_by,
         "final_hash": None if final_hash is None else final_hash.hex(),
         "verification": None if report is None else verification_json(report),

@@ -11,6 +11,7 @@ people fill seats::
     burgundy bot --resume                      # rejoin our unfinished game after a crash
     burgundy bot --engine "./mybot --fast"     # a program plays the seat (docs/bots.md)
     burgundy bot --moves turns.json --json     # recorded turns first; the result as JSON
+    burgundy bot --serve --host --players 2    # host table after table until stopped
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import contextlib
 import ipaddress
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -49,17 +51,22 @@ from p2p_burgundy.net.start import COLOURS
 from p2p_burgundy.scoring import categories
 
 from . import options
-from .engine import EngineError, EngineStrategy
+from .engine import ENGINE, EngineResigned, EngineStrategy
 from .estates import add_setup_arguments, check_table, table_config
 from .gamejson import RESULT_VERSION, result_json, verdict
 from .script import Script, ScriptedStrategy, ScriptError, read_script
-from .strategies import STRATEGIES, Strategy, StrategyError, make
+from .strategies import STRATEGIES, BotError, Ledger, Strategy, StrategyError, make
 
 DISCOVERY_SECONDS = 5.0
+SERVE_PAUSE = 1.0  # seconds --serve waits between games, and before looking for a table again
 
 
 class LanError(Exception):
     """Something that ends a LAN command with a message (exit code 1)."""
+
+
+class NoTable(LanError):
+    """No table (of that name) was found on the LAN."""
 
 
 def add_peer_arguments(parser: argparse.ArgumentParser) -> None:
@@ -138,8 +145,8 @@ async def find_table(args: argparse.Namespace, want: str | None) -> TableInfo:
     found = [t for t in tables.values() if matches(t)]
     if not found:
         where = f" called {want!r}" if want else ""
-        raise LanError(f"no table{where} found on the LAN in {DISCOVERY_SECONDS:.0f} s "
-                       "(multicast may be blocked: join by host:port instead)")
+        raise NoTable(f"no table{where} found on the LAN in {DISCOVERY_SECONDS:.0f} s "
+                      "(multicast may be blocked: join by host:port instead)")
     return found[0]
 
 
@@ -298,10 +305,7 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine-fallback", type=options.strategy, default=None, metavar="NAME",
                         help="if the engine fails (time-out, crash, bad answer), this strategy "
                              "plays the rest of the game; default: the bot stops (exit 1)")
-    parser.add_argument("--engine-timeout", type=options.seconds, default=10.0,
-                        metavar="SECONDS",
-                        help="time the engine has for its hello and for each decision "
-                             "(default 10)")
+    options.add_engine_run_arguments(parser)
     parser.add_argument("--moves", type=Path, default=None, metavar="FILE",
                         help="play our seat's recorded turns from this turns file (burgundy "
                              "replay --export-turns) first, then the strategy or engine")
@@ -324,6 +328,12 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print one JSON document with the result (docs/bots.md) on "
                              "stdout; progress goes to stderr")
+    parser.add_argument("--serve", action="store_true",
+                        help="stay on the LAN: host (with --host) or join tables one after "
+                             "another, until stopped (Ctrl-C or SIGTERM: the table is "
+                             "withdrawn) or --games are played; with --json, one line per game")
+    parser.add_argument("--games", type=options.positive, default=None, metavar="N",
+                        help="with --serve: stop after N games (default: never)")
     add_peer_arguments(parser)
 
 
@@ -331,6 +341,13 @@ def check_bot(args: argparse.Namespace) -> str | None:
     """Option combinations argparse cannot judge alone; reads the turns file."""
     if args.engine_fallback is not None and args.engine is None:
         return "argument --engine-fallback: only with --engine"
+    if args.games is not None and not args.serve:
+        return "argument --games: only with --serve"
+    if args.serve and args.resume is not None:
+        return "argument --serve: not with --resume (a game to finish is one game)"
+    problem = options.check_engine_run(args, [] if args.engine is None else [ENGINE])
+    if problem is not None:
+        return problem
     if args.moves is not None:
         try:
             args.script = read_script(args.moves.read_text())
@@ -343,18 +360,62 @@ def check_bot(args: argparse.Namespace) -> str | None:
 
 def run_bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """``burgundy bot``: exit 0 after a finished game whose file verifies, 1 with a reason on
-    any fault."""
+    any fault. With ``--serve``, game after game until stopped (exit 0)."""
+    if args.serve:
+        return asyncio.run(_serve(args, out))
     try:
         return asyncio.run(_bot(args, out))
-    except (LanError, EngineError, StrategyError) as exc:
-        print(f"burgundy bot: {exc}", file=sys.stderr)
-        if args.json:
-            json.dump({"command": "bot", "version": RESULT_VERSION, "error": str(exc)}, out,
-                      indent=1)
-            out.write("\n")
+    except (LanError, BotError, StrategyError) as exc:
+        _report_error(args, exc, out)
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _report_error(args: argparse.Namespace, exc: Exception, out: TextIO) -> None:
+    print(f"burgundy bot: {exc}", file=sys.stderr)
+    if args.json:
+        json.dump({"command": "bot", "version": RESULT_VERSION, "error": str(exc)}, out,
+                  indent=None if args.serve else 1)
+        out.write("\n")
+        out.flush()
+
+
+async def _serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Host or join tables one after another (``--serve``). SIGINT or SIGTERM cancels the game
+    at hand, whose peer closes (withdrawing a table we announce), and ends the command with
+    exit code 0; a game that fails is reported and the next one begins."""
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    current: asyncio.Task[int] | None = None
+
+    def stop() -> None:
+        stopping.set()
+        if current is not None:
+            current.cancel()
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # no such handlers on Windows
+            loop.add_signal_handler(signum, stop)
+    played = 0
+    log = sys.stderr if args.json else out
+    while not stopping.is_set() and (args.games is None or played < args.games):
+        current = asyncio.create_task(_bot(args, out))
+        try:
+            await current
+            played += 1
+        except NoTable:
+            pass  # nobody hosts yet: look again
+        except (LanError, BotError, StrategyError) as exc:
+            _report_error(args, exc, out)
+            played += 1
+        except asyncio.CancelledError:
+            break
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stopping.wait(), SERVE_PAUSE)
+    log.write(f"stopped after {played} game{'s' if played != 1 else ''}\n")
+    log.flush()
+    return 0
 
 
 def _bot_name(args: argparse.Namespace) -> str:
@@ -365,14 +426,17 @@ def _bot_name(args: argparse.Namespace) -> str:
     return f"{args.strategy.rpartition(':')[2].lower()}-bot"
 
 
-def seat_strategy(args: argparse.Namespace, seed: int, seat: int) -> Strategy:
-    """What plays our seat: the engine or the strategy, after the script if one is given."""
+def seat_strategy(args: argparse.Namespace, seed: int, seat: int,
+                  engine_log: TextIO | None = None) -> Strategy:
+    """What plays our seat: the engine or the strategy, after the script if one is given.
+    The engine may resign the seat (:class:`EngineResigned`)."""
     strategy: Strategy
     if args.engine is not None:
         fallback = args.engine_fallback
         strategy = EngineStrategy(
-            args.engine, seat, timeout=args.engine_timeout, fallback_name=fallback or "",
-            fallback=None if fallback is None else lambda: make(fallback, seed, think=args.think))
+            args.engine, seat, fallback_name=fallback or "",
+            fallback=None if fallback is None else lambda: make(fallback, seed, think=args.think),
+            settings=options.engine_run(args).settings(ENGINE, engine_log), resignable=True)
     else:
         strategy = make(args.strategy, seed, think=args.think)
     script: Script | None = getattr(args, "script", None)
@@ -388,6 +452,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
     peer = await open_peer(args.home, interface=args.interface, port=args.port,
                            mdns=not args.no_mdns)
     strategy: Strategy | None = None
+    engine_log: TextIO | None = None
     try:
         if args.resume is not None:
             await _resume(peer, args)
@@ -408,8 +473,15 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
             log.write(f"note: {line}\n")
         log.flush()
         assert session.my_seat is not None
-        strategy = seat_strategy(args, seed, session.my_seat)
-        over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
+        engine_log = options.engine_run(args).open_log()
+        strategy = Ledger(seat_strategy(args, seed, session.my_seat, engine_log))
+        try:
+            over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
+        except EngineResigned as resigned:  # the seat is the engine's to give up
+            log.write(f"{resigned}: we resign the seat\n")
+            log.flush()
+            await peer.resign()
+            over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
         engine = _engine_of(strategy)
         if engine is not None:
             await asyncio.to_thread(engine.game_over, session.state, over.outcome)
@@ -421,7 +493,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         report = audit_file(path.read_bytes())
         if args.json:
             doc = bot_result(session, over, path, report, strategy, args)
-            json.dump(doc, out, indent=1)
+            json.dump(doc, out, indent=None if args.serve else 1)
             out.write("\n")
         else:
             out.write(f"game file {path}: {verdict(report)}\n")
@@ -436,33 +508,39 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         engine = _engine_of(strategy)
         if engine is not None:
             engine.close()
+        if engine_log is not None:
+            engine_log.close()
         await peer.close()
 
 
 def _engine_of(strategy: Strategy | None) -> EngineStrategy | None:
+    if isinstance(strategy, Ledger):
+        strategy = strategy.strategy
     if isinstance(strategy, ScriptedStrategy):
         strategy = strategy.then
     return strategy if isinstance(strategy, EngineStrategy) else None
 
 
 def bot_result(session: Session, over: GameOver, path: Path, report: Audit,
-               strategy: Strategy, args: argparse.Namespace) -> dict[str, object]:
-    """The ``--json`` document of ``burgundy bot`` (docs/bots.md, "Results")."""
+               strategy: Ledger, args: argparse.Namespace) -> dict[str, object]:
+    """The ``--json`` document of ``burgundy bot`` (docs/bots.md, "Results"): the game, who
+    played each seat (``handed_over``: from which step a bot of the table played it), and
+    every decision this bot made, by seat and by what made it."""
     seat = session.my_seat
     players = [{"seat": i, "name": s.name, "fingerprint": fingerprint(s.key),
-                "strategy": strategy.name if i == seat else None}
+                "strategy": strategy.name if i == seat else None,
+                "handed_over": session.forfeits.get(i)}
                for i, s in enumerate(session.seats)]
     breakdowns = [p.breakdown for p in session.state.players]
     doc = result_json("bot", session.game_id, path, players, breakdowns, over.outcome,
                       over.state_hash, report)
     engine = _engine_of(strategy)
     doc.update(seat=seat, table_code=table_code(session.game_id, [s.key for s in session.seats]),
-               engine=None, script=None)
+               played=strategy.played(), engine=None, script=None)
     if engine is not None:
-        doc["engine"] = {"command": engine.command, "name": engine.name,
-                         "decisions": engine.decisions, "failure": engine.failure}
-    if isinstance(strategy, ScriptedStrategy):
-        doc["script"] = {"file": str(args.moves), **strategy.summary()}
+        doc["engine"] = engine.summary()
+    if isinstance(strategy.strategy, ScriptedStrategy):
+        doc["script"] = {"file": str(args.moves), **strategy.strategy.summary()}
     return doc
 
 

@@ -19,12 +19,14 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import NoReturn
 
-from . import estates, lan, options, replay, verify
-from .engine import ENGINE
-from .sim import BotError, SimConfig, run_sim
-from .strategies import STRATEGIES, StrategyError
+from . import analyse, estates, lan, match, options, replay, verify
+from .position import PositionError, load_position
+from .script import ScriptError, read_script
+from .sim import SimConfig, check_entrants, run_sim
+from .strategies import STRATEGIES, BotError, StrategyError
 from .tui import command as tui_command
 
 
@@ -53,16 +55,24 @@ class Command:
 # --- sim ----------------------------------------------------------------------------------------
 
 def _configure_sim(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=options.players, default=2, metavar="N",
-                        help="players per game, 2-4, or 1: the solo game (default 2)")
+    parser.add_argument("--players", type=options.players, default=None, metavar="N",
+                        help="players per game, 2-4, or 1: the solo game (default 2, or the "
+                             "position's or turns file's)")
     parser.add_argument("--games", type=options.positive, default=1, metavar="N",
                         help="games to play (default 1)")
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--position", type=Path, default=None, metavar="FILE",
+                       help="every game starts at this position (burgundy replay "
+                            "--export-position; its table and its chance events so far)")
+    start.add_argument("--moves", type=Path, default=None, metavar="FILE",
+                       help="a turns file (burgundy replay --export-turns): its game again, "
+                            "on its real dice, every seat playing its recorded turns first")
     parser.add_argument("--seed", type=options.seed, default=0, metavar="S",
                         help="seed of every deal and bot; the same seed replays the same games")
     parser.add_argument("--bots", type=options.bots, default=None, metavar="NAME,...",
                         help="one strategy per seat, comma-separated "
                              f"({', '.join(sorted(STRATEGIES))}, package.module:Name, or "
-                             "engine for --engine; default greedy everywhere)")
+                             "an --engine's NAME; default greedy everywhere)")
     parser.add_argument("--edition", type=options.edition, default=None, metavar="YEAR",
                         help="rulebook edition, 2011 or 2019 (default 2011; 2019 with --with)")
     estates.add_setup_arguments(parser)
@@ -75,13 +85,15 @@ def _configure_sim(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--iterations", type=options.positive, default=None, metavar="N",
                         help="rollouts per decision for search bots instead of a time: "
                              "the same on every machine")
-    parser.add_argument("--engine", type=options.command, default=None,
-                        metavar='"COMMAND ARGS"',
-                        help="the program that plays the seats named engine in --bots (the "
-                             "engine protocol, docs/bots.md; one process per seat and game)")
-    parser.add_argument("--engine-timeout", type=options.seconds, default=10.0,
-                        metavar="SECONDS",
-                        help="time the engine has for its hello and each decision (default 10)")
+    parser.add_argument("--engine", type=options.engine, action="append", default=[],
+                        metavar='NAME="COMMAND ARGS"',
+                        help="a program that plays the seats named NAME in --bots (the "
+                             "engine protocol, docs/bots.md); repeat for several engines; a "
+                             "bare \"COMMAND ARGS\" is named engine")
+    options.add_engine_run_arguments(parser)
+    parser.add_argument("--engine-fallback", type=options.strategy, default=None, metavar="NAME",
+                        help="if an engine fails (time-out, crash, bad answer), this strategy "
+                             "plays the rest of its game; default: the run stops there")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON document instead: every game and the summary "
                              "(docs/bots.md)")
@@ -91,15 +103,41 @@ def _configure_sim(parser: argparse.ArgumentParser) -> None:
 
 
 def _check_sim(args: argparse.Namespace) -> str | None:
+    args.start_position = args.script = None
+    try:
+        if args.position is not None:
+            args.start_position = load_position(args.position)
+        if args.moves is not None:
+            args.script = read_script(args.moves.read_text())
+    except PositionError as exc:
+        return f"argument --position: {args.position}: {exc}"
+    except OSError as exc:
+        return f"argument --moves: cannot read {args.moves}: {exc.strerror or exc}"
+    except (ScriptError, UnicodeDecodeError) as exc:
+        return f"argument --moves: {args.moves}: {exc}"
+    started = args.start_position or args.script
+    if started is not None:
+        table = [o for o in ("edition", "estate", "setup", "board") if getattr(args, o)]
+        if table or args.modules:
+            option = "--" + (table[0] if table else "with")
+            return (f"argument {option}: the game's table is the "
+                    f"{'position' if args.position else 'turns file'}'s")
+        players = started.config.players
+        if args.players not in (None, players):
+            return f"argument --players: the game is for {players} players"
+        args.players = players
+    args.players = args.players or 2
     if args.bots is not None and len(args.bots) != args.players:
         return (f"argument --bots: {len(args.bots)} bots for {args.players} players "
                 "(name one strategy per seat)")
-    engine_seats = args.bots is not None and ENGINE in args.bots
-    if args.engine is not None and not engine_seats:
-        return "argument --engine: name the engine's seats \"engine\" in --bots"
-    if engine_seats and args.engine is None:
-        return "argument --bots: a seat named \"engine\" needs --engine \"COMMAND ARGS\""
-    return estates.check_table(args)
+    if args.engine_fallback is not None and not args.engine:
+        return "argument --engine-fallback: only with --engine"
+    bots = args.bots if args.bots is not None else ("greedy",) * args.players
+    problem = check_entrants(bots, args.engine)
+    if problem is not None:
+        return f"argument --{problem[0]}: {problem[1]}"
+    return (options.check_engine_run(args, [e.name for e in args.engine])
+            or estates.check_table(args))
 
 
 def sim_config(args: argparse.Namespace) -> SimConfig:
@@ -110,14 +148,16 @@ def sim_config(args: argparse.Namespace) -> SimConfig:
                      estate=args.estate, setup=args.setup, modules=args.modules,
                      board=args.board,
                      think=args.think,
-                     iterations=args.iterations, jobs=args.jobs, engine=args.engine,
-                     engine_timeout=args.engine_timeout)
+                     iterations=args.iterations, jobs=args.jobs, engines=tuple(args.engine),
+                     engine_run=options.engine_run(args), engine_fallback=args.engine_fallback,
+                     position=args.start_position, script=args.script)
 
 
 SIM_EXIT_CODES = """exit codes:
   0  every game was played to the end
-  1  a bot failed (it chose an action that is not legal, or could not start), or an
-     engine did (no answer in time, exited, a bad answer: the message names the decision)
+  1  a bot failed (it raised, chose an action that is not legal, or could not start), or
+     an engine did with no --engine-fallback (no answer in time, exited, a bad answer: the
+     message names the game and the decision); the games finished before are still shown
   2  a bad command line
 
 On a terminal, stderr shows the progress (games done, rate, time left)."""
@@ -126,9 +166,12 @@ On a terminal, stderr shows the progress (games done, rate, time left)."""
 def run_sim_command(args: argparse.Namespace) -> int:
     """``burgundy sim``: bots play each other with no network."""
     try:
-        run_sim(sim_config(args), sys.stdout, as_json=args.json, progress=sys.stderr)
+        summary = run_sim(sim_config(args), sys.stdout, as_json=args.json, progress=sys.stderr)
     except (BotError, StrategyError) as exc:
         print(f"burgundy sim: {exc}", file=sys.stderr)
+        return 1
+    if summary.error is not None:
+        print(f"burgundy sim: {summary.error}", file=sys.stderr)
         return 1
     return 0
 
@@ -150,6 +193,11 @@ COMMANDS: dict[str, Command] = {
                       replay.configure, replay.run),
     "sim": Command("bots play each other with no network; prints scores and a summary",
                    _configure_sim, run_sim_command, _check_sim, epilog=SIM_EXIT_CODES),
+    "match": Command("engines and bots against each other on the same deals, every seating: "
+                     "ratings, paired score differences, SPRT",
+                     match.configure, match.run, match.check, epilog=match.EXIT_CODES),
+    "analyse": Command("ask an engine or a strategy what it plays at a position, and why",
+                       analyse.configure, analyse.run, analyse.check, epilog=analyse.EXIT_CODES),
     "bot": Command("a headless peer: join (or host) a table on the LAN and play a seat",
                    lan.add_bot_arguments, lan.run_bot, lan.check_bot,
                    epilog=lan.BOT_EXIT_CODES),

@@ -20,7 +20,7 @@ from pathlib import Path
 from p2p_burgundy import Edition
 from p2p_burgundy.net.start import MAX_NAME
 
-from .engine import ENGINE
+from .engine import Clock, EngineRun, EngineSpec, OptionSetting
 from .sim import MAX_SEED
 from .strategies import STRATEGIES, StrategyError, is_spec
 from .strategies.external import load
@@ -128,10 +128,25 @@ def strategy(text: str) -> str:
 
 
 def bots(text: str) -> tuple[str, ...]:
-    """One strategy per seat, comma-separated (each as :func:`strategy`, or ``engine``: the
-    program ``--engine`` names)."""
-    return tuple(name.strip() if name.strip() == ENGINE else strategy(name)
-                 for name in text.split(","))
+    """One strategy per seat, comma-separated: each as :func:`strategy`, or the name of an
+    engine (``--engine NAME=COMMAND``; whether one has that name is checked with the whole
+    command line)."""
+    names = tuple(name.strip() for name in text.split(","))
+    for name in names:
+        if is_spec(name) or not name:
+            strategy(name)
+    return names
+
+
+def engine(text: str) -> EngineSpec:
+    """``NAME=COMMAND``, or a bare ``COMMAND`` (named ``engine``; docs/bots.md).
+
+    >>> engine("tiny=python3 tiny.py")
+    EngineSpec(name='tiny', command='python3 tiny.py')
+    """
+    spec = EngineSpec.parse(text)
+    command(spec.command)
+    return spec
 
 
 def command(text: str) -> str:
@@ -169,3 +184,72 @@ def edition(text: str) -> Edition:
     except ValueError:
         known = ", ".join(e.value for e in Edition)
         raise argparse.ArgumentTypeError(f"must be one of {known}, not {text!r}") from None
+
+
+def engine_option(text: str) -> OptionSetting:
+    """``[ENGINE:]NAME=VALUE``: an option for the engine named ENGINE, or for every engine.
+
+    >>> engine_option("mine:depth=3"), engine_option("fast=true")
+    (('mine', 'depth', '3'), (None, 'fast', 'true'))
+    """
+    target, sep, value = text.partition("=")
+    engine, colon, option = target.rpartition(":")
+    if not sep or not option.strip() or (colon and not engine.strip()):
+        raise argparse.ArgumentTypeError(f"expected [ENGINE:]NAME=VALUE, not {text!r}")
+    return (engine.strip() if colon else None, option.strip(), value)
+
+
+def engine_time(text: str) -> tuple[float, float]:
+    """``SECONDS`` or ``SECONDS+INCREMENT``: an engine's clock for a whole game.
+
+    >>> engine_time("60+0.5")
+    (60.0, 0.5)
+    """
+    try:
+        clock = Clock.parse(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected SECONDS or SECONDS+INCREMENT, not {text!r}") from None
+    assert clock.base is not None
+    return clock.base, clock.increment
+
+
+def add_engine_run_arguments(parser: argparse.ArgumentParser) -> None:
+    """How engines run: the options every command with engines shares (docs/bots.md)."""
+    parser.add_argument("--engine-timeout", type=seconds, default=10.0, metavar="SECONDS",
+                        help="time an engine has for its hello and for each decision "
+                             "(default 10)")
+    parser.add_argument("--engine-time", type=engine_time, default=None,
+                        metavar="SECONDS[+INC]",
+                        help="an engine's clock for a whole game, with an increment after "
+                             "each decision (sent with each decision; running out is a "
+                             "failure)")
+    parser.add_argument("--engine-option", type=engine_option, action="append", default=[],
+                        metavar="[ENGINE:]NAME=VALUE",
+                        help="set an option the engine declares in its hello (protocol 2); "
+                             "repeat")
+    parser.add_argument("--engine-log", type=Path, default=None, metavar="FILE",
+                        help="append every line to and from the engines to FILE")
+
+
+def engine_run(args: argparse.Namespace) -> EngineRun:
+    """The :class:`EngineRun` of parsed :func:`add_engine_run_arguments` options."""
+    return EngineRun(args.engine_timeout, args.engine_time, tuple(args.engine_option),
+                     None if args.engine_log is None else str(args.engine_log))
+
+
+def check_engine_run(args: argparse.Namespace, engines: list[str]) -> str | None:
+    """An --engine-option for an engine that is not there, or --engine-log where it cannot
+    be written (None if all is well)."""
+    for target, option, _ in args.engine_option:
+        if target is not None and target not in engines:
+            return (f"argument --engine-option: no engine is named {target!r} (for "
+                    f"{target}:{option})")
+    if args.engine_option and not engines:
+        return "argument --engine-option: only with --engine"
+    if args.engine_log is not None:
+        try:
+            args.engine_log.open("a").close()
+        except OSError as exc:
+            return f"argument --engine-log: cannot write {args.engine_log}: {exc.strerror}"
+    return None

@@ -4,7 +4,8 @@ The game file is only read (a game still running may be replayed as far as it we
 entries are audited (:func:`p2p_burgundy.net.audit.audit`: a spectator session decides the
 game exactly as the peers did), and the steps the audit reports (what each chance event drew,
 each turn's actions, the game after each) are shown by :class:`~.tui.table.ReplayTable`.
-``--export-turns`` writes the turns instead, for ``burgundy bot --moves`` (:mod:`.script`).
+``--export-turns`` writes the turns instead, for ``burgundy bot --moves`` (:mod:`.script`), and
+``--export-position STEP`` the position after its first STEP steps (:mod:`.position`).
 A local game's file (``burgundy solo``, ``play --local``: :mod:`.localgame`) is replayed from
 its record, every step checked against its state hashes; it has no turns file.
 Exit code 1 with one line for a file that cannot be replayed, 2 for a bad command line.
@@ -24,6 +25,8 @@ from p2p_burgundy.net.log import read_records
 from p2p_burgundy.net.report import ChanceReport
 
 from .localgame import MAGIC, LocalGameError, decode, is_local_game
+from .options import whole_number
+from .position import PositionError, audit_position
 from .script import export_turns
 
 if TYPE_CHECKING:
@@ -44,6 +47,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--export-turns", metavar="FILE", default=None,
                         help="write the game's turns as a turns file (JSON; - for stdout) for "
                              "burgundy bot --moves, instead of showing the game")
+    parser.add_argument("--export-position", metavar="STEP", default=None,
+                        type=whole_number,
+                        help="print the position after the first STEP steps (chance events "
+                             "and turns; 0 is the start) as a position file (JSON) for sim "
+                             "--position, match --book and analyse, instead of showing the "
+                             "game")
 
 
 def load_game(data: bytes) -> ReplayTable:
@@ -82,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.gamefile)
     if args.export_turns is not None:
         return _export_turns(path, args.export_turns)
+    if args.export_position is not None:
+        return _export_position(path, args.export_position)
     try:
         table = load_game(path.read_bytes())
     except OSError as exc:
@@ -95,6 +106,23 @@ def run(args: argparse.Namespace) -> int:
         return problem
     table.step(-table.position[1])  # from the start
     return run_guarded(table, mouse=not args.no_mouse)
+
+
+def _export_position(path: Path, step: int) -> int:
+    if is_local_game(path):
+        print(f"burgundy replay: {path}: a local game's file: --export-position reads the "
+              "files of networked games", file=sys.stderr)
+        return EXIT_UNREADABLE
+    try:
+        position = audit_position(audit_file(path.read_bytes()), step)
+    except OSError as exc:
+        print(f"burgundy replay: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except PositionError as exc:
+        print(f"burgundy replay: {path}: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    sys.stdout.write(json.dumps(position.to_json(), indent=1) + "\n")
+    return EXIT_OK
 
 
 def _export_turns(path: Path, target: str) -> int:

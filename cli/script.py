@@ -7,7 +7,8 @@ A turns file is one JSON document::
      "config": [players, edition, [estates], [start spaces], (set-up)],
      "players": [{"seat": 0, "name": "Anna", "fingerprint": "..."}, ...],
      "turns": [{"turn": 0, "seat": 1, "before": "<state hash>", "after": "<state hash>",
-                "actions": [[tag, field, ...], ...]}, ...]}
+                "actions": [[tag, field, ...], ...]}, ...],
+     "chance": ["<entropy>", ...]}
 
 ``actions`` are the engine's canonical action trees (:meth:`p2p_burgundy.Action.to_tree`),
 ``before`` and ``after`` the state hashes around the turn. A scripted seat plays, for its
@@ -15,6 +16,8 @@ k-th turn, the k-th recorded turn of its seat, one action per decision, as long 
 legal; the first that is not ends the script (said once), and the strategy it hands over to
 plays on. A turn counts as *exact* when the game was in the recorded state (same hash)
 before it: with the same players (keys) and game the dice are the same, and every turn is.
+``chance`` is the entropy of every chance event of the game (its real dice and draws):
+``burgundy sim --moves`` deals a local game from it, so every turn is exact there too.
 
 >>> from p2p_burgundy import END_TURN, GameConfig, TakeWorkers, UseDie, new_game
 >>> from p2p_burgundy import legal_actions, resolve_chance
@@ -49,7 +52,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.net.report import Audit, ChanceReport, TurnReport
 
-from .strategies import Strategy
+from .strategies import Maker, Strategy, made_by
 
 TURNS_FORMAT = "p2p-burgundy/turns"
 TURNS_VERSION = 1
@@ -77,6 +80,7 @@ class Script:
     game_id: bytes
     config: GameConfig
     turns: tuple[ScriptTurn, ...]
+    chance: tuple[bytes, ...] = ()  # the entropy of each chance event, in order
 
     def for_seat(self, seat: int) -> list[ScriptTurn]:
         return [t for t in self.turns if t.seat == seat]
@@ -86,19 +90,22 @@ def export_turns(report: Audit) -> dict[str, object]:
     """The turns file of an audited game (as far as it went)."""
     assert report.config is not None and report.game_id is not None
     turns = []
+    chance = []
     before = b""
     for step in report.steps:
         if isinstance(step, TurnReport):
             turns.append({"turn": step.turn, "seat": step.seat, "before": before.hex(),
                           "after": step.state_hash.hex(),
                           "actions": [a.to_tree() for a in step.actions]})
-        assert isinstance(step, ChanceReport | TurnReport)
+        else:
+            assert isinstance(step, ChanceReport)
+            chance.append(step.entropy.hex())
         before = step.state_hash
     return {"format": TURNS_FORMAT, "version": TURNS_VERSION, "game_id": report.game_id.hex(),
             "config": report.config.to_tree(),
             "players": [{"seat": p.seat, "name": p.name, "fingerprint": p.fingerprint}
                         for p in report.players],
-            "turns": turns}
+            "turns": turns, "chance": chance}
 
 
 def read_script(text: str) -> Script:
@@ -124,7 +131,8 @@ def read_script(text: str) -> Script:
                                  tuple(action_from_tree(a) for a in t["actions"]),
                                  bytes.fromhex(t["before"]), bytes.fromhex(t["after"]))
                       for t in doc["turns"])
-        return Script(bytes.fromhex(doc["game_id"]), config, turns)
+        chance = tuple(bytes.fromhex(e) for e in doc.get("chance", []))
+        return Script(bytes.fromhex(doc["game_id"]), config, turns, chance)
     except (KeyError, TypeError, ValueError, EngineError) as exc:
         what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
         raise ScriptError(f"malformed turns file: {what}") from None
@@ -146,11 +154,17 @@ class ScriptedStrategy:
         self.left: str | None = None
         self._pending: list[Action] = []
         self._log = log if log is not None else sys.stderr
+        self._scripted = False  # whether the last decision was a recorded one
 
     @property
     def name(self) -> str:
         """The name of what plays after the script (an engine's is known once it said hello)."""
         return self.then.name
+
+    @property
+    def made_by(self) -> Maker:
+        """The script for a recorded decision, else what plays after it."""
+        return ("script", "moves") if self._scripted else made_by(self.then)
 
     @property
     def following(self) -> bool:
@@ -162,10 +176,12 @@ class ScriptedStrategy:
             self.played += 1
             self.exact += state_hash(state) == turn.before
             self._pending = list(turn.actions)
-        if self.following:
+        self._scripted = self.following
+        if self._scripted:
             action = self._pending.pop(0)
             if action in actions:
                 return action
+            self._scripted = False
             self._leave(f"at recorded turn {self.turns[self.played - 1].turn}, {action!r} is "
                         "not legal here")
         return self.then.choose(state, actions)

@@ -25,7 +25,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from p2p_burgundy import (
     Action,
@@ -49,10 +49,14 @@ from p2p_burgundy import (
 from p2p_burgundy.estate import Estate
 from p2p_burgundy.scoring import categories
 
-from .engine import ENGINE, EngineError, EngineStrategy
+from .engine import EnginePool, EngineRun, EngineSpec, EngineStrategy, worker_pool
 from .estates import table_config
-from .gamejson import RESULT_VERSION, result_json
-from .strategies import STRATEGIES, Strategy, is_spec, make
+from .gamejson import RESULT_VERSION, Json, result_json, winner_json
+from .script import Script, ScriptedStrategy
+from .strategies import STRATEGIES, BotError, Strategy, checked_choice, is_spec, make
+
+if TYPE_CHECKING:
+    from .position import Position
 
 SIM_LABEL = b"p2p-burgundy/sim"
 MAX_SEED = 2**64 - 1
@@ -85,6 +89,12 @@ def chance_entropy(seed: int, game: int, index: int) -> bytes:
     ).digest()
 
 
+def deal_entropy(seed: int, game: int, index: int, recorded: Sequence[bytes] = ()) -> bytes:
+    """The entropy of chance event ``index``: ``recorded[index]`` while there is one (a
+    position's, or a LAN game's real dice), else :func:`chance_entropy`."""
+    return recorded[index] if index < len(recorded) else chance_entropy(seed, game, index)
+
+
 def bot_seed(seed: int, game: int, rotation: int, seat: int) -> int:
     """The seed of the bot in ``seat`` for one game and seating.
 
@@ -98,10 +108,6 @@ def bot_seed(seed: int, game: int, rotation: int, seat: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-class BotError(RuntimeError):
-    """A bot chose an action that is not among the legal actions."""
-
-
 @dataclass(frozen=True, slots=True)
 class GameResult:
     """One finished game: who sat where, the final state and how it ended."""
@@ -113,14 +119,19 @@ class GameResult:
     state: GameState
     outcome: Outcome
     decisions: int
+    engines: tuple[Json | None, ...] = ()  # by seat: what the engine there did, or None
+    scripts: tuple[Json, ...] = ()  # by seat, with a script: what each seat played of it
 
 
-def play_game(config: GameConfig, bots: Sequence[Strategy], seed: int, game: int = 0
+def play_game(config: GameConfig, bots: Sequence[Strategy], seed: int, game: int = 0,
+              start: GameState | None = None, recorded: Sequence[bytes] = ()
               ) -> tuple[GameState, int]:
-    """Play one game to the end; returns the final state and the number of decisions.
+    """Play one game to the end (from ``start``, a position's state, if given); returns the
+    final state and the number of decisions. Chance event ``k`` is dealt by
+    :func:`deal_entropy` (``recorded[k]`` first).
 
-    ``bots[seat]`` decides for ``seat``. Raises :class:`BotError` if a bot picks an action
-    that is not legal. In the experts' secret set-up every bot chooses its estate before
+    ``bots[seat]`` decides for ``seat``. Raises :class:`BotError` if a bot raises or picks
+    an action that is not legal. In the experts' secret set-up every bot chooses its estate before
     any choice is applied, each seeing the state as it was before all of them.
 
     >>> from p2p_burgundy.cli.strategies import make
@@ -128,11 +139,12 @@ def play_game(config: GameConfig, bots: Sequence[Strategy], seed: int, game: int
     >>> state.is_over, decisions > 50
     (True, True)
     """
-    state = new_game(config)
+    state = new_game(config) if start is None else start
     decisions = 0
     while True:
         if state.chance is not None:
-            state = resolve_chance(state, chance_entropy(seed, game, state.chance.index))
+            state = resolve_chance(state, deal_entropy(seed, game, state.chance.index,
+                                                       recorded))
             continue
         if state.is_over:
             return state, decisions
@@ -151,10 +163,7 @@ def play_game(config: GameConfig, bots: Sequence[Strategy], seed: int, game: int
 def _decide(state: GameState, seat: int, bot: Strategy, view: GameState,
             actions: list[Action]) -> GameState:
     """``bot`` chooses among ``actions`` seeing ``view``; the state after its choice."""
-    action = bot.choose(view, actions)
-    if action not in actions:
-        raise BotError(f"bot {bot.name!r} in seat {seat} chose {action!r}, "
-                       f"which is not legal here ({len(actions)} legal actions)")
+    action = checked_choice(bot, view, actions)
     try:
         return apply(state, action)
     except IllegalAction as exc:  # legal_actions and apply disagree: an engine bug
@@ -179,8 +188,11 @@ class SimConfig:
     think: float | None = None  # seconds per decision for search bots (mcts)...
     iterations: int | None = None  # ...or rollouts per decision: reproducible, overrides think
     jobs: int = 1  # worker processes; the games and summary do not depend on it
-    engine: str | None = None  # the program playing the seats named "engine" (docs/bots.md)
-    engine_timeout: float = 10.0  # seconds the engine has for its hello and each decision
+    engines: tuple[EngineSpec, ...] = ()  # programs playing the seats named after them
+    engine_run: EngineRun = field(default_factory=EngineRun)  # time, options, log of engines
+    engine_fallback: str | None = None  # plays on for an engine that fails; None: stop
+    position: Position | None = None  # every game starts there (its table, its chance so far)
+    script: Script | None = None  # every seat plays its recorded turns first, on their dice
 
     def __post_init__(self) -> None:
         if not 1 <= self.players <= 4:
@@ -193,26 +205,41 @@ class SimConfig:
         if len(self.bots) != self.players:
             raise ValueError(f"{len(self.bots)} bots for {self.players} players: "
                              "name one strategy per seat")
-        for name in self.bots:
-            if name not in STRATEGIES and not is_spec(name) and name != ENGINE:
-                raise ValueError(f"unknown strategy {name!r}; known: "
-                                 f"{', '.join(sorted(STRATEGIES))}")
-        if (ENGINE in self.bots) != (self.engine is not None):
-            raise ValueError("name a seat \"engine\" in the bots exactly when an engine "
-                             "command is given")
+        problem = check_entrants(self.bots, self.engines)
+        if problem is not None:
+            raise ValueError(problem[1])
         if self.think is not None and self.think < 0:
             raise ValueError(f"think must be at least 0 seconds, not {self.think}")
         if self.iterations is not None and self.iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {self.iterations}")
         if self.jobs < 1:
             raise ValueError(f"jobs must be at least 1, not {self.jobs}")
-        self.game_config  # noqa: B018  (raises ConfigError, a ValueError, if unplayable)
+        if self.game_config.players != self.players:
+            raise ValueError(f"the game is for {self.game_config.players} players, not "
+                             f"{self.players}")
 
     @property
     def game_config(self) -> GameConfig:
-        """The engine config of every game."""
+        """The engine config of every game: the position's or the script's, else the
+        table's options."""
+        if self.position is not None:
+            return self.position.config
+        if self.script is not None:
+            return self.script.config
         return table_config(self.players, self.edition, self.estate, self.setup,
                             self.modules, self.board)
+
+    @property
+    def recorded(self) -> tuple[bytes, ...]:
+        """The entropy of the first chance events of every game: the position's, or the
+        script's (a LAN game's real dice)."""
+        if self.position is not None:
+            return self.position.entropy
+        return () if self.script is None else self.script.chance
+
+    def engine(self, name: str) -> EngineSpec | None:
+        """The engine called ``name``, or None if ``name`` is a strategy."""
+        return next((e for e in self.engines if e.name == name), None)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -224,6 +251,36 @@ class SimConfig:
             else:
                 labels.append(f"{name}#{self.bots[:i + 1].count(name)}")
         return tuple(labels)
+
+
+def check_entrants(bots: Sequence[str], engines: Sequence[EngineSpec]
+                   ) -> tuple[str, str] | None:
+    """Why a list of bots and engines cannot play, as ``("engine" or "bots", reason)``, or
+    None if it can: each bot a strategy or an engine's name, engines named once each and not
+    after a strategy, none left unused.
+
+    >>> check_entrants(["greedy", "tiny"], [EngineSpec("tiny", "./tiny")]) is None
+    True
+    >>> check_entrants(["engine", "greedy"], [EngineSpec("engine", "./a"),
+    ...                                       EngineSpec("engine", "./b")])
+    ('engine', "two engines are named 'engine': name each NAME=COMMAND")
+    """
+    names = [e.name for e in engines]
+    for spec in engines:
+        if names.count(spec.name) > 1:
+            return ("engine", f"two engines are named {spec.name!r}: name each NAME=COMMAND")
+        if spec.name in STRATEGIES:
+            return ("engine", f"an engine is named {spec.name!r}, as a strategy is: name it "
+                              "otherwise")
+        if spec.name not in bots:
+            return ("engine", f"the engine {spec.name!r} plays no seat: name it in the bots")
+    for name in bots:
+        if name not in STRATEGIES and not is_spec(name) and name not in names:
+            known = f" ({', '.join(names)})" if names else " (--engine NAME=COMMAND)"
+            return ("bots", f"unknown strategy {name!r}; known: "
+                            f"{', '.join(sorted(STRATEGIES))}, package.module:Name, or an "
+                            f"engine's name{known}")
+    return None
 
 
 @dataclass(slots=True)
@@ -294,6 +351,7 @@ class SimSummary:
     entrants: list[EntrantStats]
     results: int = 0
     seconds: float = 0.0
+    error: str | None = None  # why the run stopped before its last game
 
 
 def seatings(config: SimConfig) -> list[tuple[int, ...]]:
@@ -311,7 +369,10 @@ def run_sim(config: SimConfig, out: TextIO | None = None, *, as_json: bool = Fal
             progress: TextIO | None = None) -> SimSummary:
     """Play ``config.games`` games (times the rotations), printing each and a summary, or
     with ``as_json`` one JSON document of every game and the summary (:func:`sim_json`).
-    ``progress`` (a terminal; nothing is shown on anything else) gets a progress line."""
+    ``progress`` (a terminal; nothing is shown on anything else) gets a progress line.
+
+    A bot that fails (with no fallback) stops the run: the games finished before it are
+    printed and summed up all the same, and the summary's ``error`` says what failed."""
     out = sys.stdout if out is None else out
     summary = SimSummary(config, [EntrantStats(label) for label in config.labels])
     if not as_json:
@@ -320,14 +381,18 @@ def run_sim(config: SimConfig, out: TextIO | None = None, *, as_json: bool = Fal
     games: list[dict[str, object]] = []
     meter = Progress(progress, config.games * len(seatings(config)))
     started = time.perf_counter()
-    for result in play_all(config):
-        _record(summary, result)
-        meter.advance()
-        if as_json and not config.quiet:
-            games.append(game_json(config, result))
-        elif not config.quiet:
-            out.write(format_game(config, result))
-            out.write("\n")
+    try:
+        for result in play_all(config):
+            _record(summary, result)
+            meter.advance()
+            if as_json and not config.quiet:
+                games.append(game_json(config, result))
+            elif not config.quiet:
+                out.write(format_game(config, result))
+                out.write("\n")
+                out.flush()
+    except BotError as exc:  # the games finished so far still count
+        summary.error = str(exc)
     meter.close()
     summary.seconds = time.perf_counter() - started
     if as_json:
@@ -395,7 +460,9 @@ def game_json(config: SimConfig, result: GameResult) -> dict[str, object]:
     labels = config.labels
     seats: list[dict[str, object]] = [
         {"seat": seat, "name": labels[entrant], "fingerprint": None,
-         "strategy": config.bots[entrant]}
+         "strategy": config.bots[entrant],
+         "engine": result.engines[seat] if result.engines else None,
+         "script": result.scripts[seat] if result.scripts else None}
         for seat, entrant in enumerate(result.entrants)]
     doc = result_json("sim", None, None, seats, [p.breakdown for p in result.state.players],
                       result.outcome, state_hash(result.state), None)
@@ -427,38 +494,66 @@ def sim_json(summary: SimSummary, games: list[dict[str, object]]) -> dict[str, o
                    "setup": None if config.setup is None else config.setup.value,
                    "rotate": config.rotate, "think": config.think,
                    "iterations": config.iterations,
+                   "engines": [{"name": e.name, "command": e.command}
+                               for e in config.engines],
+                   "engine_fallback": config.engine_fallback,
+                   "position": None if config.position is None
+                   else config.position.state_hash().hex(),
+                   "moves": None if config.script is None else config.script.game_id.hex(),
                    "notes": config.game_config.caveats()},
         "games": games,
         "summary": {"games": summary.results, "seconds": summary.seconds,
                     "entrants": entrants},
+        "error": summary.error,
     }
 
 
-def play_one(config: SimConfig, game: int, rotation: int) -> GameResult:
-    """Game ``game`` (from 0) in seating ``rotation`` of :func:`seatings`."""
+def play_one(config: SimConfig, game: int, rotation: int, pool: EnginePool | None = None
+             ) -> GameResult:
+    """Game ``game`` (from 0) in seating ``rotation`` of :func:`seatings`; version 2 engines
+    are taken from ``pool`` and given back to it."""
     entrants = seatings(config)[rotation]
     names = tuple(config.bots[e] for e in entrants)
-    bots = [_make_bot(config, name, game, rotation, seat) for seat, name in enumerate(names)]
+    log = config.engine_run.open_log()
+    bots = [_make_bot(config, name, game, rotation, seat, pool, log)
+            for seat, name in enumerate(names)]
     engines = [bot for bot in bots if isinstance(bot, EngineStrategy)]
+    script = config.script
+    players: list[Strategy] = bots if script is None else \
+        [ScriptedStrategy(script.for_seat(seat), bot) for seat, bot in enumerate(bots)]
+    start = None if config.position is None else config.position.state()
     try:
-        state, decisions = play_game(config.game_config, bots, config.seed, game)
+        state, decisions = play_game(config.game_config, players, config.seed, game, start,
+                                     config.recorded)
         result = outcome(state)
         for engine in engines:
             engine.game_over(state, result)
-    except EngineError as exc:
+    except BotError as exc:
         raise BotError(f"game {game + 1}: {exc}") from None
     finally:
         for engine in engines:
             engine.close()
-    return GameResult(game, rotation, names, entrants, state, result, decisions)
+        if log is not None:
+            log.close()
+    return GameResult(game, rotation, names, entrants, state, result, decisions,
+                      tuple(b.summary() if isinstance(b, EngineStrategy) else None
+                            for b in bots),
+                      tuple(p.summary() for p in players if isinstance(p, ScriptedStrategy)))
 
 
-def _make_bot(config: SimConfig, name: str, game: int, rotation: int, seat: int) -> Strategy:
-    if name == ENGINE:
-        assert config.engine is not None
-        return EngineStrategy(config.engine, seat, timeout=config.engine_timeout)
-    return make(name, bot_seed(config.seed, game, rotation, seat), think=config.think,
-                iterations=config.iterations)
+def _make_bot(config: SimConfig, name: str, game: int, rotation: int, seat: int,
+              pool: EnginePool | None, log: TextIO | None) -> Strategy:
+    seed = bot_seed(config.seed, game, rotation, seat)
+    spec = config.engine(name)
+    if spec is None:
+        return make(name, seed, think=config.think, iterations=config.iterations)
+    fallback = config.engine_fallback
+    return EngineStrategy(
+        spec.command, seat, fallback_name=fallback or "",
+        fallback=None if fallback is None else lambda: make(
+            fallback, seed, think=config.think, iterations=config.iterations),
+        log_prefix=f"burgundy sim: game {game + 1}",
+        settings=config.engine_run.settings(spec.name, log), pool=pool)
 
 
 def play_all(config: SimConfig) -> Iterator[GameResult]:
@@ -467,13 +562,18 @@ def play_all(config: SimConfig) -> Iterator[GameResult]:
     With ``config.jobs > 1`` the games are shared among that many worker processes (started
     with "spawn", so it works the same on every platform); each game depends only on the
     config and its indices, so the results are those of a serial run, in the same order.
+    A version 2 engine plays game after game in one process (one per worker).
     """
     tasks = [(config, game, rotation) for game in range(config.games)
              for rotation in range(len(seatings(config)))]
     jobs = min(config.jobs, len(tasks))
     if jobs <= 1:
-        for task in tasks:
-            yield play_one(*task)
+        engines = EnginePool()
+        try:
+            for task in tasks:
+                yield play_one(*task, engines)
+        finally:
+            engines.close()
         return
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         yield from pool.imap(_play_task, tasks, chunksize=1)
@@ -481,7 +581,7 @@ def play_all(config: SimConfig) -> Iterator[GameResult]:
 
 def _play_task(task: tuple[SimConfig, int, int]) -> GameResult:
     """:func:`play_one` for a worker process (a module-level function, so it pickles)."""
-    return play_one(*task)
+    return play_one(*task, worker_pool())
 
 
 def _record(summary: SimSummary, result: GameResult) -> None:
@@ -489,7 +589,7 @@ def _record(summary: SimSummary, result: GameResult) -> None:
     for seat, entrant in enumerate(result.entrants):
         stats = summary.entrants[entrant]
         stats.scores.append(result.outcome.scores[seat])
-        if result.outcome.winner == seat and result.outcome.won:  # solo: a full duchy
+        if winner_json(result.outcome) == seat:  # solo: only a full duchy wins
             stats.wins += 1
 
 
@@ -532,6 +632,10 @@ def format_game(config: SimConfig, result: GameResult) -> str:
     else:
         lines.append(f"  winner: seat {winner} ({labels[result.entrants[winner]]}), "
                      f"decided by {result.outcome.decided_by}")
+    for seat, engine in enumerate(result.engines):
+        if engine is not None and engine["failure"] is not None:
+            lines.append(f"  seat {seat}: {engine['failure']}; {engine['fallback']} played "
+                         f"its last {engine['fallback_decisions']} decisions")
     return "\n".join(lines) + "\n"
 
 
@@ -556,4 +660,6 @@ def format_summary(summary: SimSummary) -> str:
     rate = summary.results / summary.seconds if summary.seconds else float("inf")
     lines.append(f"speed: {summary.results} games in {summary.seconds:.2f} s "
                  f"({rate:.1f} games/s)")
+    if summary.error is not None:
+        lines.append(f"stopped: {summary.error}")
     return "\n".join(lines) + "\n"

@@ -29,6 +29,7 @@ A strategy of your own is named ``package.module:Name`` (:mod:`.external`, ``doc
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
@@ -103,6 +104,92 @@ def make(name: str, seed: int = 0, think: float | None = None,
     return factory(seed)
 
 
-__all__ = ["SEARCHERS", "STRATEGIES", "GreedyStrategy", "Mcts2026Strategy", "MctsStrategy",
-           "RandomStrategy", "SearchFactory", "Strategy", "StrategyError", "StrategyFactory",
-           "is_spec", "make"]
+class BotError(RuntimeError):
+    """A strategy raised, or chose an action that is not among the legal actions (the message
+    names the bot, the seat and what happened)."""
+
+
+Maker = tuple[str, str]
+"""What made a decision: its kind (``"strategy"``, ``"engine"``, ``"fallback"``, ``"script"``)
+and its name."""
+
+
+def checked_choice(strategy: Strategy, state: GameState, actions: Sequence[Action]) -> Action:
+    """``strategy``'s choice among ``actions``; BotError if it raises (a plug-in's own fault,
+    or an engine's with no fallback: named, never a traceback) or chooses something else."""
+    seat = state.to_move
+    try:
+        action = strategy.choose(state, actions)
+    except BotError:
+        raise
+    except Exception as exc:
+        raise BotError(f"bot {strategy.name!r} in seat {seat} raised "
+                       f"{type(exc).__name__}: {exc}") from exc
+    if action not in actions:
+        raise BotError(f"bot {strategy.name!r} in seat {seat} chose {action!r}, "
+                       f"which is not legal here ({len(actions)} legal actions)")
+    return action
+
+
+def made_by(strategy: Strategy) -> Maker:
+    """What made ``strategy``'s last decision: a composite strategy (an engine with a
+    fallback, a script) says which of its parts did; any other is itself."""
+    maker: Maker | None = getattr(strategy, "made_by", None)
+    return maker if maker is not None else ("strategy", strategy.name)
+
+
+class Ledger:
+    """Plays ``strategy`` and keeps account: an exception it raises or an answer that is not
+    one of the legal actions is a :class:`BotError`, and every decision is counted by the
+    seat it was for and by what made it (:func:`made_by`).
+
+    >>> from p2p_burgundy import GameConfig, legal_actions, new_game, resolve_chance
+    >>> state = new_game(GameConfig(players=2))
+    >>> while state.chance is not None:
+    ...     state = resolve_chance(state, bytes(32))
+    >>> ledger = Ledger(make("random", 1))
+    >>> ledger.choose(state, legal_actions(state)) in legal_actions(state)
+    True
+    >>> ledger.played()
+    [{'seat': 0, 'by': 'strategy', 'name': 'random', 'decisions': 1}]
+    """
+
+    def __init__(self, strategy: Strategy) -> None:
+        self.strategy = strategy
+        self.counts: Counter[tuple[int, str, str]] = Counter()
+
+    @property
+    def name(self) -> str:
+        return self.strategy.name
+
+    def choose(self, state: GameState, actions: Sequence[Action]) -> Action:
+        action = checked_choice(self.strategy, state, actions)
+        seat = state.to_move
+        self.counts[(-1 if seat is None else seat, *made_by(self.strategy))] += 1
+        return action
+
+    def played(self) -> list[dict[str, object]]:
+        """The decisions made, by seat and maker, in that order (for ``--json``)."""
+        return [{"seat": seat, "by": by, "name": name, "decisions": n}
+                for (seat, by, name), n in sorted(self.counts.items())]
+
+
+__all__ = [
+    "SEARCHERS",
+    "STRATEGIES",
+    "BotError",
+    "GreedyStrategy",
+    "Ledger",
+    "Maker",
+    "Mcts2026Strategy",
+    "MctsStrategy",
+    "RandomStrategy",
+    "SearchFactory",
+    "Strategy",
+    "StrategyError",
+    "StrategyFactory",
+    "checked_choice",
+    "is_spec",
+    "made_by",
+    "make",
+]

@@ -18,6 +18,7 @@ from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.net import peer as peer_module
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.peer import game_path
+from tests.cli.schemas import problems
 from tests.lan.inproc import close_all, open_table, play
 
 
@@ -58,6 +59,7 @@ def test_an_exported_game_played_again_gives_every_recorded_state_hash(
     assert cli.main(["replay", str(recorded), "--export-turns", str(turns)]) == 0
     exported = json.loads(turns.read_text())
     assert exported["format"] == "p2p-burgundy/turns" and len(exported["turns"]) > 40
+    assert problems(exported, "turns") == []
 
     replayed, scripted = asyncio.run(_replay(tmp_path / "again", turns))
 
@@ -116,7 +118,6 @@ def test_bots_with_moves_play_the_script_while_it_holds_then_their_strategy(
         tmp_path: Path) -> None:
     """New players (keys) make new dice: the scripted bots follow the recorded turns as long as
     they are legal, then play on; the game finishes and verifies."""
-    from tests.cli.shapes import problems, shape
     from tests.cli.test_engine_protocol import table
 
     recorded = asyncio.run(_record(tmp_path / "first"))
@@ -129,7 +130,7 @@ def test_bots_with_moves_play_the_script_while_it_holds_then_their_strategy(
     recorded_turns = json.loads(turns.read_text())["turns"]
     for (out, err), seat in zip(outs, (0, 1), strict=True):
         doc = json.loads(out)
-        assert problems(doc, shape("game", "bot")) == []
+        assert problems(doc, "bot") == []
         script = doc["script"]
         assert script["file"] == str(turns)
         assert script["turns"] == sum(t["seat"] == seat for t in recorded_turns)

@@ -12,7 +12,7 @@ import pytest
 from p2p_burgundy.cli.main import main
 from p2p_burgundy.net.events import ChanceResolved
 from p2p_burgundy.net.log import _RECORD_HEADER, FILE_MAGIC, Kind, decode_entry, sign_entry
-from tests.cli.shapes import problems, shape
+from tests.cli.schemas import problems
 from tests.net.harness import NAMES, Table, canonical, forge_chain
 from tests.net.test_fairness_attacks import ended_game, hostile_game
 
@@ -265,7 +265,7 @@ def test_a_game_the_last_player_ended_verifies_with_that_player_the_winner(
     assert "Winner: Ann (decided by the last player left ended the game)" in out
     doc = json.loads(verify(path, capsys, "--json")[1])
     assert doc["ended"] == {"seat": 0, "step": step} and doc["outcome"]["winner"] == 0
-    assert problems(doc, shape("verify")) == []
+    assert problems(doc, "verify") == []
     code, out = verify(path2, capsys)  # what each signed after resigning or ending fails
     assert code == 1 and "Ann ended the game (seq" in out and "Bob resigned (seq" in out
 
