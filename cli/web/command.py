@@ -25,7 +25,6 @@ from p2p_burgundy.net.start import COLOURS
 from .. import options
 from ..lan import LanError, add_peer_arguments, join_table, open_peer
 from ..netplay import GONE_AFTER
-from ..tui import command as tui_command
 from ..tui.table import ReplayTable
 from .feed import Feed, LiveFeed, ReplayFeed
 from .qr import qr_text
@@ -113,7 +112,9 @@ def run_watch(args: argparse.Namespace) -> int:
     join the table as a spectator with no terminal screen and serve the page of its game
     until Ctrl-C."""
     if not args.web:
-        return tui_command.run_join(args)
+        from ..tui.command import run_join  # the terminal client's (it imports this module)
+
+        return run_join(args)
     try:
         return asyncio.run(_watch(args))
     except LanError as exc:

@@ -4,7 +4,9 @@ It places a tile when it can, else sells goods, else takes the first action. For
 of the protocol's error paths it misbehaves on request, at decision N::
 
     tiny_engine.py [--crash N] [--garbage N] [--illegal N] [--stale N] [--sleep N]
-                   [--protocol V] [--no-hello]
+                   [--protocol V] [--no-hello] [--pause N]
+
+``--pause N`` thinks 0.3 s over each of its first N decisions (a game to watch under way).
 """
 
 import json
@@ -27,6 +29,8 @@ def main(argv):
                 sys.exit(3)
             if str(n) == faults.get("--sleep"):
                 time.sleep(60)
+            if n <= int(faults.get("--pause", 0)):
+                time.sleep(0.3)
             if str(n) == faults.get("--garbage"):
                 print("e2e4", flush=True)
                 continue
