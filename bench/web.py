@@ -1,7 +1,7 @@
 """Big-screen benchmark (not a test): how fast a turn reaches the page with 1 and with 50
 viewers, and what a view costs to build.
 
-A 4-player game is played turn by turn with the sans-I/O sessions the chaos tests use
+4-player games are played turn by turn with the sans-I/O sessions the chaos tests use
 (``tests/net/harness.py``), and the snapshot after each turn is kept. A
 :class:`~p2p_burgundy.cli.web.server.WebServer` serves a
 :class:`~p2p_burgundy.cli.web.feed.LiveFeed` on loopback, and viewers hold its event stream
@@ -53,14 +53,20 @@ def summary(values: list[float]) -> str:
             f"(n={len(values)})")
 
 
-def snapshots_of_a_game(turns: int) -> list[Snapshot]:
-    table = Table(4, seed=7)
-    snapshots = Snapshots(table.sessions[0])
-    table.pump()
-    taken = [snapshots.take(missing=[])]
-    for _ in range(turns):
-        table.play(turns=1)
+def snapshots_of_games(count: int) -> list[Snapshot]:
+    """``count`` snapshots, each after one more turn (of as many 4-player games as it takes:
+    a game has about 100 turns)."""
+    taken: list[Snapshot] = []
+    seed = 7
+    while len(taken) < count:
+        table = Table(4, seed=seed)
+        snapshots = Snapshots(table.sessions[0])
+        table.pump()
         taken.append(snapshots.take(missing=[]))
+        while not table.sessions[0].over and len(taken) < count:
+            table.play(turns=1)
+            taken.append(snapshots.take(missing=[]))
+        seed += 1
     return taken
 
 
@@ -92,7 +98,7 @@ async def batch(server: WebServer, source: list[Snapshot], snapshots: list[Snaps
         for snapshot in snapshots:
             published = time.perf_counter()
             source[0] = snapshot
-            arrivals = [await queue.get() for queue in queues]
+            arrivals = [await asyncio.wait_for(queue.get(), 10) for queue in queues]
             latencies.append(max(arrivals) - published)
         for task in tasks:
             task.cancel()
@@ -103,14 +109,15 @@ async def batch(server: WebServer, source: list[Snapshot], snapshots: list[Snaps
 async def run(turns: int, rounds: int) -> None:
     print(f"python {platform.python_version()}, {os.cpu_count()} cores, {turns} turns a batch, "
           f"{rounds} batches of each")
-    taken = snapshots_of_a_game(turns * rounds * 2 + 1)
-    builds = []
+    taken = snapshots_of_games(turns * rounds * 2 + 1)
+    builds, sizes = [], []
     for snapshot in taken:
         start = time.perf_counter()
         body = encode(snapshot_view(snapshot))
         builds.append(time.perf_counter() - start)
-    print(f"build and encode one view: {summary(builds)}; a view is {len(body)} bytes "
-          f"({len(body) // 1024} KiB) at the game's turn {len(taken) - 1}")
+        sizes.append(len(body))
+    print(f"build and encode one view: {summary(builds)}; a view is {min(sizes)} to "
+          f"{max(sizes)} bytes")
     source = [taken[0]]
     server = WebServer(LiveFeed(lambda: source[0]), "127.0.0.1", 0)
     await server.start()
