@@ -30,6 +30,7 @@ from p2p_burgundy.scoring import Outcome, categories
 from p2p_burgundy.shields import shield_numbers
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import COLOUR_LETTERS, COLOUR_NAMES, TILE_COLOUR, tile_name
+from p2p_burgundy.trade import BONUS_WORDS, route_spaces
 
 from ..tui.describe import CATEGORY_WORDS
 from ..tui.draft import Changes, changes_between
@@ -124,6 +125,12 @@ def _player(state: GameState, seat: int, name: str, colour: str, changes: Change
                for c, b in enumerate(p.bonuses) if b]
     if state.border_ranks[seat]:
         bonuses.append(f"posts {'1st' if state.border_ranks[seat] == 1 else '2nd'}")
+    route = None
+    if state.routes[seat]:  # trade routes: the spaces filled, and what the next one gives
+        spaces, laid = route_spaces(state.routes[seat]), len(state.route_goods[seat])
+        ahead = (f"next: goods {spaces[laid][0]}, {BONUS_WORDS[spaces[laid][1]]}"
+                 if laid < len(spaces) else "full")
+        route = f"{laid} of {len(spaces)} ({ahead})"
     return {
         "seat": seat, "name": name, "colour": colour, "place": place,
         "toMove": state.to_move == seat, "flags": list(flags),
@@ -136,7 +143,8 @@ def _player(state: GameState, seat: int, name: str, colour: str, changes: Change
         "storage": [tile_view(t) for t in p.storage],
         "bonuses": bonuses,
         "knowledge": [n for n in range(1, 30) if p.knowledge >> n & 1],
-        "shields": shield_numbers(state.shields[seat]) if state.depot_shields else [],
+        "shields": list(shield_numbers(state.shields[seat])) if state.depot_shields else [],
+        "route": route,
         "breakdown": [{"category": CATEGORY_WORDS[c], "vp": p.breakdown[c]}
                       for c in categories(p.breakdown)],
         "estate": _estate(state, seat, changes),
@@ -185,13 +193,14 @@ def board_view(state: GameState, players: Sequence[tuple[str, str]], *,
     changes = changes_between(before, state) if before is not None else frozenset()
     if result is None and state.is_over:
         result = outcome(state)
+    said = result_text(result, names) if result is not None else None
     return {
         "title": title(state),
         "rules": f"{state.config.edition.value} edition, {state.config.players} "
                  f"player{'s' if state.config.players > 1 else ''}",
-        "status": status,
+        "status": status or said or "",
         "over": state.is_over or result is not None,
-        "result": result_text(result, names) if result is not None else None,
+        "result": said,
         "ranking": list(result.ranking) if result is not None else [],
         "order": list(state.order),
         "mover": mover,
@@ -276,10 +285,8 @@ def snapshot_view(snapshot: Snapshot) -> View:
     elif snapshot.equivocations:
         status = (f"{names[snapshot.equivocations[0].seat]} signed two versions of one entry: "
                   "the game stopped")
-    view = steps_view(snapshot.config, players, [as_step(s) for s in snapshot.history],
+    return steps_view(snapshot.config, players, [as_step(s) for s in snapshot.history],
                       status=status, flags=flags, result=snapshot.outcome)
-    view["version"] = snapshot.step
-    return view
 
 
 def lobby_view(lobby: LobbySnapshot | None) -> View:

@@ -118,6 +118,7 @@ function playerCard(player, view) {
   if (player.bonuses.length) extras.push(`bonus ${player.bonuses.join(", ")}`);
   if (player.knowledge.length) extras.push(`knowledge ${player.knowledge.map(n => "#" + n).join(" ")}`);
   if (player.shields.length) extras.push(`shields ${player.shields.map(n => "#" + n).join(" ")}`);
+  if (player.route) extras.push(`trade route ${player.route}`);
   if (player.choosing) extras.push("choosing a board");
   return el("article", {class: classes.join(" "), "data-seat": player.seat},
     head, stats, supplies,

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from p2p_burgundy import GameConfig, Setup
+from p2p_burgundy import Edition, GameConfig, Module, Setup
 from p2p_burgundy.cli.tui.draft import changes_between
 from p2p_burgundy.cli.tui.table import ReplayTable
 from p2p_burgundy.cli.web.feed import LiveFeed, ReplayFeed
@@ -45,7 +45,7 @@ def test_the_first_snapshot_of_a_game_shows_the_deal_and_whose_turn_it_is() -> N
         "board": "1", "choosing": False, "vp": 0, "silver": 1, "workers": 1,
         "dice": [{"value": 6, "used": False}, {"value": 5, "used": False}],
         "goods": [{"type": 2, "count": 2}, {"type": 5, "count": 1}], "sold": 0, "storage": [],
-        "bonuses": [], "knowledge": [], "shields": [], "storageChanged": False,
+        "bonuses": [], "knowledge": [], "shields": [], "route": None, "storageChanged": False,
         "goodsChanged": False}
     assert bob["flags"] == ["not heard from"] and bob["toMove"] is False
     assert [b["category"] for b in ann["breakdown"]] == [
@@ -104,10 +104,11 @@ def test_the_end_of_a_game_shows_the_winner_and_the_ranking() -> None:
     outcome = snapshot.outcome
     assert outcome is not None
     winner = outcome.winner
-    assert view["title"] == "Game over" and view["over"] is True and view["status"] == ""
+    assert view["title"] == "Game over" and view["over"] is True
     assert view["ranking"] == list(outcome.ranking)
-    assert view["result"] == (f"{['Ann', 'Bob'][winner]} wins with {outcome.scores[winner]} VP "
-                              f"(decided by {outcome.decided_by})")
+    assert view["result"] == view["status"] == (
+        f"{['Ann', 'Bob'][winner]} wins with {outcome.scores[winner]} VP (decided by "
+        f"{outcome.decided_by})")
     assert [p["vp"] for p in view["players"]] == list(outcome.scores)
     assert [sum(b["vp"] for b in p["breakdown"]) for p in view["players"]] == \
         list(outcome.scores)
@@ -241,3 +242,18 @@ def test_a_replay_step_marks_what_it_changed() -> None:
     marked |= {("goods_depot", d["depot"], 0) for d in view["depots"]["numbered"]
                if d["goodsChanged"]}
     assert marked == set(changes_between(before, table.state)) != set()
+
+
+def test_the_expansion_modules_show_routes_shields_and_inns() -> None:
+    config = GameConfig(2, edition=Edition.E2019,
+                        modules=(Module.TRADE_ROUTES, Module.SHIELDS, Module.INNS))
+    table = Table(2, seed=3, config=config)
+    table.pump()
+    table.play(turns=20)
+    view = snapshot_view(Snapshots(table.sessions[0]).take(missing=[]))
+    assert (view["title"], view["rules"]) == ("Phase C, round 1 of 5", "2019 edition, 2 players")
+    assert [(p["route"], p["shields"]) for p in view["players"]] == [
+        ("2 of 15 (next: goods 2, an extra action, any number)", []),
+        ("2 of 15 (next: goods 2, +4 workers)", [])]
+    assert [d["shields"] for d in view["depots"]["numbered"]] == [[], [4], [6], [10], [], []]
+    assert view["depots"]["inns"] == 3
