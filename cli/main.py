@@ -28,6 +28,7 @@ from .script import ScriptError, read_script
 from .sim import SimConfig, check_entrants, run_sim
 from .strategies import STRATEGIES, BotError, StrategyError
 from .tui import command as tui_command
+from .web import command as web_command
 
 
 class _Parser(argparse.ArgumentParser):
@@ -189,6 +190,9 @@ COMMANDS: dict[str, Command] = {
                     tui_command.add_join_arguments, tui_command.run_join),
     "learn": Command("a guided first game against a bot: what to press and why, step by step",
                      tui_command.add_learn_arguments, tui_command.run_learn),
+    "watch": Command("watch a table's game as a spectator: in the terminal, or with --web as "
+                     "a web page for the whole room", web_command.add_watch_arguments,
+                     web_command.run_watch),
     "replay": Command("step through a game (networked or local) from its game file",
                       replay.configure, replay.run),
     "sim": Command("bots play each other with no network; prints scores and a summary",

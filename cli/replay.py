@@ -8,6 +8,7 @@ each turn's actions, the game after each) are shown by :class:`~.tui.table.Repla
 ``--export-position STEP`` the position after its first STEP steps (:mod:`.position`).
 A local game's file (``burgundy solo``, ``play --local``: :mod:`.localgame`) is replayed from
 its record, every step checked against its state hashes; it has no turns file.
+``--web`` serves the replay as a web page instead (:mod:`.web`), stepped from the page.
 Exit code 1 with one line for a file that cannot be replayed, 2 for a bad command line.
 """
 
@@ -23,11 +24,14 @@ from p2p_burgundy.net.audit import audit, audit_file
 from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.log import read_records
 from p2p_burgundy.net.report import ChanceReport
+from p2p_burgundy.net.start import COLOURS
 
+from . import options
 from .localgame import MAGIC, LocalGameError, decode, is_local_game
 from .options import whole_number
 from .position import PositionError, audit_position
 from .script import export_turns
+from .web.command import add_web_arguments, run_replay
 
 if TYPE_CHECKING:
     from .tui.table import ReplayTable
@@ -53,6 +57,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "and turns; 0 is the start) as a position file (JSON) for sim "
                              "--position, match --book and analyse, instead of showing the "
                              "game")
+    parser.add_argument("--interface", type=options.interface, default=None, metavar="IP",
+                        help="with --web: serve the page on this address")
+    add_web_arguments(parser, "the replay (stepped from the page)")
 
 
 def load_game(data: bytes) -> ReplayTable:
@@ -64,13 +71,20 @@ def load_game(data: bytes) -> ReplayTable:
     ...
     p2p_burgundy.cli.replay.ReplayError: not a p2p-burgundy game file
     """
+    return load_game_and_colours(data)[0]
+
+
+def load_game_and_colours(data: bytes) -> tuple[ReplayTable, list[str]]:
+    """:func:`load_game`, and the players' piece colours by seat (a local game's in the
+    order of ``COLOURS``)."""
     from .tui.table import GameStep, LocalTable, ReplayTable  # the client's, only when needed
 
     if data.startswith(MAGIC[:-1]):
         try:
-            return LocalTable.restore(decode(data)).replay()
+            table = LocalTable.restore(decode(data)).replay()
         except LocalGameError as exc:
             raise ReplayError(str(exc)) from None
+        return table, [COLOURS[seat % len(COLOURS)] for seat in range(len(table.names))]
     try:
         records, _ = read_records(data)
     except ProtocolError as exc:
@@ -80,7 +94,8 @@ def load_game(data: bytes) -> ReplayTable:
         raise ReplayError("no valid start entry: there is no game to replay")
     steps = [GameStep(step.drew if isinstance(step, ChanceReport) else step.actions, step.state)
              for step in report.steps]
-    return ReplayTable(report.config, steps, [p.name for p in report.players])
+    return (ReplayTable(report.config, steps, [p.name for p in report.players]),
+            [p.colour for p in report.players])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,13 +109,15 @@ def run(args: argparse.Namespace) -> int:
     if args.export_position is not None:
         return _export_position(path, args.export_position)
     try:
-        table = load_game(path.read_bytes())
+        table, colours = load_game_and_colours(path.read_bytes())
     except OSError as exc:
         print(f"burgundy replay: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     except ReplayError as exc:
         print(f"burgundy replay: {path}: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
+    if args.web:
+        return run_replay(table, colours, args)
     problem = needs_terminal("burgundy replay")
     if problem is not None:
         return problem

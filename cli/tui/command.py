@@ -39,6 +39,7 @@ from ..estates import add_setup_arguments, modules, table_config
 from ..lan import add_peer_arguments
 from ..netplay import GONE_AFTER
 from ..strategies import STRATEGIES, StrategyError, make
+from ..web.command import WEB_PORT, add_web_arguments
 from . import netcommand
 from .app import run_guarded
 from .describe import solo_result
@@ -88,6 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="2019 expansion modules for a game against bots, "
                              "comma-separated, or all")
     _client_arguments(parser)
+    add_web_arguments(parser, "the networked game")
 
 
 def add_host_arguments(parser: argparse.ArgumentParser) -> None:
@@ -100,6 +102,7 @@ def add_host_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hints", action="store_true",
                         help="let players ask a bot what it would do (H); everyone sees it")
     _client_arguments(parser)
+    add_web_arguments(parser, "the table's game")
 
 
 def add_join_arguments(parser: argparse.ArgumentParser) -> None:
@@ -121,6 +124,9 @@ def check_play(args: argparse.Namespace) -> str | None:
             return problem
     if args.modules and play_mode(args) not in ("local", "bots"):
         return "argument --with: needs a new game against bots (--bots N, --local or --seed)"
+    if args.web and play_mode(args) in ("local", "local-resume"):
+        return ("argument --web: shows a networked game (not --local or --seed: play "
+                "--bots N is one on this computer)")
     return None
 
 
@@ -196,7 +202,8 @@ def net_options(args: argparse.Namespace) -> NetOptions:
         colour=args.colour or COLOURS[0], interface=args.interface, port=args.port,
         mdns=not args.no_mdns, strategy=args.strategy, gone_after=args.gone_after,
         autoplay=args.strategy if args.autoplay else None, mouse=not args.no_mouse,
-        watch=getattr(args, "watch", False))
+        watch=getattr(args, "watch", False), web=getattr(args, "web", False),
+        web_port=getattr(args, "web_port", WEB_PORT))
 
 
 def run(args: argparse.Namespace) -> int:

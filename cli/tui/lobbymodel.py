@@ -118,7 +118,13 @@ class QuitLobby:
     """Leave the program."""
 
 
-LobbyCommand = Host | Join | PlayBots | Learn | SetMe | Start | AddBots | Leave | QuitLobby
+@dataclass(frozen=True, slots=True)
+class ServeWeb:
+    """Serve the big screen, the table's web page (cli/web), if it is not served yet."""
+
+
+LobbyCommand = (Host | Join | PlayBots | Learn | SetMe | Start | AddBots | Leave | QuitLobby
+                | ServeWeb)
 
 
 # --- what the runner tells the model -----------------------------------------------------
@@ -177,6 +183,8 @@ class LobbyModel:
     too_small: bool = False
     helping: bool = False  # the help page of the current page is open
     first: bool = False  # the first start on this computer: offer the guided game
+    web: str | None = None  # the big screen's address, once it is served
+    showing_web: bool = False  # its address and QR code are showing instead of the table
 
     def context(self) -> Page:
         return Page.TOO_SMALL if self.too_small else self.page
@@ -444,6 +452,12 @@ class LobbyModel:
         self.message = f"{at.free} bot{'s' if at.free > 1 else ''} on the way."
         return AddBots()
 
+    def toggle_web(self) -> LobbyCommand | None:
+        """w: the big screen's address and QR code (served from the first press); again:
+        back to the table."""
+        self.showing_web = not self.showing_web
+        return ServeWeb() if self.showing_web and self.web is None else None
+
     def quit(self) -> LobbyCommand:
         return QuitLobby()
 
@@ -519,6 +533,7 @@ LOBBY_KEYMAP: dict[Page, dict[str, tuple[Handler, str]]] = {
         "r": (("toggle_ready",), "ready"),
         "s": (("start",), "start"),
         "b": (("fill_with_bots",), "bots"),
+        "w": (("toggle_web",), "web page"),
         "n": (("edit_name",), "name"),
         "k": (("next_colour",), "colour"),
         "^[": (("back",), "leave"),
@@ -584,5 +599,5 @@ def lobby_footer(model: LobbyModel) -> list[tuple[str, str]]:
 
 
 __all__ = ["LOBBY_KEYMAP", "AddBots", "AtTable", "Host", "Join", "Learn", "Leave", "LobbyCommand",
-           "LobbyModel", "LobbyView", "Page", "PlayBots", "QuitLobby", "SetMe", "Start",
+           "LobbyModel", "LobbyView", "Page", "PlayBots", "QuitLobby", "ServeWeb", "SetMe", "Start",
            "dispatch_lobby", "lobby_footer", "start_hint"]

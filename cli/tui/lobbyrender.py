@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from p2p_burgundy.config import MODULE_ORDER, Module
 
+from ..web.qr import qr_lines
 from .layout import MIN_HEIGHT, MIN_WIDTH, Dim
 from .lobbymodel import (
     ACTION_TEXT,
@@ -60,7 +61,8 @@ PAGE_HELP: dict[Page, tuple[str, ...]] = {
         "Everyone at the table is listed with a key fingerprint. Read the table code",
         "aloud: when everyone sees the same code, nobody is in the middle. Press r when",
         "you are ready; the host starts once every seat is taken and everyone is ready,",
-        "or fills the free seats with bots (b).",
+        "or fills the free seats with bots (b). w shows the address (and a QR code) of",
+        "the big screen: the whole table, read-only, in any browser on the LAN.",
     ),
     Page.EDIT: ("Type the name the others will see (at most 16 characters), then Enter.",),
 }
@@ -91,6 +93,8 @@ def render_lobby(model: LobbyModel, width: int, height: int) -> Canvas:
     canvas.put(0, 0, [Seg(bar, Style.BAR)])
     if model.helping:
         body = help_lines(model, title, width)
+    elif model.showing_web and page == Page.LOBBY:
+        body = web_lines(model.web, width)
     else:
         body = {Page.TABLES: tables_lines, Page.HOST: host_lines, Page.BOTS: bots_lines,
                 Page.ADDRESS: address_lines, Page.LOBBY: table_lines}[page](model, width)
@@ -221,6 +225,17 @@ def address_lines(model: LobbyModel, width: int) -> list[Line]:
     ]
 
 
+def web_lines(url: str | None, width: int) -> list[Line]:
+    """The big screen's address and its QR code (a phone's camera opens it)."""
+    if url is None:
+        return [[Seg("Starting the web page...", Style.TITLE)]]
+    return [[Seg(fit(f"The big screen: {url}", width), Style.TITLE)],
+            [Seg(fit("The whole table, read-only, in any browser on the LAN; or scan this:",
+                     width), Style.DIM)],
+            *([Seg(f"  {line}")] for line in qr_lines(url)),
+            [Seg(fit("w: back to the table", width), Style.DIM)]]
+
+
 def table_lines(model: LobbyModel, width: int) -> list[Line]:
     """At a table: where, the table code, every member with fingerprint and readiness."""
     at = model.view.table
@@ -270,4 +285,4 @@ def table_lines(model: LobbyModel, width: int) -> list[Line]:
     return lines
 
 
-__all__ = ["render_lobby"]
+__all__ = ["render_lobby", "web_lines"]

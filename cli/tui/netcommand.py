@@ -18,6 +18,7 @@ import time
 import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from p2p_burgundy import Module
 from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
@@ -27,6 +28,7 @@ from p2p_burgundy.net.peer import saved_port
 from ..estates import table_extras
 from ..lan import DISCOVERY_SECONDS, LanError, latest_game, parse_address, table_matches
 from ..netplay import GONE_AFTER, LanLobby, NetTable, PeerThread, quick_bot_game
+from ..web.command import WEB_PORT, announce, start_beside, stop_beside
 from .app import POLL_MS, App, Palette, guarded, key_name, paint
 from .learn import PROGRESS_FILE, Lesson, first_start
 from .lobbymodel import (
@@ -42,6 +44,7 @@ from .lobbymodel import (
     Page,
     PlayBots,
     QuitLobby,
+    ServeWeb,
     SetMe,
     Start,
     dispatch_lobby,
@@ -50,6 +53,9 @@ from .lobbyrender import render_lobby
 from .model import Model
 from .render import Canvas, Seg, Style
 from .table import DEFAULT_BOT_DELAY
+
+if TYPE_CHECKING:
+    from ..web.server import WebServer
 
 log = logging.getLogger("p2p_burgundy.tui")
 
@@ -69,6 +75,8 @@ class NetOptions:
     autoplay: str | None = None  # a bot plays our seat too (demos and tests)
     mouse: bool = True
     watch: bool = False  # join tables as a spectator (read-only)
+    web: bool = False  # serve the big screen (cli/web) from the start
+    web_port: int = WEB_PORT  # its TCP port (w on the lobby page serves it too)
 
 
 def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None = None
@@ -96,10 +104,13 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
 
         def body(screen: curses.window, palette: Palette) -> int:
             runner = LobbyRunner(screen, palette, thread, options)
+            runners.append(runner)
             if host is not None:
                 runner.execute(runner.model.confirm_host(host))
             elif join is not None:
                 runner.want(join)
+            if options.web:
+                runner.execute(runner.model.toggle_web())
             outcome = runner.run()
             if outcome is None:
                 return 0
@@ -127,6 +138,7 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
             return App(screen, palette, table, Model(table), options.autoplay).run()
 
         played: list[NetTable] = []
+        runners: list[LobbyRunner] = []
         code = guarded(body, mouse=options.mouse)
         for failure in failures:  # said once the terminal is back to normal
             print(failure, file=sys.stderr)
@@ -134,6 +146,9 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
             _say_how_to_resume(table, options)
         return code
     finally:
+        for runner in runners:
+            if runner.web is not None:
+                stop_beside(thread.loop, runner.web)
         for t in threads:
             t.close()
 
@@ -191,8 +206,27 @@ def _latest_game(home: Path) -> Path:
 
 
 def _game(table: NetTable, options: NetOptions) -> int:
-    code = guarded(lambda screen, palette: App(screen, palette, table, Model(table),
-                                               options.autoplay).run(), mouse=options.mouse)
+    """Play ``table`` in the terminal; with ``--web``, the big screen first says where it is
+    (and waits for Enter, so a phone can scan the code before the game takes the screen)."""
+    server = None
+    if options.web:
+        peer = table.thread.peer
+        assert peer is not None
+        try:
+            server = start_beside(table.thread.loop, peer, options.interface, options.web_port)
+        except OSError as exc:
+            print(f"burgundy: no web page on port {options.web_port}: {exc.strerror or exc} "
+                  "(--web-port picks another)", file=sys.stderr)
+            return 1
+        announce(server.url, sys.stdout)
+        with contextlib.suppress(EOFError):
+            input("Press Enter to start. ")
+    try:
+        code = guarded(lambda screen, palette: App(screen, palette, table, Model(table),
+                                                   options.autoplay).run(), mouse=options.mouse)
+    finally:
+        if server is not None:
+            stop_beside(table.thread.loop, server)
     _say_how_to_resume(table, options)
     return code
 
@@ -234,6 +268,7 @@ class LobbyRunner:
         self.model.update(self.snapshot())
         self._wanted: str | None = None
         self._wanted_until = 0.0
+        self.web: WebServer | None = None  # the big screen, once served
 
     def want(self, target: str) -> None:
         """Join ``target`` (host:port now; a host name or fingerprint once it is seen)."""
@@ -318,6 +353,19 @@ class LobbyRunner:
                 return command
             self.execute(command)
 
+    def _serve_web(self) -> None:
+        """Start the big screen on the peer's loop; a port taken becomes a message."""
+        peer, port = self.thread.peer, self.options.web_port
+        assert peer is not None
+        try:
+            self.web = start_beside(self.thread.loop, peer, self.options.interface, port)
+        except OSError as exc:
+            self.model.showing_web = False
+            self.model.message = (f"No web page on port {port}: {exc.strerror or exc} "
+                                  "(--web-port picks another).")
+            return
+        self.model.web = self.web.url
+
     def _look_for_wanted(self) -> None:
         want = self._wanted
         if want is None:
@@ -352,6 +400,8 @@ class LobbyRunner:
                 lobby.add_bots(at.free, self.options.strategy)  # the seats the user saw free
             elif isinstance(command, Leave):
                 lobby.leave()
+            elif isinstance(command, ServeWeb) and self.web is None:
+                self._serve_web()
         except Exception as exc:  # the network: say what happened, stay in the lobby
             log.error("%r failed:\n%s", command, traceback.format_exc())
             model.message = f"That did not work ({type(exc).__name__}: {exc})."

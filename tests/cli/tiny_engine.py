@@ -7,9 +7,10 @@ before each answer), and plays game after game in one process. For the tests of 
 protocol's error paths it misbehaves on request, at decision N (of every game)::
 
     tiny_engine.py [--crash N] [--garbage N] [--illegal N] [--stale N] [--sleep N]
-                   [--resign N] [--protocol V] [--no-hello] [--seat S]
+                   [--resign N] [--protocol V] [--no-hello] [--seat S] [--pause N]
 
-With ``--seat S`` it misbehaves only when it plays seat S.
+With ``--seat S`` it misbehaves only when it plays seat S. ``--pause N`` thinks 0.3 s over
+each of its first N decisions (a game to watch under way).
 """
 
 import json
@@ -53,6 +54,8 @@ def main(argv):
                 sys.exit(3)
             if str(n) == faults.get("--sleep"):
                 time.sleep(60)
+            if n <= int(faults.get("--pause", 0)):
+                time.sleep(0.3)
             if str(n) == faults.get("--garbage"):
                 print("e2e4", flush=True)
                 continue

@@ -213,8 +213,9 @@ def test_the_host_sees_everyone_with_fingerprint_and_readiness_and_the_table_cod
         "",
     ]
     assert screen(model)[10] == "Waiting for 1 more player (b: bots take the free seats)."
-    assert lobby_footer(model) == [("s", "start"), ("b", "bots"), ("n", "name"),
-                                   ("k", "colour"), ("Esc", "leave"), ("q", "quit"), ("?", "help")]
+    assert lobby_footer(model) == [("s", "start"), ("b", "bots"), ("w", "web page"),
+                                   ("n", "name"), ("k", "colour"), ("Esc", "leave"),
+                                   ("q", "quit"), ("?", "help")]
     assert dispatch_lobby(model, "s") is None
     assert model.message == "Waiting for 1 more player (b: bots take the free seats)."
     assert dispatch_lobby(model, "b") == AddBots()
@@ -244,8 +245,9 @@ def test_a_joiner_readies_up_and_cannot_start() -> None:
     assert lines[2] == "Bob's table at 192.168.1.5:40100: 2 of 2 seats, 2011 rules"
     assert lines[6].startswith("  1     Bob (host)") and lines[7].startswith("  2     Ann (you)")
     assert "Press r when you are ready." in lines
-    assert lobby_footer(model) == [("r", "ready"), ("n", "name"), ("k", "colour"),
-                                   ("Esc", "leave"), ("q", "quit"), ("?", "help")]
+    assert lobby_footer(model) == [("r", "ready"), ("w", "web page"), ("n", "name"),
+                                   ("k", "colour"), ("Esc", "leave"), ("q", "quit"),
+                                   ("?", "help")]
     assert dispatch_lobby(model, "r") == SetMe("Ann", "red", True)
     assert dispatch_lobby(model, "s") is None and model.message == "Only the host starts the game."
 
