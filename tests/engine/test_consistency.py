@@ -76,7 +76,8 @@ _DEPOT_SETS = [(d,) for d in range(0, 8)] + list(itertools.combinations(range(1,
 _KEEPS = [k for size in range(5) for k in itertools.combinations(range(1, 7), size)]
 SHIP_POOL = [TakeGoods(depots, keep) for depots in _DEPOT_SETS for keep in _KEEPS]
 
-SOLO_STEPS = {Step.EXCHANGE, Step.PAY_GOODS, Step.REWARD, Step.REWARD_PLACE, Step.TARGET}
+SOLO_STEPS = {Step.EXCHANGE, Step.PAY_GOODS, Step.REWARD, Step.REWARD_PLACE, Step.TARGET,
+              Step.ORDER}
 SAMPLE_EVERY = 45  # besides every state with a rare step
 RARE_CAP = 15  # states kept per rare step and player count
 

@@ -31,6 +31,7 @@ from p2p_burgundy.actions import (
     PayTribute,
     PlaceFromDepot,
     SetDie,
+    TakeFirst,
     TakeShield,
 )
 from p2p_burgundy.config import Module, Setup
@@ -389,7 +390,7 @@ def test_random_legal_games_finish_and_keep_every_invariant(players):
     assert {s for kind, s in coverage if kind == "step"} == set(Step) - EXPANSION_STEPS \
         - SOLO_STEPS
     assert {a for kind, a in coverage if kind == "action"} == set(ACTION_TYPES.values()) - {
-        BuyWorkers, UseBuilding, PayGoods, BuyPoints} - SHIELD_ACTIONS
+        BuyWorkers, UseBuilding, PayGoods, BuyPoints, TakeFirst} - SHIELD_ACTIONS
     assert {k for kind, k in coverage if kind == "knowledge"} == set(range(1, 27))
     assert coverage[("bonus", 1)] and coverage[("bonus", 2)]
     assert coverage[("region", "completed")] > GAMES_PER_PLAYER_COUNT
@@ -421,7 +422,7 @@ def test_random_games_with_every_module_keep_every_invariant(players):
     assert coverage[("games", "over")] == MODULE_GAMES
     assert {s for kind, s in coverage if kind == "step"} >= EXPANSION_STEPS
     assert {a for kind, a in coverage if kind == "action"} == set(ACTION_TYPES.values()) - {
-        PayGoods, BuyPoints}
+        PayGoods, BuyPoints, TakeFirst}
     assert set(placed) == set(range(Tile.KNOWLEDGE_27, Tile.INN + 1))
     assert laid > MODULE_GAMES * players  # sold goods went on the trade routes
 
