@@ -297,12 +297,12 @@ def lobby_view(lobby: LobbySnapshot | None) -> View:
     """
     if lobby is None:
         return {"lobby": True, "title": "The Castles of Burgundy", "status": "waiting for a table",
-                "players": []}
+                "players": [], "seats": 0}
     members = [{"name": clean_name(m.name), "colour": m.colour} for m in lobby.members]
     return {"lobby": True, "title": "The Castles of Burgundy",
             "status": f"waiting for the game to start: {len(members)} of {lobby.seats} seats "
                       "taken",
-            "players": members}
+            "players": members, "seats": lobby.seats}
 
 
 __all__ = ["LOG_LINES", "View", "board_view", "lobby_view", "snapshot_view", "steps_view",
