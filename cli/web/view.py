@@ -290,7 +290,8 @@ def snapshot_view(snapshot: Snapshot) -> View:
 
 
 def lobby_view(lobby: LobbySnapshot | None) -> View:
-    """The page's data before the game starts: who sits at the table so far.
+    """The page's data before the game starts: who sits at the table so far, or why we are
+    not at it (yet).
 
     >>> lobby_view(None)["status"]
     'waiting for a table'
@@ -299,9 +300,16 @@ def lobby_view(lobby: LobbySnapshot | None) -> View:
         return {"lobby": True, "title": "The Castles of Burgundy", "status": "waiting for a table",
                 "players": [], "seats": 0}
     members = [{"name": clean_name(m.name), "colour": m.colour} for m in lobby.members]
-    return {"lobby": True, "title": "The Castles of Burgundy",
-            "status": f"waiting for the game to start: {len(members)} of {lobby.seats} seats "
-                      "taken",
+    if lobby.refused is not None:
+        status = f"the table refused us: {lobby.refused}"
+    elif lobby.silent is not None:
+        status = lobby.silent
+    elif not lobby.admitted and lobby.host is not None:
+        status = f"connecting to the table at {lobby.host[0]}:{lobby.host[1]}"
+    else:
+        status = (f"waiting for the game to start: {len(members)} of {lobby.seats} seats "
+                  "taken")
+    return {"lobby": True, "title": "The Castles of Burgundy", "status": status,
             "players": members, "seats": lobby.seats}
 
 

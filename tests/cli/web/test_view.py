@@ -4,6 +4,7 @@ round."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -140,6 +141,11 @@ def test_before_the_game_the_page_shows_who_sits_at_the_table() -> None:
         "lobby": True, "title": "The Castles of Burgundy",
         "status": "waiting for the game to start: 1 of 3 seats taken",
         "players": [{"name": "Ann?[2J", "colour": "red"}], "seats": 3}
+    joining = dataclasses.replace(lobby, hosting=False, host=("10.0.0.7", 4000), config=None,
+                                  members=(), admitted=False)
+    assert lobby_view(joining)["status"] == "connecting to the table at 10.0.0.7:4000"
+    refused = dataclasses.replace(joining, refused="the table is full")
+    assert lobby_view(refused)["status"] == "the table refused us: the table is full"
 
 
 def secret_table() -> Table:
