@@ -214,16 +214,16 @@ def board_view(state: GameState, players: Sequence[tuple[str, str]], *,
     }
 
 
-def _steps_log(config: GameConfig, steps: Sequence[GameStep], names: Sequence[str],
-               first: int) -> list[HistoryEntry]:
-    """The log lines of ``steps[first:]`` (each described from the state before it)."""
+def _steps_lines(config: GameConfig, steps: Sequence[GameStep], names: Sequence[str],
+                 first: int) -> list[list[HistoryEntry]]:
+    """The log lines of each of ``steps[first:]``, each described from the state before it."""
     before = steps[first - 1].state if first else new_game(config)
-    lines: list[HistoryEntry] = []
+    out = []
     for what, after in steps[first:]:
-        lines += turn_lines(before, what, names) if isinstance(what, tuple) \
-            else chance_lines(what, names)
+        out.append(turn_lines(before, what, names) if isinstance(what, tuple)
+                   else chance_lines(what, names))
         before = after
-    return lines
+    return out
 
 
 def steps_view(config: GameConfig, players: Sequence[tuple[str, str]],
@@ -237,10 +237,11 @@ def steps_view(config: GameConfig, players: Sequence[tuple[str, str]],
     first = max(0, len(steps) - LOG_STEPS)
     if last_turn is not None:
         first = min(first, last_turn)
-    history = _steps_log(config, steps, names, first)
+    lines = _steps_lines(config, steps, names, first)
+    history = [line for step in lines for line in step]
     recent, before, mover = 0, None, None
     if last_turn is not None:
-        recent = len(_steps_log(config, steps, names, last_turn))
+        recent = sum(len(step) for step in lines[last_turn - first:])
         before = steps[last_turn - 1].state if last_turn else new_game(config)
         mover = before.to_move
     return board_view(state, players, before=before, history=history, recent=recent,
