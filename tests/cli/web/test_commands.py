@@ -82,6 +82,9 @@ def test_a_port_in_use_is_refused_with_the_reason(game_file: Path,
      "play --bots N is one on this computer)"),
     (["watch", "--web", "--no-mdns", "--interface", "127.0.0.1"], 1,
      "burgundy watch: with --no-mdns, give the table as host:port"),
+    (["watch", "127.0.0.1:9", "--no-mdns"], 2,
+     "burgundy watch (--web serves a web page instead): needs a terminal (stdin and stdout "
+     "must be a tty)"),
     (["watch", "--web", "--web-port", "70000"], 2,
      "burgundy watch: error: argument --web-port: must be 0 (any free port) to 65535, not "
      "70000"),
