@@ -29,7 +29,7 @@ from .feed import Feed, ReplayFeed
 
 log = logging.getLogger("p2p_burgundy.web")
 
-WATCH_EVERY = 0.1
+WATCH_EVERY = 0.05
 """Seconds between two looks at the feed: a turn shows on the page well within 0.5 s."""
 KEEPALIVE = 15.0
 """Seconds of quiet after which a stream gets a comment (proxies and phones drop idle ones)."""
