@@ -9,6 +9,7 @@ way out, whatever happens.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import curses
 import logging
@@ -114,6 +115,9 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
             outcome = runner.run()
             if outcome is None:
                 return 0
+            if runner.web is not None and isinstance(outcome, Learn | PlayBots):
+                stop_beside(thread.loop, runner.web)  # its peer goes; its port is free again
+                runner.web = None
             if isinstance(outcome, Learn):
                 thread.close()
                 lesson = Lesson(Path(options.home) / PROGRESS_FILE)
@@ -132,6 +136,11 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
                     failures.append(f"burgundy: no game against bots: {exc}")
                     return 1
                 threads.append(bots)
+                if runner.model.web is not None:  # the page goes on, at the same address
+                    assert bots.peer is not None
+                    with contextlib.suppress(OSError):
+                        pages.append((bots.loop, start_beside(
+                            bots.loop, bots.peer, options.interface, options.web_port)))
             else:
                 table = outcome
             played.append(table)
@@ -139,6 +148,7 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
 
         played: list[NetTable] = []
         runners: list[LobbyRunner] = []
+        pages: list[tuple[asyncio.AbstractEventLoop, WebServer]] = []  # served after the lobby
         code = guarded(body, mouse=options.mouse)
         for failure in failures:  # said once the terminal is back to normal
             print(failure, file=sys.stderr)
@@ -149,6 +159,8 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
         for runner in runners:
             if runner.web is not None:
                 stop_beside(thread.loop, runner.web)
+        for loop, page in pages:
+            stop_beside(loop, page)
         for t in threads:
             t.close()
 
@@ -365,6 +377,8 @@ class LobbyRunner:
                                   "(--web-port picks another).")
             return
         self.model.web = self.web.url
+        if self.model.page != Page.LOBBY:
+            self.model.message = f"The big screen: {self.web.url} (w at a table: its QR code)."
 
     def _look_for_wanted(self) -> None:
         want = self._wanted
