@@ -110,7 +110,7 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
                 runner.execute(runner.model.confirm_host(host))
             elif join is not None:
                 runner.want(join)
-            if options.web:
+            if options.web and host is None:  # hosting serves it once the table opens
                 runner.execute(runner.model.toggle_web())
             outcome = runner.run()
             if outcome is None:
@@ -277,6 +277,7 @@ class LobbyRunner:
         self.lobby = LanLobby(thread)
         self.model = LobbyModel(options.name, options.colour, self.lobby.fingerprint)
         self.model.first = first_start(Path(options.home))
+        self.model.web_wanted = options.web
         self.model.update(self.snapshot())
         self._wanted: str | None = None
         self._wanted_until = 0.0
@@ -403,6 +404,8 @@ class LobbyRunner:
                 lobby.host(command.players, model.name, model.colour, command.edition,
                            setup=command.setup, estate=command.estate, modules=command.modules,
                            board=command.board, hints=command.hints)
+                if model.showing_web and self.web is None:  # w on the host page, or --web
+                    self._serve_web()
             elif isinstance(command, Join):
                 lobby.join(command.target, model.name, model.colour,
                            spectator=self.options.watch)
