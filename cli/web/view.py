@@ -3,8 +3,8 @@ model (dicts, lists, strings, numbers); the page (``static/app.js``) only draws 
 
 Pure functions, no I/O. A live game is read from the same immutable
 :class:`~p2p_burgundy.net.snapshot.Snapshot` the terminal client reads (:func:`snapshot_view`,
-through its public fields only), a replay from the steps of a game file
-(:func:`replay_view`); both end in :func:`board_view`. Only what every player at the table
+through its public fields only), a replay from the position a game file's steps are at
+(:class:`~.feed.ReplayFeed`); both end in :func:`board_view`. Only what every player at the table
 sees goes in: the public game state (never ``Snapshot.choice_state``, our own secret set-up
 choice, so the experts' secret choices show only once every seat revealed them), the
 players' names and colours, and the log of the steps played. Chat stays off the big screen.
