@@ -5,10 +5,10 @@ viewers, and what a view costs to build.
 (``tests/net/harness.py``), and the snapshot after each turn is kept. A
 :class:`~p2p_burgundy.cli.web.server.WebServer` serves a
 :class:`~p2p_burgundy.cli.web.feed.LiveFeed` on loopback, and viewers hold its event stream
-open (aiohttp clients in the same process: the server and 50 clients share one core, so the
-figures are pessimistic for the server alone). For each turn the next snapshot is
-"published" (the reference the feed reads is replaced, as ``Peer`` does) and the time until
-the last viewer has the new view is measured. Batches with 1 and with 50 viewers alternate in
+open (aiohttp clients in a second process, as browsers would be elsewhere). For each turn
+the next snapshot is "published" (the reference the feed reads is replaced, as ``Peer``
+does) and the time until the last viewer has the new view is measured (``time.monotonic``,
+one clock for both processes). Batches with 1 and with 50 viewers alternate in
 one run, so both see the same machine load.
 
 Also: the time to build one view from a snapshot and encode it (``snapshot_view`` and
@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import platform
 import statistics
 import sys
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import aiohttp
@@ -70,39 +72,55 @@ def snapshots_of_games(count: int) -> list[Snapshot]:
     return taken
 
 
-async def viewer(url: str, session: aiohttp.ClientSession, got: asyncio.Queue[float],
-                 ready: asyncio.Event, count: list[int]) -> None:
-    async with session.get(url + "events", timeout=aiohttp.ClientTimeout(total=None)) as stream:
-        async for line in stream.content:
-            if not line.startswith(b"data: "):
-                continue
-            count[0] += 1
-            if count[0] == 1:
-                ready.set()
-            await got.put(time.perf_counter())
+async def _viewers(url: str, viewers: int, turns: int, report: Connection) -> None:
+    """In the viewers' process: hold ``viewers`` streams open; once every one has its first
+    view say so, then, for each of ``turns`` new views, send the time the last of them got
+    it (``time.monotonic``: one clock for both processes)."""
+    got = [0] * viewers
+    arrived: list[list[float]] = [[] for _ in range(turns + 1)]
+    done = [asyncio.Event() for _ in range(turns + 1)]
+
+    async def viewer(i: int, session: aiohttp.ClientSession) -> None:
+        async with session.get(url + "events",
+                               timeout=aiohttp.ClientTimeout(total=None)) as stream:
+            async for line in stream.content:
+                if line.startswith(b"data: ") and got[i] <= turns:
+                    arrived[got[i]].append(time.monotonic())
+                    if len(arrived[got[i]]) == viewers:
+                        done[got[i]].set()
+                    got[i] += 1
+
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        tasks = [asyncio.ensure_future(viewer(i, session)) for i in range(viewers)]
+        for k in range(turns + 1):
+            await done[k].wait()
+            report.send(max(arrived[k]))
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def viewers_process(url: str, viewers: int, turns: int, report: Connection) -> None:
+    asyncio.run(_viewers(url, viewers, turns, report))
 
 
 async def batch(server: WebServer, source: list[Snapshot], snapshots: list[Snapshot],
                 viewers: int) -> list[float]:
-    """Publish each of ``snapshots`` in turn with ``viewers`` streams open; the time from
-    each publication until the last viewer has it."""
+    """Publish each of ``snapshots`` in turn with ``viewers`` streams open (in a process of
+    their own); the time from each publication until the last viewer has it."""
+    loop = asyncio.get_running_loop()
+    ours, theirs = multiprocessing.get_context("spawn").Pipe()
+    process = multiprocessing.get_context("spawn").Process(
+        target=viewers_process, args=(server.url, viewers, len(snapshots), theirs))
+    process.start()
+    await asyncio.wait_for(loop.run_in_executor(None, ours.recv), 60)  # all have a view
     latencies = []
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
-        queues = [asyncio.Queue[float]() for _ in range(viewers)]
-        readies = [asyncio.Event() for _ in range(viewers)]
-        tasks = [asyncio.ensure_future(viewer(server.url, session, q, r, [0]))
-                 for q, r in zip(queues, readies, strict=True)]
-        await asyncio.gather(*(r.wait() for r in readies))
-        for queue in queues:
-            await queue.get()  # the view each got on connecting
-        for snapshot in snapshots:
-            published = time.perf_counter()
-            source[0] = snapshot
-            arrivals = [await asyncio.wait_for(queue.get(), 10) for queue in queues]
-            latencies.append(max(arrivals) - published)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+    for snapshot in snapshots:
+        published = time.monotonic()
+        source[0] = snapshot
+        last = await asyncio.wait_for(loop.run_in_executor(None, ours.recv), 10)
+        latencies.append(last - published)
+    await loop.run_in_executor(None, process.join, 10)
     return latencies
 
 

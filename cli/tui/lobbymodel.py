@@ -183,6 +183,7 @@ class LobbyModel:
     too_small: bool = False
     helping: bool = False  # the help page of the current page is open
     first: bool = False  # the first start on this computer: offer the guided game
+    web_wanted: bool = False  # the host page's w: serve the big screen when the table opens
     web: str | None = None  # the big screen's address, once it is served
     showing_web: bool = False  # its address and QR code are showing instead of the table
 
@@ -272,6 +273,7 @@ class LobbyModel:
     def confirm_host(self, host: Host) -> LobbyCommand:
         """Host at once (``burgundy host``)."""
         self.players, self.edition, self.hints = host.players, host.edition, host.hints
+        self.showing_web = self.showing_web or self.web_wanted
         return self._enter(host)
 
     def confirm_join(self, target: TableInfo | tuple[str, int]) -> LobbyCommand:
@@ -338,9 +340,14 @@ class LobbyModel:
     def switch_hints(self) -> None:
         self.hints = not self.hints
 
+    def switch_web(self) -> None:
+        """w on the host page: serve the big screen when the table opens (or not)."""
+        self.web_wanted = not self.web_wanted
+
     def confirm(self) -> LobbyCommand | None:
         """Enter on the host, bots or address page."""
         if self.page == Page.HOST:
+            self.showing_web = self.showing_web or self.web_wanted
             return self._enter(Host(self.players, self.edition, modules=self.modules,
                                     hints=self.hints))
         if self.page == Page.BOTS:
@@ -453,8 +460,8 @@ class LobbyModel:
         return AddBots()
 
     def toggle_web(self) -> LobbyCommand | None:
-        """w: the big screen's address and QR code (served from the first press); again:
-        back to the table."""
+        """w at a table: the big screen's address and QR code (served from the first
+        press); again: back to the table."""
         self.showing_web = not self.showing_web
         return ServeWeb() if self.showing_web and self.web is None else None
 
@@ -514,6 +521,7 @@ LOBBY_KEYMAP: dict[Page, dict[str, tuple[Handler, str]]] = {
         "4": (("number", "4"), ""),
         "e": (("switch_edition",), "edition"),
         "t": (("switch_hints",), "hints"),
+        "w": (("switch_web",), "web"),
         " ": (("switch_module",), "module"),
         "m": (("switch_expansions",), "all"),
         "KEY_UP": (("move_module", "-1"), ""), "KEY_DOWN": (("move_module", "1"), ""),

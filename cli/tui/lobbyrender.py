@@ -48,6 +48,8 @@ PAGE_HELP: dict[Page, tuple[str, ...]] = {
         "for hints (everyone sees it) and the 2019 expansion modules: Up/Down picks one,",
         "Space switches it, m switches them all (they need the 2019 edition). Enter opens",
         "the table: it is announced on the LAN, and anyone can join it by address too.",
+        "w: the big screen, a read-only web page of the game for a TV or phones, served",
+        "from this computer when the table opens (its address and QR code show then).",
     ),
     Page.BOTS: (
         "Each bot is a peer of its own on this computer, talking over loopback: the game",
@@ -180,6 +182,9 @@ def host_lines(model: LobbyModel, width: int) -> list[Line]:
         [Seg("Hints:    "), *_choices(("off", "on"), "on" if model.hints else "off"),
          Seg(fit("   (t switches: may players ask a bot what it would do?)", width - 18),
              Style.DIM)],
+        [Seg("Web page: "), *_choices(("off", "on"), "on" if model.web_wanted else "off"),
+         Seg(fit("   (w switches: a web page of the game for a TV or phones)",
+                 width - 18), Style.DIM)],
         [Seg("Modules:"), Seg(fit("   (2019 edition; Up/Down, Space switches, m: all or none)",
                                   width - 8), Style.DIM)],
         *module_lines(model, width),

@@ -9,6 +9,7 @@ way out, whatever happens.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import curses
 import logging
@@ -109,11 +110,14 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
                 runner.execute(runner.model.confirm_host(host))
             elif join is not None:
                 runner.want(join)
-            if options.web:
+            if options.web and host is None:  # hosting serves it once the table opens
                 runner.execute(runner.model.toggle_web())
             outcome = runner.run()
             if outcome is None:
                 return 0
+            if runner.web is not None and isinstance(outcome, Learn | PlayBots):
+                stop_beside(thread.loop, runner.web)  # its peer goes; its port is free again
+                runner.web = None
             if isinstance(outcome, Learn):
                 thread.close()
                 lesson = Lesson(Path(options.home) / PROGRESS_FILE)
@@ -132,6 +136,11 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
                     failures.append(f"burgundy: no game against bots: {exc}")
                     return 1
                 threads.append(bots)
+                if runner.model.web is not None:  # the page goes on, at the same address
+                    assert bots.peer is not None
+                    with contextlib.suppress(OSError):
+                        pages.append((bots.loop, start_beside(
+                            bots.loop, bots.peer, options.interface, options.web_port)))
             else:
                 table = outcome
             played.append(table)
@@ -139,6 +148,7 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
 
         played: list[NetTable] = []
         runners: list[LobbyRunner] = []
+        pages: list[tuple[asyncio.AbstractEventLoop, WebServer]] = []  # served after the lobby
         code = guarded(body, mouse=options.mouse)
         for failure in failures:  # said once the terminal is back to normal
             print(failure, file=sys.stderr)
@@ -149,6 +159,8 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
         for runner in runners:
             if runner.web is not None:
                 stop_beside(thread.loop, runner.web)
+        for loop, page in pages:
+            stop_beside(loop, page)
         for t in threads:
             t.close()
 
@@ -265,6 +277,7 @@ class LobbyRunner:
         self.lobby = LanLobby(thread)
         self.model = LobbyModel(options.name, options.colour, self.lobby.fingerprint)
         self.model.first = first_start(Path(options.home))
+        self.model.web_wanted = options.web
         self.model.update(self.snapshot())
         self._wanted: str | None = None
         self._wanted_until = 0.0
@@ -365,6 +378,8 @@ class LobbyRunner:
                                   "(--web-port picks another).")
             return
         self.model.web = self.web.url
+        if self.model.page != Page.LOBBY:
+            self.model.message = f"The big screen: {self.web.url} (w at a table: its QR code)."
 
     def _look_for_wanted(self) -> None:
         want = self._wanted
@@ -389,6 +404,8 @@ class LobbyRunner:
                 lobby.host(command.players, model.name, model.colour, command.edition,
                            setup=command.setup, estate=command.estate, modules=command.modules,
                            board=command.board, hints=command.hints)
+                if model.showing_web and self.web is None:  # w on the host page, or --web
+                    self._serve_web()
             elif isinstance(command, Join):
                 lobby.join(command.target, model.name, model.colour,
                            spectator=self.options.watch)

@@ -112,9 +112,10 @@ def run_watch(args: argparse.Namespace) -> int:
     join the table as a spectator with no terminal screen and serve the page of its game
     until Ctrl-C."""
     if not args.web:
-        from ..tui.command import run_join  # the terminal client's (it imports this module)
+        from ..tui.command import needs_terminal, run_join  # the client's (it imports us)
 
-        return run_join(args)
+        return needs_terminal("burgundy watch (--web serves a web page instead)") \
+            or run_join(args)
     try:
         return asyncio.run(_watch(args))
     except LanError as exc:

@@ -78,10 +78,14 @@ class ReplayFeed:
         self._before: GameState | None = None
         self._said = len(table.history)  # log lines before the last move
         self._versions = _Versions()
+        self._stale = True  # moved since the view was built
 
     def current(self) -> tuple[int, bytes]:
         table = self._table
         pos, total = table.position
+        if not self._stale:
+            return self._versions.version, self._versions.body
+        self._stale = False
         history = table.history
         recent = max(0, len(history) - self._said)
         view = board_view(table.state, self._players, before=self._before, history=history,
@@ -105,6 +109,7 @@ class ReplayFeed:
                 self._round(1 if delta > 0 else -1)
         if table.state is not before:
             self._before, self._said = before, min(said, len(table.history))
+            self._stale = True
 
     def _round(self, sign: int) -> None:
         """To the start of the next round (sign 1), or back to the start of this round (of

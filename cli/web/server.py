@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from importlib import resources
 
 from aiohttp import web
 
 from .feed import Feed, ReplayFeed
 
-WATCH_EVERY = 0.1
+log = logging.getLogger("p2p_burgundy.web")
+
+WATCH_EVERY = 0.05
 """Seconds between two looks at the feed: a turn shows on the page well within 0.5 s."""
 KEEPALIVE = 15.0
 """Seconds of quiet after which a stream gets a comment (proxies and phones drop idle ones)."""
@@ -122,7 +125,10 @@ class WebServer:
 
     async def _watch(self) -> None:
         while True:
-            await self.refresh()
+            try:
+                await self.refresh()
+            except Exception:  # a view that cannot be built: the page keeps the last one
+                log.exception("the big screen's view could not be built")
             await asyncio.sleep(WATCH_EVERY)
 
     # --- handlers ------------------------------------------------------------------------

@@ -3,8 +3,8 @@ model (dicts, lists, strings, numbers); the page (``static/app.js``) only draws 
 
 Pure functions, no I/O. A live game is read from the same immutable
 :class:`~p2p_burgundy.net.snapshot.Snapshot` the terminal client reads (:func:`snapshot_view`,
-through its public fields only), a replay from the steps of a game file
-(:func:`replay_view`); both end in :func:`board_view`. Only what every player at the table
+through its public fields only), a replay from the position a game file's steps are at
+(:class:`~.feed.ReplayFeed`); both end in :func:`board_view`. Only what every player at the table
 sees goes in: the public game state (never ``Snapshot.choice_state``, our own secret set-up
 choice, so the experts' secret choices show only once every seat revealed them), the
 players' names and colours, and the log of the steps played. Chat stays off the big screen.
@@ -214,16 +214,16 @@ def board_view(state: GameState, players: Sequence[tuple[str, str]], *,
     }
 
 
-def _steps_log(config: GameConfig, steps: Sequence[GameStep], names: Sequence[str],
-               first: int) -> list[HistoryEntry]:
-    """The log lines of ``steps[first:]`` (each described from the state before it)."""
+def _steps_lines(config: GameConfig, steps: Sequence[GameStep], names: Sequence[str],
+                 first: int) -> list[list[HistoryEntry]]:
+    """The log lines of each of ``steps[first:]``, each described from the state before it."""
     before = steps[first - 1].state if first else new_game(config)
-    lines: list[HistoryEntry] = []
+    out = []
     for what, after in steps[first:]:
-        lines += turn_lines(before, what, names) if isinstance(what, tuple) \
-            else chance_lines(what, names)
+        out.append(turn_lines(before, what, names) if isinstance(what, tuple)
+                   else chance_lines(what, names))
         before = after
-    return lines
+    return out
 
 
 def steps_view(config: GameConfig, players: Sequence[tuple[str, str]],
@@ -237,10 +237,11 @@ def steps_view(config: GameConfig, players: Sequence[tuple[str, str]],
     first = max(0, len(steps) - LOG_STEPS)
     if last_turn is not None:
         first = min(first, last_turn)
-    history = _steps_log(config, steps, names, first)
+    lines = _steps_lines(config, steps, names, first)
+    history = [line for step in lines for line in step]
     recent, before, mover = 0, None, None
     if last_turn is not None:
-        recent = len(_steps_log(config, steps, names, last_turn))
+        recent = sum(len(step) for step in lines[last_turn - first:])
         before = steps[last_turn - 1].state if last_turn else new_game(config)
         mover = before.to_move
     return board_view(state, players, before=before, history=history, recent=recent,
@@ -290,19 +291,27 @@ def snapshot_view(snapshot: Snapshot) -> View:
 
 
 def lobby_view(lobby: LobbySnapshot | None) -> View:
-    """The page's data before the game starts: who sits at the table so far.
+    """The page's data before the game starts: who sits at the table so far, or why we are
+    not at it (yet).
 
     >>> lobby_view(None)["status"]
     'waiting for a table'
     """
     if lobby is None:
         return {"lobby": True, "title": "The Castles of Burgundy", "status": "waiting for a table",
-                "players": []}
+                "players": [], "seats": 0}
     members = [{"name": clean_name(m.name), "colour": m.colour} for m in lobby.members]
-    return {"lobby": True, "title": "The Castles of Burgundy",
-            "status": f"waiting for the game to start: {len(members)} of {lobby.seats} seats "
-                      "taken",
-            "players": members}
+    if lobby.refused is not None:
+        status = f"the table refused us: {lobby.refused}"
+    elif lobby.silent is not None:
+        status = lobby.silent
+    elif not lobby.admitted and lobby.host is not None:
+        status = f"connecting to the table at {lobby.host[0]}:{lobby.host[1]}"
+    else:
+        status = (f"waiting for the game to start: {len(members)} of {lobby.seats} seats "
+                  "taken")
+    return {"lobby": True, "title": "The Castles of Burgundy", "status": status,
+            "players": members, "seats": lobby.seats}
 
 
 __all__ = ["LOG_LINES", "View", "board_view", "lobby_view", "snapshot_view", "steps_view",

@@ -190,7 +190,11 @@ function lobby(view) {
   for (const member of view.players) {
     list.append(el("li", {class: `piece-${member.colour}`}, el("span", {class: "dot"}), member.name));
   }
-  return list;
+  for (let seat = view.players.length; seat < view.seats; seat++) {
+    list.append(el("li", {class: "free"}, el("span", {class: "dot"}), "(a free seat)"));
+  }
+  return el("article", {class: "lobby"}, el("h2", {}, "At the table"), list,
+            el("p", {class: "note"}, "The game shows here as soon as it starts."));
 }
 
 function render(view) {

@@ -195,10 +195,18 @@ def test_a_live_game_and_its_replay_in_chromium(tmp_path: Path) -> None:
         wait_for("4 estates", lambda: len(texts(driver, ".estate")) == 4)
         names = texts(driver, ".estate .name")
         assert sorted(names) == ["Ann", "Bob", "Cleo", "Dan"]
-        assert text(driver, "#title") != "Game over"
-        seen = version(driver), text(driver, "#log")
-        wait_for("a turn on the page", lambda: version(driver) > seen[0]
-                 and text(driver, "#log") != seen[1], 30)
+
+        def whose_turn() -> str | None:
+            match = re.fullmatch(r"(Ann|Bob|Cleo|Dan)'s turn", text(driver, "#status"))
+            return match.group(1) if match else None
+
+        mover = wait_for("a player's turn", whose_turn)
+        seen = version(driver)
+        # That turn is played: the page is redrawn, the turn is in the log, and the last
+        # turn's lines are marked as new.
+        wait_for("a turn on the page", lambda: version(driver) > seen
+                 and f"{mover} ended the turn." in text(driver, "#log")
+                 and "ended the turn." in text(driver, "#log li.recent"), 30)
         for size in (TV, TV_4K, PHONE):
             check_layout(driver, size, shots)
         viewport(driver, TV, mobile=False)

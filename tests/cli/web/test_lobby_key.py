@@ -1,11 +1,19 @@
-"""The big screen from the lobby: ``w`` at a table serves the page (once) and shows its
-address and QR code at 80x24; ``w`` again goes back to the table. And the QR code itself."""
+"""The big screen from the lobby: ``w`` on the host page serves the page when the table
+opens; ``w`` at a table serves it (once) and shows its address and QR code at 80x24, ``w``
+again goes back to the table. And the QR code itself."""
 
 from __future__ import annotations
 
 import segno
 
-from p2p_burgundy.cli.tui.lobbymodel import LobbyModel, LobbyView, Page, ServeWeb, dispatch_lobby
+from p2p_burgundy.cli.tui.lobbymodel import (
+    Host,
+    LobbyModel,
+    LobbyView,
+    Page,
+    ServeWeb,
+    dispatch_lobby,
+)
 from p2p_burgundy.cli.web.qr import qr_lines
 from tests.cli.tui.test_lobby import FP, at_table, member, screen
 
@@ -41,3 +49,15 @@ def test_the_qr_code_holds_the_address() -> None:
         upper, lower = rows[2 * i], rows[2 * i + 1]
         assert [(c in "█▀", c in "█▄") for c in line] == [(not u, not d)
                                                          for u, d in zip(upper, lower, strict=True)]
+
+
+def test_w_on_the_host_page_serves_the_page_when_the_table_opens() -> None:
+    model = LobbyModel("Ann", "red", FP[0], page=Page.HOST)
+    assert screen(model)[7] == ("Web page:  off  on    (w switches: a web page of the game "
+                                "for a TV or phones)")
+    assert dispatch_lobby(model, "w") is None and model.web_wanted
+    assert dispatch_lobby(model, "w") is None and not model.web_wanted
+    dispatch_lobby(model, "w")
+    assert dispatch_lobby(model, "^J") == Host(2, "2011")
+    # At the table, its address and code show (the runner serves the page with the table).
+    assert (model.page, model.showing_web) == (Page.LOBBY, True)

@@ -4,6 +4,7 @@ round."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -13,7 +14,8 @@ from p2p_burgundy.cli.tui.draft import changes_between
 from p2p_burgundy.cli.tui.table import ReplayTable
 from p2p_burgundy.cli.web.feed import LiveFeed, ReplayFeed
 from p2p_burgundy.cli.web.view import as_step, lobby_view, snapshot_view
-from p2p_burgundy.net.snapshot import Snapshot, Snapshots
+from p2p_burgundy.net.lobby import Member
+from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
 from tests.net.harness import Table
 from tests.net.test_expert_setup import first_choice
 
@@ -130,7 +132,20 @@ def test_the_view_is_json_and_the_live_feed_builds_it_once_per_snapshot() -> Non
 
 def test_before_the_game_the_page_shows_who_sits_at_the_table() -> None:
     assert lobby_view(None) == {"lobby": True, "title": "The Castles of Burgundy",
-                                "status": "waiting for a table", "players": []}
+                                "status": "waiting for a table", "players": [], "seats": 0}
+    ann = Member(bytes(32), "Ann\x1b[2J", "red", True, ("", 0))
+    lobby = LobbySnapshot(hosting=True, host=None, config=GameConfig(3), members=(ann,),
+                          game_id=b"", admitted=True, closed=False, can_start=False,
+                          refused=None, silent=None)
+    assert lobby_view(lobby) == {
+        "lobby": True, "title": "The Castles of Burgundy",
+        "status": "waiting for the game to start: 1 of 3 seats taken",
+        "players": [{"name": "Ann?[2J", "colour": "red"}], "seats": 3}
+    joining = dataclasses.replace(lobby, hosting=False, host=("10.0.0.7", 4000), config=None,
+                                  members=(), admitted=False)
+    assert lobby_view(joining)["status"] == "connecting to the table at 10.0.0.7:4000"
+    refused = dataclasses.replace(joining, refused="the table is full")
+    assert lobby_view(refused)["status"] == "the table refused us: the table is full"
 
 
 def secret_table() -> Table:
