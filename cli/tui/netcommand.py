@@ -69,6 +69,7 @@ class NetOptions:
     autoplay: str | None = None  # a bot plays our seat too (demos and tests)
     mouse: bool = True
     watch: bool = False  # join tables as a spectator (read-only)
+    hint_engine: str | None = None  # the program asked for hints (docs/bots.md)
 
 
 def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None = None
@@ -124,7 +125,8 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
             else:
                 table = outcome
             played.append(table)
-            return App(screen, palette, table, Model(table), options.autoplay).run()
+            return App(screen, palette, table, Model(table), options.autoplay,
+                       options.hint_engine).run()
 
         played: list[NetTable] = []
         code = guarded(body, mouse=options.mouse)
@@ -192,7 +194,8 @@ def _latest_game(home: Path) -> Path:
 
 def _game(table: NetTable, options: NetOptions) -> int:
     code = guarded(lambda screen, palette: App(screen, palette, table, Model(table),
-                                               options.autoplay).run(), mouse=options.mouse)
+                                               options.autoplay, options.hint_engine).run(),
+                   mouse=options.mouse)
     _say_how_to_resume(table, options)
     return code
 
