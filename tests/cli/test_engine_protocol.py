@@ -455,6 +455,7 @@ def test_an_engine_that_resigns_resigns_its_seat_and_the_game_ends(tmp_path: Pat
     # the joiner's engine played our seat after the hand-over, and was told so each time
     assert {(p["seat"], p["by"]) for p in other["played"]} == {(0, "engine"), (1, "engine")}
     assert "tiny: deciding for seat 0" in joiner_err
+    assert "playing engine-bot's seat 0 too (handed over at step " in joiner_err
 
 
 @pytest.mark.slow

@@ -10,7 +10,7 @@ import pytest
 from p2p_burgundy import Edition, EndTurn, GameConfig, GameState, apply, legal_actions, state_hash
 from p2p_burgundy.cli.main import main
 from p2p_burgundy.cli.sim import SimConfig, play_game, run_sim
-from p2p_burgundy.cli.strategies import Strategy, make
+from p2p_burgundy.cli.strategies import BotError, Strategy, make
 from p2p_burgundy.cli.strategies.greedy import DEFAULT_WEIGHTS, TUNED_WEIGHTS
 from p2p_burgundy.cli.strategies.mcts import (
     HORIZONS,
@@ -61,9 +61,10 @@ def _mid_game(seed: int = 3, config: GameConfig | None = None) -> GameState:
                 raise Stop(state)
             return self.greedy.choose(state, actions)
 
-    with pytest.raises(Stop) as caught:
+    with pytest.raises(BotError) as caught:  # what a bot raises is named, its cause kept
         play_game(config, [Watch() for _ in range(config.players)], seed=seed)
-    state: GameState = caught.value.args[0]
+    assert isinstance(caught.value.__cause__, Stop)
+    state: GameState = caught.value.__cause__.args[0]
     return state
 
 
