@@ -37,6 +37,7 @@ from p2p_burgundy import (
     state_hash,
 )
 from p2p_burgundy.net.report import Audit, ChanceReport, TurnReport
+from p2p_burgundy.record import GameRecord
 
 from .gamejson import Json, state_json
 from .sim import deal_entropy
@@ -208,6 +209,26 @@ def audit_position(report: Audit, step: int) -> Position:
     return Position(report.config, tuple(entropy), tuple(actions))
 
 
+def record_position(record: GameRecord, step: int) -> Position:
+    """The position of a recorded local game (``burgundy solo``, ``play --local``) after its
+    first ``step`` steps (chance events and single actions; 0 is the start); PositionError
+    if the game has fewer."""
+    if not 0 <= step <= len(record.hashes):
+        raise PositionError(f"the game has {len(record.hashes)} steps (0 to "
+                            f"{len(record.hashes)}), not {step}")
+    state = new_game(record.config)
+    entropy: list[bytes] = []
+    actions: list[Action] = []
+    for _ in range(step):
+        if state.chance is not None:
+            entropy.append(record.entropy[len(entropy)])
+            state = resolve_chance(state, entropy[-1])
+        else:
+            actions.append(record.actions[len(actions)])
+            state = apply(state, actions[-1])
+    return Position(record.config, tuple(entropy), tuple(actions))
+
+
 def load_position(path: Path) -> Position:
     """A position file's position; PositionError (with the reason) if it cannot be read."""
     try:
@@ -217,4 +238,4 @@ def load_position(path: Path) -> Position:
 
 
 __all__ = ["Position", "PositionError", "audit_position", "book_json", "load_position",
-           "read_book", "read_position"]
+           "read_book", "read_position", "record_position"]

@@ -26,7 +26,7 @@ from p2p_burgundy.net.report import ChanceReport
 
 from .localgame import MAGIC, LocalGameError, decode, is_local_game
 from .options import whole_number
-from .position import PositionError, audit_position
+from .position import PositionError, audit_position, record_position
 from .script import export_turns
 
 if TYPE_CHECKING:
@@ -50,7 +50,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--export-position", metavar="STEP", default=None,
                         type=whole_number,
                         help="print the position after the first STEP steps (chance events "
-                             "and turns; 0 is the start) as a position file (JSON) for sim "
+                             "and turns; in a local game's file, chance events and single "
+                             "actions; 0 is the start) as a position file (JSON) for sim "
                              "--position, match --book and analyse, instead of showing the "
                              "game")
 
@@ -109,16 +110,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _export_position(path: Path, step: int) -> int:
-    if is_local_game(path):
-        print(f"burgundy replay: {path}: a local game's file: --export-position reads the "
-              "files of networked games", file=sys.stderr)
-        return EXIT_UNREADABLE
     try:
-        position = audit_position(audit_file(path.read_bytes()), step)
+        data = path.read_bytes()
+        if data.startswith(MAGIC[:-1]):
+            position = record_position(decode(data).record, step)
+        else:
+            position = audit_position(audit_file(data), step)
     except OSError as exc:
         print(f"burgundy replay: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_UNREADABLE
-    except PositionError as exc:
+    except (PositionError, LocalGameError) as exc:
         print(f"burgundy replay: {path}: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     sys.stdout.write(json.dumps(position.to_json(), indent=1) + "\n")
