@@ -26,7 +26,7 @@ from p2p_burgundy.net.report import ChanceReport
 
 from .localgame import MAGIC, LocalGameError, decode, is_local_game
 from .options import whole_number
-from .position import PositionError, audit_position, record_position
+from .position import PositionError, audit_position, read_position, record_position
 from .script import export_turns
 
 if TYPE_CHECKING:
@@ -42,7 +42,8 @@ class ReplayError(Exception):
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``burgundy replay``."""
     parser.add_argument("gamefile", metavar="GAMEFILE",
-                        help="a game file (in the data directory's games/ or local/ folder)")
+                        help="a game file (in the data directory's games/ or local/ folder), "
+                             "or a position file (burgundy replay --export-position)")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
     parser.add_argument("--export-turns", metavar="FILE", default=None,
                         help="write the game's turns as a turns file (JSON; - for stdout) for "
@@ -72,6 +73,13 @@ def load_game(data: bytes) -> ReplayTable:
             return LocalTable.restore(decode(data)).replay()
         except LocalGameError as exc:
             raise ReplayError(str(exc)) from None
+    if data.lstrip().startswith(b"{"):  # a position file: how its game got there
+        try:
+            position = read_position(data.decode())
+        except (PositionError, UnicodeDecodeError) as exc:
+            raise ReplayError(str(exc)) from None
+        return ReplayTable(position.config, [GameStep(*step) for step in position.steps()],
+                           [f"Seat {seat}" for seat in range(position.config.players)])
     try:
         records, _ = read_records(data)
     except ProtocolError as exc:

@@ -181,3 +181,17 @@ def test_a_local_games_file_exports_its_positions_too(
         assert doc["state"]["players"] == 1
     assert cli.main(["replay", str(path), "--export-position", "61"]) == 1
     assert "the game has 60 steps (0 to 60), not 61" in capfd.readouterr().err
+
+
+def test_the_client_replays_a_position_file_step_by_step() -> None:
+    """``burgundy replay p.json`` shows how the position's game got there: every chance event
+    and turn, ending at the position's state."""
+    from p2p_burgundy.cli.replay import load_game
+
+    position = Position(GameConfig(players=2)).played(45, seed=6)
+    steps = position.steps()
+    assert sum(len(what) for what, _ in steps if isinstance(what, tuple)) == 45
+    assert sum(not isinstance(what, tuple) for what, _ in steps) == len(position.entropy)
+    assert state_hash(steps[-1][1]) == position.state_hash()
+    table = load_game(json.dumps(position.to_json()).encode())
+    assert state_hash(table.state) == position.state_hash()
