@@ -297,9 +297,10 @@ BOT_EXIT_CODES = """exit codes:
   0    the game finished and our game file verifies
   1    it did not: a LAN fault, a time-out, an engine that failed with no fallback, or a
        game file that does not verify (the reason is on stderr; with --json, the document
-       is {"command": "bot", "version": 1, "error": REASON} unless the game finished)
+       is {"command": "bot", "version": 2, "error": REASON} unless the game finished)
   2    a bad command line (a strategy that does not load, a turns file that cannot be read)
-  130  interrupted"""
+  130  interrupted
+With --serve: 0 once stopped (Ctrl-C, SIGTERM) or after --games games."""
 
 
 def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
