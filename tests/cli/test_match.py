@@ -125,6 +125,18 @@ def test_jobs_play_the_same_games(capfd: pytest.CaptureFixture[str]) -> None:
      "ALPHA must be between 0 and 0.5"),
     (["match", "--entrants", "greedy,mine"], "unknown strategy 'mine'"),
     (["match", "--engine", "a=x"], "1 entrants for tables of 2"),
+    (["match", "--entrants", "greedy,a", "--engine", "a=x", "--engine-option", "b:depth=1"],
+     "argument --engine-option: no engine is named 'b' (for b:depth)"),
+    (["match", "--entrants", "greedy,random", "--engine-option", "depth=1"],
+     "argument --engine-option: only with --engine"),
+    (["match", "--entrants", "greedy,a", "--engine", "a=x", "--engine-option", "depth"],
+     "argument --engine-option: expected [ENGINE:]NAME=VALUE, not 'depth'"),
+    (["match", "--entrants", "greedy,random", "--engine-time", "0"],
+     "argument --engine-time: expected SECONDS or SECONDS+INCREMENT, not '0'"),
+    (["match", "--entrants", "greedy,a", "--engine", "a=x", "--engine-log",
+      "/no/such/folder/log"], "argument --engine-log: cannot write /no/such/folder/log"),
+    (["match", "--entrants", "greedy,random", "--book", "/no/such/book.json"],
+     "cannot read /no/such/book.json"),
 ])
 def test_bad_match_command_lines(argv: list[str], message: str,
                                  capsys: pytest.CaptureFixture[str]) -> None:
