@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -186,3 +187,18 @@ def test_plackett_luce_maximises_its_likelihood() -> None:
             moved[entrant] *= step
             assert likelihood(moved) < likelihood(best)
     assert plackett_luce(2, [(0, 1), (1, 0)]) == pytest.approx([0.0, 0.0])
+
+
+def test_one_version_2_engine_process_plays_the_whole_match(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "engines.log"
+    assert cli.main(["match", "--entrants", "tiny,random", "--engine", f"tiny={tiny()}",
+                     "--deals", "2", "--seed", "3", "--engine-log", str(log), "--json"]) == 0
+    err = capfd.readouterr().err
+    # one process: one hello, then game 1 to 4 announced by new_game, seats alternating
+    assert [line for line in err.splitlines() if line.startswith("tiny: game ") and
+            "over" not in line] == ["tiny: game 1, seat 0", "tiny: game 2, seat 1",
+                                    "tiny: game 3, seat 0", "tiny: game 4, seat 1"]
+    sent = [line for line in log.read_text().splitlines() if " tiny > " in line]
+    assert sum('"type":"hello"' in line for line in sent) == 1
+    assert sum('"type":"new_game"' in line for line in sent) == 4
