@@ -509,7 +509,12 @@ class EngineRun:
 
     def open_log(self) -> TextIO | None:
         """The protocol log, opened to append (None without one)."""
-        return None if self.log is None else open(self.log, "a", encoding="utf-8")
+        return None if self.log is None else open_log(self.log)
+
+
+def open_log(path: str) -> TextIO:
+    """A protocol log (``--engine-log``), opened to append."""
+    return open(path, "a", encoding="utf-8")
 
 
 class Engine:
@@ -554,10 +559,19 @@ class Engine:
 
 class EnginePool:
     """Engines kept running between the games of a match or simulation, by command: version
-    2 engines only (a version 1 engine is started afresh for each game)."""
+    2 engines only (a version 1 engine is started afresh for each game); and the protocol
+    log they all write to (``log``, a path: opened when first needed, as long as they run)."""
 
-    def __init__(self) -> None:
+    def __init__(self, log: str | None = None) -> None:
         self._idle: dict[str, list[Engine]] = {}
+        self._log_path = log
+        self._log: TextIO | None = None
+
+    def log(self) -> TextIO | None:
+        """The protocol log, opened to append (None without one)."""
+        if self._log is None and self._log_path is not None:
+            self._log = open_log(self._log_path)
+        return self._log
 
     def take(self, command: str) -> Engine | None:
         idle = self._idle.get(command)
@@ -571,22 +585,26 @@ class EnginePool:
             engine.close()
 
     def close(self) -> None:
-        """Let every idle engine exit (its stdin closed)."""
+        """Let every idle engine exit (its stdin closed), and close the log."""
         for engines in self._idle.values():
             for engine in engines:
                 engine.close()
         self._idle.clear()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
 
 
 _worker_pool: EnginePool | None = None
 
 
-def worker_pool() -> EnginePool:
-    """The engines a worker process (``--jobs``) keeps between its games: they exit when the
-    worker does, as their stdin closes with it."""
+def worker_pool(log: str | None) -> EnginePool:
+    """The engines a worker process (``--jobs``) keeps between its games, and the protocol
+    log (``log``) it appends to: they exit when the worker does, as their stdin closes with
+    it."""
     global _worker_pool
     if _worker_pool is None:
-        _worker_pool = EnginePool()
+        _worker_pool = EnginePool(log)
     return _worker_pool
 
 

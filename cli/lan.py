@@ -216,12 +216,15 @@ def compose_turn(state: GameState, strategy: Strategy) -> list[Action]:
 
 
 async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
-                        replace_missing: float | None = None) -> GameOver:
+                        replace_missing: float | None = None, log: TextIO | None = None
+                        ) -> GameOver:
     """Play our seat to the end of the game; LanError on a protocol fault or time-out.
 
     With ``replace_missing``, agree to hand a seat to a bot once the game has waited that
     many seconds for a player we have not heard from (the table policy, net/policy.py).
+    The first time ``strategy`` plays a seat handed over to us, it is said on ``log``.
     """
+    standing_in: set[int] = set()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     seen = 0
@@ -249,6 +252,14 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
             continue
         if session.my_turn:
             state = session.state
+            seat = state.to_move
+            if session.playing_for_bot and seat is not None and seat not in standing_in:
+                standing_in.add(seat)
+                if log is not None:
+                    log.write(f"playing {session.seats[seat].name}'s seat {seat} too (handed "
+                              f"over at step {session.forfeits.get(seat)}), with "
+                              f"{strategy.name}\n")
+                    log.flush()
             actions = await loop.run_in_executor(None, compose_turn, state, strategy)
             if session.state is state and session.my_turn:
                 await peer.submit_turn(actions)
@@ -286,9 +297,10 @@ BOT_EXIT_CODES = """exit codes:
   0    the game finished and our game file verifies
   1    it did not: a LAN fault, a time-out, an engine that failed with no fallback, or a
        game file that does not verify (the reason is on stderr; with --json, the document
-       is {"command": "bot", "version": 1, "error": REASON} unless the game finished)
+       is {"command": "bot", "version": 2, "error": REASON} unless the game finished)
   2    a bad command line (a strategy that does not load, a turns file that cannot be read)
-  130  interrupted"""
+  130  interrupted
+With --serve: 0 once stopped (Ctrl-C, SIGTERM) or after --games games."""
 
 
 def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
@@ -476,12 +488,13 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         engine_log = options.engine_run(args).open_log()
         strategy = Ledger(seat_strategy(args, seed, session.my_seat, engine_log))
         try:
-            over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
+            over = await play_headless(peer, strategy, args.timeout, args.replace_missing, log)
         except EngineResigned as resigned:  # the seat is the engine's to give up
             log.write(f"{resigned}: we resign the seat\n")
             log.flush()
             await peer.resign()
-            over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
+            over = await play_headless(peer, strategy, args.timeout, args.replace_missing,
+                                       log)
         engine = _engine_of(strategy)
         if engine is not None:
             await asyncio.to_thread(engine.game_over, session.state, over.outcome)

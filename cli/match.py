@@ -217,7 +217,9 @@ def play_match_game(config: MatchConfig, table: int, deal: int, rotation: int,
     """Game ``deal`` of ``table`` in seating ``rotation``; version 2 engines are taken from
     ``pool`` and given back to it."""
     entrants = seating(config.tables[table], rotation)
-    log = config.engine_run.open_log()
+    own = pool is None  # then the game's engines stop with it
+    pool = EnginePool(config.engine_run.log) if pool is None else pool
+    log = pool.log()
     bots = [Accountable(_entrant(config, config.entrants[e], deal, rotation, seat, pool, log),
                         _stand_in(config, deal, rotation, seat))
             for seat, e in enumerate(entrants)]
@@ -234,8 +236,8 @@ def play_match_game(config: MatchConfig, table: int, deal: int, rotation: int,
         for bot in bots:
             if isinstance(bot.strategy, EngineStrategy):
                 bot.strategy.close()
-        if log is not None:
-            log.close()
+        if own:
+            pool.close()
     failed = [seat for seat, bot in enumerate(bots) if bot.failure is not None]
     order = [s for s in result.ranking if s not in failed] + \
         [s for s in result.ranking if s in failed]
@@ -274,7 +276,7 @@ def _stand_in(config: MatchConfig, deal: int, rotation: int, seat: int
 
 
 def _play_task(task: tuple[MatchConfig, int, int, int]) -> MatchGame:
-    return play_match_game(*task, worker_pool())
+    return play_match_game(*task, worker_pool(task[0].engine_run.log))
 
 
 def play_all(config: MatchConfig, tasks: Sequence[tuple[int, int, int]]) -> Iterator[MatchGame]:
@@ -282,7 +284,7 @@ def play_all(config: MatchConfig, tasks: Sequence[tuple[int, int, int]]) -> Iter
     plays game after game in one process (one per worker)."""
     jobs = min(config.jobs, len(tasks))
     if jobs <= 1:
-        engines = EnginePool()
+        engines = EnginePool(config.engine_run.log)
         try:
             for task in tasks:
                 yield play_match_game(config, *task, engines)

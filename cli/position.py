@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from p2p_burgundy import (
+    END_TURN,
     Action,
     EngineError,
     GameConfig,
@@ -36,7 +37,10 @@ from p2p_burgundy import (
     resolve_chance,
     state_hash,
 )
+from p2p_burgundy.chance import Draw
 from p2p_burgundy.net.report import Audit, ChanceReport, TurnReport
+from p2p_burgundy.record import GameRecord
+from p2p_burgundy.rules import draw_chance
 
 from .gamejson import Json, state_json
 from .sim import deal_entropy
@@ -91,6 +95,30 @@ class Position:
 
     def state_hash(self) -> bytes:
         return state_hash(self.state())
+
+    def steps(self) -> list[tuple[Draw | tuple[Action, ...], GameState]]:
+        """How the game got here, step by step as a replay shows it: what each chance event
+        drew, or the actions of each turn (up to the mover's END_TURN), each with the game
+        after it."""
+        state = new_game(self.config)
+        steps: list[tuple[Draw | tuple[Action, ...], GameState]] = []
+        turn: list[Action] = []
+        entropy = iter(self.entropy)
+        for action in self.actions:
+            while state.chance is not None:
+                state, drew = draw_chance(state, next(entropy))
+                steps.append((drew, state))
+            state = apply(state, action)
+            turn.append(action)
+            if action == END_TURN or state.chance is not None:
+                steps.append((tuple(turn), state))
+                turn = []
+        if turn:
+            steps.append((tuple(turn), state))
+        for rest in entropy:
+            state, drew = draw_chance(state, rest)
+            steps.append((drew, state))
+        return steps
 
     def played(self, decisions: int, seed: int, game: int = 0, strategy: str = "greedy"
                ) -> Position:
@@ -208,6 +236,26 @@ def audit_position(report: Audit, step: int) -> Position:
     return Position(report.config, tuple(entropy), tuple(actions))
 
 
+def record_position(record: GameRecord, step: int) -> Position:
+    """The position of a recorded local game (``burgundy solo``, ``play --local``) after its
+    first ``step`` steps (chance events and single actions; 0 is the start); PositionError
+    if the game has fewer."""
+    if not 0 <= step <= len(record.hashes):
+        raise PositionError(f"the game has {len(record.hashes)} steps (0 to "
+                            f"{len(record.hashes)}), not {step}")
+    state = new_game(record.config)
+    entropy: list[bytes] = []
+    actions: list[Action] = []
+    for _ in range(step):
+        if state.chance is not None:
+            entropy.append(record.entropy[len(entropy)])
+            state = resolve_chance(state, entropy[-1])
+        else:
+            actions.append(record.actions[len(actions)])
+            state = apply(state, actions[-1])
+    return Position(record.config, tuple(entropy), tuple(actions))
+
+
 def load_position(path: Path) -> Position:
     """A position file's position; PositionError (with the reason) if it cannot be read."""
     try:
@@ -217,4 +265,4 @@ def load_position(path: Path) -> Position:
 
 
 __all__ = ["Position", "PositionError", "audit_position", "book_json", "load_position",
-           "read_book", "read_position"]
+           "read_book", "read_position", "record_position"]

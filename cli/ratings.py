@@ -1,7 +1,9 @@
 """Ratings from match results: Elo with an interval and an SPRT for two players, and a
 Plackett–Luce rating from the places of games of three or four.
 
-Everything here is a pure function of the results.
+Everything here is a pure function of the results, and our own small code: choix fits
+Plackett–Luce too but brings numpy and scipy with it, and openskill's (or TrueSkill's) online
+updates depend on the order the games finish in, which ``--jobs`` changes.
 
 **Two players.** The games come in *pairs*: the same deal played once with each entrant in
 each seat, so the luck of the deal cancels out. A pair scores 0, 0.5 or 1 for the first

@@ -29,7 +29,7 @@ from p2p_burgundy.net.start import COLOURS
 from . import options
 from .localgame import MAGIC, LocalGameError, decode, is_local_game
 from .options import whole_number
-from .position import PositionError, audit_position
+from .position import PositionError, audit_position, read_position, record_position
 from .script import export_turns
 from .web.command import add_web_arguments, run_replay
 
@@ -46,7 +46,8 @@ class ReplayError(Exception):
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``burgundy replay``."""
     parser.add_argument("gamefile", metavar="GAMEFILE",
-                        help="a game file (in the data directory's games/ or local/ folder)")
+                        help="a game file (in the data directory's games/ or local/ folder), "
+                             "or a position file (burgundy replay --export-position)")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
     parser.add_argument("--export-turns", metavar="FILE", default=None,
                         help="write the game's turns as a turns file (JSON; - for stdout) for "
@@ -54,7 +55,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--export-position", metavar="STEP", default=None,
                         type=whole_number,
                         help="print the position after the first STEP steps (chance events "
-                             "and turns; 0 is the start) as a position file (JSON) for sim "
+                             "and turns; in a local game's file, chance events and single "
+                             "actions; 0 is the start) as a position file (JSON) for sim "
                              "--position, match --book and analyse, instead of showing the "
                              "game")
     parser.add_argument("--interface", type=options.interface, default=None, metavar="IP",
@@ -85,6 +87,15 @@ def load_game_and_colours(data: bytes) -> tuple[ReplayTable, list[str]]:
         except LocalGameError as exc:
             raise ReplayError(str(exc)) from None
         return table, [COLOURS[seat % len(COLOURS)] for seat in range(len(table.names))]
+    if data.lstrip().startswith(b"{"):  # a position file: how its game got there
+        try:
+            position = read_position(data.decode())
+        except (PositionError, UnicodeDecodeError) as exc:
+            raise ReplayError(str(exc)) from None
+        players = position.config.players
+        return (ReplayTable(position.config, [GameStep(*step) for step in position.steps()],
+                            [f"Seat {seat}" for seat in range(players)]),
+                [COLOURS[seat % len(COLOURS)] for seat in range(players)])
     try:
         records, _ = read_records(data)
     except ProtocolError as exc:
@@ -126,16 +137,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _export_position(path: Path, step: int) -> int:
-    if is_local_game(path):
-        print(f"burgundy replay: {path}: a local game's file: --export-position reads the "
-              "files of networked games", file=sys.stderr)
-        return EXIT_UNREADABLE
     try:
-        position = audit_position(audit_file(path.read_bytes()), step)
+        data = path.read_bytes()
+        if data.startswith(MAGIC[:-1]):
+            position = record_position(decode(data).record, step)
+        else:
+            position = audit_position(audit_file(data), step)
     except OSError as exc:
         print(f"burgundy replay: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_UNREADABLE
-    except PositionError as exc:
+    except (PositionError, LocalGameError) as exc:
         print(f"burgundy replay: {path}: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     sys.stdout.write(json.dumps(position.to_json(), indent=1) + "\n")

@@ -511,10 +511,13 @@ def sim_json(summary: SimSummary, games: list[dict[str, object]]) -> dict[str, o
 def play_one(config: SimConfig, game: int, rotation: int, pool: EnginePool | None = None
              ) -> GameResult:
     """Game ``game`` (from 0) in seating ``rotation`` of :func:`seatings`; version 2 engines
-    are taken from ``pool`` and given back to it."""
+    are taken from ``pool`` and given back to it (the caller closes it; without one, the
+    game's engines stop with it)."""
     entrants = seatings(config)[rotation]
     names = tuple(config.bots[e] for e in entrants)
-    log = config.engine_run.open_log()
+    own = pool is None  # then the game's engines stop with it
+    pool = EnginePool(config.engine_run.log) if pool is None else pool
+    log = pool.log()
     bots = [_make_bot(config, name, game, rotation, seat, pool, log)
             for seat, name in enumerate(names)]
     engines = [bot for bot in bots if isinstance(bot, EngineStrategy)]
@@ -533,8 +536,8 @@ def play_one(config: SimConfig, game: int, rotation: int, pool: EnginePool | Non
     finally:
         for engine in engines:
             engine.close()
-        if log is not None:
-            log.close()
+        if own:
+            pool.close()
     return GameResult(game, rotation, names, entrants, state, result, decisions,
                       tuple(b.summary() if isinstance(b, EngineStrategy) else None
                             for b in bots),
@@ -568,7 +571,7 @@ def play_all(config: SimConfig) -> Iterator[GameResult]:
              for rotation in range(len(seatings(config)))]
     jobs = min(config.jobs, len(tasks))
     if jobs <= 1:
-        engines = EnginePool()
+        engines = EnginePool(config.engine_run.log)
         try:
             for task in tasks:
                 yield play_one(*task, engines)
@@ -581,7 +584,7 @@ def play_all(config: SimConfig) -> Iterator[GameResult]:
 
 def _play_task(task: tuple[SimConfig, int, int]) -> GameResult:
     """:func:`play_one` for a worker process (a module-level function, so it pickles)."""
-    return play_one(*task, worker_pool())
+    return play_one(*task, worker_pool(task[0].engine_run.log))
 
 
 def _record(summary: SimSummary, result: GameResult) -> None:

@@ -25,6 +25,7 @@ from types import FrameType
 
 from p2p_burgundy import EngineError
 
+from ..engine import EngineStrategy
 from ..strategies import make
 from .hint import bot as hint_bot
 from .hint import suggest
@@ -360,8 +361,9 @@ class App:
     """One session at a table: poll, handle keys and the mouse, paint when something changed."""
 
     def __init__(self, screen: curses.window, palette: Palette, table: Table, model: Model,
-                 autoplay: str | None = None) -> None:
+                 autoplay: str | None = None, hint_engine: str | None = None) -> None:
         self.screen = screen
+        self.hint_engine = hint_engine  # the program asked for hints, else the built-in bot
         self.palette = palette
         self.table = table
         self.model = model
@@ -465,7 +467,12 @@ class App:
                     self.table.step(command.delta)
             elif isinstance(command, AskHint):
                 self._paint()  # the question shows while the bot thinks
-                model.show_hint(suggest(command.state, hint_bot()), command.state)
+                hinter = hint_bot(command.state.to_move or 0, self.hint_engine)
+                try:
+                    model.show_hint(suggest(command.state, hinter), command.state)
+                finally:
+                    if isinstance(hinter, EngineStrategy):
+                        hinter.close()
             elif isinstance(command, SeatToBot) and isinstance(self.table, Handover):
                 self.table.seat_to_bot(command.seat)
                 model.message = (f"You agreed that a bot plays {self.table.names[command.seat]}'s"
@@ -489,11 +496,11 @@ def log_path() -> Path:
 
 
 def run_guarded(table: Table, *, autoplay: str | None = None, mouse: bool = True,
-                lesson: Lesson | None = None) -> int:
-    """Run the client on ``table`` (with a guided game's ``lesson``); errors become one line
-    on stderr and a log entry."""
+                lesson: Lesson | None = None, hint_engine: str | None = None) -> int:
+    """Run the client on ``table`` (with a guided game's ``lesson``; hints from
+    ``hint_engine`` if given); errors become one line on stderr and a log entry."""
     return guarded(lambda screen, palette: App(screen, palette, table, Model(table, lesson),
-                                               autoplay).run(), mouse=mouse)
+                                               autoplay, hint_engine).run(), mouse=mouse)
 
 
 def guarded(body: Callable[[curses.window, Palette], int], *, mouse: bool = True) -> int:

@@ -60,7 +60,15 @@ def _client_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
     parser.add_argument("--autoplay", action="store_true",
                         help="a bot plays your seat too (demos and tests)")
+    _hint_engine_argument(parser)
     add_peer_arguments(parser)
+
+
+def _hint_engine_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hint-engine", type=options.command, default=None,
+                        metavar='"COMMAND ARGS"',
+                        help="ask this engine for hints instead of the built-in bot, and show "
+                             "what it says (the engine protocol, docs/bots.md)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -203,7 +211,7 @@ def net_options(args: argparse.Namespace) -> NetOptions:
         mdns=not args.no_mdns, strategy=args.strategy, gone_after=args.gone_after,
         autoplay=args.strategy if args.autoplay else None, mouse=not args.no_mouse,
         watch=getattr(args, "watch", False), web=getattr(args, "web", False),
-        web_port=getattr(args, "web_port", WEB_PORT))
+        web_port=getattr(args, "web_port", WEB_PORT), hint_engine=args.hint_engine)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -221,13 +229,14 @@ def run(args: argparse.Namespace) -> int:
         if resumed is None:
             return 1
         table, path = resumed
-        return play_local(table, path, home, autoplay=autoplay, mouse=not args.no_mouse)
+        return play_local(table, path, home, autoplay=autoplay, mouse=not args.no_mouse,
+                          hint_engine=args.hint_engine)
     if mode == "local":
         table = LocalTable.new(args.name or default_name(), bots=args.bots or 1,
                                seed=args.seed, strategy=args.strategy, bot_delay=delay,
                                modules=args.modules)
         return play_local(table, localgame.new_path(home), home, autoplay=autoplay,
-                          mouse=not args.no_mouse)
+                          mouse=not args.no_mouse, hint_engine=args.hint_engine)
     options = net_options(args)
     if mode == "resume":
         return netcommand.run_resume(options, args.resume or None)
@@ -260,6 +269,7 @@ def add_solo_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--autoplay", action="store_true",
                         help="the bot plays the game (demos and tests)")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    _hint_engine_argument(parser)
 
 
 def target(text: str) -> int:
@@ -308,7 +318,7 @@ def run_solo(args: argparse.Namespace) -> int:
         path = localgame.new_path(home)
     print(f"Solo game, seed {table.seed}.", flush=True)
     return play_local(table, path, home, autoplay=args.strategy if args.autoplay else None,
-                      mouse=not args.no_mouse)
+                      mouse=not args.no_mouse, hint_engine=args.hint_engine)
 
 
 def resume_local(home: Path, gamefile: str, *, solo: bool, prog: str, bot_delay: float = 0.0
@@ -340,7 +350,7 @@ def resume_local(home: Path, gamefile: str, *, solo: bool, prog: str, bot_delay:
 
 
 def play_local(table: LocalTable, path: Path, home: Path, *, autoplay: str | None,
-               mouse: bool) -> int:
+               mouse: bool, hint_engine: str | None = None) -> int:
     """Run the client on a game with no network, saved in ``path`` after every step; then
     say how to go back to it, or where its record is."""
     try:
@@ -349,7 +359,7 @@ def play_local(table: LocalTable, path: Path, home: Path, *, autoplay: str | Non
     except OSError as exc:
         print(f"burgundy: cannot save the game in {path.parent}: {exc.strerror or exc} "
               "(it is played, but not kept)", file=sys.stderr)
-    code = run_guarded(table, autoplay=autoplay, mouse=mouse)
+    code = run_guarded(table, autoplay=autoplay, mouse=mouse, hint_engine=hint_engine)
     solo = table.state.config.solo
     if solo:
         print(f"{solo_summary(table.state)} Seed {table.seed}: burgundy solo --seed "

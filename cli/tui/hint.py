@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from p2p_burgundy import Action, ChooseEstate, EndTurn, GameState, apply, legal_actions
 from p2p_burgundy.state import Step
 
+from ..engine import EngineStrategy
 from ..strategies import Strategy, make
 from ..strategies.greedy import position_value
 from .describe import gains
@@ -48,6 +49,7 @@ class Hint:
     now: str
     vp_now: int
     worth: float
+    says: str | None = None  # what a hint engine said of its first choice (its info text)
 
     @property
     def keys(self) -> str:
@@ -55,8 +57,11 @@ class Hint:
         return " ".join(key for key, _ in self.steps)
 
 
-def bot() -> Strategy:
-    """The strongest bot, with the fixed budget of a hint."""
+def bot(seat: int = 0, engine: str | None = None) -> Strategy:
+    """The strongest bot, with the fixed budget of a hint; or with ``engine`` (``--hint-engine``)
+    that program, asked for ``seat`` (docs/bots.md; close it after the hint)."""
+    if engine is not None:
+        return EngineStrategy(engine, seat)
     return make("mcts", seed=0, iterations=HINT_ITERATIONS)
 
 
@@ -65,9 +70,12 @@ def suggest(state: GameState, strategy: Strategy) -> Hint:
     seat = state.to_move
     assert seat is not None, "nobody to move"
     line: list[Action] = []
+    says = None
     s = state
     while True:
         action = strategy.choose(s, legal_actions(s))
+        if isinstance(strategy, EngineStrategy) and strategy.info is not None and says is None:
+            says = strategy.info.text
         line.append(action)
         s = apply(s, action)
         if isinstance(action, EndTurn | ChooseEstate) or s.step == Step.TURN \
@@ -76,7 +84,7 @@ def suggest(state: GameState, strategy: Strategy) -> Hint:
     steps = menu_steps(state, line)
     vp_now = s.players[seat].vp - state.players[seat].vp
     worth = position_value(s, seat) - position_value(state, seat)
-    return Hint(tuple(steps), tuple(line), gains(state, s, seat), vp_now, worth)
+    return Hint(tuple(steps), tuple(line), gains(state, s, seat), vp_now, worth, says)
 
 
 def menu_steps(state: GameState, actions: Sequence[Action]) -> list[tuple[str, str]]:

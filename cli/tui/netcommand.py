@@ -78,6 +78,7 @@ class NetOptions:
     watch: bool = False  # join tables as a spectator (read-only)
     web: bool = False  # serve the big screen (cli/web) from the start
     web_port: int = WEB_PORT  # its TCP port (w on the lobby page serves it too)
+    hint_engine: str | None = None  # the program asked for hints (docs/bots.md)
 
 
 def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None = None
@@ -144,7 +145,8 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
             else:
                 table = outcome
             played.append(table)
-            return App(screen, palette, table, Model(table), options.autoplay).run()
+            return App(screen, palette, table, Model(table), options.autoplay,
+                       options.hint_engine).run()
 
         played: list[NetTable] = []
         runners: list[LobbyRunner] = []
@@ -235,7 +237,8 @@ def _game(table: NetTable, options: NetOptions) -> int:
             input("Press Enter to start. ")
     try:
         code = guarded(lambda screen, palette: App(screen, palette, table, Model(table),
-                                                   options.autoplay).run(), mouse=options.mouse)
+                                                   options.autoplay, options.hint_engine).run(),
+                       mouse=options.mouse)
     finally:
         if server is not None:
             stop_beside(table.thread.loop, server)

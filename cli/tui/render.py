@@ -759,7 +759,10 @@ def hint_lines(hint: Hint, width: int) -> list[Line]:
     worth = f"{hint.worth:+.0f}"
     lines += [[], [Seg("At once: ", Style.BOLD), Seg(fit(now, width - 9))],
               [Seg("By the end: ", Style.BOLD),
-               Seg(f"the bot reckons it worth about {worth} VP to you")],
+               Seg(f"the bot reckons it worth about {worth} VP to you")]]
+    if hint.says:
+        lines += [[Seg("The engine says: ", Style.BOLD), Seg(fit(hint.says, width - 17))]]
+    lines += [
               [], [Seg("Enter: do it   Esc: back (and press the keys yourself)", Style.DIM)]]
     return lines
 

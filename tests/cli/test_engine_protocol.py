@@ -455,6 +455,7 @@ def test_an_engine_that_resigns_resigns_its_seat_and_the_game_ends(tmp_path: Pat
     # the joiner's engine played our seat after the hand-over, and was told so each time
     assert {(p["seat"], p["by"]) for p in other["played"]} == {(0, "engine"), (1, "engine")}
     assert "tiny: deciding for seat 0" in joiner_err
+    assert "playing engine-bot's seat 0 too (handed over at step " in joiner_err
 
 
 @pytest.mark.slow
@@ -666,3 +667,23 @@ def test_serve_options_go_together(argv: list[str], message: str,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_hint_engine_gives_the_hint_and_what_it_says() -> None:
+    """The client's hint (H) from an engine (--hint-engine): its choices as keys to press,
+    and its info text shown with them."""
+    from p2p_burgundy.cli.engine import Clock, EngineSettings
+    from p2p_burgundy.cli.tui.hint import bot as hint_bot
+    from p2p_burgundy.cli.tui.hint import suggest
+    from p2p_burgundy.cli.tui.render import hint_lines
+
+    state = started()
+    assert isinstance(hint_bot(1, tiny()), EngineStrategy)
+    engine = EngineStrategy(tiny(), 1, settings=EngineSettings(Clock(), {"explain": "true"}))
+    try:
+        hint = suggest(state, engine)
+    finally:
+        engine.close()
+    assert hint.says == "the first place_tile" and hint.steps
+    shown = ["".join(seg.text for seg in line) for line in hint_lines(hint, 80)]
+    assert "The engine says: the first place_tile" in shown

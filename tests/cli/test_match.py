@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -125,6 +126,18 @@ def test_jobs_play_the_same_games(capfd: pytest.CaptureFixture[str]) -> None:
      "ALPHA must be between 0 and 0.5"),
     (["match", "--entrants", "greedy,mine"], "unknown strategy 'mine'"),
     (["match", "--engine", "a=x"], "1 entrants for tables of 2"),
+    (["match", "--entrants", "greedy,a", "--engine", "a=x", "--engine-option", "b:depth=1"],
+     "argument --engine-option: no engine is named 'b' (for b:depth)"),
+    (["match", "--entrants", "greedy,random", "--engine-option", "depth=1"],
+     "argument --engine-option: only with --engine"),
+    (["match", "--entrants", "greedy,a", "--engine", "a=x", "--engine-option", "depth"],
+     "argument --engine-option: expected [ENGINE:]NAME=VALUE, not 'depth'"),
+    (["match", "--entrants", "greedy,random", "--engine-time", "0"],
+     "argument --engine-time: expected SECONDS or SECONDS+INCREMENT, not '0'"),
+    (["match", "--entrants", "greedy,a", "--engine", "a=x", "--engine-log",
+      "/no/such/folder/log"], "argument --engine-log: cannot write /no/such/folder/log"),
+    (["match", "--entrants", "greedy,random", "--book", "/no/such/book.json"],
+     "cannot read /no/such/book.json"),
 ])
 def test_bad_match_command_lines(argv: list[str], message: str,
                                  capsys: pytest.CaptureFixture[str]) -> None:
@@ -174,3 +187,18 @@ def test_plackett_luce_maximises_its_likelihood() -> None:
             moved[entrant] *= step
             assert likelihood(moved) < likelihood(best)
     assert plackett_luce(2, [(0, 1), (1, 0)]) == pytest.approx([0.0, 0.0])
+
+
+def test_one_version_2_engine_process_plays_the_whole_match(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "engines.log"
+    assert cli.main(["match", "--entrants", "tiny,random", "--engine", f"tiny={tiny()}",
+                     "--deals", "2", "--seed", "3", "--engine-log", str(log), "--json"]) == 0
+    err = capfd.readouterr().err
+    # one process: one hello, then game 1 to 4 announced by new_game, seats alternating
+    assert [line for line in err.splitlines() if line.startswith("tiny: game ") and
+            "over" not in line] == ["tiny: game 1, seat 0", "tiny: game 2, seat 1",
+                                    "tiny: game 3, seat 0", "tiny: game 4, seat 1"]
+    sent = [line for line in log.read_text().splitlines() if " tiny > " in line]
+    assert sum('"type":"hello"' in line for line in sent) == 1
+    assert sum('"type":"new_game"' in line for line in sent) == 4

@@ -61,8 +61,7 @@ def _mid_game(seed: int = 3, config: GameConfig | None = None) -> GameState:
                 raise Stop(state)
             return self.greedy.choose(state, actions)
 
-    # play_game names a bot's exception as a BotError raised from it
-    with pytest.raises(BotError) as caught:
+    with pytest.raises(BotError) as caught:  # what a bot raises is named, its cause kept
         play_game(config, [Watch() for _ in range(config.players)], seed=seed)
     assert isinstance(caught.value.__cause__, Stop)
     state: GameState = caught.value.__cause__.args[0]

@@ -152,3 +152,46 @@ def test_analyse_asks_an_engine_and_shows_what_it_said(
     out, err = capfd.readouterr()
     assert "declares no option 'depth' (it declares: prefer, explain)" in err
     assert problems(json.loads(out), "error") == []
+
+
+def test_a_local_games_file_exports_its_positions_too(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """A solo game saved by the client: the position after each step has that step's hash."""
+    from p2p_burgundy import Edition, legal_actions
+    from p2p_burgundy.cli.localgame import SavedGame, encode
+    from p2p_burgundy.cli.sim import chance_entropy
+    from p2p_burgundy.cli.strategies import make
+    from p2p_burgundy.record import Recorder
+
+    recorder = Recorder(GameConfig(players=1, edition=Edition.E2019))
+    bot = make("greedy", 1)
+    while len(recorder.record().hashes) < 60:
+        state = recorder.state
+        if state.chance is not None:
+            recorder.chance(chance_entropy(8, 0, state.chance.index))
+        else:
+            recorder.act(bot.choose(state, legal_actions(state)))
+    record = recorder.record()
+    path = tmp_path / "solo.local"
+    path.write_bytes(encode(SavedGame(("Ann",), 8, "greedy", record)))
+    for step in (1, 25, 60):
+        assert cli.main(["replay", str(path), "--export-position", str(step)]) == 0
+        doc = json.loads(capfd.readouterr().out)
+        assert doc["state_hash"] == record.hashes[step - 1].hex()
+        assert doc["state"]["players"] == 1
+    assert cli.main(["replay", str(path), "--export-position", "61"]) == 1
+    assert "the game has 60 steps (0 to 60), not 61" in capfd.readouterr().err
+
+
+def test_the_client_replays_a_position_file_step_by_step() -> None:
+    """``burgundy replay p.json`` shows how the position's game got there: every chance event
+    and turn, ending at the position's state."""
+    from p2p_burgundy.cli.replay import load_game
+
+    position = Position(GameConfig(players=2)).played(45, seed=6)
+    steps = position.steps()
+    assert sum(len(what) for what, _ in steps if isinstance(what, tuple)) == 45
+    assert sum(not isinstance(what, tuple) for what, _ in steps) == len(position.entropy)
+    assert state_hash(steps[-1][1]) == position.state_hash()
+    table = load_game(json.dumps(position.to_json()).encode())
+    assert state_hash(table.state) == position.state_hash()
