@@ -40,7 +40,7 @@ from pathlib import Path
 
 import msgpack
 
-from p2p_burgundy import Action, EngineError, GameState, action_from_tree, apply
+from p2p_burgundy import Action, EngineError, GameState, Turn, action_from_tree
 from p2p_burgundy.net.log import FILE_MAGIC
 from p2p_burgundy.record import GameRecord
 
@@ -92,9 +92,7 @@ class SavedGame:
         if self.draft and state.to_move != 0:
             raise LocalGameError("damaged: a turn under way, but not the player's turn")
         try:
-            after = state
-            for action in self.draft:
-                after = apply(after, action)
+            Turn.of(state, self.draft)
         except EngineError as exc:
             raise LocalGameError(f"damaged: the turn under way does not apply: {exc}") from None
         return state
