@@ -169,3 +169,10 @@ def edition(text: str) -> Edition:
     except ValueError:
         known = ", ".join(e.value for e in Edition)
         raise argparse.ArgumentTypeError(f"must be one of {known}, not {text!r}") from None
+
+
+def add_mouse_option(parser: argparse.ArgumentParser) -> None:
+    """``--no-mouse``, for every command that runs the terminal client."""
+    parser.add_argument("--no-mouse", action="store_true",
+                        help="do not capture the mouse (the terminal then selects and "
+                             "copies text with it as usual)")

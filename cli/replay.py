@@ -23,6 +23,7 @@ from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.log import read_records
 from p2p_burgundy.net.report import ChanceReport
 
+from . import options
 from .localgame import MAGIC, LocalGameError, decode, is_local_game
 from .script import export_turns
 
@@ -40,7 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``burgundy replay``."""
     parser.add_argument("gamefile", metavar="GAMEFILE",
                         help="a game file (in the data directory's games/ or local/ folder)")
-    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    options.add_mouse_option(parser)
     parser.add_argument("--export-turns", metavar="FILE", default=None,
                         help="write the game's turns as a turns file (JSON; - for stdout) for "
                              "burgundy bot --moves, instead of showing the game")
