@@ -28,11 +28,9 @@ from pathlib import Path
 from typing import TextIO
 
 from p2p_burgundy import (
-    END_TURN,
     Action,
-    ChooseEstate,
     GameState,
-    apply,
+    Turn,
     legal_actions,
     state_hash,
 )
@@ -206,13 +204,10 @@ def unfinished_games(home: Path, key: bytes) -> list[Path]:
 def compose_turn(state: GameState, strategy: Strategy) -> list[Action]:
     """A bot's whole turn: its choices from the current state up to END_TURN (a set-up
     choice is a turn by itself)."""
-    actions: list[Action] = []
-    while True:
-        action = strategy.choose(state, legal_actions(state))
-        actions.append(action)
-        state = apply(state, action)
-        if action == END_TURN or isinstance(action, ChooseEstate):
-            return actions
+    turn = Turn(state)
+    while not turn.over:
+        turn = turn.then(strategy.choose(turn.after, legal_actions(turn.after)))
+    return list(turn.actions)
 
 
 async def play_headless(peer: Peer, strategy: Strategy, timeout: float,

@@ -40,7 +40,8 @@ from pathlib import Path
 
 import msgpack
 
-from p2p_burgundy import Action, EngineError, GameState, action_from_tree, apply
+from p2p_burgundy import Action, EngineError, GameState, Turn, action_from_tree, new_game
+from p2p_burgundy.chance import Draw
 from p2p_burgundy.net.log import FILE_MAGIC
 from p2p_burgundy.record import GameRecord
 
@@ -78,26 +79,31 @@ class SavedGame:
         return self.record.config.solo
 
     def final_state(self) -> GameState:
-        """The game where it stopped, every step checked against the record's state hashes
-        and every chance event against the seed; LocalGameError naming the step if one
-        fails."""
+        """The game where it stopped (see :meth:`steps`)."""
+        steps = self.steps()
+        return steps[-1][1] if steps else new_game(self.record.config)
+
+    def steps(self) -> list[tuple[Draw | Turn, GameState]]:
+        """The game step by step (``GameRecord.steps``: what each chance event drew, each turn
+        with the state after each action), every step checked against the record's state
+        hashes, every chance event against the seed and the turn under way against the game;
+        LocalGameError naming the step if one fails."""
         for index, entropy in enumerate(self.record.entropy):
             if entropy != chance_entropy(self.seed, 0, index):
                 raise LocalGameError(f"damaged: chance event {index} was not dealt from "
                                      f"seed {self.seed}")
         try:
-            state = self.record.replay()
+            steps = self.record.steps()
         except EngineError as exc:  # RecordError: the step that does not replay
             raise LocalGameError(f"damaged: {exc}") from None
+        state = steps[-1][1] if steps else new_game(self.record.config)
         if self.draft and state.to_move != 0:
             raise LocalGameError("damaged: a turn under way, but not the player's turn")
         try:
-            after = state
-            for action in self.draft:
-                after = apply(after, action)
+            Turn.of(state, self.draft)
         except EngineError as exc:
             raise LocalGameError(f"damaged: the turn under way does not apply: {exc}") from None
-        return state
+        return steps
 
     def finished(self) -> bool:
         """Whether there is nothing left to play (the game is over, or the player resigned)."""

@@ -253,3 +253,10 @@ def check_engine_run(args: argparse.Namespace, engines: list[str]) -> str | None
         except OSError as exc:
             return f"argument --engine-log: cannot write {args.engine_log}: {exc.strerror}"
     return None
+
+
+def add_mouse_option(parser: argparse.ArgumentParser) -> None:
+    """``--no-mouse``, for every command that runs the terminal client."""
+    parser.add_argument("--no-mouse", action="store_true",
+                        help="do not capture the mouse (the terminal then selects and "
+                             "copies text with it as usual)")

@@ -48,7 +48,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("gamefile", metavar="GAMEFILE",
                         help="a game file (in the data directory's games/ or local/ folder), "
                              "or a position file (burgundy replay --export-position)")
-    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    options.add_mouse_option(parser)
     parser.add_argument("--export-turns", metavar="FILE", default=None,
                         help="write the game's turns as a turns file (JSON; - for stdout) for "
                              "burgundy bot --moves, instead of showing the game")

@@ -43,6 +43,7 @@ from .errors import ChanceError, ConfigError, EngineError, IllegalAction, Record
 from .rules import apply, as_chooser, draw_chance, legal_actions, new_game, resolve_chance
 from .scoring import Category, Outcome, outcome
 from .state import GameState, PlayerState, Step, encode_state, state_hash
+from .turn import Turn, ends_turn, play_turn
 
 __all__ = [
     "CHOOSE",
@@ -84,6 +85,7 @@ __all__ = [
     "TakeShield",
     "TakeTile",
     "TakeWorkers",
+    "Turn",
     "UseBuilding",
     "UseDie",
     "action_from_tree",
@@ -91,9 +93,11 @@ __all__ = [
     "as_chooser",
     "draw_chance",
     "encode_state",
+    "ends_turn",
     "legal_actions",
     "new_game",
     "outcome",
+    "play_turn",
     "resolve_chance",
     "state_hash",
 ]

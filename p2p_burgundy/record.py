@@ -25,8 +25,9 @@ from .actions import Action, action_from_tree
 from .chance import Draw
 from .config import GameConfig
 from .errors import EngineError, RecordError
-from .rules import apply, draw_chance, new_game, resolve_chance
+from .rules import apply, draw_chance, new_game
 from .state import GameState, state_hash
+from .turn import Turn
 
 RECORD_VERSION = 1
 
@@ -43,18 +44,33 @@ class GameRecord:
 
     def replay(self) -> GameState:
         """Replay from zero, checking every hash; the last state, or RecordError naming the step."""
+        steps = self.steps()
+        return steps[-1][1] if steps else new_game(self.config)
+
+    def steps(self) -> list[tuple[Draw | Turn, GameState]]:
+        """The game step by step from zero, each step checked against the record's hashes: a
+        chance event as what it drew, a turn as a :class:`~p2p_burgundy.turn.Turn` (its
+        actions and the state after each; the last may be under way), each with the game
+        after it. RecordError naming the step that does not replay."""
+        out: list[tuple[Draw | Turn, GameState]] = []
         state = new_game(self.config)
         entropy = iter(self.entropy)
         actions = iter(self.actions)
+        turn: Turn | None = None
         for step, expected in enumerate(self.hashes):
             try:
                 if state.chance is not None:
                     what = f"chance event {state.chance.index}"
-                    state = resolve_chance(state, next(entropy))
+                    state, drew = draw_chance(state, next(entropy))
+                    out.append((drew, state))
                 else:
                     action = next(actions)
                     what = f"action {action!r}"
-                    state = apply(state, action)
+                    turn = (turn or Turn(state)).then(action)
+                    state = turn.after
+                    if turn.over:
+                        out.append((turn, state))
+                        turn = None
             except StopIteration:
                 raise RecordError(f"step {step}: the record ends early") from None
             except EngineError as exc:
@@ -63,7 +79,9 @@ class GameRecord:
                 raise RecordError(f"step {step} ({what}): state hash differs from the record")
         if next(entropy, None) is not None or next(actions, None) is not None:
             raise RecordError("the record has entries after its last step")
-        return state
+        if turn is not None:
+            out.append((turn, state))
+        return out
 
     def to_bytes(self) -> bytes:
         """Canonical msgpack: ``[version, config, [entropy...], [action...], [hash...]]``."""

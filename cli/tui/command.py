@@ -57,7 +57,7 @@ def _client_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gone-after", type=options.seconds, default=GONE_AFTER, metavar="SECONDS",
                         help="offer to let a bot play a player silent this long "
                              f"(default {GONE_AFTER:.0f})")
-    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    options.add_mouse_option(parser)
     parser.add_argument("--autoplay", action="store_true",
                         help="a bot plays your seat too (demos and tests)")
     _hint_engine_argument(parser)
@@ -268,7 +268,7 @@ def add_solo_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the bot that gives hints (H) and plays with --autoplay")
     parser.add_argument("--autoplay", action="store_true",
                         help="the bot plays the game (demos and tests)")
-    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    options.add_mouse_option(parser)
     _hint_engine_argument(parser)
 
 
@@ -420,7 +420,7 @@ def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=options.seconds, default=DEFAULT_BOT_DELAY,
                         metavar="SECONDS",
                         help=f"pause before each of the bot's turns (default {DEFAULT_BOT_DELAY})")
-    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    options.add_mouse_option(parser)
 
 
 def run_learn(args: argparse.Namespace) -> int:

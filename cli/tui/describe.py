@@ -47,6 +47,7 @@ from p2p_burgundy import (
     TakeShield,
     TakeTile,
     TakeWorkers,
+    Turn,
     UseBuilding,
     UseDie,
     apply,
@@ -294,22 +295,27 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
 
 def describe_turn(state: GameState, actions: Sequence[Action], names: Sequence[str]
                   ) -> list[tuple[int | None, str]]:
-    """(seat, sentence) for each action of a turn, then what the turn's end set off
+    """:func:`describe_played` for ``actions`` played from ``state`` (for those who hold
+    only the actions: whoever holds the :class:`~p2p_burgundy.Turn` describes it)."""
+    return describe_played(Turn.of(state, actions), names)
+
+
+def describe_played(turn: Turn, names: Sequence[str]) -> list[tuple[int | None, str]]:
+    """(seat, sentence) for each action of ``turn``, then what the turn's end set off
     (the end of a phase or of the game, as seat None). A die choice is folded into the
     sentence of the action it was used for."""
     out: list[tuple[int | None, str]] = []
-    seat = state.to_move
+    seat = turn.seat
     die = None
-    for action in actions:
+    for before, action in zip((turn.before, *turn.states), turn.actions, strict=False):
         if isinstance(action, UseDie):
-            die = state.players[seat].dice[action.die] if seat is not None else None
+            die = before.players[seat].dice[action.die] if seat is not None else None
         else:
-            out.append((seat, describe_action(state, action, names, die)))
+            out.append((seat, describe_action(before, action, names, die)))
             die = None
-        before = state
-        state = apply(state, action)
-        if isinstance(action, EndTurn):
-            out += [(None, text) for text in describe_phase_end(before, state, names)]
+    if turn.over:
+        before = turn.states[-2] if len(turn.states) > 1 else turn.before
+        out += [(None, text) for text in describe_phase_end(before, turn.after, names)]
     return out
 
 

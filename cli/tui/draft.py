@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from p2p_burgundy import Action, GameState, apply
+from p2p_burgundy import Action, GameState, Turn
 
 from .menu import Option, build_menu
 from .texts import short_name, tile_code
@@ -22,7 +22,7 @@ def changes_between(before: GameState, after: GameState, skip: int | None = None
     tiles and goods, that differ between two states (depots only within one phase: a new
     phase refills them all).
 
-    >>> from p2p_burgundy import GameConfig, TakeTile, UseDie, new_game, resolve_chance
+    >>> from p2p_burgundy import GameConfig, TakeTile, UseDie, apply, new_game, resolve_chance
     >>> s = new_game(GameConfig(players=2))
     >>> while s.chance is not None:
     ...     s = resolve_chance(s, bytes(32))
@@ -102,17 +102,20 @@ class TurnDraft:
     """
 
     def __init__(self, state: GameState) -> None:
-        self.states = [state]
-        self.actions: list[Action] = []
+        self.turn = Turn(state)
         self._menu: tuple[str, list[Option]] | None = None
 
     @property
     def state(self) -> GameState:
-        return self.states[-1]
+        return self.turn.after
 
     @property
     def base(self) -> GameState:
-        return self.states[0]
+        return self.turn.before
+
+    @property
+    def actions(self) -> list[Action]:
+        return list(self.turn.actions)
 
     def menu(self) -> tuple[str, list[Option]]:
         if self._menu is None:
@@ -121,17 +124,17 @@ class TurnDraft:
 
     def apply(self, action: Action) -> None:
         """Add ``action`` (raises IllegalAction and changes nothing if it is not legal)."""
-        self.states.append(apply(self.state, action))
-        self.actions.append(action)
+        self.turn = self.turn.then(action)
         self._menu = None
 
     def undo(self) -> Action | None:
         """Take back the last action; None if there is none."""
-        if not self.actions:
+        if not self.turn.actions:
             return None
-        self.states.pop()
+        action = self.turn.actions[-1]
+        self.turn = self.turn.undone()
         self._menu = None
-        return self.actions.pop()
+        return action
 
 
 __all__ = ["Changes", "TurnDraft", "changes_between", "what_seat_did"]

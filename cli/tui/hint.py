@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from p2p_burgundy import Action, ChooseEstate, EndTurn, GameState, apply, legal_actions
+from p2p_burgundy import Action, GameState, apply, ends_turn, legal_actions
 from p2p_burgundy.state import Step
 
 from ..engine import EngineStrategy
@@ -78,7 +78,7 @@ def suggest(state: GameState, strategy: Strategy) -> Hint:
             says = strategy.info.text
         line.append(action)
         s = apply(s, action)
-        if isinstance(action, EndTurn | ChooseEstate) or s.step == Step.TURN \
+        if ends_turn(action) or s.step == Step.TURN \
                 or s.to_move != seat:
             break
     steps = menu_steps(state, line)

@@ -36,12 +36,13 @@ from p2p_burgundy import (
     EngineError,
     GameState,
     UseDie,
+    ends_turn,
     legal_actions,
     state_hash,
 )
 from p2p_burgundy.state import Step
 
-from .describe import describe_turn
+from .describe import describe_played
 from .draft import Changes, TurnDraft, changes_between, what_seat_did
 from .layout import MIN_WIDTH
 from .menu import Option
@@ -340,7 +341,7 @@ class Model:
         draft = self.draft
         if draft is None or not draft.actions:
             return []
-        return [text for _, text in describe_turn(draft.base, draft.actions, self.table.names)]
+        return [text for _, text in describe_played(draft.turn, self.table.names)]
 
     def since_last_turn(self, width: int = MIN_WIDTH - len("Your turn. ")) -> str:
         """What the others did since we last ended a turn, in at most ``width`` columns:
@@ -499,7 +500,7 @@ class Model:
             self.message = "That hint was for another moment: H asks again."
             return
         for action in hint.actions:
-            if isinstance(action, EndTurn | ChooseEstate):
+            if ends_turn(action):
                 self.message = "The bot would end the turn here: press e."
                 break
             self.draft.apply(action)
@@ -512,7 +513,7 @@ class Model:
             return None
         while True:
             action = choose(draft.state, legal_actions(draft.state))
-            if isinstance(action, EndTurn | ChooseEstate):
+            if ends_turn(action):
                 return Submit((*draft.actions, action))
             draft.apply(action)
 

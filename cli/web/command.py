@@ -100,7 +100,7 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the host's name or key fingerprint (as announced on the LAN), "
                              "or host:port; none: the list of tables (with --web: the first "
                              "table seen)")
-    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    options.add_mouse_option(parser)
     add_peer_arguments(parser)
     add_web_arguments(parser, "the game")
     # What the terminal client reads of a player's options: a spectator plays no seat.

@@ -92,6 +92,19 @@ def test_the_file_holds_every_step_as_soon_as_it_is_played(tmp_path):
     assert load(path).resigned and load(path).finished()
 
 
+def test_a_saved_game_walks_once_into_its_steps(tmp_path):
+    from p2p_burgundy import Turn
+
+    table, _ = saved_game(tmp_path, turns=1)
+    my_turn(table, make("random", 2))
+    saved = table.saved()
+    steps = saved.steps()
+    turns = [what for what, _ in steps if isinstance(what, Turn)]
+    assert [a for t in turns for a in t.actions] == list(saved.record.actions)
+    assert state_hash(steps[-1][1]) == state_hash(table.state) == \
+        state_hash(saved.final_state())
+
+
 def test_a_solo_game_round_trips_through_its_bytes():
     table = LocalTable.solo("Sol", GameConfig(1, Edition.E2019, target=53), seed=5)
     my_turn(table, make("greedy"))

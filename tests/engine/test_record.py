@@ -1,11 +1,12 @@
 """A local game's record replays to the same hashes; a damaged record says where it breaks."""
 
 import dataclasses
+import itertools
 import random
 
 import pytest
 
-from p2p_burgundy import GameConfig, RecordError, legal_actions, state_hash
+from p2p_burgundy import GameConfig, RecordError, Turn, legal_actions, state_hash
 from p2p_burgundy.record import GameRecord, Recorder
 
 
@@ -26,6 +27,33 @@ def test_a_whole_game_round_trips_and_replays_to_its_last_hash(record: GameRecor
     assert again == record
     assert state_hash(again.replay()) == record.hashes[-1]
     assert len(record.hashes) == len(record.entropy) + len(record.actions)
+
+
+def test_a_record_walks_once_as_chance_events_and_whole_turns(record: GameRecord) -> None:
+    steps = record.steps()
+    turns = [what for what, _ in steps if isinstance(what, Turn)]
+    assert len(steps) - len(turns) == len(record.entropy)
+    assert all(t.over for t in turns)
+    assert [a for t in turns for a in t.actions] == list(record.actions)
+    assert state_hash(steps[-1][1]) == record.hashes[-1]
+    # each turn starts where the step before it left the game
+    for (_, before), (what, after) in itertools.pairwise(steps):
+        if isinstance(what, Turn):
+            assert what.before is before and what.after is after
+
+
+def test_a_record_ending_in_a_turn_under_way_ends_with_that_turn(record: GameRecord) -> None:
+    steps = record.steps()
+    last = max(i for i, (what, _) in enumerate(steps) if isinstance(what, Turn))
+    whole: Turn = steps[last][0]  # type: ignore[assignment]
+    played = sum(len(what.actions) for what, _ in steps[:last] if isinstance(what, Turn))
+    drawn = sum(1 for what, _ in steps[:last] if not isinstance(what, Turn))
+    cut = dataclasses.replace(record, entropy=record.entropy[:drawn],
+                              actions=record.actions[:played + 1],
+                              hashes=record.hashes[:played + drawn + 1])
+    *_, (what, state) = cut.steps()
+    assert isinstance(what, Turn) and not what.over and what.actions == whole.actions[:1]
+    assert state is what.after
 
 
 def test_a_changed_entropy_is_named_by_its_step(record: GameRecord) -> None:

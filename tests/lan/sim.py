@@ -22,7 +22,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from p2p_burgundy import END_TURN, Action, GameConfig, GameState, apply, legal_actions, state_hash
+from p2p_burgundy import GameConfig, state_hash
 from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.events import ChanceResolved, TurnApplied
 from p2p_burgundy.net.identity import Identity
@@ -32,7 +32,7 @@ from p2p_burgundy.net.node import Node
 from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.start import CONTRIBUTION_SIZE
 from p2p_burgundy.net.sync import HEADS_INTERVAL
-from tests.net.harness import start_entry
+from tests.net.harness import random_turn, start_entry
 
 Address = tuple[str, int]
 GAME_ID = bytes.fromhex("5eed5eed5eed5eed5eed5eed5eed5eed")
@@ -41,17 +41,6 @@ STEP = 0.05  # seconds of fake time per step
 
 def address_of(index: int) -> Address:
     return (f"10.231.0.{index + 1}", 4000 + index)
-
-
-def random_turn(state: GameState, rng: random.Random) -> list[Action]:
-    """A whole turn for the player to move, uniform among the legal actions."""
-    actions: list[Action] = []
-    while True:
-        action = rng.choice(legal_actions(state))
-        actions.append(action)
-        state = apply(state, action)
-        if action == END_TURN:
-            return actions
 
 
 @dataclass
