@@ -23,7 +23,8 @@ from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.log import read_records
 from p2p_burgundy.net.report import ChanceReport
 
-from .localgame import MAGIC, LocalGameError, decode, is_local_game
+from .files import MAX_GAME_FILE, read_input
+from .localgame import MAGIC, LocalGameError, decode, is_game_file, is_local_game
 from .script import export_turns
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if args.export_turns is not None:
         return _export_turns(path, args.export_turns)
     try:
-        table = load_game(path.read_bytes())
+        table = load_game(read_input(path, limit=MAX_GAME_FILE))
     except OSError as exc:
         print(f"burgundy replay: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_UNREADABLE
@@ -103,7 +104,7 @@ def _export_turns(path: Path, target: str) -> int:
               "of networked games", file=sys.stderr)
         return EXIT_UNREADABLE
     try:
-        report = audit_file(path.read_bytes())
+        report = audit_file(read_input(path, limit=MAX_GAME_FILE))
     except OSError as exc:
         print(f"burgundy replay: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_UNREADABLE
@@ -115,12 +116,33 @@ def _export_turns(path: Path, target: str) -> int:
     if target == "-":
         sys.stdout.write(text)
         return EXIT_OK
+    refused = output_refused(Path(target), path)
+    if refused is not None:
+        print(f"burgundy replay: not writing the turns to {target}: {refused}", file=sys.stderr)
+        return EXIT_UNREADABLE
     try:
         Path(target).write_text(text)
     except OSError as exc:
         print(f"burgundy replay: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     return EXIT_OK
+
+
+def output_refused(target: Path, source: Path) -> str | None:
+    """Why the turns must not be written to ``target``, or None: it is the game file being
+    read, or any game file (the only record of its game).
+
+    >>> output_refused(Path("/dev/null"), Path("g.game")) is None
+    True
+    """
+    try:
+        if target.exists() and target.samefile(source):
+            return "it is the game file being read"
+    except OSError:
+        pass
+    if is_game_file(target):
+        return "it is a game file (the only record of its game)"
+    return None
 
 
 __all__ = ["ReplayError", "configure", "load_game", "run"]

@@ -161,7 +161,8 @@ today understand xterm's sequences)."""
 def needs_terminal(prog: str) -> int | None:
     """Exit code 2 (with one line) when there is no terminal to draw on, else None. A ``TERM``
     the system has no description of is replaced by a known one, with a notice."""
-    if not sys.stdin.isatty() or not sys.stdout.isatty():
+    if sys.stdin is None or sys.stdout is None or not (sys.stdin.isatty()
+                                                       and sys.stdout.isatty()):
         print(f"{prog}: needs a terminal (stdin and stdout must be a tty)", file=sys.stderr)
         return 2
     term = os.environ.get("TERM", "")
@@ -200,10 +201,8 @@ def net_options(args: argparse.Namespace) -> NetOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``burgundy play`` from parsed arguments; returns the exit code."""
-    problem = needs_terminal("burgundy play")
-    if problem is not None:
-        return problem
+    """``burgundy play`` from parsed arguments; returns the exit code (a local game to
+    resume is judged before the terminal is: a file that cannot be resumed says so first)."""
     mode = play_mode(args)
     home = Path(args.home or data_dir())
     delay = 0.0 if args.autoplay else max(0.0, args.bot_delay)
@@ -213,8 +212,14 @@ def run(args: argparse.Namespace) -> int:
                                bot_delay=delay)
         if resumed is None:
             return 1
+        problem = needs_terminal("burgundy play")
+        if problem is not None:
+            return problem
         table, path = resumed
         return play_local(table, path, home, autoplay=autoplay, mouse=not args.no_mouse)
+    problem = needs_terminal("burgundy play")
+    if problem is not None:
+        return problem
     if mode == "local":
         table = LocalTable.new(args.name or default_name(), bots=args.bots or 1,
                                seed=args.seed, strategy=args.strategy, bot_delay=delay,
@@ -286,15 +291,18 @@ def solo_config(args: argparse.Namespace) -> GameConfig:
 
 def run_solo(args: argparse.Namespace) -> int:
     """``burgundy solo``: the solo game in the terminal, saved as it is played; its seed is
-    printed before and after (and shown in the game's log)."""
-    problem = needs_terminal("burgundy solo")
-    if problem is not None:
-        return problem
+    printed before and after (and shown in the game's log). A game to resume is judged
+    before the terminal is."""
     home = Path(args.home or data_dir())
+    resumed = None
     if args.resume is not None:
         resumed = resume_local(home, args.resume, solo=True, prog="burgundy solo")
         if resumed is None:
             return 1
+    problem = needs_terminal("burgundy solo")
+    if problem is not None:
+        return problem
+    if resumed is not None:
         table, path = resumed
     else:
         table = LocalTable.solo(args.name or default_name(), solo_config(args), args.seed)

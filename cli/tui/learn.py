@@ -17,6 +17,7 @@ data directory: leaving with ``q`` and starting ``burgundy learn`` again goes on
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ from p2p_burgundy import (
     UseDie,
 )
 
+from ..files import read_json, write_atomically
 from ..localgame import SUFFIX, local_dir
 from ..sim import chance_entropy
 from ..strategies import make
@@ -145,6 +147,8 @@ AFTER = (
 TOTAL = sum(len(turn) for turn in LESSON) + len(AFTER)
 PROGRESS_FILE = "learn.json"
 """Where the lesson's progress is kept, in the data directory."""
+PROGRESS_LIMIT = 4096
+"""The progress file's size cap (it holds two numbers)."""
 
 
 def first_start(home: Path) -> bool:
@@ -205,7 +209,9 @@ class Lesson:
         self.after = 0  # steps of AFTER done
         if path is not None and path.exists() and not restart:
             try:
-                saved = json.loads(path.read_text(encoding="utf-8"))
+                saved = read_json(path, limit=PROGRESS_LIMIT)
+                if not isinstance(saved, dict):
+                    raise TypeError("not a JSON object")
                 self.turns = min(len(LESSON), max(0, int(saved["turns"])))
                 self.after = min(len(AFTER), max(0, int(saved.get("after", 0))))
             except (OSError, ValueError, KeyError, TypeError):
@@ -233,12 +239,9 @@ class Lesson:
     def save(self) -> None:
         if self.path is None:
             return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps({"turns": self.turns, "after": self.after}),
-                                 encoding="utf-8")
-        except OSError:
-            pass  # the lesson goes on; only resuming it later is lost
+        with contextlib.suppress(OSError):  # the lesson goes on; only resuming it is lost
+            write_atomically(self.path, json.dumps({"turns": self.turns, "after": self.after})
+                             .encode("utf-8"))
 
     @property
     def finished(self) -> bool:
