@@ -343,20 +343,23 @@ def resume_local(home: Path, gamefile: str, *, solo: bool, prog: str, bot_delay:
 def play_local(table: LocalTable, path: Path, home: Path, *, autoplay: str | None,
                mouse: bool) -> int:
     """Run the client on a game with no network, saved in ``path`` after every step; then
-    say how to go back to it, or where its record is."""
+    say how to go back to it, or where its record is. While saves fail (a full disk, a
+    read-only folder), the status line says NOT SAVED; the next save that works holds
+    everything."""
+    table.saving = lambda saved: localgame.save(path, saved)
     try:
-        localgame.save(path, table.saved())
-        table.saving = lambda saved: localgame.save(path, saved)
+        table.saving(table.saved())
     except OSError as exc:
-        print(f"burgundy: cannot save the game in {path.parent}: {exc.strerror or exc} "
-              "(it is played, but not kept)", file=sys.stderr)
+        table.not_saved = exc.strerror or str(exc)
     code = run_guarded(table, autoplay=autoplay, mouse=mouse)
     solo = table.state.config.solo
     if solo:
         print(f"{solo_summary(table.state)} Seed {table.seed}: burgundy solo --seed "
               f"{table.seed} replays it (with the same options).")
-    if table.saving is None:
-        return code
+    if table.not_saved is not None:
+        print(f"burgundy: the game could not be saved in {path.parent} "
+              f"({table.not_saved}): it cannot be resumed.", file=sys.stderr)
+        return code or 1
     if table.state.is_over or table.ended:
         print(f"The game's record: {path}\n    burgundy replay {_quoted(path)} steps through "
               f"it; burgundy verify {_quoted(path)} checks it")

@@ -41,7 +41,7 @@ from .hint import Hint
 from .layout import LEFT, MIN_HEIGHT, MIN_WIDTH, Dim, Layout
 from .menu import Option, Target
 from .model import Context, MenuView, Model, Overlay
-from .table import EntryKind, HistoryEntry, Resigned, Steppable
+from .table import EntryKind, HistoryEntry, LocalTable, Resigned, Steppable
 from .texts import (
     KNOWLEDGE_SHORT,
     NAME_WIDTH,
@@ -550,6 +550,10 @@ def status_line(model: Model, width: int) -> Line:
                     for i, d in enumerate(p.dice)) if any(p.dice) else "-"
     who = "" if seat == table.my_seat else f"{short_name(names[seat])}: "
     head = f" {where} | "
+    not_saved = table.not_saved if isinstance(table, LocalTable) else None
+    # Lasting while the disk refuses: every step played since is not on disk.
+    warning = " NOT SAVED " if not_saved is not None else ""
+    width -= len(warning)
     if state.is_over or table.ended:
         tails = [f"{short_name(names[seat])}: {p.vp} VP"]
     else:
@@ -565,7 +569,7 @@ def status_line(model: Model, width: int) -> Line:
     line = fit(f"{head}{turn} | {tail}", width)
     if len(line) + 7 <= width:
         line = line.ljust(width - 7) + " ? help"
-    return [Seg(line.ljust(width), Style.BAR)]
+    return [*([Seg(warning, Style.ERROR)] if warning else []), Seg(line.ljust(width), Style.BAR)]
 
 
 def footer_line(keys: Sequence[tuple[str, str]], width: int) -> Line:

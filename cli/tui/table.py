@@ -378,7 +378,10 @@ class LocalTable:
         """The name of the bots' strategy, in a game dealt from a seed."""
         self.saving: Callable[[SavedGame], None] | None = None
         """Where the game goes after every change (a turn, a chance event, chat, resigning):
-        the client writes it to disk. An OSError it raises becomes a notice."""
+        the client writes it to disk. An OSError it raises becomes a notice, and
+        ``not_saved`` (which the status line shows) until a save works again."""
+        self.not_saved: str | None = None
+        """Why the game on disk is behind the game played (the last save failed), or None."""
 
     @classmethod
     def new(cls, name: str, bots: int = 1, seed: int | None = None, strategy: str = "greedy",
@@ -646,7 +649,15 @@ class LocalTable:
         try:
             self.saving(self.saved())
         except OSError as exc:
-            self._events.append(Notice(f"the game could not be saved: {exc.strerror or exc}"))
+            if self.not_saved is None:
+                self._events.append(Notice(f"The game could not be saved: "
+                                           f"{exc.strerror or exc}. Playing on keeps it "
+                                           "in memory only; saving is tried at each step."))
+            self.not_saved = exc.strerror or str(exc)
+        else:
+            if self.not_saved is not None:
+                self._events.append(Notice("The game is saved again: nothing is lost."))
+            self.not_saved = None
 
 
 class ReplayTable:

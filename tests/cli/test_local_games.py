@@ -154,12 +154,19 @@ def test_a_save_that_fails_midway_leaves_the_previous_one(tmp_path, monkeypatch)
 
     monkeypatch.setattr(os, "fsync", full)
     table.send_chat("hi")  # a change: saving it fails, and the game goes on
-    assert Notice("the game could not be saved: No space left on device") in table.poll()
+    assert Notice("The game could not be saved: No space left on device. Playing on keeps "
+                  "it in memory only; saving is tried at each step.") in table.poll()
+    assert table.not_saved == "No space left on device"  # lasting: the status line says so
     assert path.read_bytes() == before
     assert sorted(p.name for p in path.parent.iterdir()) == ["game.local"]
+    table.send_chat("still")  # said once, and still true
+    assert not [e for e in table.poll() if isinstance(e, Notice)]
+    assert table.not_saved == "No space left on device"
     monkeypatch.undo()
     table.send_chat("again")  # the next save that works has everything
-    assert [text for _, text in load(path).chat] == ["hi", "again"]
+    assert Notice("The game is saved again: nothing is lost.") in table.poll()
+    assert table.not_saved is None
+    assert [text for _, text in load(path).chat] == ["hi", "still", "again"]
     assert load(path).record == table.saved().record
 
 
