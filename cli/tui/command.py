@@ -38,6 +38,7 @@ from .. import localgame, options
 from ..estates import add_setup_arguments, modules, table_config
 from ..lan import add_peer_arguments
 from ..netplay import GONE_AFTER
+from ..program import program
 from ..strategies import STRATEGIES, StrategyError, make
 from . import netcommand
 from .app import run_guarded
@@ -325,7 +326,7 @@ def resume_local(home: Path, gamefile: str, *, solo: bool, prog: str, bot_delay:
     try:
         saved = localgame.load(path)
         if saved.finished():
-            print(f"{prog}: {path}: this game is over (burgundy replay {_quoted(path)} shows "
+            print(f"{prog}: {path}: this game is over ({program()} replay {_quoted(path)} shows "
                   "it)", file=sys.stderr)
             return None
         if not saved.solo:
@@ -354,19 +355,19 @@ def play_local(table: LocalTable, path: Path, home: Path, *, autoplay: str | Non
     code = run_guarded(table, autoplay=autoplay, mouse=mouse)
     solo = table.state.config.solo
     if solo:
-        print(f"{solo_summary(table.state)} Seed {table.seed}: burgundy solo --seed "
+        print(f"{solo_summary(table.state)} Seed {table.seed}: {program()} solo --seed "
               f"{table.seed} replays it (with the same options).")
     if table.not_saved is not None:
         print(f"burgundy: the game could not be saved in {path.parent} "
               f"({table.not_saved}): it cannot be resumed.", file=sys.stderr)
         return code or 1
     if table.state.is_over or table.ended:
-        print(f"The game's record: {path}\n    burgundy replay {_quoted(path)} steps through "
-              f"it; burgundy verify {_quoted(path)} checks it")
+        print(f"The game's record: {path}\n    {program()} replay {_quoted(path)} steps "
+              f"through it; {program()} verify {_quoted(path)} checks it")
     else:
         again = "solo" if solo else "play --local"
         where = "" if home == data_dir() else f" --home {_quoted(home)}"
-        print(f"This game is saved. To go back to it:\n    burgundy {again} --resume "
+        print(f"This game is saved. To go back to it:\n    {program()} {again} --resume "
               f"{_quoted(path)}{where}")
     return code
 

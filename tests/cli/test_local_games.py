@@ -31,6 +31,7 @@ from p2p_burgundy.cli.localgame import (
     save,
 )
 from p2p_burgundy.cli.main import main, parse
+from p2p_burgundy.cli.program import program
 from p2p_burgundy.cli.replay import load_game
 from p2p_burgundy.cli.strategies import Strategy, make
 from p2p_burgundy.cli.tui.command import play_mode, resume_local
@@ -185,7 +186,7 @@ def test_resuming_a_finished_game_points_at_its_replay(tmp_path, capsys):
     table.resign()
     assert resume_local(tmp_path, str(path), solo=False, prog="burgundy play") is None
     assert capsys.readouterr().err == (f"burgundy play: {path}: this game is over "
-                                       f"(burgundy replay {path} shows it)\n")
+                                       f"({program()} replay {path} shows it)\n")
 
 
 def test_the_latest_unfinished_game_of_the_kind_asked_for(tmp_path, capsys):

@@ -124,7 +124,7 @@ def test_ctrl_c_asks_as_q_does_and_leaving_says_how_to_come_back(tmp_path: Path)
         term.press("y")
         assert term.wait_exit() == 0
     game = next((tmp_path / "games").glob("*.game"))
-    assert f"burgundy play --resume {game}".encode() in bytes(term.output)
+    assert f" play --resume {game}".encode() in bytes(term.output)
 
 
 def test_keys_typed_just_before_ctrl_c_count_and_every_ctrl_c_asks(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ nothing sleeps for a fixed time.
 from __future__ import annotations
 
 import re
+import shlex
 import signal
 import sys
 from pathlib import Path
@@ -23,7 +24,7 @@ if sys.platform == "win32":
     pytest.skip("needs a POSIX pty", allow_module_level=True)
 pytest.importorskip("pyte", reason="pyte is in the test extras: pip install -e '.[test]'")
 
-from .pty_terminal import PtyTerminal, burgundy
+from .pty_terminal import PRINTED_PROGRAM, PtyTerminal, burgundy, running
 
 START = ("play", "--bots", "1", "--seed", "3", "--name", "Tess", "--bot-delay", "0")
 HERE = Path(__file__).parent
@@ -370,9 +371,9 @@ def test_a_local_game_left_with_q_comes_back_with_the_printed_command(tmp_path: 
         term.press("q")
         assert term.wait_exit() == 0
         unwrapped = "".join(term.screen.display)  # the long path wraps at 80 columns
-        found = re.search(r"burgundy (play --local --resume \S+\.local)", unwrapped)
+        found = re.search(PRINTED_PROGRAM + r" play --local --resume \S+\.local", unwrapped)
         assert found and "This game is saved. To go back to it:" in term.text, term.text
-    with burgundy(tmp_path, *found.group(1).split(), "--bot-delay", "0") as term:
+    with running([*shlex.split(found.group(0)), "--bot-delay", "0"], tmp_path) as term:
         term.wait_for("use die 1")
         # The same board, supplies and log (the bot's turn in it), what the bot changed
         # marked, and what it did said on the message line.

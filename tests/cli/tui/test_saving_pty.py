@@ -5,6 +5,7 @@ that works holds every step played meanwhile."""
 from __future__ import annotations
 
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -14,7 +15,7 @@ if sys.platform == "win32":
     pytest.skip("needs a POSIX pty", allow_module_level=True)
 pytest.importorskip("pyte", reason="pyte is in the test extras: pip install -e '.[test]'")
 
-from .pty_terminal import burgundy
+from .pty_terminal import PRINTED_PROGRAM, burgundy, running
 
 START = ("play", "--local", "--seed", "3", "--name", "Tess", "--bot-delay", "0")
 
@@ -35,9 +36,9 @@ def test_a_failed_save_stays_on_the_status_line_until_a_save_works(tmp_path: Pat
         term.press("q")
         assert term.wait_exit() == 0
         unwrapped = "".join(term.screen.display)
-        found = re.search(r"burgundy (play --local --resume \S+\.local)", unwrapped)
+        found = re.search(PRINTED_PROGRAM + r" play --local --resume \S+\.local", unwrapped)
         assert found, term.text
-    with burgundy(tmp_path, *found.group(1).split(), "--bot-delay", "0") as term:
+    with running([*shlex.split(found.group(0)), "--bot-delay", "0"], tmp_path) as term:
         term.wait_for("(this turn) Tess took workers with a")  # both dice used, not ended
         assert "Use both dice" not in term.text
         term.press("q")
