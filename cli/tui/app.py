@@ -4,7 +4,8 @@ Everything that decides what to show lives in :mod:`.model` and :mod:`.render`; 
 only reads keys and the mouse, asks the table what changed, and paints the canvas.
 
 - The terminal is restored on exit, on errors and on SIGTERM/SIGHUP (:func:`terminal`).
-- ``NO_COLOR`` (or a terminal without colours) draws with attributes only.
+- ``NO_COLOR`` (or a terminal without colours) draws with attributes only;
+  ``BURGUNDY_PALETTE`` picks the tiles' colours (standard, colour-blind, high-contrast).
 - No traceback reaches the screen: errors go to ``tui.log`` in the user data directory and
   the player reads one line saying so (:func:`run_guarded`).
 """
@@ -243,8 +244,37 @@ class Palette:
         return self.attrs.get(style, curses.A_NORMAL)
 
 
-def make_palette(colour: bool) -> Palette:
-    """Colours when the terminal has them and ``NO_COLOR`` is unset; else attributes."""
+PALETTE_VARIABLE = "BURGUNDY_PALETTE"
+"""The environment variable that picks a palette of :data:`TILE_COLOURS` (``NO_COLOR``,
+set to anything, still means none)."""
+
+TILE_COLOURS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
+    # beige, light green, blue, dark green, grey, yellow: at 256 colours, and at 8
+    "standard": ((180, 112, 39, 28, 248, 226),
+                 (curses.COLOR_RED, curses.COLOR_GREEN, curses.COLOR_BLUE, curses.COLOR_CYAN,
+                  curses.COLOR_WHITE, curses.COLOR_YELLOW)),
+    # Okabe and Ito's colours, told apart with any colour vision; at 8, no red beside green
+    "colour-blind": ((214, 36, 32, 175, 250, 227),
+                     (curses.COLOR_YELLOW, curses.COLOR_CYAN, curses.COLOR_BLUE,
+                      curses.COLOR_MAGENTA, curses.COLOR_WHITE, curses.COLOR_RED)),
+    # bright on a dark background, every tile bold
+    "high-contrast": ((223, 118, 51, 34, 255, 226),
+                      (curses.COLOR_RED, curses.COLOR_GREEN, curses.COLOR_BLUE,
+                       curses.COLOR_CYAN, curses.COLOR_WHITE, curses.COLOR_YELLOW)),
+}
+"""The palettes of the six tile kinds (in :class:`~p2p_burgundy.tiles.Colour` order): no
+two kinds share a colour at 256 colours or at 8 (the letters carry the meaning too)."""
+
+
+def palette_name() -> str:
+    """The palette ``BURGUNDY_PALETTE`` names (unknown or unset: standard)."""
+    name = os.environ.get(PALETTE_VARIABLE, "standard")
+    return name if name in TILE_COLOURS else "standard"
+
+
+def make_palette(colour: bool, name: str = "standard") -> Palette:
+    """Colours (of the palette ``name``) when the terminal has them and ``NO_COLOR`` is
+    unset; else attributes."""
     a: dict[int, int] = {
         Style.NORMAL: curses.A_NORMAL,
         Style.DIM: curses.A_DIM,
@@ -262,14 +292,11 @@ def make_palette(colour: bool) -> Palette:
         a[Style.TILE + c] = curses.A_BOLD
     if not colour:
         return Palette(a)
-    many = curses.COLORS >= 256
-    # beige, light green, blue, dark green, grey, yellow (the letters carry the meaning)
-    fg = (180, 112, 39, 28, 248, 226) if many else (
-        curses.COLOR_YELLOW, curses.COLOR_GREEN, curses.COLOR_CYAN, curses.COLOR_GREEN,
-        curses.COLOR_WHITE, curses.COLOR_YELLOW)
-    for c, colour_number in enumerate(fg):
+    many, eight = TILE_COLOURS[name]
+    bold = curses.A_BOLD if name == "high-contrast" else curses.A_NORMAL
+    for c, colour_number in enumerate(many if curses.COLORS >= 256 else eight):
         curses.init_pair(c + 1, colour_number, -1)
-        a[Style.SPACE + c] = curses.color_pair(c + 1)
+        a[Style.SPACE + c] = curses.color_pair(c + 1) | bold
         a[Style.TILE + c] = curses.color_pair(c + 1) | curses.A_BOLD
     curses.init_pair(7, curses.COLOR_BLACK, curses.COLOR_CYAN)
     a[Style.LEGAL] = curses.color_pair(7)
@@ -327,7 +354,7 @@ def terminal(mouse: bool = True) -> Iterator[tuple[curses.window, Palette]]:
                              | curses.BUTTON4_PRESSED | getattr(curses, "BUTTON5_PRESSED", 0))
             curses.mouseinterval(0)
         screen.timeout(POLL_MS)
-        yield screen, make_palette(colour)
+        yield screen, make_palette(colour, palette_name())
     finally:
         with contextlib.suppress(curses.error):
             if mouse:
