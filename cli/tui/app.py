@@ -55,6 +55,7 @@ from .table import (
     Steppable,
     Table,
 )
+from .texts import short_name
 
 ESCDELAY_MS = 25
 POLL_MS = 50
@@ -81,6 +82,12 @@ _VIEW_KEYS: dict[str, tuple[Handler, str]] = {
 _CLOSE = (("close_overlay",), "back")
 _ALSO_CLOSE = (("close_overlay",), "")
 
+HANDOVER_KEY = ("B", "let a bot play")
+HANDOVER_CONTEXTS = frozenset({Context.WAIT, Context.STANDINGS, Context.CHART, Context.HELP,
+                               Context.INFO, Context.LOG})
+"""Where ``B`` (a bot plays the seat of a player who is gone) works once it is on offer:
+waiting, and over any page opened while waiting (not where keys are text or answers)."""
+
 KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
     Context.PLAY: {
         "^J": (("select",), "choose"),
@@ -93,7 +100,7 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
         "S": (("toggle_scores",), "scores"),
         "H": (("ask_hint",), "hint"),
     },
-    Context.WAIT: {"B": (("ask_seat_to_bot",), "let a bot play"),  # shown once one is gone
+    Context.WAIT: {"B": (("ask_seat_to_bot",), HANDOVER_KEY[1]),  # footer: see footer_keys
                    "S": (("toggle_scores",), "scores"), "s": (("toggle_scores",), ""),
                    "G": (("toggle_chart",), "chart"),
                    **_VIEW_KEYS, "R": (("ask_resign",), "resign")},
@@ -106,6 +113,9 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
         "<": (("step_replay", "-1", "1"), "turn back"),
         "KEY_SRIGHT": (("step_replay", "1", "1"), ""),
         "KEY_SLEFT": (("step_replay", "-1", "1"), ""),
+        "]": (("step_replay", "1", "2"), "round"),
+        "[": (("step_replay", "-1", "2"), "round back"),
+        "g": (("start_go_to",), "go to"),
         "KEY_HOME": (("step_replay", "-1000000"), ""),
         "KEY_END": (("step_replay", "1000000"), ""),
         "s": (("toggle_scores",), "scores"), "S": (("toggle_scores",), ""),
@@ -177,6 +187,8 @@ def footer_keys(model: Model, context: Context | None = None) -> list[tuple[str,
     keys first."""
     context = context or model.context()
     keys: list[tuple[str, str]] = []
+    if context in HANDOVER_CONTEXTS and model.handover_seat() is not None:
+        keys.append(HANDOVER_KEY)  # just became what matters most: first, whatever is open
     if context == Context.PLAY:
         option_keys = [o.key for o in model.options()]
         if option_keys:
@@ -184,8 +196,8 @@ def footer_keys(model: Model, context: Context | None = None) -> list[tuple[str,
                 f"{option_keys[0]}-{option_keys[-1]}"
             keys.append((shown, "choose"))
     for key, ((handler, *_), label) in KEYMAP[context].items():
-        if handler == "ask_seat_to_bot" and model.handover_seat() is None:
-            continue  # only offered once a player has been gone a while
+        if handler == "ask_seat_to_bot":
+            continue  # only offered once a player has been gone a while, and then first
         if handler in ("ask_resign", "start_chat") and model.table.my_seat is None:
             continue  # a spectator authors nothing: no resigning, no chat
         if handler == "ask_resign" and isinstance(model.table, Endable) and model.table.may_end:
@@ -212,6 +224,8 @@ def dispatch(model: Model, key: str) -> Command | None:
         return model.quit()
     context = model.context()
     entry = KEYMAP[context].get(key)
+    if key == HANDOVER_KEY[0] and context in HANDOVER_CONTEXTS:
+        entry = KEYMAP[Context.WAIT][key]  # over a page too: it is what the table waits on
     if entry is None:
         if context == Context.PLAY and len(key) == 1:
             return model.hotkey(key)
@@ -486,7 +500,9 @@ class App:
             elif isinstance(command, Resign):
                 self.table.resign()
             elif isinstance(command, StepReplay) and isinstance(self.table, Steppable):
-                if command.turns:
+                if command.rounds:
+                    self.table.step_round(command.delta)
+                elif command.turns:
                     self.table.step_turn(command.delta)
                 else:
                     self.table.step(command.delta)
@@ -495,8 +511,9 @@ class App:
                 model.show_hint(suggest(command.state, hint_bot()), command.state)
             elif isinstance(command, SeatToBot) and isinstance(self.table, Handover):
                 self.table.seat_to_bot(command.seat)
-                model.message = (f"You agreed that a bot plays {self.table.names[command.seat]}'s"
-                                 " seat; it does once every other player agrees.")
+                model.message = (f"You agreed: a bot plays "
+                                 f"{short_name(self.table.names[command.seat])}'s seat once "
+                                 "every other player agrees.")
         except EngineError as exc:
             log.warning("the table refused %r: %s", command, exc)
             model.message = f"Refused: {exc}"

@@ -39,6 +39,7 @@ from p2p_burgundy import (
     legal_actions,
     state_hash,
 )
+from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.state import Step
 
 from .describe import describe_turn
@@ -126,10 +127,11 @@ class Quit:
 
 @dataclass(frozen=True, slots=True)
 class StepReplay:
-    """Move a replay ``delta`` actions (or whole turns)."""
+    """Move a replay ``delta`` actions (or whole turns, or rounds)."""
 
     delta: int
     turns: bool = False
+    rounds: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +185,7 @@ class Model:
         self.overlay: Overlay | None = None
         self.overlay_scroll = 0
         self.chat: str | None = None
+        self.going_to = False  # the line typed (``chat``) is where a replay goes, not chat
         self.confirm: Confirm | None = None
         self.message = ""
         self.log_scroll = 0  # lines up from the newest
@@ -434,8 +437,8 @@ class Model:
         unused = [str(p.dice[i]) for i in (0, 1) if not p.dice_used >> i & 1]
         if END_TURN not in legal_actions(draft.state):
             if draft.state.step == Step.TURN and unused:
-                self.message = (f"Use your {' and '.join(unused)} first: a turn is one action "
-                                "per die (taking workers is always possible).")
+                self.message = (f"Use your {' and '.join(unused)} first: one action per die "
+                                "(taking workers always works).")
             else:
                 self.message = "Finish this step first (or u to undo it)."
             return None
@@ -590,10 +593,40 @@ class Model:
 
     def chat_send(self) -> Command | None:
         text, self.chat = self.chat, None
+        if self.going_to:
+            self.going_to = False
+            return self._go_to(text or "")
         return SendChat(text) if text and text.strip() else None
 
     def chat_cancel(self) -> None:
         self.chat = None
+        self.going_to = False
+
+    def start_go_to(self) -> None:
+        """g in a replay: type where to go (a step number, a phase, or phase and round)."""
+        self.chat = ""
+        self.going_to = True
+
+    def _go_to(self, text: str) -> Command | None:
+        """The replay step ``text`` names: ``120`` (step 120), ``C`` (phase C's first step)
+        or ``C3`` (phase C, round 3); None with a message if it names none."""
+        table = self.table
+        if not isinstance(table, Steppable):
+            return None
+        words = text.strip().upper().replace(" ", "")
+        pos, total = table.position
+        target: int | None = None
+        if words.isdigit():
+            target = min(int(words), total)
+        elif words and words[0] in PHASE_LETTERS[:5] and words[1:] in ("", *"12345"):
+            round_number = int(words[1:]) - 1 if words[1:] else None
+            target = table.step_of(PHASE_LETTERS.index(words[0]), round_number)
+        if target is None:
+            self.message = (f"'{text}' is not a step: type a step number (0-{total}), a phase "
+                            "(A-E), or phase and round (C3).")
+            return None
+        self.message = ""
+        return StepReplay(target - pos)
 
     def show(self, overlay: Overlay) -> None:
         """Open a page (or close it if it is open)."""
@@ -672,14 +705,14 @@ class Model:
     def next_view(self) -> None:
         self.view((self.view_seat + 1) % len(self.table.names))
 
-    def step_replay(self, delta: int, turns: int = 0) -> Command | None:
-        """Move the replay ``delta`` actions, or whole turns if ``turns``."""
+    def step_replay(self, delta: int, unit: int = 0) -> Command | None:
+        """Move the replay ``delta`` actions, or (``unit`` 1) whole turns, or (2) rounds."""
         if not self.replay:
             return None
         if self.overlay == Overlay.SCORES:
             self.overlay = None  # back to the board
         self.message = ""
-        return StepReplay(delta, bool(turns))
+        return StepReplay(delta, turns=unit == 1, rounds=unit == 2)
 
 
 __all__ = ["Ask", "AskHint", "Command", "Context", "MenuView", "Model", "Overlay", "Quit",

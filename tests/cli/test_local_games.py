@@ -155,8 +155,8 @@ def test_a_save_that_fails_midway_leaves_the_previous_one(tmp_path, monkeypatch)
 
     monkeypatch.setattr(os, "fsync", full)
     table.send_chat("hi")  # a change: saving it fails, and the game goes on
-    assert Notice("The game could not be saved: No space left on device. Playing on keeps "
-                  "it in memory only; saving is tried at each step.") in table.poll()
+    assert Notice("Not saved: No space left on device. It is tried again at each step.") \
+        in table.poll()
     assert table.not_saved == "No space left on device"  # lasting: the status line says so
     assert path.read_bytes() == before
     assert sorted(p.name for p in path.parent.iterdir()) == ["game.local"]

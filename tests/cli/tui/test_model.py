@@ -234,7 +234,7 @@ def test_what_the_others_changed_is_marked_until_we_choose() -> None:
         "placed Twr (+15 VP)."
     wide = render(model, compute_layout(120, 40), footer_keys(model)).text()
     assert wide[4][43:].startswith("3: Ck3  *---   Shp")
-    cy = wide.index(next(line for line in wide if line[84:].startswith("Cy: 15 VP")))
+    cy = wide.index(next(line for line in wide if line[84:].startswith("P3 Cy: 15 VP")))
     assert "Twr *" in wide[cy + 3]
     model.next_view()  # looking around keeps the marks
     model.hotkey("1")  # choosing clears them

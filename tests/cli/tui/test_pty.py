@@ -148,10 +148,10 @@ def test_at_120x40_every_other_estate_stands_beside_yours(tmp_path: Path) -> Non
     with burgundy(tmp_path, "play", "--bots", "2", "--seed", "3", "--name", "Tess",
                   "--bot-delay", "0", cols=120, rows=40) as term:
         screen = term.wait_for("use die 1")
-        assert "Tess's estate (board 1)" in screen
+        assert "P1 Tess's estate (board 1)" in screen
         titles = [line[84:].split(":")[0] for line in term.screen.display
-                  if line[84:].startswith("Bot ")]
-        assert titles == ["Bot 1", "Bot 2"]
+                  if line[84:].startswith(("P2 ", "P3 "))]
+        assert titles == ["P2 Bot 1", "P3 Bot 2"]
         term.press("q")
         assert term.wait_exit() == 0
 
@@ -238,7 +238,7 @@ def test_chat_line_goes_to_the_log(tmp_path: Path) -> None:
         term.press("c")
         term.wait_for("Say:")
         term.press("q1 hello", "enter")
-        term.wait_for("<Tess> q1 hello")
+        term.wait_for("<P1 Tess> q1 hello")
         assert "use die 1" in term.text  # no key of the chat line reached the game
 
 
@@ -261,7 +261,7 @@ def test_a_whole_game_at_80x24_never_shows_a_cut_and_reaches_the_scores(tmp_path
         assert re.search(r"\w+ wins with \d+ VP \(decided by ", screen)
         term.press("G")
         screen = term.wait_for("VP round by round")
-        assert "o Tess Long.  x Bot 1  + Bot 2  * Bot 3" in screen
+        assert "o P1 Tess Long.  x P2 Bot 1  + P3 Bot 2  * P4 Bot 3" in screen
         term.press("esc")
         term.wait_for("Final scores")
         term.press("s")
