@@ -757,19 +757,24 @@ def lesson_pane(lesson: Sequence[str], width: int) -> list[Line]:
 
 
 def hint_lines(hint: Hint, width: int) -> list[Line]:
-    """The bot's suggestion: the keys to press with what each chooses, what it earns at
-    once, and what the bot thinks it is worth by the end of the game."""
-    lines: list[Line] = [[Seg("Hint: what the strongest bot would do now", Style.TITLE)], []]
+    """The bot's suggestion, in the choices' pane: the keys to press with what each
+    chooses (what it picks is marked on the board and the estate)."""
+    lines: list[Line] = [[Seg(fit("Hint (marked): Enter does it, Esc: back", width),
+                              Style.TITLE)]]
     for i, (key, label) in enumerate(hint.steps):
-        lines.append([Seg("  press " if i == 0 else "  then  "), Seg(key, Style.KEY),
-                      Seg(fit(f"  {label}", width - 10))])
-    now = f"+{hint.vp_now} VP" + (f" ({hint.now})" if hint.now else "")
-    worth = f"{hint.worth:+.0f}"
-    lines += [[], [Seg("At once: ", Style.BOLD), Seg(fit(now, width - 9))],
-              [Seg("By the end: ", Style.BOLD),
-               Seg(f"the bot reckons it worth about {worth} VP to you")],
-              [], [Seg("Enter: do it   Esc: back (and press the keys yourself)", Style.DIM)]]
+        lines.append([Seg("press " if i == 0 else "then  "), Seg(key, Style.KEY),
+                      Seg(fit(f" {label}", max(1, width - 6 - len(key))))])
     return lines
+
+
+def hint_reason_lines(hint: Hint, width: int) -> list[Line]:
+    """Why the bot would do it (in the game's words), what it earns at once, and what the
+    bot reckons it worth by the end of the game, in the log's pane."""
+    parts = [(f"Why: it {hint.why}.", Style.BOLD),
+             (f"At once: {hint.now or 'nothing'}.", Style.NORMAL),
+             (f"Bot's estimate by the end: {hint.worth:+.0f} VP", Style.NORMAL)]
+    return [[Seg(line, style)] for part, style in parts
+            for line in textwrap.wrap(safe(part), max(10, width), subsequent_indent="  ")]
 
 
 def page_lines(body: Sequence[str], title: str, height: int, scroll: int) -> list[Line]:
@@ -912,15 +917,16 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
         if room >= 12:  # the chart too, if it fits
             lines += [[], *chart_lines(model.round_scores(), names, body.width, room)]
         canvas.draw(body, lines)
-    elif overlay == Overlay.HINT and model.hint is not None:
-        canvas.draw(body, hint_lines(model.hint, body.width))
     elif overlay == Overlay.CHART:
         canvas.draw(body, chart_lines(model.round_scores(), names, body.width, body.height))
     else:
         menu = model.menu()
+        hint = model.hint if overlay == Overlay.HINT else None
         mine = model.view_seat == table.my_seat
         marks = marks_for(menu) if mine else {}
         board_marks = marks_for(menu)
+        if hint is not None:  # what the hint picks, marked before Enter does it
+            marks = board_marks = {target: (Style.CURSOR, 0) for target in hint.targets}
         seat = model.view_seat
         changes = model.changes
         canvas.draw(layout.estate, estate_lines(state, seat, names,
@@ -935,14 +941,19 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
             waiting = f"{waiting}. Steps: . and , one action, > and < one turn."
         elif (gone := model.handover_seat()) is not None:
             waiting = f"{waiting or ''}. B lets a bot play {names[gone]}'s seat."
-        canvas.draw(layout.menu, menu_lines(menu, waiting, layout.menu.height,
-                                            layout.menu.width))
+        if hint is not None:
+            canvas.draw(layout.menu, hint_lines(hint, layout.menu.width))
+        else:
+            canvas.draw(layout.menu, menu_lines(menu, waiting, layout.menu.height,
+                                                layout.menu.width))
         if layout.others is not None:
             others = [s for s in range(len(names)) if s != seat]
             canvas.draw(layout.others, others_lines(state, others, names, layout.others.width,
                                                     changes))
         lesson = model.lesson_text()
-        if lesson:
+        if hint is not None:
+            canvas.draw(layout.log, hint_reason_lines(hint, layout.log.width))
+        elif lesson:
             canvas.draw(layout.log, lesson_pane(lesson, layout.log.width))
         else:
             canvas.draw(layout.log, log_lines(table.history, names, layout.log.width,

@@ -172,9 +172,10 @@ def test_a_hint_from_the_bot_then_enter_plays_it(tmp_path: Path) -> None:
     with burgundy(tmp_path, *START) as term:
         term.wait_for("use die 1")
         term.press("H")
-        screen = term.wait_for("Hint: what the strongest bot would do now")
+        screen = term.wait_for("Hint (marked): Enter does it, Esc: back")
         assert "press 1" in screen or "press 2" in screen
-        assert "By the end: the bot reckons it worth about" in screen
+        assert "Why: it " in screen and "Bot's estimate by the end: " in screen
+        assert ">3<" in screen or ">4<" in screen  # the die it uses, marked
         term.press("enter")
         term.wait_for("(this turn) Tess")
 

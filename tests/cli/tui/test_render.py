@@ -326,3 +326,32 @@ def test_from_120x40_the_other_estates_stand_beside_yours() -> None:
     assert lines[9][84:] == "Storage empty" and lines[10][84:] == "Goods 2x1 4x1 6x1  sold 0"
     assert lines[12][84:] == "P3 Cy Longer.: 0 VP  s1 w1"
     assert lines[14][43:] == "Log (PgUp/PgDn)".ljust(41) + "     A2   A1   C6   K5   B4"
+
+
+def test_a_hint_marks_what_it_picks_and_says_why_before_enter() -> None:
+    from p2p_burgundy.cli.strategies import make
+    from p2p_burgundy.cli.tui.hint import suggest
+
+    model = placing_model()
+    assert model.draft is not None
+    hint = suggest(model.draft.state, make("greedy", 0))
+    model.show_hint(hint, model.draft.state)
+    lines = screen_text(model)
+    # What it picks is marked: the space, the tile in storage and the depot's tile.
+    assert lines[4] == "    A5    A4   >B3  < K1    B2    B3       3: Sh2   Wrh               (5)"
+    assert lines[6] == "    B2    B5    M4    B3    B1    A2       5:>Min < Kn20"
+    assert lines[9] == "Storage: 1>Chu < 2 ---   3 ---"
+    assert "[" not in "".join(lines[2:10])  # and nothing else
+    assert [line[:43].rstrip() for line in lines[14:19]] == [
+        "Hint (marked): Enter does it, Esc: back", "press p place a tile on your estate",
+        "then  1 Chu (church) (storage 1)", "then  1 B3 (row 3, 3)",
+        "then  3 depot 5: Min (mine)"]
+    assert [line[43:] for line in lines[14:22]] == [
+        "Why: it completes your beige region:",
+        "  +11 VP now, with the phase bonus;",
+        "  takes Min (mine) to place later: at",
+        "  the end of every phase each mine on",
+        "  your estate pays 1 silverling.",
+        "At once: -1 worker; +11 VP for",
+        "  region, phase bonus.",
+        "Bot's estimate by the end: +12 VP"]
