@@ -35,6 +35,7 @@ from .model import (
     AskHint,
     Command,
     Context,
+    HintLevel,
     Model,
     Overlay,
     Quit,
@@ -280,6 +281,18 @@ TILE_COLOURS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
 two kinds share a colour at 256 colours or at 8 (the letters carry the meaning too)."""
 
 
+HINTS_VARIABLE = "BURGUNDY_HINTS"
+"""The environment variable that sets the hint level: all, targets or none (:class:`HintLevel`)."""
+
+
+def hint_level() -> HintLevel:
+    """The hint level ``BURGUNDY_HINTS`` names (unknown or unset: all)."""
+    try:
+        return HintLevel(os.environ.get(HINTS_VARIABLE, "all"))
+    except ValueError:
+        return HintLevel.ALL
+
+
 def palette_name() -> str:
     """The palette ``BURGUNDY_PALETTE`` names (unknown or unset: standard)."""
     name = os.environ.get(PALETTE_VARIABLE, "standard")
@@ -406,6 +419,7 @@ class App:
         self.palette = palette
         self.table = table
         self.model = model
+        model.hint_level = hint_level()
         self.bot = make(autoplay, 0) if autoplay else None
         self.layout: Layout = self._measure()
         self.canvas: Canvas | None = None

@@ -81,6 +81,16 @@ class Context(Enum):
     TOO_SMALL = "too_small"
 
 
+class HintLevel(Enum):
+    """How much the board helps (a setting, as "possible moves" elsewhere): every choice's
+    target marked and ``H`` on offer; only the target of the choice under the cursor; or
+    nothing marked and no ``H``."""
+
+    ALL = "all"
+    TARGETS = "targets"
+    NONE = "none"
+
+
 class Overlay(Enum):
     """A page shown over the board."""
 
@@ -186,6 +196,7 @@ class Model:
         self.overlay_scroll = 0
         self.chat: str | None = None
         self.going_to = False  # the line typed (``chat``) is where a replay goes, not chat
+        self.hint_level = HintLevel.ALL
         self.confirm: Confirm | None = None
         self.message = ""
         self.log_scroll = 0  # lines up from the newest
@@ -478,6 +489,9 @@ class Model:
         if self.draft is None:
             self.message = "Hints are for your own turn."
             return None
+        if self.hint_level == HintLevel.NONE:
+            self.message = "Hints are off: BURGUNDY_HINTS=none."
+            return None
         if not (isinstance(self.table, Hinting) and self.table.hints):
             self.message = "Hints are off at this table."
             return None
@@ -715,5 +729,5 @@ class Model:
         return StepReplay(delta, turns=unit == 1, rounds=unit == 2)
 
 
-__all__ = ["Ask", "AskHint", "Command", "Context", "MenuView", "Model", "Overlay", "Quit",
-           "Resign", "SeatToBot", "SendChat", "StepReplay", "Submit"]
+__all__ = ["Ask", "AskHint", "Command", "Context", "HintLevel", "MenuView", "Model", "Overlay",
+           "Quit", "Resign", "SeatToBot", "SendChat", "StepReplay", "Submit"]

@@ -40,7 +40,7 @@ from .draft import Changes
 from .hint import Hint
 from .layout import LEFT, MIN_HEIGHT, MIN_WIDTH, Dim, Layout
 from .menu import Option, Target
-from .model import Context, MenuView, Model, Overlay
+from .model import Context, HintLevel, MenuView, Model, Overlay
 from .table import EntryKind, HistoryEntry, LocalTable, Resigned, Steppable
 from .texts import (
     KNOWLEDGE_SHORT,
@@ -118,6 +118,20 @@ def fit(s: str, width: int) -> str:
     if width <= 0:
         return ""
     return s if len(s) <= width else s[:width - 1] + "~"
+
+
+def shown_marks(marks: Marks, level: HintLevel) -> Marks:
+    """The marks a hint level shows: all, the cursor's only, or none.
+
+    >>> marks = {("die", 0, 0): (Style.LEGAL, 0), ("die", 1, 0): (Style.CURSOR, 1)}
+    >>> shown_marks(marks, HintLevel.TARGETS)
+    {('die', 1, 0): (<Style.CURSOR: 5>, 1)}
+    """
+    if level == HintLevel.ALL:
+        return marks
+    if level == HintLevel.TARGETS:
+        return {target: mark for target, mark in marks.items() if mark[0] == Style.CURSOR}
+    return {}
 
 
 def marks_for(menu: MenuView | None) -> Marks:
@@ -923,8 +937,8 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
         menu = model.menu()
         hint = model.hint if overlay == Overlay.HINT else None
         mine = model.view_seat == table.my_seat
-        marks = marks_for(menu) if mine else {}
-        board_marks = marks_for(menu)
+        board_marks = shown_marks(marks_for(menu), model.hint_level)
+        marks = board_marks if mine else {}
         if hint is not None:  # what the hint picks, marked before Enter does it
             marks = board_marks = {target: (Style.CURSOR, 0) for target in hint.targets}
         seat = model.view_seat
