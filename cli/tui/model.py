@@ -345,8 +345,19 @@ class Model:
         if self.lesson is None:
             return []
         if self.draft is not None:
-            return self.lesson.instruction(self.draft.state, self.draft.actions)
+            return self.lesson.instruction(self.draft.state, self.draft.actions,
+                                           self._pressed())
         return self.lesson.instruction(self.table.state, [])
+
+    def _pressed(self) -> list[str]:
+        """The keys of the groups opened in the menu so far (an action not yet chosen)."""
+        assert self.draft is not None
+        keys = []
+        options = self.draft.menu()[1]
+        for index in self.path:
+            keys.append(options[index].key)
+            options = list(options[index].children)
+        return keys
 
     def draft_sentences(self) -> list[str]:
         """Our turn so far as log sentences (shown as not yet sent)."""
