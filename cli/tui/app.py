@@ -100,11 +100,13 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
         "R": (("ask_resign",), "resign"),
         "S": (("toggle_scores",), "scores"),
         "H": (("ask_hint",), "hint"),
+        "M": (("catch_up",), "meanwhile"),
     },
     Context.WAIT: {"B": (("ask_seat_to_bot",), HANDOVER_KEY[1]),  # footer: see footer_keys
                    "S": (("toggle_scores",), "scores"), "s": (("toggle_scores",), ""),
                    "G": (("toggle_chart",), "chart"),
-                   **_VIEW_KEYS, "R": (("ask_resign",), "resign")},
+                   **_VIEW_KEYS, "R": (("ask_resign",), "resign"),
+                   "M": (("catch_up",), "meanwhile")},
     Context.REPLAY: {
         ".": (("step_replay", "1"), "step"),
         ",": (("step_replay", "-1"), "back"),

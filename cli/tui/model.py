@@ -56,7 +56,7 @@ from .table import (
     Steppable,
     Table,
 )
-from .texts import guide, info_for_shield, info_for_tile
+from .texts import guide, info_for_shield, info_for_tile, seat_name
 
 if TYPE_CHECKING:
     from .hint import Hint
@@ -647,8 +647,8 @@ class Model:
             round_number = int(words[1:]) - 1 if words[1:] else None
             target = table.step_of(PHASE_LETTERS.index(words[0]), round_number)
         if target is None:
-            self.message = (f"'{text}' is not a step: type a step number (0-{total}), a phase "
-                            "(A-E), or phase and round (C3).")
+            self.message = (f"'{text[:12]}' is not a step: type 0-{total}, a phase (A-E) or "
+                            "phase and round (C3).")
             return None
         self.message = ""
         return StepReplay(target - pos)
@@ -729,6 +729,26 @@ class Model:
 
     def next_view(self) -> None:
         self.view((self.view_seat + 1) % len(self.table.names))
+
+    def catch_up(self) -> None:
+        """M: the next other player's estate and supplies, what they did since our last
+        turn marked there with ``*`` and said on the message line (every sentence is in the
+        log pane, after the ``-- since your last turn --`` rule)."""
+        before = self.mark_state
+        names = self.table.names
+        others = [s for s in range(len(names)) if s != self.table.my_seat]
+        if before is None or not others:
+            self.message = "Nothing to catch up on: M shows what the others did since your " \
+                           "last turn."
+            return
+        seat = others[(others.index(self.view_seat) + 1) % len(others)] \
+            if self.view_seat in others else others[0]
+        self.view(seat)
+        state = self.table.state
+        who = seat_name(names, seat)
+        forms = [f"Since your last turn {what_seat_did(before, state, seat, who, detail)}."
+                 f"{' M: the next player.' if len(others) > 1 else ''}" for detail in (2, 1, 0)]
+        self.message = next((f for f in forms if len(f) <= MIN_WIDTH), forms[-1])
 
     def step_replay(self, delta: int, unit: int = 0) -> Command | None:
         """Move the replay ``delta`` actions, or (``unit`` 1) whole turns, or (2) rounds."""

@@ -79,5 +79,5 @@ def test_keys_step_by_round_and_go_where_typed() -> None:
     for key in "E2":
         dispatch(model, key)
     assert dispatch(model, "^J") is None
-    assert model.message.startswith("'E2' is not a step: type a step number (0-")
+    assert model.message.startswith("'E2' is not a step: type 0-")
     assert replay.position[0] == 12
