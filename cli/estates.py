@@ -33,7 +33,6 @@ Edition.E2019
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -52,6 +51,8 @@ from p2p_burgundy.estate import (
     post_spaces,
 )
 from p2p_burgundy.tiles import COLOUR_LETTERS, Colour
+
+from .files import read_json
 
 EXPERT_SETUPS = {s.value: s for s in Setup if s is not Setup.STANDARD}
 
@@ -75,13 +76,11 @@ def modules(text: str) -> tuple[Module, ...]:
 def estate_file(path: str) -> Estate:
     """An argparse type: a board of one's own from a JSON file, validated."""
     try:
-        text = Path(path).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise argparse.ArgumentTypeError(f"cannot read {path}: {exc}") from None
-    try:
-        item = json.loads(text)
+        item = read_json(Path(path))
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot read {path}: {exc.strerror or exc}") from None
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{path} is not JSON ({exc})") from None
+        raise argparse.ArgumentTypeError(f"{path}: {exc}") from None
     try:
         return parse_estate(item, official=False)
     except EstateDataError as exc:

@@ -51,6 +51,7 @@ from p2p_burgundy.scoring import categories
 from . import options
 from .engine import ENGINE, EngineResigned, EngineStrategy
 from .estates import add_setup_arguments, check_table, table_config
+from .files import MAX_JSON_FILE, read_input
 from .gamejson import RESULT_VERSION, result_json, verdict
 from .script import Script, ScriptedStrategy, ScriptError, read_script
 from .strategies import STRATEGIES, BotError, Ledger, Strategy, StrategyError, make
@@ -357,7 +358,8 @@ def check_bot(args: argparse.Namespace) -> str | None:
         return problem
     if args.moves is not None:
         try:
-            args.script = read_script(args.moves.read_text())
+            text = read_input(args.moves, limit=MAX_JSON_FILE).decode("utf-8")
+            args.script = read_script(text)
         except OSError as exc:
             return f"argument --moves: cannot read {args.moves}: {exc.strerror or exc}"
         except (ScriptError, UnicodeDecodeError) as exc:

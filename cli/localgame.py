@@ -45,6 +45,7 @@ from p2p_burgundy.chance import Draw
 from p2p_burgundy.net.log import FILE_MAGIC
 from p2p_burgundy.record import GameRecord
 
+from .files import MAX_GAME_FILE, read_input, read_start, write_atomically
 from .sim import MAX_SEED, chance_entropy
 
 LOCAL_DIR = "local"
@@ -164,23 +165,13 @@ def decode(data: bytes) -> SavedGame:
 def save(path: Path, saved: SavedGame) -> None:
     """Write ``saved`` to ``path`` atomically (temporary file, fsync, rename); OSError if
     the disk refuses (the previous save is then left as it was)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    try:
-        with open(temporary, "wb") as out:
-            out.write(encode(saved))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except OSError:
-        temporary.unlink(missing_ok=True)
-        raise
+    write_atomically(path, encode(saved))
 
 
 def load(path: Path) -> SavedGame:
     """The game saved in ``path``, every step checked; LocalGameError (or OSError) if it
     cannot be resumed."""
-    saved = decode(path.read_bytes())
+    saved = decode(read_input(path, limit=MAX_GAME_FILE))
     saved.final_state()
     return saved
 
@@ -188,10 +179,19 @@ def load(path: Path) -> SavedGame:
 def is_local_game(path: Path) -> bool:
     """Whether ``path`` is a local game file (by its first bytes; unreadable: False)."""
     try:
-        with open(path, "rb") as file:
-            return file.read(len(MAGIC) - 1) == MAGIC[:-1]
+        return read_start(path, len(MAGIC) - 1) == MAGIC[:-1]
     except OSError:
         return False
+
+
+def is_game_file(path: Path) -> bool:
+    """Whether ``path`` is a game file, local or networked, of any format version (by its
+    first bytes; unreadable: False)."""
+    try:
+        start = read_start(path, len(MAGIC))
+    except OSError:
+        return False
+    return start.startswith((MAGIC[:-1], _NETWORKED_MAGIC))
 
 
 def local_dir(home: Path) -> Path:
@@ -210,7 +210,7 @@ def latest_unfinished(home: Path, solo: bool) -> Path:
     paths = sorted(local_dir(home).glob(f"*{SUFFIX}"), key=_mtime, reverse=True)
     for path in paths:
         try:
-            saved = decode(path.read_bytes())
+            saved = decode(read_input(path, limit=MAX_GAME_FILE))
             if saved.solo == solo and not saved.finished():
                 return path
         except (OSError, LocalGameError) as exc:
@@ -240,4 +240,5 @@ def describe(names: Sequence[str], solo: bool) -> str:
 
 
 __all__ = ["LOCAL_DIR", "MAGIC", "LocalGameError", "SavedGame", "decode", "describe", "encode",
-           "is_local_game", "latest_unfinished", "load", "local_dir", "new_path", "save"]
+           "is_game_file", "is_local_game", "latest_unfinished", "load", "local_dir", "new_path",
+           "save"]

@@ -15,12 +15,13 @@ summary: 1 games, 2 players, edition 2011, seed 3, bots greedy,greedy
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from . import analyse, estates, lan, match, options, replay, verify
 from .position import PositionError, load_position
@@ -30,12 +31,20 @@ from .strategies import STRATEGIES, BotError, StrategyError
 from .tui import command as tui_command
 from .web import command as web_command
 
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
 
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr (exit code 2)."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse's own drops write errors: --help on a full disk would exit 0, unread
+        if message:
+            (file or sys.stderr).write(message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,17 +253,59 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``burgundy`` with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
-    try:
-        args = parse(argv)
-    except SystemExit as exc:  # --help (0) or a bad command line (2)
-        return exc.code if isinstance(exc.code, int) else 2
-    try:
-        return int(args._command.run(args))
-    except BrokenPipeError:  # `burgundy estates | head`: the reader is gone, and so are we
-        # Python flushes stdout again at exit: point it at nothing so that stays quiet too.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    """Run ``burgundy`` with ``argv`` (default: ``sys.argv[1:]``); returns the exit code.
+
+    Output that cannot be written (a closed stdout, a full disk, a reader gone) is an error
+    (exit code 1), never a traceback or a silent success."""
+    _fill_closed_descriptors()
+    if sys.stdout is None:
+        _complain("burgundy: standard output is closed (send it to a file or /dev/null)")
         return 1
+    prog = "burgundy"
+    try:
+        try:
+            args = parse(argv)
+        except SystemExit as exc:  # --help (0) or a bad command line (2)
+            code = exc.code if isinstance(exc.code, int) else 2
+        else:
+            prog = f"burgundy {args.command}"
+            code = int(args._command.run(args))
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:  # `burgundy estates | head`: the reader is gone, and so are we
+        _silence_stdout()
+        return 1
+    except OSError as exc:  # `burgundy sim --json > /dev/full`
+        _silence_stdout()
+        where = f": {exc.filename}" if exc.filename else " (writing the output)"
+        _complain(f"{prog}: {exc.strerror or exc}{where}")
+        return 1
+    except KeyboardInterrupt:  # Ctrl-C in a command with no screen of its own
+        _complain(f"{prog}: interrupted")
+        return 130
+
+
+def _fill_closed_descriptors() -> None:
+    """Open the null device on stdin, stdout or stderr if closed (``<&-``, ``>&-``), so
+    that no file opened later takes its number: output meant for the terminal would go into
+    it. ``sys.stdin`` (or ``sys.stdout``) stays None, telling that it was closed."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:  # the lowest free number is this one: the lower ones are open
+            os.open(os.devnull, os.O_RDWR)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at nothing: Python flushes it again at exit, and that must stay quiet."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _complain(line: str) -> None:
+    """``line`` on stderr, if there is a stderr to write to."""
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError):
+            print(line, file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ from p2p_burgundy import Edition
 from p2p_burgundy.net.start import MAX_NAME
 
 from .engine import Clock, EngineRun, EngineSpec, OptionSetting
+from .files import MAX_GAME_FILE, check_input
+from .localgame import is_game_file
 from .sim import MAX_SEED
 from .strategies import STRATEGIES, StrategyError, is_spec
 from .strategies.external import load
@@ -84,10 +86,25 @@ def name(text: str) -> str:
 
 
 def game_file(text: str) -> str:
-    """The path of a file that exists (a game file to resume: nothing is ever created), or
-    "" for the latest game (what ``--resume`` alone means)."""
-    if text and not Path(text).is_file():
-        raise argparse.ArgumentTypeError(f"no such game file: {text}")
+    """The path of a game file, networked or local, that can be read (a game to resume:
+    nothing is created, and no other file is opened for writing), or "" for the latest
+    game (what ``--resume`` alone means).
+
+    >>> game_file("/dev/null")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: /dev/null: not a regular file (a device or a named pipe)
+    """
+    if not text:
+        return text
+    try:
+        check_input(Path(text), limit=MAX_GAME_FILE)
+    except FileNotFoundError:
+        raise argparse.ArgumentTypeError(f"no such game file: {text}") from None
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{text}: {exc.strerror or exc}") from None
+    if not is_game_file(Path(text)):
+        raise argparse.ArgumentTypeError(f"{text}: not a p2p-burgundy game file")
     return text
 
 

@@ -27,7 +27,8 @@ from p2p_burgundy.net.report import ChanceReport
 from p2p_burgundy.net.start import COLOURS
 
 from . import options
-from .localgame import MAGIC, LocalGameError, decode, is_local_game
+from .files import MAX_GAME_FILE, read_input
+from .localgame import MAGIC, LocalGameError, decode, is_game_file, is_local_game
 from .options import whole_number
 from .position import PositionError, audit_position, read_position, record_position
 from .script import export_turns
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     if args.export_position is not None:
         return _export_position(path, args.export_position)
     try:
-        table, colours = load_game_and_colours(path.read_bytes())
+        table, colours = load_game_and_colours(read_input(path, limit=MAX_GAME_FILE))
     except OSError as exc:
         print(f"burgundy replay: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_UNREADABLE
@@ -159,7 +160,7 @@ def _export_turns(path: Path, target: str) -> int:
               "of networked games", file=sys.stderr)
         return EXIT_UNREADABLE
     try:
-        report = audit_file(path.read_bytes())
+        report = audit_file(read_input(path, limit=MAX_GAME_FILE))
     except OSError as exc:
         print(f"burgundy replay: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_UNREADABLE
@@ -171,12 +172,33 @@ def _export_turns(path: Path, target: str) -> int:
     if target == "-":
         sys.stdout.write(text)
         return EXIT_OK
+    refused = output_refused(Path(target), path)
+    if refused is not None:
+        print(f"burgundy replay: not writing the turns to {target}: {refused}", file=sys.stderr)
+        return EXIT_UNREADABLE
     try:
         Path(target).write_text(text)
     except OSError as exc:
         print(f"burgundy replay: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     return EXIT_OK
+
+
+def output_refused(target: Path, source: Path) -> str | None:
+    """Why the turns must not be written to ``target``, or None: it is the game file being
+    read, or any game file (the only record of its game).
+
+    >>> output_refused(Path("/dev/null"), Path("g.game")) is None
+    True
+    """
+    try:
+        if target.exists() and target.samefile(source):
+            return "it is the game file being read"
+    except OSError:
+        pass
+    if is_game_file(target):
+        return "it is a game file (the only record of its game)"
+    return None
 
 
 __all__ = ["ReplayError", "configure", "load_game", "run"]

@@ -120,6 +120,8 @@ def read_script(text: str) -> Script:
         doc = json.loads(text)
     except ValueError as exc:
         raise ScriptError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise ScriptError("not JSON this program reads: nested too deeply") from None
     if not isinstance(doc, dict) or doc.get("format") != TURNS_FORMAT:
         raise ScriptError(f"not a turns file (no \"format\": \"{TURNS_FORMAT}\")")
     if doc.get("version") != TURNS_VERSION:

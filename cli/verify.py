@@ -36,6 +36,7 @@ from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import tile_name
 
 from . import localgame
+from .files import MAX_GAME_FILE, read_input
 from .gamejson import result_json
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     err = err if err is not None else sys.stderr
     path = Path(args.gamefile)
     try:
-        data = path.read_bytes()
+        data = read_input(path, limit=MAX_GAME_FILE)
     except OSError as exc:
         print(f"burgundy verify: cannot read {path}: {exc.strerror or exc}", file=err)
         return EXIT_USAGE

@@ -4,7 +4,8 @@ Everything that decides what to show lives in :mod:`.model` and :mod:`.render`; 
 only reads keys and the mouse, asks the table what changed, and paints the canvas.
 
 - The terminal is restored on exit, on errors and on SIGTERM/SIGHUP (:func:`terminal`).
-- ``NO_COLOR`` (or a terminal without colours) draws with attributes only.
+- ``NO_COLOR`` (or a terminal without colours) draws with attributes only;
+  ``BURGUNDY_PALETTE`` picks the tiles' colours (standard, colour-blind, high-contrast).
 - No traceback reaches the screen: errors go to ``tui.log`` in the user data directory and
   the player reads one line saying so (:func:`run_guarded`).
 """
@@ -35,6 +36,7 @@ from .model import (
     AskHint,
     Command,
     Context,
+    HintLevel,
     Model,
     Overlay,
     Quit,
@@ -55,6 +57,7 @@ from .table import (
     Steppable,
     Table,
 )
+from .texts import short_name
 
 ESCDELAY_MS = 25
 POLL_MS = 50
@@ -81,6 +84,12 @@ _VIEW_KEYS: dict[str, tuple[Handler, str]] = {
 _CLOSE = (("close_overlay",), "back")
 _ALSO_CLOSE = (("close_overlay",), "")
 
+HANDOVER_KEY = ("B", "let a bot play")
+HANDOVER_CONTEXTS = frozenset({Context.WAIT, Context.STANDINGS, Context.CHART, Context.HELP,
+                               Context.INFO, Context.LOG})
+"""Where ``B`` (a bot plays the seat of a player who is gone) works once it is on offer:
+waiting, and over any page opened while waiting (not where keys are text or answers)."""
+
 KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
     Context.PLAY: {
         "^J": (("select",), "choose"),
@@ -92,11 +101,13 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
         "R": (("ask_resign",), "resign"),
         "S": (("toggle_scores",), "scores"),
         "H": (("ask_hint",), "hint"),
+        "M": (("catch_up",), "meanwhile"),
     },
-    Context.WAIT: {"B": (("ask_seat_to_bot",), "let a bot play"),  # shown once one is gone
+    Context.WAIT: {"B": (("ask_seat_to_bot",), HANDOVER_KEY[1]),  # footer: see footer_keys
                    "S": (("toggle_scores",), "scores"), "s": (("toggle_scores",), ""),
                    "G": (("toggle_chart",), "chart"),
-                   **_VIEW_KEYS, "R": (("ask_resign",), "resign")},
+                   **_VIEW_KEYS, "R": (("ask_resign",), "resign"),
+                   "M": (("catch_up",), "meanwhile")},
     Context.REPLAY: {
         ".": (("step_replay", "1"), "step"),
         ",": (("step_replay", "-1"), "back"),
@@ -106,6 +117,9 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
         "<": (("step_replay", "-1", "1"), "turn back"),
         "KEY_SRIGHT": (("step_replay", "1", "1"), ""),
         "KEY_SLEFT": (("step_replay", "-1", "1"), ""),
+        "]": (("step_replay", "1", "2"), "round"),
+        "[": (("step_replay", "-1", "2"), "round back"),
+        "g": (("start_go_to",), "go to"),
         "KEY_HOME": (("step_replay", "-1000000"), ""),
         "KEY_END": (("step_replay", "1000000"), ""),
         "s": (("toggle_scores",), "scores"), "S": (("toggle_scores",), ""),
@@ -177,6 +191,8 @@ def footer_keys(model: Model, context: Context | None = None) -> list[tuple[str,
     keys first."""
     context = context or model.context()
     keys: list[tuple[str, str]] = []
+    if context in HANDOVER_CONTEXTS and model.handover_seat() is not None:
+        keys.append(HANDOVER_KEY)  # just became what matters most: first, whatever is open
     if context == Context.PLAY:
         option_keys = [o.key for o in model.options()]
         if option_keys:
@@ -184,8 +200,8 @@ def footer_keys(model: Model, context: Context | None = None) -> list[tuple[str,
                 f"{option_keys[0]}-{option_keys[-1]}"
             keys.append((shown, "choose"))
     for key, ((handler, *_), label) in KEYMAP[context].items():
-        if handler == "ask_seat_to_bot" and model.handover_seat() is None:
-            continue  # only offered once a player has been gone a while
+        if handler == "ask_seat_to_bot":
+            continue  # only offered once a player has been gone a while, and then first
         if handler in ("ask_resign", "start_chat") and model.table.my_seat is None:
             continue  # a spectator authors nothing: no resigning, no chat
         if handler == "ask_resign" and isinstance(model.table, Endable) and model.table.may_end:
@@ -212,6 +228,8 @@ def dispatch(model: Model, key: str) -> Command | None:
         return model.quit()
     context = model.context()
     entry = KEYMAP[context].get(key)
+    if key == HANDOVER_KEY[0] and context in HANDOVER_CONTEXTS:
+        entry = KEYMAP[Context.WAIT][key]  # over a page too: it is what the table waits on
     if entry is None:
         if context == Context.PLAY and len(key) == 1:
             return model.hotkey(key)
@@ -244,8 +262,49 @@ class Palette:
         return self.attrs.get(style, curses.A_NORMAL)
 
 
-def make_palette(colour: bool) -> Palette:
-    """Colours when the terminal has them and ``NO_COLOR`` is unset; else attributes."""
+PALETTE_VARIABLE = "BURGUNDY_PALETTE"
+"""The environment variable that picks a palette of :data:`TILE_COLOURS` (``NO_COLOR``,
+set to anything, still means none)."""
+
+TILE_COLOURS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
+    # beige, light green, blue, dark green, grey, yellow: at 256 colours, and at 8
+    "standard": ((180, 112, 39, 28, 248, 226),
+                 (curses.COLOR_RED, curses.COLOR_GREEN, curses.COLOR_BLUE, curses.COLOR_CYAN,
+                  curses.COLOR_WHITE, curses.COLOR_YELLOW)),
+    # Okabe and Ito's colours, told apart with any colour vision; at 8, no red beside green
+    "colour-blind": ((214, 36, 32, 175, 250, 227),
+                     (curses.COLOR_YELLOW, curses.COLOR_CYAN, curses.COLOR_BLUE,
+                      curses.COLOR_MAGENTA, curses.COLOR_WHITE, curses.COLOR_RED)),
+    # bright on a dark background, every tile bold
+    "high-contrast": ((223, 118, 51, 34, 255, 226),
+                      (curses.COLOR_RED, curses.COLOR_GREEN, curses.COLOR_BLUE,
+                       curses.COLOR_CYAN, curses.COLOR_WHITE, curses.COLOR_YELLOW)),
+}
+"""The palettes of the six tile kinds (in :class:`~p2p_burgundy.tiles.Colour` order): no
+two kinds share a colour at 256 colours or at 8 (the letters carry the meaning too)."""
+
+
+HINTS_VARIABLE = "BURGUNDY_HINTS"
+"""The environment variable that sets the hint level: all, targets or none (:class:`HintLevel`)."""
+
+
+def hint_level() -> HintLevel:
+    """The hint level ``BURGUNDY_HINTS`` names (unknown or unset: all)."""
+    try:
+        return HintLevel(os.environ.get(HINTS_VARIABLE, "all"))
+    except ValueError:
+        return HintLevel.ALL
+
+
+def palette_name() -> str:
+    """The palette ``BURGUNDY_PALETTE`` names (unknown or unset: standard)."""
+    name = os.environ.get(PALETTE_VARIABLE, "standard")
+    return name if name in TILE_COLOURS else "standard"
+
+
+def make_palette(colour: bool, name: str = "standard") -> Palette:
+    """Colours (of the palette ``name``) when the terminal has them and ``NO_COLOR`` is
+    unset; else attributes."""
     a: dict[int, int] = {
         Style.NORMAL: curses.A_NORMAL,
         Style.DIM: curses.A_DIM,
@@ -263,14 +322,11 @@ def make_palette(colour: bool) -> Palette:
         a[Style.TILE + c] = curses.A_BOLD
     if not colour:
         return Palette(a)
-    many = curses.COLORS >= 256
-    # beige, light green, blue, dark green, grey, yellow (the letters carry the meaning)
-    fg = (180, 112, 39, 28, 248, 226) if many else (
-        curses.COLOR_YELLOW, curses.COLOR_GREEN, curses.COLOR_CYAN, curses.COLOR_GREEN,
-        curses.COLOR_WHITE, curses.COLOR_YELLOW)
-    for c, colour_number in enumerate(fg):
+    many, eight = TILE_COLOURS[name]
+    bold = curses.A_BOLD if name == "high-contrast" else curses.A_NORMAL
+    for c, colour_number in enumerate(many if curses.COLORS >= 256 else eight):
         curses.init_pair(c + 1, colour_number, -1)
-        a[Style.SPACE + c] = curses.color_pair(c + 1)
+        a[Style.SPACE + c] = curses.color_pair(c + 1) | bold
         a[Style.TILE + c] = curses.color_pair(c + 1) | curses.A_BOLD
     curses.init_pair(7, curses.COLOR_BLACK, curses.COLOR_CYAN)
     a[Style.LEGAL] = curses.color_pair(7)
@@ -328,7 +384,7 @@ def terminal(mouse: bool = True) -> Iterator[tuple[curses.window, Palette]]:
                              | curses.BUTTON4_PRESSED | getattr(curses, "BUTTON5_PRESSED", 0))
             curses.mouseinterval(0)
         screen.timeout(POLL_MS)
-        yield screen, make_palette(colour)
+        yield screen, make_palette(colour, palette_name())
     finally:
         with contextlib.suppress(curses.error):
             if mouse:
@@ -367,6 +423,7 @@ class App:
         self.palette = palette
         self.table = table
         self.model = model
+        model.hint_level = hint_level()
         self.bot = make(autoplay, 0) if autoplay else None
         self.layout: Layout = self._measure()
         self.canvas: Canvas | None = None
@@ -461,7 +518,9 @@ class App:
             elif isinstance(command, Resign):
                 self.table.resign()
             elif isinstance(command, StepReplay) and isinstance(self.table, Steppable):
-                if command.turns:
+                if command.rounds:
+                    self.table.step_round(command.delta)
+                elif command.turns:
                     self.table.step_turn(command.delta)
                 else:
                     self.table.step(command.delta)
@@ -475,8 +534,9 @@ class App:
                         hinter.close()
             elif isinstance(command, SeatToBot) and isinstance(self.table, Handover):
                 self.table.seat_to_bot(command.seat)
-                model.message = (f"You agreed that a bot plays {self.table.names[command.seat]}'s"
-                                 " seat; it does once every other player agrees.")
+                model.message = (f"You agreed: a bot plays "
+                                 f"{short_name(self.table.names[command.seat])}'s seat once "
+                                 "every other player agrees.")
         except EngineError as exc:
             log.warning("the table refused %r: %s", command, exc)
             model.message = f"Refused: {exc}"

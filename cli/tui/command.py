@@ -38,6 +38,7 @@ from .. import localgame, options
 from ..estates import add_setup_arguments, modules, table_config
 from ..lan import add_peer_arguments
 from ..netplay import GONE_AFTER
+from ..program import program
 from ..strategies import STRATEGIES, StrategyError, make
 from ..web.command import WEB_PORT, add_web_arguments
 from . import netcommand
@@ -175,7 +176,8 @@ today understand xterm's sequences)."""
 def needs_terminal(prog: str) -> int | None:
     """Exit code 2 (with one line) when there is no terminal to draw on, else None. A ``TERM``
     the system has no description of is replaced by a known one, with a notice."""
-    if not sys.stdin.isatty() or not sys.stdout.isatty():
+    if sys.stdin is None or sys.stdout is None or not (sys.stdin.isatty()
+                                                       and sys.stdout.isatty()):
         print(f"{prog}: needs a terminal (stdin and stdout must be a tty)", file=sys.stderr)
         return 2
     term = os.environ.get("TERM", "")
@@ -215,10 +217,8 @@ def net_options(args: argparse.Namespace) -> NetOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``burgundy play`` from parsed arguments; returns the exit code."""
-    problem = needs_terminal("burgundy play")
-    if problem is not None:
-        return problem
+    """``burgundy play`` from parsed arguments; returns the exit code (a local game to
+    resume is judged before the terminal is: a file that cannot be resumed says so first)."""
     mode = play_mode(args)
     home = Path(args.home or data_dir())
     delay = 0.0 if args.autoplay else max(0.0, args.bot_delay)
@@ -228,9 +228,15 @@ def run(args: argparse.Namespace) -> int:
                                bot_delay=delay)
         if resumed is None:
             return 1
+        problem = needs_terminal("burgundy play")
+        if problem is not None:
+            return problem
         table, path = resumed
         return play_local(table, path, home, autoplay=autoplay, mouse=not args.no_mouse,
                           hint_engine=args.hint_engine)
+    problem = needs_terminal("burgundy play")
+    if problem is not None:
+        return problem
     if mode == "local":
         table = LocalTable.new(args.name or default_name(), bots=args.bots or 1,
                                seed=args.seed, strategy=args.strategy, bot_delay=delay,
@@ -303,15 +309,18 @@ def solo_config(args: argparse.Namespace) -> GameConfig:
 
 def run_solo(args: argparse.Namespace) -> int:
     """``burgundy solo``: the solo game in the terminal, saved as it is played; its seed is
-    printed before and after (and shown in the game's log)."""
-    problem = needs_terminal("burgundy solo")
-    if problem is not None:
-        return problem
+    printed before and after (and shown in the game's log). A game to resume is judged
+    before the terminal is."""
     home = Path(args.home or data_dir())
+    resumed = None
     if args.resume is not None:
         resumed = resume_local(home, args.resume, solo=True, prog="burgundy solo")
         if resumed is None:
             return 1
+    problem = needs_terminal("burgundy solo")
+    if problem is not None:
+        return problem
+    if resumed is not None:
         table, path = resumed
     else:
         table = LocalTable.solo(args.name or default_name(), solo_config(args), args.seed)
@@ -334,7 +343,7 @@ def resume_local(home: Path, gamefile: str, *, solo: bool, prog: str, bot_delay:
     try:
         saved = localgame.load(path)
         if saved.finished():
-            print(f"{prog}: {path}: this game is over (burgundy replay {_quoted(path)} shows "
+            print(f"{prog}: {path}: this game is over ({program()} replay {_quoted(path)} shows "
                   "it)", file=sys.stderr)
             return None
         if not saved.solo:
@@ -352,27 +361,30 @@ def resume_local(home: Path, gamefile: str, *, solo: bool, prog: str, bot_delay:
 def play_local(table: LocalTable, path: Path, home: Path, *, autoplay: str | None,
                mouse: bool, hint_engine: str | None = None) -> int:
     """Run the client on a game with no network, saved in ``path`` after every step; then
-    say how to go back to it, or where its record is."""
+    say how to go back to it, or where its record is. While saves fail (a full disk, a
+    read-only folder), the status line says NOT SAVED; the next save that works holds
+    everything."""
+    table.saving = lambda saved: localgame.save(path, saved)
     try:
-        localgame.save(path, table.saved())
-        table.saving = lambda saved: localgame.save(path, saved)
+        table.saving(table.saved())
     except OSError as exc:
-        print(f"burgundy: cannot save the game in {path.parent}: {exc.strerror or exc} "
-              "(it is played, but not kept)", file=sys.stderr)
+        table.not_saved = exc.strerror or str(exc)
     code = run_guarded(table, autoplay=autoplay, mouse=mouse, hint_engine=hint_engine)
     solo = table.state.config.solo
     if solo:
-        print(f"{solo_summary(table.state)} Seed {table.seed}: burgundy solo --seed "
+        print(f"{solo_summary(table.state)} Seed {table.seed}: {program()} solo --seed "
               f"{table.seed} replays it (with the same options).")
-    if table.saving is None:
-        return code
+    if table.not_saved is not None:
+        print(f"burgundy: the game could not be saved in {path.parent} "
+              f"({table.not_saved}): it cannot be resumed.", file=sys.stderr)
+        return code or 1
     if table.state.is_over or table.ended:
-        print(f"The game's record: {path}\n    burgundy replay {_quoted(path)} steps through "
-              f"it; burgundy verify {_quoted(path)} checks it")
+        print(f"The game's record: {path}\n    {program()} replay {_quoted(path)} steps "
+              f"through it; {program()} verify {_quoted(path)} checks it")
     else:
         again = "solo" if solo else "play --local"
         where = "" if home == data_dir() else f" --home {_quoted(home)}"
-        print(f"This game is saved. To go back to it:\n    burgundy {again} --resume "
+        print(f"This game is saved. To go back to it:\n    {program()} {again} --resume "
               f"{_quoted(path)}{where}")
     return code
 

@@ -25,14 +25,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from p2p_burgundy import Action, GameState, apply, ends_turn, legal_actions
+from p2p_burgundy import (
+    Action,
+    GameState,
+    PlaceTile,
+    SellGoods,
+    TakeTile,
+    TakeWorkers,
+    apply,
+    ends_turn,
+    legal_actions,
+)
+from p2p_burgundy.scoring import Category
 from p2p_burgundy.state import Step
+from p2p_burgundy.tiles import COLOUR_NAMES, TILE_COLOUR
 
 from ..engine import EngineStrategy
 from ..strategies import Strategy, make
 from ..strategies.greedy import position_value
 from .describe import gains
-from .menu import Option, build_menu
+from .menu import Option, Target, build_menu
+from .texts import info_for_tile, tile_label
 
 HINT_ITERATIONS = 100
 """Rollouts the bot spends on a hint (about half a second; the same hint every time)."""
@@ -49,7 +62,12 @@ class Hint:
     now: str
     vp_now: int
     worth: float
-    says: str | None = None  # what a hint engine said of its first choice (its info text)
+    why: str = ""
+    """Why, in the game's words: what the action does for the player."""
+    targets: tuple[Target, ...] = ()
+    """What it picks on the screen (a die, a depot's tile, a space of the estate), to mark."""
+    says: str | None = None
+    """What a hint engine said of its first choice (its info text)."""
 
     @property
     def keys(self) -> str:
@@ -81,31 +99,98 @@ def suggest(state: GameState, strategy: Strategy) -> Hint:
         if ends_turn(action) or s.step == Step.TURN \
                 or s.to_move != seat:
             break
-    steps = menu_steps(state, line)
+    chosen = menu_options(state, line)
     vp_now = s.players[seat].vp - state.players[seat].vp
     worth = position_value(s, seat) - position_value(state, seat)
-    return Hint(tuple(steps), tuple(line), gains(state, s, seat), vp_now, worth, says)
+    return Hint(tuple((o.key, o.label) for o in chosen), tuple(line), gains(state, s, seat),
+                vp_now, worth, reason(state, line, seat),
+                tuple(o.target for o in chosen if o.target is not None), says)
+
+
+def reason(state: GameState, actions: Sequence[Action], seat: int) -> str:
+    """Why ``actions`` are worth playing, in the game's words: the region they complete,
+    the animals or goods they score, or what the tile taken does.
+
+    >>> from p2p_burgundy import GameConfig, new_game, resolve_chance, UseDie, TakeWorkers
+    >>> s = new_game(GameConfig(players=2))
+    >>> while s.chance is not None:
+    ...     s = resolve_chance(s, bytes(32))
+    >>> reason(s, [UseDie(0), TakeWorkers()], 0)
+    'takes 2 workers: each changes a die by 1 later'
+    """
+    before = state
+    said: list[str] = []
+    for action in actions:
+        after = apply(state, action)
+        old, new = state.players[seat], after.players[seat]
+        gained = {c: new.breakdown[c] - old.breakdown[c] for c in Category
+                  if c < len(new.breakdown) and new.breakdown[c] != old.breakdown[c]}
+        if isinstance(action, PlaceTile):
+            tile = old.storage[action.storage]
+            colour = COLOUR_NAMES[TILE_COLOUR[tile]]
+            if Category.REGIONS in gained:
+                points = gained[Category.REGIONS] + gained.get(Category.PHASE_BONUSES, 0)
+                said.append(f"completes your {colour} region: +{points} VP now"
+                            + (", with the phase bonus" if Category.PHASE_BONUSES in gained
+                               else ""))
+            if Category.COLOUR_BONUSES in gained:
+                said.append(f"covers every {colour} space: a colour bonus")
+            if Category.ANIMALS in gained:
+                said.append(f"scores its animals: +{gained[Category.ANIMALS]} VP")
+            if not gained:
+                said.append(f"places {tile_label(tile)}" + _what_it_does(tile))
+        elif isinstance(action, TakeTile):
+            taken = [t for t in new.storage if t not in old.storage]
+            if taken:
+                said.append(f"takes {tile_label(taken[0])} to place later"
+                            + _what_it_does(taken[0]))
+        elif isinstance(action, SellGoods):
+            said.append(f"sells goods {action.goods}: +{new.vp - old.vp} VP and a silverling")
+        elif isinstance(action, TakeWorkers):
+            said.append(f"takes {new.workers - old.workers} workers: each changes a die by 1 "
+                        "later")
+        state = after
+    if not said:
+        return gains(before, state, seat)
+    return "; ".join(said)
+
+
+def _what_it_does(tile: int) -> str:
+    """``: `` and the tile guide's first sentence about ``tile`` that says what it does
+    (lower case), or nothing where the guide has none."""
+    try:
+        text = " ".join(info_for_tile(tile).lines)
+    except ValueError:
+        return ""
+    sentences = [s.strip() for s in text.split(". ") if s.strip()]
+    useful = next((s for s in sentences if not s.startswith("No effect")), "")
+    return ": " + useful[0].lower() + useful[1:].rstrip(".") if useful else ""
 
 
 def menu_steps(state: GameState, actions: Sequence[Action]) -> list[tuple[str, str]]:
     """(key, label) of every choice a player makes in the menus to play ``actions`` from
     ``state`` (an action no menu offers is left out)."""
-    steps: list[tuple[str, str]] = []
+    return [(o.key, o.label) for o in menu_options(state, actions)]
+
+
+def menu_options(state: GameState, actions: Sequence[Action]) -> list[Option]:
+    """Every option a player chooses in the menus to play ``actions`` from ``state``."""
+    chosen: list[Option] = []
     for action in actions:
-        steps += _path(build_menu(state)[1], action)
+        chosen += _path(build_menu(state)[1], action)
         state = apply(state, action)
-    return steps
+    return chosen
 
 
-def _path(options: Sequence[Option], action: Action) -> list[tuple[str, str]]:
-    """(key, label) of the choices that lead to ``action`` in a menu (empty if none)."""
+def _path(options: Sequence[Option], action: Action) -> list[Option]:
+    """The options that lead to ``action`` in a menu (empty if none)."""
     for option in options:
         if option.action == action:
-            return [(option.key, option.label)]
+            return [option]
         below = _path(option.children, action)
         if below:
-            return [(option.key, option.label), *below]
+            return [option, *below]
     return []
 
 
-__all__ = ["HINT_ITERATIONS", "Hint", "bot", "menu_steps", "suggest"]
+__all__ = ["HINT_ITERATIONS", "Hint", "bot", "menu_options", "menu_steps", "reason", "suggest"]

@@ -17,6 +17,7 @@ data directory: leaving with ``q`` and starting ``burgundy learn`` again goes on
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ from p2p_burgundy import (
     UseDie,
 )
 
+from ..files import read_json, write_atomically
 from ..localgame import SUFFIX, local_dir
 from ..sim import chance_entropy
 from ..strategies import make
@@ -98,8 +100,9 @@ LESSON: tuple[tuple[LessonStep, ...], ...] = (
        (UseDie(1), PlaceTile(0, 6), TakeTile(1, 1))),
      S("ending the turn", "Press e: the bot plays next.", (END_TURN,))),
     (S("a ship",
-       "Ships go on blue spaces; one worker turns your 1 into a 2. A ship loads all goods "
-       "of one depot into your store and moves you up the turn order: take depot 1's goods.",
+       "Ships go on blue spaces (a worker makes your 1 a 2). A ship takes one depot's goods "
+       "and moves you up the turn order. You hold three goods types at most: with 1, 3, 6 "
+       "held, depot 1's 2 stays, its 1 joins yours.",
        (UseDie(0), PlaceTile(0, 17), TakeGoods((1,), (1,)))),
      S("workers again",
        "You have no workers left: take 2 with your 2, as they make every die fit.",
@@ -145,6 +148,8 @@ AFTER = (
 TOTAL = sum(len(turn) for turn in LESSON) + len(AFTER)
 PROGRESS_FILE = "learn.json"
 """Where the lesson's progress is kept, in the data directory."""
+PROGRESS_LIMIT = 4096
+"""The progress file's size cap (it holds two numbers)."""
 
 
 def first_start(home: Path) -> bool:
@@ -205,7 +210,9 @@ class Lesson:
         self.after = 0  # steps of AFTER done
         if path is not None and path.exists() and not restart:
             try:
-                saved = json.loads(path.read_text(encoding="utf-8"))
+                saved = read_json(path, limit=PROGRESS_LIMIT)
+                if not isinstance(saved, dict):
+                    raise TypeError("not a JSON object")
                 self.turns = min(len(LESSON), max(0, int(saved["turns"])))
                 self.after = min(len(AFTER), max(0, int(saved.get("after", 0))))
             except (OSError, ValueError, KeyError, TypeError):
@@ -233,12 +240,9 @@ class Lesson:
     def save(self) -> None:
         if self.path is None:
             return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps({"turns": self.turns, "after": self.after}),
-                                 encoding="utf-8")
-        except OSError:
-            pass  # the lesson goes on; only resuming it later is lost
+        with contextlib.suppress(OSError):  # the lesson goes on; only resuming it is lost
+            write_atomically(self.path, json.dumps({"turns": self.turns, "after": self.after})
+                             .encode("utf-8"))
 
     @property
     def finished(self) -> bool:
@@ -257,9 +261,11 @@ class Lesson:
                 return sum(len(t) for t in LESSON[:self.turns]) + i + 1
         return sum(len(t) for t in LESSON[:self.turns]) + len(steps)
 
-    def instruction(self, state: GameState, draft: Sequence[Action]) -> list[str]:
+    def instruction(self, state: GameState, draft: Sequence[Action],
+                    pressed: Sequence[str] = ()) -> list[str]:
         """The step at hand: a title line, why, and which keys to press (``state``: the
-        table's, or our turn so far, after ``draft``)."""
+        table's, or our turn so far, after ``draft``; ``pressed``: the keys of the menu
+        groups opened since, which the ``Press:`` line no longer shows)."""
         number = self.number(draft)
         if self.turns >= len(LESSON):
             title, why = AFTER[self.after]
@@ -274,8 +280,12 @@ class Lesson:
         step = LESSON[self.turns][number - 1 - sum(len(t) for t in LESSON[:self.turns])]
         start = sum(len(s.actions) for s in LESSON[self.turns][:LESSON[self.turns].index(step)])
         rest = wanted[len(draft):start + len(step.actions)]
-        keys = " ".join(key for key, _ in menu_steps(state, rest))
-        return [f"Lesson {number} of {TOTAL}: {step.title}", f"Press: {keys}", step.why]
+        keys = [key for key, _ in menu_steps(state, rest)]
+        if keys[:len(pressed)] != list(pressed):
+            return [f"Lesson {number} of {TOTAL}: not this one",
+                    "That choice is not the lesson's: press Esc to go back."]
+        return [f"Lesson {number} of {TOTAL}: {step.title}",
+                f"Press: {' '.join(keys[len(pressed):])}", step.why]
 
     def seen(self, scores: bool, guide: bool) -> None:
         """The player opened the scores page or the tile guide: the steps after phase A."""

@@ -60,11 +60,12 @@ PAGE_HELP: dict[Page, tuple[str, ...]] = {
         "192.168.1.20:40123), then Enter.",
     ),
     Page.LOBBY: (
-        "Everyone at the table is listed with a key fingerprint. Read the table code",
-        "aloud: when everyone sees the same code, nobody is in the middle. Press r when",
-        "you are ready; the host starts once every seat is taken and everyone is ready,",
-        "or fills the free seats with bots (b). w shows the address (and a QR code) of",
-        "the big screen: the whole table, read-only, in any browser on the LAN.",
+        "Everyone at the table is listed with a key fingerprint. The table code appears",
+        "when the host starts the game: read it aloud; when everyone sees the same code,",
+        "nobody is in the middle. Press r when you are ready; the host starts once every",
+        "seat is taken and everyone is ready, or fills the free seats with bots (b). w shows",
+        "the address (and a QR code) of the big screen: the whole table, read-only, in any",
+        "browser on the LAN.",
     ),
     Page.EDIT: ("Type the name the others will see (at most 16 characters), then Enter.",),
 }
@@ -263,10 +264,14 @@ def table_lines(model: LobbyModel, width: int) -> list[Line]:
     lines: list[Line] = [[Seg(fit(head, width), Style.TITLE)]]
     if at.extras:
         lines.append([Seg(fit(at.extras, width), Style.BOLD)])
-    code = at.code or "-"
-    lines.append([Seg("Table code: "), Seg(code, Style.BOLD),
-                  Seg(fit("  (read it aloud: everyone must see the same code)",
-                          width - 12 - len(code)), Style.DIM)])
+    if at.code is None:  # made from everyone's keys and commitments when the game starts
+        lines.append([Seg("Table code: "), Seg(fit("appears when the host starts the game; "
+                                                   "then read it aloud", width - 12),
+                                               Style.DIM)])
+    else:
+        lines.append([Seg("Table code: "), Seg(at.code, Style.BOLD),
+                      Seg(fit("  (read it aloud: everyone must see the same code)",
+                              width - 12 - len(at.code)), Style.DIM)])
     lines.append([])
     lines.append([Seg(fit(f"  {'seat':<6}{'name':<18}{'colour':<8}{'key fingerprint':<22}"
                           "ready", width), Style.BOLD)])

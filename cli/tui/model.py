@@ -40,6 +40,7 @@ from p2p_burgundy import (
     legal_actions,
     state_hash,
 )
+from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.state import Step
 
 from .describe import describe_played
@@ -56,7 +57,7 @@ from .table import (
     Steppable,
     Table,
 )
-from .texts import guide, info_for_shield, info_for_tile
+from .texts import guide, info_for_shield, info_for_tile, seat_name
 
 if TYPE_CHECKING:
     from .hint import Hint
@@ -79,6 +80,16 @@ class Context(Enum):
     CHAT = "chat"
     CONFIRM = "confirm"
     TOO_SMALL = "too_small"
+
+
+class HintLevel(Enum):
+    """How much the board helps (a setting, as "possible moves" elsewhere): every choice's
+    target marked and ``H`` on offer; only the target of the choice under the cursor; or
+    nothing marked and no ``H``."""
+
+    ALL = "all"
+    TARGETS = "targets"
+    NONE = "none"
 
 
 class Overlay(Enum):
@@ -127,10 +138,11 @@ class Quit:
 
 @dataclass(frozen=True, slots=True)
 class StepReplay:
-    """Move a replay ``delta`` actions (or whole turns)."""
+    """Move a replay ``delta`` actions (or whole turns, or rounds)."""
 
     delta: int
     turns: bool = False
+    rounds: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +196,8 @@ class Model:
         self.overlay: Overlay | None = None
         self.overlay_scroll = 0
         self.chat: str | None = None
+        self.going_to = False  # the line typed (``chat``) is where a replay goes, not chat
+        self.hint_level = HintLevel.ALL
         self.confirm: Confirm | None = None
         self.message = ""
         self.log_scroll = 0  # lines up from the newest
@@ -333,8 +347,19 @@ class Model:
         if self.lesson is None:
             return []
         if self.draft is not None:
-            return self.lesson.instruction(self.draft.state, self.draft.actions)
+            return self.lesson.instruction(self.draft.state, self.draft.actions,
+                                           self._pressed())
         return self.lesson.instruction(self.table.state, [])
+
+    def _pressed(self) -> list[str]:
+        """The keys of the groups opened in the menu so far (an action not yet chosen)."""
+        assert self.draft is not None
+        keys = []
+        options = self.draft.menu()[1]
+        for index in self.path:
+            keys.append(options[index].key)
+            options = list(options[index].children)
+        return keys
 
     def draft_sentences(self) -> list[str]:
         """Our turn so far as log sentences (shown as not yet sent)."""
@@ -436,8 +461,8 @@ class Model:
         unused = [str(p.dice[i]) for i in (0, 1) if not p.dice_used >> i & 1]
         if END_TURN not in legal_actions(draft.state):
             if draft.state.step == Step.TURN and unused:
-                self.message = (f"Use your {' and '.join(unused)} first: a turn is one action "
-                                "per die (taking workers is always possible).")
+                self.message = (f"Use your {' and '.join(unused)} first: one action per die "
+                                "(taking workers always works).")
             else:
                 self.message = "Finish this step first (or u to undo it)."
             return None
@@ -476,6 +501,9 @@ class Model:
         """H: ask the bot what it would do now (where the table allows hints)."""
         if self.draft is None:
             self.message = "Hints are for your own turn."
+            return None
+        if self.hint_level == HintLevel.NONE:
+            self.message = "Hints are off: BURGUNDY_HINTS=none."
             return None
         if not (isinstance(self.table, Hinting) and self.table.hints):
             self.message = "Hints are off at this table."
@@ -592,10 +620,40 @@ class Model:
 
     def chat_send(self) -> Command | None:
         text, self.chat = self.chat, None
+        if self.going_to:
+            self.going_to = False
+            return self._go_to(text or "")
         return SendChat(text) if text and text.strip() else None
 
     def chat_cancel(self) -> None:
         self.chat = None
+        self.going_to = False
+
+    def start_go_to(self) -> None:
+        """g in a replay: type where to go (a step number, a phase, or phase and round)."""
+        self.chat = ""
+        self.going_to = True
+
+    def _go_to(self, text: str) -> Command | None:
+        """The replay step ``text`` names: ``120`` (step 120), ``C`` (phase C's first step)
+        or ``C3`` (phase C, round 3); None with a message if it names none."""
+        table = self.table
+        if not isinstance(table, Steppable):
+            return None
+        words = text.strip().upper().replace(" ", "")
+        pos, total = table.position
+        target: int | None = None
+        if words.isdigit():
+            target = min(int(words), total)
+        elif words and words[0] in PHASE_LETTERS[:5] and words[1:] in ("", *"12345"):
+            round_number = int(words[1:]) - 1 if words[1:] else None
+            target = table.step_of(PHASE_LETTERS.index(words[0]), round_number)
+        if target is None:
+            self.message = (f"'{text[:12]}' is not a step: type 0-{total}, a phase (A-E) or "
+                            "phase and round (C3).")
+            return None
+        self.message = ""
+        return StepReplay(target - pos)
 
     def show(self, overlay: Overlay) -> None:
         """Open a page (or close it if it is open)."""
@@ -674,15 +732,35 @@ class Model:
     def next_view(self) -> None:
         self.view((self.view_seat + 1) % len(self.table.names))
 
-    def step_replay(self, delta: int, turns: int = 0) -> Command | None:
-        """Move the replay ``delta`` actions, or whole turns if ``turns``."""
+    def catch_up(self) -> None:
+        """M: the next other player's estate and supplies, what they did since our last
+        turn marked there with ``*`` and said on the message line (every sentence is in the
+        log pane, after the ``-- since your last turn --`` rule)."""
+        before = self.mark_state
+        names = self.table.names
+        others = [s for s in range(len(names)) if s != self.table.my_seat]
+        if before is None or not others:
+            self.message = "Nothing to catch up on: M shows what the others did since your " \
+                           "last turn."
+            return
+        seat = others[(others.index(self.view_seat) + 1) % len(others)] \
+            if self.view_seat in others else others[0]
+        self.view(seat)
+        state = self.table.state
+        who = seat_name(names, seat)
+        forms = [f"Since your last turn {what_seat_did(before, state, seat, who, detail)}."
+                 f"{' M: the next player.' if len(others) > 1 else ''}" for detail in (2, 1, 0)]
+        self.message = next((f for f in forms if len(f) <= MIN_WIDTH), forms[-1])
+
+    def step_replay(self, delta: int, unit: int = 0) -> Command | None:
+        """Move the replay ``delta`` actions, or (``unit`` 1) whole turns, or (2) rounds."""
         if not self.replay:
             return None
         if self.overlay == Overlay.SCORES:
             self.overlay = None  # back to the board
         self.message = ""
-        return StepReplay(delta, bool(turns))
+        return StepReplay(delta, turns=unit == 1, rounds=unit == 2)
 
 
-__all__ = ["Ask", "AskHint", "Command", "Context", "MenuView", "Model", "Overlay", "Quit",
-           "Resign", "SeatToBot", "SendChat", "StepReplay", "Submit"]
+__all__ = ["Ask", "AskHint", "Command", "Context", "HintLevel", "MenuView", "Model", "Overlay",
+           "Quit", "Resign", "SeatToBot", "SendChat", "StepReplay", "Submit"]

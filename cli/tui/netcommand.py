@@ -29,6 +29,7 @@ from p2p_burgundy.net.peer import saved_port
 from ..estates import table_extras
 from ..lan import DISCOVERY_SECONDS, LanError, latest_game, parse_address, table_matches
 from ..netplay import GONE_AFTER, LanLobby, NetTable, PeerThread, quick_bot_game
+from ..program import program
 from ..web.command import WEB_PORT, announce, start_beside, stop_beside
 from .app import POLL_MS, App, Palette, guarded, key_name, paint
 from .learn import PROGRESS_FILE, Lesson, first_start
@@ -252,7 +253,7 @@ def resume_command(table: NetTable, options: NetOptions) -> str | None:
     if table.snapshot.over or table.my_seat is None or table.ended:
         return None
     home = "" if options.home == data_dir() else f" --home {shlex.quote(str(options.home))}"
-    return f"burgundy play --resume {shlex.quote(str(table.game_file))}{home}"
+    return f"{program()} play --resume {shlex.quote(str(table.game_file))}{home}"
 
 
 def _say_how_to_resume(table: NetTable, options: NetOptions) -> None:

@@ -11,7 +11,7 @@ with a :class:`Style` and, for anything clickable, the index of the choice it se
 ...     state = resolve_chance(state, bytes(32))
 >>> for line in estate_lines(state, 0, ["Ann", "Bob"])[:4]:
 ...     print(text(line).rstrip())
-Ann's estate (board 1)
+P1 Ann's estate (board 1)
           A6    C5    C4    K3
        A2    A1    C6    K5    B4
     A5    A4    B3    K1    B2    B3
@@ -40,15 +40,15 @@ from .draft import Changes
 from .hint import Hint
 from .layout import LEFT, MIN_HEIGHT, MIN_WIDTH, Dim, Layout
 from .menu import Option, Target
-from .model import Context, MenuView, Model, Overlay
-from .table import EntryKind, HistoryEntry, Resigned, Steppable
+from .model import Context, HintLevel, MenuView, Model, Overlay
+from .table import EntryKind, HistoryEntry, LocalTable, Resigned, Steppable
 from .texts import (
     KNOWLEDGE_SHORT,
     NAME_WIDTH,
     RULE_REMINDERS,
     guide,
     help_for,
-    short_name,
+    seat_name,
     tile_code,
 )
 
@@ -120,6 +120,20 @@ def fit(s: str, width: int) -> str:
     return s if len(s) <= width else s[:width - 1] + "~"
 
 
+def shown_marks(marks: Marks, level: HintLevel) -> Marks:
+    """The marks a hint level shows: all, the cursor's only, or none.
+
+    >>> marks = {("die", 0, 0): (Style.LEGAL, 0), ("die", 1, 0): (Style.CURSOR, 1)}
+    >>> shown_marks(marks, HintLevel.TARGETS)
+    {('die', 1, 0): (<Style.CURSOR: 5>, 1)}
+    """
+    if level == HintLevel.ALL:
+        return marks
+    if level == HintLevel.TARGETS:
+        return {target: mark for target, mark in marks.items() if mark[0] == Style.CURSOR}
+    return {}
+
+
 def marks_for(menu: MenuView | None) -> Marks:
     """Targets to highlight for the choices on offer; the cursor's win over the rest.
 
@@ -184,7 +198,7 @@ def estate_lines(state: GameState, seat: int, names: Sequence[str],
     die number (``B3``), covered ones the tile code (``Kn12``)."""
     board = state.boards[seat]
     posts = ", P: border post" if board.border_posts else ""
-    title = f"{short_name(names[seat])}'s estate (board {board.id}{posts})"
+    title = f"{seat_name(names, seat)}'s estate (board {board.id}{posts})"
     return [[Seg(title, Style.TITLE)], *estate_rows(state, seat, marks or {}, CELL)]
 
 
@@ -225,7 +239,7 @@ def others_lines(state: GameState, seats: Sequence[int], names: Sequence[str],
         p = state.players[seat]
         held = " ".join(f"{g}x{p.goods[g]}" for g in range(1, 7) if p.goods[g]) or "none"
         storage = " ".join(tile_code(t) for t in p.storage) or "empty"
-        name = short_name(names[seat])
+        name = seat_name(names, seat)
         title = next((t for t in (f"{name}: {p.vp} VP  silver {p.silver}  workers {p.workers}",
                                   f"{name}: {p.vp} VP  s{p.silver} w{p.workers}")
                       if len(t) <= width), "")
@@ -369,7 +383,7 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
         p = state.players[seat]
         mover = "> " if state.to_move == seat else "  "
         you = "*" if seat == my_seat else " "
-        line = [Seg(f"{mover}{place + 1}. {short_name(names[seat]):<{NAME_WIDTH}}{you}",
+        line = [Seg(f"{mover}{place + 1}. {seat_name(names, seat):<{NAME_WIDTH + 3}}{you}",
                     Style.BOLD if state.to_move == seat else Style.NORMAL),
                 Seg(f"{p.vp:>3} VP  s{p.silver} w{p.workers}")]
         if state.depot_shields and state.shields[seat]:  # the shields on their castles
@@ -468,16 +482,19 @@ def entry_text(entry: HistoryEntry, names: Sequence[str]) -> str:
     """A history entry as shown in the log.
 
     >>> entry_text(HistoryEntry(1, "hello", EntryKind.CHAT), ["Ann", "Bob"])
-    '<Bob> hello'
+    '<P2 Bob> hello'
+    >>> entry_text(HistoryEntry(0, "Ann took workers with a 5.", EntryKind.ACTION), ["Ann"])
+    'P1 Ann took workers with a 5.'
     """
     if entry.kind == EntryKind.CHAT:
-        who = names[entry.seat] if entry.seat is not None else "?"
+        who = f"P{entry.seat + 1} {names[entry.seat]}" if entry.seat is not None else "?"
         return f"<{who}> {entry.text}"
     if entry.kind == EntryKind.CHANCE:
         return f"* {entry.text}"
+    seat = f"P{entry.seat + 1} " if entry.seat is not None else ""
     if entry.kind == EntryKind.EVENT:
-        return f"! {entry.text}"
-    return entry.text
+        return f"! {seat}{entry.text}"
+    return f"{seat}{entry.text}"
 
 
 def log_lines(history: Sequence[HistoryEntry], names: Sequence[str], width: int,
@@ -492,7 +509,7 @@ def log_lines(history: Sequence[HistoryEntry], names: Sequence[str], width: int,
     >>> for line in lines:
     ...     print(text(line))
     Log (PgUp/PgDn)
-    Ann took workers with a 5.
+    P1 Ann took workers with a 5.
     (this turn) Ann sold 2 x goods
       3 (pink).
     """
@@ -540,18 +557,22 @@ def status_line(model: Model, width: int) -> Line:
         turn = "You win: the duchy is full" if outcome(state).won else "The duchy is not full"
     elif state.is_over:
         result = outcome(state)
-        turn = f"{short_name(names[result.winner])} wins with {result.scores[result.winner]} VP"
+        turn = f"{seat_name(names, result.winner)} wins with {result.scores[result.winner]} VP"
     elif model.draft:
         turn = "Your turn"
     else:
-        turn = table.waiting_for() or (f"{short_name(names[state.to_move])} to move"
+        turn = table.waiting_for() or (f"{seat_name(names, state.to_move)} to move"
                                        if state.to_move is not None else "")
     dice = " ".join(f"({d})" if p.dice_used >> i & 1 else str(d)
                     for i, d in enumerate(p.dice)) if any(p.dice) else "-"
-    who = "" if seat == table.my_seat else f"{short_name(names[seat])}: "
+    who = "" if seat == table.my_seat else f"{seat_name(names, seat)}: "
     head = f" {where} | "
+    not_saved = table.not_saved if isinstance(table, LocalTable) else None
+    # Lasting while the disk refuses: every step played since is not on disk.
+    warning = " NOT SAVED " if not_saved is not None else ""
+    width -= len(warning)
     if state.is_over or table.ended:
-        tails = [f"{short_name(names[seat])}: {p.vp} VP"]
+        tails = [f"{seat_name(names, seat)}: {p.vp} VP"]
     else:
         vp = f"{p.vp} VP"
         if state.config.solo:
@@ -565,7 +586,7 @@ def status_line(model: Model, width: int) -> Line:
     line = fit(f"{head}{turn} | {tail}", width)
     if len(line) + 7 <= width:
         line = line.ljust(width - 7) + " ? help"
-    return [Seg(line.ljust(width), Style.BAR)]
+    return [*([Seg(warning, Style.ERROR)] if warning else []), Seg(line.ljust(width), Style.BAR)]
 
 
 def footer_line(keys: Sequence[tuple[str, str]], width: int) -> Line:
@@ -593,10 +614,10 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
     """Every player's VP by category, the totals, empty spaces, and who won and why (with
     ``notes`` such as who resigned when)."""
     result = outcome(state)
-    width = max(7, *(len(short_name(n)) + 2 for n in names))
+    width = max(7, *(len(seat_name(names, s)) + 1 for s in range(len(names))))
     title = "Final scores" if state.is_over else f"Scores when the game stopped ({ended})"
     lines: list[Line] = [[Seg(title, Style.TITLE)], []]
-    head = f"{'':<16}" + "".join(f"{short_name(n):>{width}}" for n in names)
+    head = f"{'':<16}" + "".join(f"{seat_name(names, s):>{width}}" for s in range(len(names)))
     lines.append([Seg(head, Style.BOLD)])
     for category in categories(state.players[0].breakdown):
         cells = "".join(f"{p.breakdown[category]:>{width}}" for p in state.players)
@@ -613,13 +634,13 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
         return lines + [[Seg(note)] for note in notes]
     if ended:  # why it stopped comes first: it may name a winner other than the points leader
         lines.append([Seg(f"The game stopped early: {ended}.", Style.BOLD)])
-        lines.append([Seg(f"On points, {names[winner]} was ahead with {result.scores[winner]} "
-                          f"VP (decided by {result.decided_by}).")])
+        lines.append([Seg(f"On points, P{winner + 1} {names[winner]} was ahead with "
+                          f"{result.scores[winner]} VP (decided by {result.decided_by}).")])
     else:
         verb = "wins" if state.is_over else "leads"
-        lines.append([Seg(f"{names[winner]} {verb} with {result.scores[winner]} VP "
+        lines.append([Seg(f"P{winner + 1} {names[winner]} {verb} with {result.scores[winner]} VP "
                           f"(decided by {result.decided_by}).", Style.BOLD)])
-    ranking = "  ".join(f"{i + 1}. {short_name(names[s])} {result.scores[s]}"
+    ranking = "  ".join(f"{i + 1}. {seat_name(names, s)} {result.scores[s]}"
                         for i, s in enumerate(result.ranking))
     lines.append([Seg(f"Ranking: {ranking}")])
     lines += [[Seg(note)] for note in notes]
@@ -662,10 +683,11 @@ def standings_lines(state: GameState, names: Sequence[str]) -> list[Line]:
     + workers left          0      1
     = at the end            4      5
     """
-    width = max(7, *(len(short_name(n)) + 2 for n in names))
+    width = max(7, *(len(seat_name(names, s)) + 1 for s in range(len(names))))
     where = f"phase {PHASE_LETTERS[state.phase]}, round {state.round + 1}"
     lines: list[Line] = [[Seg(f"Scores now ({where}; S or Esc: back)", Style.TITLE)], [],
-                         [Seg(f"{'':<18}" + "".join(f"{short_name(n):>{width}}" for n in names),
+                         [Seg(f"{'':<18}" + "".join(f"{seat_name(names, s):>{width}}"
+                                                    for s in range(len(names))),
                               Style.BOLD)]]
     final = [end_game_points(p, state.config.edition) for p in state.players]
     now_categories = [c for c in categories(state.players[0].breakdown) if c not in final[0]]
@@ -695,7 +717,7 @@ def chart_lines(rounds: Sequence[tuple[int, ...]], names: Sequence[str], width: 
     >>> for line in chart_lines([(2, 0), (5, 3), (9, 9)], ["Ann", "Bob"], 80, 9):
     ...     print(text(line).rstrip())
     VP round by round (G or Esc: back)
-    o Ann  x Bob  (# both)
+    o P1 Ann  x P2 Bob  (# both)
       9|      #
        |   o
        |o  x
@@ -704,7 +726,7 @@ def chart_lines(rounds: Sequence[tuple[int, ...]], names: Sequence[str], width: 
         A
     """
     n = len(names)
-    legend = "  ".join(f"{CHART_MARKS[s]} {short_name(names[s])}" for s in range(n))
+    legend = "  ".join(f"{CHART_MARKS[s]} {seat_name(names, s)}" for s in range(n))
     lines: list[Line] = [[Seg("VP round by round (G or Esc: back)", Style.TITLE)],
                          [Seg(fit(f"{legend}  (# both)" if n == 2 else f"{legend}  (# several)",
                                   width))]]
@@ -749,22 +771,26 @@ def lesson_pane(lesson: Sequence[str], width: int) -> list[Line]:
 
 
 def hint_lines(hint: Hint, width: int) -> list[Line]:
-    """The bot's suggestion: the keys to press with what each chooses, what it earns at
-    once, and what the bot thinks it is worth by the end of the game."""
-    lines: list[Line] = [[Seg("Hint: what the strongest bot would do now", Style.TITLE)], []]
+    """The bot's suggestion, in the choices' pane: the keys to press with what each
+    chooses (what it picks is marked on the board and the estate)."""
+    lines: list[Line] = [[Seg(fit("Hint (marked): Enter does it, Esc: back", width),
+                              Style.TITLE)]]
     for i, (key, label) in enumerate(hint.steps):
-        lines.append([Seg("  press " if i == 0 else "  then  "), Seg(key, Style.KEY),
-                      Seg(fit(f"  {label}", width - 10))])
-    now = f"+{hint.vp_now} VP" + (f" ({hint.now})" if hint.now else "")
-    worth = f"{hint.worth:+.0f}"
-    lines += [[], [Seg("At once: ", Style.BOLD), Seg(fit(now, width - 9))],
-              [Seg("By the end: ", Style.BOLD),
-               Seg(f"the bot reckons it worth about {worth} VP to you")]]
-    if hint.says:
-        lines += [[Seg("The engine says: ", Style.BOLD), Seg(fit(hint.says, width - 17))]]
-    lines += [
-              [], [Seg("Enter: do it   Esc: back (and press the keys yourself)", Style.DIM)]]
+        lines.append([Seg("press " if i == 0 else "then  "), Seg(key, Style.KEY),
+                      Seg(fit(f" {label}", max(1, width - 6 - len(key))))])
     return lines
+
+
+def hint_reason_lines(hint: Hint, width: int) -> list[Line]:
+    """Why the bot would do it (in the game's words), what it earns at once, and what the
+    bot reckons it worth by the end of the game, in the log's pane."""
+    parts = [(f"Why: it {hint.why}.", Style.BOLD),
+             (f"At once: {hint.now or 'nothing'}.", Style.NORMAL),
+             (f"Bot's estimate by the end: {hint.worth:+.0f} VP", Style.NORMAL)]
+    if hint.says:
+        parts.append((f"The engine says: {hint.says}", Style.NORMAL))
+    return [[Seg(line, style)] for part, style in parts
+            for line in textwrap.wrap(safe(part), max(10, width), subsequent_indent="  ")]
 
 
 def page_lines(body: Sequence[str], title: str, height: int, scroll: int) -> list[Line]:
@@ -907,15 +933,16 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
         if room >= 12:  # the chart too, if it fits
             lines += [[], *chart_lines(model.round_scores(), names, body.width, room)]
         canvas.draw(body, lines)
-    elif overlay == Overlay.HINT and model.hint is not None:
-        canvas.draw(body, hint_lines(model.hint, body.width))
     elif overlay == Overlay.CHART:
         canvas.draw(body, chart_lines(model.round_scores(), names, body.width, body.height))
     else:
         menu = model.menu()
+        hint = model.hint if overlay == Overlay.HINT else None
         mine = model.view_seat == table.my_seat
-        marks = marks_for(menu) if mine else {}
-        board_marks = marks_for(menu)
+        board_marks = shown_marks(marks_for(menu), model.hint_level)
+        marks = board_marks if mine else {}
+        if hint is not None:  # what the hint picks, marked before Enter does it
+            marks = board_marks = {target: (Style.CURSOR, 0) for target in hint.targets}
         seat = model.view_seat
         changes = model.changes
         canvas.draw(layout.estate, estate_lines(state, seat, names,
@@ -930,14 +957,19 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
             waiting = f"{waiting}. Steps: . and , one action, > and < one turn."
         elif (gone := model.handover_seat()) is not None:
             waiting = f"{waiting or ''}. B lets a bot play {names[gone]}'s seat."
-        canvas.draw(layout.menu, menu_lines(menu, waiting, layout.menu.height,
-                                            layout.menu.width))
+        if hint is not None:
+            canvas.draw(layout.menu, hint_lines(hint, layout.menu.width))
+        else:
+            canvas.draw(layout.menu, menu_lines(menu, waiting, layout.menu.height,
+                                                layout.menu.width))
         if layout.others is not None:
             others = [s for s in range(len(names)) if s != seat]
             canvas.draw(layout.others, others_lines(state, others, names, layout.others.width,
                                                     changes))
         lesson = model.lesson_text()
-        if lesson:
+        if hint is not None:
+            canvas.draw(layout.log, hint_reason_lines(hint, layout.log.width))
+        elif lesson:
             canvas.draw(layout.log, lesson_pane(lesson, layout.log.width))
         else:
             canvas.draw(layout.log, log_lines(table.history, names, layout.log.width,
@@ -954,7 +986,8 @@ def message_line(model: Model, width: int) -> Line:
         return [Seg(fit(model.confirm.question, width), Style.ERROR)]
     if model.chat is not None:
         shown = model.chat[-(width - 12):]
-        return [Seg("Say: ", Style.BOLD), Seg(shown + "_"),
-                Seg("  (Enter sends, Esc cancels)"[:max(0, width - len(shown) - 6)],
-                    Style.DIM)]
+        label, hint = ("Go to: ", "  (a step, a phase A-E, or phase and round: C3)") \
+            if model.going_to else ("Say: ", "  (Enter sends, Esc cancels)")
+        return [Seg(label, Style.BOLD), Seg(shown + "_"),
+                Seg(hint[:max(0, width - len(shown) - len(label) - 1)], Style.DIM)]
     return [Seg(fit(model.message, width))]

@@ -192,6 +192,13 @@ class Steppable(Protocol):
     def step_turn(self, delta: int) -> None:
         """Move ``delta`` turns forward (negative: back), clamped to the record."""
 
+    def step_round(self, delta: int) -> None:
+        """Move to the start of the ``delta``-th round from here (negative: back; 0: the
+        start of this one), clamped to the record."""
+
+    def step_of(self, phase: int, game_round: int | None = None) -> int | None:
+        """The first step in ``phase`` (0-4; and its round ``game_round``, 0-4), or None."""
+
     @property
     def position(self) -> tuple[int, int]:
         """(current step, number of steps)."""
@@ -378,7 +385,10 @@ class LocalTable:
         """The name of the bots' strategy, in a game dealt from a seed."""
         self.saving: Callable[[SavedGame], None] | None = None
         """Where the game goes after every change (a turn, a chance event, chat, resigning):
-        the client writes it to disk. An OSError it raises becomes a notice."""
+        the client writes it to disk. An OSError it raises becomes a notice, and
+        ``not_saved`` (which the status line shows) until a save works again."""
+        self.not_saved: str | None = None
+        """Why the game on disk is behind the game played (the last save failed), or None."""
 
     @classmethod
     def new(cls, name: str, bots: int = 1, seed: int | None = None, strategy: str = "greedy",
@@ -646,7 +656,18 @@ class LocalTable:
         try:
             self.saving(self.saved())
         except OSError as exc:
-            self._events.append(Notice(f"the game could not be saved: {exc.strerror or exc}"))
+            if self.not_saved is None:
+                self._events.append(Notice(f"Not saved: {exc.strerror or exc}. It is tried "
+                                           "again at each step."))
+            self.not_saved = exc.strerror or str(exc)
+        else:
+            if self.not_saved is not None:
+                self._events.append(Notice("The game is saved again: nothing is lost."))
+            self.not_saved = None
+
+
+def _round_of(state: GameState) -> tuple[int, int]:
+    return state.phase, state.round
 
 
 class ReplayTable:
@@ -734,6 +755,21 @@ class ReplayTable:
             else:
                 pos = next((b for b in reversed(self._bounds) if b < pos), pos)
         self._go(pos)
+
+    def step_round(self, delta: int) -> None:
+        """Move to the start of the ``delta``-th round from here (a round starts with the
+        chance event that rolls it); 0: the start of this round."""
+        starts = [i for i, state in enumerate(self._states)
+                  if i == 0 or _round_of(state) != _round_of(self._states[i - 1])]
+        here = max(i for i, start in enumerate(starts) if start <= self._pos)
+        if delta < 0 and starts[here] < self._pos:
+            delta += 1  # back: first to the start of this round
+        self._go(starts[max(0, min(len(starts) - 1, here + delta))])
+
+    def step_of(self, phase: int, game_round: int | None = None) -> int | None:
+        """The first step in ``phase`` (and its round ``game_round``), or None."""
+        return next((i for i, state in enumerate(self._states)
+                     if state.phase == phase and game_round in (None, state.round)), None)
 
     def _go(self, pos: int) -> None:
         self._moved = self._moved or pos != self._pos

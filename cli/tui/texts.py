@@ -12,6 +12,7 @@ Tiles are shown by short codes so that colour is never the only cue:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2p_burgundy.shields import SHIELD_COUNT, SHIELD_VP, SHIELD_WORDS
@@ -94,6 +95,16 @@ def short_name(name: str) -> str:
     ('Ann', 'Tess Long.')
     """
     return name if len(name) <= NAME_WIDTH else name[:NAME_WIDTH - 1] + "."
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    """A player's seat (``P1``..``P4``) and short name: two players of one name (two
+    default bots) are told apart everywhere a name is shown.
+
+    >>> seat_name(["Bot", "Bot"], 1)
+    'P2 Bot'
+    """
+    return f"P{seat + 1} {short_name(names[seat])}"
 
 
 def goods_label(goods: int) -> str:

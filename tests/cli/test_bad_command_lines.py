@@ -32,7 +32,7 @@ CASES: list[tuple[str, list[str], str]] = [
      "no_such_module_x"),
     ("verify: no file given", ["verify"], "GAMEFILE"),
     ("verify: missing file", ["verify", "{tmp}/nonexistent.game"], "nonexistent.game"),
-    ("verify: a folder", ["verify", "{tmp}"], "Is a directory"),
+    ("verify: a folder", ["verify", "{tmp}"], "a folder, not a file"),
     ("replay: missing file", ["replay", "{tmp}/nonexistent.game"], "nonexistent.game"),
     ("replay: not a game file", ["replay", "{tmp}/notes.txt"], "notes.txt"),
     ("estates: unknown edition", ["estates", "--edition", "1999"], "'1999'"),

@@ -126,6 +126,6 @@ def test_a_bad_estate_file_is_one_line_and_exit_code_2(tmp_path, changes, messag
 def test_an_estate_file_that_is_not_json_or_not_there(tmp_path, capsys):
     (tmp_path / "x.json").write_text("{rows")
     assert main(["sim", "--estate-file", str(tmp_path / "x.json")]) == 2
-    assert "x.json is not JSON" in capsys.readouterr().err
+    assert "x.json: not JSON" in capsys.readouterr().err
     assert main(["bot", "--host", "--estate-file", str(tmp_path / "none.json")]) == 2
     assert "cannot read" in capsys.readouterr().err

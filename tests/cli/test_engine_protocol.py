@@ -675,7 +675,7 @@ def test_a_hint_engine_gives_the_hint_and_what_it_says() -> None:
     from p2p_burgundy.cli.engine import Clock, EngineSettings
     from p2p_burgundy.cli.tui.hint import bot as hint_bot
     from p2p_burgundy.cli.tui.hint import suggest
-    from p2p_burgundy.cli.tui.render import hint_lines
+    from p2p_burgundy.cli.tui.render import hint_reason_lines
 
     state = started()
     assert isinstance(hint_bot(1, tiny()), EngineStrategy)
@@ -685,5 +685,5 @@ def test_a_hint_engine_gives_the_hint_and_what_it_says() -> None:
     finally:
         engine.close()
     assert hint.says == "the first place_tile" and hint.steps
-    shown = ["".join(seg.text for seg in line) for line in hint_lines(hint, 80)]
+    shown = ["".join(seg.text for seg in line) for line in hint_reason_lines(hint, 80)]
     assert "The engine says: the first place_tile" in shown

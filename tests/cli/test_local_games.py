@@ -31,6 +31,7 @@ from p2p_burgundy.cli.localgame import (
     save,
 )
 from p2p_burgundy.cli.main import main, parse
+from p2p_burgundy.cli.program import program
 from p2p_burgundy.cli.replay import load_game
 from p2p_burgundy.cli.strategies import Strategy, make
 from p2p_burgundy.cli.tui.command import play_mode, resume_local
@@ -167,12 +168,19 @@ def test_a_save_that_fails_midway_leaves_the_previous_one(tmp_path, monkeypatch)
 
     monkeypatch.setattr(os, "fsync", full)
     table.send_chat("hi")  # a change: saving it fails, and the game goes on
-    assert Notice("the game could not be saved: No space left on device") in table.poll()
+    assert Notice("Not saved: No space left on device. It is tried again at each step.") \
+        in table.poll()
+    assert table.not_saved == "No space left on device"  # lasting: the status line says so
     assert path.read_bytes() == before
     assert sorted(p.name for p in path.parent.iterdir()) == ["game.local"]
+    table.send_chat("still")  # said once, and still true
+    assert not [e for e in table.poll() if isinstance(e, Notice)]
+    assert table.not_saved == "No space left on device"
     monkeypatch.undo()
     table.send_chat("again")  # the next save that works has everything
-    assert [text for _, text in load(path).chat] == ["hi", "again"]
+    assert Notice("The game is saved again: nothing is lost.") in table.poll()
+    assert table.not_saved is None
+    assert [text for _, text in load(path).chat] == ["hi", "still", "again"]
     assert load(path).record == table.saved().record
 
 
@@ -191,7 +199,7 @@ def test_resuming_a_finished_game_points_at_its_replay(tmp_path, capsys):
     table.resign()
     assert resume_local(tmp_path, str(path), solo=False, prog="burgundy play") is None
     assert capsys.readouterr().err == (f"burgundy play: {path}: this game is over "
-                                       f"(burgundy replay {path} shows it)\n")
+                                       f"({program()} replay {path} shows it)\n")
 
 
 def test_the_latest_unfinished_game_of_the_kind_asked_for(tmp_path, capsys):

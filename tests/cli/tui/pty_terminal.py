@@ -175,9 +175,22 @@ class PtyTerminal:
 def burgundy(home: Path, *args: str, cols: int = 80, rows: int = 24,
              env: dict[str, str] | None = None) -> Iterator[PtyTerminal]:
     """``python -m p2p_burgundy.cli.main ARGS`` on a pseudo-terminal."""
-    term = PtyTerminal([sys.executable, "-m", "p2p_burgundy.cli.main", *args], home, cols, rows,
-                       env)
+    with running([sys.executable, "-m", "p2p_burgundy.cli.main", *args], home, cols=cols,
+                 rows=rows, env=env) as term:
+        yield term
+
+
+@contextlib.contextmanager
+def running(argv: Sequence[str], home: Path, *, cols: int = 80, rows: int = 24,
+            env: dict[str, str] | None = None) -> Iterator[PtyTerminal]:
+    """``argv`` on a pseudo-terminal (a command the program printed, split as a shell does:
+    ``shlex.split``)."""
+    term = PtyTerminal(argv, home, cols, rows, env)
     try:
         yield term
     finally:
         term.close()
+
+
+PRINTED_PROGRAM = r"(?:\S+ -m p2p_burgundy\.cli\.main|\S*burgundy)"
+"""How a printed command starts (:mod:`p2p_burgundy.cli.program`), as a regular expression."""

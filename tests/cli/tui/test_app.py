@@ -155,7 +155,7 @@ def test_scores_any_time_by_category_and_if_the_game_ended_now() -> None:
                                                footer_keys(model)).text()]
     assert screen[1:17] == [
         "Scores now (phase A, round 1; S or Esc: back)", "",
-        "                      Ann    Bea",
+        "                   P1 Ann P2 Bea",
         "animals                 0      0", "region                  0      0",
         "phase bonus             0      0", "colour bonus            0      0",
         "sales                   0      0", "watchtower              0      0",
@@ -192,7 +192,8 @@ def test_the_race_round_by_round_at_the_end_and_in_replays() -> None:
     dispatch(model, "G")
     assert model.context() == Context.CHART
     screen = render(model, compute_layout(80, 24), footer_keys(model)).text()
-    assert screen[1].startswith("VP round by round") and screen[2].startswith("o Ann  x Bot 1")
+    assert screen[1].startswith("VP round by round")
+    assert screen[2].startswith("o P1 Ann  x P2 Bot 1")
     points = "".join(screen[3:19])
     assert points.count("o") + points.count("x") + 2 * points.count("#") == 50
     assert screen[20].split() == ["A", "B", "C", "D", "E"]

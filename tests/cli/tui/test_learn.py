@@ -32,11 +32,32 @@ def _pressed(term: PtyTerminal, number: int) -> list[str]:
     return line.removeprefix("Press: ").split()
 
 
+def _follow(term: PtyTerminal, number: int) -> None:
+    """Do step ``number`` one key at a time, each the first the ``Press:`` line shows: the
+    line follows every key, inside a choice of several keys too."""
+    keys = _pressed(term, number)
+    while True:
+        term.press(keys[0])
+        if len(keys) == 1:
+            return
+        shown = keys
+        assert term.wait_until(lambda: _press_line(term) != shown  # noqa: B023 (waited on here)
+                               or "not this one" in term.text), term.text
+        assert _press_line(term) == keys[1:], term.text
+        keys = keys[1:]
+
+
+def _press_line(term: PtyTerminal) -> list[str]:
+    line = next((line[43:] for line in term.screen.display if line[43:].startswith("Press: ")),
+                "")
+    return line.removeprefix("Press: ").split()
+
+
 def test_the_guided_game_from_start_to_end_by_its_own_instructions(tmp_path: Path) -> None:
     args = ("learn", "--name", "Tess", "--bot-delay", "0")
     with burgundy(tmp_path, *args) as term:
         for number in range(1, 7):
-            term.press(*_pressed(term, number))
+            _follow(term, number)
         term.wait_for(f"Lesson 7 of {TOTAL}: a ship")
         term.press("1", "q")  # a stray choice, then leave half-way
         assert term.wait_exit() == 0
@@ -46,7 +67,7 @@ def test_the_guided_game_from_start_to_end_by_its_own_instructions(tmp_path: Pat
         term.wait_for(f"Lesson 7 of {TOTAL}: not this one")
         term.press("u")
         for number in range(7, 17):
-            term.press(*_pressed(term, number))
+            _follow(term, number)
         term.wait_for(f"Lesson 17 of {TOTAL}: the scores")
         assert "Phase B round 1/5" in term.text
         term.press("S")
@@ -113,3 +134,42 @@ def test_every_step_fits_its_pane_at_80x24_and_the_lesson_is_a_legal_game() -> N
                     enumerate((s for t in LESSON for s in t), 1)]
     table.poll()
     assert table.state.phase == 1 and table.state.to_move == 0
+
+
+def test_the_lessons_words_hold_on_their_own_deal() -> None:
+    """What the steps say happens (the goods a ship leaves, the VP the pigs score, what a
+    sale pays) is what their actions do on the lesson's deal."""
+    from p2p_burgundy import apply
+
+    lesson = Lesson(None)
+    table = lesson.table("Tess")
+    effects = []
+    for turn in LESSON:
+        table.poll()
+        state = table.state
+        for step in turn:
+            after = state
+            for action in step.actions:
+                after = apply(after, action)
+            effects.append((step, state, after))
+            state = after
+        table.submit_turn([a for step in turn for a in step.actions])
+    by_title = {step.title: (before, after) for step, before, after in effects}
+
+    before, after = by_title["a ship"]
+    assert "You hold three goods types at most: with 1, 3, 6 held, depot 1's 2 stays, its 1 " \
+        "joins yours." in LESSON[2][0].why
+    held = [g for g in range(1, 7) if before.players[0].goods[g]]
+    assert held == [1, 3, 6] and before.depot_goods[1][1:3] == (1, 1)
+    assert after.depot_goods[1][2] == 1 and after.depot_goods[1][1] == 0  # the 2 stays
+    assert after.players[0].goods[1] == before.players[0].goods[1] + 1
+    assert after.track[0][0] > before.track[0][0]  # up the turn order
+
+    before, after = by_title["placing an animal"]
+    assert "The 4 pigs score 4 VP at once" in LESSON[4][1].why
+    assert after.players[0].vp - before.players[0].vp == 4
+
+    before, after = by_title["selling goods"]
+    assert "your two turquoise goods" in LESSON[3][0].why
+    assert before.players[0].goods[1] == 2 and after.players[0].goods[1] == 0
+    assert after.players[0].silver == before.players[0].silver + 1

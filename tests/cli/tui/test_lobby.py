@@ -371,11 +371,23 @@ def test_a_gone_player_can_be_handed_to_a_bot_after_a_question() -> None:
     assert model.confirm is not None and model.confirm.question.startswith(
         "Let a bot play Ann's seat from now on? Every other player must agree.")
     assert dispatch(model, "n") is None and table.given == []
+    for page in ("l", "S", "i", "?"):  # over a page opened while waiting: B first, and works
+        dispatch(model, page)
+        assert model.context() != Context.WAIT
+        assert footer_keys(model)[0] == ("B", "let a bot play"), page
+        text = render(model, compute_layout(80, 24), footer_keys(model)).text()
+        assert text[23].startswith(" B let a bot play "), page
+        dispatch(model, "B")
+        assert model.confirm is not None and model.confirm.question.startswith(
+            "Let a bot play Ann's seat from now on?"), page
+        dispatch(model, "n")
+        dispatch(model, "^[")
+        assert model.context() == Context.WAIT, page
     dispatch(model, "B")
     command = dispatch(model, "y")
     assert command == SeatToBot(0)
     app = App(_Screen(), Palette({}), table, model)  # type: ignore[arg-type]
     app.execute(command)
     assert table.given == [0]
-    assert model.message.startswith("You agreed that a bot plays Ann's seat")
+    assert model.message.startswith("You agreed: a bot plays Ann's seat")
     assert model.handover_seat() is None

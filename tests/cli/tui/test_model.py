@@ -234,8 +234,23 @@ def test_what_the_others_changed_is_marked_until_we_choose() -> None:
         "placed Twr (+15 VP)."
     wide = render(model, compute_layout(120, 40), footer_keys(model)).text()
     assert wide[4][43:].startswith("3: Ck3  *---   Shp")
-    cy = wide.index(next(line for line in wide if line[84:].startswith("Cy: 15 VP")))
+    cy = wide.index(next(line for line in wide if line[84:].startswith("P3 Cy: 15 VP")))
     assert "Twr *" in wide[cy + 3]
+    # M steps through the others, each on their estate with what they did marked.
+    from p2p_burgundy.cli.tui.app import dispatch
+
+    assert dispatch(model, "M") is None and model.view_seat == 0
+    assert model.message == "Since your last turn P1 Ann took workers (+0 VP). M: the " \
+        "next player."
+    dispatch(model, "M")
+    assert model.view_seat == 2
+    assert model.message == "Since your last turn P3 Cy took Twr, placed Twr (+15 VP). M: " \
+        "the next player."
+    narrow = render(model, compute_layout(80, 24), footer_keys(model)).text()
+    assert narrow[1].startswith("P3 Cy's estate")
+    assert narrow[4].startswith("    A5    A4   *Twr   K1")  # the space Cy built on, marked
+    dispatch(model, "M")
+    assert model.view_seat == 0
     model.next_view()  # looking around keeps the marks
     model.hotkey("1")  # choosing clears them
     assert model.changes == frozenset()

@@ -7,6 +7,7 @@ nothing sleeps for a fixed time.
 from __future__ import annotations
 
 import re
+import shlex
 import signal
 import sys
 from pathlib import Path
@@ -23,7 +24,7 @@ if sys.platform == "win32":
     pytest.skip("needs a POSIX pty", allow_module_level=True)
 pytest.importorskip("pyte", reason="pyte is in the test extras: pip install -e '.[test]'")
 
-from .pty_terminal import PtyTerminal, burgundy
+from .pty_terminal import PRINTED_PROGRAM, PtyTerminal, burgundy, running
 
 START = ("play", "--bots", "1", "--seed", "3", "--name", "Tess", "--bot-delay", "0")
 HERE = Path(__file__).parent
@@ -147,10 +148,10 @@ def test_at_120x40_every_other_estate_stands_beside_yours(tmp_path: Path) -> Non
     with burgundy(tmp_path, "play", "--bots", "2", "--seed", "3", "--name", "Tess",
                   "--bot-delay", "0", cols=120, rows=40) as term:
         screen = term.wait_for("use die 1")
-        assert "Tess's estate (board 1)" in screen
+        assert "P1 Tess's estate (board 1)" in screen
         titles = [line[84:].split(":")[0] for line in term.screen.display
-                  if line[84:].startswith("Bot ")]
-        assert titles == ["Bot 1", "Bot 2"]
+                  if line[84:].startswith(("P2 ", "P3 "))]
+        assert titles == ["P2 Bot 1", "P3 Bot 2"]
         term.press("q")
         assert term.wait_exit() == 0
 
@@ -171,9 +172,10 @@ def test_a_hint_from_the_bot_then_enter_plays_it(tmp_path: Path) -> None:
     with burgundy(tmp_path, *START) as term:
         term.wait_for("use die 1")
         term.press("H")
-        screen = term.wait_for("Hint: what the strongest bot would do now")
+        screen = term.wait_for("Hint (marked): Enter does it, Esc: back")
         assert "press 1" in screen or "press 2" in screen
-        assert "By the end: the bot reckons it worth about" in screen
+        assert "Why: it " in screen and "Bot's estimate by the end: " in screen
+        assert ">3<" in screen or ">4<" in screen  # the die it uses, marked
         term.press("enter")
         term.wait_for("(this turn) Tess")
 
@@ -237,7 +239,7 @@ def test_chat_line_goes_to_the_log(tmp_path: Path) -> None:
         term.press("c")
         term.wait_for("Say:")
         term.press("q1 hello", "enter")
-        term.wait_for("<Tess> q1 hello")
+        term.wait_for("<P1 Tess> q1 hello")
         assert "use die 1" in term.text  # no key of the chat line reached the game
 
 
@@ -260,7 +262,7 @@ def test_a_whole_game_at_80x24_never_shows_a_cut_and_reaches_the_scores(tmp_path
         assert re.search(r"\w+ wins with \d+ VP \(decided by ", screen)
         term.press("G")
         screen = term.wait_for("VP round by round")
-        assert "o Tess Long.  x Bot 1  + Bot 2  * Bot 3" in screen
+        assert "o P1 Tess Long.  x P2 Bot 1  + P3 Bot 2  * P4 Bot 3" in screen
         term.press("esc")
         term.wait_for("Final scores")
         term.press("s")
@@ -370,9 +372,9 @@ def test_a_local_game_left_with_q_comes_back_with_the_printed_command(tmp_path: 
         term.press("q")
         assert term.wait_exit() == 0
         unwrapped = "".join(term.screen.display)  # the long path wraps at 80 columns
-        found = re.search(r"burgundy (play --local --resume \S+\.local)", unwrapped)
+        found = re.search(PRINTED_PROGRAM + r" play --local --resume \S+\.local", unwrapped)
         assert found and "This game is saved. To go back to it:" in term.text, term.text
-    with burgundy(tmp_path, *found.group(1).split(), "--bot-delay", "0") as term:
+    with running([*shlex.split(found.group(0)), "--bot-delay", "0"], tmp_path) as term:
         term.wait_for("use die 1")
         # The same board, supplies and log (the bot's turn in it), what the bot changed
         # marked, and what it did said on the message line.

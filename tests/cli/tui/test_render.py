@@ -49,7 +49,7 @@ def screen_text(model: Model, width: int = 80, height: int = 24) -> list[str]:
 def test_whole_screen_at_80x24_while_placing_a_tile() -> None:
     assert screen_text(placing_model()) == [
         " A 1/5 | Your turn | dice (1) (2) | silver 1 | workers 1 | 0 VP           ? help",
-        "Ann's estate (board 1)                     Phase A round 1/5 | to come: 3 2 1 1",
+        "P1 Ann's estate (board 1)                  Phase A round 1/5 | to come: 3 2 1 1",
         "          A6    C5    C4    K3             1: ---   Shp",
         "       A2    A1    C6    K5    B4          2: Kn1   Cas",
         "    A5    A4   >B3  < K1    B2    B3       3: Sh2   Wrh               (5)",
@@ -58,8 +58,8 @@ def test_whole_screen_at_80x24_while_placing_a_tile() -> None:
         "       B6    M1    K2    B5    B6          6: Bnk   Sh3",
         "          M3    K4    K1    B3             Black: Sh3   Kn7   Bdh   Hal",
         "Storage: 1 Chu   2 ---   3 ---",
-        "Goods:  5x1   6x2   sold 0                 > 1. Ann       *  0 VP  s1 w1",
-        "Silver 1  Workers 1  VP 0                    2. Bea          0 VP  s1 w2",
+        "Goods:  5x1   6x2   sold 0                 > 1. P1 Ann       *  0 VP  s1 w1",
+        "Silver 1  Workers 1  VP 0                    2. P2 Bea          0 VP  s1 w2",
         "Dice:  (1)  (2)  Bonus tiles: none",
         "Knowledge: none",
         "Place Chu (church) on which space?         Log (PgUp/PgDn)",
@@ -77,7 +77,7 @@ def test_whole_screen_at_80x24_while_placing_a_tile() -> None:
 
 def test_estate_is_seven_offset_rows_of_colour_letter_and_die() -> None:
     assert [text(line).rstrip() for line in estate_lines(started(2), 0, NAMES)] == [
-        "Ann's estate (board 1)",
+        "P1 Ann's estate (board 1)",
         "          A6    C5    C4    K3",
         "       A2    A1    C6    K5    B4",
         "    A5    A4    B3    K1    B2    B3",
@@ -120,9 +120,9 @@ def test_board_for_three_players_shows_depots_black_depot_and_order() -> None:
         "6: Mkt   Pg2   Cas",
         "Black: Crp   Min   Min   Mkt",
         "       Ck3   Bnk",
-        "> 1. Cy           0 VP  s1 w1",
-        "  2. Ann          0 VP  s1 w2",
-        "  3. Bea       *  0 VP  s1 w3",
+        "> 1. P3 Cy           0 VP  s1 w1",
+        "  2. P1 Ann          0 VP  s1 w2",
+        "  3. P2 Bea       *  0 VP  s1 w3",
     ]
 
 
@@ -142,7 +142,7 @@ def test_score_page_has_every_category_total_and_tie_break() -> None:
     assert lines == [
         "Final scores",
         "",
-        "                    Ann    Bea",
+        "                 P1 Ann P2 Bea",
         "animals               8      0",
         "region                7     13",
         "phase bonus          14     16",
@@ -156,8 +156,8 @@ def test_score_page_has_every_category_total_and_tie_break() -> None:
         "total                60     51",
         "empty spaces         21     22",
         "",
-        "Ann wins with 60 VP (decided by score).",
-        "Ranking: 1. Ann 60  2. Bea 51",
+        "P1 Ann wins with 60 VP (decided by score).",
+        "Ranking: 1. P1 Ann 60  2. P2 Bea 51",
     ]
 
 
@@ -169,8 +169,8 @@ def test_scores_of_a_stopped_game_say_why_before_who_was_ahead() -> None:
     assert lines[0] == "Scores when the game stopped (Ann, the only player left, ended it and wins)"
     assert lines[-3:] == [
         "The game stopped early: Ann, the only player left, ended it and wins.",
-        "On points, Bea was ahead with 0 VP (decided by later in turn order).",
-        "Ranking: 1. Bea 0  2. Ann 0",
+        "On points, P2 Bea was ahead with 0 VP (decided by later in turn order).",
+        "Ranking: 1. P2 Bea 0  2. P1 Ann 0",
     ]
     assert not any("leads" in line or "wins with" in line for line in lines)
 
@@ -180,9 +180,9 @@ def test_score_screen_replaces_the_board_at_the_end() -> None:
     model = Model(table)
     model.refresh()
     lines = screen_text(model)
-    assert lines[0].startswith(" Game over | Ann wins with 60 VP | Ann: 60 VP")
+    assert lines[0].startswith(" Game over | P1 Ann wins with 60 VP | P1 Ann: 60 VP")
     assert lines[1] == "Final scores"
-    assert "Ann wins with 60 VP (decided by score)." in lines
+    assert "P1 Ann wins with 60 VP (decided by score)." in lines
 
 
 def test_too_small_terminal_gets_only_a_message() -> None:
@@ -206,12 +206,12 @@ def test_log_wraps_marks_our_last_turn_and_scrolls() -> None:
                HistoryEntry(1, "Bea took workers with a 3 (+2 workers)."),
                HistoryEntry(1, "hi", EntryKind.CHAT)]
     lines = [text(line) for line in log_lines(history, NAMES, 30, 10, mark=1)]
-    assert lines == ["Log (PgUp/PgDn)", "Ann took workers with a 5 (+2", "  workers).",
-                     "-- since your last turn ------", "Bea took workers with a 3 (+2",
-                     "  workers).", "<Bea> hi"]
+    assert lines == ["Log (PgUp/PgDn)", "P1 Ann took workers with a 5", "  (+2 workers).",
+                     "-- since your last turn ------", "P2 Bea took workers with a 3",
+                     "  (+2 workers).", "<P2 Bea> hi"]
     scrolled = [text(line) for line in log_lines(history, NAMES, 30, 3, scroll=2, mark=1)]
     assert scrolled == ["Log (2 lines up; PgDn: newer)", "-- since your last turn ------",
-                        "Bea took workers with a 3 (+2"]
+                        "P2 Bea took workers with a 3"]
 
 
 def test_control_characters_in_names_never_reach_the_screen() -> None:
@@ -317,12 +317,59 @@ def test_from_120x40_the_other_estates_stand_beside_yours() -> None:
     model = Model(table)
     model.refresh()
     lines = screen_text(model, 120, 40)
-    assert lines[1][84:] == "Bea: 0 VP  silver 1  workers 3"
+    assert lines[1][84:] == "P2 Bea: 0 VP  silver 1  workers 3"
     assert lines[2:9] == [line[:84] + f for line, f in zip(lines[2:9], (
         "       A6   C5   C4   K3", "     A2   A1   C6   K5   B4",
         "  A5   A4   B3   K1   B2   B3", "S6   S1   S2   Cas  S5   S4   S1",
         "  B2   B5   M4   B3   B1   A2", "     B6   M1   K2   B5   B6",
         "       M3   K4   K1   B3"), strict=True)]
     assert lines[9][84:] == "Storage empty" and lines[10][84:] == "Goods 2x1 4x1 6x1  sold 0"
-    assert lines[12][84:] == "Cy Longer.: 0 VP  s1 w1"
+    assert lines[12][84:] == "P3 Cy Longer.: 0 VP  s1 w1"
     assert lines[14][43:] == "Log (PgUp/PgDn)".ljust(41) + "     A2   A1   C6   K5   B4"
+
+
+def test_a_hint_marks_what_it_picks_and_says_why_before_enter() -> None:
+    from p2p_burgundy.cli.strategies import make
+    from p2p_burgundy.cli.tui.hint import suggest
+
+    model = placing_model()
+    assert model.draft is not None
+    hint = suggest(model.draft.state, make("greedy", 0))
+    model.show_hint(hint, model.draft.state)
+    lines = screen_text(model)
+    # What it picks is marked: the space, the tile in storage and the depot's tile.
+    assert lines[4] == "    A5    A4   >B3  < K1    B2    B3       3: Sh2   Wrh               (5)"
+    assert lines[6] == "    B2    B5    M4    B3    B1    A2       5:>Min < Kn20"
+    assert lines[9] == "Storage: 1>Chu < 2 ---   3 ---"
+    assert "[" not in "".join(lines[2:10])  # and nothing else
+    assert [line[:43].rstrip() for line in lines[14:19]] == [
+        "Hint (marked): Enter does it, Esc: back", "press p place a tile on your estate",
+        "then  1 Chu (church) (storage 1)", "then  1 B3 (row 3, 3)",
+        "then  3 depot 5: Min (mine)"]
+    assert [line[43:] for line in lines[14:22]] == [
+        "Why: it completes your beige region:",
+        "  +11 VP now, with the phase bonus;",
+        "  takes Min (mine) to place later: at",
+        "  the end of every phase each mine on",
+        "  your estate pays 1 silverling.",
+        "At once: -1 worker; +11 VP for",
+        "  region, phase bonus.",
+        "Bot's estimate by the end: +12 VP"]
+
+
+def test_the_hint_level_marks_every_choice_the_cursor_only_or_nothing() -> None:
+    from p2p_burgundy.cli.tui.model import HintLevel
+
+    model = placing_model()
+    assert screen_text(model)[4:7] == [  # all: both spaces on offer, the cursor's first
+        "    A5    A4   >B3  < K1    B2    B3       3: Sh2   Wrh               (5)",
+        " S6    S1    S2    Cas   S5    S4    S1    4: Shp   Twr",
+        "    B2    B5    M4   [B3  ] B1    A2       5: Min   Kn20"]
+    model.hint_level = HintLevel.TARGETS
+    lines = screen_text(model)
+    assert lines[4].startswith("    A5    A4   >B3  < K1") and "[" not in lines[6]
+    model.hint_level = HintLevel.NONE
+    lines = screen_text(model)
+    assert lines[4].startswith("    A5    A4    B3    K1") and "[" not in lines[6]
+    assert lines[15].startswith(">1 B3 (row 3, 3)")  # the choices are still listed
+    assert model.ask_hint() is None and model.message == "Hints are off: BURGUNDY_HINTS=none."
