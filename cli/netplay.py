@@ -25,7 +25,6 @@ from typing import Any, TypeVar
 from p2p_burgundy import (
     Action,
     Edition,
-    EngineError,
     GameState,
     IllegalAction,
     new_game,
@@ -49,7 +48,7 @@ from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot
 from p2p_burgundy.net.start import COLOURS
 
 from .estates import table_config
-from .lan import LanError, compose_turn, open_peer, play_headless
+from .lan import LanError, open_peer, play_headless
 from .strategies import make
 from .tui.table import (
     ChatReceived as TableChat,
@@ -315,10 +314,8 @@ class NetTable:
     peer thread through :meth:`PeerThread.call`.
 
     The log shows what the local game shows: each step the session resolved (what a chance
-    event drew, a turn's actions, the game after it) is described the same way. When the
-    session recomputes the game (a seat handed to a bot had played that step itself), a
-    line says so and the steps it replaced are described again, followed again by the chat
-    lines shown after them (what players wrote stays in the log). A seat the game waits for
+    event drew, a turn's actions, the game after it) is described the same way, once: a
+    resolved step never changes. A seat the game waits for
     and has not heard from for ``gone_after`` seconds is offered to a bot (:meth:`gone`,
     :meth:`seat_to_bot`).
     """
@@ -339,8 +336,6 @@ class NetTable:
         self._read = -1  # seq of the last snapshot described
         self._history: list[HistoryEntry] = []
         self._steps: list[Resolved] = []  # the game's steps described
-        self._marks: list[int] = []  # history length before each step's lines
-        self._rebuilds = 0  # recomputations of the game described
         self._chats = [0] * len(self._names)  # chat lines shown per seat
         self._rejected: set[tuple[int, int]] = set()  # void entries said, as (seat, seq)
         self._proofs = 0  # equivocations said
@@ -350,7 +345,6 @@ class NetTable:
         self._resignations: list[str] = []  # for the final scores, once the game is over
         self._sole: tuple[int, int] | None = None  # the sole entropy contributor announced
         self._ended: str | None = None
-        self._bot = make("greedy", int.from_bytes(os.urandom(4), "big"))
         self._clock = clock
         self._policy = HandOverPolicy(gone_after)
 
@@ -453,10 +447,8 @@ class NetTable:
         me = self.my_seat
         if waiting.what == "turn":
             mover = waiting.seats[0]
-            if mover == me and not snapshot.playing_for_bot:
+            if mover == me:
                 return None
-            if mover in snapshot.forfeits:
-                return f"a bot plays {self._names[mover]}'s turn"
         seats = [s for s in waiting.seats if s != me]
         if not seats:
             return None
@@ -465,8 +457,9 @@ class NetTable:
         note = f" (not heard from: {', '.join(self._names[s] for s in missing)})" \
             if missing and len(seats) > 1 else " (not heard from)" if missing else ""
         what = {"turn": f"{who}'s turn", "reveal": f"the dice from {who}",
-                "choice": f"the set-up choice of {who}"}.get(waiting.what,
-                                                              f"the set-up of {who}")
+                "choice": f"the set-up choice of {who}",
+                "hand-over": f"{who} to see the last step"}.get(waiting.what,
+                                                                 f"the set-up of {who}")
         return f"waiting for {what}{note}"
 
     def poll(self) -> list[TableEvent]:
@@ -479,8 +472,6 @@ class NetTable:
             out += self._describe(snapshot)
         if self._track_missing():
             out.append(StateChanged())
-        if self._snapshot.playing_for_bot and not self._ended:
-            self._bot_turn()
         return out
 
     def _describe(self, snapshot: Snapshot) -> list[TableEvent]:
@@ -514,22 +505,14 @@ class NetTable:
         return out
 
     def _follow(self, snapshot: Snapshot) -> bool:
-        """Describe the steps of ``snapshot`` not described yet; the steps described before
-        that it replaces (the session recomputed the game) are described again, after a
-        line saying why. Whether anything changed."""
+        """Describe the steps of ``snapshot`` not described yet (a step, once resolved, never
+        changes). Whether anything changed."""
         steps = snapshot.history
-        same = next((i for i, (old, new) in enumerate(zip(self._steps, steps, strict=False))
-                     if old != new), min(len(self._steps), len(steps)))
-        rebuilt = snapshot.rebuilds != self._rebuilds
-        self._rebuilds = snapshot.rebuilds
-        if not rebuilt and same == len(self._steps) == len(steps):
+        if len(steps) == len(self._steps):
             return False
+        start = len(self._steps)
         self._steps = list(steps)
-        self._show(same, "A player handed to a bot had played that very step itself: its own "
-                   "entry counts, and the game was recomputed from there." if rebuilt else None)
-        if rebuilt:
-            self._forfeits &= set(snapshot.forfeits)
-            self._resigned &= set(snapshot.resigned)
+        self._show(start)
         return True
 
     def _game_over(self, snapshot: Snapshot) -> list[TableEvent]:
@@ -559,6 +542,12 @@ class NetTable:
                     "rest of the game (q leaves).")
             self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
             out.append(Notice(text))
+        if snapshot.overruled is not None and not self._ended:
+            self._ended = (f"the other players handed your seat to a bot at step "
+                           f"{snapshot.overruled}, before your own entry for it reached them: "
+                           "the game goes on without you from there (burgundy verify shows it)")
+            self._history.append(HistoryEntry(None, self._ended, EntryKind.EVENT))
+            out.append(GameEnded(self._ended))
         for seat in sorted(set(snapshot.forfeits) - self._forfeits):
             self._forfeits.add(seat)
             if seat not in snapshot.resigned:
@@ -589,25 +578,15 @@ class NetTable:
         self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
         return [Notice(text)]
 
-    def _show(self, since: int, why: str | None = None) -> None:
-        """Describe the steps from ``since`` on, after a line saying ``why``; the lines of
-        steps shown before from there (the session recomputed the game) are replaced, but
-        the chat lines among them are what players wrote: they follow again, in order."""
-        chats: list[HistoryEntry] = []
-        if since < len(self._marks):
-            chats = [h for h in self._history[self._marks[since]:] if h.kind == EntryKind.CHAT]
-            del self._history[self._marks[since]:], self._marks[since:]
-        if why is not None:
-            self._history.append(HistoryEntry(None, why, EntryKind.EVENT))
+    def _show(self, since: int) -> None:
+        """Describe the steps from ``since`` on."""
         before = self._steps[since - 1].state if since else new_game(self._snapshot.config)
         for step in self._steps[since:]:
-            self._marks.append(len(self._history))
             if isinstance(step, ChanceResolved):
                 self._history += chance_lines(step.drew, self._names)
             else:
                 self._history += turn_lines(before, step.actions, self._names)
             before = step.state
-        self._history += chats
 
     def _track_missing(self) -> bool:
         """Note since when each seat the game waits for has been silent (the table policy,
@@ -616,15 +595,6 @@ class NetTable:
         missing = () if self._ended else self._snapshot.missing
         return self._policy.observe(self._snapshot, missing, self._clock())
 
-    def _bot_turn(self) -> None:
-        """We are the deputy of a seat handed to a bot: a bot plays it, not the user."""
-        state = self._snapshot.state
-        try:
-            actions = compose_turn(state, self._bot)
-            self.thread.call(_play_for_bot(self._peer, state, actions))
-        except (EngineError, LocalProtocolError):
-            pass  # the game moved on meanwhile: the next poll tries again
-
 
 async def _agree_seat_to_bot(peer: Peer, seat: int) -> int:
     """On the peer's loop: agree that a bot plays ``seat``; the step the agreement names."""
@@ -632,14 +602,6 @@ async def _agree_seat_to_bot(peer: Peer, seat: int) -> int:
     step = peer.session.step
     await peer.agree_seat_to_bot(seat)
     return step
-
-
-async def _play_for_bot(peer: Peer, state: GameState, actions: list[Action]) -> None:
-    """On the peer's loop: submit the bot's turn ``actions`` composed in ``state``, if the
-    game is still there and still waits for us to play the bot's turn."""
-    session = peer.session
-    if session is not None and session.state is state and session.playing_for_bot:
-        await peer.submit_turn(actions)
 
 
 def quick_bot_game(home: Path, bots: int, name: str,

@@ -271,8 +271,8 @@ def _write_chance(step: ChanceReport, names: list[str], out: TextIO) -> None:
 
 def _write_turn(step: TurnReport, before: GameState, names: list[str], out: TextIO) -> None:
     """The turn in words, from the state ``before`` it."""
-    by = f", played by {names[step.author]} for a bot" if step.author != step.seat else ""
-    out.write(f"Turn {step.turn} ({names[step.seat]}{by}, entry seq {step.seq}):\n")
+    by = "played by the stand-in" if step.seq is None else f"entry seq {step.seq}"
+    out.write(f"Turn {step.turn} ({names[step.seat]}, {by}):\n")
     for line in _turn_words(before, step, names):
         out.write(f"  {line}\n")
 

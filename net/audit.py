@@ -1,6 +1,6 @@
 """Audit a game from its log alone: every check, every draw, every move (``burgundy verify``).
 
-:func:`audit` rebuilds a game from a game file's entries with a spectator
+:func:`audit` follows a game from a game file's entries with a spectator
 :class:`~p2p_burgundy.net.session.Session` (so the rules are exactly the peers' rules) and
 reports the steps its events resolved: each chance event with what the engine drew, each turn
 with the entry that played it.
@@ -24,6 +24,8 @@ from collections.abc import Sequence
 
 from p2p_burgundy import new_game, state_hash
 
+from .contents import Chat as ChatContent
+from .contents import Reveal, SeatToBot, Turn
 from .errors import DecodeError, ProtocolError, RemoteProtocolError
 from .events import ChanceResolved, Equivocation, Rejection, Resolved, TurnApplied, follow
 from .identity import PUBLIC_KEY_SIZE, fingerprint, table_code, verify
@@ -66,7 +68,6 @@ REJECTION_CHECKS: dict[Rejection, Check] = {
     Rejection.CHOICE: Check.MALFORMED,
     # Not defects (Rejection.defect): never a problem, but every cause has its check.
     Rejection.HANDED_OVER: Check.HAND_OVER,
-    Rejection.NO_HAND_OVER: Check.HAND_OVER,
 }
 """The :class:`Check` each :class:`~p2p_burgundy.net.events.Rejection` fails.
 
@@ -175,6 +176,8 @@ class _Auditor:
                         message = "an earlier entry of this author is missing"
                     self.problem(Check.LINK, message, record, entry, seat)
                 self.drain(session, steps)
+        session.settle()  # the file is all there is
+        self.drain(session, steps)
         self.unlinked(session, by_author)
         return self.report(session, start, steps)
 
@@ -250,7 +253,8 @@ class _Auditor:
             self.problem(REJECTION_CHECKS[rejection.cause], rejection.reason,
                          self.record_of.get(entry.body), entry, rejection.seat)
         rejected = set(session.rejected)
-        applied = {(e.seat, e.seq) for e in resolved if isinstance(e, TurnApplied)}
+        applied = {(e.seat, e.seq) for e in resolved if isinstance(e, TurnApplied)
+                   and e.seat is not None and e.seq is not None}
         steps: list[Step] = []
         state = new_game(config)
         for step in resolved:
@@ -259,7 +263,7 @@ class _Auditor:
                                           tuple(zip(step.seats, step.reveals, strict=True)),
                                           step.entropy, step.drew, step.state_hash, step.state))
             else:
-                steps.append(TurnReport(step.turn, step.mover, step.seat, step.seq, state.phase,
+                steps.append(TurnReport(step.turn, step.mover, step.seq, state.phase,
                                         state.round, step.actions, step.state_hash, step.state))
             state = step.state
         complete = session.over
@@ -316,16 +320,18 @@ class _Auditor:
             for entry in chain:
                 if (seat, entry.seq) in session.rejected:
                     continue
-                if entry.kind == Kind.SEAT_TO_BOT:
-                    why = _agreement_verdict(session, seat, entry, complete, agreements)
+                content = session.contents[seat][entry.seq]
+                if isinstance(content, SeatToBot):
+                    why = _agreement_verdict(session, seat, entry.seq, content, complete,
+                                             agreements)
                     if why is not None:
                         add(seat, entry, *why)
                         if why[1]:
                             self.problem(Check.HAND_OVER, why[0],
                                          self.record_of.get(entry.body), entry, seat)
-                elif (entry.kind == Kind.REVEAL and complete
-                      and entry.payload[1] not in used_links):
-                    unused = (f"a reveal for chance event {entry.payload[0]!r}, which the game "
+                elif (isinstance(content, Reveal) and complete
+                      and content.link not in used_links):
+                    unused = (f"a reveal for chance event {content.event}, which the game "
                               "never needed")
                     add(seat, entry, unused, True)
                     self.problem(Check.REVEAL, unused, self.record_of.get(entry.body), entry,
@@ -350,9 +356,9 @@ class _Auditor:
             return unplayed
         for seat, chain in enumerate(session.chains):
             for entry in chain:
-                if entry.kind == Kind.TURN and (seat, entry.seq) not in rejected | applied:
-                    number = entry.payload[0] if entry.payload else None
-                    reason = (f"turn {number if type(number) is int else '?'} was never played "
+                content = session.contents[seat][entry.seq]
+                if isinstance(content, Turn) and (seat, entry.seq) not in rejected | applied:
+                    reason = (f"turn {content.number} was never played "
                               f"(the game ended after turn {session.turn_number - 1})")
                     self.problem(Check.OUT_OF_ORDER, reason, self.record_of.get(entry.body),
                                  entry, seat)
@@ -361,20 +367,19 @@ class _Auditor:
 
     def chats(self, session: Session) -> tuple[Chat, ...]:
         out = []
-        for seat, chain in enumerate(session.chains):
-            for entry in chain:
-                p = entry.payload
-                if entry.kind == Kind.CHAT and len(p) == 1 and isinstance(p[0], str):
-                    out.append(Chat(seat, entry.seq, p[0]))
+        for seat, contents in enumerate(session.contents):
+            for seq, content in enumerate(contents):
+                if isinstance(content, ChatContent):
+                    out.append(Chat(seat, seq, content.text))
         return tuple(out)
 
 
-def _agreement_verdict(session: Session, seat: int, entry: Entry, complete: bool,
-                       seen: set[tuple[int, int, int]]) -> tuple[str, bool] | None:
+def _agreement_verdict(session: Session, seat: int, seq: int, content: SeatToBot,
+                       complete: bool, seen: set[tuple[int, int, int]]
+                       ) -> tuple[str, bool] | None:
     """Why a (well-formed) SEAT_TO_BOT entry does not count, and whether that fails the
     file; None if it took part in a hand-over or may still (an unfinished game)."""
-    target, step = entry.payload
-    assert type(target) is int and type(step) is int
+    target, step = content.seat, content.step
     name = session.seats[target].name
     key = (seat, target, step)
     first = key not in seen
@@ -383,18 +388,22 @@ def _agreement_verdict(session: Session, seat: int, entry: Entry, complete: bool
         return None  # the session voided the second one already
     handed = session.forfeits
     if seat in handed and handed[seat] <= step and handed.get(target) != step:
-        return f"its author was handed to a bot at step {handed[seat]}", False
+        return f"its author was handed to the stand-in at step {handed[seat]}", False
     if handed.get(target) == step:
         return None  # one of the agreements that handed the seat over
     if step >= session.step:
         if not complete:
             return None  # the game has not reached that step yet
         return (f"names step {step}, but the game ended after step {session.step - 1}", True)
-    if not session.reached(seat, entry.seq, step):
+    if not session.reached(seat, seq, step):
         return (f"signed before its author reached step {step} (an agreement cannot be signed "
                 "ahead)", False)
     if target in handed and handed[target] < step:
-        return f"{name} was already handed to a bot at step {handed[target]}", False
+        return f"{name} was already handed to the stand-in at step {handed[target]}", False
+    if any(c is not None and session.marks[step].passes(c)
+           for c in session.contents[seat][:seq]):
+        return (f"signed after its author went past step {step} (an agreement counts only "
+                "while the game waits there)", False)
     return (f"the game did not wait for {name} at step {step} (it was resolved from the "
             "entries)", False)
 

@@ -7,15 +7,7 @@ again. :func:`follow` keeps a list of steps up to date with them.
 
 The order consumers can rely on: events come in the order the session decides things, each
 about the game as it stands when it comes, so a hand-over or the end always follows the steps
-that led to it. A recomputed game is reported as one :class:`Rebuilt` first (its steps
-replace those reported from ``since`` on), then what the recomputed game decided that was
-not so before: the hand-overs it made that the game before it had not made
-(:class:`HandedOver`; one made again is not reported twice), then its :class:`GameOver` if
-it is over and had not ended, or ended otherwise. Whoever follows the steps therefore reads
-each of these against the recomputed steps. A hand-over the recomputed game no longer makes
-is only gone from ``Session.forfeits``; entries it revives are listed in
-:attr:`Rebuilt.revived`, and those it voids are in ``Session.rejected``, not reported one by
-one.
+that led to it. A step, once reported, is final: no later event replaces it.
 """
 
 from __future__ import annotations
@@ -49,18 +41,19 @@ class ChanceResolved:
 
 @dataclass(frozen=True, slots=True)
 class TurnApplied:
-    """Turn number ``turn`` of ``mover``, signed by ``seat`` in its entry ``seq`` (the
-    author is the mover itself, or the deputy playing a seat handed to a bot; a secret
-    set-up choice is played from its author's CHOICE_REVEAL): step number ``step`` of the
-    game; ``state`` is the game after it."""
+    """Turn number ``turn`` of ``mover``, signed by ``seat`` (the mover) in its entry
+    ``seq``, or computed by every peer when ``seat`` and ``seq`` are None (the stand-in of a
+    seat handed over, which nobody signs; a secret set-up choice is played from its
+    author's CHOICE_REVEAL): step number ``step`` of the game; ``state`` is the game after
+    it."""
 
-    seat: int
+    seat: int | None
     turn: int
     actions: tuple[Action, ...]
     state_hash: bytes
     step: int
     mover: int
-    seq: int
+    seq: int | None
     state: GameState = field(compare=False, repr=False)
 
 
@@ -82,8 +75,7 @@ class Rejection(Enum):
     NOT_ITS_TURN = "not its turn"  # a turn for a number that belongs to another seat
     ILLEGAL_TURN = "illegal turn"  # the rules forbid the turn
     CHOICE = "set-up choice"  # a secret set-up commitment or reveal out of place or illegal
-    HANDED_OVER = "handed over"  # by a seat handed to a bot, for a step after its hand-over
-    NO_HAND_OVER = "no hand-over"  # a deputy's turn from a hand-over that did not happen
+    HANDED_OVER = "handed over"  # by a seat handed over, for its hand-over's step or after
 
     @property
     def defect(self) -> bool:
@@ -93,7 +85,7 @@ class Rejection(Enum):
         >>> Rejection.NOT_ITS_TURN.defect, Rejection.HANDED_OVER.defect
         (True, False)
         """
-        return self not in (Rejection.HANDED_OVER, Rejection.NO_HAND_OVER)
+        return self is not Rejection.HANDED_OVER
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,31 +112,26 @@ class Equivocation:
 
 @dataclass(frozen=True, slots=True)
 class HandedOver:
-    """The game waited at ``step`` for ``seats``, and the other players agreed or (the seats
-    in ``resigned``) the seat's own player resigned: a bot plays them from that step on, its
-    turns signed by ``deputy``. ``sole`` is ``(seat, k)`` when that leaves one seat
-    contributing entropy: from chance event ``k`` on it could predict every roll and draw."""
+    """At ``step`` the other players agreed, or (the seats in ``resigned``) the seat's own
+    player resigned: the stand-in plays ``seats`` from that step on, and any entry of theirs
+    for it or later is void. ``sole`` is ``(seat, k)`` when that leaves one seat contributing
+    entropy: from chance event ``k`` on it could predict every roll and draw."""
 
     seats: tuple[int, ...]
     step: int
-    deputy: int | None
     sole: tuple[int, int] | None
     resigned: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
-class Rebuilt:
-    """A seat handed over at a step turned out to have played that step itself (its entry
-    crossed the agreements): its own entry counts, and the game was recomputed from every
-    chain; it now stands at step ``step``. The steps from ``since`` on replace those reported
-    before from there: they are ``steps`` (no ChanceResolved or TurnApplied is reported for
-    them). ``revived`` lists (seat, seq) entries that were void and now count. The new
-    hand-overs and the end of the recomputed game follow it (the module's docstring)."""
+class Overruled:
+    """Our own entry for ``step`` crossed the agreements of every other voter to hand our
+    ``seat`` over there: for everyone else, the hand-over came first and our entry is void.
+    The session stops following the game at that step (it never recomputes one it resolved);
+    the game file still holds everything, and ``burgundy verify`` shows the game."""
 
+    seat: int
     step: int
-    revived: tuple[tuple[int, int], ...]
-    since: int
-    steps: tuple[Resolved, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,8 +142,8 @@ class ChatReceived:
 
 @dataclass(frozen=True, slots=True)
 class GameOver:
-    """The game is over, with ``outcome``; ``state_hash`` is the final state's. Reported once,
-    and again only after a :class:`Rebuilt` whose recomputed game ended otherwise."""
+    """The game is over, with ``outcome``; ``state_hash`` is the final state's. Reported
+    once."""
 
     outcome: Outcome
     state_hash: bytes
@@ -165,42 +152,38 @@ class GameOver:
 Void = tuple[Rejection, str]
 """Why an entry is void: the kind, and the reason in words."""
 
-Event = (ChanceResolved | TurnApplied | EntryRejected | Equivocation | HandedOver | Rebuilt
+Event = (ChanceResolved | TurnApplied | EntryRejected | Equivocation | HandedOver | Overruled
          | ChatReceived | GameOver)
 
 
 def follow(steps: list[Resolved], event: Event) -> int | None:
     """Keep ``steps`` (the game's resolved steps, in order) up to date with one event of a
     session: whoever follows every event in order holds the session's history, and a step
-    already held is taken once. The first step the event added or replaced, or None if it
-    changed none; LocalProtocolError if the steps before the event's are missing.
-
-    >>> steps: list[Resolved] = []
-    >>> follow(steps, Rebuilt(0, (), 0, ())), steps
-    (0, [])
+    already held is taken once. The step the event added, or None if it added none;
+    LocalProtocolError if the steps before the event's are missing, or if it reports another
+    step where one is held (a resolved step never changes).
     """
-    if isinstance(event, ChanceResolved | TurnApplied):
-        if event.step > len(steps):
-            raise LocalProtocolError(f"step {event.step} reported after step {len(steps) - 1}: "
-                                     "the events between were missed")
-        if event.step < len(steps) and steps[event.step] == event:
-            return None
-        del steps[event.step:]
-        steps.append(event)
-        return event.step
-    if isinstance(event, Rebuilt):
-        del steps[event.since:]
-        steps += event.steps
-        return event.since
-    return None
+    if not isinstance(event, ChanceResolved | TurnApplied):
+        return None
+    if event.step > len(steps):
+        raise LocalProtocolError(f"step {event.step} reported after step {len(steps) - 1}: "
+                                 "the events between were missed")
+    if event.step < len(steps):
+        if steps[event.step] != event:
+            raise LocalProtocolError(f"step {event.step} reported twice, differently")
+        return None
+    steps.append(event)
+    return event.step
 
 
 @dataclass(frozen=True, slots=True)
 class Waiting:
     """What the game waits for: reveals of ``seats`` for chance event ``index``, or the turn
-    ``turn`` of ``seats[0]``; in the secret set-up, the choices ("choice": not committed yet)
-    or their reveals ("choice reveal") of ``seats``, ``index`` being the turn number."""
+    ``index`` of ``seats[0]``; in the secret set-up, the choices ("choice": not committed yet)
+    or their reveals ("choice reveal") of ``seats``, ``index`` being the turn number; or,
+    with every input in ("hand-over", ``index`` the step), word from the voters ``seats``
+    on whether they hand a seat over there (their next entry, or their agreement)."""
 
-    what: str  # "reveal", "turn", "choice" or "choice reveal"
+    what: str  # "reveal", "turn", "choice", "choice reveal" or "hand-over"
     index: int
     seats: tuple[int, ...]

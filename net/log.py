@@ -52,6 +52,8 @@ class Kind(IntEnum):
     CHOICE_REVEAL = 7  # [choice, salt]: that choice and its 16-byte salt, once all committed
     RESIGN = 8  # []: the author leaves for good; a bot plays its seat, no vote needed
     END = 9  # []: the only player left ends the game there, as the winner
+    SEEN = 10  # [step]: the author holds every input of the steps before ``step``, and is done
+    # agreeing to hand anyone over there
 
 
 @dataclass(frozen=True, slots=True)

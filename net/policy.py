@@ -1,15 +1,15 @@
 """Table policy, sans-I/O: when a seat the game waits for counts as gone, and which hand-overs
 we already agreed to.
 
-The rule that decides a hand-over is the session's (every other live seat agrees to the step
-the game waits at: docs/protocol.md, "SEAT_TO_BOT"), and so is who plays a handed-over seat
-(:attr:`Session.deputy <p2p_burgundy.net.session.Session.deputy>`, the lowest live seat). What
-is left to each player is *when to agree*, and the terminal client and the headless bots
-follow one policy, this one: a seat is **gone** once the game has waited for it, and we have
-heard nothing from it (:meth:`Node.missing <p2p_burgundy.net.node.Node.missing>`), for
-``after`` seconds without a break; we agree at most once per seat and step, and after we
-agreed, the seat must be silent for ``after`` seconds again before we agree at another step
-(an agreement names the step: if the game moved on meanwhile, we agree again where it waits).
+The rule that decides a hand-over is the session's (every other voter agrees to the step
+the game waits at: docs/protocol.md, "SEAT_TO_BOT"), and so is how a handed-over seat plays
+(the stand-in, net/standin.py, which nobody steers). What is left to each player is *when to
+agree*, and the terminal client and the headless bots follow one policy, this one: a seat is
+**gone** once the game has waited for it, and we have heard nothing from it
+(:meth:`Node.missing <p2p_burgundy.net.node.Node.missing>`), for ``after`` seconds without
+a break; we agree at most once per seat and step, and after we agreed, the seat must be
+silent for ``after`` seconds again before we agree at another step (an agreement names the
+step: if the game moved on meanwhile, we agree again where it waits).
 
 >>> from types import SimpleNamespace as Fake
 >>> session = Fake(waiting_for=lambda: Fake(seats=(2,)), my_seat=0, forfeits={}, step=7)

@@ -114,14 +114,13 @@ class ChanceReport:
 
 @dataclass(frozen=True, slots=True)
 class TurnReport:
-    """Turn number ``turn`` of ``seat``, signed by ``author`` in its entry ``seq`` (the author
-    is the seat itself, or the deputy playing a seat handed to a bot), in phase ``phase`` and
-    round ``round`` (0-based)."""
+    """Turn number ``turn`` of ``seat``, signed by ``seat`` in its entry ``seq``, or played
+    by the stand-in (``seq`` None: computed by every peer, signed by nobody), in phase
+    ``phase`` and round ``round`` (0-based)."""
 
     turn: int
     seat: int
-    author: int
-    seq: int
+    seq: int | None
     phase: int
     round: int
     actions: tuple[Action, ...]
@@ -266,8 +265,8 @@ def _step_json(step: Step) -> dict[str, object]:
                 "reveals": [{"seat": seat, "link": link.hex()} for seat, link in step.reveals],
                 "entropy": step.entropy.hex(),
                 "drew": _draw_json(step.drew), "state_hash": step.state_hash.hex()}
-    return {"step": "turn", "turn": step.turn, "seat": step.seat, "author": step.author,
-            "seq": step.seq,
+    return {"step": "turn", "turn": step.turn, "seat": step.seat,
+            "stand_in": step.seq is None, "seq": step.seq,
             "phase": PHASE_LETTERS[step.phase], "round": step.round + 1,
             "actions": [a.to_tree() for a in step.actions],
             "moves": [repr(a) for a in step.actions], "state_hash": step.state_hash.hex()}

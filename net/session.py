@@ -8,20 +8,23 @@ time is ``now``; see :meth:`~Session.get_timer`) and the player's own API
 :meth:`~Session.saved`, then :meth:`~Session.datagrams_to_send` and :meth:`~Session.next_event`.
 It never reads a clock, a socket or a random source.
 
-The game advances deterministically from the set of entries, whatever order they arrive in:
+The game is one function of the set of valid entries (docs/protocol.md, "How the game
+advances"), computed step by step by :meth:`Session._advance`, and a step is resolved only
+once no entry that may still arrive can change how it resolves, so **a resolved step never
+changes** and nothing is ever recomputed:
 
 - each author's entries form a hash chain (seq 0, 1, ...), accepted only contiguously;
-  a second body for one (author, seq) is equivocation, kept as proof;
-- chance event k resolves once every seat's REVEAL for k is in (seat order into the entropy);
-  a seat that withholds it is named by :meth:`~Session.waiting_for`, and nothing is re-drawn;
-- turn t is the first legal TURN entry for t in the chain of the seat to move; any other
-  TURN for t (wrong seat, illegal, or late) is rejected and its author named;
-- in the experts' secret set-up, each seat commits to its choice (CHOICE_COMMIT), reveals it
-  (CHOICE_REVEAL) only once every seat has committed, and the choices are applied, in turn
-  order and as turns, only once every seat's reveal is in and matches its commitment;
-- a seat the game waits for goes to a bot when every other live seat agreed (SEAT_TO_BOT,
-  naming that step) or when its own player resigned (RESIGN, no vote); the only player left
-  may end the game there as the winner (END).
+  a second body for one (author, seq) is equivocation, kept as proof; what each entry says
+  is read once into its typed content (:mod:`.contents`);
+- a step needs the input of some seats (every seat's REVEAL for a chance event, the mover's
+  TURN, every seat's secret set-up choice); the seats every other voter agreed to hand
+  over at that step (SEAT_TO_BOT), and those whose players resigned, go to the stand-in
+  (:mod:`.standin`), which every peer computes and nobody signs; an agreed hand-over beats
+  the seat's own input for that step (a late entry is void, harming nobody);
+- a seat's input counts once some voter is known never to agree to hand it over at that
+  step: we ourselves (if we did not agree), or a voter whose chain went past the step
+  without agreeing; our own input counts for us at once;
+- the only player left may end the game where it waits for it (END).
 
 Delivery is anti-entropy: peers announce how many entries of each seat they hold (HEADS)
 and pull what they lack (WANT), so loss, duplication, reordering and restarts are one case.
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from p2p_burgundy import (
@@ -47,7 +51,6 @@ from p2p_burgundy import (
     GameState,
     Setup,
     Step,
-    action_from_tree,
     apply,
     as_chooser,
     draw_chance,
@@ -58,9 +61,24 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.scoring import Outcome
 
-from . import wire
-from .beacon import LINK_SIZE, HashChain, event_entropy, verify_reveal
-from .choice import SALT_SIZE, choice_digest, choice_salt
+from .beacon import HashChain, event_entropy, verify_reveal
+from .choice import choice_digest, choice_salt
+from .contents import (
+    KIND_OF,
+    MAX_CHAT,
+    Chat,
+    ChoiceCommit,
+    ChoiceReveal,
+    Content,
+    End,
+    Malformed,
+    Resign,
+    Reveal,
+    SeatToBot,
+    Seen,
+    Turn,
+    content_of,
+)
 from .errors import DecodeError, LocalProtocolError, RemoteProtocolError
 from .events import (
     ChanceResolved,
@@ -70,7 +88,7 @@ from .events import (
     Event,
     GameOver,
     HandedOver,
-    Rebuilt,
+    Overruled,
     Rejection,
     Resolved,
     TurnApplied,
@@ -78,19 +96,50 @@ from .events import (
     Waiting,
 )
 from .identity import Identity
-from .log import Entry, Kind, decode_entry, parse_entry, sign_entry
+from .log import Entry, decode_entry, parse_entry, sign_entry
 from .messages import EntryMessage, Heads, Held, Message, Recover, Want, parse
+from .standin import standin_turn
 from .start import game_chain, parse_start
 from .sync import Sync
 
-MAX_CHAT = 280  # characters in a chat line
-MAX_TURN_ACTIONS = 64
 MAX_EARLY = 64  # entries buffered per author ahead of a gap
 MAX_OUTBOX = 512  # datagrams queued; anti-entropy repairs anything dropped
 MAX_EVENTS = 4096
 
+_NEVER = 1 << 62  # a seq no chain reaches
+
 BROADCAST = None
 """Destination of a datagram meant for every other peer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """Where step ``step`` stands: ``event`` is its chance event's index if ``chance``, else
+    the index of the last chance event before it; ``turn`` counts the turns before it. What
+    entries *pass* a step is read from these (docs/protocol.md, "SEAT_TO_BOT")."""
+
+    step: int
+    event: int
+    turn: int
+    chance: bool
+
+    def passes(self, content: Content) -> bool:
+        """Whether an author signs ``content`` only once this step is behind it: a REVEAL
+        for a later chance event, a TURN for a later turn, a SEEN naming a later step. (An
+        agreement naming a later step does not: it may be one signed ahead, which is void.)
+
+        >>> m = Mark(step=9, event=2, turn=6, chance=False)
+        >>> [m.passes(c) for c in (Reveal(3, bytes(32)), Reveal(2, bytes(32)),
+        ...                        Turn(7, (END_TURN,)), Turn(6, (END_TURN,)))]
+        [True, False, True, False]
+        """
+        if isinstance(content, Reveal):
+            return content.event > self.event
+        if isinstance(content, Turn):
+            return content.number >= self.turn if self.chance else content.number > self.turn
+        if isinstance(content, Seen):
+            return content.step > self.step
+        return False
 
 
 # --- The session -------------------------------------------------------------------------------
@@ -126,61 +175,51 @@ class Session:
         host = self._seat_of[start.author]
         self.chains: list[list[Entry]] = [[] for _ in range(n)]
         self.chains[host].append(start)
+        self.contents: list[list[Content | None]] = [[] for _ in range(n)]
+        self.contents[host].append(None)
         self._early: dict[tuple[int, int], Entry] = {}
         self.faulty: dict[int, str] = {}
         self.proofs: list[Equivocation] = []
-        # A seat handed to a bot -> the step from which (steps count every chance event and
-        # every turn the game resolved, from 0).
+        # A seat handed to the stand-in -> the step from which (steps count every chance
+        # event and every turn the game resolved, from 0).
         self.forfeits: dict[int, int] = {}
-        self._handovers: list[HandedOver] = []  # every hand-over the game made, in order
-        self._handed: dict[int, tuple[GameState, int]] = {}  # seat -> (state, turn) at hand-over
-        # step -> seat to hand over -> voter -> seq of the voter's (first) agreement
-        self._agreements: dict[int, dict[int, dict[int, int]]] = {}
+        # (seat to hand over, step) -> voter -> seq of the voter's (first) agreement
+        self._agreements: dict[tuple[int, int], dict[int, int]] = {}
         self.resigned: dict[int, int] = {}  # seat -> seq of its RESIGN entry
         self._ends: dict[int, int] = {}  # seat -> seq of its END entry
         self.ended: tuple[int, int] | None = None  # (seat, step) when an END ended the game
-        self._rebuild_due = False
-        self._rebuilding = False
-        self.rebuilds = 0  # times the game was recomputed (each reported as Rebuilt)
+        self.overruled: int | None = None  # the step our seat was handed over at after all
         self.state: GameState = new_game(self.config)
-        self.step = 0
-        self.turn_number = 0
+        self.marks: list[Mark] = []  # where each step reached stands
         self.history: list[Resolved] = []  # every resolved step, in order
         self.rejected: dict[tuple[int, int], EntryRejected] = {}  # (seat, seq) -> why void
         self._sole_from = 0  # the first chance event with one contributor (sole_contributor)
-        self._reveals: dict[int, dict[int, bytes]] = {}
-        self._turns: dict[int, list[tuple[int, int]]] = {}  # t -> (seat, seq), in arrival order
+        self._reveals: dict[int, dict[int, tuple[int, bytes]]] = {}  # k -> seat -> (seq, link)
+        self._turns: dict[int, list[tuple[int, int]]] = {}  # t -> (seat, seq), pending
         self._commits: dict[int, tuple[int, bytes]] = {}  # seat -> (seq, digest): secret set-up
-        self._choices: dict[int, tuple[int, Action]] = {}  # seat -> (seq, choice) that matched
+        self._choices: dict[int, tuple[int, ChooseEstate]] = {}  # seat -> (seq, choice) matched
+        self._first_pass: list[int] = [0] * n  # no entry of a seat before this passes the step
+        self._final = False
         self._unsaved: list[Entry] = [start]
-        self._end_reported: GameOver | None = None  # the end of the game, once reported
+        self._end_reported = False
         self._outbox: deque[tuple[bytes, object]] = deque(maxlen=MAX_OUTBOX)
         self._events: deque[Event] = deque(maxlen=MAX_EVENTS)
         self._sync = Sync(self.game_id, [s.key for s in self.seats], self.chains, self.faulty,
                           identity, self.my_seat, recovery_nonce if recovering else None)
+        self._reach()
         self._advance()
 
     # --- the player's API ---
 
     @property
-    def deputy(self) -> int | None:
-        """The seat that authors the turns of seats handed to a bot: the lowest live seat
-        (None when no seat is live: every one handed to a bot or caught equivocating)."""
-        return min(self._live(), default=None)
-
-    def _live(self) -> list[int]:
-        """Seats that still play and vote: not handed to a bot, not caught equivocating."""
-        return [s for s in range(len(self.seats))
-                if s not in self.forfeits and s not in self.faulty]
+    def step(self) -> int:
+        """The step the game is at: how many steps it resolved."""
+        return len(self.history)
 
     @property
-    def playing_for_bot(self) -> bool:
-        """Whether the turn we are to compose is a bot's (a seat handed over), not ours."""
-        mover = self.state.to_move
-        return (mover is not None and mover in self.forfeits and self.my_seat is not None
-                and self.my_seat == self.deputy and not self.recovering
-                and not self._signed_off and self.ended is None
-                and not (self._secret_choosing() and mover in self._choices))
+    def turn_number(self) -> int:
+        """The number of the next turn: how many turns the game applied."""
+        return self.marks[-1].turn
 
     @property
     def sole_contributor(self) -> tuple[int, int] | None:
@@ -193,37 +232,36 @@ class Session:
         return required[0], self._sole_from
 
     def agree_seat_to_bot(self, seat: int) -> None:
-        """Agree that a bot plays ``seat`` from the step the game waits at now: the hand-over
-        happens if the game waits there for that seat and every other live player agrees
-        to the same step. It never touches a step already resolved, and an agreement for a
-        step the game does not wait at for that seat simply never applies."""
+        """Agree that the stand-in plays ``seat`` from the step the game waits at now: the
+        hand-over happens if every other voter agrees to the same step before going past
+        it. It never touches a step already resolved."""
         if self.my_seat is None or seat == self.my_seat or not 0 <= seat < len(self.seats):
             raise LocalProtocolError("agree to hand another player's seat to a bot")
-        if self.my_seat in self._agreements.get(self.step, {}).get(seat, {}):
+        if self.my_seat in self._agreements.get((seat, self.step), {}):
             raise LocalProtocolError("we already agreed to hand that seat over at this step")
         if self._signed_off:
             raise LocalProtocolError("we resigned: the others decide without us")
-        self._author(Kind.SEAT_TO_BOT, [seat, self.step])
+        self._author(SeatToBot(seat, self.step))
 
     def resign(self) -> None:
-        """Leave the game for good: a bot plays our seat from the first step at which the
-        game waits for us, with no vote (our own entry is our consent). We author nothing for
-        the game after this (chat aside)."""
+        """Leave the game for good: the stand-in plays our seat from the first step at which
+        the game waits for us, with no vote (our own entry is our consent). We author nothing
+        for the game after this (chat aside)."""
         if self.my_seat is None or self.recovering:
             raise LocalProtocolError("spectators and recovering peers cannot resign")
         if self.over:
             raise LocalProtocolError("the game is over")
         if self.my_seat in self.resigned or self.handed_over:
             raise LocalProtocolError("our seat is already played by a bot")
-        self._author(Kind.RESIGN, [])
+        self._author(Resign())
 
     @property
     def may_end(self) -> bool:
-        """Whether we are the only player left (every other seat is played by a bot), so
-        that we may end the game here as the winner (:meth:`end`) instead of playing on."""
+        """Whether we are the only player left (every other seat is played by the stand-in),
+        so that we may end the game here as the winner (:meth:`end`) instead of playing on."""
         me = self.my_seat
         return (me is not None and len(self.seats) > 1 and not self.over
-                and not self.recovering and me not in self.resigned and me not in self._ends
+                and not self.recovering and not self._signed_off and not self.handed_over
                 and all(s in self.forfeits for s in range(len(self.seats)) if s != me))
 
     def end(self) -> None:
@@ -231,7 +269,7 @@ class Session:
         (:attr:`may_end`). The scores stand as they are; nothing we sign counts after."""
         if not self.may_end:
             raise LocalProtocolError("only the last player left may end the game")
-        self._author(Kind.END, [])
+        self._author(End())
 
     @property
     def _signed_off(self) -> bool:
@@ -256,154 +294,30 @@ class Session:
 
     def handed_round(self, seat: int) -> tuple[int, int] | None:
         """``(phase, round)`` (0-based) of the step ``seat`` was handed to a bot at, or None."""
-        if seat not in self._handed:
+        if seat not in self.forfeits:
             return None
-        state = self._handed[seat][0]
+        step = self.forfeits[seat]
+        state = self.history[step - 1].state if step else new_game(self.config)
         return state.phase, state.round
-
-    def _required(self) -> list[int]:
-        """Seats whose reveal every chance event needs (not those handed to a bot)."""
-        return [s for s in range(len(self.seats)) if s not in self.forfeits]
-
-    def _missing(self) -> list[int]:
-        """The seats the game waits for at this step (it cannot resolve it without them)."""
-        if self.state.chance is not None:
-            have = self._reveals.get(self.state.chance.index, {})
-            return [s for s in self._required() if s not in have]
-        if self._secret_choosing():
-            owing = [s for s in self._required() if s not in self._commits]
-            owing = owing or [s for s in self._required() if s not in self._choices]
-            if owing:
-                return owing
-        mover = self.state.to_move
-        assert mover is not None
-        if mover in self.forfeits:
-            return [] if self.deputy is None else [self.deputy]
-        return [mover]
-
-    def _hand_over(self) -> bool:
-        """Hand to a bot, from this step, the largest set of seats the game waits for such
-        that every live seat outside it agreed (naming this step) to hand over each of them.
-        Whether any seat was handed over (or, the only player left having signed END, the
-        game ended here). A function of the entries alone, so every peer decides it alike
-        whatever the order they arrived in."""
-        votes = {x: {v for v, seq in by.items() if self._reached(v, seq)}
-                 for x, by in self._agreements.get(self.step, {}).items()}
-        missing = self._missing()
-        for seat in missing:
-            if seat in self._ends and all(s in self.forfeits for s in range(len(self.seats))
-                                          if s != seat):
-                self.ended = (seat, self.step)
-                return True
-        # Their own consent (an END that cannot end the game, others still playing, is one).
-        resigning = {x for x in missing if x in self.resigned or x in self._ends}
-        handing = {x for x in missing if votes.get(x)} - resigning
-        while handing:  # a seat that resigned has no say: it agreed to whatever comes
-            voters = [v for v in self._live() if v not in handing and v not in self.resigned
-                      and v not in self._ends]
-            keep = {x for x in handing if voters and all(v in votes[x] for v in voters)}
-            if keep == handing:
-                break
-            handing = keep
-        handing |= resigning
-        if not handing:
-            return False
-        for seat in sorted(handing):
-            self.forfeits[seat] = self.step
-            self._handed[seat] = (self.state, self.turn_number)
-        if len(self.seats) > 1 and len(self._required()) == 1:
-            self._sole_from = self._chance_count()
-        handed = HandedOver(tuple(sorted(handing)), self.step, self.deputy,
-                            self.sole_contributor, tuple(sorted(resigning)))
-        self._handovers.append(handed)
-        if not self._rebuilding:  # a rebuild reports its hand-overs after Rebuilt
-            self._event(handed)
-        return True
-
-    def _reached(self, voter: int, seq: int) -> bool:
-        return self.reached(voter, seq, self.step)
-
-    def reached(self, voter: int, seq: int, step: int) -> bool:
-        """Whether ``voter`` had reached ``step`` (resolved, or the one the game is at) when
-        it signed its entry ``seq``: its chain holds, before it, its reveal for that step's
-        chance event or the last one before it. An agreement counts only then, so nobody can
-        sign agreements ahead that would act the moment a later turn comes, before its player
-        had a chance to play it."""
-        resolved = self.history[step] if step < len(self.history) else None
-        if isinstance(resolved, ChanceResolved):
-            k = resolved.index
-        elif step == len(self.history) and self.state.chance is not None:
-            k = self.state.chance.index
-        else:
-            k = sum(isinstance(h, ChanceResolved) for h in self.history[:step]) - 1
-        return any(e.kind == Kind.REVEAL and e.payload[:1] == (k,)
-                   for e in self.chains[voter][:seq])
-
-    def _chance_count(self) -> int:
-        """How many chance events the game resolved."""
-        return sum(isinstance(h, ChanceResolved) for h in self.history)
-
-    def _rebuild(self) -> None:
-        """Recompute the game from every chain: a seat handed over at a step turned out to
-        have played that very step itself (its entry crossed the agreements), and a player's
-        own entry always counts. Reported in the order events.py states: Rebuilt, then the
-        hand-overs the game made anew, then its end if it ended otherwise."""
-        self._rebuilding = True
-        self._rebuild_due = False
-        self.rebuilds += 1
-        self.state = new_game(self.config)
-        self.step = self.turn_number = 0
-        before, self.history = self.history, []
-        handovers, self._handovers = self._handovers, []
-        reported, self._end_reported = self._end_reported, None
-        self.forfeits, self._handed, self._agreements, self.resigned = {}, {}, {}, {}
-        self._ends, self.ended = {}, None
-        self._reveals, self._turns, self._commits, self._choices = {}, {}, {}, {}
-        void, self.rejected = self.rejected, {}
-        for seat, chain in enumerate(self.chains):
-            for entry in chain:
-                if entry.kind != Kind.START:
-                    why = self._file_entry(seat, entry)
-                    if why is not None:
-                        self._reject(seat, entry.seq, *why)
-        self._advance()  # silently: Rebuilt carries the steps that changed
-        self._rebuilding = False
-        pairs = enumerate(zip(before, self.history, strict=False))
-        since = next((i for i, (old, new) in pairs if old != new),
-                     min(len(before), len(self.history)))
-        self._event(Rebuilt(self.step, tuple(sorted(set(void) - set(self.rejected))), since,
-                            tuple(self.history[since:])))
-        for handed in self._handovers:
-            if handed not in handovers:
-                self._event(handed)
-        self._report_over(reported)
-
-    def _report_over(self, reported: GameOver | None = None) -> None:
-        """Report the end of the game, once: after a rebuild only if it ended otherwise
-        than ``reported`` (what was reported before)."""
-        if self.over and self._end_reported is None:
-            self._end_reported = GameOver(self.outcome(), state_hash(self.state))
-            if self._end_reported != reported:
-                self._event(self._end_reported)
 
     @property
     def my_turn(self) -> bool:
-        if self._secret_choosing() and not self.playing_for_bot:
+        """Whether we compose a turn now (our own: nobody composes the stand-in's)."""
+        if self._secret_choosing():
             return False  # secret set-up choices go through submit_choice
-        if self.playing_for_bot:
-            return True
         return (
             self.my_seat is not None and self.state.to_move == self.my_seat
             and not self.recovering and not self.handed_over
-            and not self._signed_off and self.ended is None
+            and not self._signed_off and not self.over
         )
 
     @property
     def handed_over(self) -> bool:
-        """Whether the other players handed our own seat to a bot (we can only watch now:
-        anything we author for it is void). In a 2-player game one player alone decides this;
-        the log records who agreed."""
-        return self.my_seat is not None and self.my_seat in self.forfeits
+        """Whether our own seat went to the stand-in (we can only watch now: anything we
+        author for the game is void). In a 2-player game the other player alone decides
+        this; the log records who agreed."""
+        return self.my_seat is not None and (self.my_seat in self.forfeits
+                                             or self.overruled is not None)
 
     def submit_turn(self, actions: Sequence[Action]) -> None:
         """Author our whole turn (ending with END_TURN); LocalProtocolError if illegal."""
@@ -411,23 +325,10 @@ class Session:
             raise LocalProtocolError("it is not our turn")
         try:
             _play_turn(self.state, list(actions))
-        except EngineError as exc:
+            content = Turn(self.turn_number, tuple(actions))
+        except (EngineError, Malformed) as exc:
             raise LocalProtocolError(f"our turn is illegal: {exc}") from None
-        self._agree_to_resignation()
-        self._author(Kind.TURN, [self.turn_number, [wire.value(a.to_tree()) for a in actions]])
-
-    def _agree_to_resignation(self) -> None:
-        """Before the deputy's turn at a step where a seat that resigned was handed over (the
-        mover, or the deputy before us), our agreement naming that seat and step: a peer that
-        gets our turn before the resignation keeps the turn until the resignation arrives, as
-        for any hand-over (a TURN by another seat counts only after its author's agreement
-        naming that step)."""
-        me = self.my_seat
-        if not self.playing_for_bot or me is None:
-            return
-        for seat in sorted(s for s, step in self.forfeits.items() if step == self.step):
-            if me not in self._agreements.get(self.step, {}).get(seat, {}):
-                self._author(Kind.SEAT_TO_BOT, [seat, self.step])
+        self._author(content)
 
     @property
     def choice_due(self) -> bool:
@@ -435,7 +336,7 @@ class Session:
         with :meth:`submit_choice`)."""
         me = self.my_seat
         return (me is not None and not self.recovering and self._secret_choosing()
-                and me not in self._commits and me not in self.forfeits
+                and me not in self._commits and not self.handed_over
                 and not self._signed_off
                 and bool(self.state.offers[me]))
 
@@ -461,14 +362,14 @@ class Session:
             raise LocalProtocolError(f"our set-up choice is illegal: {exc}") from None
         assert self.identity is not None and self.my_seat is not None
         salt = choice_salt(self.identity, self.game_id)
-        self._author(Kind.CHOICE_COMMIT, [choice_digest(self.game_id, self.my_seat, choice, salt)])
+        self._author(ChoiceCommit(choice_digest(self.game_id, self.my_seat, choice, salt)))
 
     def send_chat(self, text: str) -> None:
         if self.my_seat is None or self.recovering:
             raise LocalProtocolError("spectators and recovering peers cannot chat")
         if not 1 <= len(text) <= MAX_CHAT:
             raise LocalProtocolError(f"a chat line has 1 to {MAX_CHAT} characters")
-        self._author(Kind.CHAT, [text])
+        self._author(Chat(text))
 
     def canonical_entries(self) -> list[Entry]:
         """Every entry in a fixed order: START, then each seat's chain in seat order, then the
@@ -480,23 +381,26 @@ class Session:
         return [start, *chains, *proofs]
 
     def waiting_for(self) -> Waiting | None:
-        """What the game waits for now (None when over)."""
-        if self.over:
+        """What the game waits for now (None when over): the inputs it lacks, or, when it
+        holds them all, the voters that have not yet said whether they hand a seat over."""
+        if self.over or self.overruled is not None:
             return None
+        needed = self._needed()
+        missing = tuple(x for x in needed if not self._has_input(x))
         if self.state.chance is not None:
-            k = self.state.chance.index
-            have = self._reveals.get(k, {})
-            return Waiting("reveal", k, tuple(s for s in self._required() if s not in have))
-        if self._secret_choosing():
+            what, index = "reveal", self.state.chance.index
+        elif self._secret_choosing():
             owing = tuple(s for s in self._required() if s not in self._commits)
-            if owing:
-                return Waiting("choice", self.turn_number, owing)
-            owing = tuple(s for s in self._required() if s not in self._choices)
-            if owing:
-                return Waiting("choice reveal", self.turn_number, owing)
-        mover = self.state.to_move
-        assert mover is not None  # not over, no chance event pending: a seat decides
-        return Waiting("turn", self.turn_number, (mover,))
+            what, index = ("choice", self.turn_number) if owing else ("choice reveal",
+                                                                     self.turn_number)
+            missing = owing or missing
+        else:
+            what, index = "turn", self.turn_number
+        if missing or not needed:
+            return Waiting(what, index, missing)
+        voters = self._voters()
+        quiet = tuple(v for v in voters if v != self.my_seat and self._pass_at(v) is None)
+        return Waiting("hand-over", self.step, quiet)
 
     @property
     def recovering(self) -> bool:
@@ -504,6 +408,13 @@ class Session:
         until every other live seat said (signed) how many of them it holds, and we hold as
         many."""
         return self._sync.recovering
+
+    def settle(self) -> None:
+        """No entry will arrive any more (an audit holds the whole file): decide every step
+        by the entries held, as the function of the set of entries says (a voter that said
+        nothing about a hand-over did not agree to it)."""
+        self._final = True
+        self._advance()
 
     # --- I/O driven API (no I/O here) ---
 
@@ -607,7 +518,8 @@ class Session:
         self._send_all(self._sync.answer(message), source)
 
     def _receive_held(self, message: Held, source: object) -> None:
-        if self._sync.held(message, [s for s in self._live() if s != self.my_seat]):
+        if self._sync.held(message, [s for s in self._required()
+                                     if s != self.my_seat and s not in self.faulty]):
             self._advance()  # recovered: we may author again
 
     def _equivocation(self, seat: int, first: Entry, second: Entry) -> None:
@@ -617,6 +529,14 @@ class Session:
             self.proofs.append(proof)
             self._unsaved.append(second)  # the game file keeps the proof too
             self._event(proof)
+
+    def _author(self, content: Content) -> None:
+        assert self.identity is not None and self.my_seat is not None
+        chain = self.chains[self.my_seat]
+        entry = sign_entry(self.identity, self.game_id, len(chain), chain[-1].id if chain else b"",
+                           KIND_OF[type(content)], content.to_payload())
+        self._append(self.my_seat, entry)
+        self._advance()
 
     def _append(self, seat: int, entry: Entry) -> None:
         """Link ``entry`` into its author's chain and file what it says."""
@@ -630,185 +550,423 @@ class Session:
             )
         chain.append(entry)
         self._unsaved.append(entry)
-        why = self._file_entry(seat, entry)
-        if why is not None:
-            self._reject(seat, entry.seq, *why)
-        if self._rebuild_due and not self._rebuilding:
-            self._rebuild()
+        try:
+            content: Content | None = content_of(entry)
+        except Malformed as exc:
+            content = None
+            self._reject(seat, entry.seq, Rejection.MALFORMED, str(exc))
+        self.contents[seat].append(content)
+        if content is not None:
+            why = self._file(seat, entry.seq, content)
+            if why is not None:
+                self._reject(seat, entry.seq, *why)
 
-    def _file_entry(self, seat: int, entry: Entry) -> Void | None:
+    def _file(self, seat: int, seq: int, content: Content) -> Void | None:
         """Record what an entry says for the game to use; the reason if it is void."""
-        p = entry.payload
-        if seat in self.resigned and entry.kind != Kind.CHAT:
+        name = self.seats[seat].name
+        if isinstance(content, Chat):
+            self._event(ChatReceived(seat, content.text))
+            return None
+        if seat in self.resigned:
             return Rejection.SIGNED_OFF, (
-                f"{self.seats[seat].name} resigned (seq {self.resigned[seat]}): nothing it signs "
-                "after that counts but chat")
-        if seat in self._ends and entry.kind != Kind.CHAT:
+                f"{name} resigned (seq {self.resigned[seat]}): nothing it signs after that "
+                "counts but chat")
+        if seat in self._ends:
             return Rejection.SIGNED_OFF, (
-                f"{self.seats[seat].name} ended the game (seq {self._ends[seat]}): nothing it "
-                "signs after that counts but chat")
-        if entry.kind == Kind.RESIGN:
-            if p:
-                return Rejection.MALFORMED, "a resignation is [] (an empty payload)"
-            self.resigned[seat] = entry.seq
-            return None
-        if entry.kind == Kind.END:
-            if p:
-                return Rejection.MALFORMED, "an end of the game is [] (an empty payload)"
-            self._ends[seat] = entry.seq
-            return None
-        if entry.kind == Kind.SEAT_TO_BOT:
-            other, step = p if len(p) == 2 else (None, None)
-            if not (type(other) is int and type(step) is int
-                    and 0 <= other < len(self.seats) and other != seat and step >= 0):
-                return Rejection.MALFORMED, "a seat-to-bot agreement is [another seat, a step]"
-            votes = self._agreements.setdefault(step, {}).setdefault(other, {})
-            if seat in votes:
-                return Rejection.SECOND_AGREEMENT, (
-                    f"a second agreement to hand {self.seats[other].name} over at step {step}")
-            votes[seat] = entry.seq
-            return None
-        if entry.kind == Kind.REVEAL:
-            k, link = p if len(p) == 2 else (None, None)
-            if not (type(k) is int and isinstance(link, bytes)):
-                return Rejection.MALFORMED, "a reveal is [event, link]"
-            if not verify_reveal(self.seats[seat].commitment, k, link):
-                return (Rejection.BAD_REVEAL,
-                        f"reveal for chance event {k} does not hash to the commitment")
-            have = self._reveals.setdefault(k, {})
-            if seat in have:
-                return Rejection.SECOND_REVEAL, f"a second reveal for chance event {k}"
-            have[seat] = link
-            handed_chance = self._handed[seat][0].chance if seat in self._handed else None
-            if handed_chance is not None and handed_chance.index == k:
-                self._rebuild_due = True  # the seat revealed the very event it was handed over at
-        elif entry.kind == Kind.TURN:
-            if not (
-                len(p) == 2
-                and type(p[0]) is int
-                and p[0] >= 0
-                and isinstance(p[1], tuple)
-                and 1 <= len(p[1]) <= MAX_TURN_ACTIONS
-            ):
-                return Rejection.MALFORMED, "a turn is [turn number, [action...]]"
-            if seat in self._handed and self._own_turn_at_hand_over(seat, p):
-                self._rebuild_due = True  # the seat played the very turn it was handed over at
-            elif p[0] < self.turn_number:
-                return Rejection.PLAYED, f"turn {p[0]} is already played"
-            self._turns.setdefault(p[0], []).append((seat, entry.seq))
-        elif entry.kind == Kind.CHAT:
-            if not (len(p) == 1 and isinstance(p[0], str) and 1 <= len(p[0]) <= MAX_CHAT):
-                return Rejection.MALFORMED, "a chat entry is [text of 1-280 characters]"
-            if not self._rebuilding:  # a rebuild files every chat again
-                self._event(ChatReceived(seat, p[0]))
-        elif entry.kind in (Kind.CHOICE_COMMIT, Kind.CHOICE_REVEAL):
-            why = self._file_choice(seat, entry)
-            if why is None and seat in self._handed and self._handed[seat][0].chance is None \
-                    and self._handed[seat][0].step == Step.CHOOSE_ESTATE:
-                self._rebuild_due = True  # the seat chose at the very step it was handed over
-            return why
+                f"{name} ended the game (seq {self._ends[seat]}): nothing it signs after "
+                "that counts but chat")
+        if isinstance(content, Resign):
+            self.resigned[seat] = seq
+        elif isinstance(content, End):
+            self._ends[seat] = seq
+        elif isinstance(content, SeatToBot):
+            return self._file_agreement(seat, seq, content)
+        elif isinstance(content, Seen):
+            pass  # it only tells how far its author went (Mark.passes)
+        elif isinstance(content, Reveal):
+            return self._file_reveal(seat, seq, content)
+        elif isinstance(content, Turn):
+            if seat in self.forfeits:
+                return Rejection.HANDED_OVER, self._handed_reason(
+                    seat, f"its turn {content.number}")
+            if content.number < self.turn_number:
+                return Rejection.PLAYED, f"turn {content.number} is already played"
+            mover = self.state.to_move
+            if (content.number == self.turn_number and mover is not None and seat != mover
+                    and not self._secret_choosing()):
+                return self._why_not_played(seat, content.number, mover)
+            self._turns.setdefault(content.number, []).append((seat, seq))
         else:
-            return Rejection.MALFORMED, f"a {entry.kind.name.lower()} entry is not expected here"
+            return self._file_choice(seat, seq, content)
         return None
 
-    def _file_choice(self, seat: int, entry: Entry) -> Void | None:
+    def _handed_reason(self, seat: int, what: str) -> str:
+        return (f"handed to the stand-in at step {self.forfeits[seat]}: {what} does not count "
+                "(the hand-over came first)")
+
+    def _file_agreement(self, seat: int, seq: int, content: SeatToBot) -> Void | None:
+        if not (content.seat < len(self.seats) and content.seat != seat):
+            return Rejection.MALFORMED, "a seat-to-bot agreement is [another seat, a step]"
+        votes = self._agreements.setdefault((content.seat, content.step), {})
+        if seat in votes:
+            return Rejection.SECOND_AGREEMENT, (
+                f"a second agreement to hand {self.seats[content.seat].name} over at step "
+                f"{content.step}")
+        votes[seat] = seq
+        if content.seat == self.my_seat and content.step < self.step:
+            self._check_overruled(content.step)
+        return None
+
+    def _file_reveal(self, seat: int, seq: int, content: Reveal) -> Void | None:
+        k = content.event
+        if not verify_reveal(self.seats[seat].commitment, k, content.link):
+            return (Rejection.BAD_REVEAL,
+                    f"reveal for chance event {k} does not hash to the commitment")
+        have = self._reveals.setdefault(k, {})
+        if seat in have:
+            return Rejection.SECOND_REVEAL, f"a second reveal for chance event {k}"
+        have[seat] = (seq, content.link)
+        if seat in self.forfeits:
+            return Rejection.HANDED_OVER, self._handed_reason(
+                seat, f"its reveal for chance event {k}")
+        return None
+
+    def _file_choice(self, seat: int, seq: int, content: Content) -> Void | None:
         """File a secret set-up choice's commitment or reveal; the reason if it is void.
         A seat's entries are filed in chain order, so a reveal can only follow its
         commitment, and neither can be replaced."""
-        p = entry.payload
         if self.config.setup is not Setup.EXPERTS_SECRET:
             return Rejection.CHOICE, "this table makes no secret set-up choices"
-        if entry.kind == Kind.CHOICE_COMMIT:
-            if not (len(p) == 1 and isinstance(p[0], bytes) and len(p[0]) == LINK_SIZE):
-                return Rejection.MALFORMED, "a choice commitment is [32-byte digest]"
+        if isinstance(content, ChoiceCommit):
             if seat in self._commits:
                 return Rejection.CHOICE, "a second choice commitment (the first one stands)"
-            self._commits[seat] = (entry.seq, p[0])
+            self._commits[seat] = (seq, content.digest)
             return None
-        if not (len(p) == 2 and isinstance(p[1], bytes) and len(p[1]) == SALT_SIZE):
-            return Rejection.MALFORMED, "a choice reveal is [choice, 16-byte salt]"
-        try:
-            choice = action_from_tree(p[0])
-        except EngineError as exc:
-            return Rejection.MALFORMED, f"malformed choice: {exc}"
-        if not isinstance(choice, ChooseEstate):
-            return Rejection.MALFORMED, f"a set-up choice is a ChooseEstate, not {choice!r}"
+        assert isinstance(content, ChoiceReveal)
         if seat not in self._commits:
             return Rejection.CHOICE, "a choice reveal before the author's commitment"
         if seat in self._choices:
             return Rejection.CHOICE, "a second choice reveal"
-        if choice_digest(self.game_id, seat, choice, p[1]) != self._commits[seat][1]:
+        digest = choice_digest(self.game_id, seat, content.choice, content.salt)
+        if digest != self._commits[seat][1]:
             return (Rejection.CHOICE,
-                    f"the revealed choice {choice!r} does not match the author's commitment")
-        self._choices[seat] = (entry.seq, choice)
+                    f"the revealed choice {content.choice!r} does not match the author's "
+                    "commitment")
+        self._choices[seat] = (seq, content.choice)
         return None
+
+    def _reject(self, seat: int, seq: int, cause: Rejection, reason: str) -> None:
+        rejected = EntryRejected(seat, seq, f"{self.seats[seat].name}: {reason}", cause)
+        self.rejected[(seat, seq)] = rejected
+        self._event(rejected)
+
+    # --- the game as a function of the set of entries ---
+
+    def _reach(self) -> None:
+        """Note where the step the game is now at stands (its :class:`Mark`)."""
+        last = self.history[-1] if self.history else None
+        turns = self.marks[-1].turn + isinstance(last, TurnApplied) if self.marks else 0
+        chance = self.state.chance
+        event = chance.index if chance is not None else self._chance_count() - 1
+        self.marks.append(Mark(self.step, event, turns, chance is not None))
+
+    def _chance_count(self) -> int:
+        """How many chance events the game resolved."""
+        return sum(isinstance(h, ChanceResolved) for h in self.history)
+
+    def _required(self) -> list[int]:
+        """Seats whose reveal every chance event needs (not those handed to the stand-in)."""
+        return [s for s in range(len(self.seats)) if s not in self.forfeits]
 
     def _secret_choosing(self) -> bool:
         """Whether the game waits for secret set-up choices."""
         return (self.config.setup is Setup.EXPERTS_SECRET and self.state.chance is None
                 and not self.over and self.state.step == Step.CHOOSE_ESTATE)
 
-    def _advance_choices(self) -> bool:
-        """Secret set-up: reveal ours once every seat has committed; apply the choices in
-        turn order once every reveal is in. Whether a choice was applied."""
-        required = self._required()
-        if any(s not in self._commits for s in required):
+    def _needed(self) -> list[int]:
+        """The seats whose input this step needs (none for a turn of the stand-in)."""
+        if self.state.chance is not None or self._secret_choosing():
+            return self._required()
+        mover = self.state.to_move
+        assert mover is not None
+        return [] if mover in self.forfeits else [mover]
+
+    def _has_input(self, seat: int) -> bool:
+        """Whether the entries hold ``seat``'s input for this step (for a turn, the first
+        legal TURN of the mover for it, in its chain order; illegal ones are void)."""
+        chance = self.state.chance
+        if chance is not None:
+            return seat in self._reveals.get(chance.index, {})
+        if self._secret_choosing():
+            return seat in self._choices
+        return self._mover_turn() is not None
+
+    def _mover_turn(self) -> tuple[int, tuple[Action, ...], GameState] | None:
+        """The mover's TURN for this turn that counts if the mover keeps its seat: ``(seq,
+        actions, state after)`` of the first legal one in its chain order."""
+        t, mover = self.turn_number, self.state.to_move
+        pending = self._turns.get(t, [])
+        for seat, seq in sorted(c for c in pending if c[0] == mover):
+            content = self.contents[seat][seq]
+            assert isinstance(content, Turn)
+            try:
+                return seq, content.actions, _play_turn(self.state, list(content.actions))
+            except EngineError as exc:
+                pending.remove((seat, seq))
+                self._reject(seat, seq, Rejection.ILLEGAL_TURN, f"illegal turn {t}: {exc}")
+        return None
+
+    def _pass_at(self, voter: int) -> int | None:
+        """The seq of ``voter``'s first entry that passes this step, or None."""
+        mark, chain = self.marks[-1], self.contents[voter]
+        i = self._first_pass[voter]
+        while i < len(chain):
+            content = chain[i]
+            if content is not None and mark.passes(content):
+                break
+            i += 1
+        self._first_pass[voter] = i
+        return i if i < len(chain) else None
+
+    def _voters(self) -> list[int]:
+        """The seats that have a say in a hand-over at this step: not handed over, and not
+        signed off (RESIGN, END) before going past it."""
+        out = []
+        for v in self._required():
+            off = min(self.resigned.get(v, _NEVER), self._ends.get(v, _NEVER))
+            passed = self._pass_at(v)
+            if (passed if passed is not None else _NEVER) < off or off == _NEVER:
+                out.append(v)
+        return out
+
+    def _agrees(self, voter: int, seat: int) -> bool:
+        """Whether ``voter`` has an agreement that counts to hand ``seat`` over at this step:
+        signed once it had reached the step, and before anything that passes it."""
+        seq = self._agreements.get((seat, self.step), {}).get(voter)
+        if seq is None or not self.reached(voter, seq, self.step):
             return False
+        passed = self._pass_at(voter)
+        return passed is None or seq < passed
+
+    def _declines(self, voter: int, seat: int) -> bool:
+        """Whether ``voter`` will never have an agreement that counts to hand ``seat`` over at
+        this step: we ourselves, if we did not agree (we never agree once past it), any voter
+        whose chain went past the step without agreeing, and, when no entry will arrive any
+        more, every voter that did not agree."""
+        if self._agrees(voter, seat):
+            return False
+        return self._final or voter == self.my_seat or self._pass_at(voter) is not None
+
+    def reached(self, voter: int, seq: int, step: int) -> bool:
+        """Whether ``voter`` had reached ``step`` when it signed its entry ``seq``: its chain
+        holds, before it, its reveal for the step's chance event or the last one before it.
+        So nobody can sign agreements for steps rounds ahead."""
+        k = self.marks[step].event
+        return any(isinstance(c, Reveal) and c.event == k for c in self.contents[voter][:seq])
+
+    def _handing(self, candidates: list[int], voters: list[int]) -> set[int]:
+        """The seats handed over here: the smallest set ``H`` that holds every candidate
+        with at least one agreement that counts, all of whose voters outside ``H`` agreed.
+        More agreements only make it larger, so a seat in it stays in it."""
+        agreed = {x for x in candidates if any(self._agrees(v, x) for v in voters if v != x)}
+        handing: set[int] = set()
+        while True:
+            more = {x for x in agreed - handing
+                    if all(self._agrees(v, x) for v in voters if v != x and v not in handing)}
+            if not more:
+                return handing
+            handing |= more
+
+    def _surely_kept(self, seat: int, needed: list[int], voters: list[int]) -> bool:
+        """Whether no entry that may still arrive can hand ``seat`` over at this step: a seat
+        handed over needs the agreement of every voter outside the set handed over, so if
+        ``v`` declines ``seat``, handing ``seat`` over means handing ``v`` over too. ``seat``
+        is kept when that reaches a voter that cannot be handed over here (one whose input
+        the step does not need, or ourselves with our input in), or every voter."""
         me = self.my_seat
-        if (me is not None and me in self._commits and not self.recovering
-                and not self._signed_off
-                and not any(e.kind == Kind.CHOICE_REVEAL for e in self.chains[me])):
+        fixed = {v for v in voters if v not in needed}
+        if me is not None and me in needed and self._has_input(me) and me in voters:
+            fixed.add(me)
+        closure, todo = {seat}, [seat]
+        while todo:
+            x = todo.pop()
+            for v in voters:
+                if v != x and v not in closure and self._declines(v, x):
+                    closure.add(v)
+                    todo.append(v)
+        return bool(closure & fixed) or set(voters) <= closure
+
+    def _advance(self) -> None:
+        """Resolve steps as far as the entries decide them for good; author our reveals and
+        secret set-up reveal when due."""
+        while not self.over and self.overruled is None:
+            if self._author_due():
+                return  # _author advanced already
+            if not self._step():
+                break
+        self._report_over()
+
+    def _may_author(self) -> bool:
+        """Whether we author entries for the game: a player, not recovering its entries,
+        still in the game."""
+        return (self.my_seat is not None and not self.recovering and not self._signed_off
+                and not self.handed_over)
+
+    def _author_due(self) -> bool:
+        """Author what the game now needs that the session itself writes: our reveal for a
+        chance event, our secret set-up choice's reveal, and SEEN once we hold every input
+        of the step (unless the only input is our own turn). Whether we authored."""
+        me = self.my_seat
+        if me is None or self._chain is None or not self._may_author():
+            return False
+        if self._due_seen():
+            self._author(Seen(self.step + 1))
+            return True
+        chance = self.state.chance
+        if chance is not None:
+            if me in self._reveals.get(chance.index, {}):
+                return False
+            self._author(Reveal(chance.index, self._chain.reveal(chance.index)))
+            return True
+        if (self._secret_choosing() and me in self._commits and me not in self._choices
+                and all(s in self._commits for s in self._required())
+                and not any(isinstance(c, ChoiceReveal) for c in self.contents[me])):
             choice = self._own_choice()
             if choice is not None:
                 assert self.identity is not None
-                self._author(Kind.CHOICE_REVEAL,
-                             [wire.value(choice.to_tree()),
-                              choice_salt(self.identity, self.game_id)])
-                return False  # _author advanced already
-        if any(s not in self._choices for s in required):
-            return False
+                self._author(ChoiceReveal(choice, choice_salt(self.identity, self.game_id)))
+                return True
+        return False
+
+    def _due_seen(self) -> bool:
+        """Whether we owe SEEN: we have a say at this step, we hold every input it needs
+        (other than only our own turn), and nothing of ours went past it yet."""
+        needed = self._needed()
+        me = self.my_seat
+        return (me is not None and bool(needed) and needed != [me] and me in self._voters()
+                and self._pass_at(me) is None and all(self._has_input(x) for x in needed))
+
+    def _step(self) -> bool:
+        """Decide the step the game is at, if the entries decide it for good: hand over the
+        seats the function of the set of entries hands over there, or resolve it from the
+        inputs. Whether anything changed."""
+        needed = self._needed()
+        others = [s for s in range(len(self.seats))]
+        for x in needed:
+            if (x in self._ends and not self._has_input(x)
+                    and all(o in self.forfeits for o in others if o != x)):
+                self.ended = (x, self.step)
+                return True
+        consent = [x for x in needed if (x in self.resigned or x in self._ends)
+                   and not self._has_input(x)]
+        voters = self._voters()
+        handing = self._handing([x for x in needed if x not in consent], voters)
+        if consent or handing:
+            self._hand_over(sorted(handing | set(consent)), consent)
+            return True
+        for x in needed:
+            if not self._has_input(x) or not self._surely_kept(x, needed, voters):
+                return False
+        self._resolve()
+        return True
+
+    def _hand_over(self, seats: list[int], resigned: list[int]) -> None:
+        for seat in seats:
+            self.forfeits[seat] = self.step
+        if len(self.seats) > 1 and len(self._required()) == 1:
+            self._sole_from = self._chance_count()
+        self._event(HandedOver(tuple(seats), self.step, self.sole_contributor,
+                               tuple(sorted(resigned))))
+
+    def _resolve(self) -> None:
+        """Resolve the step from the inputs (every seat kept is decided)."""
+        chance = self.state.chance
+        if chance is not None:
+            k = chance.index
+            have = self._reveals.get(k, {})
+            for seat in sorted(set(have) - set(self._required())):
+                if (seat, have[seat][0]) not in self.rejected:
+                    self._reject(seat, have[seat][0], Rejection.HANDED_OVER, self._handed_reason(
+                        seat, f"its reveal for chance event {k}"))
+            seats = tuple(self._required())
+            reveals = tuple(have[s][1] for s in seats)
+            entropy = event_entropy(self.game_id, k, reveals)
+            self.state, drew = draw_chance(self.state, entropy)
+            self._played(ChanceResolved(k, chance.kind, reveals, entropy, state_hash(self.state),
+                                        self.step, seats, drew, self.state))
+            return
         t, mover = self.turn_number, self.state.to_move
         assert mover is not None
-        if mover not in self._choices:
-            # A seat handed to a bot before it revealed: its deputy chooses, in a TURN.
-            return mover in self.forfeits and self._apply_turn()
-        seq, choice = self._choices[mover]
-        try:
-            self.state = apply(self.state, choice)
-        except EngineError as exc:
-            del self._choices[mover]  # bound by its commitment: the seat can only be replaced
-            self._reject(mover, seq, Rejection.CHOICE, f"illegal set-up choice: {exc}")
-            return False
-        for seat, other in self._turns.pop(t, []):
-            self._reject(seat, other, Rejection.CHOICE,
-                         f"turn {t} is {self.seats[mover].name}'s secret choice")
-        self._played(TurnApplied(mover, t, (choice,), state_hash(self.state), self.step, mover,
+        author: int | None
+        seq: int | None
+        if mover in self.forfeits:
+            actions = standin_turn(self.state, self._last_entropy(), t)
+            author = seq = None
+            self.state = _play_turn(self.state, list(actions))
+        elif self._secret_choosing():
+            author, (seq, choice) = mover, self._choices[mover]
+            actions = (choice,)
+            try:
+                self.state = apply(self.state, choice)
+            except EngineError as exc:
+                # Bound by its commitment, the seat can only be handed over now.
+                del self._choices[mover]
+                self._reject(mover, seq, Rejection.CHOICE, f"illegal set-up choice: {exc}")
+                return
+        else:
+            found = self._mover_turn()
+            assert found is not None
+            seq, actions, self.state = found
+            author = mover
+        self._played(TurnApplied(author, t, actions, state_hash(self.state), self.step, mover,
                                  seq, self.state))
-        return True
+        for other, other_seq in sorted(self._turns.pop(t, [])):
+            if (other, other_seq) != (author, seq):
+                self._reject(other, other_seq, *self._why_not_played(other, t, mover))
+
+    def _last_entropy(self) -> bytes:
+        return next(h.entropy for h in reversed(self.history) if isinstance(h, ChanceResolved))
 
     def _played(self, step: Resolved) -> None:
         """A step is resolved, for good."""
         self.history.append(step)
-        self.step += 1
-        if isinstance(step, TurnApplied):
-            self.turn_number += 1
-        if not self._rebuilding:  # a rebuild reports its steps in Rebuilt
-            self._event(step)
+        self._reach()
+        self._event(step)
 
-    def _own_turn_at_hand_over(self, seat: int, payload: tuple[wire.Value, ...]) -> bool:
-        """Whether a TURN payload is a legal turn of ``seat`` for the very turn it was handed
-        over at (its entry crossed the agreements: the player's own turn counts)."""
-        state, turn = self._handed[seat]
-        if payload[0] != turn or state.chance is not None:
-            return False
-        try:
-            # The caller checked the payload as _file_entry does: [1] is an array.
-            _play_turn(state, [action_from_tree(a) for a in payload[1]])  # type: ignore[union-attr]
-        except EngineError:
-            return False
-        return True
+    def _why_not_played(self, seat: int, t: int, mover: int) -> Void:
+        name = self.seats[mover].name
+        if seat == mover:
+            if mover in self.forfeits:
+                return Rejection.HANDED_OVER, self._handed_reason(seat, f"its turn {t}")
+            return Rejection.SECOND_TURN, f"a second turn {t}"
+        if mover in self.forfeits:
+            return (Rejection.NOT_ITS_TURN, f"turn {t} is the stand-in's for {name}: nobody "
+                    "signs it")
+        if self.config.setup is Setup.EXPERTS_SECRET and isinstance(
+                self.history[-1], TurnApplied) and isinstance(
+                self.history[-1].actions[0], ChooseEstate):
+            return Rejection.CHOICE, f"turn {t} is {name}'s secret choice"
+        return Rejection.NOT_ITS_TURN, f"turn {t} belongs to {name}"
 
-    def _own_choice(self) -> Action | None:
+    def _check_overruled(self, step: int) -> None:
+        """Every other voter agreed to hand our seat over at ``step``, which we resolved with
+        our own input (it crossed their agreements): the game everyone else follows goes on
+        without us from there, and ours is not it any more. We stop and say so."""
+        me = self.my_seat
+        assert me is not None
+        mark = self.marks[step]
+        voters = [v for v in range(len(self.seats)) if v != me
+                  and self.forfeits.get(v, step + 1) > step
+                  and v not in self.resigned and v not in self._ends]
+        votes = self._agreements.get((me, step), {})
+        if voters and all(v in votes and self.reached(v, votes[v], step)
+                          and not any(c is not None and mark.passes(c)
+                                      for c in self.contents[v][:votes[v]])
+                          for v in voters):
+            self.overruled = step
+            self._event(Overruled(me, step))
+
+    def _own_choice(self) -> ChooseEstate | None:
         """Our committed choice, found again by trying each legal one against the commitment
         (the salt is derived from our key, so this survives losing the game file)."""
         me = self.my_seat
@@ -817,124 +975,22 @@ class Session:
         try:
             view = as_chooser(self.state, me)
         except EngineError:
-            return None  # nothing left to choose (a deputy chose for us)
+            return None
         salt = choice_salt(self.identity, self.game_id)
         for choice in legal_actions(view):
-            if choice_digest(self.game_id, me, choice, salt) == self._commits[me][1]:
+            if (isinstance(choice, ChooseEstate)
+                    and choice_digest(self.game_id, me, choice, salt) == self._commits[me][1]):
                 return choice
         return None
 
-    def _reject(self, seat: int, seq: int, cause: Rejection, reason: str) -> None:
-        rejected = EntryRejected(seat, seq, f"{self.seats[seat].name}: {reason}", cause)
-        self.rejected[(seat, seq)] = rejected
-        if not self._rebuilding:
-            self._event(rejected)
-
-    def _author(self, kind: Kind, payload: list[wire.Encodable]) -> None:
-        assert self.identity is not None and self.my_seat is not None
-        chain = self.chains[self.my_seat]
-        entry = sign_entry(
-            self.identity, self.game_id, len(chain), chain[-1].id if chain else b"", kind, payload
-        )
-        self._append(self.my_seat, entry)
-        self._advance()
-
-    def _advance(self) -> None:
-        """Resolve chance events and apply turns as far as the entries allow; where the game
-        waits for seats that every other live player agreed to hand over at this step,
-        hand them to a bot and go on."""
-        while not self.over:
-            chance = self.state.chance
-            if chance is not None:
-                k = chance.index
-                have = self._reveals.setdefault(k, {})
-                if (
-                    self.my_seat is not None
-                    and self.my_seat not in have
-                    and not self.recovering
-                    and not self.handed_over  # a reveal for a seat handed over is void
-                    and not self._signed_off
-                    and self._chain is not None
-                ):
-                    self._author(Kind.REVEAL, [k, self._chain.reveal(k)])
-                    return  # _author advanced already
-                if all(s in have for s in self._required()):
-                    self._resolve(k, have)
-                    continue
-            elif self._secret_choosing():
-                if self._advance_choices():
-                    continue
-            elif self._apply_turn():
-                continue
-            if not self._hand_over():
-                return
-        if not self._rebuilding:  # a rebuild reports the end after Rebuilt
-            self._report_over()
-
-    def _resolve(self, k: int, have: dict[int, bytes]) -> None:
-        chance = self.state.chance
-        assert chance is not None
-        for seat in sorted(set(have) - set(self._required())):
-            self._reject(seat, self._reveal_seq(seat, k), Rejection.HANDED_OVER,
-                         f"handed to a bot at step "
-                         f"{self.forfeits[seat]}, its reveal for chance event {k} is not used")
-        seats = tuple(self._required())
-        reveals = tuple(have[s] for s in seats)
-        entropy = event_entropy(self.game_id, k, reveals)
-        self.state, drew = draw_chance(self.state, entropy)
-        self._played(ChanceResolved(k, chance.kind, reveals, entropy, state_hash(self.state),
-                                    self.step, seats, drew, self.state))
-
-    def _reveal_seq(self, seat: int, k: int) -> int:
-        return next(e.seq for e in self.chains[seat] if e.kind == Kind.REVEAL
-                    and e.payload[:1] == (k,) and (seat, e.seq) not in self.rejected)
-
-    def _apply_turn(self) -> bool:
-        """Turn t: the mover's TURN entries for t in its chain order (a deputy's, if the
-        mover was handed to a bot), the first legal one applied. Other TURNs for t wait while
-        t is open (a hand-over may still make their author the one to play it) and are void
-        once it is played."""
-        t = self.turn_number
-        mover = self.state.to_move
-        assert mover is not None
-        player = self.deputy if mover in self.forfeits else mover
-        pending = self._turns.get(t, [])
-        for seat, seq in sorted(c for c in pending if c[0] == player):
-            pending.remove((seat, seq))
-            try:
-                # A filed TURN entry passed _file_entry: payload[1] is an array.
-                actions = [action_from_tree(a) for a in self.chains[seat][seq].payload[1]]  # type: ignore[union-attr]
-                self.state = _play_turn(self.state, actions)
-            except EngineError as exc:
-                self._reject(seat, seq, Rejection.ILLEGAL_TURN, f"illegal turn {t}: {exc}")
-                continue
-            self._played(TurnApplied(seat, t, tuple(actions), state_hash(self.state), self.step,
-                                     mover, seq, self.state))
-            for other, other_seq in sorted(self._turns.pop(t, [])):
-                self._reject(other, other_seq, *self._why_not_played(other, t, mover, seat))
-            return True
-        # A TURN by another seat may only count if a hand-over at this step makes its author
-        # the deputy, which needs the author's own agreement first in its chain.
-        agreed = {v: seq for votes in self._agreements.get(self.step, {}).values()
-                  for v, seq in votes.items()}
-        for seat, seq in list(pending):
-            if seat != player and not (seat in agreed and agreed[seat] < seq):
-                pending.remove((seat, seq))
-                self._reject(seat, seq, *self._why_not_played(seat, t, mover, -1))
-        return False
-
-    def _why_not_played(self, seat: int, t: int, mover: int, player: int) -> Void:
-        name = self.seats[mover].name
-        if seat == player:
-            return Rejection.SECOND_TURN, f"a second turn {t}"
-        if seat == mover:
-            return (Rejection.HANDED_OVER,
-                    f"turn {t} of {name}, handed to a bot at step {self.forfeits[mover]}")
-        if any(seat in votes.get(mover, {}) for votes in self._agreements.values()):
-            return Rejection.NO_HAND_OVER, (f"turn {t} was played by {name} itself: this turn "
-                                            "for the bot came from a hand-over that did not "
-                                            "happen")
-        return Rejection.NOT_ITS_TURN, f"turn {t} belongs to {name}"
+    def _report_over(self) -> None:
+        """Report the end of the game, once; a player still in it then signs DONE."""
+        if self.over and not self._end_reported:
+            self._end_reported = True
+            self._event(GameOver(self.outcome(), state_hash(self.state)))
+            me = self.my_seat
+            if me is not None and self._may_author() and self._pass_at(me) is None:
+                self._author(Seen(self.step))
 
 
 _HANDLERS: dict[type[Message], Callable[[Session, Any, object], None]] = {

@@ -4,7 +4,7 @@
 
 The session belongs to the thread that drives it (the peer's asyncio loop); a client running
 elsewhere (the curses UI) must never read it while that thread changes it, or it could see a
-turn applied but not yet its step, a seat handed over but not the deputy's turn. So the
+turn applied but not yet its step, or a hand-over without its stand-in turn. So the
 driver takes a snapshot after each batch of input (:meth:`Snapshots.take`) and hands it over
 whole; the reader keeps whichever snapshot it last got. Each snapshot is complete (every step
 of the game, every chat line, every void entry), so a reader that skipped some misses
@@ -21,10 +21,10 @@ from types import MappingProxyType
 from p2p_burgundy import GameConfig, GameState
 from p2p_burgundy.scoring import Outcome
 
+from .contents import Chat
 from .events import EntryRejected, Equivocation, Resolved, Waiting
 from .identity import table_code
 from .lobby import HostLobby, JoinLobby, Member
-from .log import Kind
 from .session import Session
 from .start import Seat
 
@@ -44,8 +44,7 @@ class Snapshot:
     history: tuple[Resolved, ...]  # every resolved step, in order
     waiting: Waiting | None  # what the game waits for (None when over)
     choice_state: GameState | None  # the state we choose in when our set-up choice is due
-    my_turn: bool  # we compose the turn now: ours, or a bot's as its deputy
-    playing_for_bot: bool  # the turn we compose is a bot's (a seat handed over)
+    my_turn: bool  # we compose our turn now
     forfeits: Mapping[int, int]  # seat handed to a bot -> the step from which
     handed: Mapping[int, tuple[int, int]]  # seat handed to a bot -> its (phase, round) then
     resigned: Mapping[int, int]  # seat -> seq of its RESIGN entry
@@ -56,7 +55,7 @@ class Snapshot:
     chats: tuple[tuple[str, ...], ...]  # each seat's chat lines, in the order it wrote them
     rejected: tuple[EntryRejected, ...]  # every void entry, in the order it was found void
     equivocations: tuple[Equivocation, ...]  # proofs, in the order they were found
-    rebuilds: int  # times the game was recomputed (a seat played the step it was handed at)
+    overruled: int | None  # the step our seat was handed over at after our own entry for it
     missing: tuple[int, ...]  # seats the driver has not heard from for a while
 
     @property
@@ -98,12 +97,10 @@ class Snapshots:
         if last is not None and mark == self._mark:
             return last
         self._mark = mark
-        for seat, chain in enumerate(session.chains):
-            new = chain[self._read[seat]:]
-            self._read[seat] = len(chain)
-            self._chats[seat] += tuple(
-                text for e in new if e.kind == Kind.CHAT and (seat, e.seq) not in session.rejected
-                and isinstance(text := e.payload[0], str))
+        for seat, contents in enumerate(session.contents):
+            new = contents[self._read[seat]:]
+            self._read[seat] = len(contents)
+            self._chats[seat] += tuple(c.text for c in new if isinstance(c, Chat))
         over = session.over
         if last is not None and last.state is session.state and last.ended == session.ended:
             outcome = last.outcome  # scoring again would give the same
@@ -121,7 +118,6 @@ class Snapshots:
             waiting=session.waiting_for(),
             choice_state=session.choice_state() if session.choice_due else None,
             my_turn=session.my_turn,
-            playing_for_bot=session.playing_for_bot,
             forfeits=MappingProxyType(dict(session.forfeits)),
             handed=MappingProxyType({seat: handed for seat in sorted(session.forfeits)
                                      if (handed := session.handed_round(seat)) is not None}),
@@ -133,7 +129,7 @@ class Snapshots:
             chats=tuple(self._chats),
             rejected=tuple(session.rejected.values()),
             equivocations=tuple(session.proofs),
-            rebuilds=session.rebuilds,
+            overruled=session.overruled,
             missing=silent,
         )
         return self._last

@@ -20,7 +20,7 @@ import msgpack
 
 from .errors import DecodeError, LocalProtocolError, VersionError
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """The first element of every message; a peer rejects any other version."""
 
 MAX_DATAGRAM = 1200
@@ -186,7 +186,7 @@ def encode_message(tag: int, fields: Sequence[Encodable]) -> bytes:
     :data:`MAX_DATAGRAM` bytes (a datagram that every peer would drop).
 
     >>> encode_message(3, [b"\\x01", "hi"]).hex()
-    '940203c40101a26869'
+    '940303c40101a26869'
     """
     if isinstance(tag, bool) or not isinstance(tag, int) or not 0 <= tag <= MAX_TAG:
         raise LocalProtocolError(f"message tag {tag!r} is not an int in 0..{MAX_TAG}")
@@ -198,8 +198,9 @@ def encode_message(tag: int, fields: Sequence[Encodable]) -> bytes:
 
 def version_message(version: int) -> str:
     """What to tell a user about a message, entry or game file of another protocol version.
-    Versions are not mixed: version 1 let a host choose the game id alone, so its games are
-    refused rather than read."""
+    Versions are not mixed: version 1 let a host choose the game id alone, and version 2 let a
+    seat handed over undo its hand-over with a late entry, so their games are refused rather
+    than read."""
     return (f"protocol version {version} is not supported: this p2p-burgundy speaks version "
             f"{PROTOCOL_VERSION} only (every player needs a release of the same version)")
 
@@ -210,12 +211,12 @@ def decode_message(data: bytes) -> tuple[int, tuple[Value, ...]]:
     Raises :class:`DecodeError` unless ``data`` is a canonical array whose first element is
     :data:`PROTOCOL_VERSION` and whose second is a tag in 0..127.
 
-    >>> decode_message(bytes.fromhex("940203c40101a26869"))
+    >>> decode_message(bytes.fromhex("940303c40101a26869"))
     (3, (b'\\x01', 'hi'))
-    >>> decode_message(bytes.fromhex("920103"))  # doctest: +ELLIPSIS
+    >>> decode_message(bytes.fromhex("920203"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    p2p_burgundy.net.errors.VersionError: protocol version 1 is not supported: ...
+    p2p_burgundy.net.errors.VersionError: protocol version 2 is not supported: ...
     """
     value = decode(data)
     if not isinstance(value, tuple) or len(value) < 2:

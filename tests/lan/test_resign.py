@@ -73,7 +73,7 @@ def test_a_resignation_and_a_crash_and_resume_finish_for_everyone_and_verify(
         try:
             session = await again.resume(path)
             assert session.my_seat == 1 and 1 in session.resigned
-            assert not session.my_turn and not session.playing_for_bot
+            assert not session.my_turn
         finally:
             await again.close()
 

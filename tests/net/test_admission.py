@@ -21,7 +21,7 @@ from .harness import Table
 
 VICTIM = ("10.0.0.2", 4000)
 SPOOFER_RATE = 1000  # datagrams per second, every one with the victim's address
-SECONDS = 4
+SECONDS = 6  # a whole game of one seat's entries, one every 50 ms
 
 
 def played() -> tuple[Table, list[bytes]]:
@@ -39,7 +39,7 @@ def forged(message: bytes) -> bytes:
 
 
 def test_a_spoofed_flood_spends_the_address_budget_but_every_entry_of_the_seat_counts() -> None:
-    """1000 datagrams a second claim the victim's address for 4 s: two thirds HEADS
+    """1000 datagrams a second claim the victim's address for 6 s: two thirds HEADS
     (unverifiable work, which its address budget stops) and one third forged entries for the
     victim's next slot. Every real entry of the victim, one every 50 ms, still counts."""
     table, honest = played()

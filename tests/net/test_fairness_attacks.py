@@ -17,12 +17,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from p2p_burgundy import END_TURN
 from p2p_burgundy.net.audit import audit
+from p2p_burgundy.net.contents import Reveal, SeatToBot, Turn
 from p2p_burgundy.net.errors import LocalProtocolError, ProtocolError
 from p2p_burgundy.net.events import (
     ChanceResolved,
     HandedOver,
-    Rebuilt,
     Resolved,
     TurnApplied,
     follow,
@@ -38,7 +39,7 @@ Step = ChanceResolved | TurnApplied
 
 def sign_agreement(table: Table, author: int, seat: int, step: int) -> None:
     """``author`` signs SEAT_TO_BOT [seat, step] whatever its game says, and sends it."""
-    table.sessions[author]._author(Kind.SEAT_TO_BOT, [seat, step])
+    table.sessions[author]._author(SeatToBot(seat, step))
     table.flush(author)
     table.pump()
 
@@ -69,8 +70,12 @@ def feed(session: Session, entries: list[bytes], rng: random.Random) -> Session:
 
 
 def spectator(table: Table, entries: list[bytes], seed: int) -> Session:
-    return feed(Session(table.start), [e for e in entries if e != table.start.raw],
-                random.Random(seed))
+    """A spectator given ``entries`` in an order drawn from ``seed``, then told that no more
+    will come (as an audit of the whole file)."""
+    watcher = feed(Session(table.start), [e for e in entries if e != table.start.raw],
+                   random.Random(seed))
+    watcher.settle()
+    return watcher
 
 
 # --- 1. A hand-over cannot re-draw resolved dice ---
@@ -92,7 +97,7 @@ def test_a_hand_over_naming_resolved_dice_is_void_and_the_dice_stand() -> None:
     table.play()
     assert len(set(table.final_hashes())) == 1
     assert table.sessions[0].history[step] == dice
-    assert not table.of_type(0, HandedOver) and not table.of_type(0, Rebuilt)
+    assert not table.of_type(0, HandedOver)
     # Seat 1 kept playing its own turns to the end.
     assert any(isinstance(h, TurnApplied) and h.seat == 1
                for h in table.sessions[0].history[step:])
@@ -100,14 +105,15 @@ def test_a_hand_over_naming_resolved_dice_is_void_and_the_dice_stand() -> None:
     report = audit(canonical(table))
     assert report.ok
     assert sorted(v.reason for v in report.void) == [
-        f"the game did not wait for Bob at step {named} (it was resolved from the entries)"
-        for named in sorted((step, 0))]
+        f"signed after its author went past step {named} (an agreement counts only while the "
+        "game waits there)" for named in sorted((step, 0))]
 
 
 def test_the_void_hand_over_holds_whatever_the_spectator_received_first() -> None:
     """A spectator that gets the attacker's whole chain before the victim's reveal for the
-    event waits, sees the hand-over, then the victim's own reveal: the victim's entry counts,
-    and the spectator ends with the dice every player saw."""
+    event waits: the agreement, signed after the attacker went past that event, hands
+    nobody over. The victim's own reveal then resolves the event, with the dice every player
+    saw, and no step it showed ever changes."""
     table = Table(2, seed=6)
     table.play(turns=9)
     step, dice = last_round_dice(table.sessions[0])
@@ -123,19 +129,15 @@ def test_the_void_hand_over_holds_whatever_the_spectator_received_first() -> Non
         if not (entry.author == reveal.author and entry.seq >= reveal.seq):
             with contextlib.suppress(ProtocolError):
                 watcher.receive_entry(raw)
-    # Provisionally the watcher sees the hand-over (it cannot know the reveal exists)...
-    assert watcher.forfeits == {1: step} and watcher.history[step] != dice
-    # ... and the victim's own reveal, when it arrives, counts: a player's own entry always
-    # does, so no order of arrival lets the attacker re-draw.
+    assert watcher.forfeits == {} and watcher.step == step  # it waits, resolving nothing
+    shown = list(watcher.history)
     for entry in victims[reveal.seq:]:
         watcher.receive_entry(entry.raw)
     assert watcher.forfeits == {} and watcher.history[step] == dice
     assert watcher.history == table.sessions[0].history
-    # Whoever follows the events holds that history: Rebuilt replaces the steps from the
-    # one that changed (the dice), and a step reported twice is taken once.
+    assert watcher.history[:step] == shown
+    # Whoever follows the events holds that history, each step once.
     events = list(iter(watcher.next_event, None))
-    [rebuilt] = [e for e in events if isinstance(e, Rebuilt)]
-    assert rebuilt.since == step and rebuilt.steps[0] == dice
     followed: list[Resolved] = []
     for event in [*events, *events]:
         follow(followed, event)
@@ -226,6 +228,7 @@ def test_conflicting_agreements_give_one_game_in_two_opposite_orders() -> None:
         for raw in order:
             if raw != table.start.raw:
                 watcher.receive_entry(raw)
+        watcher.settle()
         assert watcher.history == reference.history
         assert watcher.forfeits == reference.forfeits
 
@@ -242,18 +245,15 @@ def test_every_delivery_order_of_honest_and_hostile_entries_gives_the_same_game(
         assert watcher.history == reference.history
         assert watcher.forfeits == reference.forfeits
         assert watcher.state.is_over
-        # Dice resolved from every seat's reveal never changed, whatever came later. (A
-        # watcher that received a hand-over before the victim's own entry for that step may
-        # have resolved it provisionally without it: the victim's entry then counts.)
-        final = {h.index: h for h in reference.history if isinstance(h, ChanceResolved)}
+        # Every step the watcher reported is the final one, whatever came later.
         for event in iter(watcher.next_event, None):
-            if isinstance(event, ChanceResolved) and len(event.reveals) == 2:
-                assert final[event.index] == event
+            if isinstance(event, ChanceResolved | TurnApplied):
+                assert reference.history[event.step] == event
 
 
 @cache
 def resigning_game() -> tuple[Table, list[bytes]]:
-    """A 3-player game where the deputy-to-be resigns (seat 1 then signs its turns), then
+    """A 3-player game where seat 0 resigns (the stand-in plays it), then
     another player; the first resigner also signs a turn after resigning, as a modified
     client would."""
     table = Table(3, seed=25)
@@ -263,7 +263,7 @@ def resigning_game() -> tuple[Table, list[bytes]]:
         table.flush(seat)
         table.pump()
         if seat == 0:
-            table.sessions[0]._author(Kind.TURN, [table.sessions[0].turn_number, [[10]]])
+            table.sessions[0]._author(Turn(table.sessions[0].turn_number, (END_TURN,)))
             table.flush(0)
         table.play(turns=5)
     table.play()
@@ -289,7 +289,6 @@ def test_every_delivery_order_of_a_game_with_resignations_gives_the_same_game(
         for event in iter(watcher.next_event, None):
             if isinstance(event, ChanceResolved):
                 assert final[event.index] == event
-            assert not isinstance(event, Rebuilt)
 
 
 @cache
@@ -299,13 +298,13 @@ def ended_game() -> tuple[Table, list[bytes]]:
     table = Table(2, seed=29)
     table.play(turns=6)
     table.sessions[1].resign()
-    table.sessions[1]._author(Kind.TURN, [table.sessions[1].turn_number, [[10]]])
+    table.sessions[1]._author(Turn(table.sessions[1].turn_number, (END_TURN,)))
     table.flush(1)
     table.pump()
     table.play(turns=2)
     ann = table.sessions[0]
     ann.end()
-    ann._author(Kind.REVEAL, [99, bytes(32)])
+    ann._author(Reveal(99, bytes(32)))
     table.flush(0)
     table.pump()
     assert all(s.ended == ann.ended for s in table.sessions) and ann.ended is not None

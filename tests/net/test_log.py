@@ -36,22 +36,22 @@ AUTHOR = Identity.from_private_bytes(bytes([1]) * 32)
 
 # Golden vectors, also in docs/protocol.md ("Log entries" and "The game file").
 CHAT_BODY = (
-    "9702c41000112233445566778899aabbccddeeffc4208a88e3dd7409f195fd52db2d3cba5d72ca6709bf"
+    "9703c41000112233445566778899aabbccddeeffc4208a88e3dd7409f195fd52db2d3cba5d72ca6709bf"
     "1d94121bf3748801b40f6f5c00c4000491a568656c6c6f"
 )
 CHAT_SIGNATURE = (
-    "1952683f5c2521cd62815b95b03ed9ab8e0ec8b3ee3c99480f2ac528f6ebc04c"
-    "7d4c11fca3580250070ce842a132d8236e8bd930621313a8f085ea705110d006"
+    "15614d10122ec6aca8b3bf27e6c54292b7260bb599d54bd46d25be6fa5dd78ad"
+    "80fdc9206be0641cbfb49e8f8f1cfab5a634fb08a30e1808f71c25f40a68c709"
 )
-CHAT_ID = "9f4c65d0505024e8e4a8eef8a1c7d320a4a5ff02a0e005a72f314f851895d9fa"
+CHAT_ID = "c57eb31332653985faa5365b62173ce01c3e07b1955aa1e9670604d785a345f9"
 REVEAL_BODY = (
-    "9702c41000112233445566778899aabbccddeeffc4208a88e3dd7409f195fd52db2d3cba5d72ca6709bf"
-    "1d94121bf3748801b40f6f5c01c4209f4c65d0505024e8e4a8eef8a1c7d320a4a5ff02a0e005a72f314f"
-    "851895d9fa029200c420ca099bda0147748bd097f535f53d27c5a8bb36fc6be4d4eca39a315114d4d194"
+    "9703c41000112233445566778899aabbccddeeffc4208a88e3dd7409f195fd52db2d3cba5d72ca6709bf"
+    "1d94121bf3748801b40f6f5c01c420c57eb31332653985faa5365b62173ce01c3e07b1955aa1e9670604"
+    "d785a345f9029200c420ca099bda0147748bd097f535f53d27c5a8bb36fc6be4d4eca39a315114d4d194"
 )
-REVEAL_ID = "fd2680111399301edde0bef34aeddf9b226afe1d10ad834ddfcef16640f12254"
-FILE_MAGIC_HEX = "50325042555247554e44592d47414d450002"
-CHAT_RECORD_HEADER = "00000086fc4586fe"  # length 134, CRC-32 of the CHAT entry
+REVEAL_ID = "46aa79809c591fe2ad6b17801d0d7d0fc89cdf5ec9edc85a9b78af488768a576"
+FILE_MAGIC_HEX = "50325042555247554e44592d47414d450003"
+CHAT_RECORD_HEADER = "000000860a7364f5"  # length 134, CRC-32 of the CHAT entry
 
 
 def _chat(seq: int = 0, prev: bytes = b"", text: str = "hello"):  # type: ignore[no-untyped-def]
@@ -73,7 +73,7 @@ def test_entry_golden_vectors() -> None:
 
 def test_file_golden_vectors() -> None:
     chat = _chat()
-    assert FILE_MAGIC.hex() == FILE_MAGIC_HEX and FILE_MAGIC == b"P2PBURGUNDY-GAME\x00\x02"
+    assert FILE_MAGIC.hex() == FILE_MAGIC_HEX and FILE_MAGIC == b"P2PBURGUNDY-GAME\x00\x03"
     assert _RECORD_HEADER.pack(len(chat.raw), zlib.crc32(chat.raw)).hex() == CHAT_RECORD_HEADER
     assert zlib.crc32(b"123456789") == 0xCBF43926
     assert read_records(FILE_MAGIC + bytes.fromhex(CHAT_RECORD_HEADER) + chat.raw) == (
@@ -93,7 +93,7 @@ def test_a_game_file_of_version_1_is_refused_with_a_clear_message(tmp_path: Path
 
 def test_the_body_is_the_documented_array_and_the_signature_covers_it() -> None:
     chat = _chat()
-    assert wire.decode(chat.body) == (2, GAME_ID, AUTHOR.public_key, 0, b"", 4, ("hello",))
+    assert wire.decode(chat.body) == (3, GAME_ID, AUTHOR.public_key, 0, b"", 4, ("hello",))
     assert verify(AUTHOR.public_key, b"entry", chat.body, chat.signature)
     assert signing_input(ENTRY_DOMAIN, chat.body).startswith(b"p2p-burgundy/v1\x00\x05entry")
 
@@ -132,14 +132,15 @@ def test_a_body_re_signed_by_someone_else_does_not_verify() -> None:
     ("fields", "message"),
     [
         ([1, GAME_ID, AUTHOR.public_key, 0, b"", 4, ["x"]], "protocol version 1 is not supported"),
-        ([2, b"short", AUTHOR.public_key, 0, b"", 4, ["x"]], "game id"),
-        ([2, GAME_ID, b"k" * 31, 0, b"", 4, ["x"]], "public key"),
-        ([2, GAME_ID, AUTHOR.public_key, -1, b"", 4, ["x"]], "seq"),
-        ([2, GAME_ID, AUTHOR.public_key, 0, b"p" * 32, 4, ["x"]], "prev"),
-        ([2, GAME_ID, AUTHOR.public_key, 1, b"", 4, ["x"]], "prev"),
-        ([2, GAME_ID, AUTHOR.public_key, 0, b"", 99, ["x"]], "kind"),
-        ([2, GAME_ID, AUTHOR.public_key, 0, b"", 4, "x"], "payload"),
-        ([2, GAME_ID, AUTHOR.public_key, 0, b"", 4], "7 fields"),
+        ([2, GAME_ID, AUTHOR.public_key, 0, b"", 4, ["x"]], "protocol version 2 is not supported"),
+        ([3, b"short", AUTHOR.public_key, 0, b"", 4, ["x"]], "game id"),
+        ([3, GAME_ID, b"k" * 31, 0, b"", 4, ["x"]], "public key"),
+        ([3, GAME_ID, AUTHOR.public_key, -1, b"", 4, ["x"]], "seq"),
+        ([3, GAME_ID, AUTHOR.public_key, 0, b"p" * 32, 4, ["x"]], "prev"),
+        ([3, GAME_ID, AUTHOR.public_key, 1, b"", 4, ["x"]], "prev"),
+        ([3, GAME_ID, AUTHOR.public_key, 0, b"", 99, ["x"]], "kind"),
+        ([3, GAME_ID, AUTHOR.public_key, 0, b"", 4, "x"], "payload"),
+        ([3, GAME_ID, AUTHOR.public_key, 0, b"", 4], "7 fields"),
     ],
 )
 def test_decode_entry_rejects_malformed_bodies(fields: list[object], message: str) -> None:

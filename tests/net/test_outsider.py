@@ -19,7 +19,7 @@ from p2p_burgundy.net.audit import audit_file
 
 from .harness import Table, canonical
 
-MAGIC = b"P2PBURGUNDY-GAME\x00\x02"
+MAGIC = b"P2PBURGUNDY-GAME\x00\x03"
 
 
 def label(purpose: str) -> bytes:
@@ -53,7 +53,7 @@ def check(data: bytes) -> tuple[list[str], dict[int, bytes]]:
     for record in records:
         body, signature = msgpack.unpackb(record)
         version, game_id, author, seq, prev, kind, payload = msgpack.unpackb(body)
-        if version != 2 or not signed(author, b"entry", body, signature):
+        if version != 3 or not signed(author, b"entry", body, signature):
             defects.append("signature")
             continue
         entry_id = hashlib.sha256(label("entry-id") + body).digest()

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 
 from p2p_burgundy.net.audit import audit
+from p2p_burgundy.net.contents import End
 from p2p_burgundy.net.errors import LocalProtocolError
-from p2p_burgundy.net.events import GameOver, HandedOver
-from p2p_burgundy.net.log import Kind
+from p2p_burgundy.net.events import GameOver, HandedOver, TurnApplied
+from p2p_burgundy.net.log import Kind, sign_entry
 from p2p_burgundy.net.session import Session
 
 from .harness import Table, canonical, forge_chain
@@ -35,14 +36,16 @@ def test_a_resignation_hands_the_seat_over_without_a_vote_and_the_game_ends_for_
     for i, session in enumerate(table.sessions):
         assert session.state.is_over and set(session.forfeits) == {1}
         handed = table.of_type(i, HandedOver)
-        assert [(h.seats, h.resigned, h.deputy) for h in handed] == [((1,), (1,), 0)]
-    # The resigner signed nothing for the game after its RESIGN; the deputy's agreement
-    # comes only where the resigner's own turn was due at the very step it was handed over.
+        assert [(h.seats, h.resigned) for h in handed] == [((1,), (1,))]
+    # The resigner signed nothing for the game after its RESIGN, nobody agreed to anything
+    # (its consent is enough), and nobody signed a turn for its seat: the stand-in played it.
     mine = table.entries_of(1)
     after = mine[[e.kind for e in mine].index(Kind.RESIGN) + 1:]
     assert after == []
-    others = [e for s in (0, 2) for e in table.entries_of(s) if e.kind == Kind.SEAT_TO_BOT]
-    assert all(e.payload == (1, table.sessions[0].forfeits[1]) for e in others)
+    assert not [e for s in (0, 2) for e in table.entries_of(s) if e.kind == Kind.SEAT_TO_BOT]
+    step = table.sessions[0].forfeits[1]
+    assert all(h.seat is None for h in table.sessions[0].history[step:]
+               if isinstance(h, TurnApplied) and h.mover == 1)
     report = audit(canonical(table))
     assert report.ok, [str(v) for v in report.void]
 
@@ -80,7 +83,10 @@ def test_what_a_resigner_signs_after_resigning_is_void_and_fails_the_file() -> N
 def test_a_resignation_with_a_payload_is_void() -> None:
     table = Table(2, seed=24)
     table.play(turns=3)
-    table.sessions[1]._author(Kind.RESIGN, [1])
+    bob = table.sessions[1]
+    chain = bob.chains[1]
+    bob.receive_entry(sign_entry(table.ids[1], table.game_id, len(chain), chain[-1].id,
+                                 Kind.RESIGN, [1]).raw)
     table.flush(1)
     table.pump()
     assert table.sessions[0].resigned == {}
@@ -101,7 +107,7 @@ def test_two_players_one_resigns_the_other_plays_on_against_the_bot() -> None:
     table = bob_resigned(26)
     ann = table.sessions[0]
     assert 1 in ann.forfeits and ann.may_end and ann.sole_contributor is not None
-    table.play()  # Ann's bot plays Bob's seat (she is its deputy) to the end
+    table.play()  # the stand-in plays Bob's seat to the end
     assert all(s.state.is_over and s.ended is None for s in table.sessions)
     assert len(set(table.final_hashes())) == 1
     report = audit(canonical(table))
@@ -136,7 +142,7 @@ def test_an_end_while_others_still_play_is_a_resignation() -> None:
     table = Table(3, seed=28)
     table.play(turns=5)
     assert not table.sessions[2].may_end
-    table.sessions[2]._author(Kind.END, [])  # as a modified client would
+    table.sessions[2]._author(End())  # as a modified client would
     table.flush(2)
     table.play()
     for session in table.sessions[:2]:

@@ -16,10 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from p2p_burgundy import END_TURN, Action, EndTurn, UseDie, state_hash
+from p2p_burgundy import END_TURN, EndTurn, UseDie, state_hash
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.beacon import event_entropy
+from p2p_burgundy.net.contents import MAX_TURN_ACTIONS, Reveal, Turn
 from p2p_burgundy.net.errors import (
     DecodeError,
     LocalProtocolError,
@@ -32,20 +33,17 @@ from p2p_burgundy.net.events import (
     EntryRejected,
     Equivocation,
     GameOver,
-    HandedOver,
-    Rebuilt,
-    Resolved,
+    Rejection,
     TurnApplied,
     Waiting,
-    follow,
 )
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.log import Entry, GameFile, Kind, decode_entry, sign_entry
-from p2p_burgundy.net.messages import EntryMessage, Tag
-from p2p_burgundy.net.session import MAX_TURN_ACTIONS, Session
+from p2p_burgundy.net.messages import Tag
+from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.start import make_start
 
-from .harness import Table, make_table_start, random_turn, shuffled
+from .harness import Table, canonical, make_table_start, random_turn, shuffled
 
 # --- helpers -------------------------------------------------------------------------------------
 
@@ -241,9 +239,10 @@ def test_a_withheld_reveal_pauses_the_game_names_the_seat_and_never_redraws() ->
         assert all(e.index < k for e in table.of_type(i, ChanceResolved))
         assert max(_own_reveals(session)) == k  # nobody reveals for k + 1 in the meantime
     # Nothing else makes the game move on: no one else can reveal in seat 2's place.
-    forged = next_entry(table, 1, Kind.REVEAL, [k, bytes(32)])
     table.filter = None
-    table.deliver(0, entry_message(forged.raw), 1)
+    table.sessions[1]._author(Reveal(k, bytes(32)))  # signed in seat 1's own chain
+    table.flush(1)
+    table.pump()
     assert table.sessions[0].state.chance.index == k  # type: ignore[union-attr]
     assert "does not hash to the commitment" in rejections(table, 0)[-1].reason
     # Once seat 2 sends its reveal, the event resolves once, with the real link.
@@ -568,34 +567,49 @@ def test_a_peer_that_crashed_mid_write_resumes_from_its_file(tmp_path: Path) -> 
     assert all(lost not in f for f in table.files)
 
 
-def test_a_table_with_no_live_seat_left_stalls_without_crashing() -> None:
-    """Seat 1 gone and handed to a bot, then its deputy (seat 0) gone too and handed over by
-    seat 2 alone, then seat 2 equivocates: nobody may play the bots' turns, nothing raises."""
+def test_the_stand_in_plays_every_seat_handed_over_and_nobody_signs_its_turns() -> None:
+    """Seat 1 gone and handed over, then seat 0 gone too and handed over by seat 2 alone:
+    every turn of theirs is the stand-in's, computed alike by every peer and by the audit;
+    a turn seat 2 signs for one of them is void, and the game ends."""
     table = Table(3, seed=3)
     table.play(turns=8)
     table.leave(1)
     table.hand_over(1)
-    assert table.sessions[2].forfeits == {1: table.sessions[2].step}
-    table.offline.add(0)  # the deputy leaves before playing the bot's turn
+    table.leave(0)
     table.hand_over(0)
-    spectator = table.sessions[2]
-    assert set(spectator.forfeits) == {0, 1} and spectator.deputy == 2
-    fork = spectator.chains[2][-1]
-    for text in ("one", "two"):
-        spectator.receive_entry(sign_entry(table.ids[2], table.game_id, fork.seq + 1, fork.id,
-                                           Kind.CHAT, [text]).raw)
-    assert 2 in spectator.faulty and spectator.deputy is None
-    assert spectator.my_turn is False
-    mover = spectator.state.to_move
-    before = snapshot(spectator)
-    turn = random_turn(spectator.state, random.Random(0))
-    chain = spectator.chains[2]
-    with contextlib.suppress(ProtocolError):
-        spectator.receive_entry(sign_entry(table.ids[2], table.game_id, len(chain),
-                                           chain[-1].id, Kind.TURN,
-                                           [spectator.turn_number,
-                                            [a.to_tree() for a in turn]]).raw)  # type: ignore[list-item]
-    assert spectator.state.to_move == mover and snapshot(spectator)[0] == before[0]
+    last = table.sessions[2]
+    assert set(last.forfeits) == {0, 1}
+    before = snapshot(last)
+    table.play()
+    assert last.over
+    played = [h for h in last.history if isinstance(h, TurnApplied) and h.mover in (0, 1)
+              and h.step >= last.forfeits[h.mover]]
+    assert played and all(h.seat is None and h.seq is None for h in played)
+    assert snapshot(last) != before
+    report = audit(canonical(table, 2))
+    assert report.ok and [s.seq is None for s in report.turns] == [
+        h.seat is None for h in last.history if isinstance(h, TurnApplied)]
+
+
+def test_a_turn_signed_for_the_stand_in_is_void() -> None:
+    """Seat 1 is handed over; seat 0 signs turns for seat 1's coming turns as a deputy of
+    protocol version 2 did: each is void, the stand-in plays them."""
+    table = Table(2, seed=6)
+    table.play(turns=6)
+    table.leave(1)
+    table.hand_over(1)
+    table.offline.clear()
+    ann = table.sessions[0]
+    while not ann.over:
+        if ann.my_turn:  # turn t + 1 is the stand-in's: sign it, then play ours
+            ann._author(Turn(ann.turn_number + 1, (END_TURN,)))
+        table.play(turns=1)
+    voided = [r for r in ann.rejected.values() if r.seat == 0]
+    assert voided and all(r.reason.endswith("is the stand-in's for Bob: nobody signs it")
+                          and r.cause is Rejection.NOT_ITS_TURN for r in voided)
+    report = audit(canonical(table))
+    assert not report.ok  # a defect of Ann's, named
+    assert {p.seat for p in report.problems} == {0}
 
 
 def test_a_player_whose_seat_the_others_hand_to_a_bot_sees_it_and_can_no_longer_play() -> None:
@@ -618,83 +632,3 @@ def test_a_player_whose_seat_the_others_hand_to_a_bot_sees_it_and_can_no_longer_
     assert len(set(table.final_hashes())) == 1
 
 
-# --- The order of events when the game is recomputed ---------------------------------------------
-
-
-def _turn_crosses_the_hand_over(table: Table, mover: int) -> tuple[Entry, list[Action]]:
-    """``mover`` signs its turn but it reaches nobody yet, and the others hand its seat to a
-    bot at that step: its entry and the turn. The bots are paused."""
-    table.paused = True
-    table.pump()
-    turn = random_turn(table.sessions[mover].state, random.Random(0))
-    table.offline.add(mover)
-    table.sessions[mover].submit_turn(turn)
-    table.flush(mover)
-    table.hand_over(mover)
-    return table.sessions[mover].chains[mover][-1], turn
-
-
-@pytest.mark.parametrize("deputy_played", [False, True], ids=["waiting", "over"])
-def test_a_game_recomputed_to_its_end_reports_rebuilt_then_the_end(deputy_played: bool) -> None:
-    """The last turn of the game crosses the hand-over of its player: when it arrives, the
-    game is recomputed to its end. Rebuilt comes first, then GameOver (again, if the deputy
-    had ended the game otherwise); seat 2's hand-over, made again, is not reported twice."""
-    table = Table(3, seed=1)
-    while not table.sessions[2].my_turn:
-        table.play(turns=1)
-    table.sessions[2].resign()
-    table.flush(2)
-    watcher = table.sessions[0]
-    while watcher.step < 105:
-        table.play(turns=1)
-    assert (watcher.step, watcher.state.to_move, watcher.forfeits) == (105, 1, {2: 7})
-    entry, turn = _turn_crosses_the_hand_over(table, 1)
-    assert table.events[0][-1] == HandedOver((1,), 105, 0, (0, 31), ())
-    if deputy_played:
-        watcher.submit_turn(random_turn(watcher.state, random.Random(1)))
-        table.flush(0)
-        assert isinstance(table.events[0][-1], GameOver)
-    before = len(table.events[0])
-    table.deliver(0, EntryMessage(entry.raw).encode(), 1)
-    played = watcher.history[105]
-    assert isinstance(played, TurnApplied)
-    assert (played.seat, played.mover, played.actions, played.seq) == (1, 1, tuple(turn),
-                                                                       entry.seq)
-    assert watcher.over and watcher.forfeits == {2: 7}
-    assert table.events[0][before:] == [
-        Rebuilt(106, (), 105, (played,)),
-        GameOver(watcher.outcome(), state_hash(watcher.state)),
-    ]
-    # Whoever follows the events holds the recomputed game, and reads its end after it.
-    steps: list[Resolved] = []
-    for event in table.events[0]:
-        follow(steps, event)
-    assert steps == watcher.history
-
-
-def test_a_hand_over_the_recomputed_game_makes_anew_is_reported_after_rebuilt() -> None:
-    """Seat 1's turn crosses its hand-over; seat 2, next to play, resigns. When seat 1's turn
-    arrives, the recomputed game hands seat 2 over at the same step, but with seat 1 still
-    contributing entropy: that hand-over comes after Rebuilt, seat 1's is gone."""
-    table = Table(3, seed=2)
-    table.play(turns=4)
-    while table.sessions[0].step != 15:
-        table.play(turns=1)
-    watcher = table.sessions[0]
-    assert watcher.state.to_move == 1
-    entry, _ = _turn_crosses_the_hand_over(table, 1)
-    watcher.submit_turn(random_turn(watcher.state, random.Random(1)))  # the deputy's turn
-    table.flush(0)
-    table.pump()
-    table.sessions[2].resign()
-    table.flush(2)
-    table.pump()
-    assert table.of_type(0, HandedOver) == [HandedOver((1,), 15, 0, None, ()),
-                                            HandedOver((2,), 16, 0, (0, 6), (2,))]
-    before = len(table.events[0])
-    table.deliver(0, EntryMessage(entry.raw).encode(), 1)
-    assert watcher.forfeits == {2: 16} and watcher.step == 16
-    assert table.events[0][before:] == [
-        Rebuilt(16, (), 15, (watcher.history[15],)),
-        HandedOver((2,), 16, 0, None, (2,)),
-    ]

@@ -20,9 +20,9 @@ from .harness import Table
 
 @pytest.fixture(scope="module")
 def played() -> Table:
-    """Two players 24 turns in: seat 0 authored 30 entries (its START first), seat 1 29."""
+    """Two players 11 turns in: seat 0 authored 30 entries (its START first), seat 1 29."""
     table = Table(2, seed=1)
-    table.play(turns=24)
+    table.play(turns=11)
     table.paused = True
     table.pump()
     assert table.chain_lengths()[0] == [30, 29]

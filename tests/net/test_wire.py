@@ -300,7 +300,7 @@ def test_mutated_encodings_decode_canonically_or_raise_decode_error(
 
 def test_message_round_trips_with_its_tag() -> None:
     data = wire.encode_message(3, [b"\x01", "hi"])
-    assert data.hex() == "940203c40101a26869"
+    assert data.hex() == "940303c40101a26869"
     assert wire.decode_message(data) == (3, (b"\x01", "hi"))
     assert wire.decode_message(wire.encode_message(wire.MAX_TAG, [])) == (wire.MAX_TAG, ())
 
@@ -330,15 +330,16 @@ def test_encode_message_refuses_to_exceed_the_datagram_budget() -> None:
     [
         (1, "array of at least"),
         ((1,), "array of at least"),
-        ((1, 0), "version 1 is not supported: this p2p-burgundy speaks version 2 only"),
-        ((3, 0), "version 3 is not supported"),
+        ((1, 0), "version 1 is not supported: this p2p-burgundy speaks version 3 only"),
+        ((2, 0), "version 2 is not supported: this p2p-burgundy speaks version 3 only"),
+        ((4, 0), "version 4 is not supported"),
         ((0, 0), "version 0 is not supported"),
         ((True, 0), "version True is not an int"),
         ((b"\x01", 0), "is not an int"),
-        ((2, 128), "tag 128"),
-        ((2, -1), "tag -1"),
-        ((2, False), "tag False"),
-        ((2, "x"), "tag 'x'"),
+        ((3, 128), "tag 128"),
+        ((3, -1), "tag -1"),
+        ((3, False), "tag False"),
+        ((3, "x"), "tag 'x'"),
     ],
 )
 def test_decode_message_rejects_a_bad_header(value: wire.Value, why: str) -> None:

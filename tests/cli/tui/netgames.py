@@ -39,13 +39,13 @@ def play_until(thread: PeerThread, table: NetTable, done: Callable[[], bool], wh
     def step() -> bool:
         table.poll()
         snapshot = table.snapshot
+        if done():
+            return True
         if snapshot.choice_due:  # a secret set-up choice: NetTable shows us choosing
             state = table.state
             table.submit_turn([bot.choose(state, legal_actions(state))])
         elif snapshot.my_turn and table.state.to_move == table.my_seat:
             table.submit_turn(compose_turn(snapshot.state, bot))
-        else:
-            return done()
         return False  # poll what our move brought before deciding
 
     wait_until(thread, step, timeout, what)

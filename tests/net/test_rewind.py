@@ -1,0 +1,178 @@
+"""Resolved is final (DESIGN.md, property 11): a seat that withholds its turn or its reveal
+and is handed over cannot undo the hand-over by sending its entry later, however late.
+
+Seat 2 of a 3-player game keeps the entry back (and everything it signs after it), the others
+hand it over where the game waits for it and play on; then, 1, 12 or 40 turns later or after
+the end, everything seat 2 signed arrives. No honest peer changes a step it resolved, the
+late entries are void with the verdict "passes", and every honest file verifies.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from p2p_burgundy.net import wire
+from p2p_burgundy.net.audit import audit
+from p2p_burgundy.net.contents import Reveal, Turn
+from p2p_burgundy.net.events import (
+    ChanceResolved,
+    EntryRejected,
+    Overruled,
+    Rejection,
+    Resolved,
+    TurnApplied,
+    follow,
+)
+from p2p_burgundy.net.log import decode_entry
+from p2p_burgundy.net.messages import Tag
+
+from .harness import Table, canonical
+from .test_fairness_attacks import spectator
+
+WITHHOLDER = 2
+LATER = [1, 12, 40, None]  # turns the others play before the late entries arrive; None: the end
+
+
+def withhold(table: Table, kind: type[Reveal | Turn], index: int) -> None:
+    """From its first ``kind`` entry for ``index`` (a chance event or a turn number) on,
+    nothing the withholder signs reaches anyone (the chain cannot link without it)."""
+    mine = table.sessions[WITHHOLDER]
+
+    def cut() -> int | None:
+        for seq, content in enumerate(mine.contents[WITHHOLDER]):
+            if isinstance(content, kind) and (
+                    content.event if isinstance(content, Reveal) else content.number) >= index:
+                return seq
+        return None
+
+    def drop(source: int, destination: int, data: bytes) -> bytes | None:
+        tag, fields = wire.decode_message(data)
+        if tag == Tag.ENTRY:
+            entry = decode_entry(fields[0])  # type: ignore[arg-type]
+            first = cut()
+            if (entry.author == table.ids[WITHHOLDER].public_key and first is not None
+                    and entry.seq >= first):
+                return None
+        return data
+
+    table.filter = drop
+
+
+def handed_over_while_withholding(kind: type[Reveal | Turn], seed: int) -> tuple[Table, int]:
+    """A game in which the withholder keeps back its next ``kind`` entry: the others wait
+    for it, then hand it over there. The table, and the step of the hand-over."""
+    table = Table(3, seed=seed)
+    table.play(turns=7)
+    honest = table.sessions[0]
+    if kind is Reveal:
+        withhold(table, Reveal, honest.state.chance_index)
+    else:
+        while honest.state.to_move != WITHHOLDER or honest.state.chance is not None:
+            table.play(turns=1)
+        withhold(table, Turn, honest.turn_number)
+    for _ in range(40):
+        table.bot_turns()
+        table.tick()
+        waiting = honest.waiting_for()
+        if waiting is not None and WITHHOLDER in waiting.seats and (
+                waiting.what == ("reveal" if kind is Reveal else "turn")):
+            break
+    else:
+        raise AssertionError("the game never waited for the withheld entry")
+    table.offline.add(WITHHOLDER)  # it listens no more, and the others play on without it
+    step = honest.step
+    table.hand_over(WITHHOLDER)
+    assert honest.forfeits == {WITHHOLDER: step}
+    return table, step
+
+
+@cache
+def rewound(kind: type[Reveal | Turn], later: int | None
+            ) -> tuple[Table, int, list[list[Resolved]]]:
+    """The game after the late entries arrived, the step of the hand-over, and what each
+    honest peer had resolved before they came."""
+    table, step = handed_over_while_withholding(kind, seed=3)
+    if later is None:
+        table.play()
+    else:
+        table.play(turns=later)
+    before = [list(table.sessions[i].history) for i in (0, 1)]
+    seen = [len(table.events[i]) for i in (0, 1)]
+    table.filter = None
+    table.offline.clear()
+    for _ in range(6):
+        table.tick()
+    late = [e for i in (0, 1) for e in table.events[i][seen[i]:]]
+    for event in late:  # nothing resolved before is reported again
+        if isinstance(event, ChanceResolved | TurnApplied):
+            assert event.step >= min(len(b) for b in before)
+    table.offline.add(WITHHOLDER)
+    table.play()
+    return table, step, before
+
+
+@pytest.mark.parametrize("later", LATER, ids=["1", "12", "40", "end"])
+@pytest.mark.parametrize("kind", [Turn, Reveal], ids=["turn", "reveal"])
+def test_a_late_entry_of_a_seat_handed_over_changes_nothing_resolved(
+        kind: type[Reveal | Turn], later: int | None) -> None:
+    table, step, before = rewound(kind, later)
+    withheld = table.sessions[WITHHOLDER].chains[WITHHOLDER]
+    for i in (0, 1):
+        session = table.sessions[i]
+        assert session.history[:len(before[i])] == before[i]  # not one step changed
+        assert session.forfeits == {WITHHOLDER: step} and session.over
+        followed: list[Resolved] = []
+        for event in table.events[i]:
+            follow(followed, event)  # raises if a step were reported twice, differently
+        assert followed == session.history
+        # Everything the withholder signed from its withheld entry on is void, and passes.
+        late = [(s, q) for (s, q) in session.rejected if s == WITHHOLDER]
+        assert late
+        for key in late:
+            rejected = session.rejected[key]
+            assert rejected.cause is Rejection.HANDED_OVER and not rejected.cause.defect
+            assert f"handed to the stand-in at step {step}" in rejected.reason
+        assert len(session.chains[WITHHOLDER]) == len(withheld)
+    first = min(q for (s, q) in table.sessions[0].rejected if s == WITHHOLDER)
+    content = table.sessions[0].contents[WITHHOLDER][first]
+    assert isinstance(content, kind)  # the withheld entry itself
+    assert len(set(table.final_hashes()[:2])) == 1
+    # Every honest file verifies, and lists the late entries as void, passing.
+    for i in (0, 1):
+        report = audit(table.files[i])
+        assert report.ok, [str(p) for p in report.problems]
+        void = {(v.seat, v.seq): v for v in report.void if v.seat == WITHHOLDER}
+        assert (WITHHOLDER, first) in void and not any(v.fails for v in void.values())
+    # The withholder's own peer had resolved that step with its own entry: it learns that the
+    # hand-over came first, stops there, and never recomputes anything.
+    mine = table.sessions[WITHHOLDER]
+    assert mine.overruled == step and mine.handed_over
+    assert table.of_type(WITHHOLDER, Overruled) == [Overruled(WITHHOLDER, step)]
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32))
+def test_every_arrival_order_of_a_game_with_a_late_entry_gives_the_same_game(seed: int) -> None:
+    table, step, _ = rewound(Reveal, 12)
+    reference = table.sessions[0]
+    watcher = spectator(table, canonical(table), seed)
+    assert watcher.history == reference.history
+    assert watcher.forfeits == reference.forfeits == {WITHHOLDER: step}
+    assert sorted(watcher.rejected) == sorted(reference.rejected)
+
+
+def test_a_withheld_reveal_is_never_drawn_again() -> None:
+    """The event the withholder held back its reveal for was drawn from the others' reveals
+    alone, once, and stays so after its reveal arrives."""
+    table, step, before = rewound(Reveal, 1)
+    event = table.sessions[0].history[step]
+    assert isinstance(event, ChanceResolved) and event.seats == (0, 1)
+    assert before[0][step] == event
+    assert [e.index for e in table.sessions[0].history
+            if isinstance(e, ChanceResolved)] == list(range(31))
+    assert all(not isinstance(e, EntryRejected) or e.seat == WITHHOLDER
+               for e in table.events[0])
