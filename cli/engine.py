@@ -257,14 +257,12 @@ class Clock:
 
 
 def decide_message(decision: int, state: GameState, actions: Sequence[Action],
-                   own_seat: int | None = None, time_left: float | None = None,
-                   clock: Clock | None = None) -> Json:
-    """Decision number ``decision`` (from 1): the seat deciding, whether that seat was handed
-    over to us (not ``own_seat``), the clock, the visible state and the numbered actions."""
+                   time_left: float | None = None, clock: Clock | None = None) -> Json:
+    """Decision number ``decision`` (from 1): the seat deciding, the clock, the visible state
+    and the numbered actions."""
     clock = clock or Clock()
     seat = state.to_move
     return {"type": "decide", "decision": decision, "seat": seat,
-            "handed_over": own_seat is not None and seat != own_seat,
             "clock": {"time_left": time_left, "increment": clock.increment,
                       "limit": clock.limit},
             "state_hash": state_hash(state).hex(),
@@ -700,8 +698,8 @@ class EngineStrategy:
         clock = self.settings.clock
         wait = clock.limit if self.time_left is None else min(clock.limit, self.time_left)
         started = time.monotonic()
-        engine.process.send(decide_message(decision, state, actions, self.seat,
-                                           self.time_left, clock))
+        engine.process.send(decide_message(decision, state, actions, self.time_left,
+                                           clock))
         while True:
             left = wait - (time.monotonic() - started)
             try:

@@ -212,15 +212,12 @@ def compose_turn(state: GameState, strategy: Strategy) -> list[Action]:
 
 
 async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
-                        replace_missing: float | None = None, log: TextIO | None = None
-                        ) -> GameOver:
+                        replace_missing: float | None = None) -> GameOver:
     """Play our seat to the end of the game; LanError on a protocol fault or time-out.
 
     With ``replace_missing``, agree to hand a seat to a bot once the game has waited that
     many seconds for a player we have not heard from (the table policy, net/policy.py).
-    The first time ``strategy`` plays a seat handed over to us, it is said on ``log``.
     """
-    standing_in: set[int] = set()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     seen = 0
@@ -248,14 +245,6 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
             continue
         if session.my_turn:
             state = session.state
-            seat = state.to_move
-            if session.playing_for_bot and seat is not None and seat not in standing_in:
-                standing_in.add(seat)
-                if log is not None:
-                    log.write(f"playing {session.seats[seat].name}'s seat {seat} too (handed "
-                              f"over at step {session.forfeits.get(seat)}), with "
-                              f"{strategy.name}\n")
-                    log.flush()
             actions = await loop.run_in_executor(None, compose_turn, state, strategy)
             if session.state is state and session.my_turn:
                 await peer.submit_turn(actions)
@@ -485,13 +474,12 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         engine_log = options.engine_run(args).open_log()
         strategy = Ledger(seat_strategy(args, seed, session.my_seat, engine_log))
         try:
-            over = await play_headless(peer, strategy, args.timeout, args.replace_missing, log)
+            over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
         except EngineResigned as resigned:  # the seat is the engine's to give up
             log.write(f"{resigned}: we resign the seat\n")
             log.flush()
             await peer.resign()
-            over = await play_headless(peer, strategy, args.timeout, args.replace_missing,
-                                       log)
+            over = await play_headless(peer, strategy, args.timeout, args.replace_missing)
         engine = _engine_of(strategy)
         if engine is not None:
             await asyncio.to_thread(engine.game_over, session.state, over.outcome)
@@ -534,7 +522,7 @@ def _engine_of(strategy: Strategy | None) -> EngineStrategy | None:
 def bot_result(session: Session, over: GameOver, path: Path, report: Audit,
                strategy: Ledger, args: argparse.Namespace) -> dict[str, object]:
     """The ``--json`` document of ``burgundy bot`` (docs/bots.md, "Results"): the game, who
-    played each seat (``handed_over``: from which step a bot of the table played it), and
+    played each seat (``handed_over``: from which step the table's stand-in played it), and
     every decision this bot made, by seat and by what made it."""
     seat = session.my_seat
     players = [{"seat": i, "name": s.name, "fingerprint": fingerprint(s.key),

@@ -48,8 +48,6 @@ def main(argv):
             continue
         elif kind == "decide":
             n = message["decision"]
-            if message["handed_over"]:
-                print(f"tiny: deciding for seat {message['seat']}", file=sys.stderr)
             if str(n) == faults.get("--crash"):
                 sys.exit(3)
             if str(n) == faults.get("--sleep"):
