@@ -5,6 +5,7 @@ A headless bot is a full peer: its own key, game file, sync and rejoin. It is ho
 people fill seats::
 
     burgundy bot --host --players 3            # host a table, start when 3 are ready
+                                               # (type "remove FINGERPRINT" to remove one)
     burgundy bot --host --setup experts-secret # ... with the experts' set-up (secret choices)
     burgundy bot --strategy greedy             # join the first table found on the LAN
     burgundy bot 192.168.1.20:40123            # join by address (no mDNS needed)
@@ -21,9 +22,12 @@ import contextlib
 import ipaddress
 import json
 import os
+import signal
 import sys
+import threading
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO, TypeVar
 
 from p2p_burgundy import (
     END_TURN,
@@ -55,11 +59,49 @@ from .gamejson import RESULT_VERSION, result_json, verdict
 from .script import Script, ScriptedStrategy, ScriptError, read_script
 from .strategies import STRATEGIES, Strategy, StrategyError, make
 
-DISCOVERY_SECONDS = 5.0
+T = TypeVar("T")
+
+STOPPING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
+                         if hasattr(signal, name))
+"""Signals that end a bot through its teardown (SIGINT does by asyncio.run already)."""
 
 
 class LanError(Exception):
     """Something that ends a LAN command with a message (exit code 1)."""
+
+
+class Stopped(Exception):
+    """A stopping signal ended the command, through its teardown (exit code 128 + signal)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+async def stopping_on_signals(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work``; a :data:`STOPPING_SIGNALS` signal cancels it, so that its ``finally``
+    clauses run as on Ctrl-C (the peer says goodbye to mDNS, closes its game file), and then
+    raises :class:`Stopped`."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    received: list[int] = []
+
+    def stop(signum: int) -> None:
+        received.append(signum)
+        task.cancel()
+
+    for s in STOPPING_SIGNALS:
+        loop.add_signal_handler(s, stop, s)
+    try:
+        return await work
+    except asyncio.CancelledError:
+        if received:
+            raise Stopped(received[0]) from None
+        raise
+    finally:
+        for s in STOPPING_SIGNALS:
+            loop.remove_signal_handler(s)
 
 
 def add_peer_arguments(parser: argparse.ArgumentParser) -> None:
@@ -124,8 +166,10 @@ def table_matches(table: TableInfo, want: str) -> bool:
     return want in (table.host_name, table.fingerprint) or table.instance.startswith(want)
 
 
-async def find_table(args: argparse.Namespace, want: str | None) -> TableInfo:
-    """The table named ``want`` (host name or fingerprint), or the first one seen."""
+async def find_table(args: argparse.Namespace, want: str | None, seconds: float
+                     ) -> TableInfo:
+    """The table named ``want`` (host name or fingerprint), or the first one seen, looked
+    for until it is seen or ``seconds`` have passed (a host may open its table later)."""
     if args.no_mdns:
         raise LanError("with --no-mdns, give the table as host:port")
     interfaces = [args.interface] if args.interface else None
@@ -133,25 +177,27 @@ async def find_table(args: argparse.Namespace, want: str | None) -> TableInfo:
     def matches(table: TableInfo) -> bool:
         return want is None or table_matches(table, want)
 
-    tables = await find_tables(DISCOVERY_SECONDS, interfaces,
+    tables = await find_tables(seconds, interfaces,
                                until=lambda t: any(matches(x) for x in t.values()))
     found = [t for t in tables.values() if matches(t)]
     if not found:
         where = f" called {want!r}" if want else ""
-        raise LanError(f"no table{where} found on the LAN in {DISCOVERY_SECONDS:.0f} s "
+        raise LanError(f"no table{where} found on the LAN in {seconds:.0f} s "
                        "(multicast may be blocked: join by host:port instead)")
     return found[0]
 
 
 async def join_table(peer: Peer, args: argparse.Namespace, target: str | None, name: str,
-                     colour: str, *, spectator: bool = False) -> JoinLobby:
+                     colour: str, *, spectator: bool = False, timeout: float) -> JoinLobby:
+    """Join ``target`` (host:port, a table's name or fingerprint, or None: the first table
+    seen), looking for it on the LAN for up to ``timeout`` seconds."""
     try:
         address = parse_address(target) if target else None
         if address is not None:
             return await peer.join(address, name, colour, spectator=spectator)
     except AddressError as exc:
         raise LanError(str(exc)) from None
-    table = await find_table(args, target)
+    table = await find_table(args, target, timeout)
     return await peer.join(table.address, name, colour, game_id=table.game_id,
                            host_fingerprint=table.fingerprint, spectator=spectator)
 
@@ -281,7 +327,8 @@ BOT_EXIT_CODES = """exit codes:
        game file that does not verify (the reason is on stderr; with --json, the document
        is {"command": "bot", "version": 1, "error": REASON} unless the game finished)
   2    a bad command line (a strategy that does not load, a turns file that cannot be read)
-  130  interrupted"""
+  130  interrupted (Ctrl-C); 143 stopped by SIGTERM, 129 by SIGHUP: in each case the bot
+       leaves through its teardown, withdrawing its table from mDNS"""
 
 
 def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
@@ -308,7 +355,9 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--think", type=options.seconds, default=1.0, metavar="SECONDS",
                         help="time budget per decision for search strategies")
     parser.add_argument("--seed", type=options.seed, default=None, help="strategy seed")
-    parser.add_argument("--host", action="store_true", help="host a new table instead")
+    parser.add_argument("--host", action="store_true",
+                        help="host a new table instead (before the start, a line 'remove "
+                             "FINGERPRINT' or 'remove NAME' on stdin removes that member)")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                         help="seats at a hosted table")
     parser.add_argument("--edition", type=options.edition, default=None, metavar="YEAR",
@@ -345,7 +394,10 @@ def run_bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """``burgundy bot``: exit 0 after a finished game whose file verifies, 1 with a reason on
     any fault."""
     try:
-        return asyncio.run(_bot(args, out))
+        return asyncio.run(stopping_on_signals(_bot(args, out)))
+    except Stopped as exc:
+        print(f"burgundy bot: stopped by {exc}", file=sys.stderr)
+        return 128 + exc.signum
     except (LanError, EngineError, StrategyError) as exc:
         print(f"burgundy bot: {exc}", file=sys.stderr)
         if args.json:
@@ -388,6 +440,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
     peer = await open_peer(args.home, interface=args.interface, port=args.port,
                            mdns=not args.no_mdns)
     strategy: Strategy | None = None
+    commands: asyncio.Future[None] | None = None
     try:
         if args.resume is not None:
             await _resume(peer, args)
@@ -398,10 +451,16 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
             log.write(f"hosting at {peer.address[0]}:{peer.address[1]} "
                       f"[{fingerprint(peer.identity.public_key)}]\n")
             log.flush()
+            commands = asyncio.ensure_future(host_commands(peer, read_lines(sys.stdin), log))
         else:
-            lobby = await join_table(peer, args, args.table, name, args.colour or COLOURS[1])
+            lobby = await join_table(peer, args, args.table, name, args.colour or COLOURS[1],
+                                     timeout=args.timeout)
             await peer.set_me(name, lobby.colour, ready=True)
-        session = await wait_for_session(peer, args.timeout, log)
+        try:
+            session = await wait_for_session(peer, args.timeout, log)
+        finally:
+            if commands is not None:
+                commands.cancel()
         code = table_code(session.game_id, [s.key for s in session.seats])
         log.write(f"game started, table code {code}, seat {session.my_seat}\n")
         for line in session.config.caveats():
@@ -437,6 +496,40 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         if engine is not None:
             engine.close()
         await peer.close()
+
+
+def read_lines(stream: TextIO) -> asyncio.Queue[str | None]:
+    """The lines of ``stream`` as they come, then None (read by a daemon thread: a pipe, a
+    terminal or a file alike, and nothing waits for it at exit)."""
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def read() -> None:
+        for line in stream:
+            loop.call_soon_threadsafe(lines.put_nowait, line)
+        loop.call_soon_threadsafe(lines.put_nowait, None)
+
+    threading.Thread(target=read, daemon=True, name="burgundy-commands").start()
+    return lines
+
+
+async def host_commands(peer: Peer, lines: asyncio.Queue[str | None], log: TextIO) -> None:
+    """What the host of ``burgundy bot --host`` types before the start (one a line):
+    ``remove WHO`` (a member's or a spectator's fingerprint, or a member's name) removes it
+    from the table for good."""
+    while (line := await lines.get()) is not None:
+        command, _, who = line.strip().partition(" ")
+        lobby = peer.lobby
+        if not command or not isinstance(lobby, HostLobby):
+            continue
+        if command != "remove" or not who:
+            log.write(f"unknown command {line.strip()!r} (remove FINGERPRINT or NAME)\n")
+        elif (key := lobby.key_of(who.strip())) is None:
+            log.write(f"nobody at the table is {who.strip()!r}\n")
+        else:
+            await peer.remove(key)
+            log.write(f"removed {who.strip()} [{fingerprint(key)}] from the table\n")
+        log.flush()
 
 
 def _engine_of(strategy: Strategy | None) -> EngineStrategy | None:

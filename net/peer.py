@@ -199,6 +199,12 @@ class Peer:
         self.lobby.start()
         await self._flush()
 
+    async def remove(self, key: bytes) -> None:
+        """Host: remove a member or a spectator from our table before the start."""
+        assert isinstance(self.lobby, HostLobby)
+        self.lobby.remove(key)
+        await self._flush()
+
     async def set_me(self, name: str, colour: str, ready: bool = True) -> None:
         if isinstance(self.lobby, JoinLobby):
             self.lobby.set_me(name, colour, ready)

@@ -104,6 +104,13 @@ class Start:
 
 
 @dataclass(frozen=True, slots=True)
+class Remove:
+    """Host: remove the member with this key from the table (it may not come back)."""
+
+    key: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class AddBots:
     """Host: local bot peers take every free seat."""
 
@@ -118,7 +125,7 @@ class QuitLobby:
     """Leave the program."""
 
 
-LobbyCommand = Host | Join | PlayBots | Learn | SetMe | Start | AddBots | Leave | QuitLobby
+LobbyCommand = Host | Join | PlayBots | Learn | SetMe | Start | AddBots | Remove | Leave | QuitLobby
 
 
 # --- what the runner tells the model -----------------------------------------------------
@@ -177,6 +184,7 @@ class LobbyModel:
     too_small: bool = False
     helping: bool = False  # the help page of the current page is open
     first: bool = False  # the first start on this computer: offer the guided game
+    removing: bool = False  # the host pressed x: the next seat number names whom to remove
 
     def context(self) -> Page:
         return Page.TOO_SMALL if self.too_small else self.page
@@ -444,6 +452,33 @@ class LobbyModel:
         self.message = f"{at.free} bot{'s' if at.free > 1 else ''} on the way."
         return AddBots()
 
+    def ask_remove(self) -> None:
+        """x (host): the next seat number removes that member (x again: not)."""
+        at = self.view.table
+        if at is None or not at.hosting:
+            self.message = "Only the host removes players."
+            return
+        if len(at.members) < 2:
+            self.message = "Nobody else is at the table."
+            return
+        self.removing = not self.removing
+        self.message = (f"Remove which seat? Press its number (2-{len(at.members)}); x: no."
+                        if self.removing else "Nobody removed.")
+
+    def seat_number(self, seat: int) -> LobbyCommand | None:
+        """A seat's number, after x: remove that member."""
+        at = self.view.table
+        if not self.removing or at is None:
+            self.message = f"{seat} does nothing here (x, then a seat number, removes)."
+            return None
+        self.removing = False
+        if not 2 <= seat <= len(at.members):
+            self.message = f"Nobody to remove at seat {seat}."
+            return None
+        member = at.members[seat - 1]
+        self.message = f"Removed {member.name} [{member.fingerprint}] from the table."
+        return Remove(member.key)
+
     def quit(self) -> LobbyCommand:
         return QuitLobby()
 
@@ -519,6 +554,8 @@ LOBBY_KEYMAP: dict[Page, dict[str, tuple[Handler, str]]] = {
         "r": (("toggle_ready",), "ready"),
         "s": (("start",), "start"),
         "b": (("fill_with_bots",), "bots"),
+        "x": (("ask_remove",), "remove"),
+        **{str(n): (("seat_number", str(n)), "") for n in range(2, 5)},
         "n": (("edit_name",), "name"),
         "k": (("next_colour",), "colour"),
         "^[": (("back",), "leave"),
@@ -576,7 +613,7 @@ def lobby_footer(model: LobbyModel) -> list[tuple[str, str]]:
     at = model.view.table
     hidden: set[str] = set()
     if page == Page.LOBBY and at is not None:
-        hidden = {"ready"} if at.hosting else {"start", "bots"}
+        hidden = {"ready"} if at.hosting else {"start", "bots", "remove"}
     if page == Page.ADDRESS:
         return [("Enter", "join"), ("Esc", "back"), ("?", "help")]
     return [(_KEY_NAMES.get(k, k), label) for k, (_, label) in LOBBY_KEYMAP[page].items()
@@ -584,5 +621,5 @@ def lobby_footer(model: LobbyModel) -> list[tuple[str, str]]:
 
 
 __all__ = ["LOBBY_KEYMAP", "AddBots", "AtTable", "Host", "Join", "Learn", "Leave", "LobbyCommand",
-           "LobbyModel", "LobbyView", "Page", "PlayBots", "QuitLobby", "SetMe", "Start",
+           "LobbyModel", "LobbyView", "Page", "PlayBots", "QuitLobby", "Remove", "SetMe", "Start",
            "dispatch_lobby", "lobby_footer", "start_hint"]

@@ -60,7 +60,9 @@ PAGE_HELP: dict[Page, tuple[str, ...]] = {
         "Everyone at the table is listed with a key fingerprint. Read the table code",
         "aloud: when everyone sees the same code, nobody is in the middle. Press r when",
         "you are ready; the host starts once every seat is taken and everyone is ready,",
-        "or fills the free seats with bots (b).",
+        "or fills the free seats with bots (b), and removes a member with x and its seat",
+        "number. Whoever is silent for 10 s, or does not accept the start in 10 s, loses",
+        "its seat.",
     ),
     Page.EDIT: ("Type the name the others will see (at most 16 characters), then Enter.",),
 }

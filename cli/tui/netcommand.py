@@ -14,7 +14,6 @@ import curses
 import logging
 import shlex
 import sys
-import time
 import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,7 +24,7 @@ from p2p_burgundy.net.identity import data_dir, key_path, load_or_create
 from p2p_burgundy.net.peer import saved_port
 
 from ..estates import table_extras
-from ..lan import DISCOVERY_SECONDS, LanError, latest_game, parse_address, table_matches
+from ..lan import LanError, latest_game, parse_address, table_matches
 from ..netplay import GONE_AFTER, LanLobby, NetTable, PeerThread, quick_bot_game
 from .app import POLL_MS, App, Palette, guarded, key_name, paint
 from .learn import PROGRESS_FILE, Lesson, first_start
@@ -42,6 +41,7 @@ from .lobbymodel import (
     Page,
     PlayBots,
     QuitLobby,
+    Remove,
     SetMe,
     Start,
     dispatch_lobby,
@@ -232,8 +232,7 @@ class LobbyRunner:
         self.model = LobbyModel(options.name, options.colour, self.lobby.fingerprint)
         self.model.first = first_start(Path(options.home))
         self.model.update(self.snapshot())
-        self._wanted: str | None = None
-        self._wanted_until = 0.0
+        self._wanted: str | None = None  # a table we look for by name until it is seen
 
     def want(self, target: str) -> None:
         """Join ``target`` (host:port now; a host name or fingerprint once it is seen)."""
@@ -248,7 +247,9 @@ class LobbyRunner:
         if not self.options.mdns:
             self.model.message = f"With --no-mdns, give the table as host:port, not {target}."
             return
-        self._wanted, self._wanted_until = target, time.monotonic() + DISCOVERY_SECONDS
+        # Looked for as long as the user waits (a host may open its table later): until it
+        # is seen, or the user hosts, joins another table or quits.
+        self._wanted = target
         self.model.message = f"Looking for the table {target} on the LAN..."
 
     def snapshot(self) -> LobbyView:
@@ -328,14 +329,12 @@ class LobbyRunner:
                 self.model.selected = table.instance
                 self.execute(self.model.confirm_join(table))
                 return
-        if time.monotonic() > self._wanted_until:
-            self._wanted = None
-            self.model.message = (f"No table called {want} found in "
-                                  f"{DISCOVERY_SECONDS:.0f} s: here are the tables seen.")
 
     def execute(self, command: LobbyCommand | None) -> None:
         """Carry out a lobby command on the peer; a failure becomes a message."""
         lobby, model = self.lobby, self.model
+        if isinstance(command, Host | Join):
+            self._wanted = None  # the user chose another table
         try:
             if isinstance(command, Host):
                 lobby.host(command.players, model.name, model.colour, command.edition,
@@ -348,6 +347,8 @@ class LobbyRunner:
                 lobby.set_me(command.name, command.colour, command.ready)
             elif isinstance(command, Start):
                 lobby.start()
+            elif isinstance(command, Remove):
+                lobby.remove(command.key)
             elif isinstance(command, AddBots) and (at := model.view.table) is not None:
                 lobby.add_bots(at.free, self.options.strategy)  # the seats the user saw free
             elif isinstance(command, Leave):
