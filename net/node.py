@@ -44,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import wire
-from .admission import Admission, Replies, Verdict
+from .admission import Admission, RateLimiter, Replies, Verdict
 from .errors import ProtocolError, RemoteProtocolError, VersionError
 from .events import Event
 from .identity import Identity, verify
@@ -60,6 +60,11 @@ MISSING_AFTER = 3.0  # seconds without a datagram before a seat shows as missing
 QUIET_AFTER = 1.0  # seconds of a seat's silence before we ask unknown addresses WHO
 ASK_EVERY = 1.0  # seconds between two WHOs to one address
 MAX_ASKED = 16  # addresses with a WHO unanswered (the oldest forgotten)
+WHO_ANSWER_RATE = 2.0
+"""SEATED answers (a signature each) per second to one asking seat's address, burst
+:data:`WHO_ANSWER_BURST`: an honest seat asks at most once per :data:`ASK_EVERY`, and WHOs
+carrying a seat's address, which anyone can send, would otherwise buy a signature each."""
+WHO_ANSWER_BURST = 2.0
 SEATED_DOMAIN = b"seated"
 
 
@@ -110,6 +115,8 @@ class Node:
         self._here = here
         self._last_heard: dict[int, float] = {}  # seat -> when a datagram came from it
         self._asked: OrderedDict[Address, _Asked] = OrderedDict()  # WHOs not answered yet
+        self._who_answers = RateLimiter(WHO_ANSWER_RATE, WHO_ANSWER_BURST,
+                                        max_sources=MAX_CONTACTS)
         self._events: deque[LobbyEvent | Event | SeatMoved] = deque(maxlen=MAX_EVENTS)
         # Our own answers and questions (RESPONSE, WHO, SEATED), sent with the next flush.
         self._outbox: deque[tuple[bytes, Address]] = deque(maxlen=MAX_CONTACTS)
@@ -232,7 +239,7 @@ class Node:
         if isinstance(message, Challenge | Response):
             self._address_check(message, source)
         elif isinstance(message, Who):
-            self._answer_who(message, source)
+            self._answer_who(message, source, now)
         elif isinstance(message, Seated):
             self._seated(message, source, now)
         elif message.TAG < Tag.HELLO:
@@ -340,13 +347,15 @@ class Node:
             asked.at = now
             self._outbox.append((Who(session.game_id, asked.nonce, *source).encode(), source))
 
-    def _answer_who(self, message: Who, source: Address) -> None:
+    def _answer_who(self, message: Who, source: Address, now: float) -> None:
         """Sign that we are at the address the WHO names, if it is ours, for a seat asking
-        from the address we know it by (nobody else gets us to sign)."""
+        from the address we know it by (nobody else gets us to sign), at most
+        :data:`WHO_ANSWER_RATE` times a second for that address."""
         session, asker = self.session, self._seat_at(source)
         address = (message.host, message.port)
         if (session is None or session.my_seat is None or asker is None
-                or message.game_id != session.game_id or not self._here(address)):
+                or message.game_id != session.game_id or not self._here(address)
+                or not self._who_answers.allow(source, now)):
             return
         seat = session.my_seat
         signature = self.identity.sign(SEATED_DOMAIN, seated_message(

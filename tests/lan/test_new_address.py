@@ -15,6 +15,8 @@ from p2p_burgundy.net.node import (
     MISSING_AFTER,
     QUIET_AFTER,
     SEATED_DOMAIN,
+    WHO_ANSWER_BURST,
+    WHO_ANSWER_RATE,
     SeatMoved,
     seated_message,
 )
@@ -207,3 +209,25 @@ def test_whos_are_paced_per_address_and_only_the_latest_addresses_are_remembered
     asker.node.receive(Seated(session.game_id, 2, nonce, signature).encode(), strangers[1],
                        quiet + ASK_EVERY)
     assert asker.node.addresses[2] == strangers[1]
+
+
+def test_who_answers_are_paced_per_address() -> None:
+    """1000 WHOs a second carrying a seat's address (anyone can send them), each with a new
+    nonce, draw at most WHO_ANSWER_RATE signed SEATED answers a second (plus the burst); an
+    honest WHO after them is answered."""
+    net = started(2, seed=3, loss=0.0)
+    seat, asker = net.peers[0], net.peers[1]
+    session = seat.session
+    assert session is not None
+    begin = net.now
+
+    def answers(now: float, count: int) -> int:
+        for n in range(count):
+            who = Who(session.game_id, n.to_bytes(16, "big"), *seat.address)
+            seat.node.receive(who.encode(), asker.address, now + n / count)
+        return sum(parse(data).TAG == Tag.SEATED for data, address in seat.flush(now + 1)
+                   if address == asker.address)
+
+    assert answers(begin, 1000) == WHO_ANSWER_BURST + WHO_ANSWER_RATE * 1 - 1 == 3
+    assert answers(begin + 1, 1000) == WHO_ANSWER_RATE == 2
+    assert answers(begin + 3, 1) == 1  # the flood over, one WHO: one answer
