@@ -43,7 +43,16 @@ from p2p_burgundy.net.discovery import TableInfo, find_tables
 from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
 from p2p_burgundy.net.events import EntryRejected, Equivocation, GameOver
 from p2p_burgundy.net.identity import data_dir, fingerprint, key_path, load_or_create, table_code
-from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Refused
+from p2p_burgundy.net.known import KnownHosts, marks
+from p2p_burgundy.net.known import load as load_known
+from p2p_burgundy.net.known import save as save_known
+from p2p_burgundy.net.lobby import (
+    RETRY_INTERVAL,
+    HostBack,
+    HostLobby,
+    HostSilent,
+    JoinLobby,
+)
 from p2p_burgundy.net.log import Kind, decode_entry, read_records
 from p2p_burgundy.net.peer import Peer, game_path, games_dir
 from p2p_burgundy.net.policy import HandOverPolicy
@@ -61,6 +70,9 @@ from .strategies import STRATEGIES, Strategy, StrategyError, make
 
 T = TypeVar("T")
 
+SETTLE_SECONDS = 1.0
+"""Once a table by the name we look for is seen, how long we keep browsing for others that
+answer to it too (an impostor copying the name and fingerprint, or two hosts of that name)."""
 STOPPING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
                          if hasattr(signal, name))
 """Signals that end a bot through its teardown (SIGINT does by asyncio.run already)."""
@@ -167,9 +179,10 @@ def table_matches(table: TableInfo, want: str) -> bool:
 
 
 async def find_table(args: argparse.Namespace, want: str | None, seconds: float
-                     ) -> TableInfo:
-    """The table named ``want`` (host name or fingerprint), or the first one seen, looked
-    for until it is seen or ``seconds`` have passed (a host may open its table later)."""
+                     ) -> list[TableInfo]:
+    """The tables named ``want`` (host name or fingerprint), or every table seen, looked for
+    until one is seen or ``seconds`` have passed (a host may open its table later), then
+    :data:`SETTLE_SECONDS` more: an impostor may answer to the name too."""
     if args.no_mdns:
         raise LanError("with --no-mdns, give the table as host:port")
     interfaces = [args.interface] if args.interface else None
@@ -178,28 +191,59 @@ async def find_table(args: argparse.Namespace, want: str | None, seconds: float
         return want is None or table_matches(table, want)
 
     tables = await find_tables(seconds, interfaces,
-                               until=lambda t: any(matches(x) for x in t.values()))
+                               until=lambda t: any(matches(x) for x in t.values()),
+                               settle=SETTLE_SECONDS)
     found = [t for t in tables.values() if matches(t)]
     if not found:
         where = f" called {want!r}" if want else ""
         raise LanError(f"no table{where} found on the LAN in {seconds:.0f} s "
                        "(multicast may be blocked: join by host:port instead)")
-    return found[0]
+    return found
+
+
+def trial_order(tables: list[TableInfo], known: KnownHosts) -> list[TableInfo]:
+    """Which of the tables answering a name to try first: hosts that proved this key under
+    this name before, then the others, likely impostors last (each by instance name)."""
+    def rank(table: TableInfo) -> tuple[int, str]:
+        return (0 if known.knows(table) else 2 if known.warning(table) else 1, table.instance)
+    return sorted(tables, key=rank)
 
 
 async def join_table(peer: Peer, args: argparse.Namespace, target: str | None, name: str,
                      colour: str, *, spectator: bool = False, timeout: float) -> JoinLobby:
     """Join ``target`` (host:port, a table's name or fingerprint, or None: the first table
-    seen), looking for it on the LAN for up to ``timeout`` seconds."""
+    seen), looking for it on the LAN for up to ``timeout`` seconds. Every table answering
+    the name is tried in turn (:func:`trial_order`) until one whose host proves the
+    announced key takes us; that host is remembered (net/known.py). LanError naming each
+    table tried and why it failed if none does."""
     try:
         address = parse_address(target) if target else None
         if address is not None:
             return await peer.join(address, name, colour, spectator=spectator)
     except AddressError as exc:
         raise LanError(str(exc)) from None
-    table = await find_table(args, target, timeout)
-    return await peer.join(table.address, name, colour, game_id=table.game_id,
-                           host_fingerprint=table.fingerprint, spectator=spectator)
+    known = load_known(peer.data_dir)
+    failures = []
+    for table in trial_order(await find_table(args, target, timeout), known):
+        lobby = await peer.join(table.address, name, colour, game_id=table.game_id,
+                                host_fingerprint=table.fingerprint, spectator=spectator)
+        why = await _proved(peer, lobby)
+        if why is None:
+            if known.remember(table.host_name, table.fingerprint):
+                save_known(peer.data_dir, known)
+            return lobby
+        await peer.leave()
+        warning = known.warning(table) or ("an impostor" if lobby.impostor else None)
+        failures.append(f"{table.label}: {why}" + (f" ({warning})" if warning else ""))
+    where = f" called {target!r}" if target else ""
+    raise LanError(f"no table{where} would take us: " + "; ".join(failures))
+
+
+async def _proved(peer: Peer, lobby: JoinLobby) -> str | None:
+    """Wait until the host of ``lobby`` proves its key (None) or we give up on it (why)."""
+    while lobby.host_key is None and lobby.refused is None:
+        await peer.changed(RETRY_INTERVAL)
+    return lobby.refused
 
 
 async def wait_for_session(peer: Peer, timeout: float, out: TextIO | None = None) -> Session:
@@ -210,9 +254,10 @@ async def wait_for_session(peer: Peer, timeout: float, out: TextIO | None = None
     cursor = 0
     while peer.session is None:
         events, cursor = peer.events_since(cursor)
+        lobby = peer.lobby
+        if isinstance(lobby, JoinLobby) and lobby.refused is not None:
+            raise LanError(lobby.refused)  # (a table tried before may have refused us too)
         for event in events:
-            if isinstance(event, Refused):
-                raise LanError(event.reason)
             if isinstance(event, HostSilent | HostBack) and out is not None:
                 out.write(f"{event.reason}\n")
                 out.flush()
@@ -590,17 +635,23 @@ def add_tables_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how long to listen for announcements")
     parser.add_argument("--interface", type=options.interface, default=None, metavar="IP",
                         help="browse only on this address")
+    parser.add_argument("--home", type=Path, default=None,
+                        help="data directory whose known hosts mark the tables (default: "
+                             "$P2P_BURGUNDY_HOME or the user data directory)")
 
 
 def run_tables(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """``burgundy tables``: list the tables announced on the LAN."""
+    """``burgundy tables``: list the tables announced on the LAN, each with its host's key
+    fingerprint, and what the known hosts say of it (net/known.py)."""
     interfaces = [args.interface] if args.interface else None
     tables = asyncio.run(find_tables(args.wait, interfaces))
     if not tables:
         out.write("no tables on the LAN (multicast may be blocked: join by host:port)\n")
         return 0
+    said = marks(tables.values(), load_known(args.home or data_dir()))
     for table in sorted(tables.values(), key=lambda t: t.instance):
-        out.write(table.label + "\n")
+        mark = said.get(table.instance)
+        out.write(table.label + (f"  ({mark})" if mark else "") + "\n")
     return 0
 
 

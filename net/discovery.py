@@ -226,8 +226,11 @@ class Browser:
 
 async def find_tables(seconds: float, interfaces: Sequence[str] | None = None,
                       until: Callable[[dict[str, TableInfo]], bool] | None = None,
-                      ) -> dict[str, TableInfo]:
-    """Browse for ``seconds`` (or until ``until(tables)`` holds) and return what was seen."""
+                      settle: float = 0.0) -> dict[str, TableInfo]:
+    """Browse for ``seconds``, or until ``until(tables)`` holds and then ``settle`` seconds
+    more (others that answer the same name), and return what was seen."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
     done = asyncio.Event()
 
     def changed(tables: dict[str, TableInfo]) -> None:
@@ -237,9 +240,9 @@ async def find_tables(seconds: float, interfaces: Sequence[str] | None = None,
     browser = Browser(interfaces, changed)
     await browser.start()
     try:
-        await asyncio.wait_for(done.wait(), seconds)
-    except TimeoutError:
-        pass
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), seconds)
+            await asyncio.sleep(max(0.0, min(settle, deadline - loop.time())))
     finally:
         tables = dict(browser.tables)
         await browser.close()

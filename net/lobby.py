@@ -571,6 +571,7 @@ class JoinLobby(_Base):
         self.silent: str | None = None  # what HostSilent said, until the host is back
         self._kept_alive = 0.0  # when we last proved to the host that we are here
         self.full = False  # the host said its table is full: we wait for a seat
+        self.impostor = False  # whoever answered could not prove the announced key
         self._hello()
 
     def _hello(self) -> None:
@@ -616,10 +617,12 @@ class JoinLobby(_Base):
         if self.table_id and table_id != self.table_id:
             return self._refuse("the host answered for another game")
         if self.host_fingerprint and fingerprint(host_key) != self.host_fingerprint:
+            self.impostor = True
             return self._refuse("the host's key does not match the announced fingerprint")
         if not verify(host_key, CHALLENGE_DOMAIN,
                       challenge_message(table_id, self._nonce, self.identity.public_key),
                       welcome.signature):
+            self.impostor = True
             return self._refuse("the host could not prove its key")
         if self.silent_since is not None:
             again = "at a new table" if table_id != self._left_table else "at its table"

@@ -156,6 +156,7 @@ class LobbyView:
     tables: tuple[TableInfo, ...] = ()
     mdns: bool = True
     table: AtTable | None = None
+    marks: tuple[tuple[str, str], ...] = ()  # (instance, what the known hosts say of it)
 
 
 # --- the model ----------------------------------------------------------------------------
@@ -217,7 +218,9 @@ class LobbyModel:
 
     def rows(self) -> list[tuple[str, str]]:
         """The tables page's rows: (key, text), the tables first."""
-        rows = [(t.instance, t.label) for t in self.view.tables]
+        marks = dict(self.view.marks)
+        rows = [(t.instance, t.label + (f"  ({marks[t.instance]})" if t.instance in marks
+                                        else "")) for t in self.view.tables]
         return rows + [(a, ACTION_TEXT[a]) for a in ACTIONS]
 
     # --- the tables page -----------------------------------------------------------------
