@@ -10,16 +10,17 @@ for), and :meth:`~Node.next_event` says what happened.
 :class:`~p2p_burgundy.net.peer.Peer` drives one with a UDP socket and a game file; the chaos
 tests (``tests/lan/sim.py``) drive several with a seeded lossy in-memory link and a fake
 clock. Randomness comes from the driver too: ``nonces`` returns fresh random bytes when the
-lobby owes a challenge or a HELLO, a player that lost its game file starts recovering, or we
-ask an address which seat it is.
+lobby owes a challenge or a HELLO or a player that lost its game file starts recovering, and
+``secret`` keys our address tokens and the nonces of our WHOs.
 
 **The address book follows the seats.** A seat is heard (:meth:`~Node.missing`) by what
 arrives from its address. A player that restarts on another port (its old one taken) talks
 from an address we do not know; a source address proves nothing (anyone on the LAN can send
 with any), so we move the seat there only on proof by its key over something fresh: while a
 seat has been quiet for :data:`QUIET_AFTER`, an unknown address that talks about the game is
-asked ``WHO [game id, nonce, host, port]`` (16 fresh random bytes, and the address we see
-it at; at most once a second). A seated peer answers a WHO only from a seat's address it
+asked ``WHO [game id, nonce, host, port]`` (a keyed hash of that address and the epoch,
+which only we can make and need not remember, and the address we see it at; at most once a
+second). A seated peer answers a WHO only from a seat's address it
 knows and only for an address that is its own, with ``SEATED [game id, seat, nonce,
 signature]``: its key's signature over the game, the nonce, the asking seat, its own seat and
 that address. So a signature that names an address is made only by the seat at that address:
@@ -39,6 +40,7 @@ False
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,7 +52,17 @@ from .events import Event
 from .identity import Identity, verify
 from .lobby import HostLobby, JoinLobby, LobbyEvent, RosterChanged, Started
 from .log import Entry
-from .messages import Challenge, EntryMessage, Message, Response, Seated, Tag, Who, parse
+from .messages import (
+    NONCE_SIZE,
+    Challenge,
+    EntryMessage,
+    Message,
+    Response,
+    Seated,
+    Tag,
+    Who,
+    parse,
+)
 from .session import BROADCAST, Session
 
 Address = tuple[str, int]
@@ -59,7 +71,14 @@ MAX_EVENTS = 4096  # events not yet taken
 MISSING_AFTER = 3.0  # seconds without a datagram before a seat shows as missing
 QUIET_AFTER = 1.0  # seconds of a seat's silence before we ask unknown addresses WHO
 ASK_EVERY = 1.0  # seconds between two WHOs to one address
-MAX_ASKED = 16  # addresses with a WHO unanswered (the oldest forgotten)
+WHO_EPOCH = 2.0
+"""A WHO's nonce is a keyed hash of the address asked and the epoch (``now`` in
+:data:`WHO_EPOCH` seconds): it needs no memory, so no number of addresses can push a
+returning seat's question out, and an answer counts in that epoch and the next."""
+MAX_ASKED = 256  # addresses whose last WHO time is remembered (pacing only)
+SEATED_CHECKS = 64.0
+"""Signature checks of SEATED answers per second, for everyone together (burst as many):
+one per address and nonce at most; answers with a nonce we did not send cost none."""
 WHO_ANSWER_RATE = 2.0
 """SEATED answers (a signature each) per second to one asking seat's address, burst
 :data:`WHO_ANSWER_BURST`: an honest seat asks at most once per :data:`ASK_EVERY`, and WHOs
@@ -85,12 +104,6 @@ class SeatMoved:
     address: Address
 
 
-@dataclass
-class _Asked:
-    nonce: bytes
-    at: float  # when the last WHO went
-
-
 class Node:
     """One player's (or spectator's) protocol state; see the module's docstring."""
 
@@ -114,7 +127,10 @@ class Node:
         self._has_file = has_file
         self._here = here
         self._last_heard: dict[int, float] = {}  # seat -> when a datagram came from it
-        self._asked: OrderedDict[Address, _Asked] = OrderedDict()  # WHOs not answered yet
+        self._secret = secret
+        self._asked: OrderedDict[Address, float] = OrderedDict()  # address -> last WHO
+        self._checked: OrderedDict[tuple[Address, bytes], None] = OrderedDict()
+        self._seated_checks = RateLimiter(SEATED_CHECKS, SEATED_CHECKS, max_sources=1)
         self._who_answers = RateLimiter(WHO_ANSWER_RATE, WHO_ANSWER_BURST,
                                         max_sources=MAX_CONTACTS)
         self._events: deque[LobbyEvent | Event | SeatMoved] = deque(maxlen=MAX_EVENTS)
@@ -337,15 +353,20 @@ class Node:
         if (session is None or session.my_seat is None or self._seat_at(source) is not None
                 or all(self._silent(seat, now) <= QUIET_AFTER for seat in self.addresses)):
             return
-        asked = self._asked.pop(source, None)
-        if asked is None:
-            asked = _Asked(self._nonces(), now - ASK_EVERY)
-        self._asked[source] = asked
+        if now - self._asked.get(source, -ASK_EVERY) < ASK_EVERY:
+            return
+        self._asked.pop(source, None)
+        self._asked[source] = now
         while len(self._asked) > MAX_ASKED:
             self._asked.popitem(last=False)
-        if now - asked.at >= ASK_EVERY:  # the same nonce until it is answered
-            asked.at = now
-            self._outbox.append((Who(session.game_id, asked.nonce, *source).encode(), source))
+        nonce = self._who_nonce(source, int(now // WHO_EPOCH))
+        self._outbox.append((Who(session.game_id, nonce, *source).encode(), source))
+
+    def _who_nonce(self, address: Address, epoch: int) -> bytes:
+        """The nonce of our WHOs to ``address`` in ``epoch``: only we can make it."""
+        host, port = address
+        return hashlib.blake2b(f"{host}\x00{port}\x00{epoch}".encode(), key=self._secret,
+                               digest_size=NONCE_SIZE, person=b"who-nonce").digest()
 
     def _answer_who(self, message: Who, source: Address, now: float) -> None:
         """Sign that we are at the address the WHO names, if it is ours, for a seat asking
@@ -365,16 +386,22 @@ class Node:
 
     def _seated(self, message: Seated, source: Address, now: float) -> None:
         """A seat proved by its key that it is at ``source``: move it there. Only an answer
-        from the address we asked, echoing its nonce, costs a signature check."""
-        session, asked = self.session, self._asked.get(source)
-        if (session is None or session.my_seat is None or asked is None
-                or asked.nonce != message.nonce or message.game_id != session.game_id):
+        from an address we asked, echoing the nonce we sent it this epoch or the last, costs
+        a signature check: once per address and nonce, within :data:`SEATED_CHECKS`."""
+        session, epoch = self.session, int(now // WHO_EPOCH)
+        checked = (source, message.nonce)
+        if (session is None or session.my_seat is None or message.game_id != session.game_id
+                or message.nonce not in (self._who_nonce(source, epoch),
+                                         self._who_nonce(source, epoch - 1))
+                or checked in self._checked or not self._seated_checks.allow(None, now)):
             return
-        del self._asked[source]  # one check per nonce: a wrong signature gets a new one
+        self._checked[checked] = None
+        while len(self._checked) > MAX_ASKED:
+            self._checked.popitem(last=False)
         seat = message.seat
         if seat >= len(session.seats) or seat == session.my_seat or not verify(
                 session.seats[seat].key, SEATED_DOMAIN,
-                seated_message(session.game_id, asked.nonce, session.my_seat, seat, source),
+                seated_message(session.game_id, message.nonce, session.my_seat, seat, source),
                 message.signature):
             raise RemoteProtocolError("SEATED signature does not verify for that seat")
         self.addresses[seat] = source
