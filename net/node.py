@@ -46,7 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import wire
-from .admission import Admission, RateLimiter, Replies, Verdict
+from .admission import Admission, RateLimiter, Replies, Verdict, is_session_message
 from .errors import ProtocolError, RemoteProtocolError, VersionError
 from .events import Event
 from .identity import Identity, verify
@@ -63,6 +63,7 @@ from .messages import (
     Who,
     parse,
 )
+from .pairwise import SEAL_SIZE, is_sealed, opened, seal, seat_keys
 from .session import BROADCAST, Session
 
 Address = tuple[str, int]
@@ -128,6 +129,9 @@ class Node:
         self._here = here
         self._last_heard: dict[int, float] = {}  # seat -> when a datagram came from it
         self._secret = secret
+        self._keys: dict[int, bytes] = {}  # seat -> our pairwise key (net/pairwise.py)
+        self._sealed_by: set[int] = set()  # seats whose MAC we have seen: they always seal
+        self._sealing: set[Address] = set()  # their addresses (for refuses)
         self._asked: OrderedDict[Address, float] = OrderedDict()  # address -> last WHO
         self._checked: OrderedDict[tuple[Address, bytes], None] = OrderedDict()
         self._seated_checks = RateLimiter(SEATED_CHECKS, SEATED_CHECKS, max_sources=1)
@@ -163,6 +167,7 @@ class Node:
         beside it."""
         self.session = session
         self.addresses = dict(addresses)
+        self._keys = self._seat_keys(session)
         self._update_known()
 
     # --- input ---
@@ -172,14 +177,21 @@ class Node:
         lobby or the session. A message either rejects changes nothing; it is counted.
         False if the cheap checks dropped it: then there is nothing new to flush (under a
         flood most datagrams end here, and each must cost as little as possible)."""
-        verdict = self.admission.admit(data, source, now)
+        opened, sealed = self._unseal(data, source)
+        if opened is None:  # a seat's datagram without its MAC: a hash, no reply
+            self.admission.stats.unsealed += 1
+            return False
+        data = opened
+        verdict = self.admission.admit(data, source, now, sealed=sealed)
         if verdict is Verdict.BY_AUTHOR and not self._vouched(data, now):
             return False
         if verdict not in (Verdict.PASS, Verdict.BY_AUTHOR):
             return False
         self.replies.received(source, len(data))
         seat = self._seat_at(source)
-        if seat is not None:  # only seats: any source would grow it
+        if seat is not None and (sealed or seat not in self._sealed_by):
+            # Only seats (any source would grow it), and only by their MAC once they seal:
+            # anyone can send a HELLO with a seat's address.
             self._last_heard[seat] = now
         try:
             self._route(parse(data), source, now)
@@ -230,7 +242,7 @@ class Node:
                 # The session's destinations are sources the node gave it too.
                 out += [(data, target) for target in targets]  # type: ignore[misc]
         return [(sent, address) for data, address in out
-                if (sent := self._allowed(data, address, now)) is not None]
+                if (sent := self._allowed(self._seal(data, address), address, now)) is not None]
 
     def next_event(self) -> LobbyEvent | Event | SeatMoved | None:
         """What happened (the lobby's events and the session's), oldest first."""
@@ -270,6 +282,47 @@ class Node:
         elif isinstance(self.lobby, JoinLobby):
             self.lobby.receive(message, source)
 
+    def refuses(self, data: bytes, source: Address) -> bool:
+        """The cheapest check, for the driver to make as a datagram arrives: a seat that
+        seals its datagrams to us sent this one without a seal (someone with its address).
+        Counted in ``stats.unsealed``; :meth:`receive` makes the same check and the rest."""
+        if source in self._sealing and not is_sealed(data):
+            self.admission.stats.unsealed += 1
+            return True
+        return False
+
+    def _unseal(self, data: bytes, source: Address) -> tuple[bytes | None, bool]:
+        """The message of a datagram, and whether a seat's MAC proved it (net/pairwise.py).
+        A session message from a seat's address must carry that seat's MAC (None if it does
+        not: anyone can send with the address) once that seat has sealed one to us (it
+        knows us at our address: until then, after we came back on a new port, it sends to
+        us as to a stranger). One sealed from an address that is no seat's (a seat back on a
+        new port) may carry any seat's MAC. Without keys (a spectator, a joiner before the
+        start) a seal cannot be checked and is only taken off."""
+        seat, keys = self._seat_at(source), self._keys
+        if len(data) > wire.MAX_DATAGRAM:
+            return data, False  # the shape check drops it, unhashed
+        if is_sealed(data):
+            if not keys:
+                return data[SEAL_SIZE:], False
+            for sealer in [seat] if seat in keys else [] if seat is not None else list(keys):
+                if (message := opened(data, keys[sealer])) is not None:
+                    if sealer not in self._sealed_by:
+                        self._sealed_by.add(sealer)
+                        self._update_known()
+                    return message, True
+            return None, False
+        if seat in self._sealed_by and is_session_message(data):
+            return None, False
+        return data, False
+
+    def _seal(self, data: bytes, address: Address) -> bytes:
+        """``data`` with its MAC if it is a session message to a seat's address."""
+        seat = self._seat_at(address)
+        if seat is None or seat not in self._keys or not is_session_message(data):
+            return data
+        return seal(data, self._keys[seat])
+
     def _allowed(self, data: bytes, address: Address, now: float) -> bytes | None:
         """What may go to ``address`` in place of ``data``: itself, a CHALLENGE (an unproven
         address out of credit), or None (nothing, now)."""
@@ -299,10 +352,17 @@ class Node:
         self.session = Session(start.entry, self.identity if seated else None,
                                recovering=recovering,
                                recovery_nonce=self._nonces() if recovering else b"")
+        self._keys = self._seat_keys(self.session)
         self._learn_addresses()
         if isinstance(self.lobby, HostLobby):
             for address in self.lobby.spectators.values():
                 self._remember(address)
+
+    def _seat_keys(self, session: Session) -> dict[int, bytes]:
+        """Our pairwise key with each other seat (none for a spectator)."""
+        if session.my_seat is None:
+            return {}
+        return seat_keys(self.identity, [s.key for s in session.seats], session.game_id)
 
     def _learn_addresses(self) -> None:
         """Seat addresses from the lobby's roster (the host's is where we sent HELLO)."""
@@ -325,6 +385,7 @@ class Node:
             else:
                 known |= set(self.lobby.spectators.values())
         self.admission.known = self.replies.known = known
+        self._sealing = {a for seat, a in self.addresses.items() if seat in self._sealed_by}
 
     def _remember(self, source: Address) -> None:
         """Broadcast to ``source`` too (a spectator, a player back on another port): only

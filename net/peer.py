@@ -115,6 +115,7 @@ class Peer:
         self.announce = announce
         self.node = Node(identity, secret=os.urandom(16), nonces=lambda: os.urandom(16),
                          has_file=self._has_file, here=self._here)
+        transport.refuse = self.node.refuses  # a flood's cheapest drop, before any queue
         self.game_file: GameFile | None = None
         self.events: deque[LobbyEvent | Event | SeatMoved] = deque(maxlen=MAX_EVENTS)
         self.event_count = 0  # events ever recorded (the deque keeps the latest)

@@ -19,6 +19,7 @@ from p2p_burgundy.net.node import (
     SeatMoved,
     seated_message,
 )
+from p2p_burgundy.net.pairwise import SEAL_SIZE, is_sealed, pairwise_key, seal
 from p2p_burgundy.net.sync import HEADS_INTERVAL
 
 from .sim import Machine, Net, address_of
@@ -87,7 +88,10 @@ def sniff(peer: Machine, sniffed: list[bytes]) -> None:
 
     def flush(now: float) -> list[tuple[bytes, tuple[str, int]]]:
         out = sends(now)
-        sniffed.extend(data for data, _ in out if parse(data).TAG == Tag.SEATED)
+        for data, _ in out:  # a MAC hides nothing: the message follows it in clear
+            message = data[SEAL_SIZE:] if is_sealed(data) else data
+            if parse(message).TAG == Tag.SEATED:
+                sniffed.append(message)
         return out
 
     peer.flush = flush  # type: ignore[method-assign]
@@ -120,7 +124,7 @@ def test_a_spoofer_claiming_a_seat_from_another_address_never_gets_its_traffic()
     def attack(source: tuple[str, int]) -> None:
         nonlocal forged, relayed
         for data, sender in net.taps[source]:
-            message = parse(data)
+            message = parse(data[SEAL_SIZE:] if is_sealed(data) else data)
             if not isinstance(message, Who):
                 continue
             asker = next(p for p in others if p.address == sender)
@@ -241,22 +245,26 @@ def test_a_seat_back_on_a_new_port_is_found_within_3_s_under_a_heads_flood() -> 
 
 
 def test_who_answers_are_paced_per_address() -> None:
-    """1000 WHOs a second carrying a seat's address (anyone can send them), each with a new
-    nonce, draw at most WHO_ANSWER_RATE signed SEATED answers a second (plus the burst); an
-    honest WHO after them is answered."""
+    """1000 WHOs a second from a seat's address draw no answer without the seat's MAC; with
+    it (replayed: a MAC does not stop a replay, and each WHO may bring a new nonce), at most
+    WHO_ANSWER_RATE signed SEATED answers a second (plus the burst); an honest WHO after them
+    is answered."""
     net = started(2, seed=3, loss=0.0)
     seat, asker = net.peers[0], net.peers[1]
     session = seat.session
-    assert session is not None
+    assert session is not None and asker.session is not None
+    key = pairwise_key(asker.identity, seat.identity.public_key, session.game_id)
     begin = net.now
 
-    def answers(now: float, count: int) -> int:
+    def answers(now: float, count: int, sealed: bool = True) -> int:
         for n in range(count):
-            who = Who(session.game_id, n.to_bytes(16, "big"), *seat.address)
-            seat.node.receive(who.encode(), asker.address, now + n / count)
-        return sum(parse(data).TAG == Tag.SEATED for data, address in seat.flush(now + 1)
-                   if address == asker.address)
+            who = Who(session.game_id, n.to_bytes(16, "big"), *seat.address).encode()
+            seat.node.receive(seal(who, key) if sealed else who, asker.address,
+                              now + n / count)
+        return sum(parse(data[SEAL_SIZE:]).TAG == Tag.SEATED
+                   for data, address in seat.flush(now + 1) if address == asker.address)
 
-    assert answers(begin, 1000) == WHO_ANSWER_BURST + WHO_ANSWER_RATE * 1 - 1 == 3
-    assert answers(begin + 1, 1000) == WHO_ANSWER_RATE == 2
-    assert answers(begin + 3, 1) == 1  # the flood over, one WHO: one answer
+    assert answers(begin, 1000, sealed=False) == 0
+    assert answers(begin + 1, 1000) == WHO_ANSWER_BURST + WHO_ANSWER_RATE * 1 - 1 == 3
+    assert answers(begin + 2, 1000) == WHO_ANSWER_RATE == 2
+    assert answers(begin + 4, 1) == 1  # the flood over, one WHO: one answer
