@@ -5,6 +5,7 @@ A headless bot is a full peer: its own key, game file, sync and rejoin. It is ho
 people fill seats::
 
     burgundy bot --host --players 3            # host a table, start when 3 are ready
+                                               # (type "remove FINGERPRINT" to remove one)
     burgundy bot --host --setup experts-secret # ... with the experts' set-up (secret choices)
     burgundy bot --strategy greedy             # join the first table found on the LAN
     burgundy bot 192.168.1.20:40123            # join by address (no mDNS needed)
@@ -24,8 +25,10 @@ import json
 import os
 import signal
 import sys
+import threading
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO, TypeVar
 
 from p2p_burgundy import (
     Action,
@@ -39,7 +42,16 @@ from p2p_burgundy.net.discovery import TableInfo, find_tables
 from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
 from p2p_burgundy.net.events import EntryRejected, Equivocation, GameOver
 from p2p_burgundy.net.identity import data_dir, fingerprint, key_path, load_or_create, table_code
-from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Refused
+from p2p_burgundy.net.known import KnownHosts, marks
+from p2p_burgundy.net.known import load as load_known
+from p2p_burgundy.net.known import save as save_known
+from p2p_burgundy.net.lobby import (
+    RETRY_INTERVAL,
+    HostBack,
+    HostLobby,
+    HostSilent,
+    JoinLobby,
+)
 from p2p_burgundy.net.log import Kind, decode_entry, read_records
 from p2p_burgundy.net.peer import Peer, game_path, games_dir
 from p2p_burgundy.net.policy import HandOverPolicy
@@ -56,8 +68,15 @@ from .gamejson import RESULT_VERSION, result_json, verdict
 from .script import Script, ScriptedStrategy, ScriptError, read_script
 from .strategies import STRATEGIES, BotError, Ledger, Strategy, StrategyError, make
 
-DISCOVERY_SECONDS = 5.0
 SERVE_PAUSE = 1.0  # seconds --serve waits between games, and before looking for a table again
+T = TypeVar("T")
+
+SETTLE_SECONDS = 1.0
+"""Once a table by the name we look for is seen, how long we keep browsing for others that
+answer to it too (an impostor copying the name and fingerprint, or two hosts of that name)."""
+STOPPING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
+                         if hasattr(signal, name))
+"""Signals that end a bot through its teardown (SIGINT does by asyncio.run already)."""
 
 
 class LanError(Exception):
@@ -66,6 +85,40 @@ class LanError(Exception):
 
 class NoTable(LanError):
     """No table (of that name) was found on the LAN."""
+
+
+class Stopped(Exception):
+    """A stopping signal ended the command, through its teardown (exit code 128 + signal)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+async def stopping_on_signals(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work``; a :data:`STOPPING_SIGNALS` signal cancels it, so that its ``finally``
+    clauses run as on Ctrl-C (the peer says goodbye to mDNS, closes its game file), and then
+    raises :class:`Stopped`."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    received: list[int] = []
+
+    def stop(signum: int) -> None:
+        received.append(signum)
+        task.cancel()
+
+    for s in STOPPING_SIGNALS:
+        loop.add_signal_handler(s, stop, s)
+    try:
+        return await work
+    except asyncio.CancelledError:
+        if received:
+            raise Stopped(received[0]) from None
+        raise
+    finally:
+        for s in STOPPING_SIGNALS:
+            loop.remove_signal_handler(s)
 
 
 def add_peer_arguments(parser: argparse.ArgumentParser) -> None:
@@ -130,8 +183,11 @@ def table_matches(table: TableInfo, want: str) -> bool:
     return want in (table.host_name, table.fingerprint) or table.instance.startswith(want)
 
 
-async def find_table(args: argparse.Namespace, want: str | None) -> TableInfo:
-    """The table named ``want`` (host name or fingerprint), or the first one seen."""
+async def find_table(args: argparse.Namespace, want: str | None, seconds: float
+                     ) -> list[TableInfo]:
+    """The tables named ``want`` (host name or fingerprint), or every table seen, looked for
+    until one is seen or ``seconds`` have passed (a host may open its table later), then
+    :data:`SETTLE_SECONDS` more: an impostor may answer to the name too."""
     if args.no_mdns:
         raise LanError("with --no-mdns, give the table as host:port")
     interfaces = [args.interface] if args.interface else None
@@ -139,27 +195,60 @@ async def find_table(args: argparse.Namespace, want: str | None) -> TableInfo:
     def matches(table: TableInfo) -> bool:
         return want is None or table_matches(table, want)
 
-    tables = await find_tables(DISCOVERY_SECONDS, interfaces,
-                               until=lambda t: any(matches(x) for x in t.values()))
+    tables = await find_tables(seconds, interfaces,
+                               until=lambda t: any(matches(x) for x in t.values()),
+                               settle=SETTLE_SECONDS)
     found = [t for t in tables.values() if matches(t)]
     if not found:
         where = f" called {want!r}" if want else ""
-        raise NoTable(f"no table{where} found on the LAN in {DISCOVERY_SECONDS:.0f} s "
+        raise NoTable(f"no table{where} found on the LAN in {seconds:.0f} s "
                       "(multicast may be blocked: join by host:port instead)")
-    return found[0]
+    return found
+
+
+def trial_order(tables: list[TableInfo], known: KnownHosts) -> list[TableInfo]:
+    """Which of the tables answering a name to try first: hosts that proved this key under
+    this name before, then the others, likely impostors last (each by instance name)."""
+    def rank(table: TableInfo) -> tuple[int, str]:
+        return (0 if known.knows(table) else 2 if known.warning(table) else 1, table.instance)
+    return sorted(tables, key=rank)
 
 
 async def join_table(peer: Peer, args: argparse.Namespace, target: str | None, name: str,
-                     colour: str, *, spectator: bool = False) -> JoinLobby:
+                     colour: str, *, spectator: bool = False, timeout: float) -> JoinLobby:
+    """Join ``target`` (host:port, a table's name or fingerprint, or None: the first table
+    seen), looking for it on the LAN for up to ``timeout`` seconds. Every table answering
+    the name is tried in turn (:func:`trial_order`) until one whose host proves the
+    announced key takes us; that host is remembered (net/known.py). LanError naming each
+    table tried and why it failed if none does."""
     try:
         address = parse_address(target) if target else None
         if address is not None:
             return await peer.join(address, name, colour, spectator=spectator)
     except AddressError as exc:
         raise LanError(str(exc)) from None
-    table = await find_table(args, target)
-    return await peer.join(table.address, name, colour, game_id=table.game_id,
-                           host_fingerprint=table.fingerprint, spectator=spectator)
+    known = load_known(peer.data_dir)
+    failures = []
+    for table in trial_order(await find_table(args, target, timeout), known):
+        lobby = await peer.join(table.address, name, colour, game_id=table.game_id,
+                                host_fingerprint=table.fingerprint, spectator=spectator)
+        why = await _proved(peer, lobby)
+        if why is None:
+            if known.remember(table.host_name, table.fingerprint):
+                save_known(peer.data_dir, known)
+            return lobby
+        await peer.leave()
+        warning = known.warning(table) or ("an impostor" if lobby.impostor else None)
+        failures.append(f"{table.label}: {why}" + (f" ({warning})" if warning else ""))
+    where = f" called {target!r}" if target else ""
+    raise LanError(f"no table{where} would take us: " + "; ".join(failures))
+
+
+async def _proved(peer: Peer, lobby: JoinLobby) -> str | None:
+    """Wait until the host of ``lobby`` proves its key (None) or we give up on it (why)."""
+    while lobby.host_key is None and lobby.refused is None:
+        await peer.changed(RETRY_INTERVAL)
+    return lobby.refused
 
 
 async def wait_for_session(peer: Peer, timeout: float, out: TextIO | None = None) -> Session:
@@ -170,9 +259,10 @@ async def wait_for_session(peer: Peer, timeout: float, out: TextIO | None = None
     cursor = 0
     while peer.session is None:
         events, cursor = peer.events_since(cursor)
+        lobby = peer.lobby
+        if isinstance(lobby, JoinLobby) and lobby.refused is not None:
+            raise LanError(lobby.refused)  # (a table tried before may have refused us too)
         for event in events:
-            if isinstance(event, Refused):
-                raise LanError(event.reason)
             if isinstance(event, HostSilent | HostBack) and out is not None:
                 out.write(f"{event.reason}\n")
                 out.flush()
@@ -284,7 +374,8 @@ BOT_EXIT_CODES = """exit codes:
        game file that does not verify (the reason is on stderr; with --json, the document
        is {"command": "bot", "version": 2, "error": REASON} unless the game finished)
   2    a bad command line (a strategy that does not load, a turns file that cannot be read)
-  130  interrupted
+  130  interrupted (Ctrl-C); 143 stopped by SIGTERM, 129 by SIGHUP: in each case the bot
+       leaves through its teardown, withdrawing its table from mDNS
 With --serve: 0 once stopped (Ctrl-C, SIGTERM) or after --games games."""
 
 
@@ -309,7 +400,9 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--think", type=options.seconds, default=1.0, metavar="SECONDS",
                         help="time budget per decision for search strategies")
     parser.add_argument("--seed", type=options.seed, default=None, help="strategy seed")
-    parser.add_argument("--host", action="store_true", help="host a new table instead")
+    parser.add_argument("--host", action="store_true",
+                        help="host a new table instead (before the start, a line 'remove "
+                             "FINGERPRINT' or 'remove NAME' on stdin removes that member)")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                         help="seats at a hosted table")
     parser.add_argument("--edition", type=options.edition, default=None, metavar="YEAR",
@@ -362,7 +455,10 @@ def run_bot(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if args.serve:
         return asyncio.run(_serve(args, out))
     try:
-        return asyncio.run(_bot(args, out))
+        return asyncio.run(stopping_on_signals(_bot(args, out)))
+    except Stopped as exc:
+        print(f"burgundy bot: stopped by {exc}", file=sys.stderr)
+        return 128 + exc.signum
     except (LanError, BotError, StrategyError) as exc:
         _report_error(args, exc, out)
         return 1
@@ -451,6 +547,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
                            mdns=not args.no_mdns)
     strategy: Strategy | None = None
     engine_log: TextIO | None = None
+    commands: asyncio.Future[None] | None = None
     try:
         if args.resume is not None:
             await _resume(peer, args)
@@ -461,10 +558,16 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
             log.write(f"hosting at {peer.address[0]}:{peer.address[1]} "
                       f"[{fingerprint(peer.identity.public_key)}]\n")
             log.flush()
+            commands = asyncio.ensure_future(host_commands(peer, read_lines(sys.stdin), log))
         else:
-            lobby = await join_table(peer, args, args.table, name, args.colour or COLOURS[1])
+            lobby = await join_table(peer, args, args.table, name, args.colour or COLOURS[1],
+                                     timeout=args.timeout)
             await peer.set_me(name, lobby.colour, ready=True)
-        session = await wait_for_session(peer, args.timeout, log)
+        try:
+            session = await wait_for_session(peer, args.timeout, log)
+        finally:
+            if commands is not None:
+                commands.cancel()
         code = table_code(session.game_id, [s.key for s in session.seats])
         log.write(f"game started, table code {code}, seat {session.my_seat}\n")
         for line in session.config.caveats():
@@ -509,6 +612,40 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
         if engine_log is not None:
             engine_log.close()
         await peer.close()
+
+
+def read_lines(stream: TextIO) -> asyncio.Queue[str | None]:
+    """The lines of ``stream`` as they come, then None (read by a daemon thread: a pipe, a
+    terminal or a file alike, and nothing waits for it at exit)."""
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def read() -> None:
+        for line in stream:
+            loop.call_soon_threadsafe(lines.put_nowait, line)
+        loop.call_soon_threadsafe(lines.put_nowait, None)
+
+    threading.Thread(target=read, daemon=True, name="burgundy-commands").start()
+    return lines
+
+
+async def host_commands(peer: Peer, lines: asyncio.Queue[str | None], log: TextIO) -> None:
+    """What the host of ``burgundy bot --host`` types before the start (one a line):
+    ``remove WHO`` (a member's or a spectator's fingerprint, or a member's name) removes it
+    from the table for good."""
+    while (line := await lines.get()) is not None:
+        command, _, who = line.strip().partition(" ")
+        lobby = peer.lobby
+        if not command or not isinstance(lobby, HostLobby):
+            continue
+        if command != "remove" or not who:
+            log.write(f"unknown command {line.strip()!r} (remove FINGERPRINT or NAME)\n")
+        elif (key := lobby.key_of(who.strip())) is None:
+            log.write(f"nobody at the table is {who.strip()!r}\n")
+        else:
+            await peer.remove(key)
+            log.write(f"removed {who.strip()} [{fingerprint(key)}] from the table\n")
+        log.flush()
 
 
 def _engine_of(strategy: Strategy | None) -> EngineStrategy | None:
@@ -573,17 +710,23 @@ def add_tables_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how long to listen for announcements")
     parser.add_argument("--interface", type=options.interface, default=None, metavar="IP",
                         help="browse only on this address")
+    parser.add_argument("--home", type=Path, default=None,
+                        help="data directory whose known hosts mark the tables (default: "
+                             "$P2P_BURGUNDY_HOME or the user data directory)")
 
 
 def run_tables(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """``burgundy tables``: list the tables announced on the LAN."""
+    """``burgundy tables``: list the tables announced on the LAN, each with its host's key
+    fingerprint, and what the known hosts say of it (net/known.py)."""
     interfaces = [args.interface] if args.interface else None
     tables = asyncio.run(find_tables(args.wait, interfaces))
     if not tables:
         out.write("no tables on the LAN (multicast may be blocked: join by host:port)\n")
         return 0
+    said = marks(tables.values(), load_known(args.home or data_dir()))
     for table in sorted(tables.values(), key=lambda t: t.instance):
-        out.write(table.label + "\n")
+        mark = said.get(table.instance)
+        out.write(table.label + (f"  ({mark})" if mark else "") + "\n")
     return 0
 
 

@@ -273,6 +273,10 @@ class LanLobby:
     def start(self) -> None:
         self.thread.call(self.peer.start_game())
 
+    def remove(self, key: bytes) -> None:
+        """Host: remove a member or a spectator from our table (it may not come back)."""
+        self.thread.call(self.peer.remove(key))
+
     @property
     def address(self) -> tuple[str, int]:
         """Where others join our table (host:port)."""

@@ -110,6 +110,12 @@ def looks_like_message(data: bytes) -> bool:
             and 1 <= data[1] <= PROTOCOL_VERSION)
 
 
+def is_session_message(data: bytes) -> bool:
+    """Whether ``data`` is shaped like one of the session's messages (ENTRY to RESPONSE: a
+    tag below HELLO), undecoded; between seats these carry a MAC (net/pairwise.py)."""
+    return len(data) >= 3 and 0x92 <= data[0] <= 0x9F and data[2] < Tag.HELLO
+
+
 def is_entry_message(data: bytes) -> bool:
     """Whether ``data`` is shaped like an ENTRY message (three items, tag 1), undecoded."""
     return data[0] == 0x93 and data[2] == Tag.ENTRY
@@ -127,6 +133,7 @@ class AdmissionStats:
     dropped_checks: int = 0  # refused: the shared budget of signature checks was spent
     forged: int = 0  # refused: the signature did not verify (or it was not an entry)
     withheld: int = 0  # not sent: an unproven address had no credit left
+    unsealed: int = 0  # a seat's session message without its MAC (one hash each, no reply)
 
 
 class Admission:
@@ -138,12 +145,16 @@ class Admission:
         self.strangers = RateLimiter(STRANGER_RATE, STRANGER_BURST, max_sources=1)
         self.checks = RateLimiter(CHECK_RATE, CHECK_BURST, max_sources=1)
         self.authors = RateLimiter()  # keyed by a seat's public key
+        # Datagrams a seat's MAC proved: a budget of their own, which no spoofer can spend.
+        self.sealed = RateLimiter()
         self.stats = AdmissionStats()
 
-    def admit(self, data: bytes, source: Address, now: float) -> Verdict:
+    def admit(self, data: bytes, source: Address, now: float, *, sealed: bool = False
+              ) -> Verdict:
         """What to do with a datagram that just arrived (cheap: no decoding); drops are
-        counted in :attr:`stats`."""
-        verdict = self._verdict(data, source, now)
+        counted in :attr:`stats`. ``sealed``: a seat's MAC proved it (net/pairwise.py),
+        so it is no stranger's, wherever it comes from."""
+        verdict = self._verdict(data, source, now, sealed)
         if verdict is Verdict.DROP_SHAPE:
             self.stats.dropped_shape += 1
         elif verdict is Verdict.DROP_STRANGERS:
@@ -154,9 +165,11 @@ class Admission:
             self.stats.received += 1
         return verdict
 
-    def _verdict(self, data: bytes, source: Address, now: float) -> Verdict:
+    def _verdict(self, data: bytes, source: Address, now: float, sealed: bool) -> Verdict:
         if not looks_like_message(data):
             return Verdict.DROP_SHAPE
+        if sealed:
+            return Verdict.PASS if self.sealed.allow(source, now) else Verdict.DROP_RATE
         if source not in self.known and not self.strangers.allow(None, now):
             return Verdict.DROP_STRANGERS  # a flood from many ports: a drop each, no more
         if self.addresses.allow(source, now):

@@ -14,8 +14,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -24,6 +25,14 @@ from .wire import PROTOCOL_VERSION
 
 SERVICE_TYPE = "_burgundy._udp.local."
 LOOKUP_TIMEOUT_MS = 1500
+RECORD_TTL = 30
+"""Seconds every record of an announcement lives in a browser's cache. A host that exits
+says goodbye (:meth:`Announcer.close`); one that dies without a word is dropped by every
+live browser when its records expire, within ``RECORD_TTL`` and the browser's next cache
+sweep (10 s in python-zeroconf), where mDNS's defaults would keep it listed up to 75
+minutes. Live browsers ask again before a record expires, so a live table stays listed."""
+RECHECK_EVERY = 10.0  # seconds between two lookups of each listed table (see Browser)
+MISSES = 2  # failed lookups in a row that drop a table from our list
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +115,8 @@ class Announcer:
         return AsyncServiceInfo(
             SERVICE_TYPE, info.instance, addresses=[socket.inet_aton(info.address[0])],
             port=info.address[1], properties=_properties(info),
-            server=f"burgundy-{info.fingerprint}.local.",
+            server=f"burgundy-{info.fingerprint}.local.", host_ttl=RECORD_TTL,
+            other_ttl=RECORD_TTL,
         )
 
     async def start(self) -> None:
@@ -142,38 +152,65 @@ def instance_name(host_name: str, fingerprint: str) -> str:
 
 
 class Browser:
-    """Keeps a live list of the tables on the LAN; ``on_change`` is called on every change."""
+    """Keeps a live list of the tables on the LAN; ``on_change`` is called on every change.
+
+    python-zeroconf keeps a table's PTR record (what lists it) at least 1125 s whatever
+    lifetime its host announced, so the list would keep a host that died without a goodbye
+    for 19 minutes. Every :data:`RECHECK_EVERY` seconds each table is looked up again: its
+    other records live :data:`RECORD_TTL` seconds, so a live host is asked and answers once
+    they expire; a table whose lookup fails :data:`MISSES` times in a row is dropped."""
 
     def __init__(self, interfaces: Sequence[str] | None = None,
                  on_change: Callable[[dict[str, TableInfo]], None] | None = None) -> None:
         self.tables: dict[str, TableInfo] = {}
         self._azc = _zeroconf(interfaces)
         self._on_change = on_change
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[object]] = set()
         self._browser: AsyncServiceBrowser | None = None
+        self._misses: dict[str, int] = {}  # table -> failed lookups in a row
 
     async def start(self) -> None:
         self._browser = AsyncServiceBrowser(self._azc.zeroconf, SERVICE_TYPE,
                                             handlers=[self._handler])
+        self._spawn(self._recheck())
+
+    def _spawn(self, work: Coroutine[Any, Any, object]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _handler(self, zeroconf: Zeroconf, service_type: str, name: str,
                  state_change: ServiceStateChange) -> None:
         if state_change is ServiceStateChange.Removed:
-            if self.tables.pop(name, None) is not None:
-                self._changed()
+            self._drop(name)
             return
-        task = asyncio.ensure_future(self._resolve(name))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._resolve(name))
 
-    async def _resolve(self, name: str) -> None:
+    def _drop(self, name: str) -> None:
+        self._misses.pop(name, None)
+        if self.tables.pop(name, None) is not None:
+            self._changed()
+
+    async def _resolve(self, name: str) -> bool:
         info = AsyncServiceInfo(SERVICE_TYPE, name)
         if not await info.async_request(self._azc.zeroconf, LOOKUP_TIMEOUT_MS):
-            return
+            return False
         table = parse_info(info)
         if table is not None and self.tables.get(name) != table:
             self.tables[name] = table
             self._changed()
+        return True
+
+    async def _recheck(self) -> None:
+        while True:
+            await asyncio.sleep(RECHECK_EVERY)
+            for name in list(self.tables):
+                if await self._resolve(name):
+                    self._misses.pop(name, None)
+                else:
+                    self._misses[name] = self._misses.get(name, 0) + 1
+                    if self._misses[name] >= MISSES:
+                        self._drop(name)
 
     def _changed(self) -> None:
         if self._on_change is not None:
@@ -189,8 +226,11 @@ class Browser:
 
 async def find_tables(seconds: float, interfaces: Sequence[str] | None = None,
                       until: Callable[[dict[str, TableInfo]], bool] | None = None,
-                      ) -> dict[str, TableInfo]:
-    """Browse for ``seconds`` (or until ``until(tables)`` holds) and return what was seen."""
+                      settle: float = 0.0) -> dict[str, TableInfo]:
+    """Browse for ``seconds``, or until ``until(tables)`` holds and then ``settle`` seconds
+    more (others that answer the same name), and return what was seen."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
     done = asyncio.Event()
 
     def changed(tables: dict[str, TableInfo]) -> None:
@@ -200,9 +240,9 @@ async def find_tables(seconds: float, interfaces: Sequence[str] | None = None,
     browser = Browser(interfaces, changed)
     await browser.start()
     try:
-        await asyncio.wait_for(done.wait(), seconds)
-    except TimeoutError:
-        pass
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), seconds)
+            await asyncio.sleep(max(0.0, min(settle, deadline - loop.time())))
     finally:
         tables = dict(browser.tables)
         await browser.close()

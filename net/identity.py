@@ -24,6 +24,7 @@ from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from .errors import KeyFileError, LocalProtocolError
 
@@ -105,6 +106,14 @@ class Identity:
         '89a8fee403907311'
         """
         return self._key.sign(signing_input(domain, message))
+
+    def exchange_key(self) -> X25519PrivateKey:
+        """This identity's X25519 key for key agreement: the Ed25519 key's scalar (the first
+        half of SHA-512 of its seed, as libsodium converts it), so that anyone who holds our
+        Ed25519 public key holds the matching X25519 public key
+        (:func:`~p2p_burgundy.net.pairwise.exchange_public`)."""
+        scalar = hashlib.sha512(self._key.private_bytes_raw()).digest()[:32]
+        return X25519PrivateKey.from_private_bytes(scalar)
 
     def __repr__(self) -> str:
         return f"<Identity {fingerprint(self._public_key)}>"

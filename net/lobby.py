@@ -72,6 +72,19 @@ HOST_SILENT_AFTER = 3.0
 repeats the roster every :data:`RETRY_INTERVAL` to everyone at its table)."""
 MAX_OUTBOX = 256
 MAX_PENDING_HELLOS = 64  # joiners mid-handshake the host remembers
+MAX_SPECTATORS = 16
+"""Spectators a host admits at once; more are refused ("no room for more spectators")."""
+KEEPALIVE_EVERY = 2.0
+"""Seconds between a joiner's proofs that it is still at the table (its PROVE, repeated)."""
+SILENT_AFTER = 10.0
+"""Seconds without a word from a member or a spectator before the host drops it (a member's
+seat is free again)."""
+TABLE_FULL = "the table is full"
+"""The host's LEAVE to a player when every seat is taken: the joiner asks again each
+:data:`RETRY_INTERVAL` (a seat frees up when a member leaves, falls silent or is removed)."""
+START_DEADLINE = 10.0
+"""Seconds the members have to accept a proposed start: after that the host withdraws it,
+drops those who did not accept, and proposes again once the table is full and ready."""
 
 
 def challenge_message(table_id: bytes, nonce: bytes, verifier: bytes) -> bytes:
@@ -185,6 +198,11 @@ class HostLobby(_Base):
         self._proposal: tuple[Seat, ...] | None = None
         self._acceptances: dict[bytes, tuple[bytes, bytes]] = {}  # key -> (commitment, sig)
         self.start_entry: Entry | None = None
+        self.removed: set[bytes] = set()  # keys the host removed or that stalled the start
+        self._heard_keys: set[bytes] = set()  # members and spectators heard since the tick
+        self._last_heard: dict[bytes, float] = {}  # key -> the tick that noted it last
+        self._proposed_at: float | None = None  # the tick that saw the proposal first
+        self._spectator_outbox: deque[tuple[bytes, object]] = deque(maxlen=MAX_OUTBOX)
 
     @property
     def game_id(self) -> bytes:
@@ -209,10 +227,30 @@ class HostLobby(_Base):
         handler = _HOST_HANDLERS.get(type(message))
         if handler is None:
             raise DecodeError(f"{message.TAG.name} is not for the host")
-        # Every message in _HOST_HANDLERS has a table_id (Message itself does not).
+        # Every message in _HOST_HANDLERS has a table_id and a key (Message itself does not).
         if message.table_id != self.table_id:  # type: ignore[attr-defined]
             raise DecodeError(f"{message.TAG.name} for another table")
         handler(self, message, source)
+        key: bytes = message.key  # type: ignore[attr-defined]
+        if source == self._address_of(key):
+            self._heard_keys.add(key)  # the next timer tick notes when
+
+    def _address_of(self, key: bytes) -> tuple[str, int] | None:
+        """Where a member or a spectator is (None: nobody at the table has that key)."""
+        member = next((m for m in self.members[1:] if m.key == key), None)
+        return member.address if member is not None else self.spectators.get(key)
+
+    def _send(self, message: Message, destination: object) -> None:
+        # The players' messages go first: spectators' never push them out of the outbox.
+        if destination in self.spectators.values():
+            self._spectator_outbox.append((message.encode(), destination))
+        else:
+            super()._send(message, destination)
+
+    def datagrams_to_send(self) -> list[tuple[bytes, object]]:
+        out = super().datagrams_to_send() + list(self._spectator_outbox)
+        self._spectator_outbox.clear()
+        return out
 
     def _hello(self, hello: Hello, source: object, nonce: bytes) -> None:
         key, spectator = hello.key, hello.spectator
@@ -234,17 +272,20 @@ class HostLobby(_Base):
     def _prove(self, prove: Prove, source: tuple[str, int]) -> None:
         key, contribution, name, colour = prove.key, prove.contribution, prove.name, prove.colour
         pending = self._challenges.get(source)
-        if pending is None and source in (self.spectators.get(key),
-                                          *(m.address for m in self.members if m.key == key)):
-            # A retransmitted PROVE from someone already admitted at that very address: our
-            # answer was lost. Repeat it (only to that address, so it cannot be reflected).
+        if pending is None and source == self._address_of(key):
+            # A repeated PROVE from someone admitted at that very address: it is still here
+            # (joiners repeat it every KEEPALIVE_EVERY), and after the start it missed the
+            # START entry: repeat that (only to that address, so it cannot be reflected).
+            # Before the start the roster it may have missed goes to everyone on the timer.
             if self.start_entry is not None:
                 self._send(EntryMessage(self.start_entry.raw), source)
-            else:
-                self._send(self._roster_message(), source)
             return
         if pending is None or pending[0] != key:
             raise RemoteProtocolError("PROVE without a HELLO from that address", author=key)
+        if key in self.removed:
+            self._send(Leave(self.table_id, key, "the host removed you from this table"),
+                       source)
+            return
         _, nonce, spectator = pending
         if not verify(key, CHALLENGE_DOMAIN,
                       challenge_message(self.table_id, nonce, self.identity.public_key),
@@ -252,6 +293,9 @@ class HostLobby(_Base):
             raise RemoteProtocolError("PROVE signature does not verify", author=key)
         del self._challenges[source]
         if spectator:
+            if key not in self.spectators and len(self.spectators) >= MAX_SPECTATORS:
+                self._send(Leave(self.table_id, key, "no room for more spectators"), source)
+                return
             self.spectators[key] = source
             self._broadcast_roster()
             if self.start_entry is not None:
@@ -268,7 +312,7 @@ class HostLobby(_Base):
         if self._proposal is not None or self.start_entry is not None:
             reason = "the game has started"
         elif len(self.members) >= self.config.players:
-            reason = "the table is full"
+            reason = TABLE_FULL
         elif (len(contribution) != CONTRIBUTION_SIZE or not 1 <= len(name) <= MAX_NAME
               or colour not in COLOURS):
             reason = "bad name, colour or contribution"
@@ -308,9 +352,49 @@ class HostLobby(_Base):
             return
         if not verify(key, UPDATE_DOMAIN, leave_message(self.table_id, key), signature):
             raise RemoteProtocolError("LEAVE signature does not verify", author=key)
+        self._drop(key)
+        self._broadcast_roster()
+
+    def _drop(self, key: bytes) -> None:
+        """Forget a member or a spectator (its seat is free again)."""
         self.spectators.pop(key, None)
         self.members = [m for m in self.members if m.key != key]
+        self._last_heard.pop(key, None)
+        self._heard_keys.discard(key)
+
+    def _dismiss(self, key: bytes, reason: str) -> None:
+        """Drop a member or a spectator, telling it why (a LEAVE to its address)."""
+        address = self._address_of(key)
+        if address is not None:
+            self._send(Leave(self.table_id, self.identity.public_key, reason), address)
+        self._drop(key)
+
+    def key_of(self, who: str) -> bytes | None:
+        """The key of the member or spectator (not us) whose fingerprint (or a member's
+        name) is ``who``, or None."""
+        for member in self.members[1:]:
+            if who in (member.name, member.fingerprint):
+                return member.key
+        return next((key for key in self.spectators if fingerprint(key) == who), None)
+
+    def remove(self, key: bytes) -> None:
+        """The host removes a member or a spectator from the table before the start (it
+        may not sit at this table again); a pending proposal is withdrawn."""
+        if key == self.identity.public_key:
+            raise LocalProtocolError("the host cannot remove itself (leave the table instead)")
+        if self.start_entry is not None:
+            raise LocalProtocolError("the game has started")
+        if self._address_of(key) is None:
+            raise LocalProtocolError("nobody at the table has that key")
+        self.removed.add(key)
+        self._dismiss(key, "the host removed you from this table")
+        self._withdraw()
         self._broadcast_roster()
+
+    def _withdraw(self) -> None:
+        """Withdraw a pending proposal: the table is open again."""
+        self._proposal, self._proposed_at = None, None
+        self._acceptances = {}
 
     def leave(self, reason: str = "the table was closed") -> None:
         """Close the table before the start: everyone at it is told why (LEAVE)."""
@@ -401,9 +485,34 @@ class HostLobby(_Base):
         self._events.append(Started(self.started))
 
     def handle_timer(self, now: float) -> None:
-        """Retransmit the roster (and a pending proposal) for anyone who missed it."""
+        """Drop whoever has been silent for :data:`SILENT_AFTER`; withdraw a proposal not
+        accepted by all within :data:`START_DEADLINE`, dropping those who did not accept;
+        retransmit the roster (and a pending proposal) for anyone who missed it."""
         if self.start_entry is not None:
             return
+        for key in self._heard_keys:
+            self._last_heard[key] = now
+        self._heard_keys.clear()
+        if self._proposal is not None:
+            if self._proposed_at is None:
+                self._proposed_at = now
+            elif now - self._proposed_at >= START_DEADLINE:
+                late = [s.key for s in self._proposal if s.key not in self._acceptances]
+                self._withdraw()
+                for key in late:  # it had its chance: not at this table again
+                    self.removed.add(key)
+                    self._dismiss(key, f"you did not accept the start within "
+                                       f"{START_DEADLINE:.0f} s")
+                self._broadcast_roster()
+                return
+        else:
+            silent = [key for key in [*(m.key for m in self.members[1:]), *self.spectators]
+                      if now - self._last_heard.setdefault(key, now) >= SILENT_AFTER]
+            for key in silent:
+                self._dismiss(key, f"nothing heard from you for {SILENT_AFTER:.0f} s")
+            if silent:
+                self._broadcast_roster()
+                return
         if self._proposal is not None:
             self._propose()
         elif len(self.members) > 1 or self.spectators:
@@ -460,6 +569,9 @@ class JoinLobby(_Base):
         self._left_table = b""  # the table the host had when it fell silent
         self._silent_host = ""  # who fell silent, as HostSilent named it
         self.silent: str | None = None  # what HostSilent said, until the host is back
+        self._kept_alive = 0.0  # when we last proved to the host that we are here
+        self.full = False  # the host said its table is full: we wait for a seat
+        self.impostor = False  # whoever answered could not prove the announced key
         self._hello()
 
     def _hello(self) -> None:
@@ -505,10 +617,12 @@ class JoinLobby(_Base):
         if self.table_id and table_id != self.table_id:
             return self._refuse("the host answered for another game")
         if self.host_fingerprint and fingerprint(host_key) != self.host_fingerprint:
+            self.impostor = True
             return self._refuse("the host's key does not match the announced fingerprint")
         if not verify(host_key, CHALLENGE_DOMAIN,
                       challenge_message(table_id, self._nonce, self.identity.public_key),
                       welcome.signature):
+            self.impostor = True
             return self._refuse("the host could not prove its key")
         if self.silent_since is not None:
             again = "at a new table" if table_id != self._left_table else "at its table"
@@ -538,6 +652,10 @@ class JoinLobby(_Base):
             address = self.host if key == self.host_key else (host, port)
             members.append(Member(key, name, colour, ready, address))
         self.members = tuple(members)
+        if self.closed and not roster.closed and self.started is None:
+            # The host withdrew its proposal (someone did not accept in time): the next
+            # one will be another game.
+            self._accepted, self.game_id = None, b""
         self.closed = roster.closed
         mine = next((m for m in members if m.key == self.identity.public_key), None)
         if mine is not None:
@@ -584,7 +702,9 @@ class JoinLobby(_Base):
         return None
 
     def _receive_leave(self, leave: Leave) -> None:
-        if isinstance(leave.said, str):
+        if leave.said == TABLE_FULL and not self.spectator:
+            self.full = True  # ask again on the next tick, with a fresh nonce
+        elif isinstance(leave.said, str):
             self._refuse(f"the host refused: {leave.said}")
 
     def _start(self, message: EntryMessage) -> None:
@@ -629,14 +749,19 @@ class JoinLobby(_Base):
         if (self._proved is not None and self._last_heard is not None
                 and now - self._last_heard >= HOST_SILENT_AFTER):
             self._fell_silent(now, nonce)
+        if self.full:  # start over, for a seat that may have freed up
+            self.full, self._nonce, self._proved, self._last_heard = False, nonce, None, None
         if self._accepted is not None:
             self._send(self._accepted, self.host)
         elif self._proved is None:
             self._hello()
-        elif not self.admitted or (self.closed and self._accepted is None):
-            # Not in the roster yet; or the table closed and neither a PROPOSE nor the START
-            # reached us (we may be a player back without our game file): proving our key
-            # again makes the host repeat its answer.
+        elif (not self.admitted or (self.closed and self._accepted is None)
+              or now - self._kept_alive >= KEEPALIVE_EVERY):
+            # Not in the roster yet (a spectator never is); or the table closed and neither
+            # a PROPOSE nor the START reached us (we may be a player back without our game
+            # file): proving our key again makes the host repeat its answer; and the host
+            # drops members it has not heard from for SILENT_AFTER.
+            self._kept_alive = now
             self._send(self._proved, self.host)
         elif any(m.key == self.identity.public_key and (m.ready, m.name, m.colour)
                  != (self.ready, self.name, self.colour) for m in self.members):

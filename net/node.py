@@ -10,16 +10,17 @@ for), and :meth:`~Node.next_event` says what happened.
 :class:`~p2p_burgundy.net.peer.Peer` drives one with a UDP socket and a game file; the chaos
 tests (``tests/lan/sim.py``) drive several with a seeded lossy in-memory link and a fake
 clock. Randomness comes from the driver too: ``nonces`` returns fresh random bytes when the
-lobby owes a challenge or a HELLO, a player that lost its game file starts recovering, or we
-ask an address which seat it is.
+lobby owes a challenge or a HELLO or a player that lost its game file starts recovering, and
+``secret`` keys our address tokens and the nonces of our WHOs.
 
 **The address book follows the seats.** A seat is heard (:meth:`~Node.missing`) by what
 arrives from its address. A player that restarts on another port (its old one taken) talks
 from an address we do not know; a source address proves nothing (anyone on the LAN can send
 with any), so we move the seat there only on proof by its key over something fresh: while a
 seat has been quiet for :data:`QUIET_AFTER`, an unknown address that talks about the game is
-asked ``WHO [game id, nonce, host, port]`` (16 fresh random bytes, and the address we see
-it at; at most once a second). A seated peer answers a WHO only from a seat's address it
+asked ``WHO [game id, nonce, host, port]`` (a keyed hash of that address and the epoch,
+which only we can make and need not remember, and the address we see it at; at most once a
+second). A seated peer answers a WHO only from a seat's address it
 knows and only for an address that is its own, with ``SEATED [game id, seat, nonce,
 signature]``: its key's signature over the game, the nonce, the asking seat, its own seat and
 that address. So a signature that names an address is made only by the seat at that address:
@@ -39,18 +40,30 @@ False
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import wire
-from .admission import Admission, Replies, Verdict
+from .admission import Admission, RateLimiter, Replies, Verdict, is_session_message
 from .errors import ProtocolError, RemoteProtocolError, VersionError
 from .events import Event
 from .identity import Identity, verify
 from .lobby import HostLobby, JoinLobby, LobbyEvent, RosterChanged, Started
 from .log import Entry
-from .messages import Challenge, EntryMessage, Message, Response, Seated, Tag, Who, parse
+from .messages import (
+    NONCE_SIZE,
+    Challenge,
+    EntryMessage,
+    Message,
+    Response,
+    Seated,
+    Tag,
+    Who,
+    parse,
+)
+from .pairwise import SEAL_SIZE, is_sealed, opened, seal, seat_keys
 from .session import BROADCAST, Session
 
 Address = tuple[str, int]
@@ -59,7 +72,19 @@ MAX_EVENTS = 4096  # events not yet taken
 MISSING_AFTER = 3.0  # seconds without a datagram before a seat shows as missing
 QUIET_AFTER = 1.0  # seconds of a seat's silence before we ask unknown addresses WHO
 ASK_EVERY = 1.0  # seconds between two WHOs to one address
-MAX_ASKED = 16  # addresses with a WHO unanswered (the oldest forgotten)
+WHO_EPOCH = 2.0
+"""A WHO's nonce is a keyed hash of the address asked and the epoch (``now`` in
+:data:`WHO_EPOCH` seconds): it needs no memory, so no number of addresses can push a
+returning seat's question out, and an answer counts in that epoch and the next."""
+MAX_ASKED = 256  # addresses whose last WHO time is remembered (pacing only)
+SEATED_CHECKS = 64.0
+"""Signature checks of SEATED answers per second, for everyone together (burst as many):
+one per address and nonce at most; answers with a nonce we did not send cost none."""
+WHO_ANSWER_RATE = 2.0
+"""SEATED answers (a signature each) per second to one asking seat's address, burst
+:data:`WHO_ANSWER_BURST`: an honest seat asks at most once per :data:`ASK_EVERY`, and WHOs
+carrying a seat's address, which anyone can send, would otherwise buy a signature each."""
+WHO_ANSWER_BURST = 2.0
 SEATED_DOMAIN = b"seated"
 
 
@@ -78,12 +103,6 @@ class SeatMoved:
 
     seat: int
     address: Address
-
-
-@dataclass
-class _Asked:
-    nonce: bytes
-    at: float  # when the last WHO went
 
 
 class Node:
@@ -109,7 +128,15 @@ class Node:
         self._has_file = has_file
         self._here = here
         self._last_heard: dict[int, float] = {}  # seat -> when a datagram came from it
-        self._asked: OrderedDict[Address, _Asked] = OrderedDict()  # WHOs not answered yet
+        self._secret = secret
+        self._keys: dict[int, bytes] = {}  # seat -> our pairwise key (net/pairwise.py)
+        self._sealed_by: set[int] = set()  # seats whose MAC we have seen: they always seal
+        self._sealing: set[Address] = set()  # their addresses (for refuses)
+        self._asked: OrderedDict[Address, float] = OrderedDict()  # address -> last WHO
+        self._checked: OrderedDict[tuple[Address, bytes], None] = OrderedDict()
+        self._seated_checks = RateLimiter(SEATED_CHECKS, SEATED_CHECKS, max_sources=1)
+        self._who_answers = RateLimiter(WHO_ANSWER_RATE, WHO_ANSWER_BURST,
+                                        max_sources=MAX_CONTACTS)
         self._events: deque[LobbyEvent | Event | SeatMoved] = deque(maxlen=MAX_EVENTS)
         # Our own answers and questions (RESPONSE, WHO, SEATED), sent with the next flush.
         self._outbox: deque[tuple[bytes, Address]] = deque(maxlen=MAX_CONTACTS)
@@ -140,6 +167,7 @@ class Node:
         beside it."""
         self.session = session
         self.addresses = dict(addresses)
+        self._keys = self._seat_keys(session)
         self._update_known()
 
     # --- input ---
@@ -149,14 +177,21 @@ class Node:
         lobby or the session. A message either rejects changes nothing; it is counted.
         False if the cheap checks dropped it: then there is nothing new to flush (under a
         flood most datagrams end here, and each must cost as little as possible)."""
-        verdict = self.admission.admit(data, source, now)
+        opened, sealed = self._unseal(data, source)
+        if opened is None:  # a seat's datagram without its MAC: a hash, no reply
+            self.admission.stats.unsealed += 1
+            return False
+        data = opened
+        verdict = self.admission.admit(data, source, now, sealed=sealed)
         if verdict is Verdict.BY_AUTHOR and not self._vouched(data, now):
             return False
         if verdict not in (Verdict.PASS, Verdict.BY_AUTHOR):
             return False
         self.replies.received(source, len(data))
         seat = self._seat_at(source)
-        if seat is not None:  # only seats: any source would grow it
+        if seat is not None and (sealed or seat not in self._sealed_by):
+            # Only seats (any source would grow it), and only by their MAC once they seal:
+            # anyone can send a HELLO with a seat's address.
             self._last_heard[seat] = now
         try:
             self._route(parse(data), source, now)
@@ -207,7 +242,7 @@ class Node:
                 # The session's destinations are sources the node gave it too.
                 out += [(data, target) for target in targets]  # type: ignore[misc]
         return [(sent, address) for data, address in out
-                if (sent := self._allowed(data, address, now)) is not None]
+                if (sent := self._allowed(self._seal(data, address), address, now)) is not None]
 
     def next_event(self) -> LobbyEvent | Event | SeatMoved | None:
         """What happened (the lobby's events and the session's), oldest first."""
@@ -232,7 +267,7 @@ class Node:
         if isinstance(message, Challenge | Response):
             self._address_check(message, source)
         elif isinstance(message, Who):
-            self._answer_who(message, source)
+            self._answer_who(message, source, now)
         elif isinstance(message, Seated):
             self._seated(message, source, now)
         elif message.TAG < Tag.HELLO:
@@ -246,6 +281,47 @@ class Node:
             self.lobby.receive(message, source, self._nonces())
         elif isinstance(self.lobby, JoinLobby):
             self.lobby.receive(message, source)
+
+    def refuses(self, data: bytes, source: Address) -> bool:
+        """The cheapest check, for the driver to make as a datagram arrives: a seat that
+        seals its datagrams to us sent this one without a seal (someone with its address).
+        Counted in ``stats.unsealed``; :meth:`receive` makes the same check and the rest."""
+        if source in self._sealing and not is_sealed(data):
+            self.admission.stats.unsealed += 1
+            return True
+        return False
+
+    def _unseal(self, data: bytes, source: Address) -> tuple[bytes | None, bool]:
+        """The message of a datagram, and whether a seat's MAC proved it (net/pairwise.py).
+        A session message from a seat's address must carry that seat's MAC (None if it does
+        not: anyone can send with the address) once that seat has sealed one to us (it
+        knows us at our address: until then, after we came back on a new port, it sends to
+        us as to a stranger). One sealed from an address that is no seat's (a seat back on a
+        new port) may carry any seat's MAC. Without keys (a spectator, a joiner before the
+        start) a seal cannot be checked and is only taken off."""
+        seat, keys = self._seat_at(source), self._keys
+        if len(data) > wire.MAX_DATAGRAM:
+            return data, False  # the shape check drops it, unhashed
+        if is_sealed(data):
+            if not keys:
+                return data[SEAL_SIZE:], False
+            for sealer in [seat] if seat in keys else [] if seat is not None else list(keys):
+                if (message := opened(data, keys[sealer])) is not None:
+                    if sealer not in self._sealed_by:
+                        self._sealed_by.add(sealer)
+                        self._update_known()
+                    return message, True
+            return None, False
+        if seat in self._sealed_by and is_session_message(data):
+            return None, False
+        return data, False
+
+    def _seal(self, data: bytes, address: Address) -> bytes:
+        """``data`` with its MAC if it is a session message to a seat's address."""
+        seat = self._seat_at(address)
+        if seat is None or seat not in self._keys or not is_session_message(data):
+            return data
+        return seal(data, self._keys[seat])
 
     def _allowed(self, data: bytes, address: Address, now: float) -> bytes | None:
         """What may go to ``address`` in place of ``data``: itself, a CHALLENGE (an unproven
@@ -276,10 +352,17 @@ class Node:
         self.session = Session(start.entry, self.identity if seated else None,
                                recovering=recovering,
                                recovery_nonce=self._nonces() if recovering else b"")
+        self._keys = self._seat_keys(self.session)
         self._learn_addresses()
         if isinstance(self.lobby, HostLobby):
             for address in self.lobby.spectators.values():
                 self._remember(address)
+
+    def _seat_keys(self, session: Session) -> dict[int, bytes]:
+        """Our pairwise key with each other seat (none for a spectator)."""
+        if session.my_seat is None:
+            return {}
+        return seat_keys(self.identity, [s.key for s in session.seats], session.game_id)
 
     def _learn_addresses(self) -> None:
         """Seat addresses from the lobby's roster (the host's is where we sent HELLO)."""
@@ -302,6 +385,7 @@ class Node:
             else:
                 known |= set(self.lobby.spectators.values())
         self.admission.known = self.replies.known = known
+        self._sealing = {a for seat, a in self.addresses.items() if seat in self._sealed_by}
 
     def _remember(self, source: Address) -> None:
         """Broadcast to ``source`` too (a spectator, a player back on another port): only
@@ -330,23 +414,30 @@ class Node:
         if (session is None or session.my_seat is None or self._seat_at(source) is not None
                 or all(self._silent(seat, now) <= QUIET_AFTER for seat in self.addresses)):
             return
-        asked = self._asked.pop(source, None)
-        if asked is None:
-            asked = _Asked(self._nonces(), now - ASK_EVERY)
-        self._asked[source] = asked
+        if now - self._asked.get(source, -ASK_EVERY) < ASK_EVERY:
+            return
+        self._asked.pop(source, None)
+        self._asked[source] = now
         while len(self._asked) > MAX_ASKED:
             self._asked.popitem(last=False)
-        if now - asked.at >= ASK_EVERY:  # the same nonce until it is answered
-            asked.at = now
-            self._outbox.append((Who(session.game_id, asked.nonce, *source).encode(), source))
+        nonce = self._who_nonce(source, int(now // WHO_EPOCH))
+        self._outbox.append((Who(session.game_id, nonce, *source).encode(), source))
 
-    def _answer_who(self, message: Who, source: Address) -> None:
+    def _who_nonce(self, address: Address, epoch: int) -> bytes:
+        """The nonce of our WHOs to ``address`` in ``epoch``: only we can make it."""
+        host, port = address
+        return hashlib.blake2b(f"{host}\x00{port}\x00{epoch}".encode(), key=self._secret,
+                               digest_size=NONCE_SIZE, person=b"who-nonce").digest()
+
+    def _answer_who(self, message: Who, source: Address, now: float) -> None:
         """Sign that we are at the address the WHO names, if it is ours, for a seat asking
-        from the address we know it by (nobody else gets us to sign)."""
+        from the address we know it by (nobody else gets us to sign), at most
+        :data:`WHO_ANSWER_RATE` times a second for that address."""
         session, asker = self.session, self._seat_at(source)
         address = (message.host, message.port)
         if (session is None or session.my_seat is None or asker is None
-                or message.game_id != session.game_id or not self._here(address)):
+                or message.game_id != session.game_id or not self._here(address)
+                or not self._who_answers.allow(source, now)):
             return
         seat = session.my_seat
         signature = self.identity.sign(SEATED_DOMAIN, seated_message(
@@ -356,16 +447,22 @@ class Node:
 
     def _seated(self, message: Seated, source: Address, now: float) -> None:
         """A seat proved by its key that it is at ``source``: move it there. Only an answer
-        from the address we asked, echoing its nonce, costs a signature check."""
-        session, asked = self.session, self._asked.get(source)
-        if (session is None or session.my_seat is None or asked is None
-                or asked.nonce != message.nonce or message.game_id != session.game_id):
+        from an address we asked, echoing the nonce we sent it this epoch or the last, costs
+        a signature check: once per address and nonce, within :data:`SEATED_CHECKS`."""
+        session, epoch = self.session, int(now // WHO_EPOCH)
+        checked = (source, message.nonce)
+        if (session is None or session.my_seat is None or message.game_id != session.game_id
+                or message.nonce not in (self._who_nonce(source, epoch),
+                                         self._who_nonce(source, epoch - 1))
+                or checked in self._checked or not self._seated_checks.allow(None, now)):
             return
-        del self._asked[source]  # one check per nonce: a wrong signature gets a new one
+        self._checked[checked] = None
+        while len(self._checked) > MAX_ASKED:
+            self._checked.popitem(last=False)
         seat = message.seat
         if seat >= len(session.seats) or seat == session.my_seat or not verify(
                 session.seats[seat].key, SEATED_DOMAIN,
-                seated_message(session.game_id, asked.nonce, session.my_seat, seat, source),
+                seated_message(session.game_id, message.nonce, session.my_seat, seat, source),
                 message.signature):
             raise RemoteProtocolError("SEATED signature does not verify for that seat")
         self.addresses[seat] = source

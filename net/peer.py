@@ -115,6 +115,7 @@ class Peer:
         self.announce = announce
         self.node = Node(identity, secret=os.urandom(16), nonces=lambda: os.urandom(16),
                          has_file=self._has_file, here=self._here)
+        transport.refuse = self.node.refuses  # a flood's cheapest drop, before any queue
         self.game_file: GameFile | None = None
         self.events: deque[LobbyEvent | Event | SeatMoved] = deque(maxlen=MAX_EVENTS)
         self.event_count = 0  # events ever recorded (the deque keeps the latest)
@@ -197,6 +198,12 @@ class Peer:
         """Host: propose the start (the table must be full and ready)."""
         assert isinstance(self.lobby, HostLobby)
         self.lobby.start()
+        await self._flush()
+
+    async def remove(self, key: bytes) -> None:
+        """Host: remove a member or a spectator from our table before the start."""
+        assert isinstance(self.lobby, HostLobby)
+        self.lobby.remove(key)
         await self._flush()
 
     async def set_me(self, name: str, colour: str, ready: bool = True) -> None:

@@ -10,7 +10,10 @@ game goes on when the route returns.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import asyncio_dgram
@@ -18,14 +21,24 @@ import asyncio_dgram
 Address = tuple[str, int]
 log = logging.getLogger(__name__)
 MAX_QUEUE = 256  # datagrams waiting for the node; more are dropped
+RECEIVE_BUFFER = 1 << 20
+"""Bytes the kernel may hold for our socket (its default is about 200 KB): a flood's burst
+that outruns the receive loop then fills it, not the players' datagrams' place in it."""
 
 
 class _DroppingQueue(asyncio.Queue[tuple[bytes | None, Address | None]]):
-    """asyncio-dgram puts every datagram into an unbounded queue; this one drops when full."""
+    """asyncio-dgram puts every datagram into an unbounded queue; this one drops when full,
+    and first drops what :attr:`Transport.refuse` refuses (called as each datagram arrives,
+    before any task wakes up for it: under a flood that is most of the cost saved)."""
 
     dropped = 0
+    refuse: Callable[[bytes, Address], bool] | None = None
 
     def put_nowait(self, item: tuple[bytes | None, Address | None]) -> None:
+        data, source = item
+        if (self.refuse is not None and data is not None and source is not None
+                and self.refuse(data, source)):
+            return
         if self.full():
             self.dropped += 1
             return
@@ -55,13 +68,28 @@ class Transport:
 
     @classmethod
     async def open(cls, host: str = "0.0.0.0", port: int = 0) -> Transport:
-        """Bind a socket (port 0: any free port)."""
-        return cls(await asyncio_dgram.bind((host, port)))
+        """Bind a socket (port 0: any free port), with a receive buffer of
+        :data:`RECEIVE_BUFFER` where the system allows it."""
+        stream = await asyncio_dgram.bind((host, port))
+        sock = stream._transport.get_extra_info("socket")  # type: ignore[attr-defined]
+        with contextlib.suppress(OSError):  # the system caps it (net.core.rmem_max)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+        return cls(stream)
 
     @property
     def address(self) -> Address:
         host, port = self._stream.sockname[:2]
         return host, port
+
+    @property
+    def refuse(self) -> Callable[[bytes, Address], bool] | None:
+        """Whether a datagram just arrived is to be dropped at once, before it is queued
+        (the node's cheapest check: :meth:`~p2p_burgundy.net.node.Node.refuses`)."""
+        return self._queue.refuse
+
+    @refuse.setter
+    def refuse(self, check: Callable[[bytes, Address], bool] | None) -> None:
+        self._queue.refuse = check
 
     @property
     def queued(self) -> int:

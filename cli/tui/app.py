@@ -337,8 +337,13 @@ def make_palette(colour: bool, name: str = "standard") -> Palette:
     return Palette(a)
 
 
-class _Terminated(Exception):
-    """SIGTERM or SIGHUP arrived: leave through the normal teardown."""
+class _Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: leave through the normal teardown (exit 128 + signal).
+    Like KeyboardInterrupt, no ``except Exception`` (a command that failed) may take it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
 
 
 def terminating_signals() -> tuple[signal.Signals, ...]:
@@ -357,7 +362,7 @@ def terminal(mouse: bool = True) -> Iterator[tuple[curses.window, Palette]]:
     os.environ.setdefault("ESCDELAY", str(ESCDELAY_MS))
 
     def stop(signum: int, frame: FrameType | None) -> None:
-        raise _Terminated(signal.Signals(signum).name)
+        raise _Terminated(signum)
 
     old = {s: signal.signal(s, stop) for s in terminating_signals()}
     screen = curses.initscr()
@@ -585,7 +590,7 @@ def guarded(body: Callable[[curses.window, Palette], int], *, mouse: bool = True
         return 130
     except _Terminated as exc:
         log.info("stopped by %s", exc)
-        return 143
+        return 128 + exc.signum
     except Exception as exc:
         log.error("the terminal client failed:\n%s", traceback.format_exc())
         print(f"burgundy: the game stopped on an unexpected error ({type(exc).__name__}); "

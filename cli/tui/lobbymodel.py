@@ -104,6 +104,13 @@ class Start:
 
 
 @dataclass(frozen=True, slots=True)
+class Remove:
+    """Host: remove the member with this key from the table (it may not come back)."""
+
+    key: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class AddBots:
     """Host: local bot peers take every free seat."""
 
@@ -123,8 +130,8 @@ class ServeWeb:
     """Serve the big screen, the table's web page (cli/web), if it is not served yet."""
 
 
-LobbyCommand = (Host | Join | PlayBots | Learn | SetMe | Start | AddBots | Leave | QuitLobby
-                | ServeWeb)
+LobbyCommand = (Host | Join | PlayBots | Learn | SetMe | Start | AddBots | Remove | Leave
+                | QuitLobby | ServeWeb)
 
 
 # --- what the runner tells the model -----------------------------------------------------
@@ -155,6 +162,7 @@ class LobbyView:
     tables: tuple[TableInfo, ...] = ()
     mdns: bool = True
     table: AtTable | None = None
+    marks: tuple[tuple[str, str], ...] = ()  # (instance, what the known hosts say of it)
 
 
 # --- the model ----------------------------------------------------------------------------
@@ -186,6 +194,7 @@ class LobbyModel:
     web_wanted: bool = False  # the host page's w: serve the big screen when the table opens
     web: str | None = None  # the big screen's address, once it is served
     showing_web: bool = False  # its address and QR code are showing instead of the table
+    removing: bool = False  # the host pressed x: the next seat number names whom to remove
 
     def context(self) -> Page:
         return Page.TOO_SMALL if self.too_small else self.page
@@ -218,7 +227,9 @@ class LobbyModel:
 
     def rows(self) -> list[tuple[str, str]]:
         """The tables page's rows: (key, text), the tables first."""
-        rows = [(t.instance, t.label) for t in self.view.tables]
+        marks = dict(self.view.marks)
+        rows = [(t.instance, t.label + (f"  ({marks[t.instance]})" if t.instance in marks
+                                        else "")) for t in self.view.tables]
         return rows + [(a, ACTION_TEXT[a]) for a in ACTIONS]
 
     # --- the tables page -----------------------------------------------------------------
@@ -464,6 +475,32 @@ class LobbyModel:
         press); again: back to the table."""
         self.showing_web = not self.showing_web
         return ServeWeb() if self.showing_web and self.web is None else None
+    def ask_remove(self) -> None:
+        """x (host): the next seat number removes that member (x again: not)."""
+        at = self.view.table
+        if at is None or not at.hosting:
+            self.message = "Only the host removes players."
+            return
+        if len(at.members) < 2:
+            self.message = "Nobody else is at the table."
+            return
+        self.removing = not self.removing
+        self.message = (f"Remove which seat? Press its number (2-{len(at.members)}); x: no."
+                        if self.removing else "Nobody removed.")
+
+    def seat_number(self, seat: int) -> LobbyCommand | None:
+        """A seat's number, after x: remove that member."""
+        at = self.view.table
+        if not self.removing or at is None:
+            self.message = f"{seat} does nothing here (x, then a seat number, removes)."
+            return None
+        self.removing = False
+        if not 2 <= seat <= len(at.members):
+            self.message = f"Nobody to remove at seat {seat}."
+            return None
+        member = at.members[seat - 1]
+        self.message = f"Removed {member.name} [{member.fingerprint}] from the table."
+        return Remove(member.key)
 
     def quit(self) -> LobbyCommand:
         return QuitLobby()
@@ -542,6 +579,8 @@ LOBBY_KEYMAP: dict[Page, dict[str, tuple[Handler, str]]] = {
         "s": (("start",), "start"),
         "b": (("fill_with_bots",), "bots"),
         "w": (("toggle_web",), "web page"),
+        "x": (("ask_remove",), "remove"),
+        **{str(n): (("seat_number", str(n)), "") for n in range(2, 5)},
         "n": (("edit_name",), "name"),
         "k": (("next_colour",), "colour"),
         "^[": (("back",), "leave"),
@@ -599,7 +638,7 @@ def lobby_footer(model: LobbyModel) -> list[tuple[str, str]]:
     at = model.view.table
     hidden: set[str] = set()
     if page == Page.LOBBY and at is not None:
-        hidden = {"ready"} if at.hosting else {"start", "bots"}
+        hidden = {"ready"} if at.hosting else {"start", "bots", "remove"}
     if page == Page.ADDRESS:
         return [("Enter", "join"), ("Esc", "back"), ("?", "help")]
     return [(_KEY_NAMES.get(k, k), label) for k, (_, label) in LOBBY_KEYMAP[page].items()
@@ -607,5 +646,6 @@ def lobby_footer(model: LobbyModel) -> list[tuple[str, str]]:
 
 
 __all__ = ["LOBBY_KEYMAP", "AddBots", "AtTable", "Host", "Join", "Learn", "Leave", "LobbyCommand",
-           "LobbyModel", "LobbyView", "Page", "PlayBots", "QuitLobby", "ServeWeb", "SetMe", "Start",
+           "LobbyModel", "LobbyView", "Page", "PlayBots", "QuitLobby", "Remove", "ServeWeb",
+           "SetMe", "Start",
            "dispatch_lobby", "lobby_footer", "start_hint"]

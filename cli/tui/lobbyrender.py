@@ -63,9 +63,10 @@ PAGE_HELP: dict[Page, tuple[str, ...]] = {
         "Everyone at the table is listed with a key fingerprint. The table code appears",
         "when the host starts the game: read it aloud; when everyone sees the same code,",
         "nobody is in the middle. Press r when you are ready; the host starts once every",
-        "seat is taken and everyone is ready, or fills the free seats with bots (b). w shows",
-        "the address (and a QR code) of the big screen: the whole table, read-only, in any",
-        "browser on the LAN.",
+        "seat is taken and everyone is ready, or fills the free seats with bots (b), and",
+        "removes a member with x and its seat number. Whoever is silent for 10 s, or does",
+        "not accept the start in 10 s, loses its seat. w shows the address (and a QR code)",
+        "of the big screen: the whole table, read-only, in any browser on the LAN.",
     ),
     Page.EDIT: ("Type the name the others will see (at most 16 characters), then Enter.",),
 }

@@ -22,12 +22,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2p_burgundy import Module
+from p2p_burgundy.net.discovery import TableInfo
 from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
 from p2p_burgundy.net.identity import data_dir, key_path, load_or_create
+from p2p_burgundy.net.known import load as load_known
+from p2p_burgundy.net.known import marks
+from p2p_burgundy.net.known import save as save_known
 from p2p_burgundy.net.peer import saved_port
 
 from ..estates import table_extras
-from ..lan import DISCOVERY_SECONDS, LanError, latest_game, parse_address, table_matches
+from ..lan import SETTLE_SECONDS, LanError, latest_game, parse_address, table_matches, trial_order
 from ..netplay import GONE_AFTER, LanLobby, NetTable, PeerThread, quick_bot_game
 from ..program import program
 from ..web.command import WEB_PORT, announce, start_beside, stop_beside
@@ -46,6 +50,7 @@ from .lobbymodel import (
     Page,
     PlayBots,
     QuitLobby,
+    Remove,
     ServeWeb,
     SetMe,
     Start,
@@ -279,12 +284,16 @@ class LobbyRunner:
         self.thread = thread
         self.options = options
         self.lobby = LanLobby(thread)
+        self.known = load_known(Path(options.home))  # the hosts that proved their key before
         self.model = LobbyModel(options.name, options.colour, self.lobby.fingerprint)
         self.model.first = first_start(Path(options.home))
         self.model.web_wanted = options.web
         self.model.update(self.snapshot())
-        self._wanted: str | None = None
-        self._wanted_until = 0.0
+        self._wanted: str | None = None  # a table we look for by name until it is seen
+        self._wanted_seen: float | None = None  # when a table answering it was first seen
+        self._candidates: list[TableInfo] = []  # more tables answering it, to try in turn
+        self._failures: list[str] = []  # the tables tried, and why each failed
+        self._trying: TableInfo | None = None  # the announced table we joined, until proven
         self.web: WebServer | None = None  # the big screen, once served
 
     def want(self, target: str) -> None:
@@ -300,7 +309,9 @@ class LobbyRunner:
         if not self.options.mdns:
             self.model.message = f"With --no-mdns, give the table as host:port, not {target}."
             return
-        self._wanted, self._wanted_until = target, time.monotonic() + DISCOVERY_SECONDS
+        # Looked for as long as the user waits (a host may open its table later): until it
+        # is seen, or the user hosts, joins another table or quits.
+        self._wanted = target
         self.model.message = f"Looking for the table {target} on the LAN..."
 
     def snapshot(self) -> LobbyView:
@@ -322,7 +333,8 @@ class LobbyRunner:
                          can_start=table.can_start, closed=table.closed,
                          free=lobby.free_seats(table) if table.hosting else 0,
                          refused=table.refused, silent=table.silent)
-        return LobbyView(tables=tables, mdns=self.options.mdns, table=at)
+        return LobbyView(tables=tables, mdns=self.options.mdns, table=at,
+                         marks=tuple(marks(tables, self.known).items()))
 
     def run(self) -> NetTable | PlayBots | Learn | None:
         """Until the game starts (a NetTable), bots are asked for, or the user quits."""
@@ -331,7 +343,10 @@ class LobbyRunner:
             command = self.model.update(self.snapshot())
             if command is not None:
                 self.execute(command)
+                if isinstance(command, Leave):  # the table refused us
+                    self._next_candidate()
             self._look_for_wanted()
+            self._remember_host()
             if self.lobby.game is not None:
                 return NetTable(self.thread, gone_after=self.options.gone_after)
             height, width = self.screen.getmaxyx()
@@ -386,23 +401,57 @@ class LobbyRunner:
             self.model.message = f"The big screen: {self.web.url} (w at a table: its QR code)."
 
     def _look_for_wanted(self) -> None:
+        """Once a table answering the wanted name is seen, and SETTLE_SECONDS more (others
+        may answer to it too), try each in turn (:func:`~..lan.trial_order`)."""
         want = self._wanted
         if want is None:
             return
-        for table in self.model.view.tables:
-            if table_matches(table, want):
-                self._wanted = None
-                self.model.selected = table.instance
-                self.execute(self.model.confirm_join(table))
-                return
-        if time.monotonic() > self._wanted_until:
-            self._wanted = None
-            self.model.message = (f"No table called {want} found in "
-                                  f"{DISCOVERY_SECONDS:.0f} s: here are the tables seen.")
+        found = [t for t in self.model.view.tables if table_matches(t, want)]
+        if not found:
+            return
+        now = time.monotonic()
+        if self._wanted_seen is None:
+            self._wanted_seen = now
+        if now - self._wanted_seen >= SETTLE_SECONDS:
+            self._wanted, self._wanted_seen, self._failures = None, None, []
+            self._candidates = trial_order(found, self.known)
+            self._next_candidate()
+
+    def _next_candidate(self) -> None:
+        """The table we tried refused us: note why, and try the next one answering the name
+        (or say why none would take us)."""
+        if self._trying is not None:
+            warning = self.known.warning(self._trying)
+            self._failures.append(f"{self._trying.label}: {self.model.message}"
+                                  + (f" ({warning})" if warning else ""))
+            self._trying = None
+        if not self._candidates:
+            if len(self._failures) > 1:
+                self.model.message = "No table would take us: " + "; ".join(self._failures)
+            self._failures = []
+            return
+        table, rest = self._candidates[0], self._candidates[1:]
+        self.model.selected = table.instance
+        self.execute(self.model.confirm_join(table))
+        self._candidates = rest
+
+    def _remember_host(self) -> None:
+        """The host of the announced table we joined proved its key (we see its roster):
+        remember it (net/known.py)."""
+        at = self.model.view.table
+        if self._trying is None or at is None or at.hosting or not at.members:
+            return
+        if self.known.remember(self._trying.host_name, self._trying.fingerprint):
+            save_known(Path(self.options.home), self.known)
+        self._trying, self._candidates, self._failures = None, [], []
 
     def execute(self, command: LobbyCommand | None) -> None:
         """Carry out a lobby command on the peer; a failure becomes a message."""
         lobby, model = self.lobby, self.model
+        if isinstance(command, Host | Join):  # the user chose (or we try) another table
+            self._wanted, self._wanted_seen, self._candidates = None, None, []
+            self._trying = command.target if isinstance(command, Join) and isinstance(
+                command.target, TableInfo) else None
         try:
             if isinstance(command, Host):
                 lobby.host(command.players, model.name, model.colour, command.edition,
@@ -417,6 +466,8 @@ class LobbyRunner:
                 lobby.set_me(command.name, command.colour, command.ready)
             elif isinstance(command, Start):
                 lobby.start()
+            elif isinstance(command, Remove):
+                lobby.remove(command.key)
             elif isinstance(command, AddBots) and (at := model.view.table) is not None:
                 lobby.add_bots(at.free, self.options.strategy)  # the seats the user saw free
             elif isinstance(command, Leave):

@@ -101,6 +101,9 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
                              "or host:port; none: the list of tables (with --web: the first "
                              "table seen)")
     options.add_mouse_option(parser)
+    parser.add_argument("--timeout", type=options.seconds, default=3600.0, metavar="SECONDS",
+                        help="give up looking for the table after this many seconds "
+                             "(default 3600)")
     add_peer_arguments(parser)
     add_web_arguments(parser, "the game")
     # What the terminal client reads of a player's options: a spectator plays no seat.
@@ -133,7 +136,7 @@ async def _watch(args: argparse.Namespace) -> int:
     try:
         name = args.name or "Big screen"
         await join_table(peer, args, args.table, name, args.colour or COLOURS[0],
-                         spectator=True)
+                         spectator=True, timeout=args.timeout)
         address = peer.lobby_snapshot.host if peer.lobby_snapshot else None
         where = f" at {address[0]}:{address[1]}" if address else ""
         print(f"Watching the table{where}.", flush=True)

@@ -13,7 +13,8 @@ It stops after ``--seconds`` or ``--max`` datagrams, whichever comes first (or o
 and prints how many it sent. Only the given targets (loopback in the tests) are ever sent anything.
 
 With ``--spoof HOST:PORT`` every datagram carries that source address instead (a player's, to
-spend its budgets): it is written as a whole IP packet on a raw socket, which needs root.
+spend its budgets): it is written as a whole IP packet on a raw socket, which needs root. With
+``--entries`` every datagram is a forged ENTRY in the name of a key of ``--keys``.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sockets", type=int, default=64)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--spoof", help="HOST:PORT to send from (a raw socket: root)")
+    parser.add_argument("--entries", action="store_true", help="forged entries only")
     args = parser.parse_args(argv)
     targets = [(h, int(p)) for h, _, p in (t.rpartition(":") for t in args.targets.split(","))]
     game_id = bytes.fromhex(args.game)
@@ -109,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         while not stop and sent < args.max and time.monotonic() - start < args.seconds:
             for _ in range(batch):
-                data = datagram(rng, game_id, keys, len(keys))
+                data = (forged_entry(rng, game_id, rng.choice(keys)) if args.entries
+                        else datagram(rng, game_id, keys, len(keys)))
                 # A full socket buffer (OSError): a dropped datagram is still a datagram.
                 with contextlib.suppress(OSError):
                     sockets[sent % len(sockets)].sendto(data, targets[sent % len(targets)])

@@ -84,3 +84,58 @@ def namespaces(count: int = 2) -> Iterator[list[Namespace]]:
             subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=10)
         for link in links:  # in case one was never moved into a namespace
             subprocess.run(["ip", "link", "del", link], capture_output=True, timeout=10)
+
+
+def wireguard_unavailable() -> str | None:
+    """Why a WireGuard tunnel cannot be built between namespaces here, or None if it can."""
+    why = unavailable()
+    if why is not None:
+        return why
+    if shutil.which("wg") is None:
+        return "the `wg` tool (wireguard-tools) is not installed"
+    probe = f"bgwg{os.getpid() % 100000}"
+    try:
+        _ip("link", "add", probe, "type", "wireguard")
+    except (subprocess.SubprocessError, OSError) as exc:
+        detail = getattr(exc, "stderr", b"") or b""
+        return ("the kernel has no WireGuard (`ip link add type wireguard`: "
+                f"{detail.decode(errors='replace').strip() or exc})")
+    with suppress(subprocess.SubprocessError):
+        _ip("link", "del", probe)
+    return None
+
+
+@contextmanager
+def wireguard(a: Namespace, b: Namespace, directory: str) -> Iterator[tuple[str, str]]:
+    """A WireGuard tunnel between two namespaces joined by a veth pair: each gets a ``wg0``
+    with an address in ``10.232.N.0/24`` whose only route is the tunnel (the veth carries
+    nothing but its encrypted UDP); yields the two tunnel addresses. ``directory`` holds the
+    private keys."""
+    subnet = 20 + os.getpid() % 200
+    ends = ((a, b, f"10.232.{subnet}.1"), (b, a, f"10.232.{subnet}.2"))
+    keys: dict[str, tuple[str, str]] = {}
+    for space, _, _ in ends:
+        private = subprocess.run(["wg", "genkey"], check=True, capture_output=True,
+                                 text=True, timeout=10).stdout.strip()
+        public = subprocess.run(["wg", "pubkey"], input=private, check=True,
+                                capture_output=True, text=True, timeout=10).stdout.strip()
+        path = os.path.join(directory, f"{space.name}.key")
+        with open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+            f.write(private + "\n")
+        keys[space.name] = (path, public)
+    try:
+        for space, other, address in ends:
+            other_address = next(x for s, _, x in ends if s is other)
+            _ip("-n", space.name, "link", "add", "wg0", "type", "wireguard")
+            _ip("-n", space.name, "addr", "add", f"{address}/24", "dev", "wg0")
+            subprocess.run(
+                ["ip", "netns", "exec", space.name, "wg", "set", "wg0", "listen-port", "51820",
+                 "private-key", keys[space.name][0], "peer", keys[other.name][1],
+                 "allowed-ips", f"{other_address}/32", "endpoint", f"{other.address}:51820"],
+                check=True, capture_output=True, timeout=10)
+            _ip("-n", space.name, "link", "set", "wg0", "up")
+        yield ends[0][2], ends[1][2]
+    finally:
+        for space, _, _ in ends:
+            subprocess.run(["ip", "-n", space.name, "link", "del", "wg0"],
+                           capture_output=True, timeout=10)

@@ -41,8 +41,10 @@ class Bot:
     """One ``burgundy bot`` process."""
 
     def __init__(self, home: Path, args: Sequence[str], *, netns: str | None = None,
-                 seed: int = 1, name: str | None = None) -> None:
+                 seed: int = 1, name: str | None = None, stdin: bool = False) -> None:
+        """``stdin``: a pipe the test writes to (:meth:`type`), else nothing to read."""
         self.home = home
+        self.stdin = stdin
         self.args = list(args)
         self.netns = netns
         self.seed = seed
@@ -64,7 +66,15 @@ class Bot:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         env.pop("P2P_BURGUNDY_HOME", None)
         with open(self.home / "stdout", "ab") as out, open(self.home / "stderr", "ab") as err:
-            self.proc = subprocess.Popen(command, stdout=out, stderr=err, env=env)
+            self.proc = subprocess.Popen(
+                command, stdout=out, stderr=err, env=env,
+                stdin=subprocess.PIPE if self.stdin else subprocess.DEVNULL)
+
+    def type(self, line: str) -> None:
+        """Write ``line`` to the bot's standard input (it must have been opened with one)."""
+        assert self.proc is not None and self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
 
     @property
     def stdout(self) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import heapq
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -45,14 +46,27 @@ def address_of(index: int) -> Address:
 
 @dataclass
 class Partition:
-    """Peer ``peer`` neither sends nor receives from ``start`` to ``end`` (fake seconds)."""
+    """Peer ``peer`` neither sends nor receives for ``length`` fake seconds from the moment
+    some peer's game reaches turn ``after_turn`` (:meth:`Net.step` notes it in ``start``):
+    so it falls inside the game whatever its pace, which a start drawn in fake seconds did
+    not (a short game could end before its partition began)."""
 
     peer: int
-    start: float
-    end: float
+    after_turn: int
+    length: float
+    start: float = math.inf
+    cut: int = 0  # datagrams it stopped
+
+    @property
+    def end(self) -> float:
+        return self.start + self.length
 
     def cuts(self, source: int, destination: int, now: float) -> bool:
-        return self.start <= now < self.end and self.peer in (source, destination)
+        """Whether it stops a datagram from ``source`` to ``destination`` now (counted)."""
+        if self.start <= now < self.end and self.peer in (source, destination):
+            self.cut += 1
+            return True
+        return False
 
 
 @dataclass
@@ -273,6 +287,11 @@ class Net:
     def step(self) -> None:
         """Advance the clock by STEP: deliver what is due, fire timers, let bots play."""
         self.now += STEP
+        for partition in self.link.partitions:
+            if partition.start == math.inf and any(
+                    p.session is not None and p.session.turn_number >= partition.after_turn
+                    for p in self.peers):
+                partition.start = self.now
         for source, destination, data in self.link.due(self.now):
             peer = self.peers[destination]
             if peer.online:
@@ -328,9 +347,9 @@ def table_start(ids: Sequence[Identity], table_id: bytes) -> Entry:
 
 
 def random_partition(rng: random.Random, players: int) -> Partition:
-    """Cut one peer off for 3 to 10 fake seconds, starting in the first 20 seconds."""
-    start = rng.uniform(1.0, 20.0)
-    return Partition(rng.randrange(players), start, start + rng.uniform(3.0, 10.0))
+    """Cut one peer off for 3 to 10 fake seconds, from turn 1 to 8 of the game on (a game
+    has at least 25 rounds of turns)."""
+    return Partition(rng.randrange(players), rng.randint(1, 8), rng.uniform(3.0, 10.0))
 
 
 def final_hash(peer: Machine) -> bytes:

@@ -24,7 +24,8 @@ from p2p_burgundy.net.session import Session
 
 from .sim import Machine, Net, final_hash, random_turn
 
-CHAOS_SEEDS = range(21)  # 7 games each of 2, 3 and 4 players
+CHAOS_SEEDS = range(21)  # whole games: 7 each of 2, 3 and 4 players
+PARTITION_SEEDS = range(200)  # games of 2, 3 and 4 players in turn, until healed
 
 
 def replayed_hash(peer: Machine) -> bytes:
@@ -62,7 +63,33 @@ def test_peers_converge_and_finish_under_loss_duplication_reordering_and_a_parti
     link = net.link
     assert 0.25 < link.lost / link.sent < 0.7  # the link really lost that much
     partition = link.partitions[0]
+    assert partition.start < net.now  # the partition fell inside the game...
+    assert partition.cut > 0  # ...and cut off datagrams that mattered
     assert net.now > partition.end  # the game outlived the partition
+
+
+@pytest.mark.parametrize("seed", PARTITION_SEEDS)
+def test_a_peer_cut_off_mid_game_under_loss_catches_up_once_the_partition_ends(
+    seed: int,
+) -> None:
+    """Every seed's partition falls inside its game (it starts at a turn, not at a time) and
+    cuts datagrams off; once it ends, the peer it cut off gets past the step the others had
+    reached, holding exactly the entries they hold (each seat's chain a prefix of the
+    longest)."""
+    net = Net.with_table(2 + seed % 3, seed, loss=0.3, duplication=0.1, partition=True)
+    partition = net.link.partitions[0]
+    net.run(lambda: net.now > partition.end, limit=600)
+    assert partition.cut > 0
+    sessions = [p.session for p in net.peers]
+    assert all(s is not None and not s.state.is_over for s in sessions)
+    reached = max(s.step for s in sessions if s is not None)
+    cut_off = sessions[partition.peer]
+    assert cut_off is not None
+    net.run(lambda: cut_off.step > reached, limit=net.now + 600)
+    for seat in range(len(cut_off.chains)):
+        chains = [[e.raw for e in s.chains[seat]] for s in sessions if s is not None]
+        longest = max(chains, key=len)
+        assert all(chain == longest[:len(chain)] for chain in chains)
 
 
 @pytest.mark.parametrize("seed", range(6))

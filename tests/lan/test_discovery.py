@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
+
+import pytest
 
 from p2p_burgundy.net.discovery import Announcer, Browser, TableInfo, instance_name
 
-from .procs import LOOPBACK, free_udp_port
+from ..cli.tui.pty_terminal import burgundy
+from .procs import LOOPBACK, bots, free_udp_port
 
 WITHDRAWN_WITHIN = 3.0  # seconds from the host's orderly exit to the table leaving every list
+HOST_LATE = 7.0  # seconds between a joiner looking for a table by name and its host opening it
 
 
 async def _until(condition: object, browser: Browser, timeout: float) -> float:
@@ -43,3 +48,41 @@ async def _announce_then_close() -> float:
 
 def test_a_closed_table_leaves_the_list_of_tables_within_seconds() -> None:
     assert asyncio.run(_announce_then_close()) < WITHDRAWN_WITHIN
+
+
+@pytest.mark.slow
+def test_joining_by_name_looks_for_the_table_as_long_as_its_timeout(tmp_path: Path) -> None:
+    """A joiner started before its host (7 s: longer than any fixed search) still joins."""
+    name = f"Late{free_udp_port()}"
+    with bots() as group:
+        joiner = group.add(tmp_path / "joiner", [name, "--interface", LOOPBACK,
+                                                 "--timeout", "90"])
+        time.sleep(HOST_LATE)  # the point: the host opens its table after this
+        assert joiner.proc is not None and joiner.proc.poll() is None, joiner.report()
+        group.add(tmp_path / "host", ["--host", "--players", "2", "--name", name,
+                                      "--interface", LOOPBACK])
+        group.assert_all_ok(120)
+
+
+@pytest.mark.slow
+def test_joining_by_name_gives_up_at_its_timeout_naming_it(tmp_path: Path) -> None:
+    with bots() as group:
+        started = time.monotonic()
+        joiner = group.add(tmp_path / "joiner", [f"Nobody{free_udp_port()}",
+                                                 "--interface", LOOPBACK, "--timeout", "2"])
+        assert joiner.wait(30) == 1
+        assert time.monotonic() - started < 15
+        assert "found on the LAN in 2 s" in joiner.stderr
+
+
+@pytest.mark.slow
+def test_the_client_joining_by_name_waits_for_the_table_as_long_as_the_user(
+        tmp_path: Path) -> None:
+    name = f"Later{free_udp_port()}"
+    with burgundy(tmp_path / "me", "join", name, "--name", "Jo", "--interface", LOOPBACK,
+                  ) as term, bots() as group:
+        term.wait_for(f"Looking for the table {name}")
+        time.sleep(HOST_LATE)
+        group.add(tmp_path / "host", ["--host", "--players", "2", "--name", name,
+                                      "--interface", LOOPBACK])
+        term.wait_for("Table code", timeout=30)

@@ -11,13 +11,15 @@ import pytest
 from p2p_burgundy.net.messages import Heads, Seated, Tag, Who, parse
 from p2p_burgundy.net.node import (
     ASK_EVERY,
-    MAX_ASKED,
     MISSING_AFTER,
     QUIET_AFTER,
     SEATED_DOMAIN,
+    WHO_ANSWER_BURST,
+    WHO_ANSWER_RATE,
     SeatMoved,
     seated_message,
 )
+from p2p_burgundy.net.pairwise import SEAL_SIZE, is_sealed, pairwise_key, seal
 from p2p_burgundy.net.sync import HEADS_INTERVAL
 
 from .sim import Machine, Net, address_of
@@ -25,6 +27,7 @@ from .sim import Machine, Net, address_of
 NEW = ("10.231.0.99", 5999)  # where the restarted peer gets a port
 ATTACKER = ("10.231.0.66", 6666)
 MAX_DELAY = 0.3  # the link's longest delay (sim.Link)
+FOUND_WITHIN = 3.0  # seconds from a seat's restart on a new port to the others sending there
 
 
 def started(players: int, seed: int, loss: float) -> Net:
@@ -85,7 +88,10 @@ def sniff(peer: Machine, sniffed: list[bytes]) -> None:
 
     def flush(now: float) -> list[tuple[bytes, tuple[str, int]]]:
         out = sends(now)
-        sniffed.extend(data for data, _ in out if parse(data).TAG == Tag.SEATED)
+        for data, _ in out:  # a MAC hides nothing: the message follows it in clear
+            message = data[SEAL_SIZE:] if is_sealed(data) else data
+            if parse(message).TAG == Tag.SEATED:
+                sniffed.append(message)
         return out
 
     peer.flush = flush  # type: ignore[method-assign]
@@ -118,7 +124,7 @@ def test_a_spoofer_claiming_a_seat_from_another_address_never_gets_its_traffic()
     def attack(source: tuple[str, int]) -> None:
         nonlocal forged, relayed
         for data, sender in net.taps[source]:
-            message = parse(data)
+            message = parse(data[SEAL_SIZE:] if is_sealed(data) else data)
             if not isinstance(message, Who):
                 continue
             asker = next(p for p in others if p.address == sender)
@@ -168,10 +174,12 @@ def test_a_spoofer_claiming_a_seat_from_another_address_never_gets_its_traffic()
         assert 2 not in p.node.missing(net.now)
 
 
-def test_whos_are_paced_per_address_and_only_the_latest_addresses_are_remembered() -> None:
+def test_whos_are_paced_per_address_and_answers_cost_a_check_only_for_a_nonce_we_sent(
+        ) -> None:
     """While a seat is quiet, each unknown address that talks about the game gets a WHO at most
-    once per ASK_EVERY (the same nonce until answered), and only the MAX_ASKED addresses
-    asked last are remembered: an answer to a forgotten WHO is not even checked."""
+    once per ASK_EVERY, with a nonce made for that address and epoch (no memory to push a
+    question out of); an answer with a nonce we did not send that address costs no check, and
+    a wrong one is checked once."""
     net = started(3, seed=13, loss=0.0)
     asker, seat = net.peers[0], net.peers[2]
     session = asker.session
@@ -179,7 +187,7 @@ def test_whos_are_paced_per_address_and_only_the_latest_addresses_are_remembered
     heads = Heads(session.game_id, tuple(len(c) for c in session.chains),
                   tuple(c[-1].id for c in session.chains)).encode()
     quiet = net.now + QUIET_AFTER + 1  # nobody delivered since: every seat is quiet
-    strangers = [(f"10.231.1.{n}", 7000 + n) for n in range(MAX_ASKED + 1)]
+    strangers = [(f"10.232.{n // 200}.{n % 200}", 7000 + n) for n in range(256)]
 
     def whos(now: float, sources: list[tuple[str, int]]) -> dict[tuple[str, int], bytes]:
         for source in sources:
@@ -187,23 +195,76 @@ def test_whos_are_paced_per_address_and_only_the_latest_addresses_are_remembered
         return {address: parse(data).nonce for data, address in asker.flush(now)
                 if parse(data).TAG == Tag.WHO}
 
-    first = whos(quiet, strangers[:MAX_ASKED])
-    assert set(first) == set(strangers[:MAX_ASKED]) and len(set(first.values())) == MAX_ASKED
-    assert whos(quiet + ASK_EVERY / 2, strangers[:MAX_ASKED]) == {}  # too soon: nothing sent
-    assert set(whos(quiet + ASK_EVERY / 2, strangers[MAX_ASKED:])) == {strangers[MAX_ASKED]}
-    again = whos(quiet + ASK_EVERY, strangers[1:MAX_ASKED])  # the first one is forgotten
-    assert again == {s: first[s] for s in strangers[1:MAX_ASKED]}  # the same nonce each
-    # The seat answers the forgotten WHO from that address: ignored before any check.
-    signature = seat.identity.sign(SEATED_DOMAIN, seated_message(
-        session.game_id, first[strangers[0]], 0, 2, strangers[0]))
+    first = whos(quiet, strangers[:32])
+    assert set(first) == set(strangers[:32]) and len(set(first.values())) == 32
+    assert whos(quiet + ASK_EVERY / 2, strangers[:32]) == {}  # too soon: nothing sent
+    for chunk in range(32, 256, 32):  # (the node sends at most 32 of its own a flush)
+        assert set(whos(quiet + ASK_EVERY / 2, strangers[chunk:chunk + 32])) == \
+            set(strangers[chunk:chunk + 32])
+    # 224 more addresses asked since: the first one's answer still counts.
+    def answer(nonce: bytes, source: tuple[str, int], signer: int = 2) -> bytes:
+        signature = net.peers[signer].identity.sign(SEATED_DOMAIN, seated_message(
+            session.game_id, nonce, 0, 2, source))
+        return Seated(session.game_id, 2, nonce, signature).encode()
+
     errors = asker.node.errors
-    asker.node.receive(Seated(session.game_id, 2, first[strangers[0]], signature).encode(),
-                       strangers[0], quiet + ASK_EVERY)
-    assert asker.node.errors == errors and asker.node.addresses[2] == address_of(2)
-    # The same answer to a WHO still remembered moves the seat.
-    nonce = first[strangers[1]]
-    signature = seat.identity.sign(SEATED_DOMAIN, seated_message(
-        session.game_id, nonce, 0, 2, strangers[1]))
-    asker.node.receive(Seated(session.game_id, 2, nonce, signature).encode(), strangers[1],
-                       quiet + ASK_EVERY)
-    assert asker.node.addresses[2] == strangers[1]
+    asker.node.receive(answer(first[strangers[1]], strangers[0]), strangers[0], quiet + 1)
+    assert asker.node.errors == errors  # another address's nonce: not even checked
+    asker.node.receive(answer(first[strangers[0]], strangers[0], signer=1), strangers[0],
+                       quiet + 1)
+    assert asker.node.errors == errors + 1  # the right nonce, a wrong signature: one check
+    asker.node.receive(answer(first[strangers[0]], strangers[0]), strangers[0], quiet + 1)
+    assert asker.node.errors == errors + 1  # checked once per address and nonce
+    asker.node.receive(answer(first[strangers[1]], strangers[1]), strangers[1], quiet + 1)
+    assert asker.node.addresses[2] == strangers[1] and seat.session is not None
+
+
+def test_a_seat_back_on_a_new_port_is_found_within_3_s_under_a_heads_flood() -> None:
+    """HEADS from 32 addresses at 5 a second each (160/s, under every budget) while a seat
+    restarts on a new port: it is found there within FOUND_WITHIN of its restart."""
+    net = started(3, seed=11, loss=0.0)
+    session = net.peers[0].session
+    assert session is not None
+    heads = Heads(session.game_id, tuple(len(c) for c in session.chains),
+                  tuple(c[-1].id for c in session.chains)).encode()
+    flooders = [(f"10.231.2.{n}", 8000 + n) for n in range(32)]
+    back = net.restart(net.peers[2], NEW)
+    others = net.peers[:2]
+    restarted = flood_at = net.now
+    while not all(p.node.addresses[2] == NEW for p in others):
+        assert net.now - restarted < FOUND_WITHIN, "not found under the flood"
+        if net.now >= flood_at:
+            flood_at += 0.2
+            for p in others:
+                for flooder in flooders:
+                    p.node.receive(heads, flooder, net.now)
+                net.flush(p)
+        net.step()
+    assert back.session is not None
+    net.run(net.converged, limit=net.now + 1800)
+
+
+def test_who_answers_are_paced_per_address() -> None:
+    """1000 WHOs a second from a seat's address draw no answer without the seat's MAC; with
+    it (replayed: a MAC does not stop a replay, and each WHO may bring a new nonce), at most
+    WHO_ANSWER_RATE signed SEATED answers a second (plus the burst); an honest WHO after them
+    is answered."""
+    net = started(2, seed=3, loss=0.0)
+    seat, asker = net.peers[0], net.peers[1]
+    session = seat.session
+    assert session is not None and asker.session is not None
+    key = pairwise_key(asker.identity, seat.identity.public_key, session.game_id)
+    begin = net.now
+
+    def answers(now: float, count: int, sealed: bool = True) -> int:
+        for n in range(count):
+            who = Who(session.game_id, n.to_bytes(16, "big"), *seat.address).encode()
+            seat.node.receive(seal(who, key) if sealed else who, asker.address,
+                              now + n / count)
+        return sum(parse(data[SEAL_SIZE:]).TAG == Tag.SEATED
+                   for data, address in seat.flush(now + 1) if address == asker.address)
+
+    assert answers(begin, 1000, sealed=False) == 0
+    assert answers(begin + 1, 1000) == WHO_ANSWER_BURST + WHO_ANSWER_RATE * 1 - 1 == 3
+    assert answers(begin + 2, 1000) == WHO_ANSWER_RATE == 2
+    assert answers(begin + 4, 1) == 1  # the flood over, one WHO: one answer

@@ -260,7 +260,8 @@ def test_joiner_finding_a_rogue_copy_of_a_table_by_mdns_refuses_it(
         peer = await Peer.open(ident(9), tmp_path, host=LOOPBACK, interfaces=[LOOPBACK])
         try:
             args = argparse.Namespace(no_mdns=False, interface=LOOPBACK)
-            await join_table(peer, args, fingerprint(victim.public_key), "Bob", "blue")
+            await join_table(peer, args, fingerprint(victim.public_key), "Bob", "blue",
+                             timeout=10.0)
             with pytest.raises(LanError) as refused:
                 await wait_for_session(peer, 15.0)
             await asyncio.sleep(0.3)  # the rogue's roster and proposal arrive meanwhile

@@ -23,6 +23,7 @@ from p2p_burgundy.cli.tui.lobbymodel import (
     Page,
     PlayBots,
     QuitLobby,
+    Remove,
     SetMe,
     Start,
     dispatch_lobby,
@@ -214,12 +215,28 @@ def test_the_host_sees_everyone_with_fingerprint_and_readiness_and_the_table_cod
     ]
     assert screen(model)[10] == "Waiting for 1 more player (b: bots take the free seats)."
     assert lobby_footer(model) == [("s", "start"), ("b", "bots"), ("w", "web page"),
-                                   ("n", "name"), ("k", "colour"), ("Esc", "leave"),
-                                   ("q", "quit"), ("?", "help")]
+                                   ("x", "remove"), ("n", "name"), ("k", "colour"),
+                                   ("Esc", "leave"), ("q", "quit"), ("?", "help")]
     assert dispatch_lobby(model, "s") is None
     assert model.message == "Waiting for 1 more player (b: bots take the free seats)."
     assert dispatch_lobby(model, "b") == AddBots()
     assert dispatch_lobby(model, "r") is None and "always ready" in model.message
+
+
+def test_the_host_removes_a_member_by_x_and_its_seat_number() -> None:
+    bob = member(1, "Bob", "blue", False)
+    model = lobby_model(at_table(member(0, "Ann", "red", True), bob))
+    assert dispatch_lobby(model, "2") is None and model.message.startswith("2 does nothing")
+    assert dispatch_lobby(model, "x") is None
+    assert model.message == "Remove which seat? Press its number (2-2); x: no."
+    assert dispatch_lobby(model, "3") is None and model.message == "Nobody to remove at seat 3."
+    dispatch_lobby(model, "x")
+    assert dispatch_lobby(model, "2") == Remove(bob.key)
+    assert model.message == f"Removed Bob [{FP[1]}] from the table."
+    joiner = lobby_model(at_table(member(0, "Bob", "blue", True), member(1, "Ann", "red", False),
+                                  hosting=False), me=1)
+    assert dispatch_lobby(joiner, "x") is None
+    assert joiner.message == "Only the host removes players."
 
 
 def test_everyone_at_the_table_sees_whether_hints_are_on() -> None:

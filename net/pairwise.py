@@ -1,0 +1,94 @@
+"""Pairwise keys between the seats of a game, and the MAC on every datagram between them.
+
+Log entries are signed: the signatures are the audit. But checking one costs about 150 µs,
+and a source address is only a claim, so anyone on the LAN could make a peer check (or drop,
+with the seat's own budget) datagrams "from" a player. Between seats, every datagram of the
+session therefore carries a 16-byte keyed BLAKE2b MAC under a key only the two seats hold:
+a datagram that fails it costs one hash of at most 1200 bytes (about a microsecond), is
+dropped before anything else, and gets no reply.
+
+The key of each pair comes from their identities alone, with nothing more on the wire: each
+Ed25519 key has an X25519 twin (:meth:`Identity.exchange_key
+<p2p_burgundy.net.identity.Identity.exchange_key>` and :func:`exchange_public`, the
+conversion libsodium uses), the two seats' X25519 agreement gives a shared secret, and
+:func:`pairwise_key` hashes it with both keys and the game id (so every game has its own).
+
+A sealed datagram is ``0xC1 || MAC(16) || message``: 0xC1 is a byte msgpack never uses, so
+it cannot be mistaken for an unsealed message (``0x92..0x9F``).
+
+>>> from p2p_burgundy.net.identity import Identity
+>>> anna, bo = (Identity.from_private_bytes(bytes([n]) * 32) for n in (1, 2))
+>>> key = pairwise_key(anna, bo.public_key, b"g" * 16)
+>>> key == pairwise_key(bo, anna.public_key, b"g" * 16)
+True
+>>> opened(seal(b"hello", key), key), opened(seal(b"hello", key)[:-1] + b"?", key)
+(b'hello', None)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Sequence
+
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
+
+from .identity import Identity
+
+SEALED = 0xC1
+"""The first byte of a sealed datagram (a byte no msgpack value starts with)."""
+MAC_SIZE = 16
+SEAL_SIZE = 1 + MAC_SIZE  # what sealing adds to a datagram
+_P = 2**255 - 19
+
+
+def exchange_public(ed25519_public: bytes) -> bytes:
+    """The X25519 public key of an Ed25519 public key: the Montgomery u = (1 + y) / (1 - y)
+    of its Edwards y (ValueError if there is none)."""
+    y = int.from_bytes(ed25519_public, "little") & ((1 << 255) - 1)
+    if y >= _P or (1 - y) % _P == 0:
+        raise ValueError("not an Ed25519 public key")
+    return ((1 + y) * pow(1 - y, _P - 2, _P) % _P).to_bytes(32, "little")
+
+
+def pairwise_key(identity: Identity, other: bytes, game_id: bytes) -> bytes:
+    """The key ``identity`` shares with the seat whose Ed25519 key is ``other`` in one game
+    (the same on both sides); ValueError if ``other`` is no usable key."""
+    shared = identity.exchange_key().exchange(
+        X25519PublicKey.from_public_bytes(exchange_public(other)))
+    low, high = sorted((identity.public_key, other))
+    return hashlib.blake2b(shared + low + high + game_id, digest_size=32,
+                           person=b"pairwise-key").digest()
+
+
+def seat_keys(identity: Identity, seats: Sequence[bytes], game_id: bytes) -> dict[int, bytes]:
+    """Our pairwise key with every other seat (by seat number) whose key allows one."""
+    keys = {}
+    for seat, key in enumerate(seats):
+        if key != identity.public_key:
+            try:
+                keys[seat] = pairwise_key(identity, key, game_id)
+            except ValueError:  # a key with no X25519 twin, or a low-order one
+                continue
+    return keys
+
+
+def _mac(message: bytes, key: bytes) -> bytes:
+    return hashlib.blake2b(message, key=key, digest_size=MAC_SIZE, person=b"datagram").digest()
+
+
+def seal(message: bytes, key: bytes) -> bytes:
+    """``message`` with its MAC under ``key``."""
+    return bytes([SEALED]) + _mac(message, key) + message
+
+
+def is_sealed(datagram: bytes) -> bool:
+    return len(datagram) > SEAL_SIZE and datagram[0] == SEALED
+
+
+def opened(datagram: bytes, key: bytes) -> bytes | None:
+    """The message of a datagram sealed under ``key``, or None if it is not."""
+    if not is_sealed(datagram):
+        return None
+    message = datagram[SEAL_SIZE:]
+    return message if hmac.compare_digest(datagram[1:SEAL_SIZE], _mac(message, key)) else None

@@ -1,0 +1,139 @@
+"""An impostor copying a real table's announcement (name, fingerprint, TXT) over real mDNS on
+127.0.0.1: ``burgundy tables`` shows both rows marked, a joiner by name tries every match and
+sits down at the real table (remembering its host), and with only the impostor there the
+error names it."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import asyncio_dgram
+import pytest
+
+from p2p_burgundy import GameConfig
+from p2p_burgundy.net import wire
+from p2p_burgundy.net.discovery import Announcer, TableInfo, instance_name
+from p2p_burgundy.net.identity import Identity, fingerprint, load_or_create
+from p2p_burgundy.net.known import KNOWN_HOSTS
+from p2p_burgundy.net.lobby import CHALLENGE_DOMAIN, challenge_message
+from p2p_burgundy.net.messages import Tag, Welcome
+
+from .mdns import Watcher
+from .procs import LOOPBACK, bots, burgundy, free_udp_port
+
+pytestmark = pytest.mark.slow
+
+
+@contextmanager
+def impostor(name: str, fp: str) -> Iterator[list[str]]:
+    """Announce ``name`` with the fingerprint ``fp`` (not ours) and answer every HELLO with a
+    WELCOME for a key we do not hold; yields the tags received, as they come."""
+    seen: list[str] = []
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+    rogue = Identity.from_private_bytes(bytes([66]) * 32)
+
+    async def run() -> None:
+        stream = await asyncio_dgram.bind((LOOPBACK, 0))
+        info = TableInfo(instance_name(name, fp), name, fp, b"R" * 16, 1, 2, "2011",
+                         stream.sockname[:2])
+        announcer = Announcer(info, [LOOPBACK])
+        await announcer.start()
+        ready.set()
+        try:
+            while True:
+                data, address = await stream.recv()
+                tag, fields = wire.decode_message(data)
+                seen.append(Tag(tag).name)
+                if tag == Tag.HELLO:
+                    _, key, nonce, _ = fields
+                    signature = rogue.sign(CHALLENGE_DOMAIN, challenge_message(
+                        b"R" * 16, nonce, key))  # type: ignore[arg-type]
+                    await stream.send(Welcome(b"R" * 16, rogue.public_key, signature,
+                                              b"n" * 16, GameConfig(players=2).to_tree()
+                                              ).encode(), address)
+        finally:
+            stream.close()
+            await announcer.close()
+
+    task = loop.create_task(run())
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    try:
+        assert ready.wait(10)
+        yield seen
+    finally:
+        loop.call_soon_threadsafe(task.cancel)
+        asyncio.run_coroutine_threadsafe(asyncio.sleep(1), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+
+
+def _key(home: Path) -> str:
+    home.mkdir(parents=True, exist_ok=True)
+    return fingerprint(load_or_create(home / "identity.key").public_key)
+
+
+def test_a_joiner_by_name_tries_every_match_and_sits_down_past_an_impostor(tmp_path: Path
+                                                                           ) -> None:
+    name = f"Real{free_udp_port()}"
+    watcher = Watcher()
+    try:
+        with bots() as group:
+            host = group.add(tmp_path / "host", ["--host", "--players", "2", "--name", name,
+                                                 "--interface", LOOPBACK])
+            fp = host.hosting()[2]
+            watcher.wait_added(fp)
+            # Announced second, the copy is renamed "NAME FP-2" by zeroconf: it sorts
+            # first, so it is the first one tried.
+            with impostor(name, fp) as seen:
+                watcher.wait_added(f"{fp}-2.")
+                listed = subprocess.run(
+                    burgundy("tables", "--interface", LOOPBACK, "--wait", "3",
+                             "--home", str(tmp_path / "lister")),
+                    capture_output=True, text=True, timeout=60).stdout
+                rows = [line for line in listed.splitlines() if fp in line]
+                assert len(rows) == 2 and all(
+                    "its key is announced twice: at most one is genuine" in r for r in rows)
+                joiner = group.add(tmp_path / "joiner", [name, "--interface", LOOPBACK])
+                group.assert_all_ok(120)
+                assert "HELLO" in seen  # it was tried, and refused
+            known = (tmp_path / "joiner" / KNOWN_HOSTS).read_text()
+            assert known == f"{fp} {name}\n"
+            assert joiner.proc is not None
+    finally:
+        watcher.close()
+
+
+def test_joining_by_name_where_only_an_impostor_answers_fails_naming_it(tmp_path: Path
+                                                                        ) -> None:
+    name = f"Gone{free_udp_port()}"
+    fp = _key(tmp_path / "victim")
+    with impostor(name, fp), bots() as group:
+        joiner = group.add(tmp_path / "joiner", [name, "--interface", LOOPBACK,
+                                                 "--timeout", "20"])
+        assert joiner.wait(60) == 1
+        assert (f"no table called {name!r} would take us: {name} [{fp}]" in joiner.stderr
+                and "does not match the announced fingerprint (an impostor)" in joiner.stderr), \
+            joiner.report()
+
+
+def test_the_list_marks_a_table_claiming_a_known_name_with_another_key(tmp_path: Path
+                                                                       ) -> None:
+    name = f"Anna{free_udp_port()}"
+    home = tmp_path / "me"
+    home.mkdir()
+    (home / KNOWN_HOSTS).write_text(f"aaaa-bbbb-cccc-dddd {name}\n")
+    fp = _key(tmp_path / "rogue")
+    with impostor(name, fp):
+        listed = subprocess.run(
+            burgundy("tables", "--interface", LOOPBACK, "--wait", "3", "--home", str(home)),
+            capture_output=True, text=True, timeout=60).stdout
+    [row] = [line for line in listed.splitlines() if fp in line]
+    assert row.startswith(f"{name} [{fp}] 1/2 seats, 2011 rules, 127.0.0.1:")
+    assert row.endswith(f"(likely impostor: {name} is known with key aaaa-bbbb-cccc-dddd)")

@@ -1,0 +1,128 @@
+"""Every way a peer ends withdraws its table (real mDNS on 127.0.0.1, measured with
+python-zeroconf's own browser, not ours): SIGTERM, SIGHUP, SIGINT, the end of its game and an
+error, for ``burgundy bot`` as for the terminal client; and a host killed without a goodbye
+leaves every live browser when its short-lived records expire."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from p2p_burgundy.net.discovery import RECHECK_EVERY, RECORD_TTL, Browser
+from p2p_burgundy.net.identity import fingerprint, load_or_create
+
+from ..cli.tui.pty_terminal import burgundy
+from .mdns import TtlBrowser, Watcher
+from .procs import LOOPBACK, bots
+
+WITHDRAWN_WITHIN = 3.0  # seconds from a peer's end to its table leaving a live browser
+DEAD_HOST_GONE_WITHIN = 120.0  # seconds for a host that died without a goodbye
+EXIT_CODES = {signal.SIGTERM: 143, signal.SIGHUP: 129, signal.SIGINT: 130}
+SIGNALS = pytest.mark.parametrize("sig", list(EXIT_CODES), ids=lambda s: s.name)
+HOST = ("--host", "--players", "2", "--interface", LOOPBACK)
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def watcher() -> Iterator[Watcher]:
+    w = Watcher()
+    try:
+        yield w
+    finally:
+        w.close()
+
+
+@SIGNALS
+def test_a_bot_stopped_by_a_signal_withdraws_its_table(tmp_path: Path, watcher: Watcher,
+                                                        sig: signal.Signals) -> None:
+    with bots() as group:
+        host = group.add(tmp_path / "host", HOST)
+        table = watcher.wait_added(host.hosting()[2])
+        sent = time.monotonic()
+        host.kill(sig)
+        assert host.proc is not None and host.proc.returncode == EXIT_CODES[sig], host.report()
+        assert watcher.wait_removed(table, WITHDRAWN_WITHIN) - sent < WITHDRAWN_WITHIN
+
+
+def test_a_bot_that_fails_withdraws_its_table(tmp_path: Path, watcher: Watcher) -> None:
+    with bots() as group:
+        host = group.add(tmp_path / "host", [*HOST, "--timeout", "3"])
+        table = watcher.wait_added(host.hosting()[2])
+        assert host.wait(30) == 1, host.report()
+        ended = time.monotonic()
+        assert "did not start in time" in host.stderr
+        assert watcher.wait_removed(table, WITHDRAWN_WITHIN) - ended < WITHDRAWN_WITHIN
+
+
+def test_a_bot_whose_game_ended_withdraws_its_table(tmp_path: Path, watcher: Watcher) -> None:
+    with bots() as group:
+        host = group.add(tmp_path / "host", HOST)
+        fp = host.hosting()[2]
+        table = watcher.wait_added(fp)
+        group.add(tmp_path / "joiner", [fp, "--interface", LOOPBACK])
+        group.assert_all_ok(120)
+        ended = time.monotonic()
+        assert watcher.wait_removed(table, WITHDRAWN_WITHIN) - ended < WITHDRAWN_WITHIN
+
+
+@SIGNALS
+def test_the_client_stopped_by_a_signal_withdraws_its_table(tmp_path: Path, watcher: Watcher,
+                                                             sig: signal.Signals) -> None:
+    home = tmp_path / "me"
+    home.mkdir()
+    fp = fingerprint(load_or_create(home / "identity.key").public_key)
+    with burgundy(home, "host", "--players", "2", "--name", "Hana",
+                  "--interface", LOOPBACK) as term:
+        table = watcher.wait_added(fp)
+        sent = time.monotonic()
+        term.proc.send_signal(sig)
+        assert term.wait_exit(10) == EXIT_CODES[sig]
+        assert watcher.wait_removed(table, WITHDRAWN_WITHIN) - sent < WITHDRAWN_WITHIN
+
+
+def test_a_host_killed_without_a_goodbye_leaves_live_browsers_within_two_minutes(
+        tmp_path: Path) -> None:
+    """Listed while alive past its records' lifetime (browsers ask again and it answers),
+    gone from an independent browser and from ours within 2 minutes of its death."""
+    independent = TtlBrowser()
+
+    async def run() -> tuple[float, float]:
+        ours = Browser([LOOPBACK])
+        await ours.start()
+        try:
+            with bots() as group:
+                host = group.add(tmp_path / "host", HOST)
+                fp = await asyncio.to_thread(lambda: host.hosting()[2])
+                table = await asyncio.to_thread(independent.wait_added, fp)
+                await _until(lambda: table in ours.tables, 20)
+                await asyncio.sleep(RECORD_TTL + RECHECK_EVERY)
+                assert table not in independent.removed and table in ours.tables
+                killed = time.monotonic()
+                host.kill(signal.SIGKILL)
+                await _until(lambda: table not in ours.tables, DEAD_HOST_GONE_WITHIN)
+                ours_gone = time.monotonic() - killed
+                gone = await asyncio.to_thread(independent.wait_removed, table,
+                                               DEAD_HOST_GONE_WITHIN)
+                assert table in independent.expired  # nobody said goodbye
+                return gone - killed, ours_gone
+        finally:
+            await ours.close()
+
+    try:
+        independent_gone, ours_gone = asyncio.run(run())
+    finally:
+        independent.close()
+    assert independent_gone <= RECORD_TTL + 1 and ours_gone < DEAD_HOST_GONE_WITHIN
+
+
+async def _until(condition: Callable[[], bool], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {timeout} s"
+        await asyncio.sleep(0.1)
