@@ -52,8 +52,8 @@ from p2p_burgundy.net.report import Resignation
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot
 from p2p_burgundy.net.start import COLOURS
 
+from . import files
 from .estates import table_config
-from .files import MAX_JSON_FILE, read_input, write_atomically
 from .lan import LanError, compose_turn, open_peer, play_headless
 from .strategies import make
 from .tui.table import (
@@ -424,6 +424,42 @@ class NetTable:
         if text.strip():
             self.thread.call(self._peer.send_chat(text))
 
+    # --- our turn under way, kept beside the game file (the Drafting protocol) ---------
+
+    def keep_draft(self, actions: Sequence[Action]) -> None:
+        """Keep our turn so far beside the game file (``.draft``: the hash of the game it
+        starts from, and its choices), so that ``play --resume`` brings a turn left half
+        done back as it was. Nothing of it is sent before the turn ends."""
+        kept = (state_hash(self.state), tuple(actions))
+        if kept == self._kept:
+            return
+        self._kept = kept
+        path = self.game_file.with_suffix(DRAFT_SUFFIX)
+        with contextlib.suppress(OSError):  # the turn goes on; only bringing it back is lost
+            if actions:
+                files.write_atomically(path, msgpack.packb(
+                    [kept[0], [a.to_tree() for a in actions]], use_bin_type=True))
+            else:
+                path.unlink(missing_ok=True)
+
+    @property
+    def kept_draft(self) -> tuple[Action, ...]:
+        """The choices kept for the game as it stands now (none when the file is for
+        another moment of the game, or damaged)."""
+        try:
+            data = files.read_input(self.game_file.with_suffix(DRAFT_SUFFIX),
+                                    limit=files.MAX_JSON_FILE)
+            base, trees = msgpack.unpackb(data, raw=False)
+            if base != state_hash(self.state):
+                return ()
+            return tuple(action_from_tree(tree) for tree in trees)
+        except Exception:  # a missing or damaged file (msgpack raises many kinds)
+            return ()
+
+    @property
+    def last_turn_end(self) -> tuple[int, GameState] | None:
+        return None  # the log's rule and marks start from this session's turns
+
     def resign(self) -> None:
         """Leave the game for good: our signed resignation hands our seat to a bot, with no
         vote, and the game goes on for the others; we watch from then on."""
@@ -632,41 +668,6 @@ class NetTable:
             self.thread.call(_play_for_bot(self._peer, state, actions))
         except (EngineError, LocalProtocolError):
             pass  # the game moved on meanwhile: the next poll tries again
-
-    # --- our turn under way, kept beside the game file (the Drafting protocol) ---------
-
-    def keep_draft(self, actions: Sequence[Action]) -> None:
-        """Keep our turn so far beside the game file (``.draft``: the hash of the game it
-        starts from, and its choices), so that ``play --resume`` brings a turn left half
-        done back as it was. Nothing of it is sent before the turn ends."""
-        kept = (state_hash(self.state), tuple(actions))
-        if kept == self._kept:
-            return
-        self._kept = kept
-        path = self.game_file.with_suffix(DRAFT_SUFFIX)
-        with contextlib.suppress(OSError):  # the turn goes on; only bringing it back is lost
-            if actions:
-                write_atomically(path, msgpack.packb(
-                    [kept[0], [a.to_tree() for a in actions]], use_bin_type=True))
-            else:
-                path.unlink(missing_ok=True)
-
-    @property
-    def kept_draft(self) -> tuple[Action, ...]:
-        """The choices kept for the game as it stands now (none when the file is for
-        another moment of the game, or damaged)."""
-        try:
-            data = read_input(self.game_file.with_suffix(DRAFT_SUFFIX), limit=MAX_JSON_FILE)
-            base, trees = msgpack.unpackb(data, raw=False)
-            if base != state_hash(self.state):
-                return ()
-            return tuple(action_from_tree(tree) for tree in trees)
-        except Exception:  # a missing or damaged file (msgpack raises many kinds)
-            return ()
-
-    @property
-    def last_turn_end(self) -> tuple[int, GameState] | None:
-        return None  # the log's rule and marks start from this session's turns
 
 
 async def _agree_seat_to_bot(peer: Peer, seat: int) -> int:
