@@ -63,7 +63,7 @@ from p2p_burgundy.scoring import categories
 from . import options
 from .engine import ENGINE, EngineResigned, EngineStrategy
 from .estates import add_setup_arguments, check_table, table_config
-from .files import MAX_JSON_FILE, read_input
+from .files import MAX_GAME_FILE, MAX_JSON_FILE, read_input
 from .gamejson import RESULT_VERSION, result_json, verdict
 from .script import Script, ScriptedStrategy, ScriptError, read_script
 from .strategies import STRATEGIES, BotError, Ledger, Strategy, StrategyError, make
@@ -284,7 +284,7 @@ def unfinished_games(home: Path, key: bytes) -> list[Path]:
     found = []
     for path in paths:
         with contextlib.suppress(OSError, ProtocolError):
-            records, _ = read_records(path.read_bytes())
+            records, _ = read_records(read_input(path, limit=MAX_GAME_FILE))
             starts = (e for e in map(decode_entry, records) if e.kind == Kind.START)
             start = next(starts, None)
             if start is not None and key in start.raw:

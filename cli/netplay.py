@@ -22,12 +22,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+import msgpack
+
 from p2p_burgundy import (
     Action,
     Edition,
     GameState,
     IllegalAction,
+    action_from_tree,
     new_game,
+    state_hash,
 )
 from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.estate import Estate
@@ -47,6 +51,7 @@ from p2p_burgundy.net.report import Resignation
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot
 from p2p_burgundy.net.start import COLOURS
 
+from . import files
 from .estates import table_config
 from .lan import LanError, open_peer, play_headless
 from .strategies import make
@@ -72,6 +77,8 @@ GONE_AFTER = 10.0
 """Seconds a player the game waits for must stay silent (beyond the peer's own few seconds
 before it counts them missing) before the client offers to let a bot play their seat."""
 LOOPBACK = "127.0.0.1"
+DRAFT_SUFFIX = ".draft"
+"""Beside a game file, our turn under way (:meth:`NetTable.keep_draft`)."""
 
 
 BOTS_DIR = "bots"
@@ -335,6 +342,7 @@ class NetTable:
         self._snapshot = peer.snapshot
         # Where the game is kept: the peer opened the file before it published a snapshot.
         self.game_file = peer.game_file.path
+        self._kept: tuple[bytes, tuple[Action, ...]] | None = None  # the draft last kept
         self._names = [clean_name(s.name, f"Seat {i + 1}")
                        for i, s in enumerate(self._snapshot.seats)]
         self._read = -1  # seq of the last snapshot described
@@ -413,6 +421,42 @@ class NetTable:
         text = clean_text(text)
         if text.strip():
             self.thread.call(self._peer.send_chat(text))
+
+    # --- our turn under way, kept beside the game file (the Drafting protocol) ---------
+
+    def keep_draft(self, actions: Sequence[Action]) -> None:
+        """Keep our turn so far beside the game file (``.draft``: the hash of the game it
+        starts from, and its choices), so that ``play --resume`` brings a turn left half
+        done back as it was. Nothing of it is sent before the turn ends."""
+        kept = (state_hash(self.state), tuple(actions))
+        if kept == self._kept:
+            return
+        self._kept = kept
+        path = self.game_file.with_suffix(DRAFT_SUFFIX)
+        with contextlib.suppress(OSError):  # the turn goes on; only bringing it back is lost
+            if actions:
+                files.write_atomically(path, msgpack.packb(
+                    [kept[0], [a.to_tree() for a in actions]], use_bin_type=True))
+            else:
+                path.unlink(missing_ok=True)
+
+    @property
+    def kept_draft(self) -> tuple[Action, ...]:
+        """The choices kept for the game as it stands now (none when the file is for
+        another moment of the game, or damaged)."""
+        try:
+            data = files.read_input(self.game_file.with_suffix(DRAFT_SUFFIX),
+                                    limit=files.MAX_JSON_FILE)
+            base, trees = msgpack.unpackb(data, raw=False)
+            if base != state_hash(self.state):
+                return ()
+            return tuple(action_from_tree(tree) for tree in trees)
+        except Exception:  # a missing or damaged file (msgpack raises many kinds)
+            return ()
+
+    @property
+    def last_turn_end(self) -> tuple[int, GameState] | None:
+        return None  # the log's rule and marks start from this session's turns
 
     def resign(self) -> None:
         """Leave the game for good: our signed resignation hands our seat to a bot, with no

@@ -17,7 +17,6 @@ data directory: leaving with ``q`` and starting ``burgundy learn`` again goes on
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -199,6 +198,7 @@ class LessonTable(LocalTable):
         super().submit_turn(actions)
         if turn < len(LESSON):
             self.lesson.turn_done()
+            self.not_saved = self.lesson.not_saved  # the status line says so while it lasts
 
 
 class Lesson:
@@ -208,6 +208,7 @@ class Lesson:
         self.path = path
         self.turns = 0  # lesson turns played
         self.after = 0  # steps of AFTER done
+        self.not_saved: str | None = None  # why the progress could not be kept, if so
         if path is not None and path.exists() and not restart:
             try:
                 saved = read_json(path, limit=PROGRESS_LIMIT)
@@ -240,9 +241,13 @@ class Lesson:
     def save(self) -> None:
         if self.path is None:
             return
-        with contextlib.suppress(OSError):  # the lesson goes on; only resuming it is lost
+        try:
             write_atomically(self.path, json.dumps({"turns": self.turns, "after": self.after})
                              .encode("utf-8"))
+        except OSError as exc:  # the lesson goes on; only going on from here later is lost
+            self.not_saved = exc.strerror or str(exc)
+        else:
+            self.not_saved = None
 
     @property
     def finished(self) -> bool:

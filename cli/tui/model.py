@@ -23,6 +23,7 @@ the board, questions, chat and the messages of the status line.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -329,8 +330,9 @@ class Model:
                                     and state_hash(self.draft.base) != state_hash(state)):
             self.draft = TurnDraft(state)
             if isinstance(table, Drafting):  # a turn left half done comes back as it was
-                for action in table.kept_draft:
-                    self.draft.apply(action)
+                with contextlib.suppress(EngineError):  # a kept choice that no longer applies
+                    for action in table.kept_draft:
+                        self.draft.apply(action)
             self.path, self.cursor = [], 0
             self.message = "Your turn. " + self.since_last_turn()
             if self.mark_state is not None:

@@ -227,6 +227,19 @@ def test_odd_data_folders_and_environments_get_a_sentence(
                 {"TERM": None, "P2P_BURGUNDY_HOME": str(tmp_path / "h")}):
         for argv in (["play", "--local", "--resume"], ["solo", "--resume"], ["learn"]):
             cases.append(Case(argv, env=env))
+    # The latest game looked for in a data folder whose games are a pipe, a folder, a huge
+    # file and a device's link: each passed over, none read.
+    odd = tmp_path / "odd"
+    for folder, suffix in (("games", ".game"), ("local", ".local")):
+        (odd / folder).mkdir(parents=True)
+        os.mkfifo(odd / folder / f"a{suffix}")
+        (odd / folder / f"b{suffix}").mkdir()
+        with open(odd / folder / f"c{suffix}", "wb") as huge:
+            huge.truncate(3 << 30)
+        (odd / folder / f"d{suffix}").symlink_to("/dev/zero")
+    for argv in (["play", "--local", "--resume"], ["solo", "--resume"],
+                 ["bot", *NET, "--resume"]):
+        cases.append(Case(argv, env=home_env(odd)))
     before = snapshot(fixtures)
     runs = run_all(cases, tmp_path / "runs")
     wrong = [w for run in runs for w in judge(run)]

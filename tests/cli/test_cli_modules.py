@@ -119,7 +119,7 @@ def test_the_estate_drawing_marks_the_rim_spaces_of_the_border_posts():
 
     state = started(2, estate="11a", edition=Edition.E2019, start_space=0, seed="posts")
     lines = [text(line).rstrip() for line in estate_lines(state, 0, ["Ann", "Bob"])]
-    assert lines[0] == "Ann's estate (board 11a, P: border post)"
+    assert lines[0] == "P1 Ann's estate (board 11a, P: border post)"
     assert lines[2] == "      PK2    K1    K6    K5   PK4"  # posts K2/S5 and K4/A3
     assert lines[3] == "   PS5    A4    B3    B1    S2   PA3"
     assert lines[7] == "          M3   PS4   PA1    B3"  # post S4/A1

@@ -173,3 +173,18 @@ def test_the_lessons_words_hold_on_their_own_deal() -> None:
     assert "your two turquoise goods" in LESSON[3][0].why
     assert before.players[0].goods[1] == 2 and after.players[0].goods[1] == 0
     assert after.players[0].silver == before.players[0].silver + 1
+
+
+def test_progress_that_cannot_be_kept_shows_on_the_status_line(tmp_path: Path) -> None:
+    (tmp_path / "data").write_text("a file where the data folder goes\n")
+    lesson = Lesson(tmp_path / "data" / "learn.json")
+    table = lesson.table("Tess")
+    model = Model(table, lesson)
+    table.poll()
+    model.refresh()
+    table.submit_turn([a for step in LESSON[0] for a in step.actions])
+    assert lesson.turns == 1 and table.not_saved == "File exists"  # mkdir of the folder
+    table.poll()
+    model.refresh()
+    screen = render(model, compute_layout(80, 24), footer_keys(model)).text()
+    assert screen[0].startswith(" NOT SAVED ")
