@@ -331,9 +331,13 @@ class Model:
         """The guided game's step at hand (empty outside a lesson)."""
         if self.lesson is None:
             return []
-        if self.draft is not None:
-            return self.lesson.instruction(self.draft.state, self.draft.actions)
-        return self.lesson.instruction(self.table.state, [])
+        if self.draft is None:
+            return self.lesson.instruction(self.table.state, [])
+        pressed, options = [], self.draft.menu()[1]
+        for index in self.path:  # the menus opened since the last choice
+            pressed.append(options[index].key)
+            options = list(options[index].children)
+        return self.lesson.instruction(self.draft.state, self.draft.actions, pressed)
 
     def draft_sentences(self) -> list[str]:
         """Our turn so far as log sentences (shown as not yet sent)."""
