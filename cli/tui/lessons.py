@@ -120,7 +120,10 @@ LESSON: tuple[LessonTurn | LessonPage, ...] = (
         S("workers again",
           "You have no workers left: take 2 with your 2, as they make every die fit.",
           (UseDie(1), TakeWorkers())),
-        S("ending the turn", "Press e.", (END_TURN,)))),
+        S("turn order and goods",
+          "Press e. Your ship moved you up the turn order: next round you play first. Each "
+          "round a white die also puts a goods tile on the depot of its number: next, pink "
+          "goods on depot 3.", (END_TURN,)))),
     T(0, 3, (
         S("selling goods",
           "A die sells every goods tile of its number: one worker turns your 2 into the 1 of "

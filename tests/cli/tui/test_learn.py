@@ -13,14 +13,17 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy import (
+    END_TURN,
     Action,
     Buy,
     Category,
     GameState,
+    IllegalAction,
     PlaceTile,
     SellGoods,
     TakeGoods,
     TakeTile,
+    TakeWorkers,
     UseDie,
     apply,
 )
@@ -140,7 +143,10 @@ CLAIMS: list[tuple[Check, ...]] = [
       and p.after.players[YOU].goods[2] == 0)),
     (("You have no workers left", lambda p: p.before.players[YOU].workers == 0),
      ("take 2 with your 2", lambda p: p.die() == 2 and p.gained("workers") == 2)),
-    (),
+    (("next round you play first",
+      lambda p: p.before.order[0] != YOU and p.after.order[0] == YOU),
+     ("pink goods on depot 3",
+      lambda p: p.logged("the white die 3 puts goods 3 (pink) on depot 3"))),
     # turn 4
     (("one worker turns your 2 into the 1 of your 2 turquoise goods",
       lambda p: p.die() == 2 and p.gained("workers") == -1
@@ -353,7 +359,7 @@ def test_a_ship_stops_at_three_goods_types() -> None:
     player_before, player_after = ship.states[2].players[YOU], ship.after.players[YOU]
     assert (player_before.goods[1], player_after.goods[1]) == (1, 2)
     assert player_after.goods[2] == 0 and ship.after.depot_goods[1][2] == 1
-    with pytest.raises(Exception, match="three"):
+    with pytest.raises(IllegalAction, match="three"):
         apply(ship.states[2], TakeGoods((1,), (1, 2)))
 
 
@@ -447,3 +453,36 @@ def test_saved_progress_comes_back_and_a_damaged_file_starts_over(tmp_path: Path
     assert again.table(NAME).state.players[YOU].estate == table.state.players[YOU].estate
     path.write_text("{not json", encoding="utf-8")
     assert Lesson(path).done == 0
+
+
+def test_a_menu_the_lesson_did_not_ask_for_is_pointed_out_and_esc_goes_back() -> None:
+    lesson = Lesson(None)
+    table = lesson.table(NAME)
+    table.poll()
+    model = Model(table, lesson)
+    model.refresh()
+    dispatch(model, "1")
+    assert model.lesson_text()[1] == "Press: w"
+    dispatch(model, "t")  # the take menu, where the lesson wants workers
+    assert model.lesson_text()[:2] == [f"Lesson 1 of {TOTAL}: not this one",
+                                       "That menu is not the lesson's: Esc goes back."]
+    dispatch(model, "^[")
+    assert model.lesson_text()[1] == "Press: w"
+
+
+def test_a_page_of_the_lesson_comes_before_the_next_turn() -> None:
+    lesson = Lesson(None)
+    table = lesson.table(NAME)
+    for item in LESSON[:5]:
+        assert isinstance(item, LessonTurn)
+        table.poll()
+        table.submit_turn(list(item.actions))
+    table.poll()
+    assert isinstance(lesson.current, LessonPage) and lesson.current.page == "scores"
+    turn = [UseDie(0), TakeWorkers(), UseDie(1), TakeWorkers(), END_TURN]
+    with pytest.raises(IllegalAction, match="look at a page first"):
+        table.submit_turn(turn)
+    lesson.seen(scores=True, guide=False)
+    lesson.seen(scores=False, guide=True)
+    table.poll()  # now the game moves on to the lesson's next turn
+    assert (table.state.phase, table.state.round, table.state.to_move) == (1, 4, YOU)
