@@ -132,9 +132,13 @@ class Lesson:
         if path is not None and path.exists() and not restart:
             try:
                 saved = json.loads(path.read_text(encoding="utf-8"))
-                self.done = min(len(LESSON) - 1, max(0, int(saved["done"])))
+                # The phase A lesson kept its turns and then its pages (scores, tile guide):
+                # the first seven steps here, in the same order.
+                done = saved["done"] if "done" in saved else \
+                    int(saved["turns"]) + min(2, int(saved.get("after", 0)))
+                self.done = min(len(LESSON) - 1, max(0, int(done)))
             except (OSError, ValueError, KeyError, TypeError):
-                self.done = 0  # a damaged file, or one of an older lesson: start over
+                self.done = 0  # a damaged file: start over
 
     @property
     def current(self) -> LessonTurn | LessonPage:

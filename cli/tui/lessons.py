@@ -228,7 +228,8 @@ LESSON: tuple[LessonTurn | LessonPage, ...] = (
     LessonPage(
         "the final scoring",
         "The game is over: left goods and silverlings gave 1 VP each, every 2 workers 1 VP, "
-        "and #23 4 VP. s shows the board, q leaves; burgundy play finds tables on your LAN.",
+        "and #23 4 VP; a tie goes to fewer empty spaces. s shows the scores again, q leaves; "
+        "burgundy play finds tables on your LAN.",
         "end"),
 )
 """The lesson: the player's turns (one step: the choices of one die, a purchase, or the end)

@@ -453,6 +453,8 @@ def test_saved_progress_comes_back_and_a_damaged_file_starts_over(tmp_path: Path
     assert again.table(NAME).state.players[YOU].estate == table.state.players[YOU].estate
     path.write_text("{not json", encoding="utf-8")
     assert Lesson(path).done == 0
+    path.write_text('{"turns": 5, "after": 1}', encoding="utf-8")  # the phase A lesson's
+    assert Lesson(path).current == LESSON[6]  # its five turns and the scores page
 
 
 def test_a_menu_the_lesson_did_not_ask_for_is_pointed_out_and_esc_goes_back() -> None:
