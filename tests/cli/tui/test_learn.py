@@ -335,8 +335,13 @@ def _play_by_the_panes() -> list[Played]:
     return game
 
 
-def test_every_step_says_what_its_deal_holds_and_fits_its_pane_at_80x24() -> None:
-    game = _play_by_the_panes()
+@pytest.fixture(scope="module")
+def game() -> list[Played]:
+    return _play_by_the_panes()
+
+
+def test_every_step_says_what_its_deal_holds_and_fits_its_pane_at_80x24(
+        game: list[Played]) -> None:
     assert len(game) == len(CLAIMS) == TOTAL
     for number, (played, claims) in enumerate(zip(game, CLAIMS, strict=True), 1):
         why = played.step.why
@@ -351,9 +356,8 @@ def test_every_step_says_what_its_deal_holds_and_fits_its_pane_at_80x24() -> Non
                        for a, b in covered), (number, number_named.group())
 
 
-def test_a_ship_stops_at_three_goods_types() -> None:
+def test_a_ship_stops_at_three_goods_types(game: list[Played]) -> None:
     """The rule lesson 7 explains: the goods type that would make a fourth stays behind."""
-    game = _play_by_the_panes()
     ship = game[6]
     assert ship.step.actions[2] == TakeGoods((1,), (1,))  # type: ignore[union-attr]
     player_before, player_after = ship.states[2].players[YOU], ship.after.players[YOU]
