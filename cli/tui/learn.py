@@ -14,7 +14,7 @@ goes on from there.
 >>> table = lesson.table("Ann")
 >>> _ = table.poll()
 >>> lesson.instruction(table.state, [])[:2]
-['Lesson 1 of 38: dice and workers', 'Press: 1 w']
+['Lesson 1 of 44: dice and workers', 'Press: 1 w']
 """
 
 from __future__ import annotations

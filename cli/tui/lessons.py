@@ -4,9 +4,9 @@ One game on :data:`SEED` against a bot. Phase A is played turn by turn (the bot'
 written down in :data:`BOT_TURNS`); after it the lesson looks at the scores page and the tile
 guide, then jumps to chosen turns of the later phases: between two lesson turns the greedy
 bot plays both seats, through the engine like any turn, so every position is one the rules
-reach. The lesson's turns are the ones in which the mines, knowledge tiles, a bonus tile, a
-phase end and the last turn of the game come up; after the game's end the final scoring
-closes the lesson.
+reach. The lesson's turns are the ones in which a city hall, knowledge tiles, a watchtower,
+mines, full regions, a bonus tile, a phase end and the last turn of the game come up; after
+the game's end the final scoring closes the lesson.
 
 Every number and tile a step names is checked against the position it is played on
 (``tests/cli/tui/test_learn.py``): change a move, and that test says which words no longer
@@ -155,11 +155,21 @@ LESSON: tuple[LessonTurn | LessonPage, ...] = (
     LessonPage(
         "the tile guide",
         "i opens the tile guide: what every tile does (arrows turn its pages, Esc closes "
-        "it). Then the lesson jumps to the last round of phase B.", "guide", "i Esc"),
-    T(1, 4, (
+        "it). Then the lesson jumps to round 4 of phase B.", "guide", "i Esc"),
+    T(1, 3, (
         S("a jump ahead",
-          "The bot played both seats for 4 rounds (l shows the log). Round 5 of phase B: your "
-          "4 takes the church from depot 4.",
+          "The bot played both seats for 3 rounds (l shows the log). Round 4 of phase B: your "
+          "3 places the city hall, which places one more tile at once, with any number: the "
+          "boarding house, for 4 workers.",
+          (UseDie(1), PlaceTile(1, 25), PlaceTile(0, 26))),
+        S("a full pasture",
+          "Two of those workers turn your 4 into the 2 of a pasture of 1 space: the 2 chickens "
+          "score 2 VP, filling the pasture 1 VP, and 8 more for filling it in phase B.",
+          (UseDie(0), PlaceTile(0, 27))),
+        S("ending the turn", "Press e.", (END_TURN,)))),
+    T(1, 4, (
+        S("another church",
+          "Round 5 of phase B: your 4 takes the church from depot 4.",
           (UseDie(0), TakeTile(4, 1))),
         S("knowledge tiles",
           "Your 6 places the church, which takes knowledge #23 from depot 2. Knowledge tiles "
@@ -176,6 +186,14 @@ LESSON: tuple[LessonTurn | LessonPage, ...] = (
           "Your 1 places the 4 sheep on your pasture: 4 VP. Each time more sheep join that "
           "pasture, all its sheep score again.",
           (UseDie(1), PlaceTile(1, 5))),
+        S("ending the turn", "Press e.", (END_TURN,)))),
+    T(2, 2, (
+        S("planning again",
+          "Round 3 of phase C. Your 6 takes the bank from depot 6.",
+          (UseDie(0), TakeTile(6, 0))),
+        S("a watchtower",
+          "Your 3 places the watchtower: it scores 4 VP at once.",
+          (UseDie(1), PlaceTile(0, 36))),
         S("ending the turn", "Press e.", (END_TURN,)))),
     T(2, 3, (
         S("mines",

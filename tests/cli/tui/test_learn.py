@@ -171,13 +171,28 @@ CLAIMS: list[tuple[Check, ...]] = [
     (("phase A ends", lambda p: p.logged("Phase A is over.")),),
     # the pages
     (("Phase A is over", lambda p: p.before.phase == 1),),
-    (("the last round of phase B",
+    (("round 4 of phase B",
       lambda p: isinstance(LESSON[7], LessonTurn) and (LESSON[7].phase, LESSON[7].round)
-      == (1, 4)),),
+      == (1, 3)),),
+    # phase B, round 4
+    (("The bot played both seats for 3 rounds",
+      lambda p: p.at(1, 3) and _step(p, "the tile guide").after.round == 0),
+     ("Round 4 of phase B", lambda p: p.at(1, 3)),
+     ("your 3 places the city hall", lambda p: p.die() == 3 and p.placed()[0] == "city hall"),
+     ("the boarding house, for 4 workers",
+      lambda p: tile_name(p.states[2].players[YOU].storage[0]) == "boarding house"
+      and p.gained("workers") == 4)),
+    (("Two of those workers turn your 4 into the 2 of a pasture of 1 space",
+      lambda p: p.die() == 4 and p.placed()[1:] == (2, Colour.LIGHT_GREEN)
+      and p.gained("workers") == -2 and _region_size(p) == 1),
+     ("the 2 chickens score 2 VP",
+      lambda p: p.placed()[0] == "2 chickens" and p.scored(Category.ANIMALS) == 2),
+     ("filling the pasture 1 VP", lambda p: p.scored(Category.REGIONS) == 1),
+     ("8 more for filling it in phase B",
+      lambda p: p.scored(Category.PHASE_BONUSES) == 8 == PHASE_BONUS[1])),
+    (),
     # phase B, round 5
-    (("The bot played both seats for 4 rounds",
-      lambda p: p.at(1, 4) and p.game[17].after.round == 0),
-     ("Round 5 of phase B", lambda p: p.at(1, 4)),
+    (("Round 5 of phase B", lambda p: p.at(1, 4)),
      ("your 4 takes the church from depot 4",
       lambda p: p.die() == 4 and p.took() == ("church", 4))),
     (("Your 6 places the church", lambda p: p.die() == 6 and p.placed()[0] == "church"),
@@ -196,12 +211,20 @@ CLAIMS: list[tuple[Check, ...]] = [
       lambda p: p.die() == 1 and p.placed()[::2] == ("4 sheep", Colour.LIGHT_GREEN)
       and p.gained("vp") == 4),),
     (),
+    # phase C, round 3
+    (("Round 3 of phase C", lambda p: p.at(2, 2)),
+     ("Your 6 takes the bank from depot 6",
+      lambda p: p.die() == 6 and p.took() == ("bank", 6))),
+    (("Your 3 places the watchtower: it scores 4 VP at once",
+      lambda p: p.die() == 3 and p.placed()[0] == "watchtower"
+      and p.scored(Category.WATCHTOWERS) == 4 == p.gained("vp")),),
+    (),
     # phase C, round 4
     (("Round 4 of phase C", lambda p: p.at(2, 3)),
      ("Your 5 takes the mine from depot 5", lambda p: p.die() == 5
       and p.took() == ("mine", 5)),
      ("a mine pays 1 silverling at every phase end",
-      lambda p: p.game[30].logged(f"Mines paid: {NAME} 1,"))),
+      lambda p: _step(p, "a phase end").logged(f"Mines paid: {NAME} 1,"))),
     (("Two workers turn your 3 into a 5 for the bank",
       lambda p: p.die() == 3 and p.placed() == ("bank", 5, Colour.BEIGE)
       and p.gained("workers") == -2),
@@ -267,6 +290,11 @@ CLAIMS: list[tuple[Check, ...]] = [
 ]
 """For every step, in order: each phrase of its words that names a number, with what must
 hold in the position it is played on (``p``)."""
+
+
+def _step(p: Played, title: str) -> Played:
+    """The step of the lesson with this title."""
+    return next(played for played in p.game if played.step.title == title)
 
 
 def _region_size(p: Played) -> int:
@@ -491,4 +519,4 @@ def test_a_page_of_the_lesson_comes_before_the_next_turn() -> None:
     lesson.seen(scores=True, guide=False)
     lesson.seen(scores=False, guide=True)
     table.poll()  # now the game moves on to the lesson's next turn
-    assert (table.state.phase, table.state.round, table.state.to_move) == (1, 4, YOU)
+    assert (table.state.phase, table.state.round, table.state.to_move) == (1, 3, YOU)
