@@ -48,6 +48,7 @@ from .menu import Option
 from .table import (
     Drafting,
     Endable,
+    EntryKind,
     Handover,
     Hinting,
     Scored,
@@ -319,7 +320,13 @@ class Model:
             self.path, self.cursor = [], 0
             self.message = "Your turn. " + self.since_last_turn()
             if self.mark_state is not None:
-                self.changes = changes_between(self.mark_state, state, table.my_seat)
+                # Our own estate is marked too when the guided game jumped ahead (the bot
+                # played our seat meanwhile); else only the others changed it.
+                stood_in = self.lesson is not None and any(
+                    entry.seat == table.my_seat and entry.kind == EntryKind.ACTION
+                    for entry in table.history[self.mark:])
+                self.changes = changes_between(self.mark_state, state,
+                                               None if stood_in else table.my_seat)
         if self.replay and not self.game_over:
             self.scores_shown = False  # a replay shows the scores each time it reaches the end
         if self.game_over and not self.scores_shown:

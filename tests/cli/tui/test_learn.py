@@ -520,3 +520,24 @@ def test_a_page_of_the_lesson_comes_before_the_next_turn() -> None:
     lesson.seen(scores=False, guide=True)
     table.poll()  # now the game moves on to the lesson's next turn
     assert (table.state.phase, table.state.round, table.state.to_move) == (1, 3, YOU)
+
+
+def test_after_a_jump_your_own_estate_marks_what_the_bot_played_for_you() -> None:
+    lesson = Lesson(None)
+    table = lesson.table(NAME)
+    model = Model(table, lesson)
+    for item in LESSON[:5]:
+        assert isinstance(item, LessonTurn)
+        table.poll()
+        model.refresh()
+        table.submit_turn(list(item.actions))
+        model.turn_sent()
+    lesson.seen(scores=True, guide=False)
+    lesson.seen(scores=False, guide=True)
+    table.poll()  # the jump to round 4 of phase B
+    model.refresh()
+    assert model.mark_state is not None
+    before, after = model.mark_state.players[YOU].estate, table.state.players[YOU].estate
+    placed = {n for n, (a, b) in enumerate(zip(before, after, strict=True)) if a != b}
+    assert len(placed) == 2  # the ship and the 3 pigs the bot placed for you in phase B
+    assert {n for kind, seat, n in model.changes if kind == "space" and seat == YOU} == placed
