@@ -423,8 +423,9 @@ def run_join(args: argparse.Namespace) -> int:
 def add_learn_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``burgundy learn``."""
     parser.description = (
-        "A guided first game against a bot: each step says what to press and why, and "
-        "checks it. Leave with q at any time; burgundy learn goes on where you left off.")
+        "A guided game against a bot, from the first turn to the final scoring: each step "
+        "says what to press and why, and checks it. Leave with q at any time; burgundy learn "
+        "goes on where you left off.")
     parser.add_argument("--restart", action="store_true", help="start the lesson over")
     parser.add_argument("--name", default=None, help="your name in the game")
     parser.add_argument("--home", default=None, metavar="DIR",

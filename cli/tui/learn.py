@@ -1,154 +1,51 @@
-"""``burgundy learn``: a guided first game against a bot, on a fixed deal.
+"""``burgundy learn``: a guided game against a bot, on a fixed deal, from the first turn to
+the final scoring.
 
-The lesson is phase A of one game (five turns each), with every move of both sides written
-down here: the same dice, tiles and bot moves every time. Each step says what to press and
-why; the table accepts only the lesson's turn, so a step is checked when the turn ends (and
-the pane says at once when a choice strays: ``u`` takes it back). After phase A's scoring
-the lesson shows the scores page and the tile guide, then the game goes on as a normal game
-against the bot. Progress (turns played) is saved after every turn in ``learn.json`` in the
-data directory: leaving with ``q`` and starting ``burgundy learn`` again goes on from there.
+The deal and the words are in :mod:`.lessons`. Each step says what to press and why; the
+``Press:`` line follows every key, inside a choice of several keys too. The table accepts
+only the lesson's turn, so a step is checked when the turn ends (and the pane says at once
+when a choice strays: ``u`` takes it back, Esc goes back up the menu). Between two of the
+lesson's turns the greedy bot plays both seats at once, so that the whole game fits in a
+quarter of an hour. Progress (steps done) is saved after every turn and page in
+``learn.json`` in the data directory: leaving with ``q`` and starting ``burgundy learn`` again
+goes on from there.
 
 >>> lesson = Lesson(None)
 >>> table = lesson.table("Ann")
 >>> _ = table.poll()
->>> lesson.instruction(table.state, [])[0]
-'Lesson 1 of 19: dice and workers'
+>>> lesson.instruction(table.state, [])[:2]
+['Lesson 1 of 44: dice and workers', 'Press: 1 w']
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from p2p_burgundy import (
-    END_TURN,
     Action,
-    Buy,
     EngineError,
     GameConfig,
     GameState,
     IllegalAction,
-    Payment,
-    PlaceTile,
-    SellGoods,
-    TakeGoods,
-    TakeTile,
-    TakeWorkers,
-    UseDie,
+    apply,
+    legal_actions,
 )
 
-from ..files import read_json, write_atomically
 from ..localgame import SUFFIX, local_dir
 from ..sim import chance_entropy
 from ..strategies import make
 from .hint import menu_steps
-from .table import LocalTable
+from .lessons import BOT, BOT_TURNS, LESSON, SEED, YOU, LessonPage, LessonTurn
+from .table import LocalTable, StateChanged, TableEvent, ends_turn
 
-SEED = 18
-"""The deal of the lesson (entropy of every chance event, as ``play --seed 18``)."""
-
-YOU, BOT = 0, 1  # seats; the bot starts this deal
-
-
-def _turn(*actions: Action) -> tuple[Action, ...]:
-    return (*actions, END_TURN)
-
-
-BOT_TURNS: tuple[tuple[Action, ...], ...] = (
-    _turn(UseDie(0), TakeTile(3, 1), UseDie(1), TakeTile(2, 0)),
-    _turn(UseDie(1), TakeTile(5, 0), UseDie(0), PlaceTile(0, 11)),
-    _turn(UseDie(1), PlaceTile(1, 24), UseDie(0), PlaceTile(0, 30)),
-    _turn(UseDie(0), TakeTile(5, 1), UseDie(1), TakeWorkers()),
-    _turn(UseDie(0), TakeTile(6, 1), UseDie(1), SellGoods(4), Buy(0, 1, Payment.SILVER)),
-)
-"""The bot's phase A, move for move (then it plays as the greedy bot)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LessonStep:
-    """One step of the lesson: a title, why (our words), and the actions it asks for."""
-
-    title: str
-    why: str
-    actions: tuple[Action, ...]
-
-
-S = LessonStep  # the table below reads better with a short name
-LESSON: tuple[tuple[LessonStep, ...], ...] = (
-    (S("dice and workers",
-       "Every round you roll two dice, and each die is one action. Your 2 fits nothing you "
-       "want yet, so trade it for 2 workers: a worker later turns a die one up or down.",
-       (UseDie(0), TakeWorkers())),
-     S("taking a tile",
-       "A die takes one tile from the depot with its number: your 1 takes the church from "
-       "depot 1. It waits in your storage (three places) until you place it.",
-       (UseDie(1), TakeTile(1, 0))),
-     S("ending the turn",
-       "Both dice are used. Nothing reaches the bot until you end the turn: before that, u "
-       "takes back any choice.", (END_TURN,))),
-    (S("placing a building",
-       "A building needs a beige space next to your tiles, with the die's number: a worker "
-       "turns your 4 into that 3. A church then takes a castle, mine or knowledge tile for "
-       "free: take the castle.",
-       (UseDie(0), PlaceTile(0, 11), TakeTile(2, 1))),
-     S("a castle",
-       "Castles go on dark green spaces: two workers turn your other 4 into a 6. A castle "
-       "gives one more action at once, with any number: take the ship from depot 1.",
-       (UseDie(1), PlaceTile(0, 6), TakeTile(1, 1))),
-     S("ending the turn", "Press e: the bot plays next.", (END_TURN,))),
-    (S("a ship",
-       "Ships go on blue spaces (a worker makes your 1 a 2). A ship takes one depot's goods "
-       "and moves you up the turn order. You hold three goods types at most: with 1, 3, 6 "
-       "held, depot 1's 2 stays, its 1 joins yours.",
-       (UseDie(0), PlaceTile(0, 17), TakeGoods((1,), (1,)))),
-     S("workers again",
-       "You have no workers left: take 2 with your 2, as they make every die fit.",
-       (UseDie(1), TakeWorkers())),
-     S("ending the turn", "Press e.", (END_TURN,))),
-    (S("selling goods",
-       "A die sells every goods tile of its number: one worker turns your 2 into the 1 of "
-       "your two turquoise goods. A sale pays a silverling and VP for each tile.",
-       (UseDie(0), SellGoods(1))),
-     S("the black depot",
-       "With 2 silverlings you may buy one tile from the black depot each turn, with no die "
-       "at all: buy the 4 pigs.", (Buy(0, 0, Payment.SILVER),)),
-     S("animals",
-       "Take the 3 pigs from depot 3 with your 3: animals score when placed.",
-       (UseDie(1), TakeTile(3, 0))),
-     S("ending the turn", "Press e.", (END_TURN,))),
-    (S("planning ahead",
-       "Your 6 takes the boarding house from depot 6, for a later turn: it brings 4 "
-       "workers once built.", (UseDie(1), TakeTile(6, 0))),
-     S("placing an animal",
-       "Animals go on light green spaces: one worker turns your 3 into the 4 of that space. "
-       "The 4 pigs score 4 VP at once; more pigs in the same pasture would score again.",
-       (UseDie(0), PlaceTile(0, 10))),
-     S("the end of phase A",
-       "Press e. The bot plays the round's last turn, and phase A ends: every mine pays a "
-       "silverling and the depots are filled again.", (END_TURN,))),
-)
-"""Your phase A, step by step (a step: the choices of one die, a purchase, or the end)."""
-
-AFTER = (
-    ("the scores",
-     "Phase A is over. Press S: every player's VP by category, and what the final scoring "
-     "would add if the game ended now. S again closes it."),
-    ("the other tiles",
-     "Mines and knowledge tiles are the two families you have not placed. Press i: the tile "
-     "guide says what every tile does (arrows turn the pages, Esc closes it)."),
-    ("on your own",
-     "That is the whole lesson. The game goes on against the bot: ? helps at every step, H "
-     "asks the bot for a hint, and burgundy play finds tables on your LAN."),
-)
-"""The steps after phase A: looking at the scores, the tile guide, then free play."""
-
-TOTAL = sum(len(turn) for turn in LESSON) + len(AFTER)
 PROGRESS_FILE = "learn.json"
 """Where the lesson's progress is kept, in the data directory."""
-PROGRESS_LIMIT = 4096
-"""The progress file's size cap (it holds two numbers)."""
+
+_SIZES = [len(item.steps) if isinstance(item, LessonTurn) else 1 for item in LESSON]
+TOTAL = sum(_SIZES)
+"""The lesson's steps, pages included."""
 
 
 def first_start(home: Path) -> bool:
@@ -156,7 +53,6 @@ def first_start(home: Path) -> bool:
     or local (``home``: the data directory), when the lesson is worth offering."""
     return (not (home / PROGRESS_FILE).exists() and not any(home.glob("games/*.game"))
             and not any(local_dir(home).glob(f"*{SUFFIX}")))
-
 
 
 class ScriptedBot:
@@ -176,29 +72,55 @@ class ScriptedBot:
 
 
 class LessonTable(LocalTable):
-    """The lesson's game: while the lesson lasts, only its turn is accepted."""
+    """The lesson's game: while the lesson lasts, only its turns are accepted, and between
+    them the bot plays both seats at once."""
 
     def __init__(self, name: str, lesson: Lesson, bot_delay: float = 0.0) -> None:
         bot = ScriptedBot()  # the same bot every turn: it follows its script
         super().__init__(GameConfig(players=2), [name, "Bot"], YOU, {BOT: lambda _state: bot},
                          lambda index: chance_entropy(SEED, 0, index), bot_delay)
         self.lesson = lesson
+        self._stand_in = make("greedy", SEED)  # plays your seat between the lesson's turns
 
     def slow_down(self, bot_delay: float) -> None:
         """From now on the bot waits ``bot_delay`` seconds before each turn."""
         self._bot_delay = bot_delay
 
+    def poll(self) -> list[TableEvent]:
+        moved = self._move_on()
+        events = super().poll()
+        return events or ([StateChanged()] if moved else [])
+
+    def _move_on(self) -> bool:
+        """Play both seats, at once, up to the round of the lesson's next turn."""
+        moved = False
+        while True:
+            self._resolve_chance()
+            state = self.state
+            at = self.lesson.next_turn_at()
+            if at is None or state.is_over or (state.phase, state.round) >= at:
+                return moved
+            if state.to_move == YOU:
+                turn: list[Action] = []
+                while not turn or not ends_turn(turn[-1]):
+                    turn.append(self._stand_in.choose(state, legal_actions(state)))
+                    state = apply(state, turn[-1])
+                self._record_turn(turn)
+            else:
+                self._bot_turn()
+            moved = True
+
     def submit_turn(self, actions: list[Action]) -> None:
-        turn = self.lesson.turns
-        if turn < len(LESSON):
-            wanted = [a for step in LESSON[turn] for a in step.actions]
-            if actions != wanted:
-                raise IllegalAction("the lesson asks for other choices this turn: u takes "
-                                    "back the last one")
+        turn = self.lesson.turn_at(self.state)
+        if isinstance(self.lesson.current, LessonPage) and self.lesson.current.page != "end":
+            raise IllegalAction("the lesson asks you to look at a page first (its pane says "
+                                "which key opens it)")
+        if turn is not None and actions != list(turn.actions):
+            raise IllegalAction("the lesson asks for other choices this turn: u takes back "
+                                "the last one")
         super().submit_turn(actions)
-        if turn < len(LESSON):
-            self.lesson.turn_done()
-            self.not_saved = self.lesson.not_saved  # the status line says so while it lasts
+        if turn is not None:
+            self.lesson.step_done()
 
 
 class Lesson:
@@ -206,100 +128,114 @@ class Lesson:
 
     def __init__(self, path: Path | None, restart: bool = False) -> None:
         self.path = path
-        self.turns = 0  # lesson turns played
-        self.after = 0  # steps of AFTER done
-        self.not_saved: str | None = None  # why the progress could not be kept, if so
+        self.done = 0  # items of LESSON done (turns and pages)
         if path is not None and path.exists() and not restart:
             try:
-                saved = read_json(path, limit=PROGRESS_LIMIT)
-                if not isinstance(saved, dict):
-                    raise TypeError("not a JSON object")
-                self.turns = min(len(LESSON), max(0, int(saved["turns"])))
-                self.after = min(len(AFTER), max(0, int(saved.get("after", 0))))
+                saved = json.loads(path.read_text(encoding="utf-8"))
+                # The phase A lesson kept its turns and then its pages (scores, tile guide):
+                # the first seven steps here, in the same order.
+                done = saved["done"] if "done" in saved else \
+                    int(saved["turns"]) + min(2, int(saved.get("after", 0)))
+                self.done = min(len(LESSON) - 1, max(0, int(done)))
             except (OSError, ValueError, KeyError, TypeError):
-                self.turns = self.after = 0  # a damaged file: start over
+                self.done = 0  # a damaged file: start over
+
+    @property
+    def current(self) -> LessonTurn | LessonPage:
+        """The turn or page the lesson is at (the final scoring's page is never done)."""
+        return LESSON[self.done]
+
+    def next_turn_at(self) -> tuple[int, int] | None:
+        """(phase, round) of the lesson's next turn, or None while a page comes first."""
+        item = self.current
+        return (item.phase, item.round) if isinstance(item, LessonTurn) else None
+
+    def turn_at(self, state: GameState) -> LessonTurn | None:
+        """The lesson's turn, if ``state`` is the player's turn it is played on."""
+        item = self.current
+        if isinstance(item, LessonTurn) and state.to_move == YOU \
+                and (state.phase, state.round) == (item.phase, item.round):
+            return item
+        return None
 
     def table(self, name: str, bot_delay: float = 0.0) -> LessonTable:
-        """The lesson's game, with the turns already played replayed (at once; then the bot
-        waits ``bot_delay`` seconds before each turn, so that it can be followed)."""
+        """The lesson's game, with the steps already done played again (at once; then the
+        bot waits ``bot_delay`` seconds before each turn, so that it can be followed)."""
         table = LessonTable(name, self)
-        done, self.turns = self.turns, 0
+        done, self.done = self.done, 0
         try:
-            for _ in range(done):
+            while self.done < done:
+                item = self.current
+                if isinstance(item, LessonPage):
+                    self.done += 1
+                    continue
                 table.poll()
-                table.submit_turn([a for step in LESSON[self.turns] for a in step.actions])
+                table.submit_turn(list(item.actions))
         except EngineError:  # the lesson's data no longer fits the rules: start over
-            self.turns = self.after = 0
+            self.done = 0
             table = LessonTable(name, self)
         table.slow_down(bot_delay)
         return table
 
-    def turn_done(self) -> None:
-        self.turns += 1
+    def step_done(self) -> None:
+        """The lesson's turn or page at hand is done."""
+        self.done += 1
         self.save()
 
     def save(self) -> None:
         if self.path is None:
             return
         try:
-            write_atomically(self.path, json.dumps({"turns": self.turns, "after": self.after})
-                             .encode("utf-8"))
-        except OSError as exc:  # the lesson goes on; only going on from here later is lost
-            self.not_saved = exc.strerror or str(exc)
-        else:
-            self.not_saved = None
-
-    @property
-    def finished(self) -> bool:
-        return self.after >= len(AFTER) - 1
-
-    def number(self, draft: Sequence[Action]) -> int:
-        """The step's number, from 1."""
-        if self.turns >= len(LESSON):
-            return TOTAL - len(AFTER) + self.after + 1
-        steps = LESSON[self.turns]
-        done = len(draft)
-        at = 0
-        for i, step in enumerate(steps):
-            at += len(step.actions)
-            if done < at:
-                return sum(len(t) for t in LESSON[:self.turns]) + i + 1
-        return sum(len(t) for t in LESSON[:self.turns]) + len(steps)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(json.dumps({"done": self.done}), encoding="utf-8")
+        except OSError:
+            pass  # the lesson goes on; only resuming it later is lost
 
     def instruction(self, state: GameState, draft: Sequence[Action],
                     pressed: Sequence[str] = ()) -> list[str]:
-        """The step at hand: a title line, why, and which keys to press (``state``: the
-        table's, or our turn so far, after ``draft``; ``pressed``: the keys of the menu
-        groups opened since, which the ``Press:`` line no longer shows)."""
-        number = self.number(draft)
-        if self.turns >= len(LESSON):
-            title, why = AFTER[self.after]
-            return [f"Lesson {number} of {TOTAL}: {title}", why]
-        if state.to_move != YOU:
-            return [f"Lesson {number} of {TOTAL}: the bot's turn",
-                    "The bot is playing: its moves appear in the log. Your turn comes next."]
-        wanted = [a for step in LESSON[self.turns] for a in step.actions]
-        if list(draft) != wanted[:len(draft)]:
-            return [f"Lesson {number} of {TOTAL}: not this one",
+        """The step at hand: a title line, the keys to press, and why (``state``: the
+        table's, or our turn so far, after ``draft``; ``pressed``: the keys of the menus
+        opened since the last choice)."""
+        item = self.current
+        first = sum(_SIZES[:self.done]) + 1
+        if isinstance(item, LessonPage):
+            if not state.is_over and (item.page == "end" or state.to_move != YOU):
+                return self._waiting(first, state)
+            keys = [f"Press: {item.keys}"] if item.keys else []
+            return [f"Lesson {first} of {TOTAL}: {item.title}", *keys, item.why]
+        if self.turn_at(state) is None:
+            return self._waiting(first, state)
+        wanted = item.actions
+        if list(draft) != list(wanted[:len(draft)]):
+            return [f"Lesson {first} of {TOTAL}: not this one",
                     "That choice is not the lesson's: press u to take it back."]
-        step = LESSON[self.turns][number - 1 - sum(len(t) for t in LESSON[:self.turns])]
-        start = sum(len(s.actions) for s in LESSON[self.turns][:LESSON[self.turns].index(step)])
-        rest = wanted[len(draft):start + len(step.actions)]
-        keys = [key for key, _ in menu_steps(state, rest)]
+        start = 0
+        for index, step in enumerate(item.steps):
+            end = start + len(step.actions)
+            if len(draft) < end or index == len(item.steps) - 1:
+                break
+            start = end
+        keys = [key for key, _ in menu_steps(state, wanted[len(draft):end])]
         if keys[:len(pressed)] != list(pressed):
-            return [f"Lesson {number} of {TOTAL}: not this one",
-                    "That choice is not the lesson's: press Esc to go back."]
-        return [f"Lesson {number} of {TOTAL}: {step.title}",
+            return [f"Lesson {first + index} of {TOTAL}: not this one",
+                    "That menu is not the lesson's: Esc goes back."]
+        return [f"Lesson {first + index} of {TOTAL}: {step.title}",
                 f"Press: {' '.join(keys[len(pressed):])}", step.why]
 
+    @staticmethod
+    def _waiting(number: int, state: GameState) -> list[str]:
+        """While the bot plays, before the lesson's step ``number``."""
+        if state.is_over:
+            return [f"Lesson {number} of {TOTAL}: the game is over", "The lesson is over."]
+        return [f"Lesson {number} of {TOTAL}: the bot's turn",
+                "The bot is playing (l shows its moves in the log). Your turn comes next."]
+
     def seen(self, scores: bool, guide: bool) -> None:
-        """The player opened the scores page or the tile guide: the steps after phase A."""
-        if self.turns < len(LESSON):
-            return
-        if (self.after == 0 and scores) or (self.after == 1 and guide):
-            self.after += 1
-            self.save()
+        """The player opened the scores page or the tile guide: the page steps."""
+        item = self.current
+        if isinstance(item, LessonPage) and ((item.page == "scores" and scores)
+                                             or (item.page == "guide" and guide)):
+            self.step_done()
 
 
-__all__ = ["AFTER", "BOT_TURNS", "LESSON", "PROGRESS_FILE", "SEED", "Lesson", "LessonTable",
-           "ScriptedBot", "first_start"]
+__all__ = ["PROGRESS_FILE", "TOTAL", "Lesson", "LessonTable", "ScriptedBot", "first_start"]

@@ -51,6 +51,7 @@ from .menu import Option
 from .table import (
     Drafting,
     Endable,
+    EntryKind,
     Handover,
     Hinting,
     Scored,
@@ -336,7 +337,13 @@ class Model:
             self.path, self.cursor = [], 0
             self.message = "Your turn. " + self.since_last_turn()
             if self.mark_state is not None:
-                self.changes = changes_between(self.mark_state, state, table.my_seat)
+                # Our own estate is marked too when the guided game jumped ahead (the bot
+                # played our seat meanwhile); else only the others changed it.
+                stood_in = self.lesson is not None and any(
+                    entry.seat == table.my_seat and entry.kind == EntryKind.ACTION
+                    for entry in table.history[self.mark:])
+                self.changes = changes_between(self.mark_state, state,
+                                               None if stood_in else table.my_seat)
         if self.replay and not self.game_over:
             self.scores_shown = False  # a replay shows the scores each time it reaches the end
         if self.game_over and not self.scores_shown:
@@ -348,20 +355,13 @@ class Model:
         """The guided game's step at hand (empty outside a lesson)."""
         if self.lesson is None:
             return []
-        if self.draft is not None:
-            return self.lesson.instruction(self.draft.state, self.draft.actions,
-                                           self._pressed())
-        return self.lesson.instruction(self.table.state, [])
-
-    def _pressed(self) -> list[str]:
-        """The keys of the groups opened in the menu so far (an action not yet chosen)."""
-        assert self.draft is not None
-        keys = []
-        options = self.draft.menu()[1]
-        for index in self.path:
-            keys.append(options[index].key)
+        if self.draft is None:
+            return self.lesson.instruction(self.table.state, [])
+        pressed, options = [], self.draft.menu()[1]
+        for index in self.path:  # the menus opened since the last choice
+            pressed.append(options[index].key)
             options = list(options[index].children)
-        return keys
+        return self.lesson.instruction(self.draft.state, self.draft.actions, pressed)
 
     def draft_sentences(self) -> list[str]:
         """Our turn so far as log sentences (shown as not yet sent)."""

@@ -1,19 +1,40 @@
-"""``burgundy learn``: the guided first game, followed by its own instructions in a real
-terminal (pyte), left half-way and resumed; and its data checked against the rules."""
+"""``burgundy learn``: the guided game played by its own ``Press:`` lines, key by key, in a
+real terminal (pyte) from the first turn to the final scoring, left half-way and resumed;
+and every number and tile its words name checked against the position it is played on."""
 
 from __future__ import annotations
 
+import re
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from p2p_burgundy import EndTurn
-from p2p_burgundy.cli.tui.app import footer_keys
+from p2p_burgundy import (
+    END_TURN,
+    Action,
+    Buy,
+    Category,
+    GameState,
+    IllegalAction,
+    PlaceTile,
+    SellGoods,
+    TakeGoods,
+    TakeTile,
+    TakeWorkers,
+    UseDie,
+    apply,
+)
+from p2p_burgundy.cli.tui.app import dispatch, footer_keys
 from p2p_burgundy.cli.tui.layout import compute_layout
-from p2p_burgundy.cli.tui.learn import AFTER, LESSON, Lesson, first_start
-from p2p_burgundy.cli.tui.model import Model
+from p2p_burgundy.cli.tui.learn import TOTAL, Lesson, first_start
+from p2p_burgundy.cli.tui.lessons import LESSON, YOU, LessonPage, LessonStep, LessonTurn
+from p2p_burgundy.cli.tui.model import Model, Submit
 from p2p_burgundy.cli.tui.render import render
+from p2p_burgundy.scoring import PHASE_BONUS
+from p2p_burgundy.tiles import GOODS_NAMES, Colour, Tile, tile_name
 
 if sys.platform == "win32":
     pytest.skip("needs a POSIX pty", allow_module_level=True)
@@ -21,69 +42,415 @@ pytest.importorskip("pyte", reason="pyte is in the test extras: pip install -e '
 
 from .pty_terminal import PtyTerminal, burgundy
 
-TOTAL = sum(len(turn) for turn in LESSON) + len(AFTER)
+NAME = "Tess"
+PANE_X, PANE_Y, PANE_ROWS = 43, 14, 8  # the lesson pane at 80x24
 
 
-def _pressed(term: PtyTerminal, number: int) -> list[str]:
-    """The keys the lesson pane asks for at step ``number``."""
-    screen = term.wait_for(f"Lesson {number} of {TOTAL}")
-    assert screen
-    line = next(line[43:] for line in term.screen.display if line[43:].startswith("Press: "))
-    return line.removeprefix("Press: ").split()
+# --- the words checked against the deal ---------------------------------------------------
+
+@dataclass
+class Played:
+    """One step as the lesson played it: the position before each of its actions, the one
+    after it (an end step: at the lesson's next position), and the log lines it added."""
+
+    step: LessonStep | LessonPage
+    states: list[GameState]
+    log: list[str]
+    game: list[Played] = field(default_factory=list)  # every step, filled as they come
+
+    @property
+    def before(self) -> GameState:
+        return self.states[0]
+
+    @property
+    def after(self) -> GameState:
+        return self.states[-1]
+
+    def _first(self, kind: type) -> tuple[int, Action]:
+        assert isinstance(self.step, LessonStep)
+        return next((i, a) for i, a in enumerate(self.step.actions) if isinstance(a, kind))
+
+    def die(self) -> int:
+        """The number on the die this step uses."""
+        _, use = self._first(UseDie)
+        assert isinstance(use, UseDie)
+        return self.before.players[YOU].dice[use.die]
+
+    def took(self) -> tuple[str, int]:
+        """The tile this step takes (or buys) and the depot it comes from."""
+        i, take = next((i, a) for i, a in enumerate(self.step.actions)  # type: ignore[union-attr]
+                       if isinstance(a, TakeTile | Buy))
+        return tile_name(self.states[i].depots[take.depot][take.slot]), take.depot
+
+    def placed(self) -> tuple[str, int, Colour]:
+        """The tile this step places, and its space's number and colour."""
+        i, place = self._first(PlaceTile)
+        assert isinstance(place, PlaceTile)
+        state = self.states[i]
+        board = state.boards[YOU]
+        tile = state.players[YOU].storage[place.storage]
+        return tile_name(tile), board.dice[place.space], Colour(board.colours[place.space])
+
+    def gained(self, name: str) -> int:
+        return int(getattr(self.after.players[YOU], name)) - \
+            int(getattr(self.before.players[YOU], name))
+
+    def scored(self, category: Category) -> int:
+        return self.after.players[YOU].breakdown[category] - \
+            self.before.players[YOU].breakdown[category]
+
+    def at(self, phase: int, round_: int) -> bool:
+        return (self.before.phase, self.before.round) == (phase, round_)
+
+    def logged(self, text: str) -> bool:
+        return any(text in line for line in self.log)
+
+
+def _types(goods: tuple[int, ...]) -> list[int]:
+    return [kind for kind in range(1, 7) if goods[kind]]
+
+
+def _final(p: Played) -> GameState:
+    return p.game[-1].after
+
+
+Check = tuple[str, Callable[[Played], bool]]
+CLAIMS: list[tuple[Check, ...]] = [
+    # phase A, turn 1
+    (("Your 2", lambda p: p.die() == 2), ("2 workers", lambda p: p.gained("workers") == 2)),
+    (("your 1 takes the church from depot 1",
+      lambda p: p.die() == 1 and p.took() == ("church", 1)),),
+    (),
+    # turn 2
+    (("a worker turns your 4 into that 3",
+      lambda p: p.die() == 4 and p.placed()[1:] == (3, Colour.BEIGE)
+      and p.gained("workers") == -1),
+     ("take the castle", lambda p: p.took()[0] == "castle")),
+    (("two workers turn your other 4 into a 6",
+      lambda p: p.die() == 4 and p.placed() == ("castle", 6, Colour.DARK_GREEN)
+      and p.gained("workers") == -2),
+     ("take the ship from depot 1", lambda p: p.took() == ("ship", 1))),
+    (),
+    # turn 3
+    (("a worker turns your 1 into a 2",
+      lambda p: p.die() == 1 and p.placed() == ("ship", 2, Colour.BLUE)
+      and p.gained("workers") == -1),
+     ("you have 1, 3 and 6", lambda p: _types(p.before.players[YOU].goods) == [1, 3, 6]),
+     ("depot 1's 1 is yours and its 2 stays",
+      lambda p: _types(p.states[2].depot_goods[1]) == [1, 2]
+      and _types(p.after.depot_goods[1]) == [2]
+      and p.after.players[YOU].goods[1] == p.before.players[YOU].goods[1] + 1
+      and p.after.players[YOU].goods[2] == 0)),
+    (("You have no workers left", lambda p: p.before.players[YOU].workers == 0),
+     ("take 2 with your 2", lambda p: p.die() == 2 and p.gained("workers") == 2)),
+    (("next round you play first",
+      lambda p: p.before.order[0] != YOU and p.after.order[0] == YOU),
+     ("pink goods on depot 3",
+      lambda p: p.logged("the white die 3 puts goods 3 (pink) on depot 3"))),
+    # turn 4
+    (("one worker turns your 2 into the 1 of your 2 turquoise goods",
+      lambda p: p.die() == 2 and p.gained("workers") == -1
+      and p.before.players[YOU].goods[1] == 2 and GOODS_NAMES[1] == "turquoise"
+      and p.step.actions[1] == SellGoods(1)),  # type: ignore[union-attr]
+     ("pays 1 silverling and 2 VP a tile",
+      lambda p: p.gained("silver") == 1 and p.scored(Category.SALES) == 2 * 2)),
+    (("With 2 silverlings", lambda p: p.before.players[YOU].silver == 2
+      and p.gained("silver") == -2),
+     ("buy the 4 pigs", lambda p: p.took() == ("4 pigs", 0))),
+    (("Take the 3 pigs from depot 3 with your 3",
+      lambda p: p.took() == ("3 pigs", 3) and p.die() == 3),),
+    (),
+    # turn 5
+    (("Your 6 takes the boarding house from depot 6",
+      lambda p: p.die() == 6 and p.took() == ("boarding house", 6)),),
+    (("one worker turns your 3 into the 4 of that space",
+      lambda p: p.die() == 3 and p.placed()[1:] == (4, Colour.LIGHT_GREEN)
+      and p.gained("workers") == -1),
+     ("The 4 pigs score 4 VP at once",
+      lambda p: p.placed()[0] == "4 pigs" and p.gained("vp") == 4)),
+    (("phase A ends", lambda p: p.logged("Phase A is over.")),),
+    # the pages
+    (("Phase A is over", lambda p: p.before.phase == 1),),
+    (("round 4 of phase B",
+      lambda p: isinstance(LESSON[7], LessonTurn) and (LESSON[7].phase, LESSON[7].round)
+      == (1, 3)),),
+    # phase B, round 4
+    (("The bot played both seats for 3 rounds",
+      lambda p: p.at(1, 3) and _step(p, "the tile guide").after.round == 0),
+     ("Round 4 of phase B", lambda p: p.at(1, 3)),
+     ("your 3 places the city hall", lambda p: p.die() == 3 and p.placed()[0] == "city hall"),
+     ("the boarding house, for 4 workers",
+      lambda p: tile_name(p.states[2].players[YOU].storage[0]) == "boarding house"
+      and p.gained("workers") == 4)),
+    (("Two of those workers turn your 4 into the 2 of a pasture of 1 space",
+      lambda p: p.die() == 4 and p.placed()[1:] == (2, Colour.LIGHT_GREEN)
+      and p.gained("workers") == -2 and _region_size(p) == 1),
+     ("the 2 chickens score 2 VP",
+      lambda p: p.placed()[0] == "2 chickens" and p.scored(Category.ANIMALS) == 2),
+     ("filling the pasture 1 VP", lambda p: p.scored(Category.REGIONS) == 1),
+     ("8 more for filling it in phase B",
+      lambda p: p.scored(Category.PHASE_BONUSES) == 8 == PHASE_BONUS[1])),
+    (),
+    # phase B, round 5
+    (("Round 5 of phase B", lambda p: p.at(1, 4)),
+     ("your 4 takes the church from depot 4",
+      lambda p: p.die() == 4 and p.took() == ("church", 4))),
+    (("Your 6 places the church", lambda p: p.die() == 6 and p.placed()[0] == "church"),
+     ("takes knowledge #23 from depot 2", lambda p: p.took() == ("knowledge #23", 2)),
+     ("#23 gives 4 VP for each city hall (you have 1)",
+      lambda p: p.after.players[YOU].estate.count(Tile.CITY_HALL) == 1
+      and _final(p).players[YOU].breakdown[Category.KNOWLEDGE]
+      == 4 * _final(p).players[YOU].estate.count(Tile.CITY_HALL))),
+    (("ends phase B", lambda p: p.logged("Phase B is over.")),
+     ("goes on in phase C", lambda p: p.after.phase == 2)),
+    # phase C, round 2
+    (("Round 2 of phase C", lambda p: p.at(2, 1)),
+     ("your 2 places #23 there",
+      lambda p: p.die() == 2 and p.placed() == ("knowledge #23", 2, Colour.YELLOW))),
+    (("Your 1 places the 4 sheep on your pasture: 4 VP",
+      lambda p: p.die() == 1 and p.placed()[::2] == ("4 sheep", Colour.LIGHT_GREEN)
+      and p.gained("vp") == 4),),
+    (),
+    # phase C, round 3
+    (("Round 3 of phase C", lambda p: p.at(2, 2)),
+     ("Your 6 takes the bank from depot 6",
+      lambda p: p.die() == 6 and p.took() == ("bank", 6))),
+    (("Your 3 places the watchtower: it scores 4 VP at once",
+      lambda p: p.die() == 3 and p.placed()[0] == "watchtower"
+      and p.scored(Category.WATCHTOWERS) == 4 == p.gained("vp")),),
+    (),
+    # phase C, round 4
+    (("Round 4 of phase C", lambda p: p.at(2, 3)),
+     ("Your 5 takes the mine from depot 5", lambda p: p.die() == 5
+      and p.took() == ("mine", 5)),
+     ("a mine pays 1 silverling at every phase end",
+      lambda p: _step(p, "a phase end").logged(f"Mines paid: {NAME} 1,"))),
+    (("Two workers turn your 3 into a 5 for the bank",
+      lambda p: p.die() == 3 and p.placed() == ("bank", 5, Colour.BEIGE)
+      and p.gained("workers") == -2),
+     ("it pays 2 silverlings", lambda p: p.gained("silver") == 2),
+     ("that city of 5 spaces: 15 VP",
+      lambda p: p.scored(Category.REGIONS) == 15 and _region_size(p) == 5),
+     ("6 more for filling a region in phase C",
+      lambda p: p.scored(Category.PHASE_BONUSES) == 6 == PHASE_BONUS[2])),
+    (("Spend the bank's 2 silverlings on the ship in the black depot",
+      lambda p: p.gained("silver") == -2 and p.took() == ("ship", 0)),),
+    (),
+    # phase C, round 5
+    (("Your last worker turns your 6 into the 5 of your 2 brown goods",
+      lambda p: p.before.players[YOU].workers == 1 and p.gained("workers") == -1
+      and p.die() == 6 and p.before.players[YOU].goods[5] == 2 and GOODS_NAMES[5] == "brown"
+      and p.step.actions[1] == SellGoods(5)),  # type: ignore[union-attr]
+     ("4 VP and 1 silverling", lambda p: p.gained("vp") == 4 and p.gained("silver") == 1)),
+    (("your 1 places the mine", lambda p: p.die() == 1
+      and p.placed() == ("mine", 1, Colour.GREY)),),
+    (("phase C ends", lambda p: p.logged("Phase C is over.")),
+     ("(yours 1 silverling)", lambda p: p.logged(f"Mines paid: {NAME} 1,")),
+     ("filled for phase D", lambda p: p.logged("Phase D begins: the depots are filled"))),
+    # phase E, round 1
+    (("The bot played phase D for you",
+      lambda p: p.at(4, 0) and not any(isinstance(t, LessonTurn) and t.phase == 3
+                                       for t in LESSON)),
+     ("Your 1 places a ship", lambda p: p.die() == 1 and p.placed()[0] == "ship"),
+     ("takes depot 2's goods (a third type)",
+      lambda p: p.step.actions[2].depots == (2,)  # type: ignore[union-attr]
+      and len(_types(p.before.players[YOU].goods)) == 2
+      and len(_types(p.after.players[YOU].goods)) == 3)),
+    (("Your 4 places the other ship", lambda p: p.die() == 4 and p.placed()[0] == "ship"),
+     ("every blue space is filled", lambda p: _blue_filled(p.after)),
+     ("first to fill a colour takes its bonus tile: 5 VP",
+      lambda p: p.after.players[YOU].bonuses[Colour.BLUE] == 1
+      and p.scored(Category.COLOUR_BONUSES) == 5),
+     ("6 for the river", lambda p: p.scored(Category.REGIONS) == 6),
+     ("2 for phase E", lambda p: p.scored(Category.PHASE_BONUSES) == 2 == PHASE_BONUS[4]),
+     ("depot 3's goods", lambda p: isinstance(p.step.actions[-1], TakeGoods)  # type: ignore[union-attr]
+      and p.step.actions[-1].depots == (3,))),  # type: ignore[union-attr]
+    (),
+    # phase E, round 5
+    (("Round 5 of phase E", lambda p: p.at(4, 4)),
+     ("Your 3 places the boarding house: 4 workers",
+      lambda p: p.die() == 3 and p.placed()[:2] == ("boarding house", 3)
+      and p.gained("workers") == 4),
+     ("8 VP for filling its city in phase E",
+      lambda p: p.gained("vp") == 8 and p.scored(Category.PHASE_BONUSES) == PHASE_BONUS[4])),
+    (("Two of those workers turn your 5 into the 3 of your 3 pink goods: 6 VP",
+      lambda p: p.gained("workers") == -2 and p.die() == 5
+      and p.before.players[YOU].goods[3] == 3 and GOODS_NAMES[3] == "pink"
+      and p.step.actions[1] == SellGoods(3) and p.gained("vp") == 6),),  # type: ignore[union-attr]
+    (("the game's last turn", lambda p: p.after.is_over),),
+    # the final scoring
+    (("left goods and silverlings gave 1 VP each",
+      lambda p: _final_breakdown(p, Category.GOODS_LEFT) == sum(p.after.players[YOU].goods)
+      and _final_breakdown(p, Category.SILVER_LEFT) == p.after.players[YOU].silver),
+     ("every 2 workers 1 VP",
+      lambda p: _final_breakdown(p, Category.WORKERS_LEFT)
+      == p.after.players[YOU].workers // 2),
+     ("#23 4 VP", lambda p: _final_breakdown(p, Category.KNOWLEDGE) == 4
+      and Tile.KNOWLEDGE_23 in p.after.players[YOU].estate)),
+]
+"""For every step, in order: each phrase of its words that names a number, with what must
+hold in the position it is played on (``p``)."""
+
+
+def _step(p: Played, title: str) -> Played:
+    """The step of the lesson with this title."""
+    return next(played for played in p.game if played.step.title == title)
+
+
+def _region_size(p: Played) -> int:
+    _, place = p._first(PlaceTile)
+    assert isinstance(place, PlaceTile)
+    board = p.before.boards[YOU]
+    return board.regions[board.region_of[place.space]].size
+
+
+def _blue_filled(state: GameState) -> bool:
+    board, estate = state.boards[YOU], state.players[YOU].estate
+    return all(tile >= 0 for tile, colour in zip(estate, board.colours, strict=True)
+               if colour == Colour.BLUE)
+
+
+def _final_breakdown(p: Played, category: Category) -> int:
+    return p.after.players[YOU].breakdown[category]
+
+
+def _pane(model: Model) -> list[str]:
+    layout = compute_layout(80, 24)
+    rows = render(model, layout, footer_keys(model)).text()
+    return [row[PANE_X:].rstrip() for row in rows[PANE_Y:PANE_Y + PANE_ROWS]]
+
+
+def _play_by_the_panes() -> list[Played]:
+    """The lesson played in-process by pressing what each ``Press:`` line says, key by
+    key (the line must then ask for the keys left); every step's pane checked at 80x24."""
+    lesson = Lesson(None)
+    table = lesson.table(NAME)
+    model = Model(table, lesson)
+    game: list[Played] = []
+    steps = [s for item in LESSON for s in (item.steps if isinstance(item, LessonTurn)
+                                             else (item,))]
+    for number, step in enumerate(steps, 1):
+        if table.poll():
+            model.refresh()
+        if table.state.is_over:
+            model.toggle_scores()  # s: from the final scores to the board
+        title, *rest = model.lesson_text()
+        assert title == f"Lesson {number} of {TOTAL}: {step.title}"
+        pane = _pane(model)
+        assert pane[0] == title
+        assert " ".join(" ".join(pane[1:]).split()) == " ".join(" ".join(rest).split()), pane
+        keys = rest[0].removeprefix("Press: ").split() if rest[0].startswith("Press: ") else []
+        states = [table.state if model.draft is None else model.draft.state]
+        if isinstance(step, LessonStep):
+            for action in step.actions[:-1] if keys[-1] == "e" else step.actions:
+                states.append(apply(states[-1], action))
+        log_at = len(table.history)
+        for i, key in enumerate(keys):
+            name = {"Esc": "^["}.get(key, key)
+            command = dispatch(model, name)
+            if isinstance(command, Submit):
+                table.submit_turn(list(command.actions))
+                model.turn_sent()
+                while table.poll():  # the bot, and on to the lesson's next turn
+                    model.refresh()
+            left = keys[i + 1:]
+            if left and model.overlay is None:  # a page covers the pane while it is open
+                assert model.lesson_text()[1] == f"Press: {' '.join(left)}", (number, key)
+        if keys and keys[-1] == "e":
+            states.append(table.state)
+        game.append(Played(step, states, [e.text for e in table.history[log_at:]], game))
+    assert table.state.is_over and lesson.current is LESSON[-1]
+    return game
+
+
+@pytest.fixture(scope="module")
+def game() -> list[Played]:
+    return _play_by_the_panes()
+
+
+def test_every_step_says_what_its_deal_holds_and_fits_its_pane_at_80x24(
+        game: list[Played]) -> None:
+    assert len(game) == len(CLAIMS) == TOTAL
+    for number, (played, claims) in enumerate(zip(game, CLAIMS, strict=True), 1):
+        why = played.step.why
+        covered: list[tuple[int, int]] = []
+        for phrase, holds in claims:
+            at = why.find(phrase)
+            assert at >= 0, (number, phrase)
+            assert holds(played), (number, phrase)
+            covered.append((at, at + len(phrase)))
+        for number_named in re.finditer(r"#?\d+", why):  # no number goes unchecked
+            assert any(a <= number_named.start() and number_named.end() <= b
+                       for a, b in covered), (number, number_named.group())
+
+
+def test_a_ship_stops_at_three_goods_types(game: list[Played]) -> None:
+    """The rule lesson 7 explains: the goods type that would make a fourth stays behind."""
+    ship = game[6]
+    assert ship.step.actions[2] == TakeGoods((1,), (1,))  # type: ignore[union-attr]
+    player_before, player_after = ship.states[2].players[YOU], ship.after.players[YOU]
+    assert (player_before.goods[1], player_after.goods[1]) == (1, 2)
+    assert player_after.goods[2] == 0 and ship.after.depot_goods[1][2] == 1
+    with pytest.raises(IllegalAction, match="three"):
+        apply(ship.states[2], TakeGoods((1,), (1, 2)))
+
+
+# --- the real program -----------------------------------------------------------------------
+
+def _pane_lines(term: PtyTerminal) -> list[str]:
+    return [line[PANE_X:].rstrip() for line in term.screen.display[PANE_Y:PANE_Y + PANE_ROWS]]
+
+
+def _press_line(term: PtyTerminal) -> str:
+    return next((line for line in _pane_lines(term) if line.startswith("Press: ")), "")
 
 
 def _follow(term: PtyTerminal, number: int) -> None:
-    """Do step ``number`` one key at a time, each the first the ``Press:`` line shows: the
-    line follows every key, inside a choice of several keys too."""
-    keys = _pressed(term, number)
-    while True:
-        term.press(keys[0])
-        if len(keys) == 1:
+    """Press, key by key, what lesson ``number``'s ``Press:`` line says; after each key the
+    line asks for the keys left (unless a page covers it)."""
+    title = f"Lesson {number} of {TOTAL}: "
+    assert term.wait_until(lambda: _pane_lines(term)[0].startswith(title)
+                           and "the bot's turn" not in _pane_lines(term)[0]
+                           and bool(_press_line(term))), term.text
+    keys = _press_line(term).removeprefix("Press: ").split()
+    for i, key in enumerate(keys):
+        term.press({"Esc": "esc"}.get(key, key))
+        left = keys[i + 1:]
+        if not left:
             return
-        shown = keys
-        assert term.wait_until(lambda: _press_line(term) != shown  # noqa: B023 (waited on here)
-                               or "not this one" in term.text), term.text
-        assert _press_line(term) == keys[1:], term.text
-        keys = keys[1:]
+        if key in ("S", "i"):  # the page is open over the pane
+            term.wait_for("Scores now" if key == "S" else "Tile guide")
+        else:
+            want = f"Press: {' '.join(left)}"
+            assert term.wait_until(lambda want=want: _press_line(term) == want), \
+                (number, key, term.text)
 
 
-def _press_line(term: PtyTerminal) -> list[str]:
-    line = next((line[43:] for line in term.screen.display if line[43:].startswith("Press: ")),
-                "")
-    return line.removeprefix("Press: ").split()
-
-
-def test_the_guided_game_from_start_to_end_by_its_own_instructions(tmp_path: Path) -> None:
-    args = ("learn", "--name", "Tess", "--bot-delay", "0")
+@pytest.mark.slow
+def test_the_whole_guided_game_by_its_own_press_lines_at_80x24(tmp_path: Path) -> None:
+    args = ("learn", "--name", NAME, "--bot-delay", "0")
     with burgundy(tmp_path, *args) as term:
         for number in range(1, 7):
             _follow(term, number)
         term.wait_for(f"Lesson 7 of {TOTAL}: a ship")
-        term.press("1", "q")  # a stray choice, then leave half-way
+        term.press("1", "q")  # the first key, then leave half-way
         assert term.wait_exit() == 0
     with burgundy(tmp_path, *args) as term:  # goes on where it was left
         term.wait_for(f"Lesson 7 of {TOTAL}: a ship")
         term.press("2")  # the wrong die: the lesson says so
         term.wait_for(f"Lesson 7 of {TOTAL}: not this one")
         term.press("u")
-        for number in range(7, 17):
+        for number in range(7, TOTAL):
             _follow(term, number)
-        term.wait_for(f"Lesson 17 of {TOTAL}: the scores")
-        assert "Phase B round 1/5" in term.text
-        term.press("S")
-        term.wait_for("Scores now (phase B, round 1")
-        term.press("S")
-        term.wait_for(f"Lesson 18 of {TOTAL}: the other tiles")
-        term.press("i")
-        term.wait_for("Tile guide 1/")
-        term.press("esc")
-        term.wait_for(f"Lesson {TOTAL} of {TOTAL}: on your own")
+        term.wait_for("Final scores")
+        term.press("s")
+        term.wait_for(f"Lesson {TOTAL} of {TOTAL}: the final scoring")
         term.press("q")
         assert term.wait_exit() == 0
 
 
 def test_the_first_start_offers_the_lesson_and_a_click_starts_it(tmp_path: Path) -> None:
-    with burgundy(tmp_path, "play", "--name", "Tess", "--interface", "127.0.0.1",
+    with burgundy(tmp_path, "play", "--name", NAME, "--interface", "127.0.0.1",
                   "--no-mdns") as term:
         term.wait_for("New here? l starts a guided first game against a bot")
         row = next(i for i, line in enumerate(term.screen.display) if "  l  learn" in line)
@@ -105,86 +472,72 @@ def test_the_lesson_is_offered_until_a_game_is_played_networked_or_local(tmp_pat
     assert not first_start(tmp_path)
 
 
-def test_every_step_fits_its_pane_at_80x24_and_the_lesson_is_a_legal_game() -> None:
-    lesson = Lesson(None)
-    table = lesson.table("Tess Longname")
-    model = Model(table, lesson)
-    layout = compute_layout(80, 24)
-    seen = []
-    while lesson.turns < len(LESSON):
-        if table.poll():
-            model.refresh()
-        assert model.draft is not None
-        for step in LESSON[lesson.turns]:
-            text = model.lesson_text()
-            seen.append(text[0])
-            rows = render(model, layout, footer_keys(model)).text()
-            log = layout.log
-            pane = [row[log.x:].rstrip() for row in rows[log.y:log.y + log.height]]
-            assert pane[0] == text[0] and pane[1].startswith("Press: ")
-            assert " ".join(" ".join(pane[2:]).split()) == text[2], pane  # nothing cut
-            for action in step.actions:
-                if isinstance(action, EndTurn):
-                    command = model.end_turn()
-                    table.submit_turn(list(command.actions))  # type: ignore[union-attr]
-                    model.turn_sent()
-                else:
-                    model.draft.apply(action)
-    assert seen == [f"Lesson {n} of {TOTAL}: {s.title}" for n, s in
-                    enumerate((s for t in LESSON for s in t), 1)]
-    table.poll()
-    assert table.state.phase == 1 and table.state.to_move == 0
-
-
-def test_the_lessons_words_hold_on_their_own_deal() -> None:
-    """What the steps say happens (the goods a ship leaves, the VP the pigs score, what a
-    sale pays) is what their actions do on the lesson's deal."""
-    from p2p_burgundy import apply
-
-    lesson = Lesson(None)
-    table = lesson.table("Tess")
-    effects = []
-    for turn in LESSON:
+def test_saved_progress_comes_back_and_a_damaged_file_starts_over(tmp_path: Path) -> None:
+    path = tmp_path / "learn.json"
+    lesson = Lesson(path)
+    table = lesson.table(NAME)
+    for item in LESSON[:2]:
+        assert isinstance(item, LessonTurn)
         table.poll()
-        state = table.state
-        for step in turn:
-            after = state
-            for action in step.actions:
-                after = apply(after, action)
-            effects.append((step, state, after))
-            state = after
-        table.submit_turn([a for step in turn for a in step.actions])
-    by_title = {step.title: (before, after) for step, before, after in effects}
-
-    before, after = by_title["a ship"]
-    assert "You hold three goods types at most: with 1, 3, 6 held, depot 1's 2 stays, its 1 " \
-        "joins yours." in LESSON[2][0].why
-    held = [g for g in range(1, 7) if before.players[0].goods[g]]
-    assert held == [1, 3, 6] and before.depot_goods[1][1:3] == (1, 1)
-    assert after.depot_goods[1][2] == 1 and after.depot_goods[1][1] == 0  # the 2 stays
-    assert after.players[0].goods[1] == before.players[0].goods[1] + 1
-    assert after.track[0][0] > before.track[0][0]  # up the turn order
-
-    before, after = by_title["placing an animal"]
-    assert "The 4 pigs score 4 VP at once" in LESSON[4][1].why
-    assert after.players[0].vp - before.players[0].vp == 4
-
-    before, after = by_title["selling goods"]
-    assert "your two turquoise goods" in LESSON[3][0].why
-    assert before.players[0].goods[1] == 2 and after.players[0].goods[1] == 0
-    assert after.players[0].silver == before.players[0].silver + 1
+        table.submit_turn(list(item.actions))
+    again = Lesson(path)
+    assert again.done == 2
+    assert again.table(NAME).state.players[YOU].estate == table.state.players[YOU].estate
+    path.write_text("{not json", encoding="utf-8")
+    assert Lesson(path).done == 0
+    path.write_text('{"turns": 5, "after": 1}', encoding="utf-8")  # the phase A lesson's
+    assert Lesson(path).current == LESSON[6]  # its five turns and the scores page
 
 
-def test_progress_that_cannot_be_kept_shows_on_the_status_line(tmp_path: Path) -> None:
-    (tmp_path / "data").write_text("a file where the data folder goes\n")
-    lesson = Lesson(tmp_path / "data" / "learn.json")
-    table = lesson.table("Tess")
+def test_a_menu_the_lesson_did_not_ask_for_is_pointed_out_and_esc_goes_back() -> None:
+    lesson = Lesson(None)
+    table = lesson.table(NAME)
+    table.poll()
     model = Model(table, lesson)
-    table.poll()
     model.refresh()
-    table.submit_turn([a for step in LESSON[0] for a in step.actions])
-    assert lesson.turns == 1 and table.not_saved == "File exists"  # mkdir of the folder
+    dispatch(model, "1")
+    assert model.lesson_text()[1] == "Press: w"
+    dispatch(model, "t")  # the take menu, where the lesson wants workers
+    assert model.lesson_text()[:2] == [f"Lesson 1 of {TOTAL}: not this one",
+                                       "That menu is not the lesson's: Esc goes back."]
+    dispatch(model, "^[")
+    assert model.lesson_text()[1] == "Press: w"
+
+
+def test_a_page_of_the_lesson_comes_before_the_next_turn() -> None:
+    lesson = Lesson(None)
+    table = lesson.table(NAME)
+    for item in LESSON[:5]:
+        assert isinstance(item, LessonTurn)
+        table.poll()
+        table.submit_turn(list(item.actions))
     table.poll()
+    assert isinstance(lesson.current, LessonPage) and lesson.current.page == "scores"
+    turn = [UseDie(0), TakeWorkers(), UseDie(1), TakeWorkers(), END_TURN]
+    with pytest.raises(IllegalAction, match="look at a page first"):
+        table.submit_turn(turn)
+    lesson.seen(scores=True, guide=False)
+    lesson.seen(scores=False, guide=True)
+    table.poll()  # now the game moves on to the lesson's next turn
+    assert (table.state.phase, table.state.round, table.state.to_move) == (1, 3, YOU)
+
+
+def test_after_a_jump_your_own_estate_marks_what_the_bot_played_for_you() -> None:
+    lesson = Lesson(None)
+    table = lesson.table(NAME)
+    model = Model(table, lesson)
+    for item in LESSON[:5]:
+        assert isinstance(item, LessonTurn)
+        table.poll()
+        model.refresh()
+        table.submit_turn(list(item.actions))
+        model.turn_sent()
+    lesson.seen(scores=True, guide=False)
+    lesson.seen(scores=False, guide=True)
+    table.poll()  # the jump to round 4 of phase B
     model.refresh()
-    screen = render(model, compute_layout(80, 24), footer_keys(model)).text()
-    assert screen[0].startswith(" NOT SAVED ")
+    assert model.mark_state is not None
+    before, after = model.mark_state.players[YOU].estate, table.state.players[YOU].estate
+    placed = {n for n, (a, b) in enumerate(zip(before, after, strict=True)) if a != b}
+    assert len(placed) == 2  # the ship and the 3 pigs the bot placed for you in phase B
+    assert {n for kind, seat, n in model.changes if kind == "space" and seat == YOU} == placed
