@@ -70,7 +70,7 @@ from .strategies import STRATEGIES, Strategy, StrategyError, make
 
 T = TypeVar("T")
 
-SETTLE_SECONDS = 1.0
+SETTLE_SECONDS = 2.0
 """Once a table by the name we look for is seen, how long we keep browsing for others that
 answer to it too (an impostor copying the name and fingerprint, or two hosts of that name)."""
 STOPPING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
