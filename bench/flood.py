@@ -6,6 +6,8 @@ bots over real UDP on loopback, while another process (``tests/lan/flooder.py --
 name that carry the joiner's source address, at 1000, 5000 and 20000 a second. Conditions
 alternate within each round (no flood, then each rate), so the machine's load falls on all of
 them alike; the figure is each rate's median game time against the median without a flood.
+A control condition floods, at 5000 a second, a socket nobody reads: it costs the game only
+the flooder's own use of the CPUs.
 Reported apart: how many forged datagrams a second really reached the host during the game
 (the flooder, a Python process on the same cores, may not reach its rate), what the host's
 kernel dropped
@@ -25,6 +27,7 @@ import argparse
 import asyncio
 import os
 import platform
+import socket
 import statistics
 import subprocess
 import sys
@@ -38,7 +41,10 @@ sys.path.insert(0, str(ROOT))
 from tests.lan.inproc import close_all, open_table, play  # noqa: E402
 
 FLOODER = ROOT / "tests" / "lan" / "flooder.py"
-RATES = (0, 1000, 5000, 20000)
+CONDITIONS = (("none", 0), ("1000/s", 1000), ("5000/s", 5000), ("20000/s", 20000),
+              ("5000/s elsewhere", -5000))
+"""Each condition's label and flood rate; a negative rate floods a socket nobody reads
+instead of the host (the control: what the flooder's own CPU use costs the game)."""
 
 
 def kernel_drops(port: int) -> int:
@@ -56,17 +62,21 @@ async def one_game(home: Path, rate: int, seed: int) -> dict[str, float]:
     session = host.session
     assert session is not None
     flood = None
+    elsewhere = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    elsewhere.bind((host.address[0], 0))  # never read: the kernel drops what overflows
+    target = host.address if rate > 0 else elsewhere.getsockname()
     if rate:
         flood = await asyncio.create_subprocess_exec(
             sys.executable, str(FLOODER), "--entries",
-            "--targets", f"{host.address[0]}:{host.address[1]}",
+            "--targets", f"{target[0]}:{target[1]}",
             "--spoof", f"{joiner.address[0]}:{joiner.address[1]}",
             "--game", session.game_id.hex(), "--keys", joiner.identity.public_key.hex(),
-            "--rate", str(rate), "--seconds", "600", "--max", str(10**8),
+            "--rate", str(abs(rate)), "--seconds", "600", "--max", str(10**8),
             stdout=subprocess.PIPE)
         stats = host.node.admission.stats
         deadline = time.monotonic() + 10
-        while stats.unsealed < 100 and time.monotonic() < deadline:
+        while (stats.unsealed < 100 if rate > 0 else kernel_drops(target[1]) < 100) \
+                and time.monotonic() < deadline:
             await asyncio.sleep(0.01)  # the flood is on before the game goes on
     drops = kernel_drops(host.address[1])
     unsealed = host.node.admission.stats.unsealed
@@ -84,6 +94,7 @@ async def one_game(home: Path, rate: int, seed: int) -> dict[str, float]:
                 "kernel_drops": kernel_drops(host.address[1]) - drops,
                 "checks": stats.forged + stats.by_author + stats.dropped_checks}
     finally:
+        elsewhere.close()
         if flood is not None and flood.returncode is None:
             flood.kill()
             await flood.wait()
@@ -97,22 +108,22 @@ def main() -> int:
     if os.geteuid() != 0:
         print("bench/flood.py sends from another address: run it as root", file=sys.stderr)
         return 2
-    results: dict[int, list[dict[str, float]]] = {rate: [] for rate in RATES}
+    results: dict[int, list[dict[str, float]]] = {rate: [] for _, rate in CONDITIONS}
     with tempfile.TemporaryDirectory() as tmp:
         for round_ in range(args.rounds):
-            for rate in RATES:
+            for label, rate in CONDITIONS:
                 home = Path(tmp) / f"r{round_}-{rate}"
                 results[rate].append(asyncio.run(one_game(home, rate, seed=round_ + 1)))
-                print(f"round {round_ + 1}, {rate}/s: {results[rate][-1]}", flush=True)
+                print(f"round {round_ + 1}, {label}: {results[rate][-1]}", flush=True)
     base = statistics.median(r["seconds"] for r in results[0])
     base_cpu = statistics.median(r["cpu"] for r in results[0])
     print(f"\n{platform.python_version()}, {os.cpu_count()} cores, load "
           f"{os.getloadavg()[0]:.1f}; {args.rounds} games per condition (medians)")
-    for rate in RATES:
+    for label, rate in CONDITIONS:
         runs = results[rate]
         seconds = statistics.median(r["seconds"] for r in runs)
         cpu = statistics.median(r["cpu"] for r in runs)
-        print(f"{rate:>6}/s: game {seconds:.2f} s ({(seconds / base - 1) * 100:+.0f}%), "
+        print(f"{label:>16}: game {seconds:.2f} s ({(seconds / base - 1) * 100:+.0f}%), "
               f"our CPU {cpu:.2f} s ({(cpu / base_cpu - 1) * 100:+.0f}%), "
               f"forged arriving {statistics.median(r['arrived_per_s'] for r in runs):.0f}/s "
               f"(each failed the MAC), kernel drops "

@@ -71,7 +71,7 @@ from .strategies import STRATEGIES, BotError, Ledger, Strategy, StrategyError, m
 SERVE_PAUSE = 1.0  # seconds --serve waits between games, and before looking for a table again
 T = TypeVar("T")
 
-SETTLE_SECONDS = 1.0
+SETTLE_SECONDS = 2.0
 """Once a table by the name we look for is seen, how long we keep browsing for others that
 answer to it too (an impostor copying the name and fingerprint, or two hosts of that name)."""
 STOPPING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")

@@ -23,6 +23,7 @@ from p2p_burgundy.net.known import KNOWN_HOSTS
 from p2p_burgundy.net.lobby import CHALLENGE_DOMAIN, challenge_message
 from p2p_burgundy.net.messages import Tag, Welcome
 
+from ..cli.tui.pty_terminal import burgundy as client
 from .mdns import Watcher
 from .procs import LOOPBACK, bots, burgundy, free_udp_port
 
@@ -137,3 +138,26 @@ def test_the_list_marks_a_table_claiming_a_known_name_with_another_key(tmp_path:
     [row] = [line for line in listed.splitlines() if fp in line]
     assert row.startswith(f"{name} [{fp}] 1/2 seats, 2011 rules, 127.0.0.1:")
     assert row.endswith(f"(likely impostor: {name} is known with key aaaa-bbbb-cccc-dddd)")
+
+
+def test_the_client_joining_by_name_tries_every_match_past_an_impostor(tmp_path: Path
+                                                                       ) -> None:
+    name = f"Host{free_udp_port()}"
+    watcher = Watcher()
+    try:
+        with bots() as group:
+            host = group.add(tmp_path / "host", ["--host", "--players", "2", "--name", name,
+                                                 "--interface", LOOPBACK])
+            fp = host.hosting()[2]
+            watcher.wait_added(fp)
+            with impostor(name, fp) as seen:
+                watcher.wait_added(f"{fp}-2.")  # the copy: tried first
+                with client(tmp_path / "me", "join", name, "--name", "Jo",
+                            "--interface", LOOPBACK) as term:
+                    term.wait_for(f"{name} (host)", timeout=30)  # at the real table
+                    assert "HELLO" in seen  # after the copy refused us
+                    known = tmp_path / "me" / KNOWN_HOSTS
+                    term.wait_until(known.exists, timeout=10)
+                    assert known.read_text() == f"{fp} {name}\n"
+    finally:
+        watcher.close()
