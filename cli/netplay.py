@@ -522,9 +522,9 @@ class NetTable:
             Resignation(seat, seq, snapshot.forfeits.get(seat),
                         *snapshot.handed.get(seat, (None, None))).text(self._names[seat]) + "."
             for seat, seq in sorted(snapshot.resigned.items())]
-        self._resignations += self._verdicts(snapshot)
         self._history += [HistoryEntry(None, text, EntryKind.EVENT)
                           for text in self._resignations]
+        self._resignations += self._verdicts(snapshot)  # the final scores only, as verify
         if snapshot.ended is None or self._ended:
             return []
         who = self._names[snapshot.ended[0]]
@@ -571,6 +571,11 @@ class NetTable:
             if seat not in snapshot.resigned:
                 text = (f"{self._names[seat]}'s seat is played by a bot from now on (agreed by "
                         "all).")
+                step = snapshot.forfeits[seat]
+                event = snapshot.history[step] if step < len(snapshot.history) else None
+                if isinstance(event, ChanceResolved):
+                    text += (f" {self._names[seat]} withheld its reveal for chance event "
+                             f"{event.index}: it was drawn without it.")
                 if seat == self.my_seat and not self._ended:
                     self._ended = "the other players handed your seat to a bot"
                     out.append(GameEnded(self._ended))

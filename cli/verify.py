@@ -30,7 +30,7 @@ from typing import TextIO
 
 from p2p_burgundy import GameState, new_game
 from p2p_burgundy.board import PHASE_LETTERS
-from p2p_burgundy.chance import DealDraw, PhaseDraw, RoundDraw, SetupDraw
+from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, RoundDraw, SetupDraw
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.report import Audit, ChanceReport, TurnReport
 from p2p_burgundy.scoring import Category, outcome
@@ -198,6 +198,15 @@ def write_report(report: Audit, name: str, out: TextIO) -> None:
         what = (f"the reveal for chance event {report.waiting.index}"
                 if report.waiting.what == "reveal" else f"turn {report.waiting.index}")
         w(f"\nThe game is not finished: it waits for {what} from {seats}.\n")
+    for held in report.withheld:
+        w(f"\n{names[held.seat]} withheld its reveal for chance event {held.event} and was "
+          f"handed over there (step {held.step}); the event was drawn without it.\n")
+        if held.would_have is None:
+            w("  No later reveal of that seat shows the withheld link yet.\n")
+        else:
+            w("  Its later reveal shows the withheld link: with it, the event would have "
+              "drawn:\n")
+            _write_draw(held.would_have, names, out)
     if report.void:
         w(f"\n{len(report.void)} void entr{'ies' if len(report.void) != 1 else 'y'} (signed "
           "entries of this game that do not count; see docs/protocol.md for each verdict):\n")
@@ -268,6 +277,12 @@ def _write_chance(step: ChanceReport, names: list[str], out: TextIO) -> None:
         who = names[seat] if seat >= 0 else "(nobody's)"
         w(f"  reveal {who:<12} {reveal.hex()}\n")
     w(f"  entropy      {step.entropy.hex()}\n")
+    _write_draw(draw, names, out)
+
+
+def _write_draw(draw: Draw, names: list[str], out: TextIO) -> None:
+    """What a chance event drew, in words."""
+    w = out.write
     if isinstance(draw, SetupDraw):
         goods = "; ".join(f"{names[s]} {' '.join(map(str, g))}" for s, g in enumerate(draw.goods))
         w(f"  {names[draw.start_player]} starts; starting goods: {goods}\n")

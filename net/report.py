@@ -112,6 +112,19 @@ class VoidEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class Withheld:
+    """Seat ``seat`` withheld its reveal for chance event ``event`` and was handed over at
+    that step (``step``), so the event was drawn without it. ``would_have`` is what the
+    engine would have drawn with it, once a later reveal of that seat in the file shows the
+    withheld link (each link hashes to the one before it); None while none does."""
+
+    seat: int
+    event: int
+    step: int
+    would_have: Draw | None
+
+
+@dataclass(frozen=True, slots=True)
 class Player:
     """A seat as the START entry fixes it."""
 
@@ -213,6 +226,7 @@ class Audit:
     resignations: tuple[Resignation, ...] = ()  # seats whose players resigned, by seat
     ended: tuple[int, int] | None = None  # (seat, step): the only player left ended the game
     void: tuple[VoidEntry, ...] = ()  # every entry that does not count, with its verdict
+    withheld: tuple[Withheld, ...] = ()  # every reveal withheld where its seat was handed over
     sole_contributor: tuple[int, int] | None = None  # (seat, k): only it from event k on
     waiting: Waiting | None = None
     final_hash: bytes | None = None
@@ -364,6 +378,9 @@ def _audit_json(a: Audit) -> dict[str, object]:
         "ended": None if a.ended is None else {"seat": a.ended[0], "step": a.ended[1]},
         "void_entries": [{"record": v.record, "seat": v.seat, "seq": v.seq, "kind": v.kind,
                           "reason": v.reason, "fails": v.fails} for v in a.void],
+        "withheld": [{"seat": h.seat, "event": h.event, "step": h.step,
+                      "would_have_drawn": None if h.would_have is None
+                      else _draw_json(h.would_have)} for h in a.withheld],
         "sole_contributor": None if a.sole_contributor is None else {
             "seat": a.sole_contributor[0], "from_event": a.sole_contributor[1],
             "message": a.sole_contributor_text},

@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy.cli.main import main
+from p2p_burgundy.net.contents import Reveal
 from p2p_burgundy.net.events import ChanceResolved
 from p2p_burgundy.net.log import _RECORD_HEADER, FILE_MAGIC, Kind, decode_entry, sign_entry
 from tests.cli.shapes import problems, shape
 from tests.net.harness import NAMES, Table, canonical, forge_chain
 from tests.net.test_fairness_attacks import ended_game, hostile_game
+from tests.net.test_rewind import rewound
 
 
 @pytest.fixture(scope="module")
@@ -332,3 +334,19 @@ def test_signing_after_resign_names_the_resigner_and_every_other_seat_holds(
     # The file without Bob's extra entry: every seat holds, exit 0.
     code, out = verify(write(tmp_path / "h.game", canonical(table)), capsys)
     assert code == 0 and out.splitlines()[-1].startswith("VERIFIED: every seat's record holds")
+
+
+def test_a_withheld_reveal_is_named_with_what_it_would_have_drawn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table, step, _ = rewound(Reveal, 12)
+    code, out = verify(write(tmp_path / "g.game", table.files[0]), capsys)
+    assert code == 0  # the withholder's late entries pass: every seat's record holds
+    event = table.sessions[0].history[step]
+    assert isinstance(event, ChanceResolved)
+    assert (f"Cid withheld its reveal for chance event {event.index} and was handed over "
+            f"there (step {step}); the event was drawn without it.") in out
+    assert "Its later reveal shows the withheld link: with it, the event would have drawn:" in out
+    code, doc = verify(tmp_path / "g.game", capsys, "--json")
+    [held] = json.loads(doc)["withheld"]
+    assert (held["seat"], held["event"], held["step"]) == (2, event.index, step)
+    assert held["would_have_drawn"] is not None
