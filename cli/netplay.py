@@ -564,13 +564,15 @@ class NetTable:
         return True
 
     def _game_over(self, snapshot: Snapshot) -> list[TableEvent]:
-        """The resignations, as verify says them, and who ended the game if one did."""
+        """The resignations and the verdict for each seat, as verify says them, and who
+        ended the game if one did."""
         self._resignations = [
             Resignation(seat, seq, snapshot.forfeits.get(seat),
                         *snapshot.handed.get(seat, (None, None))).text(self._names[seat]) + "."
             for seat, seq in sorted(snapshot.resigned.items())]
         self._history += [HistoryEntry(None, text, EntryKind.EVENT)
                           for text in self._resignations]
+        self._resignations += self._verdicts(snapshot)  # the final scores only, as verify
         if snapshot.ended is None or self._ended:
             return []
         who = self._names[snapshot.ended[0]]
@@ -578,6 +580,22 @@ class NetTable:
         self._history.append(HistoryEntry(None, f"{who}, the only player left, ended the "
                                           "game and wins.", EntryKind.EVENT))
         return [GameEnded(self._ended)]
+
+    def _verdicts(self, snapshot: Snapshot) -> list[str]:
+        """A verdict for each seat, from the entries that broke a rule (another seat's never
+        count against it): as ``burgundy verify`` gives them for this game file."""
+        broke: dict[int, list[str]] = {}
+        for void in snapshot.rejected:
+            if void.cause.defect:
+                broke.setdefault(void.seat, []).append(void.reason)
+        for proof in snapshot.equivocations:
+            broke.setdefault(proof.seat, []).append(
+                f"{self._names[proof.seat]}: two signed versions of its entry {proof.seq}")
+        if not broke:
+            return ["Every seat's record holds."]
+        return [f"{self._names[seat]} misbehaved: {len(reasons)} entr"
+                f"{'ies' if len(reasons) != 1 else 'y'} broke a rule ({reasons[0]}); every "
+                "other seat's record holds." for seat, reasons in sorted(broke.items())]
 
     def _hand_overs(self, snapshot: Snapshot) -> list[TableEvent]:
         """Say each resignation and each seat handed to a bot once."""
@@ -601,6 +619,11 @@ class NetTable:
             if seat not in snapshot.resigned:
                 text = (f"{self._names[seat]}'s seat is played by a bot from now on (agreed by "
                         "all).")
+                step = snapshot.forfeits[seat]
+                event = snapshot.history[step] if step < len(snapshot.history) else None
+                if isinstance(event, ChanceResolved):
+                    text += (f" {self._names[seat]} withheld its reveal for chance event "
+                             f"{event.index}: it was drawn without it.")
                 if seat == self.my_seat and not self._ended:
                     self._ended = "the other players handed your seat to a bot"
                     out.append(GameEnded(self._ended))

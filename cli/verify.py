@@ -4,11 +4,14 @@ The file is only read (never repaired: a torn tail is reported, not cut). The au
 (:func:`p2p_burgundy.net.audit.audit_file`) checks every entry; this module prints the roster
 with fingerprints, every chance event with each seat's reveal and what it drew, every turn in
 words, the final scores, then every void entry with its verdict and every problem found, and
-who could predict the dice if hand-overs left one player contributing entropy. Exit code 0
-when the game is complete and every check held (void entries that docs/protocol.md says do
-not affect verification are listed, not failed), 1 otherwise (the reasons are printed), 2 for
-a bad command line or a file that cannot be read. ``--json`` prints one JSON document
-instead (bytes as hex).
+who could predict the dice if hand-overs left one player contributing entropy, and a verdict
+for each seat: whether its record holds, or which of its own entries break a rule (another
+seat's entries never count against it). Exit code 0 when every seat's record holds (void
+entries that docs/protocol.md says do not affect verification are listed, not failed; an
+unfinished game says so), 1 when some seat misbehaved (each such seat is named with its
+entries), 2 when the file itself is broken (a torn tail, a record that does not decode or
+whose signature does not verify, no valid START, a missing entry), cannot be read, or the
+command line is wrong. ``--json`` prints one JSON document instead (bytes as hex).
 
 A local game's file (``burgundy solo``, ``play --local``: :mod:`.localgame`) has no
 signatures or commitments to check (one player, and bots in the same process): its steps are
@@ -27,7 +30,7 @@ from typing import TextIO
 
 from p2p_burgundy import GameState, new_game
 from p2p_burgundy.board import PHASE_LETTERS
-from p2p_burgundy.chance import DealDraw, PhaseDraw, RoundDraw, SetupDraw
+from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, RoundDraw, SetupDraw
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.report import Audit, ChanceReport, TurnReport
 from p2p_burgundy.scoring import Category, outcome
@@ -41,9 +44,11 @@ from .gamejson import result_json
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_CODES = """exit codes:
-  0  the game is complete and every check held (VERIFIED)
-  1  it is not (NOT VERIFIED: the reasons are printed)
-  2  a bad command line, or a file that cannot be read"""
+  0  every seat's record holds (VERIFIED; an unfinished game says so)
+  1  some seat misbehaved: each is named with its entries (NOT VERIFIED)
+  2  the file itself is broken (a torn tail, an entry that does not decode or whose
+     signature does not verify, no valid START, a missing entry) or cannot be read, or a
+     bad command line"""
 
 CATEGORY_WORDS = {
     Category.ANIMALS: "animals",
@@ -91,7 +96,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         out.write("\n")
     else:
         write_report(report, str(path), out)
-    return EXIT_OK if report.ok else EXIT_FAILED
+    return report.exit_code
 
 
 def report_json(report: Audit, path: Path) -> dict[str, object]:
@@ -194,6 +199,15 @@ def write_report(report: Audit, name: str, out: TextIO) -> None:
         what = (f"the reveal for chance event {report.waiting.index}"
                 if report.waiting.what == "reveal" else f"turn {report.waiting.index}")
         w(f"\nThe game is not finished: it waits for {what} from {seats}.\n")
+    for held in report.withheld:
+        w(f"\n{names[held.seat]} withheld its reveal for chance event {held.event} and was "
+          f"handed over there (step {held.step}); the event was drawn without it.\n")
+        if held.would_have is None:
+            w("  No later reveal of that seat shows the withheld link yet.\n")
+        else:
+            w("  Its later reveal shows the withheld link: with it, the event would have "
+              "drawn:\n")
+            _write_draw(held.would_have, names, out)
     if report.void:
         w(f"\n{len(report.void)} void entr{'ies' if len(report.void) != 1 else 'y'} (signed "
           "entries of this game that do not count; see docs/protocol.md for each verdict):\n")
@@ -204,17 +218,37 @@ def write_report(report: Audit, name: str, out: TextIO) -> None:
           "(records are numbered from 0 in file order):\n")
         for problem in report.problems:
             w(f"  - {problem}\n")
-    if report.ok:
-        w(f"\nVERIFIED: every signature, link, reveal and turn checks out; final state "
-          f"{report.final_hash.hex() if report.final_hash else ''}\n")
+    _write_verdicts(report, names, out)
+
+
+def _write_verdicts(report: Audit, names: list[str], out: TextIO) -> None:
+    """A verdict for each seat, then the file's: the last line says the exit code's case."""
+    w = out.write
+    if report.players:
+        w("\nVerdict by seat:\n")
+        for verdict in report.verdicts:
+            who = f"  {names[verdict.seat]} (seat {verdict.seat})"
+            if verdict.honest:
+                w(f"{who}: its record holds\n")
+                continue
+            w(f"{who}: MISBEHAVED, {len(verdict.problems)} entr"
+              f"{'ies' if len(verdict.problems) != 1 else 'y'} break a rule:\n")
+            for problem in verdict.problems:
+                w(f"      - {problem}\n")
+    unfinished = "" if report.complete else "; the game is not finished"
+    if report.exit_code == EXIT_USAGE:
+        broken = report.file_problems or report.problems
+        w(f"\nNOT VERIFIED: the file itself is broken ({len(broken)} problem"
+          f"{'s' if len(broken) != 1 else ''} of the file){unfinished}\n")
+    elif report.exit_code == EXIT_FAILED:
+        bad = [names[v.seat] for v in report.verdicts if not v.honest]
+        w(f"\nNOT VERIFIED: {' and '.join(bad)} misbehaved; every other seat's record "
+          f"holds{unfinished}\n")
     else:
-        reasons = []
-        if report.problems:
-            reasons.append(f"{len(report.problems)} failed check"
-                           f"{'s' if len(report.problems) != 1 else ''}")
-        if not report.complete:
-            reasons.append("the game is not complete")
-        w(f"\nNOT VERIFIED: {'; '.join(reasons)}\n")
+        state = (f"final state {report.final_hash.hex() if report.final_hash else ''}"
+                 if report.complete else "the game is not finished")
+        w(f"\nVERIFIED: every seat's record holds (every signature, link, reveal and turn "
+          f"checks out); {state}\n")
 
 
 def _write_steps(report: Audit, names: list[str], out: TextIO) -> None:
@@ -244,6 +278,12 @@ def _write_chance(step: ChanceReport, names: list[str], out: TextIO) -> None:
         who = names[seat] if seat >= 0 else "(nobody's)"
         w(f"  reveal {who:<12} {reveal.hex()}\n")
     w(f"  entropy      {step.entropy.hex()}\n")
+    _write_draw(draw, names, out)
+
+
+def _write_draw(draw: Draw, names: list[str], out: TextIO) -> None:
+    """What a chance event drew, in words."""
+    w = out.write
     if isinstance(draw, SetupDraw):
         goods = "; ".join(f"{names[s]} {' '.join(map(str, g))}" for s, g in enumerate(draw.goods))
         w(f"  {names[draw.start_player]} starts; starting goods: {goods}\n")

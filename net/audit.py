@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from p2p_burgundy import new_game, state_hash
+from p2p_burgundy import draw_chance, new_game, state_hash
 
+from .beacon import earlier_link, event_entropy, verify_reveal
 from .contents import Chat as ChatContent
 from .contents import Reveal, SeatToBot, Turn
 from .errors import DecodeError, ProtocolError, RemoteProtocolError
@@ -51,6 +52,7 @@ from .report import (
     Step,
     TurnReport,
     VoidEntry,
+    Withheld,
 )
 from .session import Session
 from .start import Start, parse_start
@@ -292,6 +294,7 @@ class _Auditor:
                 for seat, seq in sorted(session.resigned.items())),
             ended=session.ended,
             void=void,
+            withheld=_withheld(session),
             sole_contributor=session.sole_contributor,
             waiting=session.waiting_for(),
             final_hash=state_hash(state),
@@ -406,6 +409,31 @@ def _agreement_verdict(session: Session, seat: int, seq: int, content: SeatToBot
                 "while the game waits there)", False)
     return (f"the game did not wait for {name} at step {step} (it was resolved from the "
             "entries)", False)
+
+
+def _withheld(session: Session) -> tuple[Withheld, ...]:
+    """Every reveal withheld where its seat was handed over (not a resignation: that seat
+    consented), with what the event would have drawn with it once a later reveal of that
+    seat shows the withheld link."""
+    out = []
+    for seat, step in sorted(session.forfeits.items()):
+        event = session.history[step] if step < len(session.history) else None
+        if seat in session.resigned or not isinstance(event, ChanceResolved):
+            continue
+        k = event.index
+        later = [(c.event, c.link) for c in session.contents[seat]
+                 if isinstance(c, Reveal) and c.event >= k
+                 and verify_reveal(session.seats[seat].commitment, c.event, c.link)]
+        would_have = None
+        if later:
+            first, shown = min(later)
+            link = earlier_link(shown, first, k)
+            reveals = dict(zip(event.seats, event.reveals, strict=True)) | {seat: link}
+            entropy = event_entropy(session.game_id, k, [reveals[s] for s in sorted(reveals)])
+            before = session.history[step - 1].state if step else new_game(session.config)
+            would_have = draw_chance(before, entropy)[1]
+        out.append(Withheld(seat, k, step, would_have))
+    return tuple(out)
 
 
 def _who(key: bytes) -> str:

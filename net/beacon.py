@@ -86,6 +86,13 @@ class HashChain:
         return f"<HashChain commitment={self.commitment[:8].hex()}…>"
 
 
+def earlier_link(link: bytes, k: int, earlier: int) -> bytes:
+    """The link for chance event ``earlier`` of the chain whose link for event ``k`` is
+    ``link`` (``earlier <= k``): each link hashes to the one before it, so a later reveal
+    shows every earlier one (what a withheld reveal was, once its author revealed later)."""
+    return _walk(link, k - earlier)
+
+
 def verify_reveal(commitment: bytes, k: int, revealed: bytes) -> bool:
     """Whether ``revealed`` is the link for chance event ``k`` of the chain ``commitment``.
 

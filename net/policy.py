@@ -62,7 +62,10 @@ class HandOverPolicy:
         from), and since when; True if that changed what :attr:`silent` or :meth:`gone` say."""
         before = self.silent, set(self._gone(now))
         waiting = session.waiting_for()
-        blocking = set(waiting.seats) if waiting is not None else set()
+        # Voters that have not yet said anything past a step whose inputs are all in cannot
+        # be handed over there (only a seat whose input the step needs can): not "gone".
+        blocking = (set(waiting.seats) if waiting is not None and waiting.what != "hand-over"
+                    else set())
         silent = (set(missing) & blocking) - {session.my_seat} - set(session.forfeits)
         for seat in list(self._silent_since):
             if seat not in silent:

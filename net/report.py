@@ -36,6 +36,12 @@ class Check(Enum):
     RESIGNED = "resigned"  # an entry its author signed after resigning
 
 
+FILE_CHECKS = frozenset({Check.FILE, Check.DECODE, Check.SIGNATURE, Check.START, Check.GAME,
+                         Check.SEAT, Check.LINK})
+"""Checks about the file itself (its records, their signatures, the START, the chains' links):
+a failure there is nobody's signed misbehaviour, the file is broken."""
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One failed check. ``record`` is the entry's index in the input (from 0), ``author``
@@ -64,6 +70,26 @@ class Problem:
         at = f" [{', '.join(where)}]" if where else ""
         return f"{self.check.value}: {self.reason}{at}"
 
+    @property
+    def of_file(self) -> bool:
+        """Whether it is about the file itself, not a seat's signed entry (:data:`FILE_CHECKS`,
+        or no seat to name)."""
+        return self.check in FILE_CHECKS or self.seat is None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatVerdict:
+    """Whether seat ``seat``'s record holds: ``problems`` are its own signed entries that
+    break a rule (after its RESIGN or the end, equivocation, illegal or late entries, ...).
+    Only the seat's own entries count against it: another seat's can never make it fail."""
+
+    seat: int
+    problems: tuple[Problem, ...]
+
+    @property
+    def honest(self) -> bool:
+        return not self.problems
+
 
 @dataclass(frozen=True, slots=True)
 class VoidEntry:
@@ -83,6 +109,19 @@ class VoidEntry:
         where = f"record {self.record}, " if self.record is not None else ""
         verdict = "fails verification" if self.fails else "does not affect verification"
         return f"{where}seat {self.seat} seq {self.seq} {self.kind}: {self.reason} ({verdict})"
+
+
+@dataclass(frozen=True, slots=True)
+class Withheld:
+    """Seat ``seat`` withheld its reveal for chance event ``event`` and was handed over at
+    that step (``step``), so the event was drawn without it. ``would_have`` is what the
+    engine would have drawn with it, once a later reveal of that seat in the file shows the
+    withheld link (each link hashes to the one before it); None while none does."""
+
+    seat: int
+    event: int
+    step: int
+    would_have: Draw | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +226,7 @@ class Audit:
     resignations: tuple[Resignation, ...] = ()  # seats whose players resigned, by seat
     ended: tuple[int, int] | None = None  # (seat, step): the only player left ended the game
     void: tuple[VoidEntry, ...] = ()  # every entry that does not count, with its verdict
+    withheld: tuple[Withheld, ...] = ()  # every reveal withheld where its seat was handed over
     sole_contributor: tuple[int, int] | None = None  # (seat, k): only it from event k on
     waiting: Waiting | None = None
     final_hash: bytes | None = None
@@ -202,6 +242,27 @@ class Audit:
     def ok(self) -> bool:
         """The game is complete and every check held."""
         return self.complete and not self.problems
+
+    @property
+    def file_problems(self) -> tuple[Problem, ...]:
+        """The problems of the file itself (:attr:`Problem.of_file`)."""
+        return tuple(p for p in self.problems if p.of_file)
+
+    @property
+    def verdicts(self) -> tuple[SeatVerdict, ...]:
+        """A verdict for each seat, in seat order: its own misbehaviour, if any."""
+        return tuple(SeatVerdict(p.seat, tuple(q for q in self.problems
+                                               if not q.of_file and q.seat == p.seat))
+                     for p in self.players)
+
+    @property
+    def exit_code(self) -> int:
+        """``burgundy verify``'s exit code: 2 if the file itself is broken (or holds no
+        game), else 1 if some seat misbehaved, else 0 (every seat's record holds, whether or
+        not the game is finished)."""
+        if self.file_problems or not self.players:
+            return 2
+        return 1 if any(not v.honest for v in self.verdicts) else 0
 
     @property
     def sole_contributor_text(self) -> str | None:
@@ -272,6 +333,11 @@ def _step_json(step: Step) -> dict[str, object]:
             "moves": [repr(a) for a in step.actions], "state_hash": step.state_hash.hex()}
 
 
+def _problem_json(p: Problem) -> dict[str, object]:
+    return {"check": p.check.value, "reason": p.reason, "record": p.record,
+            "author": p.author, "seat": p.seat, "seq": p.seq, "kind": p.kind}
+
+
 def _audit_json(a: Audit) -> dict[str, object]:
     outcome = None
     if a.outcome is not None:
@@ -297,11 +363,12 @@ def _audit_json(a: Audit) -> dict[str, object]:
         ],
         "steps": [_step_json(s) for s in a.steps],
         "chats": [{"seat": c.seat, "seq": c.seq, "text": c.text} for c in a.chats],
-        "problems": [
-            {"check": p.check.value, "reason": p.reason, "record": p.record,
-             "author": p.author, "seat": p.seat, "seq": p.seq, "kind": p.kind}
-            for p in a.problems
-        ],
+        "problems": [_problem_json(p) for p in a.problems],
+        "file_ok": not a.file_problems,
+        "verdicts": [{"seat": v.seat, "name": a.players[v.seat].name, "honest": v.honest,
+                      "problems": [_problem_json(p) for p in v.problems]}
+                     for v in a.verdicts],
+        "exit_code": a.exit_code,
         "proofs": [{"seat": e.seat, "seq": e.seq, "first": e.first.hex(),
                     "second": e.second.hex()} for e in a.proofs],
         "forfeits": [{"seat": seat, "step": step} for seat, step in a.forfeits],
@@ -311,6 +378,9 @@ def _audit_json(a: Audit) -> dict[str, object]:
         "ended": None if a.ended is None else {"seat": a.ended[0], "step": a.ended[1]},
         "void_entries": [{"record": v.record, "seat": v.seat, "seq": v.seq, "kind": v.kind,
                           "reason": v.reason, "fails": v.fails} for v in a.void],
+        "withheld": [{"seat": h.seat, "event": h.event, "step": h.step,
+                      "would_have_drawn": None if h.would_have is None
+                      else _draw_json(h.would_have)} for h in a.withheld],
         "sole_contributor": None if a.sole_contributor is None else {
             "seat": a.sole_contributor[0], "from_event": a.sole_contributor[1],
             "message": a.sole_contributor_text},

@@ -241,7 +241,13 @@ class Session:
             raise LocalProtocolError("we already agreed to hand that seat over at this step")
         if self._signed_off:
             raise LocalProtocolError("we resigned: the others decide without us")
-        self._author(SeatToBot(seat, self.step))
+        step, me = self.step, self.my_seat
+        if self._pass_at(me) is not None:
+            raise LocalProtocolError("we already said we hand nobody over at this step")
+        if step and not any(c is not None and self.marks[step - 1].passes(c)
+                            for c in self.contents[me]):
+            self._author(Seen(step))  # we reached this step (our own turn was the last)
+        self._author(SeatToBot(seat, step))
 
     def resign(self) -> None:
         """Leave the game for good: the stand-in plays our seat from the first step at which
@@ -759,10 +765,13 @@ class Session:
 
     def reached(self, voter: int, seq: int, step: int) -> bool:
         """Whether ``voter`` had reached ``step`` when it signed its entry ``seq``: its chain
-        holds, before it, its reveal for the step's chance event or the last one before it.
-        So nobody can sign agreements for steps rounds ahead."""
-        k = self.marks[step].event
-        return any(isinstance(c, Reveal) and c.event == k for c in self.contents[voter][:seq])
+        holds, before it, an entry that passes the step before (it had resolved every step
+        before ``step``). So nobody can sign agreements ahead, not even for the next turn of
+        the round, that would act the moment that turn comes."""
+        if step == 0:
+            return True
+        before = self.marks[step - 1]
+        return any(c is not None and before.passes(c) for c in self.contents[voter][:seq])
 
     def _handing(self, candidates: list[int], voters: list[int]) -> set[int]:
         """The seats handed over here: the smallest set ``H`` that holds every candidate

@@ -252,8 +252,8 @@ class Resigned(Protocol):
 
     @property
     def resignations(self) -> Sequence[str]:
-        """One sentence per resignation, as ``burgundy verify`` says it (once the game is
-        over)."""
+        """One sentence per resignation, then the verdict for each seat, as ``burgundy
+        verify`` says them (once the game is over)."""
 
 
 @runtime_checkable

@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy.cli.main import main
+from p2p_burgundy.net.contents import Reveal
 from p2p_burgundy.net.events import ChanceResolved
 from p2p_burgundy.net.log import _RECORD_HEADER, FILE_MAGIC, Kind, decode_entry, sign_entry
 from tests.cli.schemas import problems
 from tests.net.harness import NAMES, Table, canonical, forge_chain
 from tests.net.test_fairness_attacks import ended_game, hostile_game
+from tests.net.test_rewind import rewound
 
 
 @pytest.fixture(scope="module")
@@ -73,13 +75,16 @@ def _reasons(out: str) -> list[str]:
     return [line[4:] for line in out.splitlines() if line.startswith("  - ")]
 
 
-def _tampered(tmp_path: Path, records: list[bytes], capsys: pytest.CaptureFixture[str]
-              ) -> list[str]:
+def _tampered(tmp_path: Path, records: list[bytes], capsys: pytest.CaptureFixture[str],
+              expected: int = 1) -> list[str]:
+    """The problems verify lists for ``records``, which exit with ``expected``: 1 a seat
+    misbehaved (its own signed entries), 2 the file itself is broken."""
     code, out = verify(write(tmp_path / "bad.game", records), capsys)
-    assert code == 1
+    assert code == expected
     assert out.splitlines()[-1].startswith("NOT VERIFIED")
     json_code, doc = verify(tmp_path / "bad.game", capsys, "--json")
-    assert json_code == 1 and json.loads(doc)["ok"] is False
+    assert json_code == expected and json.loads(doc)["ok"] is False
+    assert json.loads(doc)["exit_code"] == expected
     return _reasons(out)
 
 
@@ -90,7 +95,7 @@ def test_a_flipped_signature_byte(tmp_path: Path, game: Table,
     raw[-1] ^= 0x01
     records[30] = bytes(raw)
     entry = decode_entry(records[30])
-    reasons = _tampered(tmp_path, records, capsys)
+    reasons = _tampered(tmp_path, records, capsys, 2)
     assert reasons[0].startswith("signature: the signature does not verify [record 30")
     assert f"seq {entry.seq}" in reasons[0]
 
@@ -106,7 +111,7 @@ def test_an_altered_turn(tmp_path: Path, game: Table,
     raw[where + 1] = 0x09  # ... becomes [9] (Pass)
     records[at] = bytes(raw)
     assert any(r.startswith(f"signature: the signature does not verify [record {at}")
-               for r in _tampered(tmp_path, records, capsys))
+               for r in _tampered(tmp_path, records, capsys, 2))
     # Re-signed by its own author, with the chain re-linked: the rules refuse it.
     entry = decode_entry(game.files[1][at])
     seat = next(i for i, ident in enumerate(game.ids) if ident.public_key == entry.author)
@@ -140,11 +145,12 @@ def test_a_truncated_tail(tmp_path: Path, game: Table,
     path = write(tmp_path / "g.game", game.files[1][:-8])  # the last turns are lost too
     path.write_bytes(path.read_bytes()[:-10])
     code, out = verify(path, capsys)
-    assert code == 1
+    assert code == 2
     reasons = _reasons(out)
     assert reasons[0].startswith("file: torn or corrupt tail: the ")
     assert "(a record cut short)" in reasons[0]
-    assert "the game is not complete" in out.splitlines()[-1]
+    assert out.splitlines()[-1] == ("NOT VERIFIED: the file itself is broken (1 problem of the "
+                                    "file); the game is not finished")
     assert "The game is not finished: it waits for" in out
     assert path.read_bytes() == write(tmp_path / "again.game",
                                       game.files[1][:-8]).read_bytes()[:-10]
@@ -156,7 +162,7 @@ def test_entries_from_another_game_inserted(tmp_path: Path, game: Table,
     other.play(turns=4)
     records = list(game.files[1])
     records[40:40] = other.files[0][1:4]
-    reasons = _tampered(tmp_path, records, capsys)
+    reasons = _tampered(tmp_path, records, capsys, 2)
     assert len(reasons) == 3
     assert all(r.startswith("game: entry from another game (") for r in reasons)
     assert "[record 40," in reasons[0]
@@ -186,19 +192,21 @@ def test_a_file_that_is_not_a_game_file_fails(tmp_path: Path,
     path = tmp_path / "notes.txt"
     path.write_text("hello")
     code, out = verify(path, capsys)
-    assert code == 1
+    assert code == 2
     assert _reasons(out) == ["file: not a p2p-burgundy game file"]
 
 
-def test_a_game_file_of_protocol_version_1_gets_a_clear_message(
-        tmp_path: Path, game: Table, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_game_file_of_an_older_protocol_version_gets_a_clear_message(
+        tmp_path: Path, game: Table, capsys: pytest.CaptureFixture[str], version: int) -> None:
     path = write(tmp_path / "old.game", game.files[0])
-    path.write_bytes(b"P2PBURGUNDY-GAME\x00\x01" + path.read_bytes()[len(FILE_MAGIC):])
+    path.write_bytes(b"P2PBURGUNDY-GAME\x00" + bytes([version])
+                     + path.read_bytes()[len(FILE_MAGIC):])
     code, out = verify(path, capsys)
-    assert code == 1
-    assert _reasons(out) == ["file: a game file of protocol version 1 is not supported: this "
-                             "p2p-burgundy speaks version 3 only (every player needs a release "
-                             "of the same version)"]
+    assert code == 2
+    assert _reasons(out) == [f"file: a game file of protocol version {version} is not "
+                             "supported: this p2p-burgundy speaks version 3 only (every player "
+                             "needs a release of the same version)"]
 
 
 def test_a_hand_over_that_leaves_one_contributor_names_who_could_predict_the_dice(
@@ -290,3 +298,55 @@ def test_every_void_entry_is_listed_with_its_reason_and_verdict(
     code, out = verify(path, capsys)
     assert "void entries (signed entries of this game that do not count" in out
     assert "(fails verification)" in out and "(does not affect verification)" in out
+
+
+def test_signing_after_resign_names_the_resigner_and_every_other_seat_holds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bob resigns, then keeps signing (a turn, a reveal) as a modified client would: only
+    Bob is named, with those entries; Ann's and Cid's records hold, in text and JSON."""
+    table = Table(3, seed=21)
+    table.play(turns=7)
+    table.sessions[1].resign()
+    table.flush(1)
+    table.pump()
+    table.play()
+    bob = table.sessions[0].chains[1]
+    assert bob[-1].kind == Kind.RESIGN
+    entries = forge_chain(table, 1, len(bob), Kind.TURN, [3, [[10]]])
+    path = write(tmp_path / "g.game", entries)
+    code, out = verify(path, capsys)
+    assert code == 1
+    lines = out.splitlines()
+    verdicts = lines[lines.index("Verdict by seat:") + 1:]
+    assert verdicts[0] == "  Ann (seat 0): its record holds"
+    assert verdicts[1] == "  Bob (seat 1): MISBEHAVED, 1 entry break a rule:"
+    assert verdicts[2].startswith(f"      - resigned: Bob: Bob resigned (seq {len(bob) - 1})")
+    assert f"seq {len(bob)}, turn]" in verdicts[2]
+    assert verdicts[3] == "  Cid (seat 2): its record holds"
+    assert lines[-1] == "NOT VERIFIED: Bob misbehaved; every other seat's record holds"
+    code, doc = verify(path, capsys, "--json")
+    report = json.loads(doc)
+    assert code == 1 and report["exit_code"] == 1 and report["file_ok"]
+    assert [(v["seat"], v["honest"]) for v in report["verdicts"]] == [
+        (0, True), (1, False), (2, True)]
+    assert [(p["check"], p["seq"]) for p in report["verdicts"][1]["problems"]] == [
+        ("resigned", len(bob))]
+    # The file without Bob's extra entry: every seat holds, exit 0.
+    code, out = verify(write(tmp_path / "h.game", canonical(table)), capsys)
+    assert code == 0 and out.splitlines()[-1].startswith("VERIFIED: every seat's record holds")
+
+
+def test_a_withheld_reveal_is_named_with_what_it_would_have_drawn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table, step, _ = rewound(Reveal, 12)
+    code, out = verify(write(tmp_path / "g.game", table.files[0]), capsys)
+    assert code == 0  # the withholder's late entries pass: every seat's record holds
+    event = table.sessions[0].history[step]
+    assert isinstance(event, ChanceResolved)
+    assert (f"Cid withheld its reveal for chance event {event.index} and was handed over "
+            f"there (step {step}); the event was drawn without it.") in out
+    assert "Its later reveal shows the withheld link: with it, the event would have drawn:" in out
+    code, doc = verify(tmp_path / "g.game", capsys, "--json")
+    [held] = json.loads(doc)["withheld"]
+    assert (held["seat"], held["event"], held["step"]) == (2, event.index, step)
+    assert held["would_have_drawn"] is not None

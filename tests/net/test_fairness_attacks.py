@@ -31,7 +31,7 @@ from p2p_burgundy.net.events import (
 from p2p_burgundy.net.log import Kind
 from p2p_burgundy.net.session import Session
 
-from .harness import Table, canonical
+from .harness import Table, canonical, random_turn
 from .test_lobby import started
 
 Step = ChanceResolved | TurnApplied
@@ -193,6 +193,40 @@ def test_agreements_signed_ahead_never_take_a_seat_whose_turn_comes_later() -> N
     assert {v.reason for v in report.void} == {
         f"signed before its author reached step {named} (an agreement cannot be signed ahead)"
         for named in ahead}
+
+
+def test_an_agreement_signed_ahead_within_the_round_never_takes_the_next_turn() -> None:
+    """Two players: Ann, about to play, signs now an agreement naming the step of Bob's next
+    turn, so that it would act the moment his turn starts. Bob's own turn counts (his client
+    lets him play it), on every peer; the agreement is void, and the file verifies."""
+    table = Table(2, seed=9)
+    table.play(turns=4)
+    table.paused = True
+    table.pump()
+    ann, bob = table.sessions
+    while not (ann.my_turn and ann.state.chance is None):
+        table.paused = False
+        table.play(turns=1)
+        table.paused = True
+        table.pump()
+    named = ann.step + 1  # Bob's turn comes right after Ann's
+    sign_agreement(table, 0, 1, named)
+    ann.submit_turn(random_turn(ann.state, random.Random(0)))
+    table.flush(0)
+    table.pump()
+    assert bob.state.to_move == 1 and bob.step == named and bob.my_turn
+    bob.submit_turn(random_turn(bob.state, random.Random(1)))
+    table.flush(1)
+    table.pump()
+    for session in table.sessions:
+        played = session.history[named]
+        assert isinstance(played, TurnApplied) and played.seat == 1 and session.forfeits == {}
+    table.paused = False
+    table.play()
+    report = audit(canonical(table))
+    assert report.ok
+    assert [v.reason for v in report.void if v.kind == "seat_to_bot"] == [
+        f"signed before its author reached step {named} (an agreement cannot be signed ahead)"]
 
 
 # --- 4. Conflicting agreements cannot split the game ---

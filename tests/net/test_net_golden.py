@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import test_beacon, test_draws, test_identity, test_log, test_start, test_wire
+from . import test_beacon, test_draws, test_identity, test_log, test_standin, test_start, test_wire
 
 # Prints one of every deterministic output of the primitives.
 _SCRIPT = """
@@ -112,8 +112,11 @@ def test_protocol_doc_shows_the_pinned_draw_and_entry_vectors() -> None:
         test_start.START_TABLE_CODE,
         test_start.ANN_CHAIN_SEED,
         test_start.ANN_CHAIN_COMMITMENT,
+        test_standin.SEEN_ID,
+        str(test_standin.STANDIN_TURN),
     ]
     assert [vector for vector in vectors if vector not in doc] == []
     body = "".join(doc.split("```")[1::2])  # hex dumps may wrap inside code blocks
     flat = "".join(body.split())
     assert test_log.CHAT_BODY in flat and test_log.REVEAL_BODY in flat
+    assert test_standin.SEEN_BODY in flat

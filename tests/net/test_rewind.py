@@ -15,8 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from p2p_burgundy import draw_chance
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.audit import audit
+from p2p_burgundy.net.beacon import event_entropy
 from p2p_burgundy.net.contents import Reveal, Turn
 from p2p_burgundy.net.events import (
     ChanceResolved,
@@ -29,6 +31,7 @@ from p2p_burgundy.net.events import (
 )
 from p2p_burgundy.net.log import decode_entry
 from p2p_burgundy.net.messages import Tag
+from p2p_burgundy.net.report import Withheld
 
 from .harness import Table, canonical
 from .test_fairness_attacks import spectator
@@ -176,3 +179,31 @@ def test_a_withheld_reveal_is_never_drawn_again() -> None:
             if isinstance(e, ChanceResolved)] == list(range(31))
     assert all(not isinstance(e, EntryRejected) or e.seat == WITHHOLDER
                for e in table.events[0])
+
+
+@pytest.mark.parametrize("later", [12, None], ids=["12", "end"])
+def test_the_audit_names_the_withheld_reveal_and_what_it_would_have_drawn(
+        later: int | None) -> None:
+    table, step, _ = rewound(Reveal, later)
+    honest = table.sessions[0]
+    event = honest.history[step]
+    assert isinstance(event, ChanceResolved)
+    late = next(c for c in table.sessions[WITHHOLDER].contents[WITHHOLDER]
+                if isinstance(c, Reveal) and c.event == event.index)
+    entropy = event_entropy(table.game_id, event.index, [*event.reveals, late.link])
+    before = honest.history[step - 1].state
+    report = audit(table.files[0])
+    assert report.withheld == (
+        Withheld(WITHHOLDER, event.index, step, draw_chance(before, entropy)[1]),)
+    assert report.withheld[0].would_have != event.drew
+    # Before any later reveal of the withholder, it is named, with nothing to show yet.
+    without = [raw for raw in table.files[0]
+               if decode_entry(raw).author != table.ids[WITHHOLDER].public_key
+               or decode_entry(raw).seq < min(q for (s, q) in honest.rejected
+                                              if s == WITHHOLDER)]
+    assert audit(without).withheld == (Withheld(WITHHOLDER, event.index, step, None),)
+
+
+def test_a_withheld_turn_is_no_withheld_reveal() -> None:
+    table, _, _ = rewound(Turn, 12)
+    assert audit(table.files[0]).withheld == ()

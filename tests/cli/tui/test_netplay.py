@@ -321,6 +321,7 @@ def test_two_players_one_resigns_the_other_finishes_against_the_bot(
     model.refresh()  # the game is over: the final scores
     page = render(model, compute_layout(80, 24), footer_keys(model)).text()
     assert any(line.startswith(said) for line in page), page
+    assert any(line.startswith("Every seat's record holds.") for line in page), page
 
 
 def described(snapshot: Snapshot, names: list[str], since: int = 0) -> list[HistoryEntry]:
