@@ -7,7 +7,7 @@ client read these classes, never the payload's positions. START has its own pars
 
 >>> from p2p_burgundy import END_TURN
 >>> Turn(3, (END_TURN,)).to_payload()
-[3, [[10]]]
+[3, [(10,)]]
 >>> Reveal(-1, bytes(32))
 Traceback (most recent call last):
 ...

@@ -16,7 +16,7 @@ else.
 >>> parse_entry(entry.raw) == entry
 True
 >>> entry.kind, entry.payload, entry.id.hex()[:12]
-(<Kind.CHAT: 4>, ('hello',), '56e374e36ee0')
+(<Kind.CHAT: 4>, ('hello',), 'f17ccf70c195')
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ silent for ``after`` seconds again before we agree at another step (an agreement
 step: if the game moved on meanwhile, we agree again where it waits).
 
 >>> from types import SimpleNamespace as Fake
->>> session = Fake(waiting_for=lambda: Fake(seats=(2,)), my_seat=0, forfeits={}, step=7)
+>>> session = Fake(waiting_for=lambda: Fake(what="turn", seats=(2,)), my_seat=0, forfeits={},
+...                step=7)
 >>> policy = HandOverPolicy(after=10.0)
 >>> policy.observe(session, missing=[2], now=100.0), policy.silent, policy.gone(7, now=105.0)
 (True, {2}, [])
