@@ -356,6 +356,7 @@ class NetTable:
         self._resigned: set[int] = set()  # seats whose resignation was shown
         self._resignations: list[str] = []  # for the final scores, once the game is over
         self._sole: tuple[int, int] | None = None  # the sole entropy contributor announced
+        self._shown_withheld: set[tuple[int, int]] = set()  # (seat, event) rolls shown
         self._ended: str | None = None
         self._clock = clock
         self._policy = HandOverPolicy(gone_after)
@@ -547,6 +548,7 @@ class NetTable:
             self._over = True
             out += self._game_over(snapshot)
         out += self._hand_overs(snapshot)
+        out += self._withheld_shown(snapshot)
         if changed or out or (snapshot.state, snapshot.waiting, snapshot.choice_state) != (
                 before.state, before.waiting, before.choice_state):
             out.append(StateChanged())
@@ -580,6 +582,21 @@ class NetTable:
         self._history.append(HistoryEntry(None, f"{who}, the only player left, ended the "
                                           "game and wins.", EntryKind.EVENT))
         return [GameEnded(self._ended)]
+
+    def _withheld_shown(self, snapshot: Snapshot) -> list[TableEvent]:
+        """Once a later reveal of a seat that withheld one gives the withheld link away,
+        what that chance event would have drawn with it (once each)."""
+        out: list[TableEvent] = []
+        for held in snapshot.withheld:
+            if held.would_have is None or (held.seat, held.event) in self._shown_withheld:
+                continue
+            self._shown_withheld.add((held.seat, held.event))
+            text = (f"{self._names[held.seat]}'s later reveal gives away the one it withheld: "
+                    f"with it, chance event {held.event} would have drawn:")
+            self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
+            self._history += chance_lines(held.would_have, self._names)
+            out.append(Notice(text))
+        return out
 
     def _verdicts(self, snapshot: Snapshot) -> list[str]:
         """A verdict for each seat, from the entries that broke a rule (another seat's never

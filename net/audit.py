@@ -294,7 +294,7 @@ class _Auditor:
                 for seat, seq in sorted(session.resigned.items())),
             ended=session.ended,
             void=void,
-            withheld=_withheld(session),
+            withheld=withheld_reveals(session),
             sole_contributor=session.sole_contributor,
             waiting=session.waiting_for(),
             final_hash=state_hash(state),
@@ -411,7 +411,7 @@ def _agreement_verdict(session: Session, seat: int, seq: int, content: SeatToBot
             "entries)", False)
 
 
-def _withheld(session: Session) -> tuple[Withheld, ...]:
+def withheld_reveals(session: Session) -> tuple[Withheld, ...]:
     """Every reveal withheld where its seat was handed over (not a resignation: that seat
     consented), with what the event would have drawn with it once a later reveal of that
     seat shows the withheld link."""

@@ -21,10 +21,12 @@ from types import MappingProxyType
 from p2p_burgundy import GameConfig, GameState
 from p2p_burgundy.scoring import Outcome
 
+from .audit import withheld_reveals
 from .contents import Chat
 from .events import EntryRejected, Equivocation, Resolved, Waiting
 from .identity import table_code
 from .lobby import HostLobby, JoinLobby, Member
+from .report import Withheld
 from .session import Session
 from .start import Seat
 
@@ -57,6 +59,7 @@ class Snapshot:
     equivocations: tuple[Equivocation, ...]  # proofs, in the order they were found
     overruled: int | None  # the step our seat was handed over at after our own entry for it
     missing: tuple[int, ...]  # seats the driver has not heard from for a while
+    withheld: tuple[Withheld, ...]  # reveals withheld where their seats were handed over
 
     @property
     def over(self) -> bool:
@@ -131,6 +134,7 @@ class Snapshots:
             equivocations=tuple(session.proofs),
             overruled=session.overruled,
             missing=silent,
+            withheld=withheld_reveals(session) if session.forfeits else (),
         )
         return self._last
 

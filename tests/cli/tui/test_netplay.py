@@ -34,12 +34,14 @@ from p2p_burgundy.cli.tui.table import (
 from p2p_burgundy.config import Setup
 from p2p_burgundy.net import peer as peer_module
 from p2p_burgundy.net.audit import audit_file
+from p2p_burgundy.net.contents import Reveal
 from p2p_burgundy.net.events import ChanceResolved
 from p2p_burgundy.net.log import FILE_MAGIC, GameFile, Kind, decode_entry, read_records
 from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
 
 from ...net.harness import Table, random_turn
+from ...net.test_rewind import rewound
 from .netgames import bot_game, play_out, play_until, wait_until
 
 LOOPBACK = "127.0.0.1"
@@ -430,3 +432,36 @@ def test_a_late_entry_of_a_seat_handed_over_changes_no_line_the_table_showed() -
     assert list(net.history)[:len(before)] == before
     assert any(isinstance(e, Notice) and "its turn" in e.text
                and "the hand-over came first" in e.text for e in events)
+
+
+def test_the_table_names_a_withheld_reveal_and_then_what_it_would_have_drawn() -> None:
+    """Cid withheld its reveal and was handed over there; the table says so, and once Cid's
+    late reveal arrives, what that chance event would have drawn with it."""
+    table, step, _ = rewound(Reveal, 12)
+    cid = table.ids[2].public_key
+    late_from = min(q for (s, q) in table.sessions[0].rejected if s == 2)
+    entries = [decode_entry(raw) for raw in table.files[0][1:]]
+    watcher = Session(table.start)
+    for entry in entries:
+        if entry.author != cid or entry.seq < late_from:
+            watcher.receive_entry(entry.raw)
+    snapshots = Snapshots(watcher)
+    peer = SimpleNamespace(snapshot=snapshots.take(()), game_file=SimpleNamespace(path=Path()))
+    net = NetTable(SimpleNamespace(peer=peer))  # type: ignore[arg-type]  # what it reads
+    net.poll()
+    event = watcher.history[step]
+    assert isinstance(event, ChanceResolved)
+    assert any(h.text.endswith(f"Cid withheld its reveal for chance event {event.index}: it "
+                               "was drawn without it.") for h in net.history)
+    for entry in entries:
+        if entry.author == cid and entry.seq >= late_from:
+            watcher.receive_entry(entry.raw)
+    peer.snapshot = snapshots.take(())
+    events = net.poll()
+    said = (f"Cid's later reveal gives away the one it withheld: with it, chance event "
+            f"{event.index} would have drawn:")
+    assert [e for e in events if isinstance(e, Notice) and e.text == said]
+    [held] = net.snapshot.withheld
+    at = [h.text for h in net.history].index(said)
+    assert net.history[at + 1:at + 1 + len(chance_lines(held.would_have, net.names))] == \
+        chance_lines(held.would_have, net.names)  # type: ignore[arg-type]
