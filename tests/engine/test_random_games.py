@@ -31,6 +31,7 @@ from p2p_burgundy.actions import (
     PayTribute,
     PlaceFromDepot,
     SetDie,
+    TakeFirst,
     TakeShield,
 )
 from p2p_burgundy.config import Module, Setup
@@ -59,6 +60,7 @@ from tests.engine.helpers import (
     E2011,
     E2019,
     POLICIES,
+    SOLO_STEPS,
     frontier_of,
     random_game,
     solo_builder,
@@ -72,8 +74,6 @@ SETUPS = (Setup.STANDARD, Setup.STANDARD, Setup.EXPERTS_OPEN, Setup.STANDARD,
 SHIELD_STEPS = {Step.TRIBUTE, Step.SHIELD_TILE, Step.SHIELD_GOODS}
 SHIELD_ACTIONS = {TakeShield, PayTribute, SetDie, PlaceFromDepot, BorrowMonasteries}
 EXPANSION_STEPS = {Step.WHITE_CASTLE, Step.CRANE} | SHIELD_STEPS  # only with the modules
-SOLO_STEPS = {Step.EXCHANGE, Step.PAY_GOODS, Step.REWARD, Step.REWARD_PLACE, Step.TARGET,
-              Step.ORDER}
 _FINAL = (Category.KNOWLEDGE, Category.GOODS_LEFT, Category.SILVER_LEFT, Category.WORKERS_LEFT)
 
 
@@ -389,7 +389,7 @@ def test_random_legal_games_finish_and_keep_every_invariant(players):
     assert {s for kind, s in coverage if kind == "step"} == set(Step) - EXPANSION_STEPS \
         - SOLO_STEPS
     assert {a for kind, a in coverage if kind == "action"} == set(ACTION_TYPES.values()) - {
-        BuyWorkers, UseBuilding, PayGoods, BuyPoints} - SHIELD_ACTIONS
+        BuyWorkers, UseBuilding, PayGoods, BuyPoints, TakeFirst} - SHIELD_ACTIONS
     assert {k for kind, k in coverage if kind == "knowledge"} == set(range(1, 27))
     assert coverage[("bonus", 1)] and coverage[("bonus", 2)]
     assert coverage[("region", "completed")] > GAMES_PER_PLAYER_COUNT
@@ -421,7 +421,7 @@ def test_random_games_with_every_module_keep_every_invariant(players):
     assert coverage[("games", "over")] == MODULE_GAMES
     assert {s for kind, s in coverage if kind == "step"} >= EXPANSION_STEPS
     assert {a for kind, a in coverage if kind == "action"} == set(ACTION_TYPES.values()) - {
-        PayGoods, BuyPoints}
+        PayGoods, BuyPoints, TakeFirst}
     assert set(placed) == set(range(Tile.KNOWLEDGE_27, Tile.INN + 1))
     assert laid > MODULE_GAMES * players  # sold goods went on the trade routes
 
