@@ -25,6 +25,7 @@ import functools
 import itertools
 import operator
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .actions import (
@@ -33,7 +34,6 @@ from .actions import (
     DISCARD,
     END_TURN,
     PASS,
-    PAY_GOODS,
     PLACE_TILE,
     SELL_GOODS,
     TAKE_GOODS,
@@ -44,7 +44,6 @@ from .actions import (
     Action,
     BorrowMonasteries,
     Buy,
-    BuyPoints,
     BuyWorkers,
     ChooseEstate,
     Discard,
@@ -57,7 +56,6 @@ from .actions import (
     PlaceTile,
     SellGoods,
     SetDie,
-    TakeFirst,
     TakeGoods,
     TakeShield,
     TakeTile,
@@ -86,7 +84,7 @@ from .chance import (
     RoundDraw,
     SetupDraw,
 )
-from .config import CHOOSE, Edition, GameConfig, Module
+from .config import CHOOSE, MODULE_ORDER, Edition, GameConfig, Module
 from .errors import ChanceError, IllegalAction
 from .estate import DIE_PATTERN, NEIGHBOURS, SPACE_COUNT, Estate, bits, box_sides
 from .rivers import river_reach
@@ -146,8 +144,6 @@ TRACK_STEPS = 7  # turn order track spaces in use: start + one per ship (6 river
 SOLO_WORKERS = 2  # the solo player's workers at the start
 FULL_ESTATE = (1 << SPACE_COUNT) - 1  # every space covered: the solo game is won
 EXCHANGE_GOODS = 5  # the solo game: goods a ship may give for a black depot tile
-TARGET_STEP = 5  # the solo game: the target marker moves down 5 at each reset ...
-TARGET_FLOOR = 5  # ... but never onto the start space (our reading)
 ALL_SPACES = (1 << SPACE_COUNT) - 1
 SHIELD_TRIBUTE = 1  # silverlings (or workers, with shield #3) per shield at each phase end
 
@@ -649,7 +645,8 @@ def legal_actions(state: GameState) -> list[Action]:
     step, arg = state.pending[-1]
     if step == _DIE_STEP:  # the commonest decision after the turn's
         return _action_choices(state, p, p.dice[arg], p.workers)
-    return _CHOICES[step](state, p, arg)
+    choices = (_BOUND[state.config.variant] or _bind(state.config)).choices[step]
+    return choices(state, p, arg) if choices else []
 
 
 _DICE_LEFT = ((USE_DIE[0], USE_DIE[1]), (USE_DIE[1],), (USE_DIE[0],), ())  # by dice_used
@@ -910,24 +907,6 @@ def _crane_buildings(config: GameConfig) -> tuple[int, ...]:
     return tuple(Building)
 
 
-def _exchange_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    """The solo game's ship exchange: a black depot tile (face down) for 5 goods, or Pass."""
-    if sum(p.goods) < EXCHANGE_GOODS:
-        return [PASS]  # (the exchange is only offered with 5 goods)
-    return [*(TAKE_TILE[0][slot] for slot, tile in enumerate(state.depots[0]) if tile != EMPTY),
-            PASS]
-
-
-def _pay_goods_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    return [PAY_GOODS[g] for g in range(1, 7) if p.goods[g]]
-
-
-def _reward_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    """The solo game's colour reward: each black depot tile that can go on the duchy now, or
-    (only when none can: what the actions taken since the reward came may have done) Pass."""
-    return _reward_tiles(state, p) or [PASS]
-
-
 def _reward_tiles(state: GameState, p: PlayerState) -> list[Action]:
     board = state.boards[0]
     frontier = p.frontier & river_reach(board, p.occupied)
@@ -943,14 +922,6 @@ def _reward_tiles(state: GameState, p: PlayerState) -> list[Action]:
     return actions
 
 
-def _reward_place_choices(state: GameState, p: PlayerState, storage: int) -> list[Action]:
-    return [a for a in _placements(state, p, 0, 0, 1)
-            if isinstance(a, PlaceTile) and a.storage == storage]
-
-
-def _target_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    needed = state.modules.vp_target - state.modules.vp_counter
-    return [BuyPoints(needed), PASS] if p.silver >= needed else [PASS]
 # --- Shields (shields module) ----------------------------------------------------------------
 
 def _holder(state: GameState, shield: int) -> int:
@@ -1063,11 +1034,6 @@ _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
     Step.CHOOSE_ESTATE: _estate_choices,
     Step.WHITE_CASTLE: _white_castle_choices,
     Step.CRANE: _crane_choices,
-    Step.EXCHANGE: _exchange_choices,
-    Step.PAY_GOODS: _pay_goods_choices,
-    Step.REWARD: _reward_choices,
-    Step.REWARD_PLACE: _reward_place_choices,
-    Step.TARGET: _target_choices,
     Step.TRIBUTE: _tribute_choices,
     Step.SHIELD_TILE: _shield_tile_choices,
     Step.SHIELD_GOODS: _shield_goods_choices,
@@ -1113,9 +1079,10 @@ def apply(state: GameState, action: Action) -> GameState:
     if state.phase >= PHASES:
         raise IllegalAction(f"{action!r}: the game is over")
     step, arg = state.pending[-1] if state.pending else _NOTHING_PENDING
-    run = _APPLY[step].get(type(action))
+    rules = _BOUND[state.config.variant] or _bind(state.config)
+    run = rules.apply[step].get(type(action))
     if run is None:
-        raise IllegalAction(f"{action!r}: not a choice now; {_EXPECTED[Step(step)]}")
+        raise IllegalAction(f"{action!r}: not a choice now; {rules.expected[step]}")
     try:
         return run(state, action, arg)
     except IllegalAction as exc:
@@ -1142,16 +1109,12 @@ def _on_turn(handler: _Handler) -> _Apply:
         if state.pending:
             new.pending = state.pending[:-1]
         handler(turn, action, arg)
-        if state.config.solo and not turn.new.is_over:
-            _move_counter(turn, turn.p.vp - state.players[0].vp)
-            if not state.pending or state.pending[-1][0] != Step.ORDER:
-                _offer_order(turn.new)
         return turn.new
 
     return run
 
 
-_EXPECTED = {
+_EXPECTED: dict[int, str] = {
     Step.TURN: "use a die, buy a tile or end the turn",
     Step.DIE: "take a tile, place a tile, sell goods or take workers with the chosen die",
     Step.FREE_ACTION: "the castle's extra action: take, place, sell or take workers",
@@ -1166,12 +1129,6 @@ _EXPECTED = {
     Step.WHITE_CASTLE: "the white castle's action with the white die: take, place, sell or "
                        "take workers",
     Step.CRANE: "the crane may trigger the effect of any building (or pass)",
-    Step.EXCHANGE: "after your ship you may give 5 goods for a black depot tile (or pass)",
-    Step.PAY_GOODS: "pay the exchange's goods, one tile at a time",
-    Step.REWARD: "a colour is complete: choose a black depot tile to place at once",
-    Step.REWARD_PLACE: "place the black depot tile you chose, any die number",
-    Step.TARGET: "you may buy the victory points that reach the target marker (or pass)",
-    Step.ORDER: "choose which of the pending steps you take first",
     Step.TRIBUTE: "the phase ends: pay 1 for each shield you keep",
     Step.SHIELD_TILE: "the phase ends: your shield places a depot's tile on your estate "
                       "(or pass)",
@@ -1805,142 +1762,10 @@ def _offer_exchange(turn: _Turn) -> None:
         turn.push(Step.EXCHANGE)
 
 
-def _exchange(turn: _Turn, action: TakeTile, _: int) -> None:
-    if sum(turn.p.goods) < EXCHANGE_GOODS:
-        raise turn.fail(action, f"the exchange costs {EXCHANGE_GOODS} goods tiles; you have "
-                                f"{sum(turn.p.goods)}")
-    if action.depot != 0:
-        raise turn.fail(action, "the exchange takes a tile of the black depot (0)")
-    _check_slot(turn, action, 0, action.slot)
-    _store(turn, FACE_DOWN + _take_from_depot(turn.new, 0, action.slot))
-    _push_under_discard(turn, Step.PAY_GOODS, EXCHANGE_GOODS)
-
-
-def _pay_goods(turn: _Turn, action: PayGoods, left: int) -> None:
-    _check_goods(turn, action)
-    held = list(turn.p.goods)
-    held[action.goods] -= 1
-    turn.p.goods = tuple(held)
-    out = list(turn.new.modules.goods_out)
-    out[action.goods] += 1
-    turn.new.goods_out = tuple(out)
-    if left > 1:
-        turn.push(Step.PAY_GOODS, left - 1)
-
-
 def _reward(turn: _Turn) -> None:
     """The solo game's colour bonus: a black depot tile placed at once, if one can be."""
     if _reward_tiles(turn.new, turn.p):
         turn.push(Step.REWARD)
-
-
-def _pass_reward(turn: _Turn, action: Pass, _: int) -> None:
-    if _reward_tiles(turn.old, turn.p):
-        raise turn.fail(action, "a black depot tile can go on your duchy: the colour reward "
-                                "is not optional")
-
-
-def _take_reward(turn: _Turn, action: TakeTile, _: int) -> None:
-    if action not in _reward_tiles(turn.old, turn.p):
-        raise turn.fail(action, "choose a tile of the black depot (0) that can go on your "
-                                "duchy now")
-    tile = _take_from_depot(turn.new, 0, action.slot)
-    turn.p.storage = (*turn.p.storage, tile)  # in hand for a moment: placed next
-    turn.push(Step.REWARD_PLACE, len(turn.p.storage) - 1)
-
-
-def _place_reward(turn: _Turn, action: PlaceTile, storage: int) -> None:
-    if action.storage != storage:
-        raise turn.fail(action, f"place the black depot tile you chose (storage {storage})")
-    _check_placement(turn, action)
-    _place(turn, action.storage, action.space)
-
-
-def _buy_points(turn: _Turn, action: BuyPoints, _: int) -> None:
-    needed = turn.old.modules.vp_target - turn.old.modules.vp_counter
-    if action.points != needed:
-        raise turn.fail(action, f"buy exactly the {needed} VP that reach the target marker "
-                                f"({turn.old.modules.vp_target})")
-    if turn.p.silver < needed:
-        raise turn.fail(action, f"{needed} VP cost {needed} silverlings; you have "
-                                f"{turn.p.silver}")
-    turn.p.silver -= needed  # the bought points only move the counter: they score nothing
-    _reach_target(turn)
-
-
-def _move_counter(turn: _Turn, gained: int) -> None:
-    """The solo game, after every action: points gained move the counter, and reaching the
-    target marker resets it; short of it, if the player's silver reaches the target, buying
-    the missing points is offered."""
-    if not gained:
-        return
-    new = turn.new
-    counter = new.modules.vp_counter + gained
-    if counter >= new.modules.vp_target:
-        _reach_target(turn)
-    else:
-        new.vp_counter = counter
-        if turn.p.silver >= new.modules.vp_target - counter:
-            _push_under_discard(turn, Step.TARGET)
-
-
-def _reach_target(turn: _Turn) -> None:
-    """The counter reached the target marker: back to the start (points beyond are lost), the
-    marker 5 down, and an action of any number, as a castle gives."""
-    new = turn.new
-    new.vp_counter = 0
-    new.vp_target = max(TARGET_FLOOR, new.modules.vp_target - TARGET_STEP)
-    _push_under_discard(turn, Step.FREE_ACTION)
-
-
-# The solo game: the steps an action sets off whose order the player chooses ("You choose
-# the order in which you take any (partial) game actions"). A discard comes first (the
-# storage has no room), and the ship's exchange and its payment, a colour reward's
-# placement and shield #5's goods belong to the step before them.
-_ORDERED_STEPS = frozenset((
-    Step.FREE_ACTION, Step.SHIP, Step.WAREHOUSE, Step.CARPENTER, Step.CHURCH, Step.MARKET,
-    Step.CITY_HALL, Step.WHITE_CASTLE, Step.CRANE, Step.REWARD, Step.TARGET))
-
-
-def _order_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    """The solo game's ORDER step: each distinct pending step that may come first, the top
-    one first."""
-    choices: list[Action] = []
-    for step, arg in reversed(state.pending[:-1]):
-        if step in _ORDERED_STEPS:
-            choice = TakeFirst(Step(step), arg)
-            if choice not in choices:
-                choices.append(choice)
-    return choices
-
-
-_CHOICES[Step.ORDER] = _order_choices
-
-
-def _offer_order(new: GameState) -> None:
-    """After an action in the solo game: when two different steps it (or an earlier one) set
-    off are pending, the player chooses which comes first."""
-    pending = new.pending
-    if len(pending) < 2 or pending[-1][0] not in _ORDERED_STEPS:
-        return
-    new.pending = (*pending, (Step.ORDER, 0))
-    if len(_order_choices(new, new.players[0], 0)) < 2:
-        new.pending = pending
-
-
-def _take_first(turn: _Turn, action: TakeFirst, _: int) -> None:
-    choices = _order_choices(turn.old, turn.p, 0)
-    if action not in choices:
-        steps = (Step(step).name for step, _ in reversed(turn.old.pending[:-1])
-                 if step in _ORDERED_STEPS)
-        raise turn.fail(action, "choose one of the pending steps: "
-                                f"{', '.join(dict.fromkeys(steps))}")
-    pending = list(turn.new.pending)
-    for i in range(len(pending) - 1, -1, -1):
-        if pending[i] == (action.step, action.arg):
-            pending.append(pending.pop(i))
-            break
-    turn.new.pending = tuple(pending)
 
 
 def _push_under_discard(turn: _Turn, step: Step, arg: int = 0) -> None:
@@ -2193,7 +2018,6 @@ _HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
     (Step.DISCARD, Discard): _discard,
     (Step.SHIP, TakeGoods): _take_goods,
     (Step.SHIP, Pass): _ship_takes_nothing,
-    (Step.ORDER, TakeFirst): _take_first,
     (Step.WAREHOUSE, SellGoods): _warehouse_sell,
     (Step.WAREHOUSE, Pass): _pass,
     (Step.CITY_HALL, PlaceTile): _city_hall_place,
@@ -2202,14 +2026,6 @@ _HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
     (Step.TURN, BuyWorkers): _buy_workers,
     (Step.CRANE, UseBuilding): _use_building,
     (Step.CRANE, Pass): _pass,
-    (Step.EXCHANGE, TakeTile): _exchange,
-    (Step.EXCHANGE, Pass): _pass,
-    (Step.PAY_GOODS, PayGoods): _pay_goods,
-    (Step.REWARD, TakeTile): _take_reward,
-    (Step.REWARD, Pass): _pass_reward,
-    (Step.REWARD_PLACE, PlaceTile): _place_reward,
-    (Step.TARGET, BuyPoints): _buy_points,
-    (Step.TARGET, Pass): _pass,
     (Step.TURN, TakeShield): _take_shield,
     (Step.TURN, SetDie): _set_die,
     (Step.TURN, BorrowMonasteries): _borrow,
@@ -2227,10 +2043,86 @@ for _step in (Step.CARPENTER, Step.CHURCH, Step.MARKET):
     _HANDLERS[(_step, TakeTile)] = _effect_take
     _HANDLERS[(_step, Pass)] = _pass
 
-# By step, then by action type: how apply makes the next state.
-_APPLY: tuple[dict[type[Action], _Apply], ...] = tuple(
-    {cls: _on_turn(handler) for (s, cls), handler in _HANDLERS.items() if s == step}
-    for step in range(max(Step) + 1)
-)
-_APPLY[Step.TURN][UseDie] = _use_die
-_APPLY[Step.TURN][EndTurn] = _end_turn
+
+
+# --- Engine modules and the rules of each variant ----------------------------------------------
+
+_Choices = Callable[[GameState, PlayerState, int], list[Action]]
+
+
+@dataclass(frozen=True)
+class EngineModule:
+    """The solo game or an expansion module, as what it adds to the base game's rules: python-
+    chess's variants are the model (a class per variant plugging into the board's hooks).
+
+    ``plays(config)`` says whether a game of that config plays the module. ``steps`` are the
+    steps it adds, each with what it asks of the player (the words of an illegal action's
+    error, and a client's prompt); ``choices`` and ``handlers`` are its rows in the dispatch
+    tables of :func:`legal_actions` and :func:`apply` (a handler changes the ``_Turn`` being
+    built, as the base game's do); ``after_action`` runs after every action a handler
+    applies (not after a die chosen or a turn ended, which build their states directly).
+    ``tiles`` and ``categories`` are the tiles and scoring categories it brings. Every module
+    is listed once, in :data:`p2p_burgundy.variants.ENGINE_MODULES`, where the client and the
+    bots learn what each adds.
+    """
+
+    name: str
+    description: str
+    plays: Callable[[GameConfig], bool]
+    steps: tuple[tuple[Step, str], ...] = ()
+    choices: tuple[tuple[Step, _Choices], ...] = ()
+    handlers: tuple[tuple[Step, type[Action], _Handler], ...] = ()
+    after_action: Callable[[_Turn], None] | None = None
+    tiles: tuple[int, ...] = ()
+    categories: tuple[Category, ...] = ()
+
+
+class _Rules:
+    """The dispatch tables of one variant (see :attr:`GameConfig.variant`), bound once: the
+    base game's rows and those of the modules it plays. ``choices`` and ``apply`` are indexed
+    by step (``apply`` then by action type); ``expected`` says what each step asks."""
+
+    __slots__ = ("apply", "choices", "expected")
+
+    def __init__(self, modules: tuple[EngineModule, ...]) -> None:
+        choices: dict[int, _Choices] = dict(_CHOICES)
+        handlers = dict(_HANDLERS)
+        expected: dict[int, str] = dict(_EXPECTED)
+        after = [module.after_action for module in modules if module.after_action]
+        for module in modules:
+            expected.update(module.steps)
+            choices.update(module.choices)
+            handlers.update(((step, cls), handler) for step, cls, handler in module.handlers)
+        if after:
+            handlers = {key: _then(handler, after) for key, handler in handlers.items()}
+        steps = range(max(Step) + 1)
+        self.choices = tuple(choices.get(step) for step in steps)
+        self.expected = tuple(expected.get(step, "") for step in steps)
+        self.apply: tuple[dict[type[Action], _Apply], ...] = tuple(
+            {cls: _on_turn(handler) for (s, cls), handler in handlers.items() if s == step}
+            for step in steps)
+        self.apply[Step.TURN][UseDie] = _use_die
+        self.apply[Step.TURN][EndTurn] = _end_turn
+
+
+def _then(handler: _Handler, after: list[Callable[[_Turn], None]]) -> _Handler:
+    """``handler``, then each module's ``after_action``."""
+
+    def run(turn: _Turn, action: Action, arg: int) -> None:
+        handler(turn, action, arg)
+        for hook in after:
+            hook(turn)
+
+    return run
+
+
+_BOUND: list[_Rules | None] = [None] * (2 << len(MODULE_ORDER))  # by GameConfig.variant
+
+
+def _bind(config: GameConfig) -> _Rules:
+    """The rules of ``config``'s variant, bound on its first decision."""
+    # Imported here: the modules build on this file's helpers, so they import it.
+    from .variants import modules_of
+
+    rules = _BOUND[config.variant] = _Rules(modules_of(config))
+    return rules
