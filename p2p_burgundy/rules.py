@@ -24,9 +24,9 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .actions import (
     BUY,
@@ -87,11 +87,9 @@ from .chance import (
 from .config import CHOOSE, MODULE_ORDER, Edition, GameConfig, Module
 from .errors import ChanceError, IllegalAction
 from .estate import DIE_PATTERN, NEIGHBOURS, SPACE_COUNT, Estate, bits, box_sides
-from .rivers import river_reach
 from .scoring import (
     BASE_CATEGORY_COUNT,
     COLOUR_BONUS_VP,
-    KNOWLEDGE_BUILDING_VP,
     PHASE_BONUS,
     REGION_VP,
     SALE_VP,
@@ -99,7 +97,6 @@ from .scoring import (
     Category,
     end_game_points,
     knowledge_points,
-    monastery_points,
     shield_points,
 )
 from .shields import SHIELD_COUNT, SHIELDS_PER_DEPOT, Shield, shield_numbers
@@ -113,7 +110,6 @@ from .tiles import (
     FACE_DOWN,
     GEESE_VP,
     GOODS_SUPPLY,
-    KNOWLEDGE_BUILDING_SCORED,
     KNOWLEDGE_NUMBER,
     MODULE_TILES,
     NORMAL_SUPPLY,
@@ -141,9 +137,6 @@ INN_SUPPLY = 7  # index of the inns' stack in GameState.supplies (inns module)
 INN_DEPOT = 7  # Buy(7, 0) buys the top inn beside the black depot (inns module)
 WORKERS_BOUGHT = 2  # knowledge #28: 2 workers for 1 silverling
 TRACK_STEPS = 7  # turn order track spaces in use: start + one per ship (6 rivers)
-SOLO_WORKERS = 2  # the solo player's workers at the start
-FULL_ESTATE = (1 << SPACE_COUNT) - 1  # every space covered: the solo game is won
-EXCHANGE_GOODS = 5  # the solo game: goods a ship may give for a black depot tile
 ALL_SPACES = (1 << SPACE_COUNT) - 1
 SHIELD_TRIBUTE = 1  # silverlings (or workers, with shield #3) per shield at each phase end
 
@@ -518,7 +511,7 @@ def _setup(state: GameState, draws: Draws) -> None:
     track = [(0, 0)] * n
     for i in range(n):
         seat = (start + i) % n  # clockwise from the start player
-        players[seat].workers = SOLO_WORKERS if n == 1 else i + 1
+        players[seat].workers = i + 1
         track[seat] = (0, n - 1 - i)  # the start player's piece on top
     state.players = tuple(players)
     state.track = tuple(track)
@@ -535,6 +528,8 @@ def _setup(state: GameState, draws: Draws) -> None:
         state.depot_shields = ((), *(tuple(sorted(draws.take(pool) for _ in range(count)))
                                      for count in per_depot))
         state.shield_box = sum(1 << shield for shield in pool)
+    for setup in _rules(state.config).setup:
+        setup(state)
 
 
 _RowGetter = Callable[[list[int]], tuple[int, ...]]
@@ -599,22 +594,8 @@ def _round_setup(state: GameState, draws: Draws) -> None:
     depot[state.phase_goods[state.round]] += 1
     goods[state.white_die] = tuple(depot)
     state.depot_goods = tuple(goods)
-    if state.config.solo:
-        _remove_depot_tile(state)
-
-
-def _remove_depot_tile(state: GameState) -> None:
-    """The solo game, each round: a tile leaves the game from the depot the white die shows
-    (its first tile in slot order), or else from the next depot round the ring, and so on."""
-    for step in range(6):
-        d = (state.white_die - 1 + step) % 6 + 1
-        for slot, tile in enumerate(state.depots[d]):
-            if tile != EMPTY:
-                _take_from_depot(state, d, slot)
-                box = list(state.box)
-                box[tile] += 1
-                state.box = tuple(box)
-                return
+    for round_setup in _rules(state.config).round_setup:
+        round_setup(state)
 
 
 # --- Legal actions ---------------------------------------------------------------------------
@@ -645,7 +626,7 @@ def legal_actions(state: GameState) -> list[Action]:
     step, arg = state.pending[-1]
     if step == _DIE_STEP:  # the commonest decision after the turn's
         return _action_choices(state, p, p.dice[arg], p.workers)
-    choices = (_BOUND[state.config.variant] or _bind(state.config)).choices[step]
+    choices = _rules(state.config).choices[step]
     return choices(state, p, arg) if choices else []
 
 
@@ -722,8 +703,9 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
     colour_masks = board.colour_masks
     k = p.knowledge
     frontier = ALL_SPACES & ~p.occupied if state.modules.shields[seat] & _S18 else p.frontier
-    if state.config.solo:
-        frontier &= river_reach(board, p.occupied)
+    allowed = _rules(state.config).reach
+    if allowed is not None:
+        frontier &= allowed(board, p.occupied)
     reach = _PLACE_REACH[per][k >> 9 & 7][value][workers]  # by colour
     for i, tile in enumerate(p.storage):
         colour = TILE_COLOUR[tile]
@@ -848,7 +830,7 @@ def _goods_choices(state: GameState, p: PlayerState) -> list[TakeGoods]:
         options += [tuple(sorted((d, NEIGHBOUR_DEPOT[d]))) for d in range(1, 7)
                     if offered[d] and offered[NEIGHBOUR_DEPOT[d]]]
     held = sum(itertools.compress(_GOODS_BITS, p.goods))
-    free = 6 if state.config.solo else GOODS_SLOTS - held.bit_count()  # solo: no limit
+    free = _rules(state.config).goods_types - held.bit_count()
     choices = []
     for depots in options:
         table = TAKE_GOODS[depots]
@@ -905,21 +887,6 @@ def _crane_buildings(config: GameConfig) -> tuple[int, ...]:
     if config.has(Module.WHITE_CASTLES):
         return (*Building, Tile.WHITE_CASTLE)
     return tuple(Building)
-
-
-def _reward_tiles(state: GameState, p: PlayerState) -> list[Action]:
-    board = state.boards[0]
-    frontier = p.frontier & river_reach(board, p.occupied)
-    actions: list[Action] = []
-    for slot, tile in enumerate(state.depots[0]):
-        if tile == EMPTY:
-            continue
-        mask = frontier & board.colour_masks[TILE_COLOUR[tile]]
-        if mask and TILE_COLOUR[tile] == Colour.BEIGE and not p.knowledge & _K1:
-            mask = _without_duplicate_buildings(board, p, tile, mask)
-        if mask:
-            actions.append(TAKE_TILE[0][slot])
-    return actions
 
 
 # --- Shields (shields module) ----------------------------------------------------------------
@@ -1079,7 +1046,7 @@ def apply(state: GameState, action: Action) -> GameState:
     if state.phase >= PHASES:
         raise IllegalAction(f"{action!r}: the game is over")
     step, arg = state.pending[-1] if state.pending else _NOTHING_PENDING
-    rules = _BOUND[state.config.variant] or _bind(state.config)
+    rules = _BOUND[state.config.variant] or _bind(state.config)  # _rules, inline: a hot path
     run = rules.apply[step].get(type(action))
     if run is None:
         raise IllegalAction(f"{action!r}: not a choice now; {rules.expected[step]}")
@@ -1176,8 +1143,9 @@ def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
         if not new.modules.closing:
             _finish_phase(new)
         return new
-    if new.config.solo and p.occupied == FULL_ESTATE:
-        new.phase = PHASES  # the duchy is full: the solo game is won
+    won = _rules(new.config).won
+    if won is not None and won(p):
+        new.phase = PHASES
         return new
     new.turn += 1
     if new.turn < len(new.order):
@@ -1279,8 +1247,8 @@ def _finish_phase(state: GameState) -> None:
         state.chance = _event(state.chance_index, _PHASE_EVENT, state.phase, 0)
         return
     state.phase = PHASES
-    if state.config.solo:
-        return  # won or lost by the spaces filled: no final scoring
+    if not _rules(state.config).final_scoring:
+        return
     for seat, p in enumerate(players):
         for category, points in end_game_points(p, state.config.edition).items():
             p.add_vp(category, points)
@@ -1451,10 +1419,9 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
                                 f"cannot go on {board.label(space)}: colours must match")
     if not p.frontier >> space & 1 and not turn.new.modules.shields[turn.seat] & _S18:
         raise turn.fail(action, f"space {board.label(space)} is not next to a placed tile")
-    if turn.old.config.solo and not river_reach(board, p.occupied) >> space & 1:
-        raise turn.fail(action, f"space {board.label(space)} begins a region on a river from "
-                                "land (solo: from one region on a river to another only "
-                                "by the river)")
+    rules = _rules(turn.old.config)
+    if rules.reach is not None and not rules.reach(board, p.occupied) >> space & 1:
+        raise turn.fail(action, f"space {board.label(space)} {rules.unreachable}")
     if colour == _BEIGE and not p.knowledge & _K1 \
             and not _without_duplicate_buildings(board, p, tile, 1 << space):
         raise turn.fail(action, f"that city already has a {tile_name(tile)} "
@@ -1536,17 +1503,16 @@ def _claim_colour_bonus(turn: _Turn, colour: int) -> None:
     if taken >= 2:
         return
     rank = taken + 1
-    if turn.new.config.solo:  # no VP: a black depot tile placed at once instead
-        turn.p.bonuses = tuple(1 if c == colour else b for c, b in enumerate(turn.p.bonuses))
-        turn.new.bonus_taken = turn.p.bonuses
-        _reward(turn)
-        return
     bonus = list(turn.new.bonus_taken)
     bonus[colour] = rank
     turn.new.bonus_taken = tuple(bonus)
     mine = list(turn.p.bonuses)
     mine[colour] = rank
     turn.p.bonuses = tuple(mine)
+    reward = _rules(turn.new.config).colour_bonus
+    if reward is not None:  # instead of the VP
+        reward(turn)
+        return
     points = COLOUR_BONUS_VP[(turn.new.config.players, rank)]
     turn.p.add_vp(Category.COLOUR_BONUSES, points)
     if turn.new.modules.shields[turn.seat] & _S7:  # bonus tiles score double
@@ -1594,8 +1560,9 @@ def _score_border_posts(turn: _Turn, posts: tuple[int, ...], before: int) -> Non
         if rank <= 2:
             ranks[turn.seat] = rank
             turn.new.border_ranks = tuple(ranks)
-            if turn.new.config.solo:  # the solo game's colour bonus
-                _reward(turn)
+            reward = _rules(turn.new.config).colour_bonus
+            if reward is not None:  # instead of the VP
+                reward(turn)
             else:
                 turn.p.add_vp(Category.COLOUR_BONUSES,
                               COLOUR_BONUS_VP[(turn.new.config.players, rank)])
@@ -1610,9 +1577,10 @@ def _tile_effect(turn: _Turn, tile: int) -> None:
         if any(map(any, turn.new.depot_goods)):
             if shields & _S5:  # then one goods type from every depot
                 turn.push(Step.SHIELD_GOODS)
-            turn.push(_SHIP_STEP)  # in the solo game, the exchange is offered after it
-        elif turn.new.config.solo:
-            _offer_exchange(turn)
+            turn.push(_SHIP_STEP)  # a module's after_ship comes with the ship's goods
+        else:
+            for after_ship in _rules(turn.new.config).after_ship:
+                after_ship(turn)
     elif colour == _DARK_GREEN:
         turn.push(_FREE_STEP, 1 if shields & _S11 else 0)
     elif colour == _YELLOW:
@@ -1620,11 +1588,8 @@ def _tile_effect(turn: _Turn, tile: int) -> None:
         p.knowledge |= 1 << number
         if turn.new.modules.borrowed == turn.seat:  # shield #6: it counts for its holder too
             _lend_knowledge(turn.new, 1 << number)
-        if turn.new.config.solo:  # a monastery's points come at once in the solo game
-            points = monastery_points(p, number, turn.new.config.edition)
-            if number in KNOWLEDGE_BUILDING_SCORED and Tile.CRANE in p.estate:
-                points += KNOWLEDGE_BUILDING_VP
-            p.add_vp(Category.KNOWLEDGE, points)
+        for knowledge_placed in _rules(turn.new.config).knowledge_placed:
+            knowledge_placed(turn, number)
     elif colour == _BEIGE:
         step = _BUILDING_STEP.get(tile)
         if step is not None:
@@ -1736,36 +1701,17 @@ def _take_goods(turn: _Turn, action: TakeGoods, _: int) -> None:
             held[g] += row[g]
             row[g] = 0
         goods[d] = tuple(row)  # goods not kept stay on the depot
-    if turn.new.config.solo:  # every other goods tile on the board leaves the game
-        out = list(turn.new.modules.goods_out)
-        for d in range(1, 7):
-            for g in range(1, 7):
-                out[g] += goods[d][g]
-        turn.new.goods_out = tuple(out)
-        goods = [(0,) * 7] * 7
     turn.new.depot_goods = tuple(goods)
     turn.p.goods = tuple(held)
-    if turn.new.config.solo:
-        _offer_exchange(turn)
+    for after_ship in _rules(turn.new.config).after_ship:
+        after_ship(turn)
 
 
 def _ship_takes_nothing(turn: _Turn, action: Pass, _: int) -> None:
     if _goods_choices(turn.old, turn.p):
         raise turn.fail(action, "goods lie on the depots: the ship takes goods")
-    if turn.new.config.solo:
-        _offer_exchange(turn)
-
-
-def _offer_exchange(turn: _Turn) -> None:
-    """The solo game, after a ship's goods: 5 goods may buy a black depot tile, face down."""
-    if sum(turn.p.goods) >= EXCHANGE_GOODS and any(t != EMPTY for t in turn.new.depots[0]):
-        turn.push(Step.EXCHANGE)
-
-
-def _reward(turn: _Turn) -> None:
-    """The solo game's colour bonus: a black depot tile placed at once, if one can be."""
-    if _reward_tiles(turn.new, turn.p):
-        turn.push(Step.REWARD)
+    for after_ship in _rules(turn.new.config).after_ship:
+        after_ship(turn)
 
 
 def _push_under_discard(turn: _Turn, step: Step, arg: int = 0) -> None:
@@ -2061,9 +2007,21 @@ class EngineModule:
     tables of :func:`legal_actions` and :func:`apply` (a handler changes the ``_Turn`` being
     built, as the base game's do); ``after_action`` runs after every action a handler
     applies (not after a die chosen or a turn ended, which build their states directly).
-    ``tiles`` and ``categories`` are the tiles and scoring categories it brings. Every module
-    is listed once, in :data:`p2p_burgundy.variants.ENGINE_MODULES`, where the client and the
-    bots learn what each adds.
+    ``tiles`` and ``categories`` are the tiles and scoring categories it brings.
+
+    The hooks change what the base game's own steps do, each where the base game calls it:
+    ``setup`` after the set-up's draws, ``round_setup`` after a round's dice and goods;
+    ``reach(board, occupied)`` the spaces a tile may go on at all (besides colour and
+    adjacency), and ``unreachable`` why another space is refused (after its label);
+    ``goods_types`` how many goods types a player may hold; ``won(player)`` ends
+    the game at the end of a turn; ``final_scoring`` False for no end-game scoring;
+    ``colour_bonus`` (a colour completed, or all border posts joined) instead of its VP;
+    ``after_ship`` once a ship's goods are taken (or none lay anywhere); ``knowledge_placed``
+    after a knowledge tile's number is recorded. A hook that replaces the base game's rule
+    (``reach``, ``won``, ``colour_bonus``) comes from one module of a game at most.
+
+    Every module is listed once, in :data:`p2p_burgundy.variants.ENGINE_MODULES`, where the
+    client and the bots learn what each adds.
     """
 
     name: str
@@ -2075,16 +2033,40 @@ class EngineModule:
     after_action: Callable[[_Turn], None] | None = None
     tiles: tuple[int, ...] = ()
     categories: tuple[Category, ...] = ()
+    setup: Callable[[GameState], None] | None = None
+    round_setup: Callable[[GameState], None] | None = None
+    reach: Callable[[Estate, int], int] | None = None
+    unreachable: str = ""
+    goods_types: int = GOODS_SLOTS
+    won: Callable[[PlayerState], bool] | None = None
+    final_scoring: bool = True
+    colour_bonus: Callable[[_Turn], None] | None = None
+    after_ship: Callable[[_Turn], None] | None = None
+    knowledge_placed: Callable[[_Turn, int], None] | None = None
 
 
 class _Rules:
     """The dispatch tables of one variant (see :attr:`GameConfig.variant`), bound once: the
     base game's rows and those of the modules it plays. ``choices`` and ``apply`` are indexed
-    by step (``apply`` then by action type); ``expected`` says what each step asks."""
+    by step (``apply`` then by action type); ``expected`` says what each step asks; the
+    hooks are those of :class:`EngineModule`, each as a tuple of the modules' (in registry
+    order), or the one module's where a hook replaces a rule."""
 
-    __slots__ = ("apply", "choices", "expected")
+    __slots__ = ("after_ship", "apply", "choices", "colour_bonus", "expected", "final_scoring",
+                 "goods_types", "knowledge_placed", "reach", "round_setup", "setup",
+                 "unreachable", "won")
 
     def __init__(self, modules: tuple[EngineModule, ...]) -> None:
+        self.setup = tuple(m.setup for m in modules if m.setup)
+        self.round_setup = tuple(m.round_setup for m in modules if m.round_setup)
+        self.after_ship = tuple(m.after_ship for m in modules if m.after_ship)
+        self.knowledge_placed = tuple(m.knowledge_placed for m in modules if m.knowledge_placed)
+        self.reach = _one(m.reach for m in modules)
+        self.unreachable = next((m.unreachable for m in modules if m.reach), "")
+        self.won = _one(m.won for m in modules)
+        self.colour_bonus = _one(m.colour_bonus for m in modules)
+        self.goods_types = max((m.goods_types for m in modules), default=GOODS_SLOTS)
+        self.final_scoring = all(m.final_scoring for m in modules)
         choices: dict[int, _Choices] = dict(_CHOICES)
         handlers = dict(_HANDLERS)
         expected: dict[int, str] = dict(_EXPECTED)
@@ -2097,12 +2079,24 @@ class _Rules:
             handlers = {key: _then(handler, after) for key, handler in handlers.items()}
         steps = range(max(Step) + 1)
         self.choices = tuple(choices.get(step) for step in steps)
-        self.expected = tuple(expected.get(step, "") for step in steps)
+        self.expected = tuple(expected.get(step, f"{Step(step).name} is no step of this game")
+                              for step in steps)
         self.apply: tuple[dict[type[Action], _Apply], ...] = tuple(
             {cls: _on_turn(handler) for (s, cls), handler in handlers.items() if s == step}
             for step in steps)
         self.apply[Step.TURN][UseDie] = _use_die
         self.apply[Step.TURN][EndTurn] = _end_turn
+
+
+_T = TypeVar("_T")
+
+
+def _one(hooks: Iterable[_T | None]) -> _T | None:
+    """The one module's hook that replaces a rule, or None."""
+    given = [hook for hook in hooks if hook is not None]
+    if len(given) > 1:
+        raise ValueError("two engine modules of one game replace the same rule")
+    return given[0] if given else None
 
 
 def _then(handler: _Handler, after: list[Callable[[_Turn], None]]) -> _Handler:
@@ -2126,3 +2120,8 @@ def _bind(config: GameConfig) -> _Rules:
 
     rules = _BOUND[config.variant] = _Rules(modules_of(config))
     return rules
+
+
+def _rules(config: GameConfig) -> _Rules:
+    """The rules bound for ``config``'s variant."""
+    return _BOUND[config.variant] or _bind(config)

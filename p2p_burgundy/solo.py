@@ -1,9 +1,9 @@
 """The solo game (the 2019 rulebook's solo rules) as an engine module: its steps, their
 choices and handlers, and what follows every action (the target marker, the choice of order).
 
-What the solo game changes inside the base game's own steps (set-up, the round's removed tile,
-the ship, the colour bonus, monasteries, the river rule, the win) is still read from
-``config.solo`` in :mod:`p2p_burgundy.rules`.
+What it changes inside the base game's steps (set-up, the round's removed tile, the river
+rule, the goods types, the ship, the colour bonus, monasteries, the win, no final scoring) are
+its hooks (see :class:`~p2p_burgundy.rules.EngineModule`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,10 @@ from .actions import (
     TakeTile,
 )
 from .config import GameConfig
+from .estate import SPACE_COUNT
+from .rivers import river_reach
 from .rules import (
-    EXCHANGE_GOODS,
+    _K1,
     EngineModule,
     _check_goods,
     _check_placement,
@@ -31,14 +33,18 @@ from .rules import (
     _place,
     _placements,
     _push_under_discard,
-    _reward_tiles,
     _store,
     _take_from_depot,
     _Turn,
+    _without_duplicate_buildings,
 )
+from .scoring import KNOWLEDGE_BUILDING_VP, Category, monastery_points
 from .state import EMPTY, GameState, PlayerState, Step
-from .tiles import FACE_DOWN
+from .tiles import FACE_DOWN, KNOWLEDGE_BUILDING_SCORED, TILE_COLOUR, Colour, Tile
 
+SOLO_WORKERS = 2  # the solo player's workers at the start
+FULL_ESTATE = (1 << SPACE_COUNT) - 1  # every space covered: the solo game is won
+EXCHANGE_GOODS = 5  # goods a ship may give for a black depot tile
 TARGET_STEP = 5  # the target marker moves down 5 at each reset ...
 TARGET_FLOOR = 5  # ... but never onto the start space (our reading)
 
@@ -200,6 +206,84 @@ def _take_first(turn: _Turn, action: TakeFirst, _: int) -> None:
     turn.new.pending = tuple(pending)
 
 
+def _remove_depot_tile(state: GameState) -> None:
+    """Each round: a tile leaves the game from the depot the white die shows
+    (its first tile in slot order), or else from the next depot round the ring, and so on."""
+    for step in range(6):
+        d = (state.white_die - 1 + step) % 6 + 1
+        for slot, tile in enumerate(state.depots[d]):
+            if tile != EMPTY:
+                _take_from_depot(state, d, slot)
+                box = list(state.box)
+                box[tile] += 1
+                state.box = tuple(box)
+                return
+
+
+
+
+def _reward_tiles(state: GameState, p: PlayerState) -> list[Action]:
+    board = state.boards[0]
+    frontier = p.frontier & river_reach(board, p.occupied)
+    actions: list[Action] = []
+    for slot, tile in enumerate(state.depots[0]):
+        if tile == EMPTY:
+            continue
+        mask = frontier & board.colour_masks[TILE_COLOUR[tile]]
+        if mask and TILE_COLOUR[tile] == Colour.BEIGE and not p.knowledge & _K1:
+            mask = _without_duplicate_buildings(board, p, tile, mask)
+        if mask:
+            actions.append(TAKE_TILE[0][slot])
+    return actions
+
+
+
+
+def _offer_exchange(turn: _Turn) -> None:
+    """After a ship's goods: 5 goods may buy a black depot tile, face down."""
+    if sum(turn.p.goods) >= EXCHANGE_GOODS and any(t != EMPTY for t in turn.new.depots[0]):
+        turn.push(Step.EXCHANGE)
+
+
+def _reward(turn: _Turn) -> None:
+    """A colour completed (or all border posts joined): instead of VP, a black depot tile
+    placed at once, if one can be."""
+    if _reward_tiles(turn.new, turn.p):
+        turn.push(Step.REWARD)
+
+
+def _setup(state: GameState) -> None:
+    players = [p.copy() for p in state.players]
+    players[0].workers = SOLO_WORKERS
+    state.players = tuple(players)
+
+
+def _won(p: PlayerState) -> bool:
+    return p.occupied == FULL_ESTATE
+
+
+def _after_ship(turn: _Turn) -> None:
+    """Every goods tile left on the board leaves the game; then the exchange may be offered."""
+    goods = turn.new.depot_goods
+    if any(map(any, goods)):
+        out = list(turn.new.modules.goods_out)
+        for d in range(1, 7):
+            for g in range(1, 7):
+                out[g] += goods[d][g]
+        turn.new.goods_out = tuple(out)
+        turn.new.depot_goods = ((0,) * 7,) * 7
+    _offer_exchange(turn)
+
+
+def _score_monastery(turn: _Turn, number: int) -> None:
+    """A monastery scores when placed (there is no final scoring)."""
+    p = turn.p
+    points = monastery_points(p, number, turn.new.config.edition)
+    if number in KNOWLEDGE_BUILDING_SCORED and Tile.CRANE in p.estate:
+        points += KNOWLEDGE_BUILDING_VP
+    p.add_vp(Category.KNOWLEDGE, points)
+
+
 def _after_action(turn: _Turn) -> None:
     """After every action: the points gained move the counter; when two different steps it
     (or an earlier one) set off are pending, the player chooses which comes first."""
@@ -249,4 +333,15 @@ SOLO = EngineModule(
         (Step.ORDER, TakeFirst, _take_first),
     ),
     after_action=_after_action,
+    setup=_setup,
+    round_setup=_remove_depot_tile,
+    reach=river_reach,
+    unreachable="begins a region on a river from land (solo: from one region on a river to "
+                "another only by the river)",
+    goods_types=6,  # no limit of types
+    won=_won,
+    final_scoring=False,  # won or lost by the spaces filled
+    colour_bonus=_reward,
+    after_ship=_after_ship,
+    knowledge_placed=_score_monastery,
 )
