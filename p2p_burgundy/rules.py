@@ -594,7 +594,7 @@ def _round_setup(state: GameState, draws: Draws) -> None:
     depot[state.phase_goods[state.round]] += 1
     goods[state.white_die] = tuple(depot)
     state.depot_goods = tuple(goods)
-    for round_setup in _rules(state.config).round_setup:
+    for round_setup in (_BOUND[state.config.variant] or _bind(state.config)).round_setup:
         round_setup(state)
 
 
@@ -626,7 +626,7 @@ def legal_actions(state: GameState) -> list[Action]:
     step, arg = state.pending[-1]
     if step == _DIE_STEP:  # the commonest decision after the turn's
         return _action_choices(state, p, p.dice[arg], p.workers)
-    choices = _rules(state.config).choices[step]
+    choices = (_BOUND[state.config.variant] or _bind(state.config)).choices[step]
     return choices(state, p, arg) if choices else []
 
 
@@ -703,7 +703,7 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
     colour_masks = board.colour_masks
     k = p.knowledge
     frontier = ALL_SPACES & ~p.occupied if state.modules.shields[seat] & _S18 else p.frontier
-    allowed = _rules(state.config).reach
+    allowed = (_BOUND[state.config.variant] or _bind(state.config)).reach
     if allowed is not None:
         frontier &= allowed(board, p.occupied)
     reach = _PLACE_REACH[per][k >> 9 & 7][value][workers]  # by colour
@@ -830,7 +830,7 @@ def _goods_choices(state: GameState, p: PlayerState) -> list[TakeGoods]:
         options += [tuple(sorted((d, NEIGHBOUR_DEPOT[d]))) for d in range(1, 7)
                     if offered[d] and offered[NEIGHBOUR_DEPOT[d]]]
     held = sum(itertools.compress(_GOODS_BITS, p.goods))
-    free = _rules(state.config).goods_types - held.bit_count()
+    free = (_BOUND[state.config.variant] or _bind(state.config)).goods_types - held.bit_count()
     choices = []
     for depots in options:
         table = TAKE_GOODS[depots]
@@ -1143,10 +1143,6 @@ def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
         if not new.modules.closing:
             _finish_phase(new)
         return new
-    won = _rules(new.config).won
-    if won is not None and won(p):
-        new.phase = PHASES
-        return new
     new.turn += 1
     if new.turn < len(new.order):
         return new
@@ -1419,7 +1415,7 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
                                 f"cannot go on {board.label(space)}: colours must match")
     if not p.frontier >> space & 1 and not turn.new.modules.shields[turn.seat] & _S18:
         raise turn.fail(action, f"space {board.label(space)} is not next to a placed tile")
-    rules = _rules(turn.old.config)
+    rules = (_BOUND[turn.old.config.variant] or _bind(turn.old.config))
     if rules.reach is not None and not rules.reach(board, p.occupied) >> space & 1:
         raise turn.fail(action, f"space {board.label(space)} {rules.unreachable}")
     if colour == _BEIGE and not p.knowledge & _K1 \
@@ -1588,7 +1584,8 @@ def _tile_effect(turn: _Turn, tile: int) -> None:
         p.knowledge |= 1 << number
         if turn.new.modules.borrowed == turn.seat:  # shield #6: it counts for its holder too
             _lend_knowledge(turn.new, 1 << number)
-        for knowledge_placed in _rules(turn.new.config).knowledge_placed:
+        config = turn.new.config
+        for knowledge_placed in (_BOUND[config.variant] or _bind(config)).knowledge_placed:
             knowledge_placed(turn, number)
     elif colour == _BEIGE:
         step = _BUILDING_STEP.get(tile)
@@ -2085,7 +2082,24 @@ class _Rules:
             {cls: _on_turn(handler) for (s, cls), handler in handlers.items() if s == step}
             for step in steps)
         self.apply[Step.TURN][UseDie] = _use_die
-        self.apply[Step.TURN][EndTurn] = _end_turn
+        self.apply[Step.TURN][EndTurn] = _end_turn if self.won is None else _ending(self.won)
+
+
+def _ending(won: Callable[[PlayerState], bool]) -> _Apply:
+    """EndTurn, but a turn after which ``won(player)`` holds ends the game (a base game's
+    EndTurn tests nothing of the kind)."""
+
+    def end_turn(state: GameState, action: EndTurn, arg: int) -> GameState:
+        p = state.players[state.order[state.turn]]
+        if p.dice_used != _BOTH_DICE or state.modules.closing or not won(p):
+            return _end_turn(state, action, arg)
+        new = state.clone()
+        if new.modules.die_changed:
+            new.die_changed = False
+        new.phase = PHASES
+        return new
+
+    return end_turn
 
 
 _T = TypeVar("_T")
@@ -2123,5 +2137,5 @@ def _bind(config: GameConfig) -> _Rules:
 
 
 def _rules(config: GameConfig) -> _Rules:
-    """The rules bound for ``config``'s variant."""
+    """The rules bound for ``config``'s variant (written out inline on hot paths)."""
     return _BOUND[config.variant] or _bind(config)
