@@ -866,27 +866,16 @@ def _city_hall_choices(state: GameState, p: PlayerState, _: int) -> list[Action]
     return [*_placements(state, p, 0, 0, 1), PASS]
 
 
-def _white_castle_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    return _action_choices(state, p, state.white_die, p.workers)
-
-
 def _crane_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     """The buildings whose effect the crane can trigger now (an effect with nothing to choose
     from is not offered), and Pass."""
     actions: list[Action] = []
-    for building in _crane_buildings(state.config):
+    for building in (_BOUND[state.config.variant] or _bind(state.config)).crane_buildings:
         step = _BUILDING_STEP.get(building)
         if step is None or len(_CHOICES[step](state, p, step)) > 1:
             actions.append(USE_BUILDING[building])
     actions.append(PASS)
     return actions
-
-
-def _crane_buildings(config: GameConfig) -> tuple[int, ...]:
-    """What the crane may copy: the eight buildings, and the white castle when in play."""
-    if config.has(Module.WHITE_CASTLES):
-        return (*Building, Tile.WHITE_CASTLE)
-    return tuple(Building)
 
 
 # --- Shields (shields module) ----------------------------------------------------------------
@@ -999,7 +988,6 @@ _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
     Step.MARKET: lambda s, p, _: _effect_take_choices(s, p, Step.MARKET),
     Step.CITY_HALL: _city_hall_choices,
     Step.CHOOSE_ESTATE: _estate_choices,
-    Step.WHITE_CASTLE: _white_castle_choices,
     Step.CRANE: _crane_choices,
     Step.TRIBUTE: _tribute_choices,
     Step.SHIELD_TILE: _shield_tile_choices,
@@ -1093,8 +1081,6 @@ _EXPECTED: dict[int, str] = {
     Step.MARKET: "the market may take a ship or animal tile (or pass)",
     Step.CITY_HALL: "the city hall may place one more tile (or pass)",
     Step.CHOOSE_ESTATE: "set-up: choose your board's side and your start castle's space",
-    Step.WHITE_CASTLE: "the white castle's action with the white die: take, place, sell or "
-                       "take workers",
     Step.CRANE: "the crane may trigger the effect of any building (or pass)",
     Step.TRIBUTE: "the phase ends: pay 1 for each shield you keep",
     Step.SHIELD_TILE: "the phase ends: your shield places a depot's tile on your estate "
@@ -1979,7 +1965,7 @@ _HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
     (Step.SHIELD_GOODS, TakeGoods): _shield_goods,
     (Step.SHIELD_GOODS, Pass): _pass,
 }
-for _step in (Step.DIE, Step.FREE_ACTION, Step.WHITE_CASTLE):
+for _step in (Step.DIE, Step.FREE_ACTION):
     for _cls, _handler in _make_action_handler(_step).items():
         _HANDLERS[(_step, _cls)] = _handler
 for _step in (Step.CARPENTER, Step.CHURCH, Step.MARKET):
@@ -2004,7 +1990,8 @@ class EngineModule:
     tables of :func:`legal_actions` and :func:`apply` (a handler changes the ``_Turn`` being
     built, as the base game's do); ``after_action`` runs after every action a handler
     applies (not after a die chosen or a turn ended, which build their states directly).
-    ``tiles`` and ``categories`` are the tiles and scoring categories it brings.
+    ``tiles`` and ``categories`` are the tiles and scoring categories it brings, and
+    ``crane_buildings`` those of its buildings whose effect the crane may trigger.
 
     The hooks change what the base game's own steps do, each where the base game calls it:
     ``setup`` after the set-up's draws, ``round_setup`` after a round's dice and goods;
@@ -2040,6 +2027,7 @@ class EngineModule:
     colour_bonus: Callable[[_Turn], None] | None = None
     after_ship: Callable[[_Turn], None] | None = None
     knowledge_placed: Callable[[_Turn, int], None] | None = None
+    crane_buildings: tuple[int, ...] = ()
 
 
 class _Rules:
@@ -2049,7 +2037,8 @@ class _Rules:
     hooks are those of :class:`EngineModule`, each as a tuple of the modules' (in registry
     order), or the one module's where a hook replaces a rule."""
 
-    __slots__ = ("after_ship", "apply", "choices", "colour_bonus", "expected", "final_scoring",
+    __slots__ = ("after_ship", "apply", "choices", "colour_bonus", "crane_buildings", "expected",
+                 "final_scoring",
                  "goods_types", "knowledge_placed", "reach", "round_setup", "setup",
                  "unreachable", "won")
 
@@ -2064,6 +2053,7 @@ class _Rules:
         self.colour_bonus = _one(m.colour_bonus for m in modules)
         self.goods_types = max((m.goods_types for m in modules), default=GOODS_SLOTS)
         self.final_scoring = all(m.final_scoring for m in modules)
+        self.crane_buildings = (*Building, *(b for m in modules for b in m.crane_buildings))
         choices: dict[int, _Choices] = dict(_CHOICES)
         handlers = dict(_HANDLERS)
         expected: dict[int, str] = dict(_EXPECTED)

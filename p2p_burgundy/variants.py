@@ -9,8 +9,9 @@ from __future__ import annotations
 from .config import GameConfig
 from .rules import EngineModule
 from .solo import SOLO
+from .white_castles import WHITE_CASTLES
 
-ENGINE_MODULES: tuple[EngineModule, ...] = (SOLO,)
+ENGINE_MODULES: tuple[EngineModule, ...] = (WHITE_CASTLES, SOLO)
 """Every engine module, each once; a game plays those whose ``plays(config)`` holds."""
 
 

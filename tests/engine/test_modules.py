@@ -8,7 +8,9 @@ import pytest
 from p2p_burgundy import Edition, GameConfig, IllegalAction, Module, Step, TakeFirst, apply
 from p2p_burgundy.rules import new_game, resolve_chance
 from p2p_burgundy.solo import SOLO
+from p2p_burgundy.tiles import Tile
 from p2p_burgundy.variants import ENGINE_MODULES, modules_of
+from p2p_burgundy.white_castles import WHITE_CASTLES
 
 E2019 = Edition.E2019
 
@@ -27,6 +29,14 @@ def test_the_registry_lists_each_module_once() -> None:
     assert len({module.name for module in ENGINE_MODULES}) == len(ENGINE_MODULES)
     assert modules_of(GameConfig(players=1, edition=E2019)) == (SOLO,)
     assert modules_of(GameConfig(players=2, edition=E2019)) == ()
+    assert modules_of(GameConfig(players=1, edition=E2019, modules=tuple(Module))) == (
+        WHITE_CASTLES, SOLO)
+
+
+def test_the_white_castles_module_says_what_it_adds() -> None:
+    assert [step for step, _ in WHITE_CASTLES.steps] == [Step.WHITE_CASTLE]
+    assert WHITE_CASTLES.tiles == (Tile.WHITE_CASTLE, Tile.KNOWLEDGE_29)
+    assert WHITE_CASTLES.crane_buildings == (Tile.WHITE_CASTLE,)
 
 
 def test_the_solo_module_says_what_it_adds() -> None:
