@@ -39,12 +39,10 @@ from .actions import (
     TAKE_GOODS,
     TAKE_TILE,
     TAKE_WORKERS,
-    USE_BUILDING,
     USE_DIE,
     Action,
     BorrowMonasteries,
     Buy,
-    BuyWorkers,
     ChooseEstate,
     Discard,
     EndTurn,
@@ -60,7 +58,6 @@ from .actions import (
     TakeShield,
     TakeTile,
     TakeWorkers,
-    UseBuilding,
     UseDie,
 )
 from .board import (
@@ -135,7 +132,6 @@ PURCHASE_PRICE = 2
 BLACK = 6  # index of the black-backed supply in GameState.supplies
 INN_SUPPLY = 7  # index of the inns' stack in GameState.supplies (inns module)
 INN_DEPOT = 7  # Buy(7, 0) buys the top inn beside the black depot (inns module)
-WORKERS_BOUGHT = 2  # knowledge #28: 2 workers for 1 silverling
 TRACK_STEPS = 7  # turn order track spaces in use: start + one per ship (6 rivers)
 ALL_SPACES = (1 << SPACE_COUNT) - 1
 SHIELD_TRIBUTE = 1  # silverlings (or workers, with shield #3) per shield at each phase end
@@ -866,18 +862,6 @@ def _city_hall_choices(state: GameState, p: PlayerState, _: int) -> list[Action]
     return [*_placements(state, p, 0, 0, 1), PASS]
 
 
-def _crane_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    """The buildings whose effect the crane can trigger now (an effect with nothing to choose
-    from is not offered), and Pass."""
-    actions: list[Action] = []
-    for building in (_BOUND[state.config.variant] or _bind(state.config)).crane_buildings:
-        step = _BUILDING_STEP.get(building)
-        if step is None or len(_CHOICES[step](state, p, step)) > 1:
-            actions.append(USE_BUILDING[building])
-    actions.append(PASS)
-    return actions
-
-
 # --- Shields (shields module) ----------------------------------------------------------------
 
 def _holder(state: GameState, shield: int) -> int:
@@ -988,7 +972,6 @@ _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
     Step.MARKET: lambda s, p, _: _effect_take_choices(s, p, Step.MARKET),
     Step.CITY_HALL: _city_hall_choices,
     Step.CHOOSE_ESTATE: _estate_choices,
-    Step.CRANE: _crane_choices,
     Step.TRIBUTE: _tribute_choices,
     Step.SHIELD_TILE: _shield_tile_choices,
     Step.SHIELD_GOODS: _shield_goods_choices,
@@ -1081,7 +1064,6 @@ _EXPECTED: dict[int, str] = {
     Step.MARKET: "the market may take a ship or animal tile (or pass)",
     Step.CITY_HALL: "the city hall may place one more tile (or pass)",
     Step.CHOOSE_ESTATE: "set-up: choose your board's side and your start castle's space",
-    Step.CRANE: "the crane may trigger the effect of any building (or pass)",
     Step.TRIBUTE: "the phase ends: pay 1 for each shield you keep",
     Step.SHIELD_TILE: "the phase ends: your shield places a depot's tile on your estate "
                       "(or pass)",
@@ -1271,18 +1253,6 @@ def _buy(turn: _Turn, action: Buy, _: int) -> None:
         _store(turn, _INN)
     else:
         _store(turn, _take_from_depot(turn.new, action.depot, action.slot))
-
-
-def _buy_workers(turn: _Turn, action: BuyWorkers, _: int) -> None:
-    p = turn.p
-    if turn.old.modules.closing:
-        raise turn.fail(action, "the phase is ending: nothing is bought now")
-    if not p.knowledge & _K28:
-        raise turn.fail(action, "buying workers needs knowledge #28")
-    if not p.silver:
-        raise turn.fail(action, "2 workers cost 1 silverling; you have none")
-    p.silver -= 1
-    _gain_workers(turn, WORKERS_BOUGHT)
 
 
 def _check_slot(turn: _Turn, action: Action, depot: int, slot: int) -> None:
@@ -1748,15 +1718,6 @@ def _city_hall_place(turn: _Turn, action: PlaceTile, _: int) -> None:
     _place(turn, action.storage, action.space)
 
 
-def _use_building(turn: _Turn, action: UseBuilding, _: int) -> None:
-    if action not in _crane_choices(turn.old, turn.p, 0):
-        usable = ", ".join(str(a.building) for a in _crane_choices(turn.old, turn.p, 0)
-                           if isinstance(a, UseBuilding))
-        raise turn.fail(action, f"the crane can trigger the effect of buildings {usable} "
-                                "now (by tile number)")
-    _tile_effect(turn, action.building)
-
-
 def _pass(turn: _Turn, action: Pass, _: int) -> None:
     """Decline an optional building advantage."""
 
@@ -1952,9 +1913,6 @@ _HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
     (Step.CITY_HALL, PlaceTile): _city_hall_place,
     (Step.CITY_HALL, Pass): _pass,
     (Step.CHOOSE_ESTATE, ChooseEstate): _choose_estate,
-    (Step.TURN, BuyWorkers): _buy_workers,
-    (Step.CRANE, UseBuilding): _use_building,
-    (Step.CRANE, Pass): _pass,
     (Step.TURN, TakeShield): _take_shield,
     (Step.TURN, SetDie): _set_die,
     (Step.TURN, BorrowMonasteries): _borrow,
@@ -1971,7 +1929,6 @@ for _step in (Step.DIE, Step.FREE_ACTION):
 for _step in (Step.CARPENTER, Step.CHURCH, Step.MARKET):
     _HANDLERS[(_step, TakeTile)] = _effect_take
     _HANDLERS[(_step, Pass)] = _pass
-
 
 
 # --- Engine modules and the rules of each variant ----------------------------------------------

@@ -7,11 +7,12 @@ module adds (its steps and what they ask, its tiles, its scoring categories).
 from __future__ import annotations
 
 from .config import GameConfig
+from .extra_tiles import EXTRA_TILES
 from .rules import EngineModule
 from .solo import SOLO
 from .white_castles import WHITE_CASTLES
 
-ENGINE_MODULES: tuple[EngineModule, ...] = (WHITE_CASTLES, SOLO)
+ENGINE_MODULES: tuple[EngineModule, ...] = (EXTRA_TILES, WHITE_CASTLES, SOLO)
 """Every engine module, each once; a game plays those whose ``plays(config)`` holds."""
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from p2p_burgundy import Edition, GameConfig, IllegalAction, Module, Step, TakeFirst, apply
+from p2p_burgundy.extra_tiles import EXTRA_TILES
 from p2p_burgundy.rules import new_game, resolve_chance
 from p2p_burgundy.solo import SOLO
 from p2p_burgundy.tiles import Tile
@@ -30,7 +31,7 @@ def test_the_registry_lists_each_module_once() -> None:
     assert modules_of(GameConfig(players=1, edition=E2019)) == (SOLO,)
     assert modules_of(GameConfig(players=2, edition=E2019)) == ()
     assert modules_of(GameConfig(players=1, edition=E2019, modules=tuple(Module))) == (
-        WHITE_CASTLES, SOLO)
+        EXTRA_TILES, WHITE_CASTLES, SOLO)
 
 
 def test_the_white_castles_module_says_what_it_adds() -> None:
