@@ -118,7 +118,6 @@ from .tiles import (
     Tile,
     tile_name,
 )
-from .trade import CARD_COUNT, CARDS_PER_PLAYER, Bonus, route_spaces
 
 STORAGE_SPACES = 3
 _BOTH_DICE = 0b11
@@ -514,18 +513,14 @@ def _setup(state: GameState, draws: Draws) -> None:
     state.track_stamp = n
     state.goods_pool = tuple(pool)
     state.order = bridge_order(state.track)
-    if state.config.has(Module.TRADE_ROUTES):
-        cards = list(range(1, CARD_COUNT + 1))
-        dealt = CARDS_PER_PLAYER[state.config.table_players]
-        state.routes = tuple(tuple(draws.take(cards) for _ in range(dealt)) for _ in range(n))
+    for setup in _rules(state.config).setup:  # their draws before the shields'
+        setup(state, draws)
     if state.config.has(Module.SHIELDS):
         pool = list(range(1, SHIELD_COUNT + 1))
         per_depot = SHIELDS_PER_DEPOT[state.config.table_players]  # solo: as for 2
         state.depot_shields = ((), *(tuple(sorted(draws.take(pool) for _ in range(count)))
                                      for count in per_depot))
         state.shield_box = sum(1 << shield for shield in pool)
-    for setup in _rules(state.config).setup:
-        setup(state)
 
 
 _RowGetter = Callable[[list[int]], tuple[int, ...]]
@@ -1586,45 +1581,9 @@ def _sell(turn: _Turn, goods: int) -> None:
     p.add_vp(_SALES, SALE_VP[turn.new.config.table_players] * count)
     if shields & _S12:  # sold goods score double
         p.add_vp(Category.SHIELDS, SALE_VP[turn.new.config.table_players] * count)
-    if turn.new.modules.routes[turn.seat]:
-        _lay_on_route(turn, goods, count)
-
-
-_ROUTE_STEPS = {Bonus.BUILDING: Step.CARPENTER, Bonus.CASTLE_MINE_KNOWLEDGE: Step.CHURCH,
-                Bonus.SHIP_ANIMAL: Step.MARKET, Bonus.ACTION: Step.FREE_ACTION,
-                Bonus.PLACE: Step.CITY_HALL, Bonus.SELL: Step.WAREHOUSE}
-ROUTE_WORKERS, ROUTE_SILVER, ROUTE_VP = 4, 2, 4
-
-
-def _lay_on_route(turn: _Turn, goods: int, count: int) -> None:
-    """Sold goods tiles go one by one on the route's next empty spaces (trade routes
-    module); each on a space of its type gives that space's bonus at once. Bonuses that are
-    decisions come after the sale, the leftmost first; one with nothing to choose is lost."""
-    seat, p = turn.seat, turn.p
-    spaces = route_spaces(turn.new.modules.routes[seat])
-    laid = turn.new.modules.route_goods[seat]
-    start = len(laid)
-    end = min(len(spaces), start + count)
-    if start == end:
-        return  # the route is full: sold goods go to the sold pile only
-    route_goods = list(turn.new.modules.route_goods)
-    route_goods[seat] = laid + (goods,) * (end - start)
-    turn.new.route_goods = tuple(route_goods)
-    steps = []
-    for kind, bonus in spaces[start:end]:
-        if kind != goods:
-            continue
-        if bonus == Bonus.WORKERS:
-            _gain_workers(turn, ROUTE_WORKERS)
-        elif bonus == Bonus.SILVER:
-            p.silver += ROUTE_SILVER
-        elif bonus == Bonus.VP:
-            p.add_vp(Category.WATCHTOWERS, ROUTE_VP)
-        else:
-            steps.append(_ROUTE_STEPS[bonus])
-    for step in reversed(steps):
-        if step == Step.FREE_ACTION or len(_CHOICES[step](turn.new, p, step)) > 1:
-            turn.push(step)
+    config = turn.new.config
+    for goods_sold in (_BOUND[config.variant] or _bind(config)).goods_sold:
+        goods_sold(turn, goods, count)
 
 
 def _discard(turn: _Turn, action: Discard, any_tile: int) -> None:
@@ -1951,14 +1910,16 @@ class EngineModule:
     ``crane_buildings`` those of its buildings whose effect the crane may trigger.
 
     The hooks change what the base game's own steps do, each where the base game calls it:
-    ``setup`` after the set-up's draws, ``round_setup`` after a round's dice and goods;
+    ``setup`` in the set-up (its draws after the base game's), ``round_setup`` after a
+    round's dice and goods;
     ``reach(board, occupied)`` the spaces a tile may go on at all (besides colour and
     adjacency), and ``unreachable`` why another space is refused (after its label);
     ``goods_types`` how many goods types a player may hold; ``won(player)`` ends
     the game at the end of a turn; ``final_scoring`` False for no end-game scoring;
     ``colour_bonus`` (a colour completed, or all border posts joined) instead of its VP;
     ``after_ship`` once a ship's goods are taken (or none lay anywhere); ``knowledge_placed``
-    after a knowledge tile's number is recorded. A hook that replaces the base game's rule
+    after a knowledge tile's number is recorded; ``goods_sold(turn, goods, count)`` after a
+    sale is scored. A hook that replaces the base game's rule
     (``reach``, ``won``, ``colour_bonus``) comes from one module of a game at most.
 
     Every module is listed once, in :data:`p2p_burgundy.variants.ENGINE_MODULES`, where the
@@ -1974,7 +1935,7 @@ class EngineModule:
     after_action: Callable[[_Turn], None] | None = None
     tiles: tuple[int, ...] = ()
     categories: tuple[Category, ...] = ()
-    setup: Callable[[GameState], None] | None = None
+    setup: Callable[[GameState, Draws], None] | None = None
     round_setup: Callable[[GameState], None] | None = None
     reach: Callable[[Estate, int], int] | None = None
     unreachable: str = ""
@@ -1985,6 +1946,7 @@ class EngineModule:
     after_ship: Callable[[_Turn], None] | None = None
     knowledge_placed: Callable[[_Turn, int], None] | None = None
     crane_buildings: tuple[int, ...] = ()
+    goods_sold: Callable[[_Turn, int, int], None] | None = None
 
 
 class _Rules:
@@ -1995,15 +1957,15 @@ class _Rules:
     order), or the one module's where a hook replaces a rule."""
 
     __slots__ = ("after_ship", "apply", "choices", "colour_bonus", "crane_buildings", "expected",
-                 "final_scoring",
-                 "goods_types", "knowledge_placed", "reach", "round_setup", "setup",
-                 "unreachable", "won")
+                 "final_scoring", "goods_sold", "goods_types", "knowledge_placed", "reach",
+                 "round_setup", "setup", "unreachable", "won")
 
     def __init__(self, modules: tuple[EngineModule, ...]) -> None:
         self.setup = tuple(m.setup for m in modules if m.setup)
         self.round_setup = tuple(m.round_setup for m in modules if m.round_setup)
         self.after_ship = tuple(m.after_ship for m in modules if m.after_ship)
         self.knowledge_placed = tuple(m.knowledge_placed for m in modules if m.knowledge_placed)
+        self.goods_sold = tuple(m.goods_sold for m in modules if m.goods_sold)
         self.reach = _one(m.reach for m in modules)
         self.unreachable = next((m.unreachable for m in modules if m.reach), "")
         self.won = _one(m.won for m in modules)

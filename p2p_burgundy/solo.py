@@ -20,6 +20,7 @@ from .actions import (
     TakeFirst,
     TakeTile,
 )
+from .chance import Draws
 from .config import GameConfig
 from .estate import SPACE_COUNT
 from .rivers import river_reach
@@ -252,7 +253,7 @@ def _reward(turn: _Turn) -> None:
         turn.push(Step.REWARD)
 
 
-def _setup(state: GameState) -> None:
+def _setup(state: GameState, draws: Draws) -> None:
     players = [p.copy() for p in state.players]
     players[0].workers = SOLO_WORKERS
     state.players = tuple(players)

@@ -10,9 +10,10 @@ from .config import GameConfig
 from .extra_tiles import EXTRA_TILES
 from .rules import EngineModule
 from .solo import SOLO
+from .trade_routes import TRADE_ROUTES
 from .white_castles import WHITE_CASTLES
 
-ENGINE_MODULES: tuple[EngineModule, ...] = (EXTRA_TILES, WHITE_CASTLES, SOLO)
+ENGINE_MODULES: tuple[EngineModule, ...] = (EXTRA_TILES, WHITE_CASTLES, TRADE_ROUTES, SOLO)
 """Every engine module, each once; a game plays those whose ``plays(config)`` holds."""
 
 

@@ -10,6 +10,7 @@ from p2p_burgundy.extra_tiles import EXTRA_TILES
 from p2p_burgundy.rules import new_game, resolve_chance
 from p2p_burgundy.solo import SOLO
 from p2p_burgundy.tiles import Tile
+from p2p_burgundy.trade_routes import TRADE_ROUTES
 from p2p_burgundy.variants import ENGINE_MODULES, modules_of
 from p2p_burgundy.white_castles import WHITE_CASTLES
 
@@ -31,7 +32,7 @@ def test_the_registry_lists_each_module_once() -> None:
     assert modules_of(GameConfig(players=1, edition=E2019)) == (SOLO,)
     assert modules_of(GameConfig(players=2, edition=E2019)) == ()
     assert modules_of(GameConfig(players=1, edition=E2019, modules=tuple(Module))) == (
-        EXTRA_TILES, WHITE_CASTLES, SOLO)
+        EXTRA_TILES, WHITE_CASTLES, TRADE_ROUTES, SOLO)
 
 
 def test_the_white_castles_module_says_what_it_adds() -> None:
