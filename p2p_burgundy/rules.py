@@ -1028,8 +1028,9 @@ _Handler = Callable[[_Turn, Any, int], None]
 _Apply = Callable[[GameState, Any, int], GameState]
 
 
-def _on_turn(handler: _Handler) -> _Apply:
-    """Apply ``handler``, which changes a :class:`_Turn`."""
+def _on_turn(handler: _Handler, after: Callable[[_Turn], None] | None) -> _Apply:
+    """Apply ``handler``, which changes a :class:`_Turn`, then ``after`` (the modules'
+    ``after_action``), if any."""
 
     def run(state: GameState, action: Action, arg: int) -> GameState:
         turn = _new_turn(_Turn)
@@ -1042,6 +1043,8 @@ def _on_turn(handler: _Handler) -> _Apply:
         if state.pending:
             new.pending = state.pending[:-1]
         handler(turn, action, arg)
+        if after is not None:
+            after(turn)
         return turn.new
 
     return run
@@ -1976,19 +1979,19 @@ class _Rules:
         choices: dict[int, _Choices] = dict(_CHOICES)
         handlers = dict(_HANDLERS)
         expected: dict[int, str] = dict(_EXPECTED)
-        after = [module.after_action for module in modules if module.after_action]
+        hooks = [module.after_action for module in modules if module.after_action]
+        after = None if not hooks else hooks[0] if len(hooks) == 1 else _each(hooks)
         for module in modules:
             expected.update(module.steps)
             choices.update(module.choices)
             handlers.update(((step, cls), handler) for step, cls, handler in module.handlers)
-        if after:
-            handlers = {key: _then(handler, after) for key, handler in handlers.items()}
         steps = range(max(Step) + 1)
         self.choices = tuple(choices.get(step) for step in steps)
         self.expected = tuple(expected.get(step, f"{Step(step).name} is no step of this game")
                               for step in steps)
         self.apply: tuple[dict[type[Action], _Apply], ...] = tuple(
-            {cls: _on_turn(handler) for (s, cls), handler in handlers.items() if s == step}
+            {cls: _on_turn(handler, after) for (s, cls), handler in handlers.items()
+             if s == step}
             for step in steps)
         self.apply[Step.TURN][UseDie] = _use_die
         self.apply[Step.TURN][EndTurn] = _end_turn if self.won is None else _ending(self.won)
@@ -2022,12 +2025,11 @@ def _one(hooks: Iterable[_T | None]) -> _T | None:
     return given[0] if given else None
 
 
-def _then(handler: _Handler, after: list[Callable[[_Turn], None]]) -> _Handler:
-    """``handler``, then each module's ``after_action``."""
+def _each(hooks: list[Callable[[_Turn], None]]) -> Callable[[_Turn], None]:
+    """Every hook of ``hooks``, in order, as one."""
 
-    def run(turn: _Turn, action: Action, arg: int) -> None:
-        handler(turn, action, arg)
-        for hook in after:
+    def run(turn: _Turn) -> None:
+        for hook in hooks:
             hook(turn)
 
     return run
