@@ -22,11 +22,16 @@ Per round, each worker measures:
   how often the games called it; kinds with fewer than ``DETAIL_LEAST`` calls in the sample
   are left out): where the time goes, and what a change bought.
 
+With ``--modules`` every game (timed and sampled) is a 2019 game with every expansion module
+on; ``--solo`` plays the solo game instead (its figures keep their names: the "2p" games are
+solo games, and the "4p" games half as many more).
+
 Run from the repository root::
 
     python bench/engine.py --against main      # figures in docs/performance.md
     python bench/engine.py --rounds 4          # quicker, noisier (against HEAD)
     python bench/engine.py --detail            # and the replayed calls by kind
+    python bench/engine.py --against main --modules   # every module on
 """
 
 from __future__ import annotations
@@ -62,8 +67,9 @@ DETAIL_LEAST = 20  # calls of a kind in the sample for its own figure
 class Worker:
     """Times batches of work with the engine ``engine`` (the ``p2p_burgundy`` module)."""
 
-    def __init__(self, engine: Any) -> None:
+    def __init__(self, engine: Any, game: str) -> None:
         self.e = engine
+        self.game = game
         self.sample: list[tuple[Any, Any]] = []
         self.mid_game: list[Any] = []
         self.chances: list[tuple[Any, bytes]] = []
@@ -108,7 +114,13 @@ class Worker:
         """One whole game with uniformly random choices."""
         e = self.e
         apply, legal_actions, resolve_chance = e.apply, e.legal_actions, e.resolve_chance
-        state = e.new_game(e.GameConfig(players=players))
+        if self.game == "modules":
+            config = e.GameConfig(players, e.Edition.E2019, modules=tuple(e.Module))
+        elif self.game == "solo":
+            config = e.GameConfig(1, e.Edition.E2019)
+        else:
+            config = e.GameConfig(players=players)
+        state = e.new_game(config)
         while True:
             if state.chance is not None:
                 entropy = rng.randbytes(32)
@@ -169,7 +181,7 @@ class Worker:
         return out
 
 
-def serve(tree: str) -> None:
+def serve(tree: str, game: str) -> None:
     """Worker loop: import the engine found in ``tree``, then answer ``round games`` lines."""
     sys.path.insert(0, tree)
     import p2p_burgundy
@@ -177,7 +189,7 @@ def serve(tree: str) -> None:
     where = Path(p2p_burgundy.__file__).resolve().parent.parent
     if where != Path(tree).resolve():
         raise SystemExit(f"imported the engine from {where}, not {tree}")
-    worker = Worker(p2p_burgundy)
+    worker = Worker(p2p_burgundy, game)
     print(f"ready {len(worker.sample)} {len(worker.mid_game)}", flush=True)
     for line in sys.stdin:
         round_, games, detail = map(int, line.split())
@@ -187,9 +199,10 @@ def serve(tree: str) -> None:
 # --- the parent: extracts the revision, alternates the workers, reports ratios ----------------
 
 class _Process:
-    def __init__(self, tree: Path) -> None:
+    def __init__(self, tree: Path, game: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, __file__, "--serve", str(tree)], stdin=subprocess.PIPE,
+            [sys.executable, __file__, "--serve", str(tree), "--game", game],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, text=True, cwd=tree)
         self.ready = self._line()
 
@@ -249,19 +262,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detail", action="store_true",
                         help="also time the replayed calls by kind (apply by step and action, "
                              "legal_actions by step, resolve_chance by event)")
+    games = parser.add_mutually_exclusive_group()
+    games.add_argument("--modules", dest="game", action="store_const", const="modules",
+                       default="base", help="play 2019 games with every expansion module")
+    games.add_argument("--solo", dest="game", action="store_const", const="solo",
+                       help="play the solo game")
+    games.add_argument("--game", choices=("base", "modules", "solo"), help=argparse.SUPPRESS)
     parser.add_argument("--serve", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
-        serve(args.serve)
+        serve(args.serve, args.game)
         return 0
     if args.rounds < 1 or args.games < 1:
         parser.error("--rounds and --games must be at least 1")
 
     with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
         commit = extract(args.against, Path(tmp))
-        ours, theirs = _Process(ROOT), _Process(Path(tmp))
+        ours, theirs = _Process(ROOT, args.game), _Process(Path(tmp), args.game)
         print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cpus, "
-              f"load average {os.getloadavg()[0]:.2f}; this tree against {args.against} "
+              f"load average {os.getloadavg()[0]:.2f}; {args.game} games; this tree against "
+              f"{args.against} "
               f"({commit}): {args.rounds} rounds of {args.games} 2p + "
               f"{max(1, args.games // 2)} 4p games each way; workers: {ours.ready.strip()} / "
               f"{theirs.ready.strip()} (sample calls, mid-game states)")

@@ -1,5 +1,5 @@
 """Expansion modules benchmark (not a test): random games per second with every module on,
-against the base game, and the base game against a named git revision of the engine.
+against the base game, and both against a named git revision of the engine.
 
 Each batch plays ``--games`` whole games with a uniform random policy (choices and entropy
 from one seeded ``random.Random``; the same games in every batch of a variant) in a fresh
@@ -9,12 +9,16 @@ all of them alike; the figure of a variant is its median batch (best in brackets
 
 - ``REV, base``: the base game on the engine at ``--against`` (exported with ``git archive``);
 - ``this, base``: the base game on the engine in this checkout;
-- ``this, all modules``: the same player count with ``--with all`` (2019 edition).
+- ``REV, all modules`` and ``this, all modules``: the same player count with ``--with all``
+  (2019 edition).
+
+With ``--players 1`` the "base game" is the solo game without modules (2019 edition).
 
 Run from the repository root::
 
     python bench/modules.py --against a3e2d7f           # the figures in docs/performance.md
     python bench/modules.py --against main --rounds 3   # quicker, noisier
+    python bench/modules.py --against 877c99e --players 1 2 4
 """
 
 from __future__ import annotations
@@ -38,8 +42,8 @@ import p2p_burgundy as e
 players, games, seed, modules = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 if modules:
     config = e.GameConfig(players, e.Edition.E2019, modules=tuple(e.Module))
-else:
-    config = e.GameConfig(players)
+else:  # the solo game is a 2019 game
+    config = e.GameConfig(players, e.Edition.E2019 if players == 1 else e.Edition.E2011)
 rng = random.Random(seed)
 start = time.process_time()
 for _ in range(games):
@@ -84,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         old = export(args.against, Path(tmp))
         variants = ((f"{args.against}, base", old, False), ("this, base", ROOT, False),
+                    (f"{args.against}, all modules", old, True),
                     ("this, all modules", ROOT, True))
         print(f"Python {sys.version.split()[0]}, {args.games} games a batch, "
               f"{args.rounds} rounds, seed {args.seed}; games/s by CPU time, median [best]")
@@ -97,6 +102,12 @@ def main(argv: list[str] | None = None) -> int:
                 median = statistics.median(rates[name])
                 print(f"{players}p  {name:<24} {median:7.1f} [{max(rates[name]):6.1f}]"
                       f"  x{median / base:.3f} of this base")
+            for kind, (old_name, this_name) in (("base", (variants[0][0], variants[1][0])),
+                                                ("all modules", (variants[2][0], variants[3][0]))):
+                ratios = [t / o for t, o in zip(rates[this_name], rates[old_name], strict=True)]
+                print(f"{players}p  this against {args.against}, {kind}: "
+                      f"x{statistics.median(ratios):.3f} [{min(ratios):.3f}-{max(ratios):.3f}]"
+                      " (median of the rounds' ratios [range])")
     return 0
 
 

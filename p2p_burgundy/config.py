@@ -155,6 +155,10 @@ class GameConfig:
     """The player count the central board is set up for: the solo game uses the 2-player
     side (12 depot tiles and 4 in the black depot each phase) and the 2-player sales, trade
     routes and the like."""
+    variant: int = field(init=False, repr=False, compare=False)
+    """Which rules this config plays, as one small int: bit 0 the solo game, bit ``i + 1``
+    module ``MODULE_ORDER[i]``. The rules bind their dispatch tables once per variant and find
+    them by it on every decision (an int indexes a table faster than a config hashes)."""
 
     def __post_init__(self) -> None:
         if type(self.players) is not int or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -250,6 +254,8 @@ class GameConfig:
             raise ConfigError("the expansion modules are part of the 2019 edition: "
                               "play them with edition 2019")
         object.__setattr__(self, "modules", tuple(m for m in MODULE_ORDER if m in modules))
+        object.__setattr__(self, "variant", self.solo + sum(
+            2 << i for i, module in enumerate(MODULE_ORDER) if module in modules))
 
     def __repr__(self) -> str:
         setup = "" if self.setup is Setup.STANDARD else f", setup={self.setup!r}"

@@ -24,8 +24,9 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from .actions import (
     BUY,
@@ -33,19 +34,15 @@ from .actions import (
     DISCARD,
     END_TURN,
     PASS,
-    PAY_GOODS,
     PLACE_TILE,
     SELL_GOODS,
     TAKE_GOODS,
     TAKE_TILE,
     TAKE_WORKERS,
-    USE_BUILDING,
     USE_DIE,
     Action,
     BorrowMonasteries,
     Buy,
-    BuyPoints,
-    BuyWorkers,
     ChooseEstate,
     Discard,
     EndTurn,
@@ -57,12 +54,10 @@ from .actions import (
     PlaceTile,
     SellGoods,
     SetDie,
-    TakeFirst,
     TakeGoods,
     TakeShield,
     TakeTile,
     TakeWorkers,
-    UseBuilding,
     UseDie,
 )
 from .board import (
@@ -86,14 +81,12 @@ from .chance import (
     RoundDraw,
     SetupDraw,
 )
-from .config import CHOOSE, Edition, GameConfig, Module
+from .config import CHOOSE, MODULE_ORDER, Edition, GameConfig, Module
 from .errors import ChanceError, IllegalAction
 from .estate import DIE_PATTERN, NEIGHBOURS, SPACE_COUNT, Estate, bits, box_sides
-from .rivers import river_reach
 from .scoring import (
     BASE_CATEGORY_COUNT,
     COLOUR_BONUS_VP,
-    KNOWLEDGE_BUILDING_VP,
     PHASE_BONUS,
     REGION_VP,
     SALE_VP,
@@ -101,7 +94,6 @@ from .scoring import (
     Category,
     end_game_points,
     knowledge_points,
-    monastery_points,
     shield_points,
 )
 from .shields import SHIELD_COUNT, SHIELDS_PER_DEPOT, Shield, shield_numbers
@@ -115,7 +107,6 @@ from .tiles import (
     FACE_DOWN,
     GEESE_VP,
     GOODS_SUPPLY,
-    KNOWLEDGE_BUILDING_SCORED,
     KNOWLEDGE_NUMBER,
     MODULE_TILES,
     NORMAL_SUPPLY,
@@ -127,7 +118,6 @@ from .tiles import (
     Tile,
     tile_name,
 )
-from .trade import CARD_COUNT, CARDS_PER_PLAYER, Bonus, route_spaces
 
 STORAGE_SPACES = 3
 _BOTH_DICE = 0b11
@@ -141,13 +131,7 @@ PURCHASE_PRICE = 2
 BLACK = 6  # index of the black-backed supply in GameState.supplies
 INN_SUPPLY = 7  # index of the inns' stack in GameState.supplies (inns module)
 INN_DEPOT = 7  # Buy(7, 0) buys the top inn beside the black depot (inns module)
-WORKERS_BOUGHT = 2  # knowledge #28: 2 workers for 1 silverling
 TRACK_STEPS = 7  # turn order track spaces in use: start + one per ship (6 rivers)
-SOLO_WORKERS = 2  # the solo player's workers at the start
-FULL_ESTATE = (1 << SPACE_COUNT) - 1  # every space covered: the solo game is won
-EXCHANGE_GOODS = 5  # the solo game: goods a ship may give for a black depot tile
-TARGET_STEP = 5  # the solo game: the target marker moves down 5 at each reset ...
-TARGET_FLOOR = 5  # ... but never onto the start space (our reading)
 ALL_SPACES = (1 << SPACE_COUNT) - 1
 SHIELD_TRIBUTE = 1  # silverlings (or workers, with shield #3) per shield at each phase end
 
@@ -522,17 +506,15 @@ def _setup(state: GameState, draws: Draws) -> None:
     track = [(0, 0)] * n
     for i in range(n):
         seat = (start + i) % n  # clockwise from the start player
-        players[seat].workers = SOLO_WORKERS if n == 1 else i + 1
+        players[seat].workers = i + 1
         track[seat] = (0, n - 1 - i)  # the start player's piece on top
     state.players = tuple(players)
     state.track = tuple(track)
     state.track_stamp = n
     state.goods_pool = tuple(pool)
     state.order = bridge_order(state.track)
-    if state.config.has(Module.TRADE_ROUTES):
-        cards = list(range(1, CARD_COUNT + 1))
-        dealt = CARDS_PER_PLAYER[state.config.table_players]
-        state.routes = tuple(tuple(draws.take(cards) for _ in range(dealt)) for _ in range(n))
+    for setup in _rules(state.config).setup:  # their draws before the shields'
+        setup(state, draws)
     if state.config.has(Module.SHIELDS):
         pool = list(range(1, SHIELD_COUNT + 1))
         per_depot = SHIELDS_PER_DEPOT[state.config.table_players]  # solo: as for 2
@@ -603,22 +585,8 @@ def _round_setup(state: GameState, draws: Draws) -> None:
     depot[state.phase_goods[state.round]] += 1
     goods[state.white_die] = tuple(depot)
     state.depot_goods = tuple(goods)
-    if state.config.solo:
-        _remove_depot_tile(state)
-
-
-def _remove_depot_tile(state: GameState) -> None:
-    """The solo game, each round: a tile leaves the game from the depot the white die shows
-    (its first tile in slot order), or else from the next depot round the ring, and so on."""
-    for step in range(6):
-        d = (state.white_die - 1 + step) % 6 + 1
-        for slot, tile in enumerate(state.depots[d]):
-            if tile != EMPTY:
-                _take_from_depot(state, d, slot)
-                box = list(state.box)
-                box[tile] += 1
-                state.box = tuple(box)
-                return
+    for round_setup in (_BOUND[state.config.variant] or _bind(state.config)).round_setup:
+        round_setup(state)
 
 
 # --- Legal actions ---------------------------------------------------------------------------
@@ -649,7 +617,8 @@ def legal_actions(state: GameState) -> list[Action]:
     step, arg = state.pending[-1]
     if step == _DIE_STEP:  # the commonest decision after the turn's
         return _action_choices(state, p, p.dice[arg], p.workers)
-    return _CHOICES[step](state, p, arg)
+    choices = (_BOUND[state.config.variant] or _bind(state.config)).choices[step]
+    return choices(state, p, arg) if choices else []
 
 
 _DICE_LEFT = ((USE_DIE[0], USE_DIE[1]), (USE_DIE[1],), (USE_DIE[0],), ())  # by dice_used
@@ -725,8 +694,9 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
     colour_masks = board.colour_masks
     k = p.knowledge
     frontier = ALL_SPACES & ~p.occupied if state.modules.shields[seat] & _S18 else p.frontier
-    if state.config.solo:
-        frontier &= river_reach(board, p.occupied)
+    allowed = (_BOUND[state.config.variant] or _bind(state.config)).reach
+    if allowed is not None:
+        frontier &= allowed(board, p.occupied)
     reach = _PLACE_REACH[per][k >> 9 & 7][value][workers]  # by colour
     for i, tile in enumerate(p.storage):
         colour = TILE_COLOUR[tile]
@@ -851,7 +821,7 @@ def _goods_choices(state: GameState, p: PlayerState) -> list[TakeGoods]:
         options += [tuple(sorted((d, NEIGHBOUR_DEPOT[d]))) for d in range(1, 7)
                     if offered[d] and offered[NEIGHBOUR_DEPOT[d]]]
     held = sum(itertools.compress(_GOODS_BITS, p.goods))
-    free = 6 if state.config.solo else GOODS_SLOTS - held.bit_count()  # solo: no limit
+    free = (_BOUND[state.config.variant] or _bind(state.config)).goods_types - held.bit_count()
     choices = []
     for depots in options:
         table = TAKE_GOODS[depots]
@@ -887,70 +857,6 @@ def _city_hall_choices(state: GameState, p: PlayerState, _: int) -> list[Action]
     return [*_placements(state, p, 0, 0, 1), PASS]
 
 
-def _white_castle_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    return _action_choices(state, p, state.white_die, p.workers)
-
-
-def _crane_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    """The buildings whose effect the crane can trigger now (an effect with nothing to choose
-    from is not offered), and Pass."""
-    actions: list[Action] = []
-    for building in _crane_buildings(state.config):
-        step = _BUILDING_STEP.get(building)
-        if step is None or len(_CHOICES[step](state, p, step)) > 1:
-            actions.append(USE_BUILDING[building])
-    actions.append(PASS)
-    return actions
-
-
-def _crane_buildings(config: GameConfig) -> tuple[int, ...]:
-    """What the crane may copy: the eight buildings, and the white castle when in play."""
-    if config.has(Module.WHITE_CASTLES):
-        return (*Building, Tile.WHITE_CASTLE)
-    return tuple(Building)
-
-
-def _exchange_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    """The solo game's ship exchange: a black depot tile (face down) for 5 goods, or Pass."""
-    if sum(p.goods) < EXCHANGE_GOODS:
-        return [PASS]  # (the exchange is only offered with 5 goods)
-    return [*(TAKE_TILE[0][slot] for slot, tile in enumerate(state.depots[0]) if tile != EMPTY),
-            PASS]
-
-
-def _pay_goods_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    return [PAY_GOODS[g] for g in range(1, 7) if p.goods[g]]
-
-
-def _reward_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    """The solo game's colour reward: each black depot tile that can go on the duchy now, or
-    (only when none can: what the actions taken since the reward came may have done) Pass."""
-    return _reward_tiles(state, p) or [PASS]
-
-
-def _reward_tiles(state: GameState, p: PlayerState) -> list[Action]:
-    board = state.boards[0]
-    frontier = p.frontier & river_reach(board, p.occupied)
-    actions: list[Action] = []
-    for slot, tile in enumerate(state.depots[0]):
-        if tile == EMPTY:
-            continue
-        mask = frontier & board.colour_masks[TILE_COLOUR[tile]]
-        if mask and TILE_COLOUR[tile] == Colour.BEIGE and not p.knowledge & _K1:
-            mask = _without_duplicate_buildings(board, p, tile, mask)
-        if mask:
-            actions.append(TAKE_TILE[0][slot])
-    return actions
-
-
-def _reward_place_choices(state: GameState, p: PlayerState, storage: int) -> list[Action]:
-    return [a for a in _placements(state, p, 0, 0, 1)
-            if isinstance(a, PlaceTile) and a.storage == storage]
-
-
-def _target_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    needed = state.modules.vp_target - state.modules.vp_counter
-    return [BuyPoints(needed), PASS] if p.silver >= needed else [PASS]
 # --- Shields (shields module) ----------------------------------------------------------------
 
 def _holder(state: GameState, shield: int) -> int:
@@ -1061,13 +967,6 @@ _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
     Step.MARKET: lambda s, p, _: _effect_take_choices(s, p, Step.MARKET),
     Step.CITY_HALL: _city_hall_choices,
     Step.CHOOSE_ESTATE: _estate_choices,
-    Step.WHITE_CASTLE: _white_castle_choices,
-    Step.CRANE: _crane_choices,
-    Step.EXCHANGE: _exchange_choices,
-    Step.PAY_GOODS: _pay_goods_choices,
-    Step.REWARD: _reward_choices,
-    Step.REWARD_PLACE: _reward_place_choices,
-    Step.TARGET: _target_choices,
     Step.TRIBUTE: _tribute_choices,
     Step.SHIELD_TILE: _shield_tile_choices,
     Step.SHIELD_GOODS: _shield_goods_choices,
@@ -1113,9 +1012,10 @@ def apply(state: GameState, action: Action) -> GameState:
     if state.phase >= PHASES:
         raise IllegalAction(f"{action!r}: the game is over")
     step, arg = state.pending[-1] if state.pending else _NOTHING_PENDING
-    run = _APPLY[step].get(type(action))
+    rules = _BOUND[state.config.variant] or _bind(state.config)  # _rules, inline: a hot path
+    run = rules.apply[step].get(type(action))
     if run is None:
-        raise IllegalAction(f"{action!r}: not a choice now; {_EXPECTED[Step(step)]}")
+        raise IllegalAction(f"{action!r}: not a choice now; {rules.expected[step]}")
     try:
         return run(state, action, arg)
     except IllegalAction as exc:
@@ -1128,8 +1028,9 @@ _Handler = Callable[[_Turn, Any, int], None]
 _Apply = Callable[[GameState, Any, int], GameState]
 
 
-def _on_turn(handler: _Handler) -> _Apply:
-    """Apply ``handler``, which changes a :class:`_Turn`."""
+def _on_turn(handler: _Handler, after: Callable[[_Turn], None] | None) -> _Apply:
+    """Apply ``handler``, which changes a :class:`_Turn`, then ``after`` (the modules'
+    ``after_action``), if any."""
 
     def run(state: GameState, action: Action, arg: int) -> GameState:
         turn = _new_turn(_Turn)
@@ -1142,16 +1043,14 @@ def _on_turn(handler: _Handler) -> _Apply:
         if state.pending:
             new.pending = state.pending[:-1]
         handler(turn, action, arg)
-        if state.config.solo and not turn.new.is_over:
-            _move_counter(turn, turn.p.vp - state.players[0].vp)
-            if not state.pending or state.pending[-1][0] != Step.ORDER:
-                _offer_order(turn.new)
+        if after is not None:
+            after(turn)
         return turn.new
 
     return run
 
 
-_EXPECTED = {
+_EXPECTED: dict[int, str] = {
     Step.TURN: "use a die, buy a tile or end the turn",
     Step.DIE: "take a tile, place a tile, sell goods or take workers with the chosen die",
     Step.FREE_ACTION: "the castle's extra action: take, place, sell or take workers",
@@ -1163,15 +1062,6 @@ _EXPECTED = {
     Step.MARKET: "the market may take a ship or animal tile (or pass)",
     Step.CITY_HALL: "the city hall may place one more tile (or pass)",
     Step.CHOOSE_ESTATE: "set-up: choose your board's side and your start castle's space",
-    Step.WHITE_CASTLE: "the white castle's action with the white die: take, place, sell or "
-                       "take workers",
-    Step.CRANE: "the crane may trigger the effect of any building (or pass)",
-    Step.EXCHANGE: "after your ship you may give 5 goods for a black depot tile (or pass)",
-    Step.PAY_GOODS: "pay the exchange's goods, one tile at a time",
-    Step.REWARD: "a colour is complete: choose a black depot tile to place at once",
-    Step.REWARD_PLACE: "place the black depot tile you chose, any die number",
-    Step.TARGET: "you may buy the victory points that reach the target marker (or pass)",
-    Step.ORDER: "choose which of the pending steps you take first",
     Step.TRIBUTE: "the phase ends: pay 1 for each shield you keep",
     Step.SHIELD_TILE: "the phase ends: your shield places a depot's tile on your estate "
                       "(or pass)",
@@ -1218,9 +1108,6 @@ def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
         _next_closer(new)
         if not new.modules.closing:
             _finish_phase(new)
-        return new
-    if new.config.solo and p.occupied == FULL_ESTATE:
-        new.phase = PHASES  # the duchy is full: the solo game is won
         return new
     new.turn += 1
     if new.turn < len(new.order):
@@ -1322,8 +1209,8 @@ def _finish_phase(state: GameState) -> None:
         state.chance = _event(state.chance_index, _PHASE_EVENT, state.phase, 0)
         return
     state.phase = PHASES
-    if state.config.solo:
-        return  # won or lost by the spaces filled: no final scoring
+    if not _rules(state.config).final_scoring:
+        return
     for seat, p in enumerate(players):
         for category, points in end_game_points(p, state.config.edition).items():
             p.add_vp(category, points)
@@ -1364,18 +1251,6 @@ def _buy(turn: _Turn, action: Buy, _: int) -> None:
         _store(turn, _INN)
     else:
         _store(turn, _take_from_depot(turn.new, action.depot, action.slot))
-
-
-def _buy_workers(turn: _Turn, action: BuyWorkers, _: int) -> None:
-    p = turn.p
-    if turn.old.modules.closing:
-        raise turn.fail(action, "the phase is ending: nothing is bought now")
-    if not p.knowledge & _K28:
-        raise turn.fail(action, "buying workers needs knowledge #28")
-    if not p.silver:
-        raise turn.fail(action, "2 workers cost 1 silverling; you have none")
-    p.silver -= 1
-    _gain_workers(turn, WORKERS_BOUGHT)
 
 
 def _check_slot(turn: _Turn, action: Action, depot: int, slot: int) -> None:
@@ -1494,10 +1369,9 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
                                 f"cannot go on {board.label(space)}: colours must match")
     if not p.frontier >> space & 1 and not turn.new.modules.shields[turn.seat] & _S18:
         raise turn.fail(action, f"space {board.label(space)} is not next to a placed tile")
-    if turn.old.config.solo and not river_reach(board, p.occupied) >> space & 1:
-        raise turn.fail(action, f"space {board.label(space)} begins a region on a river from "
-                                "land (solo: from one region on a river to another only "
-                                "by the river)")
+    rules = (_BOUND[turn.old.config.variant] or _bind(turn.old.config))
+    if rules.reach is not None and not rules.reach(board, p.occupied) >> space & 1:
+        raise turn.fail(action, f"space {board.label(space)} {rules.unreachable}")
     if colour == _BEIGE and not p.knowledge & _K1 \
             and not _without_duplicate_buildings(board, p, tile, 1 << space):
         raise turn.fail(action, f"that city already has a {tile_name(tile)} "
@@ -1579,17 +1453,16 @@ def _claim_colour_bonus(turn: _Turn, colour: int) -> None:
     if taken >= 2:
         return
     rank = taken + 1
-    if turn.new.config.solo:  # no VP: a black depot tile placed at once instead
-        turn.p.bonuses = tuple(1 if c == colour else b for c, b in enumerate(turn.p.bonuses))
-        turn.new.bonus_taken = turn.p.bonuses
-        _reward(turn)
-        return
     bonus = list(turn.new.bonus_taken)
     bonus[colour] = rank
     turn.new.bonus_taken = tuple(bonus)
     mine = list(turn.p.bonuses)
     mine[colour] = rank
     turn.p.bonuses = tuple(mine)
+    reward = _rules(turn.new.config).colour_bonus
+    if reward is not None:  # instead of the VP
+        reward(turn)
+        return
     points = COLOUR_BONUS_VP[(turn.new.config.players, rank)]
     turn.p.add_vp(Category.COLOUR_BONUSES, points)
     if turn.new.modules.shields[turn.seat] & _S7:  # bonus tiles score double
@@ -1637,8 +1510,9 @@ def _score_border_posts(turn: _Turn, posts: tuple[int, ...], before: int) -> Non
         if rank <= 2:
             ranks[turn.seat] = rank
             turn.new.border_ranks = tuple(ranks)
-            if turn.new.config.solo:  # the solo game's colour bonus
-                _reward(turn)
+            reward = _rules(turn.new.config).colour_bonus
+            if reward is not None:  # instead of the VP
+                reward(turn)
             else:
                 turn.p.add_vp(Category.COLOUR_BONUSES,
                               COLOUR_BONUS_VP[(turn.new.config.players, rank)])
@@ -1653,9 +1527,10 @@ def _tile_effect(turn: _Turn, tile: int) -> None:
         if any(map(any, turn.new.depot_goods)):
             if shields & _S5:  # then one goods type from every depot
                 turn.push(Step.SHIELD_GOODS)
-            turn.push(_SHIP_STEP)  # in the solo game, the exchange is offered after it
-        elif turn.new.config.solo:
-            _offer_exchange(turn)
+            turn.push(_SHIP_STEP)  # a module's after_ship comes with the ship's goods
+        else:
+            for after_ship in _rules(turn.new.config).after_ship:
+                after_ship(turn)
     elif colour == _DARK_GREEN:
         turn.push(_FREE_STEP, 1 if shields & _S11 else 0)
     elif colour == _YELLOW:
@@ -1663,11 +1538,9 @@ def _tile_effect(turn: _Turn, tile: int) -> None:
         p.knowledge |= 1 << number
         if turn.new.modules.borrowed == turn.seat:  # shield #6: it counts for its holder too
             _lend_knowledge(turn.new, 1 << number)
-        if turn.new.config.solo:  # a monastery's points come at once in the solo game
-            points = monastery_points(p, number, turn.new.config.edition)
-            if number in KNOWLEDGE_BUILDING_SCORED and Tile.CRANE in p.estate:
-                points += KNOWLEDGE_BUILDING_VP
-            p.add_vp(Category.KNOWLEDGE, points)
+        config = turn.new.config
+        for knowledge_placed in (_BOUND[config.variant] or _bind(config)).knowledge_placed:
+            knowledge_placed(turn, number)
     elif colour == _BEIGE:
         step = _BUILDING_STEP.get(tile)
         if step is not None:
@@ -1711,45 +1584,9 @@ def _sell(turn: _Turn, goods: int) -> None:
     p.add_vp(_SALES, SALE_VP[turn.new.config.table_players] * count)
     if shields & _S12:  # sold goods score double
         p.add_vp(Category.SHIELDS, SALE_VP[turn.new.config.table_players] * count)
-    if turn.new.modules.routes[turn.seat]:
-        _lay_on_route(turn, goods, count)
-
-
-_ROUTE_STEPS = {Bonus.BUILDING: Step.CARPENTER, Bonus.CASTLE_MINE_KNOWLEDGE: Step.CHURCH,
-                Bonus.SHIP_ANIMAL: Step.MARKET, Bonus.ACTION: Step.FREE_ACTION,
-                Bonus.PLACE: Step.CITY_HALL, Bonus.SELL: Step.WAREHOUSE}
-ROUTE_WORKERS, ROUTE_SILVER, ROUTE_VP = 4, 2, 4
-
-
-def _lay_on_route(turn: _Turn, goods: int, count: int) -> None:
-    """Sold goods tiles go one by one on the route's next empty spaces (trade routes
-    module); each on a space of its type gives that space's bonus at once. Bonuses that are
-    decisions come after the sale, the leftmost first; one with nothing to choose is lost."""
-    seat, p = turn.seat, turn.p
-    spaces = route_spaces(turn.new.modules.routes[seat])
-    laid = turn.new.modules.route_goods[seat]
-    start = len(laid)
-    end = min(len(spaces), start + count)
-    if start == end:
-        return  # the route is full: sold goods go to the sold pile only
-    route_goods = list(turn.new.modules.route_goods)
-    route_goods[seat] = laid + (goods,) * (end - start)
-    turn.new.route_goods = tuple(route_goods)
-    steps = []
-    for kind, bonus in spaces[start:end]:
-        if kind != goods:
-            continue
-        if bonus == Bonus.WORKERS:
-            _gain_workers(turn, ROUTE_WORKERS)
-        elif bonus == Bonus.SILVER:
-            p.silver += ROUTE_SILVER
-        elif bonus == Bonus.VP:
-            p.add_vp(Category.WATCHTOWERS, ROUTE_VP)
-        else:
-            steps.append(_ROUTE_STEPS[bonus])
-    for step in reversed(steps):
-        if step == Step.FREE_ACTION or len(_CHOICES[step](turn.new, p, step)) > 1:
-            turn.push(step)
+    config = turn.new.config
+    for goods_sold in (_BOUND[config.variant] or _bind(config)).goods_sold:
+        goods_sold(turn, goods, count)
 
 
 def _discard(turn: _Turn, action: Discard, any_tile: int) -> None:
@@ -1779,168 +1616,17 @@ def _take_goods(turn: _Turn, action: TakeGoods, _: int) -> None:
             held[g] += row[g]
             row[g] = 0
         goods[d] = tuple(row)  # goods not kept stay on the depot
-    if turn.new.config.solo:  # every other goods tile on the board leaves the game
-        out = list(turn.new.modules.goods_out)
-        for d in range(1, 7):
-            for g in range(1, 7):
-                out[g] += goods[d][g]
-        turn.new.goods_out = tuple(out)
-        goods = [(0,) * 7] * 7
     turn.new.depot_goods = tuple(goods)
     turn.p.goods = tuple(held)
-    if turn.new.config.solo:
-        _offer_exchange(turn)
+    for after_ship in _rules(turn.new.config).after_ship:
+        after_ship(turn)
 
 
 def _ship_takes_nothing(turn: _Turn, action: Pass, _: int) -> None:
     if _goods_choices(turn.old, turn.p):
         raise turn.fail(action, "goods lie on the depots: the ship takes goods")
-    if turn.new.config.solo:
-        _offer_exchange(turn)
-
-
-def _offer_exchange(turn: _Turn) -> None:
-    """The solo game, after a ship's goods: 5 goods may buy a black depot tile, face down."""
-    if sum(turn.p.goods) >= EXCHANGE_GOODS and any(t != EMPTY for t in turn.new.depots[0]):
-        turn.push(Step.EXCHANGE)
-
-
-def _exchange(turn: _Turn, action: TakeTile, _: int) -> None:
-    if sum(turn.p.goods) < EXCHANGE_GOODS:
-        raise turn.fail(action, f"the exchange costs {EXCHANGE_GOODS} goods tiles; you have "
-                                f"{sum(turn.p.goods)}")
-    if action.depot != 0:
-        raise turn.fail(action, "the exchange takes a tile of the black depot (0)")
-    _check_slot(turn, action, 0, action.slot)
-    _store(turn, FACE_DOWN + _take_from_depot(turn.new, 0, action.slot))
-    _push_under_discard(turn, Step.PAY_GOODS, EXCHANGE_GOODS)
-
-
-def _pay_goods(turn: _Turn, action: PayGoods, left: int) -> None:
-    _check_goods(turn, action)
-    held = list(turn.p.goods)
-    held[action.goods] -= 1
-    turn.p.goods = tuple(held)
-    out = list(turn.new.modules.goods_out)
-    out[action.goods] += 1
-    turn.new.goods_out = tuple(out)
-    if left > 1:
-        turn.push(Step.PAY_GOODS, left - 1)
-
-
-def _reward(turn: _Turn) -> None:
-    """The solo game's colour bonus: a black depot tile placed at once, if one can be."""
-    if _reward_tiles(turn.new, turn.p):
-        turn.push(Step.REWARD)
-
-
-def _pass_reward(turn: _Turn, action: Pass, _: int) -> None:
-    if _reward_tiles(turn.old, turn.p):
-        raise turn.fail(action, "a black depot tile can go on your duchy: the colour reward "
-                                "is not optional")
-
-
-def _take_reward(turn: _Turn, action: TakeTile, _: int) -> None:
-    if action not in _reward_tiles(turn.old, turn.p):
-        raise turn.fail(action, "choose a tile of the black depot (0) that can go on your "
-                                "duchy now")
-    tile = _take_from_depot(turn.new, 0, action.slot)
-    turn.p.storage = (*turn.p.storage, tile)  # in hand for a moment: placed next
-    turn.push(Step.REWARD_PLACE, len(turn.p.storage) - 1)
-
-
-def _place_reward(turn: _Turn, action: PlaceTile, storage: int) -> None:
-    if action.storage != storage:
-        raise turn.fail(action, f"place the black depot tile you chose (storage {storage})")
-    _check_placement(turn, action)
-    _place(turn, action.storage, action.space)
-
-
-def _buy_points(turn: _Turn, action: BuyPoints, _: int) -> None:
-    needed = turn.old.modules.vp_target - turn.old.modules.vp_counter
-    if action.points != needed:
-        raise turn.fail(action, f"buy exactly the {needed} VP that reach the target marker "
-                                f"({turn.old.modules.vp_target})")
-    if turn.p.silver < needed:
-        raise turn.fail(action, f"{needed} VP cost {needed} silverlings; you have "
-                                f"{turn.p.silver}")
-    turn.p.silver -= needed  # the bought points only move the counter: they score nothing
-    _reach_target(turn)
-
-
-def _move_counter(turn: _Turn, gained: int) -> None:
-    """The solo game, after every action: points gained move the counter, and reaching the
-    target marker resets it; short of it, if the player's silver reaches the target, buying
-    the missing points is offered."""
-    if not gained:
-        return
-    new = turn.new
-    counter = new.modules.vp_counter + gained
-    if counter >= new.modules.vp_target:
-        _reach_target(turn)
-    else:
-        new.vp_counter = counter
-        if turn.p.silver >= new.modules.vp_target - counter:
-            _push_under_discard(turn, Step.TARGET)
-
-
-def _reach_target(turn: _Turn) -> None:
-    """The counter reached the target marker: back to the start (points beyond are lost), the
-    marker 5 down, and an action of any number, as a castle gives."""
-    new = turn.new
-    new.vp_counter = 0
-    new.vp_target = max(TARGET_FLOOR, new.modules.vp_target - TARGET_STEP)
-    _push_under_discard(turn, Step.FREE_ACTION)
-
-
-# The solo game: the steps an action sets off whose order the player chooses ("You choose
-# the order in which you take any (partial) game actions"). A discard comes first (the
-# storage has no room), and the ship's exchange and its payment, a colour reward's
-# placement and shield #5's goods belong to the step before them.
-_ORDERED_STEPS = frozenset((
-    Step.FREE_ACTION, Step.SHIP, Step.WAREHOUSE, Step.CARPENTER, Step.CHURCH, Step.MARKET,
-    Step.CITY_HALL, Step.WHITE_CASTLE, Step.CRANE, Step.REWARD, Step.TARGET))
-
-
-def _order_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    """The solo game's ORDER step: each distinct pending step that may come first, the top
-    one first."""
-    choices: list[Action] = []
-    for step, arg in reversed(state.pending[:-1]):
-        if step in _ORDERED_STEPS:
-            choice = TakeFirst(Step(step), arg)
-            if choice not in choices:
-                choices.append(choice)
-    return choices
-
-
-_CHOICES[Step.ORDER] = _order_choices
-
-
-def _offer_order(new: GameState) -> None:
-    """After an action in the solo game: when two different steps it (or an earlier one) set
-    off are pending, the player chooses which comes first."""
-    pending = new.pending
-    if len(pending) < 2 or pending[-1][0] not in _ORDERED_STEPS:
-        return
-    new.pending = (*pending, (Step.ORDER, 0))
-    if len(_order_choices(new, new.players[0], 0)) < 2:
-        new.pending = pending
-
-
-def _take_first(turn: _Turn, action: TakeFirst, _: int) -> None:
-    choices = _order_choices(turn.old, turn.p, 0)
-    if action not in choices:
-        steps = (Step(step).name for step, _ in reversed(turn.old.pending[:-1])
-                 if step in _ORDERED_STEPS)
-        raise turn.fail(action, "choose one of the pending steps: "
-                                f"{', '.join(dict.fromkeys(steps))}")
-    pending = list(turn.new.pending)
-    for i in range(len(pending) - 1, -1, -1):
-        if pending[i] == (action.step, action.arg):
-            pending.append(pending.pop(i))
-            break
-    turn.new.pending = tuple(pending)
+    for after_ship in _rules(turn.new.config).after_ship:
+        after_ship(turn)
 
 
 def _push_under_discard(turn: _Turn, step: Step, arg: int = 0) -> None:
@@ -1992,15 +1678,6 @@ def _warehouse_sell(turn: _Turn, action: SellGoods, _: int) -> None:
 def _city_hall_place(turn: _Turn, action: PlaceTile, _: int) -> None:
     _check_placement(turn, action)
     _place(turn, action.storage, action.space)
-
-
-def _use_building(turn: _Turn, action: UseBuilding, _: int) -> None:
-    if action not in _crane_choices(turn.old, turn.p, 0):
-        usable = ", ".join(str(a.building) for a in _crane_choices(turn.old, turn.p, 0)
-                           if isinstance(a, UseBuilding))
-        raise turn.fail(action, f"the crane can trigger the effect of buildings {usable} "
-                                "now (by tile number)")
-    _tile_effect(turn, action.building)
 
 
 def _pass(turn: _Turn, action: Pass, _: int) -> None:
@@ -2193,23 +1870,11 @@ _HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
     (Step.DISCARD, Discard): _discard,
     (Step.SHIP, TakeGoods): _take_goods,
     (Step.SHIP, Pass): _ship_takes_nothing,
-    (Step.ORDER, TakeFirst): _take_first,
     (Step.WAREHOUSE, SellGoods): _warehouse_sell,
     (Step.WAREHOUSE, Pass): _pass,
     (Step.CITY_HALL, PlaceTile): _city_hall_place,
     (Step.CITY_HALL, Pass): _pass,
     (Step.CHOOSE_ESTATE, ChooseEstate): _choose_estate,
-    (Step.TURN, BuyWorkers): _buy_workers,
-    (Step.CRANE, UseBuilding): _use_building,
-    (Step.CRANE, Pass): _pass,
-    (Step.EXCHANGE, TakeTile): _exchange,
-    (Step.EXCHANGE, Pass): _pass,
-    (Step.PAY_GOODS, PayGoods): _pay_goods,
-    (Step.REWARD, TakeTile): _take_reward,
-    (Step.REWARD, Pass): _pass_reward,
-    (Step.REWARD_PLACE, PlaceTile): _place_reward,
-    (Step.TARGET, BuyPoints): _buy_points,
-    (Step.TARGET, Pass): _pass,
     (Step.TURN, TakeShield): _take_shield,
     (Step.TURN, SetDie): _set_die,
     (Step.TURN, BorrowMonasteries): _borrow,
@@ -2220,17 +1885,168 @@ _HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
     (Step.SHIELD_GOODS, TakeGoods): _shield_goods,
     (Step.SHIELD_GOODS, Pass): _pass,
 }
-for _step in (Step.DIE, Step.FREE_ACTION, Step.WHITE_CASTLE):
+for _step in (Step.DIE, Step.FREE_ACTION):
     for _cls, _handler in _make_action_handler(_step).items():
         _HANDLERS[(_step, _cls)] = _handler
 for _step in (Step.CARPENTER, Step.CHURCH, Step.MARKET):
     _HANDLERS[(_step, TakeTile)] = _effect_take
     _HANDLERS[(_step, Pass)] = _pass
 
-# By step, then by action type: how apply makes the next state.
-_APPLY: tuple[dict[type[Action], _Apply], ...] = tuple(
-    {cls: _on_turn(handler) for (s, cls), handler in _HANDLERS.items() if s == step}
-    for step in range(max(Step) + 1)
-)
-_APPLY[Step.TURN][UseDie] = _use_die
-_APPLY[Step.TURN][EndTurn] = _end_turn
+
+# --- Engine modules and the rules of each variant ----------------------------------------------
+
+_Choices = Callable[[GameState, PlayerState, int], list[Action]]
+
+
+@dataclass(frozen=True)
+class EngineModule:
+    """The solo game or an expansion module, as what it adds to the base game's rules: python-
+    chess's variants are the model (a class per variant plugging into the board's hooks).
+
+    ``plays(config)`` says whether a game of that config plays the module. ``steps`` are the
+    steps it adds, each with what it asks of the player (the words of an illegal action's
+    error, and a client's prompt); ``choices`` and ``handlers`` are its rows in the dispatch
+    tables of :func:`legal_actions` and :func:`apply` (a handler changes the ``_Turn`` being
+    built, as the base game's do); ``after_action`` runs after every action a handler
+    applies (not after a die chosen or a turn ended, which build their states directly).
+    ``tiles`` and ``categories`` are the tiles and scoring categories it brings, and
+    ``crane_buildings`` those of its buildings whose effect the crane may trigger.
+
+    The hooks change what the base game's own steps do, each where the base game calls it:
+    ``setup`` in the set-up (its draws after the base game's), ``round_setup`` after a
+    round's dice and goods;
+    ``reach(board, occupied)`` the spaces a tile may go on at all (besides colour and
+    adjacency), and ``unreachable`` why another space is refused (after its label);
+    ``goods_types`` how many goods types a player may hold; ``won(player)`` ends
+    the game at the end of a turn; ``final_scoring`` False for no end-game scoring;
+    ``colour_bonus`` (a colour completed, or all border posts joined) instead of its VP;
+    ``after_ship`` once a ship's goods are taken (or none lay anywhere); ``knowledge_placed``
+    after a knowledge tile's number is recorded; ``goods_sold(turn, goods, count)`` after a
+    sale is scored. A hook that replaces the base game's rule
+    (``reach``, ``won``, ``colour_bonus``) comes from one module of a game at most.
+
+    Every module is listed once, in :data:`p2p_burgundy.variants.ENGINE_MODULES`, where the
+    client and the bots learn what each adds.
+    """
+
+    name: str
+    description: str
+    plays: Callable[[GameConfig], bool]
+    steps: tuple[tuple[Step, str], ...] = ()
+    choices: tuple[tuple[Step, _Choices], ...] = ()
+    handlers: tuple[tuple[Step, type[Action], _Handler], ...] = ()
+    after_action: Callable[[_Turn], None] | None = None
+    tiles: tuple[int, ...] = ()
+    categories: tuple[Category, ...] = ()
+    setup: Callable[[GameState, Draws], None] | None = None
+    round_setup: Callable[[GameState], None] | None = None
+    reach: Callable[[Estate, int], int] | None = None
+    unreachable: str = ""
+    goods_types: int = GOODS_SLOTS
+    won: Callable[[PlayerState], bool] | None = None
+    final_scoring: bool = True
+    colour_bonus: Callable[[_Turn], None] | None = None
+    after_ship: Callable[[_Turn], None] | None = None
+    knowledge_placed: Callable[[_Turn, int], None] | None = None
+    crane_buildings: tuple[int, ...] = ()
+    goods_sold: Callable[[_Turn, int, int], None] | None = None
+
+
+class _Rules:
+    """The dispatch tables of one variant (see :attr:`GameConfig.variant`), bound once: the
+    base game's rows and those of the modules it plays. ``choices`` and ``apply`` are indexed
+    by step (``apply`` then by action type); ``expected`` says what each step asks; the
+    hooks are those of :class:`EngineModule`, each as a tuple of the modules' (in registry
+    order), or the one module's where a hook replaces a rule."""
+
+    __slots__ = ("after_ship", "apply", "choices", "colour_bonus", "crane_buildings", "expected",
+                 "final_scoring", "goods_sold", "goods_types", "knowledge_placed", "reach",
+                 "round_setup", "setup", "unreachable", "won")
+
+    def __init__(self, modules: tuple[EngineModule, ...]) -> None:
+        self.setup = tuple(m.setup for m in modules if m.setup)
+        self.round_setup = tuple(m.round_setup for m in modules if m.round_setup)
+        self.after_ship = tuple(m.after_ship for m in modules if m.after_ship)
+        self.knowledge_placed = tuple(m.knowledge_placed for m in modules if m.knowledge_placed)
+        self.goods_sold = tuple(m.goods_sold for m in modules if m.goods_sold)
+        self.reach = _one(m.reach for m in modules)
+        self.unreachable = next((m.unreachable for m in modules if m.reach), "")
+        self.won = _one(m.won for m in modules)
+        self.colour_bonus = _one(m.colour_bonus for m in modules)
+        self.goods_types = max((m.goods_types for m in modules), default=GOODS_SLOTS)
+        self.final_scoring = all(m.final_scoring for m in modules)
+        self.crane_buildings = (*Building, *(b for m in modules for b in m.crane_buildings))
+        choices: dict[int, _Choices] = dict(_CHOICES)
+        handlers = dict(_HANDLERS)
+        expected: dict[int, str] = dict(_EXPECTED)
+        hooks = [module.after_action for module in modules if module.after_action]
+        after = None if not hooks else hooks[0] if len(hooks) == 1 else _each(hooks)
+        for module in modules:
+            expected.update(module.steps)
+            choices.update(module.choices)
+            handlers.update(((step, cls), handler) for step, cls, handler in module.handlers)
+        steps = range(max(Step) + 1)
+        self.choices = tuple(choices.get(step) for step in steps)
+        self.expected = tuple(expected.get(step, f"{Step(step).name} is no step of this game")
+                              for step in steps)
+        self.apply: tuple[dict[type[Action], _Apply], ...] = tuple(
+            {cls: _on_turn(handler, after) for (s, cls), handler in handlers.items()
+             if s == step}
+            for step in steps)
+        self.apply[Step.TURN][UseDie] = _use_die
+        self.apply[Step.TURN][EndTurn] = _end_turn if self.won is None else _ending(self.won)
+
+
+def _ending(won: Callable[[PlayerState], bool]) -> _Apply:
+    """EndTurn, but a turn after which ``won(player)`` holds ends the game (a base game's
+    EndTurn tests nothing of the kind)."""
+
+    def end_turn(state: GameState, action: EndTurn, arg: int) -> GameState:
+        p = state.players[state.order[state.turn]]
+        if p.dice_used != _BOTH_DICE or state.modules.closing or not won(p):
+            return _end_turn(state, action, arg)
+        new = state.clone()
+        if new.modules.die_changed:
+            new.die_changed = False
+        new.phase = PHASES
+        return new
+
+    return end_turn
+
+
+_T = TypeVar("_T")
+
+
+def _one(hooks: Iterable[_T | None]) -> _T | None:
+    """The one module's hook that replaces a rule, or None."""
+    given = [hook for hook in hooks if hook is not None]
+    if len(given) > 1:
+        raise ValueError("two engine modules of one game replace the same rule")
+    return given[0] if given else None
+
+
+def _each(hooks: list[Callable[[_Turn], None]]) -> Callable[[_Turn], None]:
+    """Every hook of ``hooks``, in order, as one."""
+
+    def run(turn: _Turn) -> None:
+        for hook in hooks:
+            hook(turn)
+
+    return run
+
+
+_BOUND: list[_Rules | None] = [None] * (2 << len(MODULE_ORDER))  # by GameConfig.variant
+
+
+def _bind(config: GameConfig) -> _Rules:
+    """The rules of ``config``'s variant, bound on its first decision."""
+    # Imported here: the modules build on this file's helpers, so they import it.
+    from .variants import modules_of
+
+    rules = _BOUND[config.variant] = _Rules(modules_of(config))
+    return rules
+
+
+def _rules(config: GameConfig) -> _Rules:
+    """The rules bound for ``config``'s variant (written out inline on hot paths)."""
+    return _BOUND[config.variant] or _bind(config)

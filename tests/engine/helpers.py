@@ -284,6 +284,10 @@ def builder(rng: random.Random, state: GameState, actions: list[Action]) -> Acti
 
 POLICIES: tuple[Policy, ...] = (uniform, busy, builder)
 
+SOLO_STEPS = {Step.EXCHANGE, Step.PAY_GOODS, Step.REWARD, Step.REWARD_PLACE, Step.TARGET,
+              Step.ORDER}
+"""The steps only the solo game has."""
+
 
 def solo_builder(rng: random.Random, state: GameState, actions: list[Action]) -> Action:
     """Half the time plays for the solo game: places a tile, buys the points to the target,

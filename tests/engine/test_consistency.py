@@ -26,6 +26,7 @@ from p2p_burgundy import (
     PlaceTile,
     SellGoods,
     Step,
+    TakeFirst,
     TakeGoods,
     TakeTile,
     TakeWorkers,
@@ -45,7 +46,7 @@ from p2p_burgundy.actions import (
     TakeShield,
 )
 from p2p_burgundy.config import Module, Setup
-from tests.engine.helpers import E2011, E2019, POLICIES, random_game, solo_builder
+from tests.engine.helpers import E2011, E2019, POLICIES, SOLO_STEPS, random_game, solo_builder
 
 POOL = [
     *(UseDie(d) for d in range(-1, 3)),
@@ -70,14 +71,13 @@ POOL = [
     *(BorrowMonasteries(s) for s in range(-1, 5)),
     *(PlaceFromDepot(d, slot, s) for d in (-1, 0, 1, 6, 7) for slot in (-1, 0, 3, 8)
       for s in range(-1, 38)),
+    *(TakeFirst(step, arg) for step in range(-1, 23) for arg in (-1, 0, 1)),
 ]
 _DEPOT_SETS = [(d,) for d in range(0, 8)] + list(itertools.combinations(range(1, 7), 2)) + [
     (6, 1), (1, 2, 3), ()]
 _KEEPS = [k for size in range(5) for k in itertools.combinations(range(1, 7), size)]
 SHIP_POOL = [TakeGoods(depots, keep) for depots in _DEPOT_SETS for keep in _KEEPS]
 
-SOLO_STEPS = {Step.EXCHANGE, Step.PAY_GOODS, Step.REWARD, Step.REWARD_PLACE, Step.TARGET,
-              Step.ORDER}
 SAMPLE_EVERY = 45  # besides every state with a rare step
 RARE_CAP = 15  # states kept per rare step and player count
 

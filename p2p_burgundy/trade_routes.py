@@ -1,0 +1,70 @@
+"""The trade routes module as an engine module: each player's route of trade route cards, dealt
+at set-up, where sold goods are laid and earn the bonuses of the spaces of their type."""
+
+from __future__ import annotations
+
+from .chance import Draws
+from .config import GameConfig, Module
+from .rules import _CHOICES, EngineModule, _gain_workers, _Turn
+from .scoring import Category
+from .state import GameState, Step
+from .trade import CARD_COUNT, CARDS_PER_PLAYER, Bonus, route_spaces
+
+
+def _deal(state: GameState, draws: Draws) -> None:
+    """Each player's trade route cards, in seat order."""
+    cards = list(range(1, CARD_COUNT + 1))
+    dealt = CARDS_PER_PLAYER[state.config.table_players]
+    state.routes = tuple(tuple(draws.take(cards) for _ in range(dealt))
+                         for _ in range(state.config.players))
+
+
+_ROUTE_STEPS = {Bonus.BUILDING: Step.CARPENTER, Bonus.CASTLE_MINE_KNOWLEDGE: Step.CHURCH,
+                Bonus.SHIP_ANIMAL: Step.MARKET, Bonus.ACTION: Step.FREE_ACTION,
+                Bonus.PLACE: Step.CITY_HALL, Bonus.SELL: Step.WAREHOUSE}
+ROUTE_WORKERS, ROUTE_SILVER, ROUTE_VP = 4, 2, 4
+
+
+def _lay_on_route(turn: _Turn, goods: int, count: int) -> None:
+    """Sold goods tiles go one by one on the route's next empty spaces (trade routes
+    module); each on a space of its type gives that space's bonus at once. Bonuses that are
+    decisions come after the sale, the leftmost first; one with nothing to choose is lost."""
+    seat, p = turn.seat, turn.p
+    spaces = route_spaces(turn.new.modules.routes[seat])
+    laid = turn.new.modules.route_goods[seat]
+    start = len(laid)
+    end = min(len(spaces), start + count)
+    if start == end:
+        return  # the route is full: sold goods go to the sold pile only
+    route_goods = list(turn.new.modules.route_goods)
+    route_goods[seat] = laid + (goods,) * (end - start)
+    turn.new.route_goods = tuple(route_goods)
+    steps = []
+    for kind, bonus in spaces[start:end]:
+        if kind != goods:
+            continue
+        if bonus == Bonus.WORKERS:
+            _gain_workers(turn, ROUTE_WORKERS)
+        elif bonus == Bonus.SILVER:
+            p.silver += ROUTE_SILVER
+        elif bonus == Bonus.VP:
+            p.add_vp(Category.WATCHTOWERS, ROUTE_VP)
+        else:
+            steps.append(_ROUTE_STEPS[bonus])
+    for step in reversed(steps):
+        if step == Step.FREE_ACTION or len(_CHOICES[step](turn.new, p, step)) > 1:
+            turn.push(step)
+
+
+def _plays(config: GameConfig) -> bool:
+    return Module.TRADE_ROUTES in config.modules
+
+
+TRADE_ROUTES = EngineModule(
+    name=Module.TRADE_ROUTES.value,
+    description="each player's route of trade route cards: sold goods are laid on it, and "
+                "earn the bonus of each space of their type",
+    plays=_plays,
+    setup=_deal,
+    goods_sold=_lay_on_route,
+)

@@ -1,0 +1,22 @@
+"""Every engine module, in one registry: the solo game and the expansion modules, each as the
+rows it adds to the rules (:class:`p2p_burgundy.rules.EngineModule`). A game binds the rows of
+the modules its config plays, once per variant; the client and the bots read here what each
+module adds (its steps and what they ask, its tiles, its scoring categories).
+"""
+
+from __future__ import annotations
+
+from .config import GameConfig
+from .extra_tiles import EXTRA_TILES
+from .rules import EngineModule
+from .solo import SOLO
+from .trade_routes import TRADE_ROUTES
+from .white_castles import WHITE_CASTLES
+
+ENGINE_MODULES: tuple[EngineModule, ...] = (EXTRA_TILES, WHITE_CASTLES, TRADE_ROUTES, SOLO)
+"""Every engine module, each once; a game plays those whose ``plays(config)`` holds."""
+
+
+def modules_of(config: GameConfig) -> tuple[EngineModule, ...]:
+    """The engine modules a game of ``config`` plays."""
+    return tuple(module for module in ENGINE_MODULES if module.plays(config))

@@ -1,0 +1,34 @@
+"""The white castles module as an engine module: the WHITE_CASTLE step (a white castle's
+action with the white die's number, workers allowed), its tiles, and the white castle among
+the buildings the crane may copy."""
+
+from __future__ import annotations
+
+from .actions import Action
+from .config import GameConfig, Module
+from .rules import EngineModule, _action_choices, _make_action_handler
+from .state import GameState, PlayerState, Step
+from .tiles import Tile
+
+
+def _white_castle_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    return _action_choices(state, p, state.white_die, p.workers)
+
+
+def _plays(config: GameConfig) -> bool:
+    return Module.WHITE_CASTLES in config.modules
+
+
+WHITE_CASTLES = EngineModule(
+    name=Module.WHITE_CASTLES.value,
+    description="eight white castles: placed, a white castle gives an action with the white "
+                "die's number (workers allowed); and monastery #29",
+    plays=_plays,
+    steps=((Step.WHITE_CASTLE, "the white castle's action with the white die: take, place, "
+                               "sell or take workers"),),
+    choices=((Step.WHITE_CASTLE, _white_castle_choices),),
+    handlers=tuple((Step.WHITE_CASTLE, cls, handler)
+                   for cls, handler in _make_action_handler(Step.WHITE_CASTLE).items()),
+    tiles=(Tile.WHITE_CASTLE, Tile.KNOWLEDGE_29),
+    crane_buildings=(Tile.WHITE_CASTLE,),
+)

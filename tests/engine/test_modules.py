@@ -1,0 +1,58 @@
+"""The engine modules: one registry says what each adds, and a game binds the rows of those
+its config plays."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2p_burgundy import Edition, GameConfig, IllegalAction, Module, Step, TakeFirst, apply
+from p2p_burgundy.extra_tiles import EXTRA_TILES
+from p2p_burgundy.rules import new_game, resolve_chance
+from p2p_burgundy.solo import SOLO
+from p2p_burgundy.tiles import Tile
+from p2p_burgundy.trade_routes import TRADE_ROUTES
+from p2p_burgundy.variants import ENGINE_MODULES, modules_of
+from p2p_burgundy.white_castles import WHITE_CASTLES
+
+E2019 = Edition.E2019
+
+
+def test_the_variant_numbers_the_solo_game_and_each_module() -> None:
+    assert GameConfig(players=2).variant == 0
+    assert GameConfig(players=1, edition=E2019).variant == 1
+    assert GameConfig(players=3, edition=E2019, modules=(Module.SHIELDS,)).variant == 32
+    assert GameConfig(players=1, edition=E2019, modules=tuple(Module)).variant == 63
+    # The order modules are named in does not change it, nor does equality depend on it.
+    assert GameConfig(players=2, edition=E2019, modules=(Module.INNS, Module.EXTRA_TILES)) \
+        .variant == 2 + 8
+
+
+def test_the_registry_lists_each_module_once() -> None:
+    assert len({module.name for module in ENGINE_MODULES}) == len(ENGINE_MODULES)
+    assert modules_of(GameConfig(players=1, edition=E2019)) == (SOLO,)
+    assert modules_of(GameConfig(players=2, edition=E2019)) == ()
+    assert modules_of(GameConfig(players=1, edition=E2019, modules=tuple(Module))) == (
+        EXTRA_TILES, WHITE_CASTLES, TRADE_ROUTES, SOLO)
+
+
+def test_the_white_castles_module_says_what_it_adds() -> None:
+    assert [step for step, _ in WHITE_CASTLES.steps] == [Step.WHITE_CASTLE]
+    assert WHITE_CASTLES.tiles == (Tile.WHITE_CASTLE, Tile.KNOWLEDGE_29)
+    assert WHITE_CASTLES.crane_buildings == (Tile.WHITE_CASTLE,)
+
+
+def test_the_solo_module_says_what_it_adds() -> None:
+    assert [step for step, _ in SOLO.steps] == [
+        Step.EXCHANGE, Step.PAY_GOODS, Step.REWARD, Step.REWARD_PLACE, Step.TARGET, Step.ORDER]
+    assert dict(SOLO.steps)[Step.ORDER] == "choose which of the pending steps you take first"
+    assert {step for step, _ in SOLO.choices} == {step for step, _ in SOLO.steps}
+
+
+def test_a_game_of_several_players_has_no_row_of_the_solo_game() -> None:
+    state = new_game(GameConfig(players=2, edition=E2019))
+    while state.chance is not None:
+        state = resolve_chance(state, bytes(32))
+    state.pending = ((Step.DIE, 0), (Step.ORDER, 0))  # a position the solo game alone makes
+    with pytest.raises(IllegalAction, match=r"TakeFirst\(step=<Step.DIE: 1>, arg=0\): not a "
+                                            r"choice now; ORDER is no step of this game"):
+        apply(state, TakeFirst(Step.DIE, 0))
