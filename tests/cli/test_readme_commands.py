@@ -29,7 +29,8 @@ def readme_commands() -> list[str]:
     spans = re.findall(r"`(burgundy [^`]*)`", text)
     blocks = [line.strip() for line in text.splitlines()
               if line.startswith("    burgundy ")]
-    return sorted(set(spans + blocks))
+    # a shell's redirection of the output is not the command's
+    return sorted({re.sub(r" > \S+$", "", command) for command in spans + blocks})
 
 
 def variants(command: str) -> list[str]:
@@ -62,11 +63,11 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     board = folder / "board.json"
     board.write_text(json.dumps(_own()))
     return {"GAME_FILE": str(game), "GAMEFILE": str(game), "FILE": str(game),
-            "turns.json": str(turns), "board.json": str(board), "N": "3", "S": "7",
+            "turns.json": str(turns), "board.json": str(board), "N": "3", "S": "7", "STEP": "3",
             "YEAR": "2019", "TABLE": "some-table", "HOST:PORT": "127.0.0.1:47001", "PORT": "47001"}
 
 
-NAMED_IN_PROSE = {"burgundy verify"}
+NAMED_IN_PROSE = {"burgundy verify", "burgundy solo --estate-file"}
 """Spans that name a command in a sentence ("`burgundy verify` prints the same warning")."""
 COMMANDS = [form for command in readme_commands() if command not in NAMED_IN_PROSE
             for form in variants(command)]
