@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import struct
 
-from p2p_burgundy import END_TURN, Action, ChooseEstate, GameState, apply, legal_actions
+from p2p_burgundy import END_TURN, Action, GameState, apply, ends_turn, legal_actions
 from p2p_burgundy.chance import Draws
 
 STANDIN_LABEL = b"p2p-burgundy/v1/stand-in\x00"
@@ -60,5 +60,5 @@ def standin_turn(state: GameState, entropy: bytes, turn: int) -> tuple[Action, .
                 best.append((action, after))
         action, state = best[draws.below(len(best))] if len(best) > 1 else best[0]
         actions.append(action)
-        if action == END_TURN or isinstance(action, ChooseEstate):
+        if ends_turn(action):
             return tuple(actions)

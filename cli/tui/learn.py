@@ -30,6 +30,7 @@ from p2p_burgundy import (
     GameState,
     IllegalAction,
     apply,
+    ends_turn,
     legal_actions,
 )
 
@@ -38,7 +39,7 @@ from ..sim import chance_entropy
 from ..strategies import make
 from .hint import menu_steps
 from .lessons import BOT, BOT_TURNS, LESSON, SEED, YOU, LessonPage, LessonTurn
-from .table import LocalTable, StateChanged, TableEvent, ends_turn
+from .table import LocalTable, StateChanged, TableEvent
 
 PROGRESS_FILE = "learn.json"
 """Where the lesson's progress is kept, in the data directory."""

@@ -41,6 +41,7 @@ from p2p_burgundy import (
     Module,
     UseDie,
     apply,
+    ends_turn,
     legal_actions,
     new_game,
     state_hash,
@@ -318,11 +319,6 @@ def clean_text(text: str, limit: int = MAX_CHAT) -> str:
 
 BotForTurn = Callable[[GameState], Strategy]
 """A bot's seat: given the state one of its turns starts from, the strategy that plays it."""
-
-
-def ends_turn(action: Action) -> bool:
-    """Whether ``action`` ends its turn: END_TURN, or a set-up choice (a turn by itself)."""
-    return isinstance(action, EndTurn | ChooseEstate)
 
 
 def turn_seed(seed: int, seat: int, state: GameState) -> int:

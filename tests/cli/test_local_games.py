@@ -17,6 +17,7 @@ from p2p_burgundy import (
     TakeWorkers,
     UseDie,
     apply,
+    ends_turn,
     legal_actions,
     state_hash,
 )
@@ -36,7 +37,7 @@ from p2p_burgundy.cli.replay import load_game
 from p2p_burgundy.cli.strategies import Strategy, make
 from p2p_burgundy.cli.tui.command import play_mode, resume_local
 from p2p_burgundy.cli.tui.model import Model
-from p2p_burgundy.cli.tui.table import LocalTable, Notice, ends_turn
+from p2p_burgundy.cli.tui.table import LocalTable, Notice
 from p2p_burgundy.net.log import FILE_MAGIC
 
 
