@@ -199,7 +199,13 @@ def footer_keys(model: Model, context: Context | None = None) -> list[tuple[str,
             shown = " ".join(option_keys) if len(option_keys) <= 4 else \
                 f"{option_keys[0]}-{option_keys[-1]}"
             keys.append((shown, "choose"))
+    # The others just moved (marked until our first choice): M, what they did, comes next.
+    catching_up = bool(model.changes) and context in (Context.PLAY, Context.WAIT)
+    first = len(keys)
     for key, ((handler, *_), label) in KEYMAP[context].items():
+        if handler == "catch_up" and catching_up:
+            keys.insert(first, (key, label))
+            continue
         if handler == "ask_seat_to_bot":
             continue  # only offered once a player has been gone a while, and then first
         if handler in ("ask_resign", "start_chat") and model.table.my_seat is None:
