@@ -409,15 +409,22 @@ def _final_breakdown(p: Played, category: Category) -> int:
     return p.after.players[YOU].breakdown[category]
 
 
+def _screen(model: Model) -> list[str]:
+    """The whole screen at 80x24; nothing on it is cut (``~``, the mark ``fit`` leaves)."""
+    rows = render(model, compute_layout(80, 24), footer_keys(model)).text()
+    assert not [row for row in rows if "~" in row], rows
+    return rows
+
+
 def _pane(model: Model) -> list[str]:
-    layout = compute_layout(80, 24)
-    rows = render(model, layout, footer_keys(model)).text()
+    rows = _screen(model)
     return [row[PANE_X:].rstrip() for row in rows[PANE_Y:PANE_Y + PANE_ROWS]]
 
 
 def _play_by_the_panes() -> list[Played]:
     """The lesson played in-process by pressing what each ``Press:`` line says, key by
-    key (the line must then ask for the keys left); every step's pane checked at 80x24."""
+    key (the line must then ask for the keys left); every step's pane checked at 80x24, and
+    the whole screen after every key, with nothing cut."""
     lesson = Lesson(None)
     table = lesson.table(NAME)
     model = Model(table, lesson)
@@ -448,6 +455,7 @@ def _play_by_the_panes() -> list[Played]:
                 model.turn_sent()
                 while table.poll():  # the bot, and on to the lesson's next turn
                     model.refresh()
+            _screen(model)
             left = keys[i + 1:]
             if left and model.overlay is None:  # a page covers the pane while it is open
                 assert model.lesson_text()[1] == f"Press: {' '.join(left)}", (number, key)
@@ -677,3 +685,20 @@ def test_the_guided_game_takes_15_to_20_minutes(game: list[Played]) -> None:
     print(f"{words} words, {keys} keys: {minutes:.1f} minutes")  # docs/client.md quotes it
     assert (words, keys) == (2226, 175)
     assert 15 <= minutes <= 20
+
+
+def test_the_key_the_lesson_asks_for_comes_first_in_the_footer_at_80x24() -> None:
+    lesson = Lesson(None)
+    table = lesson.table(NAME)
+    for item in LESSON[:5]:
+        assert isinstance(item, LessonTurn)
+        table.poll()
+        table.submit_turn(list(item.actions))
+    table.poll()
+    model = Model(table, lesson)
+    model.refresh()
+    assert model.lesson_text()[1] == "Press: S S"
+    assert footer_keys(model)[1] == ("S", "scores")  # after the choices, before the rest
+    assert " S scores " in _screen(model)[-1]
+    dispatch(model, "S")  # the scores page: S closes it, and the footer says so first
+    assert footer_keys(model)[0] == ("S", "back")
