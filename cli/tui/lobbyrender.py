@@ -233,15 +233,23 @@ def address_lines(model: LobbyModel, width: int) -> list[Line]:
     ]
 
 
+WEB_NOTES = ("The whole table, read-only,", "in any browser on the LAN:",
+             "type the address above, or", "scan this code with a phone.", "",
+             "w: back to the table")
+"""What the big screen's page says beside its QR code (beside, not below: the code of the
+longest address, an IPv6 one, is 19 lines, and the page must fit 80x24 whole)."""
+
+
 def web_lines(url: str | None, width: int) -> list[Line]:
     """The big screen's address and its QR code (a phone's camera opens it)."""
     if url is None:
         return [[Seg("Starting the web page...", Style.TITLE)]]
-    return [[Seg(fit(f"The big screen: {url}", width), Style.TITLE)],
-            [Seg(fit("The whole table, read-only, in any browser on the LAN; or scan this:",
-                     width), Style.DIM)],
-            *([Seg(f"  {line}")] for line in qr_lines(url)),
-            [Seg(fit("w: back to the table", width), Style.DIM)]]
+    lines: list[Line] = [[Seg(fit(f"The big screen: {url}", width), Style.TITLE)]]
+    code = qr_lines(url)
+    notes = [*WEB_NOTES, *[""] * (len(code) - len(WEB_NOTES))]
+    for row, note in zip(code, notes, strict=False):
+        lines.append([Seg(f"  {row}  "), Seg(fit(note, width - len(row) - 4), Style.DIM)])
+    return lines
 
 
 def table_lines(model: LobbyModel, width: int) -> list[Line]:

@@ -429,6 +429,10 @@ def _every_lobby_screen() -> list[tuple[str, LobbyModel]]:
         model = LobbyModel("Ann", "red", FP[me], page=Page.LOBBY)
         model.update(LobbyView(table=at))
         models.append((what, model))
+    web = LobbyModel("Ann", "red", FP[0], page=Page.LOBBY)
+    web.update(LobbyView(table=at_table(ann, bob)))
+    web.showing_web, web.web = True, "http://[ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff]:65535/"
+    models.append(("the big screen's address", web))
     for what, model in list(models):
         helping = LobbyModel("Ann", "red", model.fingerprint, page=model.page)
         helping.update(model.view)
