@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from p2p_burgundy.cli.tui import app, lobbymodel, model, render, table
+from p2p_burgundy.cli.tui import app, lobbymodel, model, netcommand, render, table
 from p2p_burgundy.cli.tui.texts import NAME_WIDTH, guide, help_for
 from p2p_burgundy.net.start import MAX_NAME
 
@@ -20,6 +20,8 @@ NAME = "N" * NAME_WIDTH  # the widest name a fixed place shows (short_name)
 WIDEST = {
     "' and '.join(unused)": "6 and 6", "key": "KEY_BACKSPACE",
     "KEY_NAMES.get(key, key)": "KEY_BACKSPACE", "exc.strerror or exc": "No space left on device",
+    "self.web.url": "http://[ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff]:65535/",
+    "target": "N" * MAX_NAME, "port": "65535",
 }
 """The widest text of each ``{...}`` part (a name: :data:`NAME` through ``short_name``,
 else as long as a name may be)."""
@@ -31,7 +33,7 @@ did): their makers keep them short, and they are left out here."""
 
 def messages() -> Iterator[tuple[str, str]]:
     """(where, text) of every message: a ``.message = ...`` or a ``Notice(...)``."""
-    for module in (model, app, table, lobbymodel):
+    for module in (model, app, table, lobbymodel, netcommand):
         tree = ast.parse(inspect.getsource(module))
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign) and any(
