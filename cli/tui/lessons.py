@@ -186,8 +186,8 @@ LESSON: tuple[LessonTurn | LessonPage, ...] = (
           "all goods of one type at once, with no die.",
           (UseDie(1), TakeTile(3, 1))),
         S("a full storage",
-          "Your 1 takes the watchtower from depot 1. Your storage is full now: three tiles, "
-          "and no more until you place one.",
+          "Your 1 takes the watchtower from depot 1. Your storage is full now: three tiles. "
+          "Taking another would first throw one of them away.",
           (UseDie(0), TakeTile(1, 0))),
         S("ending the turn", "Press e.", (END_TURN,)))),
     T(2, 1, (
@@ -237,7 +237,7 @@ LESSON: tuple[LessonTurn | LessonPage, ...] = (
           (UseDie(0), TakeWorkers())),
         S("a market",
           "One worker turns your 5 into a 6: take the market from depot 6. Once built, a "
-          "market takes a ship or an animal from a depot.",
+          "market takes a ship or an animal from a numbered depot.",
           (UseDie(1), TakeTile(6, 0))),
         S("ending the turn", "Press e.", (END_TURN,)))),
     T(3, 1, (
@@ -282,7 +282,7 @@ LESSON: tuple[LessonTurn | LessonPage, ...] = (
           (UseDie(1), SellGoods(3))),
         S("buying a workshop",
           "Buy the carpenter's workshop from the black depot: once built, it takes a "
-          "building from a depot.",
+          "building from a numbered depot.",
           (Buy(0, 2, Payment.SILVER),)),
         S("a ship's goods",
           "Your last worker turns your 5 into a 4 for a ship: it takes the goods of depot 3.",

@@ -683,7 +683,6 @@ def lesson_time(game: list[Played]) -> tuple[int, int, float]:
 def test_the_guided_game_takes_15_to_20_minutes(game: list[Played]) -> None:
     words, keys, minutes = lesson_time(game)
     print(f"{words} words, {keys} keys: {minutes:.1f} minutes")  # docs/client.md quotes it
-    assert (words, keys) == (2226, 175)
     assert 15 <= minutes <= 20
 
 
