@@ -22,7 +22,7 @@ import msgpack
 
 from .board import PHASES, ROUNDS, bridge_order
 from .chance import ChanceEvent
-from .config import GameConfig, Module
+from .config import CHOOSE, GameConfig, Module
 from .estate import Estate
 
 
@@ -52,6 +52,7 @@ class Step(IntEnum):
     SHIELD_TILE = 19  # phase end: shield #14 (arg 1: numbered depots) or #15 (arg 0: black)
     SHIELD_GOODS = 20  # shield #5: after a ship, every goods tile of one type
     ORDER = 21  # the solo game: which of the pending steps comes first
+    PHASE_END = 22  # shields: a turn of the phase end, its steps done (shown, never pending)
 
 
 EMPTY = -1  # an empty estate space or depot slot
@@ -177,6 +178,26 @@ class ModuleFields:
     borrowed: int
     die_changed: bool
     closing: tuple[int, ...]
+
+    @staticmethod
+    def start(config: GameConfig) -> ModuleFields:
+        """The fields of a new game of ``config``."""
+        n = config.players
+        fields = ModuleFields()
+        fields.inns = 0
+        fields.border_ranks = (0,) * n
+        fields.routes = fields.route_goods = ((),) * n
+        fields.vp_counter, fields.vp_target, fields.goods_out = 0, config.target, (0,) * 7
+        fields.depot_shields = ((),) * 7 if config.has(Module.SHIELDS) else ()
+        fields.shields = (0,) * n
+        fields.shield_box = 0
+        fields.borrowed = -1
+        fields.die_changed = False
+        fields.closing = ()
+        fields.offers = tuple(
+            (config.estates[s],) if config.start_spaces and config.start_spaces[s] == CHOOSE
+            else () for s in range(n))
+        return fields
 
     def copy(self) -> ModuleFields:
         new = ModuleFields.__new__(ModuleFields)
@@ -322,8 +343,13 @@ class GameState:
 
     @property
     def step(self) -> Step:
-        """What the player to move is deciding."""
-        return Step(self.pending[-1][0]) if self.pending else Step.TURN
+        """What the player to move is deciding: the top of the pending stack; with nothing
+        pending TURN, or the step a module plays then (the shields' PHASE_END)."""
+        if self.pending:
+            return Step(self.pending[-1][0])
+        from .rules import idle_step  # the rules build on this module
+
+        return Step(idle_step(self))
 
     @property
     def game_round(self) -> int:

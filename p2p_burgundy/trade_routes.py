@@ -19,6 +19,10 @@ def _deal(state: GameState, draws: Draws) -> None:
                          for _ in range(state.config.players))
 
 
+def _dealt(state: GameState) -> tuple[str, tuple[tuple[int, ...], ...]]:
+    return "routes", state.modules.routes
+
+
 _ROUTE_STEPS = {Bonus.BUILDING: Step.CARPENTER, Bonus.CASTLE_MINE_KNOWLEDGE: Step.CHURCH,
                 Bonus.SHIP_ANIMAL: Step.MARKET, Bonus.ACTION: Step.FREE_ACTION,
                 Bonus.PLACE: Step.CITY_HALL, Bonus.SELL: Step.WAREHOUSE}
@@ -66,5 +70,6 @@ TRADE_ROUTES = EngineModule(
                 "earn the bonus of each space of their type",
     plays=_plays,
     setup=_deal,
+    setup_drew=_dealt,
     goods_sold=_lay_on_route,
 )

@@ -47,8 +47,8 @@ from p2p_burgundy.scoring import (
     REGION_VP,
     SALE_VP,
     knowledge_points,
-    shield_points,
 )
+from p2p_burgundy.shields import shield_points
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import (
     ANIMAL_COUNT,

@@ -50,7 +50,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.actions import BUY_WORKERS
 from p2p_burgundy.estate import caveat
-from p2p_burgundy.rules import INN_DEPOT, bought_tile
+from p2p_burgundy.inns import INN_DEPOT, bought_tile
 from p2p_burgundy.shields import SHIELD_WORDS
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import tile_name
@@ -152,7 +152,7 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
     assert seat is not None, "nobody to move"
     p = state.players[seat]
     step = state.step
-    if step == Step.TURN:
+    if step in (Step.TURN, Step.PHASE_END):
         options = []
         for a in actions:
             if isinstance(a, UseDie):
@@ -170,7 +170,7 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
             options.append(Option("e", "end the turn", END_TURN))
         if any(isinstance(a, UseDie) for a in actions):
             return "Your turn: use a die (or buy a tile)", options
-        if state.closing:
+        if step == Step.PHASE_END:
             return "The phase is over: end your turn", options
         return "Both dice used: buy a tile or end the turn", options
     if step in (Step.DIE, Step.FREE_ACTION, Step.WHITE_CASTLE):

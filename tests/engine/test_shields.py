@@ -37,8 +37,8 @@ from p2p_burgundy.actions import (
 )
 from p2p_burgundy.chance import ChanceKind
 from p2p_burgundy.config import Module
-from p2p_burgundy.scoring import Category, knowledge_points, shield_points
-from p2p_burgundy.shields import ALL_SHIELDS, SHIELD_VP, SHIELDS_PER_DEPOT
+from p2p_burgundy.scoring import Category, knowledge_points
+from p2p_burgundy.shields import ALL_SHIELDS, SHIELD_VP, SHIELDS_PER_DEPOT, shield_points
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import Building, Tile, knowledge_tile
 from tests.engine.helpers import (
@@ -181,7 +181,8 @@ def test_a_shield_goes_on_a_free_castle_or_replaces_a_shield_which_leaves_the_ga
 def test_without_the_module_nothing_is_a_shield():
     state = position(dice=(2, 2))
     assert not any(isinstance(a, TakeShield) for a in legal_actions(state))
-    assert_illegal(state, TakeShield(1, 0), "the shields module is not in this game")
+    assert_illegal(state, TakeShield(1, 0), "not a choice now; use a die, buy a tile or end "
+                                            "the turn")
 
 
 # --- The tribute at each phase end ------------------------------------------------------------
