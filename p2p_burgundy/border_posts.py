@@ -10,6 +10,21 @@ from .config import GameConfig
 from .estate import NEIGHBOURS, bits
 from .rules import EngineModule, _Turn
 from .scoring import COLOUR_BONUS_VP, PHASE_BONUS, Category
+from .state import ModulePart
+
+
+class BorderPostsPart(ModulePart, name="border-posts"):
+    """Per seat, 1 or 2 once it was the first or second to join all its border posts, else
+    0."""
+
+    __slots__ = ("border_ranks",)
+    border_ranks: tuple[int, ...]
+
+    @classmethod
+    def start(cls, config: GameConfig) -> BorderPostsPart:
+        part = cls()
+        part.border_ranks = (0,) * config.players
+        return part
 
 
 def border_links(posts: tuple[int, ...], occupied: int) -> tuple[int, bool]:
@@ -51,11 +66,11 @@ def _score_border_posts(turn: _Turn, tile: int, space: int, before: int) -> None
     if links > old_links:
         turn.p.add_vp(Category.PHASE_BONUSES, PHASE_BONUS[turn.new.phase] * (links - old_links))
     if every and not old_every:
-        ranks = list(turn.new.modules.border_ranks)
+        ranks = list(turn.new.modules["border-posts"].border_ranks)
         rank = sum(1 for r in ranks if r) + 1
         if rank <= 2:
             ranks[turn.seat] = rank
-            turn.new.border_ranks = tuple(ranks)
+            turn.new.changed(BorderPostsPart.name).border_ranks = tuple(ranks)
             reward = turn.rules.colour_bonus
             if reward is not None:  # instead of the VP
                 reward(turn)
@@ -73,5 +88,6 @@ BORDER_POSTS = EngineModule(
     description="duchies 11a-11f: joining border posts scores the phase bonus, joining all "
                 "of them first or second the colour bonus",
     plays=_plays,
+    part=BorderPostsPart,
     tile_placed=_score_border_posts,
 )

@@ -22,12 +22,25 @@ from .rules import (
     _Turn,
     pay_purchase,
 )
-from .state import GameState, PlayerState, Step
+from .state import GameState, ModulePart, PlayerState, Step
 from .tiles import MODULE_TILES, Tile
 
 INN_DEPOT = 7  # Buy(7, 0) buys the top inn beside the black depot
 INN_SUPPLY = max(MODULE_TILES[Module.INNS.value])  # the inns' stack in GameState.supplies
 _INN = int(Tile.INN)
+
+
+class InnsPart(ModulePart, name="inns"):
+    """How many inns lie stacked beside the black depot."""
+
+    __slots__ = ("inns",)
+    inns: int
+
+    @classmethod
+    def start(cls, config: GameConfig) -> InnsPart:
+        part = cls()
+        part.inns = 0
+        return part
 
 
 def bought_tile(state: GameState, action: Buy) -> int:
@@ -44,12 +57,12 @@ def _inn_comes_out(state: GameState) -> None:
         supplies = list(state.supplies)
         supplies[INN_SUPPLY] = supplies[INN_SUPPLY][:-1]
         state.supplies = tuple(supplies)
-        state.inns += 1
+        state.changed(InnsPart.name).inns += 1
 
 
 def _inn_purchases(state: GameState, p: PlayerState) -> list[Action]:
     """The top inn, paid as a depot's tile is (after the depots' purchases)."""
-    if p.bought or not state.modules.inns:
+    if p.bought or not state.modules["inns"].inns:
         return []
     silver = p.silver >= PURCHASE_PRICE
     workers = bool(p.knowledge & _K6) and _can_pay_workers(state, p)
@@ -67,11 +80,11 @@ def _buy_inn(turn: _Turn, action: Buy, arg: int) -> None:
         return
     if turn.p.bought:
         raise turn.fail(action, "you already bought a tile this turn")
-    if not turn.old.modules.inns or action.slot != 0:
+    if not turn.old.modules["inns"].inns or action.slot != 0:
         raise turn.fail(action, "no inn lies beside the black depot (Buy(7, 0) buys the top "
                                 "inn)")
     pay_purchase(turn, action)
-    turn.new.inns -= 1
+    turn.new.changed(InnsPart.name).inns -= 1
     _store(turn, _INN)
 
 
@@ -105,6 +118,7 @@ INNS = EngineModule(
     plays=_plays,
     handlers=((Step.TURN, Buy, _buy_inn),),
     tiles=(Tile.INN,),
+    part=InnsPart,
     phase_setup=_inn_comes_out,
     turn_choices=_inn_purchases,
     tile_spaces=((_INN, _without_inn_areas, "already has an inn (one inn per area)"),),

@@ -88,7 +88,7 @@ from .scoring import (
     Category,
     end_game_points,
 )
-from .state import EMPTY, GameState, ModuleFields, PlayerState, Step, state_hash
+from .state import EMPTY, GameState, ModulePart, PlayerState, SetupPart, Step, state_hash
 from .tiles import (
     ANIMAL_COUNT,
     ANIMAL_TYPE,
@@ -237,7 +237,7 @@ def new_game(config: GameConfig) -> GameState:
     'SETUP'
     """
     n = config.players
-    categories = _rules(config).categories
+    rules = _rules(config)
     boards = config.boards or (config.board("1"),) * n  # placeholders: the experts' deal
     state = GameState.__new__(GameState)
     state.config = config
@@ -268,7 +268,7 @@ def new_game(config: GameConfig) -> GameState:
         p.dice_used = 0b11
         p.bought = False
         p.bonuses = (0,) * 6
-        p.breakdown = (0,) * categories
+        p.breakdown = (0,) * rules.categories
         players.append(p)
     state.players = tuple(players)
     state.depots = ((EMPTY,) * BLACK_DEPOT_SLOTS,) + ((EMPTY,) * NUMBERED_DEPOT_SLOTS,) * 6
@@ -282,7 +282,8 @@ def new_game(config: GameConfig) -> GameState:
     state.chance_index = 0
     state.white_die = 0
     state.box = (0,) * (TILE_COUNT if config.modules else BASE_TILE_COUNT)
-    state.modules = ModuleFields.start(config)
+    state.modules = {"setup": SetupPart.start(config),
+                     **{part.name: part.start(config) for part in rules.parts}}
     return state
 
 
@@ -384,7 +385,7 @@ def draw_chance(state: GameState, entropy: bytes) -> tuple[GameState, Draw]:
             tuple(g for g in range(1, 7) for _ in range(p.goods[g])) for p in new.players),
             **dict(setup_drew(new) for setup_drew in _rules(new.config).setup_drew))
     else:
-        drew = DealDraw(new.modules.offers)
+        drew = DealDraw(new.offers)
     return new, drew
 
 
@@ -425,7 +426,7 @@ def _next_chooser(state: GameState, first: int) -> None:
     """Hand the set-up choice to the first seat in turn order from ``first`` that still has
     one; when nobody has, phase A begins (its PHASE chance event)."""
     for turn in range(first, len(state.order)):
-        if state.modules.offers[state.order[turn]]:
+        if state.offers[state.order[turn]]:
             state.turn = turn
             state.pending = ((Step.CHOOSE_ESTATE, 0),)
             state.chance = None
@@ -451,7 +452,7 @@ def as_chooser(state: GameState, seat: int) -> GameState:
     """
     if state.chance is not None or state.step != Step.CHOOSE_ESTATE:
         raise IllegalAction(f"seat {seat} cannot choose: no set-up choice is under way")
-    offers = state.modules.offers
+    offers = state.offers
     if not (type(seat) is int and 0 <= seat < len(offers)) or not offers[seat]:
         raise IllegalAction(f"seat {seat} has no set-up choice left to make")
     new = state.clone()
@@ -785,7 +786,7 @@ def _city_hall_choices(state: GameState, p: PlayerState, _: int) -> list[Action]
 
 
 def _estate_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    offers = state.modules.offers[state.order[state.turn]]
+    offers = state.offers[state.order[state.turn]]
     return [ChooseEstate(side, space) for side, ident in enumerate(offers)
             for space in state.config.board(ident).dark_green_spaces]
 
@@ -1367,7 +1368,7 @@ def _pass(turn: _Turn, action: Pass, _: int) -> None:
 
 
 def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
-    offers = turn.old.modules.offers[turn.seat]
+    offers = turn.old.offers[turn.seat]
     sides = " or ".join(f"{i} (estate {e})" for i, e in enumerate(offers))
     if not (type(action.side) is int and 0 <= action.side < len(offers)):
         raise turn.fail(action, f"side must be {sides}")
@@ -1387,7 +1388,7 @@ def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
     boards = list(new.boards)
     boards[turn.seat] = board
     new.boards = tuple(boards)
-    chosen = list(new.modules.offers)
+    chosen = list(new.offers)
     chosen[turn.seat] = ()
     new.offers = tuple(chosen)
     _next_chooser(new, turn.old.turn + 1)
@@ -1431,7 +1432,8 @@ class EngineModule:
     built, as the base game's do); ``after_action`` runs after every action a handler
     applies (not after a die chosen or a turn ended, which build their states directly).
     ``tiles`` and ``categories`` are the tiles and scoring categories it brings, and
-    ``crane_buildings`` those of its buildings whose effect the crane may trigger. A module
+    ``crane_buildings`` those of its buildings whose effect the crane may trigger; ``part`` its
+    part of the game state (a :class:`~p2p_burgundy.state.ModulePart`). A module
     may replace a base game's row (the shields' DISCARD and FREE_ACTION rows call the base
     game's and add their own; the inns' Buy).
 
@@ -1479,6 +1481,7 @@ class EngineModule:
     tiles: tuple[int, ...] = ()
     categories: tuple[Category, ...] = ()
     crane_buildings: tuple[int, ...] = ()
+    part: type[ModulePart] | None = None
     setup: Callable[[GameState, Draws], None] | None = None
     setup_drew: Callable[[GameState], tuple[str, Any]] | None = None
     phase_setup: Callable[[GameState], None] | None = None
@@ -1518,7 +1521,7 @@ class _Rules:
     __slots__ = ("after_ship", "apply", "area_size", "categories", "choices", "colour_bonus",
                  "colour_bonus_scored", "crane_buildings", "expected", "final_points",
                  "final_scoring", "frontier", "goods_sold", "goods_types", "idle_step",
-                 "knowledge_placed", "phase_end", "phase_income", "phase_setup", "reach",
+                 "knowledge_placed", "parts", "phase_end", "phase_income", "phase_setup", "reach",
                  "round_setup", "setup", "setup_drew", "storage_unlimited", "tile_effect",
                  "tile_placed", "tile_spaces", "turn_choices", "turn_ended", "unreachable",
                  "won", "workers_gained")
@@ -1556,6 +1559,7 @@ class _Rules:
         self.crane_buildings = (*Building, *(b for m in modules for b in m.crane_buildings))
         self.categories = max((c + 1 for m in modules for c in m.categories),
                               default=BASE_CATEGORY_COUNT)
+        self.parts = tuple(m.part for m in modules if m.part)
         choices: dict[int, _Choices] = dict(_CHOICES)
         handlers = dict(_HANDLERS)
         expected: dict[int, str] = dict(_EXPECTED)
@@ -1625,6 +1629,17 @@ def _bind(config: GameConfig) -> _Rules:
 
     rules = _BOUND[config.variant] = _Rules(modules_of(config))
     return rules
+
+
+def asks(state: GameState) -> str:
+    """What the step of the player to move asks, as its module (or the base game) words it:
+    the words of an illegal action's error, and a client's prompt for a step it has none of
+    its own for.
+
+    >>> asks(new_game(GameConfig(players=2)))
+    'use a die, buy a tile or end the turn'
+    """
+    return _rules(state.config).expected[state.step]
 
 
 def idle_step(state: GameState) -> int:

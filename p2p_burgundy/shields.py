@@ -61,7 +61,7 @@ from .rules import (
     finish_phase,
 )
 from .scoring import REGION_VP, SALE_VP, Category, knowledge_points
-from .state import EMPTY, GameState, PlayerState, Step
+from .state import EMPTY, GameState, ModulePart, PlayerState, Step
 from .tiles import KNOWLEDGE_NUMBER, TILE_COLOUR, Colour, Tile
 
 SHIELD_COUNT = 18
@@ -152,6 +152,39 @@ def shield_points(shields: int, knowledge: int) -> int:
 
 SHIELD_TRIBUTE = 1  # silverlings (or workers, with shield #3) per shield at each phase end
 
+
+class ShieldsPart(ModulePart, name="shields"):
+    """``depot_shields`` the shield numbers on each depot (index 0, the black depot, holds
+    none; empty in a game without the module); ``shields`` per seat the shields it holds, as a
+    bit set (bit ``n``: shield ``n``); ``shield_box`` the shields out of the game (left over
+    at set-up, or removed), a bit set; ``borrowed`` the seat whose knowledge tiles count for
+    the holder of shield #6 (-1 until chosen); ``die_changed`` whether shield #16 set a die
+    this turn; ``closing`` the seats still to play their turn of the phase end (shields #14
+    and #15, tribute), the one playing first; empty otherwise."""
+
+    __slots__ = (  # noqa: RUF023 (in the encoding's order)
+        "depot_shields", "shields", "shield_box", "borrowed", "die_changed", "closing")
+    depot_shields: tuple[tuple[int, ...], ...]
+    shields: tuple[int, ...]
+    shield_box: int
+    borrowed: int
+    die_changed: bool
+    closing: tuple[int, ...]
+
+    @classmethod
+    def start(cls, config: GameConfig) -> ShieldsPart:
+        part = cls()
+        part.depot_shields = ((),) * 7 if Module.SHIELDS in config.modules else ()
+        part.shields = (0,) * config.players
+        part.shield_box = 0
+        part.borrowed = -1
+        part.die_changed = False
+        part.closing = ()
+        return part
+
+
+_PART = ShieldsPart.name
+
 # Shield bits (bit n = shield #n), as GameState.shields holds them.
 _S1, _S2, _S3, _S4, _S5, _S6, _S7, _S8, _S9 = (1 << n for n in range(1, 10))
 _S11, _S12, _S14, _S15, _S16, _S17, _S18 = (1 << n for n in (11, 12, 14, 15, 16, 17, 18))
@@ -166,18 +199,19 @@ def _draw_shields(state: GameState, draws: Draws) -> None:
     shields 1..18 left (after the trade routes' deal)."""
     pool = list(range(1, SHIELD_COUNT + 1))
     per_depot = SHIELDS_PER_DEPOT[state.config.table_players]  # solo: as for 2
-    state.depot_shields = ((), *(tuple(sorted(draws.take(pool) for _ in range(count)))
-                                 for count in per_depot))
-    state.shield_box = sum(1 << shield for shield in pool)
+    part = state.changed(_PART)
+    part.depot_shields = ((), *(tuple(sorted(draws.take(pool) for _ in range(count)))
+                                for count in per_depot))
+    part.shield_box = sum(1 << shield for shield in pool)
 
 
 def _shields_drawn(state: GameState) -> tuple[str, tuple[tuple[int, ...], ...]]:
-    return "shields", state.modules.depot_shields[1:]
+    return "shields", state.modules[_PART].depot_shields[1:]
 
 
 def _holder(state: GameState, shield: int) -> int:
     """The seat holding ``shield``, or -1."""
-    for seat, held in enumerate(state.modules.shields):
+    for seat, held in enumerate(state.modules[_PART].shields):
         if held >> shield & 1:
             return seat
     return -1
@@ -204,18 +238,19 @@ def _shield_turn_choices(state: GameState, p: PlayerState) -> list[Action]:
     """TURN-step shield choices: a shield on a double (both dice unused), shield #16's die,
     and shield #6's choice of player."""
     seat = state.order[state.turn]
-    held = state.modules.shields[seat]
+    part = state.modules[_PART]
+    held = part.shields[seat]
     actions: list[Action] = []
     if not p.dice_used:
         replaces = _replace_options(p, held)
         for depot in range(1, 7):
-            if state.modules.depot_shields[depot] and shield_cost(p, depot) <= p.workers:
-                actions += [TakeShield(shield, r) for shield in state.modules.depot_shields[depot]
+            if part.depot_shields[depot] and shield_cost(p, depot) <= p.workers:
+                actions += [TakeShield(shield, r) for shield in part.depot_shields[depot]
                             for r in replaces]
-    if held & _S16 and not state.modules.die_changed:
+    if held & _S16 and not part.die_changed:
         actions += [SetDie(die, value) for die in (0, 1) if not p.dice_used >> die & 1
                     for value in range(1, 7) if value != p.dice[die]]
-    if held & _S6 and state.modules.borrowed < 0:
+    if held & _S6 and part.borrowed < 0:
         actions += [BorrowMonasteries(other) for other in range(len(state.players))
                     if other != seat]
     return actions
@@ -224,7 +259,7 @@ def _shield_turn_choices(state: GameState, p: PlayerState) -> list[Action]:
 def _tribute_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     """Which shields to keep at 1 each, and how much of it in workers (only while keeping
     shield #3); a shield not paid for leaves the game."""
-    held = shield_numbers(state.modules.shields[state.order[state.turn]])
+    held = shield_numbers(state.modules[_PART].shields[state.order[state.turn]])
     actions: list[Action] = []
     for size in range(len(held) + 1):
         for keep in itertools.combinations(held, size):
@@ -272,8 +307,8 @@ def _free_choices_with_shield(state: GameState, p: PlayerState,
     any shield instead)."""
     actions = _free_choices(state, p, castle_shield)
     if castle_shield:
-        replaces = _replace_options(p, state.modules.shields[state.order[state.turn]])
-        actions += [TakeShield(shield, r) for depot in state.modules.depot_shields
+        replaces = _replace_options(p, state.modules[_PART].shields[state.order[state.turn]])
+        actions += [TakeShield(shield, r) for depot in state.modules[_PART].depot_shields
                     for shield in depot for r in replaces]
     return actions
 
@@ -303,24 +338,25 @@ def _phase_end_choices(state: GameState, p: PlayerState, _: int) -> list[Action]
 
 def _idle_step(state: GameState) -> int:
     """A turn of the phase end is no TURN: nothing is bought or used in it."""
-    return _PHASE_END_STEP if state.modules.closing else _TURN_STEP
+    return _PHASE_END_STEP if state.modules[_PART].closing else _TURN_STEP
 
 
 def _end_phase(state: GameState) -> bool:
     """Every player has played the phase's last round: the shield holders play a turn of the
     phase end each first, in this round's turn order."""
-    state.closing = tuple(seat for seat in state.order if state.modules.shields[seat])
+    held = state.modules[_PART].shields
+    state.changed(_PART).closing = tuple(seat for seat in state.order if held[seat])
     _next_closer(state)
-    return bool(state.modules.closing)
+    return bool(state.modules[_PART].closing)
 
 
 def _end_phase_turn(turn: _Turn, action: EndTurn, _: int) -> None:
     """A turn of the phase end is over: the next holder's, or the phase ends."""
     new = turn.new
     _turn_ended(new)
-    new.closing = new.modules.closing[1:]
+    new.changed(_PART).closing = new.modules[_PART].closing[1:]
     _next_closer(new)
-    if not new.modules.closing:
+    if not new.modules[_PART].closing:
         finish_phase(new)
 
 
@@ -328,9 +364,9 @@ def _next_closer(state: GameState) -> None:
     """Give the phase end's turn to the first of ``state.closing`` with a decision: shield
     #14's and #15's tiles, then the tribute. A tribute with only one choice (nothing to pay
     it with) is paid at once, without a turn."""
-    while state.modules.closing:
-        seat = state.modules.closing[0]
-        held = state.modules.shields[seat]
+    while state.modules[_PART].closing:
+        seat = state.modules[_PART].closing[0]
+        held = state.modules[_PART].shields[seat]
         p = state.players[seat]
         state.turn = state.order.index(seat)
         steps: list[tuple[int, int]] = [(Step.TRIBUTE, 0)]
@@ -345,7 +381,7 @@ def _next_closer(state: GameState) -> None:
             players[seat] = p
             state.players = tuple(players)
             if not discards:
-                state.closing = state.modules.closing[1:]
+                state.changed(_PART).closing = state.modules[_PART].closing[1:]
                 continue
             steps = [(_DISCARD_STEP, 1)] * discards
         state.pending = tuple(steps)
@@ -355,12 +391,13 @@ def _next_closer(state: GameState) -> None:
 def _drop_shields(state: GameState, seat: int, p: PlayerState, lost: int) -> int:
     """Shields ``lost`` leave ``seat`` (``p``, a fresh copy) and the game. Returns how many
     tiles the player must discard (shield #4 gone with more than three stored)."""
-    shields = list(state.modules.shields)
+    part = state.changed(_PART)
+    shields = list(part.shields)
     shields[seat] &= ~lost
-    state.shields = tuple(shields)
-    state.shield_box |= lost
+    part.shields = tuple(shields)
+    part.shield_box |= lost
     if lost & _S6:
-        state.borrowed = -1
+        part.borrowed = -1
         p.knowledge = _own_knowledge(p.estate)
     if lost & _S4:
         return max(0, len(p.storage) - STORAGE_SPACES)
@@ -377,8 +414,8 @@ def _own_knowledge(estate: tuple[int, ...]) -> int:
 
 
 def _turn_ended(state: GameState) -> None:
-    if state.modules.die_changed:  # a write copies the module fields: only when one changes
-        state.die_changed = False
+    if state.modules[_PART].die_changed:  # a write copies the module fields: only when one changes
+        state.changed(_PART).die_changed = False
 
 
 def _phase_income(state: GameState, players: list[PlayerState]) -> None:
@@ -388,7 +425,7 @@ def _phase_income(state: GameState, players: list[PlayerState]) -> None:
     echoes = 0
     for seat, p in enumerate(players):
         mines = p.estate.count(_MINE)
-        if state.modules.shields[seat] & _S8:
+        if state.modules[_PART].shields[seat] & _S8:
             p.silver += mines
         if p.knowledge & _K2 and mines and echo >= 0 and seat != echo:
             echoes += 1
@@ -398,22 +435,22 @@ def _phase_income(state: GameState, players: list[PlayerState]) -> None:
 
 def _final_points(state: GameState, seat: int, p: PlayerState) -> None:
     p.add_vp(Category.SHIELDS, shield_points(
-        state.modules.shields[seat], knowledge_points(p, state.config.edition)))
+        state.modules[_PART].shields[seat], knowledge_points(p, state.config.edition)))
 
 
 def _frontier(state: GameState, seat: int, p: PlayerState) -> int:
     """Shield #18: any empty space, not only one next to a tile."""
-    return ALL_SPACES & ~p.occupied if state.modules.shields[seat] & _S18 else p.frontier
+    return ALL_SPACES & ~p.occupied if state.modules[_PART].shields[seat] & _S18 else p.frontier
 
 
 def _storage_unlimited(state: GameState, seat: int) -> bool:
-    return bool(state.modules.shields[seat] & _S4)
+    return bool(state.modules[_PART].shields[seat] & _S4)
 
 
 def _tile_placed(turn: _Turn, tile: int, space: int, before: int) -> None:
     """Shield #1: all pastures are one when animals score; #17: a completed area scores as
     one size bigger."""
-    held = turn.new.modules.shields[turn.seat]
+    held = turn.new.modules[_PART].shields[turn.seat]
     if not held & (_S1 | _S17):
         return
     p = turn.p
@@ -429,7 +466,7 @@ def _tile_placed(turn: _Turn, tile: int, space: int, before: int) -> None:
 
 
 def _colour_bonus_scored(turn: _Turn, points: int) -> None:
-    if turn.new.modules.shields[turn.seat] & _S7:  # bonus tiles score double
+    if turn.new.modules[_PART].shields[turn.seat] & _S7:  # bonus tiles score double
         turn.p.add_vp(Category.SHIELDS, points)
 
 
@@ -437,7 +474,7 @@ def _tile_effect(turn: _Turn, tile: int) -> bool:
     """Shield #5: a ship also takes every goods tile of one type (after its goods); #11: a
     castle's extra action may take a shield."""
     colour = TILE_COLOUR[tile]
-    held = turn.new.modules.shields[turn.seat]
+    held = turn.new.modules[_PART].shields[turn.seat]
     if colour == _BLUE:
         if held & _S5 and any(map(any, turn.new.depot_goods)):
             turn.push(Step.SHIELD_GOODS)  # the base game's SHIP comes on top of it
@@ -448,14 +485,14 @@ def _tile_effect(turn: _Turn, tile: int) -> bool:
 
 
 def _knowledge_placed(turn: _Turn, number: int) -> None:
-    if turn.new.modules.borrowed == turn.seat:  # shield #6: it counts for its holder too
+    if turn.new.modules[_PART].borrowed == turn.seat:  # shield #6: it counts for its holder too
         _lend_knowledge(turn.new, 1 << number)
 
 
 def _goods_sold(turn: _Turn, goods: int, count: int) -> None:
     """Shield #9: a silverling per goods tile sold (not 1 a sale); #12: sold goods score
     double."""
-    held = turn.new.modules.shields[turn.seat]
+    held = turn.new.modules[_PART].shields[turn.seat]
     if held & _S9:
         turn.p.silver += count - 1
     if held & _S12:
@@ -476,14 +513,14 @@ def _workers_gained(turn: _Turn) -> None:
 def _check_shield(turn: _Turn, action: TakeShield) -> int:
     """The depot holding ``action.shield``, once the shield and its castle are valid."""
     shield, replace = action.shield, action.replace
-    depot = next((d for d, on in enumerate(turn.old.modules.depot_shields)
+    depot = next((d for d, on in enumerate(turn.old.modules[_PART].depot_shields)
                   if type(shield) is int and shield in on), 0)
     if not depot:
         lying = ", ".join(f"#{n} on depot {d}"
-                          for d, on in enumerate(turn.old.modules.depot_shields)
+                          for d, on in enumerate(turn.old.modules[_PART].depot_shields)
                           for n in on) or "none"
         raise turn.fail(action, f"shield {shield} lies on no depot (shields left: {lying})")
-    held = turn.old.modules.shields[turn.seat]
+    held = turn.old.modules[_PART].shields[turn.seat]
     if type(replace) is not int or replace not in _replace_options(turn.p, held):
         if replace == 0:
             raise turn.fail(action, "each of your castles already holds a shield: replace "
@@ -497,12 +534,13 @@ def _put_shield(turn: _Turn, action: TakeShield, depot: int) -> None:
     """Move the shield from its depot onto a castle of the mover's (the replaced one leaves
     the game)."""
     new = turn.new
-    on_depots = list(new.modules.depot_shields)
+    part = new.changed(_PART)
+    on_depots = list(part.depot_shields)
     on_depots[depot] = tuple(n for n in on_depots[depot] if n != action.shield)
-    new.depot_shields = tuple(on_depots)
-    shields = list(new.modules.shields)
+    part.depot_shields = tuple(on_depots)
+    shields = list(part.shields)
     shields[turn.seat] |= 1 << action.shield
-    new.shields = tuple(shields)
+    part.shields = tuple(shields)
     if action.replace:
         for _ in range(_drop_shields(new, turn.seat, turn.p, 1 << action.replace)):
             turn.push(_DISCARD_STEP, 1)
@@ -534,7 +572,7 @@ def _castle_shield(turn: _Turn, action: TakeShield, castle_shield: int) -> None:
 
 def _pay_tribute(turn: _Turn, action: PayTribute, _: int) -> None:
     if action not in _tribute_choices(turn.old, turn.p, 0):
-        held = ", ".join(map(str, shield_numbers(turn.old.modules.shields[turn.seat])))
+        held = ", ".join(map(str, shield_numbers(turn.old.modules[_PART].shields[turn.seat])))
         raise turn.fail(action, f"keep some of your shields ({held}) at 1 each, paid in "
                                 f"silverlings (you have {turn.p.silver}) or, while you keep "
                                 f"shield #3, workers (you have {turn.p.workers})")
@@ -542,20 +580,20 @@ def _pay_tribute(turn: _Turn, action: PayTribute, _: int) -> None:
     p.workers -= action.workers
     p.silver -= SHIELD_TRIBUTE * len(action.keep) - action.workers
     kept = sum(1 << n for n in action.keep)
-    dropped = turn.old.modules.shields[turn.seat] & ~kept
+    dropped = turn.old.modules[_PART].shields[turn.seat] & ~kept
     for _ in range(_drop_shields(turn.new, turn.seat, p, dropped)):
         turn.push(_DISCARD_STEP, 1)
 
 
 def _borrow(turn: _Turn, action: BorrowMonasteries, _: int) -> None:
-    if not turn.old.modules.shields[turn.seat] & _S6:
+    if not turn.old.modules[_PART].shields[turn.seat] & _S6:
         raise turn.fail(action, "only the holder of shield #6 chooses, on its turn")
-    if turn.old.modules.borrowed >= 0:
-        raise turn.fail(action, f"you chose seat {turn.old.modules.borrowed} already")
+    if turn.old.modules[_PART].borrowed >= 0:
+        raise turn.fail(action, f"you chose seat {turn.old.modules[_PART].borrowed} already")
     seat = action.seat
     if not (type(seat) is int and 0 <= seat < len(turn.old.players)) or seat == turn.seat:
         raise turn.fail(action, "choose another player's seat")
-    turn.new.borrowed = seat
+    turn.new.changed(_PART).borrowed = seat
     turn.p.knowledge |= _own_knowledge(turn.old.players[seat].estate) & _LENT
 
 
@@ -576,9 +614,9 @@ def _lend_knowledge(state: GameState, knowledge: int) -> None:
 
 def _set_die(turn: _Turn, action: SetDie, _: int) -> None:
     p = turn.p
-    if not turn.old.modules.shields[turn.seat] & _S16:
+    if not turn.old.modules[_PART].shields[turn.seat] & _S16:
         raise turn.fail(action, "setting a die needs shield #16")
-    if turn.old.modules.die_changed:
+    if turn.old.modules[_PART].die_changed:
         raise turn.fail(action, "shield #16 sets one die a turn; you set one already")
     if type(action.die) is not int or action.die not in (0, 1) or p.dice_used >> action.die & 1:
         raise turn.fail(action, "set one of your unused dice (0 or 1)")
@@ -589,7 +627,7 @@ def _set_die(turn: _Turn, action: SetDie, _: int) -> None:
     dice = list(p.dice)
     dice[action.die] = action.value
     p.dice = (dice[0], dice[1])
-    turn.new.die_changed = True
+    turn.new.changed(_PART).die_changed = True
 
 
 def _place_from_depot(turn: _Turn, action: PlaceFromDepot, numbered: int) -> None:
@@ -664,6 +702,7 @@ SHIELDS = EngineModule(
         (Step.PHASE_END, EndTurn, _end_phase_turn),
     ),
     categories=(Category.SHIELDS,),
+    part=ShieldsPart,
     setup=_draw_shields,
     setup_drew=_shields_drawn,
     turn_choices=_shield_turn_choices,
