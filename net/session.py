@@ -2,7 +2,7 @@
 
 A :class:`Session` is driven by three calls, like aioquic's connection:
 :meth:`~Session.receive_datagram` (bytes from a peer), :meth:`~Session.handle_timer` (the
-time is ``now``; see :meth:`~Session.get_timer`) and the player's own API
+time is ``now``, ticked at least every ``HEADS_INTERVAL``) and the player's own API
 (:meth:`~Session.submit_turn`, :meth:`~Session.send_chat`). Output is pulled:
 :meth:`~Session.take_unsaved` (entries to append to the game file), then after they are durable
 :meth:`~Session.saved`, then :meth:`~Session.datagrams_to_send` and :meth:`~Session.next_event`.
@@ -44,7 +44,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2p_burgundy import (
-    END_TURN,
     Action,
     ChooseEstate,
     EngineError,
@@ -57,6 +56,7 @@ from p2p_burgundy import (
     legal_actions,
     new_game,
     outcome,
+    play_turn,
     state_hash,
 )
 from p2p_burgundy.scoring import Outcome
@@ -128,6 +128,7 @@ class Mark:
         for a later chance event, a TURN for a later turn, a SEEN naming a later step. (An
         agreement naming a later step does not: it may be one signed ahead, which is void.)
 
+        >>> from p2p_burgundy import END_TURN
         >>> m = Mark(step=9, event=2, turn=6, chance=False)
         >>> [m.passes(c) for c in (Reveal(3, bytes(32)), Reveal(2, bytes(32)),
         ...                        Turn(7, (END_TURN,)), Turn(6, (END_TURN,)))]
@@ -330,7 +331,7 @@ class Session:
         if not self.my_turn:
             raise LocalProtocolError("it is not our turn")
         try:
-            _play_turn(self.state, list(actions))
+            play_turn(self.state, actions)
             content = Turn(self.turn_number, tuple(actions))
         except (EngineError, Malformed) as exc:
             raise LocalProtocolError(f"our turn is illegal: {exc}") from None
@@ -444,9 +445,6 @@ class Session:
 
     def next_event(self) -> Event | None:
         return self._events.popleft() if self._events else None
-
-    def get_timer(self) -> float:
-        return self._sync.get_timer()
 
     def handle_timer(self, now: float) -> None:
         self._send_all(self._sync.handle_timer(now), BROADCAST)
@@ -716,7 +714,7 @@ class Session:
             content = self.contents[seat][seq]
             assert isinstance(content, Turn)
             try:
-                return seq, content.actions, _play_turn(self.state, list(content.actions))
+                return seq, content.actions, play_turn(self.state, content.actions).after
             except EngineError as exc:
                 pending.remove((seat, seq))
                 self._reject(seat, seq, Rejection.ILLEGAL_TURN, f"illegal turn {t}: {exc}")
@@ -911,7 +909,7 @@ class Session:
         if mover in self.forfeits:
             actions = standin_turn(self.state, self._last_entropy(), t)
             author = seq = None
-            self.state = _play_turn(self.state, list(actions))
+            self.state = play_turn(self.state, actions).after
         elif self._secret_choosing():
             author, (seq, choice) = mover, self._choices[mover]
             actions = (choice,)
@@ -1010,17 +1008,3 @@ _HANDLERS: dict[type[Message], Callable[[Session, Any, object], None]] = {
     Held: Session._receive_held,
 }
 """The session's handler of each message it takes (the others are the lobby's)."""
-
-
-def _play_turn(state: GameState, actions: list[Action]) -> GameState:
-    """Apply a whole turn; EngineError if an action is illegal or the turn does not end with
-    exactly one END_TURN, at the end. A set-up choice is a turn of exactly one ChooseEstate."""
-    if state.chance is None and state.step == Step.CHOOSE_ESTATE:
-        if len(actions) != 1 or not isinstance(actions[0], ChooseEstate):
-            raise EngineError("a set-up turn is exactly one ChooseEstate")
-        return apply(state, actions[0])
-    if not actions or actions[-1] != END_TURN or END_TURN in actions[:-1]:
-        raise EngineError("a turn is a list of actions ending with its only EndTurn")
-    for action in actions:
-        state = apply(state, action)
-    return state

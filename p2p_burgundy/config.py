@@ -77,6 +77,9 @@ class Module(Enum):
 
 MODULE_ORDER = tuple(Module)
 """The canonical order of modules in a config (declaration order)."""
+_BORDER_POSTS_BIT = 2 << len(MODULE_ORDER)
+VARIANTS = 2 * _BORDER_POSTS_BIT
+"""How many values :attr:`GameConfig.variant` takes (it is below this)."""
 
 
 def parse_modules(text: str) -> tuple[Module, ...]:
@@ -157,7 +160,8 @@ class GameConfig:
     routes and the like."""
     variant: int = field(init=False, repr=False, compare=False)
     """Which rules this config plays, as one small int: bit 0 the solo game, bit ``i + 1``
-    module ``MODULE_ORDER[i]``. The rules bind their dispatch tables once per variant and find
+    module ``MODULE_ORDER[i]``, the bit above those a duchy with border posts (below
+    :data:`VARIANTS`). The rules bind their dispatch tables once per variant and find
     them by it on every decision (an int indexes a table faster than a config hashes)."""
 
     def __post_init__(self) -> None:
@@ -212,6 +216,8 @@ class GameConfig:
             _check_solo_can_be_won(boards[0], starts[0])
         object.__setattr__(self, "estates", tuple(estates))
         object.__setattr__(self, "start_spaces", tuple(starts))
+        if self.border_posts:
+            object.__setattr__(self, "variant", self.variant | _BORDER_POSTS_BIT)
 
     def _check_solo(self) -> None:
         if self.players == 1:

@@ -286,9 +286,9 @@ class Model:
             group = self.draft.menu()[1][self.path[0]].key
             return {"t": "take", "p": "place", "s": "sell", "b": "buy",
                     "h": "shield", "d": "shield", "m": "shield"}.get(group, "place")
+        if step == Step.PHASE_END:
+            return "phase_end"
         if step == Step.TURN:
-            if state.closing:
-                return "phase_end"
             return "turn" if any(isinstance(a, UseDie) for a in legal_actions(state)) \
                 else "turn_done"
         if step == Step.SHIP and state.config.solo:

@@ -28,7 +28,7 @@ from typing import NamedTuple
 from p2p_burgundy import GameState, outcome
 from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, PHASES, ROUNDS, depot_spaces
 from p2p_burgundy.estate import ROW_LENGTHS, post_spaces, row_col
-from p2p_burgundy.rules import INN_DEPOT
+from p2p_burgundy.inns import INN_DEPOT
 from p2p_burgundy.scoring import categories, end_game_points
 from p2p_burgundy.shields import shield_numbers
 from p2p_burgundy.state import EMPTY

@@ -32,9 +32,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 from p2p_burgundy import (
     Action,
-    ChooseEstate,
     Edition,
-    EndTurn,
     GameConfig,
     GameState,
     IllegalAction,
@@ -44,6 +42,7 @@ from p2p_burgundy import (
     ends_turn,
     legal_actions,
     new_game,
+    play_turn,
     state_hash,
 )
 from p2p_burgundy.board import PHASES, ROUNDS
@@ -565,13 +564,7 @@ class LocalTable:
         state = self.state
         if self._ended or state.to_move is None or state.to_move != self._my_seat:
             raise IllegalAction("it is not your turn")
-        choice = len(actions) == 1 and isinstance(actions[0], ChooseEstate)  # a whole turn
-        if not choice and [i for i, a in enumerate(actions)
-                           if isinstance(a, EndTurn)] != [len(actions) - 1]:
-            raise IllegalAction("a turn is a list of actions ending with its only EndTurn")
-        after = state
-        for action in actions:  # check the whole turn before recording any of it
-            after = apply(after, action)
+        play_turn(state, actions)  # the whole turn checked before any of it is recorded
         self._record_turn(actions)
         self._resolve_chance()
         self._turn_end = (len(self._history), self.state)

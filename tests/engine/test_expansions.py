@@ -25,9 +25,10 @@ from p2p_burgundy import (
     state_hash,
 )
 from p2p_burgundy.actions import BuyWorkers, UseBuilding, action_from_tree
+from p2p_burgundy.border_posts import border_links
 from p2p_burgundy.config import Edition, Module, Setup, parse_modules
 from p2p_burgundy.estate import estate
-from p2p_burgundy.rules import INN_DEPOT, border_links
+from p2p_burgundy.inns import INN_DEPOT
 from p2p_burgundy.scoring import Category, knowledge_points
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import Building, Tile
