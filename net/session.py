@@ -179,6 +179,7 @@ class Session:
         self.contents[host].append(None)
         self._early: dict[tuple[int, int], Entry] = {}
         self.faulty: dict[int, str] = {}
+        self._forks: dict[int, int] = {}  # seat -> the first seq it signed two bodies for
         self.proofs: list[Equivocation] = []
         # A seat handed to the stand-in -> the step from which (steps count every chance
         # event and every turn the game resolved, from 0).
@@ -531,10 +532,12 @@ class Session:
     def _equivocation(self, seat: int, first: Entry, second: Entry) -> None:
         if seat not in self.faulty:
             self.faulty[seat] = f"equivocated at seq {first.seq}"
+            self._forks[seat] = first.seq
             proof = Equivocation(seat, first.seq, first.raw, second.raw)
             self.proofs.append(proof)
             self._unsaved.append(second)  # the game file keeps the proof too
             self._event(proof)
+            self._advance()  # a voter less: a hand-over may be decided now
 
     def _author(self, content: Content) -> None:
         assert self.identity is not None and self.my_seat is not None
@@ -592,7 +595,7 @@ class Session:
         elif isinstance(content, Reveal):
             return self._file_reveal(seat, seq, content)
         elif isinstance(content, Turn):
-            if seat in self.forfeits:
+            if self._handed_for(seat, content.number):
                 return Rejection.HANDED_OVER, self._handed_reason(
                     seat, f"its turn {content.number}")
             if content.number < self.turn_number:
@@ -605,6 +608,12 @@ class Session:
         else:
             return self._file_choice(seat, seq, content)
         return None
+
+    def _handed_for(self, seat: int, turn: int) -> bool:
+        """Whether ``seat`` was handed over at or before turn number ``turn``: its own TURN for
+        it is late, whenever it arrives (a turn it signed for an earlier number is judged as
+        any other seat's)."""
+        return seat in self.forfeits and turn >= self.marks[self.forfeits[seat]].turn
 
     def _handed_reason(self, seat: int, what: str) -> str:
         return (f"handed to the stand-in at step {self.forfeits[seat]}: {what} does not count "
@@ -736,10 +745,12 @@ class Session:
 
     def _voters(self) -> list[int]:
         """The seats that have a say in a hand-over at this step: not handed over, and not
-        signed off (RESIGN, END) before going past it."""
+        signed off (RESIGN, END) or caught equivocating before going past it (from the slot
+        it signed two bodies for, a seat's say ends as at a RESIGN there)."""
         out = []
         for v in self._required():
-            off = min(self.resigned.get(v, _NEVER), self._ends.get(v, _NEVER))
+            off = min(self.resigned.get(v, _NEVER), self._ends.get(v, _NEVER),
+                      self._forks.get(v, _NEVER))
             passed = self._pass_at(v)
             if (passed if passed is not None else _NEVER) < off or off == _NEVER:
                 out.append(v)
@@ -944,9 +955,9 @@ class Session:
 
     def _why_not_played(self, seat: int, t: int, mover: int) -> Void:
         name = self.seats[mover].name
+        if self._handed_for(seat, t):
+            return Rejection.HANDED_OVER, self._handed_reason(seat, f"its turn {t}")
         if seat == mover:
-            if mover in self.forfeits:
-                return Rejection.HANDED_OVER, self._handed_reason(seat, f"its turn {t}")
             return Rejection.SECOND_TURN, f"a second turn {t}"
         if mover in self.forfeits:
             return (Rejection.NOT_ITS_TURN, f"turn {t} is the stand-in's for {name}: nobody "
