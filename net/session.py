@@ -96,7 +96,7 @@ from .events import (
     Waiting,
 )
 from .identity import Identity
-from .log import Entry, decode_entry, parse_entry, sign_entry
+from .log import Entry, check_signature, decode_entry, sign_entry
 from .messages import EntryMessage, Heads, Held, Message, Recover, Want, parse
 from .standin import standin_turn
 from .start import game_chain, parse_start
@@ -196,7 +196,10 @@ class Session:
         self.rejected: dict[tuple[int, int], EntryRejected] = {}  # (seat, seq) -> why void
         self._sole_from = 0  # the first chance event with one contributor (sole_contributor)
         self._reveals: dict[int, dict[int, tuple[int, bytes]]] = {}  # k -> seat -> (seq, link)
+        self._last_link: dict[int, tuple[int, bytes]] = {}  # seat -> its latest valid (k, link)
         self._turns: dict[int, list[tuple[int, int]]] = {}  # t -> (seat, seq), pending
+        # (t, what _mover_turn found for turn t): the turn is replayed once, not per look
+        self._mover_found: tuple[int, tuple[int, tuple[Action, ...], GameState]] | None = None
         self._commits: dict[int, tuple[int, bytes]] = {}  # seat -> (seq, digest): secret set-up
         self._choices: dict[int, tuple[int, ChooseEstate]] = {}  # seat -> (seq, choice) matched
         self._first_pass: list[int] = [0] * n  # no entry of a seat before this passes the step
@@ -469,7 +472,14 @@ class Session:
 
     def receive_entry(self, raw: bytes) -> None:
         """Accept one raw entry (from a datagram or a game file), cheap checks first."""
-        entry = decode_entry(raw)
+        self._receive(decode_entry(raw), signed=False)
+
+    def receive_signed_entry(self, entry: Entry) -> None:
+        """:meth:`receive_entry` for an entry whose signature the caller already checked
+        (:func:`~.log.check_signature`), so that it is not checked twice."""
+        self._receive(entry, signed=True)
+
+    def _receive(self, entry: Entry, signed: bool) -> None:
         if entry.game_id != self.game_id:
             raise RemoteProtocolError("entry from another game", author=entry.author, seq=entry.seq)
         seat = self._seat_of.get(entry.author)
@@ -481,7 +491,8 @@ class Session:
         if entry.seq < len(chain):
             known = chain[entry.seq]
             if known.body != entry.body:
-                parse_entry(raw)  # only a validly signed second body proves anything
+                if not signed:
+                    check_signature(entry)  # only a validly signed second body proves anything
                 self._equivocation(seat, known, entry)
             return
         if seat in self.faulty:
@@ -491,7 +502,8 @@ class Session:
         early = self._early.get((seat, entry.seq))
         if early is not None and early.body == entry.body:
             return
-        parse_entry(raw)
+        if not signed:
+            check_signature(entry)
         if early is not None:
             self._equivocation(seat, early, entry)
             return
@@ -634,9 +646,12 @@ class Session:
 
     def _file_reveal(self, seat: int, seq: int, content: Reveal) -> Void | None:
         k = content.event
-        if not verify_reveal(self.seats[seat].commitment, k, content.link):
+        if not verify_reveal(self.seats[seat].commitment, k, content.link,
+                             self._last_link.get(seat)):
             return (Rejection.BAD_REVEAL,
                     f"reveal for chance event {k} does not hash to the commitment")
+        if k > self._last_link.get(seat, (-1, b""))[0]:
+            self._last_link[seat] = k, content.link
         have = self._reveals.setdefault(k, {})
         if seat in have:
             return Rejection.SECOND_REVEAL, f"a second reveal for chance event {k}"
@@ -720,15 +735,20 @@ class Session:
         """The mover's TURN for this turn that counts if the mover keeps its seat: ``(seq,
         actions, state after)`` of the first legal one in its chain order."""
         t, mover = self.turn_number, self.state.to_move
+        if self._mover_found is not None and self._mover_found[0] == t:
+            return self._mover_found[1]  # later entries come later in the chain: it stays first
         pending = self._turns.get(t, [])
         for seat, seq in sorted(c for c in pending if c[0] == mover):
             content = self.contents[seat][seq]
             assert isinstance(content, Turn)
             try:
-                return seq, content.actions, _play_turn(self.state, list(content.actions))
+                found = seq, content.actions, _play_turn(self.state, list(content.actions))
             except EngineError as exc:
                 pending.remove((seat, seq))
                 self._reject(seat, seq, Rejection.ILLEGAL_TURN, f"illegal turn {t}: {exc}")
+                continue
+            self._mover_found = t, found
+            return found
         return None
 
     def _pass_at(self, voter: int) -> int | None:
@@ -788,7 +808,8 @@ class Session:
         """The seats handed over here: the smallest set ``H`` that holds every candidate
         with at least one agreement that counts, all of whose voters outside ``H`` agreed.
         More agreements only make it larger, so a seat in it stays in it."""
-        agreed = {x for x in candidates if any(self._agrees(v, x) for v in voters if v != x)}
+        agreed = {x for x in candidates if (x, self.step) in self._agreements
+                  and any(self._agrees(v, x) for v in voters if v != x)}
         handing: set[int] = set()
         while True:
             more = {x for x in agreed - handing
@@ -863,8 +884,9 @@ class Session:
         (other than only our own turn), and nothing of ours went past it yet."""
         needed = self._needed()
         me = self.my_seat
-        return (me is not None and bool(needed) and needed != [me] and me in self._voters()
-                and self._pass_at(me) is None and all(self._has_input(x) for x in needed))
+        return (me is not None and bool(needed) and needed != [me]
+                and self._pass_at(me) is None and all(self._has_input(x) for x in needed)
+                and me in self._voters())  # the dearest test last: it is seldom reached
 
     def _step(self) -> bool:
         """Decide the step the game is at, if the entries decide it for good: hand over the
