@@ -805,9 +805,10 @@ class Session:
         return any(c is not None and before.passes(c) for c in self.contents[voter][:seq])
 
     def _handing(self, candidates: list[int], voters: list[int]) -> set[int]:
-        """The seats handed over here: the smallest set ``H`` that holds every candidate
-        with at least one agreement that counts, all of whose voters outside ``H`` agreed.
-        More agreements only make it larger, so a seat in it stays in it."""
+        """The seats handed over here: the least set ``H`` closed under adding a candidate
+        with at least one agreement that counts, all of whose voters outside ``H`` agreed
+        (docs/protocol.md, "SEAT_TO_BOT"). More agreements only make it larger, so a seat in
+        it stays in it."""
         agreed = {x for x in candidates if (x, self.step) in self._agreements
                   and any(self._agrees(v, x) for v in voters if v != x)}
         handing: set[int] = set()
