@@ -351,6 +351,7 @@ class NetTable:
         self._chats = [0] * len(self._names)  # chat lines shown per seat
         self._rejected: set[tuple[int, int]] = set()  # void entries said, as (seat, seq)
         self._proofs = 0  # equivocations said
+        self._misbehaving: set[int] = set()  # seats named for an entry that broke a rule
         self._over = False  # the end of the game described
         self._forfeits: set[int] = set()
         self._resigned: set[int] = set()  # seats whose resignation was shown
@@ -539,7 +540,11 @@ class NetTable:
             if (void.seat, void.seq) not in self._rejected:
                 self._rejected.add((void.seat, void.seq))
                 out.append(Notice(f"rejected: {void.reason}"))
+                if void.cause.defect:  # its reason starts with the author's name: once is enough
+                    author = f"{snapshot.seats[void.seat].name}: "
+                    out += self._misbehaved(void.seat, void.reason.removeprefix(author))
         for proof in snapshot.equivocations[self._proofs:]:
+            out += self._misbehaved(proof.seat, f"two signed versions of its entry {proof.seq}")
             self._ended = (f"{self._names[proof.seat]} signed two versions of one entry; "
                            "the game stopped")
             out.append(GameEnded(self._ended))
@@ -582,6 +587,16 @@ class NetTable:
         self._history.append(HistoryEntry(None, f"{who}, the only player left, ended the "
                                           "game and wins.", EntryKind.EVENT))
         return [GameEnded(self._ended)]
+
+    def _misbehaved(self, seat: int, reason: str) -> list[TableEvent]:
+        """Name a seat whose own entry broke a rule as soon as our peer knows, once (the
+        verdict ``burgundy verify`` will give it; the end screen repeats it)."""
+        if seat in self._misbehaving:
+            return []
+        self._misbehaving.add(seat)
+        text = f"{self._names[seat]} misbehaved: {reason}."
+        self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
+        return [Notice(text)]
 
     def _withheld_shown(self, snapshot: Snapshot) -> list[TableEvent]:
         """Once a later reveal of a seat that withheld one gives the withheld link away,

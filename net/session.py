@@ -96,7 +96,7 @@ from .events import (
     Waiting,
 )
 from .identity import Identity
-from .log import Entry, decode_entry, parse_entry, sign_entry
+from .log import Entry, check_signature, decode_entry, sign_entry
 from .messages import EntryMessage, Heads, Held, Message, Recover, Want, parse
 from .standin import standin_turn
 from .start import game_chain, parse_start
@@ -180,6 +180,7 @@ class Session:
         self.contents[host].append(None)
         self._early: dict[tuple[int, int], Entry] = {}
         self.faulty: dict[int, str] = {}
+        self._forks: dict[int, int] = {}  # seat -> the first seq it signed two bodies for
         self.proofs: list[Equivocation] = []
         # A seat handed to the stand-in -> the step from which (steps count every chance
         # event and every turn the game resolved, from 0).
@@ -196,7 +197,10 @@ class Session:
         self.rejected: dict[tuple[int, int], EntryRejected] = {}  # (seat, seq) -> why void
         self._sole_from = 0  # the first chance event with one contributor (sole_contributor)
         self._reveals: dict[int, dict[int, tuple[int, bytes]]] = {}  # k -> seat -> (seq, link)
+        self._last_link: dict[int, tuple[int, bytes]] = {}  # seat -> its latest valid (k, link)
         self._turns: dict[int, list[tuple[int, int]]] = {}  # t -> (seat, seq), pending
+        # (t, what _mover_turn found for turn t): the turn is replayed once, not per look
+        self._mover_found: tuple[int, tuple[int, tuple[Action, ...], GameState]] | None = None
         self._commits: dict[int, tuple[int, bytes]] = {}  # seat -> (seq, digest): secret set-up
         self._choices: dict[int, tuple[int, ChooseEstate]] = {}  # seat -> (seq, choice) matched
         self._first_pass: list[int] = [0] * n  # no entry of a seat before this passes the step
@@ -466,7 +470,14 @@ class Session:
 
     def receive_entry(self, raw: bytes) -> None:
         """Accept one raw entry (from a datagram or a game file), cheap checks first."""
-        entry = decode_entry(raw)
+        self._receive(decode_entry(raw), signed=False)
+
+    def receive_signed_entry(self, entry: Entry) -> None:
+        """:meth:`receive_entry` for an entry whose signature the caller already checked
+        (:func:`~.log.check_signature`), so that it is not checked twice."""
+        self._receive(entry, signed=True)
+
+    def _receive(self, entry: Entry, signed: bool) -> None:
         if entry.game_id != self.game_id:
             raise RemoteProtocolError("entry from another game", author=entry.author, seq=entry.seq)
         seat = self._seat_of.get(entry.author)
@@ -478,7 +489,8 @@ class Session:
         if entry.seq < len(chain):
             known = chain[entry.seq]
             if known.body != entry.body:
-                parse_entry(raw)  # only a validly signed second body proves anything
+                if not signed:
+                    check_signature(entry)  # only a validly signed second body proves anything
                 self._equivocation(seat, known, entry)
             return
         if seat in self.faulty:
@@ -488,7 +500,8 @@ class Session:
         early = self._early.get((seat, entry.seq))
         if early is not None and early.body == entry.body:
             return
-        parse_entry(raw)
+        if not signed:
+            check_signature(entry)
         if early is not None:
             self._equivocation(seat, early, entry)
             return
@@ -529,10 +542,12 @@ class Session:
     def _equivocation(self, seat: int, first: Entry, second: Entry) -> None:
         if seat not in self.faulty:
             self.faulty[seat] = f"equivocated at seq {first.seq}"
+            self._forks[seat] = first.seq
             proof = Equivocation(seat, first.seq, first.raw, second.raw)
             self.proofs.append(proof)
             self._unsaved.append(second)  # the game file keeps the proof too
             self._event(proof)
+            self._advance()  # a voter less: a hand-over may be decided now
 
     def _author(self, content: Content) -> None:
         assert self.identity is not None and self.my_seat is not None
@@ -590,7 +605,7 @@ class Session:
         elif isinstance(content, Reveal):
             return self._file_reveal(seat, seq, content)
         elif isinstance(content, Turn):
-            if seat in self.forfeits:
+            if self._handed_for(seat, content.number):
                 return Rejection.HANDED_OVER, self._handed_reason(
                     seat, f"its turn {content.number}")
             if content.number < self.turn_number:
@@ -603,6 +618,12 @@ class Session:
         else:
             return self._file_choice(seat, seq, content)
         return None
+
+    def _handed_for(self, seat: int, turn: int) -> bool:
+        """Whether ``seat`` was handed over at or before turn number ``turn``: its own TURN for
+        it is late, whenever it arrives (a turn it signed for an earlier number is judged as
+        any other seat's)."""
+        return seat in self.forfeits and turn >= self.marks[self.forfeits[seat]].turn
 
     def _handed_reason(self, seat: int, what: str) -> str:
         return (f"handed to the stand-in at step {self.forfeits[seat]}: {what} does not count "
@@ -623,9 +644,12 @@ class Session:
 
     def _file_reveal(self, seat: int, seq: int, content: Reveal) -> Void | None:
         k = content.event
-        if not verify_reveal(self.seats[seat].commitment, k, content.link):
+        if not verify_reveal(self.seats[seat].commitment, k, content.link,
+                             self._last_link.get(seat)):
             return (Rejection.BAD_REVEAL,
                     f"reveal for chance event {k} does not hash to the commitment")
+        if k > self._last_link.get(seat, (-1, b""))[0]:
+            self._last_link[seat] = k, content.link
         have = self._reveals.setdefault(k, {})
         if seat in have:
             return Rejection.SECOND_REVEAL, f"a second reveal for chance event {k}"
@@ -709,15 +733,20 @@ class Session:
         """The mover's TURN for this turn that counts if the mover keeps its seat: ``(seq,
         actions, state after)`` of the first legal one in its chain order."""
         t, mover = self.turn_number, self.state.to_move
+        if self._mover_found is not None and self._mover_found[0] == t:
+            return self._mover_found[1]  # later entries come later in the chain: it stays first
         pending = self._turns.get(t, [])
         for seat, seq in sorted(c for c in pending if c[0] == mover):
             content = self.contents[seat][seq]
             assert isinstance(content, Turn)
             try:
-                return seq, content.actions, play_turn(self.state, content.actions).after
+                found = seq, content.actions, play_turn(self.state, content.actions).after
             except EngineError as exc:
                 pending.remove((seat, seq))
                 self._reject(seat, seq, Rejection.ILLEGAL_TURN, f"illegal turn {t}: {exc}")
+                continue
+            self._mover_found = t, found
+            return found
         return None
 
     def _pass_at(self, voter: int) -> int | None:
@@ -734,10 +763,12 @@ class Session:
 
     def _voters(self) -> list[int]:
         """The seats that have a say in a hand-over at this step: not handed over, and not
-        signed off (RESIGN, END) before going past it."""
+        signed off (RESIGN, END) or caught equivocating before going past it (from the slot
+        it signed two bodies for, a seat's say ends as at a RESIGN there)."""
         out = []
         for v in self._required():
-            off = min(self.resigned.get(v, _NEVER), self._ends.get(v, _NEVER))
+            off = min(self.resigned.get(v, _NEVER), self._ends.get(v, _NEVER),
+                      self._forks.get(v, _NEVER))
             passed = self._pass_at(v)
             if (passed if passed is not None else _NEVER) < off or off == _NEVER:
                 out.append(v)
@@ -772,10 +803,12 @@ class Session:
         return any(c is not None and before.passes(c) for c in self.contents[voter][:seq])
 
     def _handing(self, candidates: list[int], voters: list[int]) -> set[int]:
-        """The seats handed over here: the smallest set ``H`` that holds every candidate
-        with at least one agreement that counts, all of whose voters outside ``H`` agreed.
-        More agreements only make it larger, so a seat in it stays in it."""
-        agreed = {x for x in candidates if any(self._agrees(v, x) for v in voters if v != x)}
+        """The seats handed over here: the least set ``H`` closed under adding a candidate
+        with at least one agreement that counts, all of whose voters outside ``H`` agreed
+        (docs/protocol.md, "SEAT_TO_BOT"). More agreements only make it larger, so a seat in
+        it stays in it."""
+        agreed = {x for x in candidates if (x, self.step) in self._agreements
+                  and any(self._agrees(v, x) for v in voters if v != x)}
         handing: set[int] = set()
         while True:
             more = {x for x in agreed - handing
@@ -850,8 +883,9 @@ class Session:
         (other than only our own turn), and nothing of ours went past it yet."""
         needed = self._needed()
         me = self.my_seat
-        return (me is not None and bool(needed) and needed != [me] and me in self._voters()
-                and self._pass_at(me) is None and all(self._has_input(x) for x in needed))
+        return (me is not None and bool(needed) and needed != [me]
+                and self._pass_at(me) is None and all(self._has_input(x) for x in needed)
+                and me in self._voters())  # the dearest test last: it is seldom reached
 
     def _step(self) -> bool:
         """Decide the step the game is at, if the entries decide it for good: hand over the
@@ -942,9 +976,9 @@ class Session:
 
     def _why_not_played(self, seat: int, t: int, mover: int) -> Void:
         name = self.seats[mover].name
+        if self._handed_for(seat, t):
+            return Rejection.HANDED_OVER, self._handed_reason(seat, f"its turn {t}")
         if seat == mover:
-            if mover in self.forfeits:
-                return Rejection.HANDED_OVER, self._handed_reason(seat, f"its turn {t}")
             return Rejection.SECOND_TURN, f"a second turn {t}"
         if mover in self.forfeits:
             return (Rejection.NOT_ITS_TURN, f"turn {t} is the stand-in's for {name}: nobody "

@@ -36,7 +36,7 @@ from p2p_burgundy.net import peer as peer_module
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.contents import Reveal
 from p2p_burgundy.net.events import ChanceResolved
-from p2p_burgundy.net.log import FILE_MAGIC, GameFile, Kind, decode_entry, read_records
+from p2p_burgundy.net.log import FILE_MAGIC, GameFile, Kind, decode_entry, read_records, sign_entry
 from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
 
@@ -465,3 +465,33 @@ def test_the_table_names_a_withheld_reveal_and_then_what_it_would_have_drawn() -
     at = [h.text for h in net.history].index(said)
     assert net.history[at + 1:at + 1 + len(chance_lines(held.would_have, net.names))] == \
         chance_lines(held.would_have, net.names)  # type: ignore[arg-type]
+
+
+def test_the_table_names_a_misbehaving_seat_as_soon_as_its_peer_knows() -> None:
+    """Bob resigns, then signs a turn all the same: the table names him in the log and the
+    status line at once, in the middle of the game, and once only."""
+    table = Table(3, seed=22)
+    table.play(turns=5)
+    bob = table.sessions[1]
+    bob.resign()
+    table.flush(1)
+    table.pump()
+    watcher = Session(table.start)
+    for entry in [e for chain in table.sessions[0].chains for e in chain][1:]:
+        watcher.receive_entry(entry.raw)
+    snapshots = Snapshots(watcher)
+    peer = SimpleNamespace(snapshot=snapshots.take(()), game_file=SimpleNamespace(path=Path()))
+    net = NetTable(SimpleNamespace(peer=peer))  # type: ignore[arg-type]  # what it reads
+    net.poll()
+    assert not any("misbehaved" in h.text for h in net.history)
+    chain = bob.chains[1]
+    for number in (90, 91):  # anything but chat after a RESIGN breaks a rule
+        chain.append(sign_entry(table.ids[1], table.game_id, len(chain), chain[-1].id,
+                                Kind.TURN, [number, [[10]]]))
+        watcher.receive_entry(chain[-1].raw)
+    peer.snapshot = snapshots.take(())
+    events = net.poll()
+    said = [h.text for h in net.history if "misbehaved" in h.text]
+    assert len(said) == 1 and said[0].startswith("Bob misbehaved: Bob resigned (seq ")
+    assert [e for e in events if isinstance(e, Notice) and e.text == said[0]]
+    assert not net.snapshot.over
