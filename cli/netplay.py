@@ -33,8 +33,9 @@ from p2p_burgundy import (
     new_game,
     state_hash,
 )
-from p2p_burgundy.config import Module, Setup
+from p2p_burgundy.config import Module, Setup, TimeControl
 from p2p_burgundy.estate import Estate
+from p2p_burgundy.net.clock import GameClock, clock_text
 from p2p_burgundy.net.discovery import Browser, TableInfo
 from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.events import ChanceResolved, Resolved
@@ -59,6 +60,7 @@ from .tui.table import (
     ChatReceived as TableChat,
 )
 from .tui.table import (
+    Clocks,
     EntryKind,
     GameEnded,
     HistoryEntry,
@@ -254,11 +256,12 @@ class LanLobby:
     def host(self, players: int, name: str, colour: str, edition: str = "2011",
              setup: Setup | None = None, estate: str | None = None,
              modules: tuple[Module, ...] = (), board: Estate | None = None,
-             hints: bool = False) -> None:
+             hints: bool = False, clock: TimeControl | None = None) -> None:
         """Open a table: everyone on ``estate`` (default 1) or a ``board`` of one's own, or
         the experts' ``setup``; with the expansion ``modules``; ``hints`` from a bot allowed
-        or not."""
-        config = table_config(players, Edition(edition), estate, setup, modules, board, hints)
+        or not; a game ``clock`` or none."""
+        config = table_config(players, Edition(edition), estate, setup, modules, board, hints,
+                              clock)
         self.thread.call(self.peer.host(config, name, colour))
 
     def join(self, table: TableInfo | tuple[str, int], name: str, colour: str,
@@ -328,7 +331,7 @@ class NetTable:
     event drew, a turn's actions, the game after it) is described the same way, once: a
     resolved step never changes. A seat the game waits for
     and has not heard from for ``gone_after`` seconds is offered to a bot (:meth:`gone`,
-    :meth:`seat_to_bot`).
+    :meth:`seat_to_bot`), and so is, at once, a seat out of time on the table's game clock.
     """
 
     networked = True
@@ -359,7 +362,10 @@ class NetTable:
         self._shown_withheld: set[tuple[int, int]] = set()  # (seat, event) rolls shown
         self._ended: str | None = None
         self._clock = clock
-        self._policy = HandOverPolicy(gone_after)
+        config = self._snapshot.config
+        self._policy = HandOverPolicy(gone_after, GameClock(config.clock, config.players)
+                                      if config.clock is not None else None)
+        self._clocks_shown: tuple[str, ...] = ()  # the clocks as last drawn, to the second
 
     @property
     def snapshot(self) -> Snapshot:
@@ -402,6 +408,17 @@ class NetTable:
     def hints(self) -> bool:
         """Whether the table allows hints from a bot (its host chose; everyone signed it)."""
         return self._snapshot.config.hints
+
+    @property
+    def clocks(self) -> Clocks | None:
+        """Each seat's time left on the table's game clock (None: the table has none), as
+        this computer measures it (net/clock.py)."""
+        clock = self._policy.clock
+        if clock is None:
+            return None
+        now = self._clock()
+        return Clocks(tuple(clock.left(seat, now) for seat in range(len(self._names))),
+                      clock.running)
 
     @property
     def table_code(self) -> str:
@@ -502,9 +519,13 @@ class NetTable:
         if not seats:
             return None
         missing = [s for s in seats if s in self._policy.silent]
+        late = [s for s in seats if s in self._policy.out_of_time]
         who = " and ".join(self._names[s] for s in seats)
         note = f" (not heard from: {', '.join(self._names[s] for s in missing)})" \
             if missing and len(seats) > 1 else " (not heard from)" if missing else ""
+        if late:
+            note += f" (out of time: {', '.join(self._names[s] for s in late)})" \
+                if len(seats) > 1 else " (out of time)"
         what = {"turn": f"{who}'s turn", "reveal": f"the dice from {who}",
                 "choice": f"the set-up choice of {who}",
                 "hand-over": f"{who} to see the last step"}.get(waiting.what,
@@ -519,9 +540,16 @@ class NetTable:
         out: list[TableEvent] = []
         if snapshot.seq != self._read:
             out += self._describe(snapshot)
-        if self._track_missing():
+        if self._track_missing() or self._clocks_ticked():
             out.append(StateChanged())
         return out
+
+    def _clocks_ticked(self) -> bool:
+        """Whether the clocks, to the second, differ from what the screen last showed."""
+        clocks = self.clocks
+        shown = tuple(map(clock_text, clocks.left)) if clocks is not None else ()
+        ticked, self._clocks_shown = shown != self._clocks_shown, shown
+        return ticked
 
     def _describe(self, snapshot: Snapshot) -> list[TableEvent]:
         """What changed from the snapshot read before to ``snapshot``, which the table shows

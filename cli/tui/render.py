@@ -28,6 +28,7 @@ from typing import NamedTuple
 from p2p_burgundy import GameState, outcome
 from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, PHASES, ROUNDS, depot_spaces
 from p2p_burgundy.estate import ROW_LENGTHS, post_spaces, row_col
+from p2p_burgundy.net.clock import clock_text
 from p2p_burgundy.rules import INN_DEPOT
 from p2p_burgundy.scoring import categories, end_game_points
 from p2p_burgundy.shields import shield_numbers
@@ -41,7 +42,7 @@ from .hint import Hint
 from .layout import LEFT, MIN_HEIGHT, MIN_WIDTH, Dim, Layout
 from .menu import Option, Target
 from .model import Context, HintLevel, MenuView, Model, Overlay
-from .table import EntryKind, HistoryEntry, LocalTable, Resigned, Steppable
+from .table import Clocked, Clocks, EntryKind, HistoryEntry, LocalTable, Resigned, Steppable
 from .texts import (
     KNOWLEDGE_SHORT,
     NAME_WIDTH,
@@ -541,8 +542,19 @@ def log_lines(history: Sequence[HistoryEntry], names: Sequence[str], width: int,
     return [[Seg(fit(title, width), Style.TITLE)], *wrapped[max(0, end - rows):end]]
 
 
+def clocks_text(clocks: Clocks) -> str:
+    """Each seat's time left on the game clock, ``>`` before those the game waits for.
+
+    >>> clocks_text(Clocks((600.0, 71.5, 0.0), (1,)))
+    'P1 10:00 >P2 1:12 P3 0:00'
+    """
+    return " ".join(f"{'>' if seat in clocks.running else ''}P{seat + 1} {clock_text(left)}"
+                    for seat, left in enumerate(clocks.left))
+
+
 def status_line(model: Model, width: int) -> Line:
-    """Phase, round, whose turn, and the dice, silver, workers and VP of the viewer's seat."""
+    """Phase, round, whose turn, each seat's time left where the table has a game clock,
+    and the dice, silver, workers and VP of the viewer's seat."""
     table = model.table
     state = model.state
     names = table.names
@@ -563,6 +575,16 @@ def status_line(model: Model, width: int) -> Line:
     else:
         turn = table.waiting_for() or (f"{seat_name(names, state.to_move)} to move"
                                        if state.to_move is not None else "")
+    clocks = table.clocks if isinstance(table, Clocked) and not state.is_over else None
+    # Where the clocks leave no room for the whole sentence, their ">" and these seat tags
+    # still say whom the game waits for.
+    turns = [turn]
+    if clocks is not None:
+        head_clocks = f"{clocks_text(clocks)} | "
+        if clocks.running and not model.draft:
+            turns.append("waiting for " + " and ".join(f"P{s + 1}" for s in clocks.running))
+    else:
+        head_clocks = ""
     dice = " ".join(f"({d})" if p.dice_used >> i & 1 else str(d)
                     for i, d in enumerate(p.dice)) if any(p.dice) else "-"
     who = "" if seat == table.my_seat else f"{seat_name(names, seat)}: "
@@ -580,10 +602,12 @@ def status_line(model: Model, width: int) -> Line:
         tails = [f"{who}dice {dice} | silver {p.silver} | workers {p.workers} | {vp}",
                  f"{who}dice {dice} | s{p.silver} w{p.workers} | {vp}",
                  f"{who}s{p.silver} w{p.workers} | {vp}"]  # the dice are on the board
-    # The longest form that leaves the turn whole; the numbers always fit.
-    tail = next((t for t in tails if len(head) + len(turn) + 3 + len(t) <= width), tails[-1])
-    turn = fit(turn, max(12, width - len(head) - len(tail) - 3))
-    line = fit(f"{head}{turn} | {tail}", width)
+    # The longest forms that leave the turn whole; the numbers always fit.
+    room = width - len(head) - len(head_clocks) - 3
+    turn, tail = next(((t, tail) for t in turns for tail in tails
+                       if len(t) + len(tail) <= room), (turns[-1], tails[-1]))
+    turn = fit(turn, max(12, room - len(tail)))
+    line = fit(f"{head}{turn} | {head_clocks}{tail}", width)
     if len(line) + 7 <= width:
         line = line.ljust(width - 7) + " ? help"
     return [*([Seg(warning, Style.ERROR)] if warning else []), Seg(line.ljust(width), Style.BAR)]

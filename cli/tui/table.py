@@ -218,6 +218,23 @@ class Handover(Protocol):
         """Agree that a bot plays ``seat`` for the rest of the game."""
 
 
+class Clocks(NamedTuple):
+    """The table's game clock as it stands: each seat's seconds left, and the seats whose
+    clocks run (the game waits for their decision)."""
+
+    left: tuple[float, ...]
+    running: tuple[int, ...]
+
+
+@runtime_checkable
+class Clocked(Protocol):
+    """A table that may have a game clock (net/clock.py)."""
+
+    @property
+    def clocks(self) -> Clocks | None:
+        """The game clock now, or None where the table has none."""
+
+
 @runtime_checkable
 class Hinting(Protocol):
     """A table that says whether a player may ask the bot for hints."""
