@@ -63,6 +63,7 @@ from .tui.table import (
     Clocks,
     EntryKind,
     GameEnded,
+    GameStep,
     HistoryEntry,
     Notice,
     StateChanged,
@@ -408,6 +409,12 @@ class NetTable:
     def hints(self) -> bool:
         """Whether the table allows hints from a bot (its host chose; everyone signed it)."""
         return self._snapshot.config.hints
+
+    @property
+    def steps(self) -> Sequence[GameStep]:
+        """The game's steps the session resolved (the ones this table has shown)."""
+        return tuple(GameStep(step.drew if isinstance(step, ChanceResolved) else step.actions,
+                              step.state) for step in self._steps)
 
     @property
     def clocks(self) -> Clocks | None:

@@ -132,6 +132,12 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
     Context.CHART: {"G": (("toggle_chart",), "back"), "^[": (("toggle_chart",), ""),
                     "q": (("toggle_chart",), ""), "S": (("toggle_scores",), "scores"),
                     "?": (("show", "help"), "help")},
+    Context.CATCH_UP: {"M": (("catch_up_step", "1"), "next"),
+                       "KEY_RIGHT": (("catch_up_step", "1"), ""),
+                       ".": (("catch_up_step", "1"), ""), " ": (("catch_up_step", "1"), ""),
+                       "KEY_LEFT": (("catch_up_step", "-1"), "previous"),
+                       ",": (("catch_up_step", "-1"), ""),
+                       "^[": _CLOSE, "q": _ALSO_CLOSE},
     Context.HINT: {"^J": (("follow_hint",), "do it"), "^[": _CLOSE, "H": _ALSO_CLOSE,
                    "q": _ALSO_CLOSE, "?": (("show", "help"), "help")},
     Context.SCORES: {

@@ -37,7 +37,7 @@ from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 from p2p_burgundy.trade import BONUS_SHORT, route_spaces
 
 from .describe import CATEGORY_WORDS, solo_result
-from .draft import Changes
+from .draft import CatchUpFrame, Changes
 from .hint import Hint
 from .layout import LEFT, MIN_HEIGHT, MIN_WIDTH, Dim, Layout
 from .menu import Option, Target
@@ -805,6 +805,32 @@ def hint_lines(hint: Hint, width: int) -> list[Line]:
     return lines
 
 
+def catch_up_lines(frames: Sequence[CatchUpFrame], index: int, height: int, width: int
+                   ) -> list[Line]:
+    """The catch-up, in the choices' pane: the action shown (marked on the board and the
+    estate) in full, then the ones still to come, dimmed, as many as fit.
+
+    >>> from p2p_burgundy.cli.tui.draft import catch_up_frames
+    >>> from p2p_burgundy.cli.tui.table import LocalTable
+    >>> table = LocalTable.new("Ann", bots=2, seed=3); _ = table.poll()
+    >>> frames = catch_up_frames(table.steps, 0, table.names)
+    >>> for line in catch_up_lines(frames, 1, 6, 30):
+    ...     print(text(line).rstrip())
+    Since your last turn: 2 of 3
+    > Bot 2 took Wrh (warehouse)
+      from depot 5 with a 5.
+      Bot 2 ended the turn.
+    """
+    lines: list[Line] = [[Seg(fit(f"Since your last turn: {index + 1} of {len(frames)}",
+                                  width), Style.TITLE)]]
+    for i, frame in enumerate(frames[index:], index):
+        wrapped = textwrap.wrap(safe(frame.text), max(10, width - 2))
+        style = Style.CURSOR if i == index else Style.DIM
+        lines += [[Seg(("> " if i == index and n == 0 else "  ") + part, style)]
+                  for n, part in enumerate(wrapped)]
+    return lines[:height]
+
+
 def hint_reason_lines(hint: Hint, width: int) -> list[Line]:
     """Why the bot would do it (in the game's words), what it earns at once, and what the
     bot reckons it worth by the end of the game, in the log's pane."""
@@ -969,6 +995,9 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
             marks = board_marks = {target: (Style.CURSOR, 0) for target in hint.targets}
         seat = model.view_seat
         changes = model.changes
+        frame = model.catch_up_frame()
+        if frame is not None:  # another player's action: what it changed, and no choices
+            changes, marks, board_marks = frame.changes, {}, {}
         canvas.draw(layout.estate, estate_lines(state, seat, names,
                                                 change_marks(changes, seat, marks)))
         canvas.draw(layout.supplies, supplies_lines(state, seat, marks, layout.supplies.width,
@@ -983,6 +1012,9 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
             waiting = f"{waiting or ''}. B lets a bot play {names[gone]}'s seat."
         if hint is not None:
             canvas.draw(layout.menu, hint_lines(hint, layout.menu.width))
+        elif frame is not None:
+            canvas.draw(layout.menu, catch_up_lines(model.catching, model.catch_index,
+                                                    layout.menu.height, layout.menu.width))
         else:
             canvas.draw(layout.menu, menu_lines(menu, waiting, layout.menu.height,
                                                 layout.menu.width))

@@ -20,6 +20,7 @@ from p2p_burgundy.cli.replay import ReplayError, load_game
 from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.cli.tui.app import dispatch, footer_keys
 from p2p_burgundy.cli.tui.describe import describe_chance
+from p2p_burgundy.cli.tui.draft import catch_up_frames
 from p2p_burgundy.cli.tui.layout import compute_layout
 from p2p_burgundy.cli.tui.model import Context, Model
 from p2p_burgundy.cli.tui.render import render
@@ -86,6 +87,20 @@ def test_a_network_game_logs_exactly_what_its_replay_shows(finished: tuple[NetTa
     report = audit_file(path.read_bytes())
     assert report.final_hash == state_hash(replay.state) == state_hash(table.state)
     assert report.table_code == table.table_code
+
+
+def test_the_catch_up_of_a_network_game_says_what_its_log_says(
+        finished: tuple[NetTable, Path]) -> None:
+    table, _ = finished
+    assert table.steps[-1].state is table.state
+    frames = catch_up_frames(table.steps, 0, table.names)
+    # The bots' actions after Ann's last turn, one frame each, with the log's sentences.
+    last = max(i for i, entry in enumerate(table.history) if entry.seat == 0
+               and entry.kind == EntryKind.ACTION)
+    said = [entry.text for entry in table.history[last + 1:] if entry.kind != EntryKind.CHANCE]
+    assert frames and {f.seat for f in frames} <= {1, 2}
+    assert " ".join(f.text for f in frames) == " ".join(said)
+    assert state_hash(frames[-1].state) == state_hash(table.state)
 
 
 def test_a_game_file_that_holds_no_game_cannot_be_replayed(tmp_path: Path,
