@@ -55,6 +55,7 @@ from .draft import (
 )
 from .layout import MIN_WIDTH
 from .menu import Option
+from .settings import HintLevel, Settings
 from .table import (
     Drafting,
     Endable,
@@ -85,22 +86,13 @@ class Context(Enum):
     CHART = "chart"  # the VP of every player round by round
     HINT = "hint"  # what the bot would do now
     CATCH_UP = "catch_up"  # the others' actions since our last turn, one by one
+    SETTINGS = "settings"  # the hint level and the palette
     HELP = "help"
     INFO = "info"
     LOG = "log"
     CHAT = "chat"
     CONFIRM = "confirm"
     TOO_SMALL = "too_small"
-
-
-class HintLevel(Enum):
-    """How much the board helps (a setting, as "possible moves" elsewhere): every choice's
-    target marked and ``H`` on offer; only the target of the choice under the cursor; or
-    nothing marked and no ``H``."""
-
-    ALL = "all"
-    TARGETS = "targets"
-    NONE = "none"
 
 
 class Overlay(Enum):
@@ -113,6 +105,7 @@ class Overlay(Enum):
     CHART = "chart"
     HINT = "hint"
     CATCH_UP = "catch_up"  # the others' actions since our last turn, on their estates
+    SETTINGS = "settings"  # the player's settings: the hint level, the palette
 
 
 class Ask(Enum):
@@ -171,7 +164,14 @@ class AskHint:
     state: GameState
 
 
-Command = Submit | SendChat | Resign | Quit | StepReplay | SeatToBot | AskHint
+@dataclass(frozen=True, slots=True)
+class ChangeSettings:
+    """The player changed a setting: apply ``settings`` (the palette) and keep them."""
+
+    settings: Settings
+
+
+Command = Submit | SendChat | Resign | Quit | StepReplay | SeatToBot | AskHint | ChangeSettings
 
 
 @dataclass(slots=True)
@@ -209,7 +209,7 @@ class Model:
         self.overlay_scroll = 0
         self.chat: str | None = None
         self.going_to = False  # the line typed (``chat``) is where a replay goes, not chat
-        self.hint_level = HintLevel.ALL
+        self.settings = Settings()  # the app's: saved ones, or the environment's
         self.confirm: Confirm | None = None
         self.message = ""
         self.log_scroll = 0  # lines up from the newest
@@ -229,6 +229,11 @@ class Model:
         self.catch_index = 0  # the frame shown
 
     # --- reading -------------------------------------------------------------------------
+
+    @property
+    def hint_level(self) -> HintLevel:
+        """How much the board helps (a setting)."""
+        return self.settings.hints
 
     @property
     def state(self) -> GameState:
@@ -272,6 +277,8 @@ class Model:
             return Context.HINT
         if self.overlay == Overlay.CATCH_UP:
             return Context.CATCH_UP
+        if self.overlay == Overlay.SETTINGS:
+            return Context.SETTINGS
         if self.overlay == Overlay.SCORES and not self.game_over:
             return Context.STANDINGS
         return self.base_context()
@@ -530,7 +537,7 @@ class Model:
             self.message = "Hints are for your own turn."
             return None
         if self.hint_level == HintLevel.NONE:
-            self.message = "Hints are off: BURGUNDY_HINTS=none."
+            self.message = "Hints are off in your settings (O changes them)."
             return None
         if not (isinstance(self.table, Hinting) and self.table.hints):
             self.message = "Hints are off at this table."
@@ -762,6 +769,20 @@ class Model:
     def next_view(self) -> None:
         self.view((self.view_seat + 1) % len(self.table.names))
 
+    def show_settings(self) -> None:
+        """O: the settings page (the hint level, the palette)."""
+        self.overlay = Overlay.SETTINGS
+
+    def switch_hints(self) -> Command:
+        """h on the settings page: the next hint level (all, targets, none)."""
+        self.settings = self.settings.next_hints()
+        return ChangeSettings(self.settings)
+
+    def switch_palette(self) -> Command:
+        """p on the settings page: the next palette of the tiles' colours."""
+        self.settings = self.settings.next_palette()
+        return ChangeSettings(self.settings)
+
     def catch_up(self) -> None:
         """M: step through what the others did since our last turn, action by action, each
         on the estate of the player who did it, what it changed marked with ``*`` (M or
@@ -814,5 +835,6 @@ class Model:
         return StepReplay(delta, turns=unit == 1, rounds=unit == 2)
 
 
-__all__ = ["Ask", "AskHint", "Command", "Context", "HintLevel", "MenuView", "Model", "Overlay",
-           "Quit", "Resign", "SeatToBot", "SendChat", "StepReplay", "Submit"]
+__all__ = ["Ask", "AskHint", "ChangeSettings", "Command", "Context", "HintLevel", "MenuView",
+           "Model", "Overlay", "Quit", "Resign", "SeatToBot", "SendChat", "StepReplay",
+           "Submit"]

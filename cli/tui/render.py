@@ -41,7 +41,8 @@ from .draft import CatchUpFrame, Changes
 from .hint import Hint
 from .layout import LEFT, MIN_HEIGHT, MIN_WIDTH, Dim, Layout
 from .menu import Option, Target
-from .model import Context, HintLevel, MenuView, Model, Overlay
+from .model import Context, MenuView, Model, Overlay
+from .settings import PALETTES, HintLevel, Settings
 from .table import Clocked, Clocks, EntryKind, HistoryEntry, LocalTable, Resigned, Steppable
 from .texts import (
     KNOWLEDGE_SHORT,
@@ -856,6 +857,42 @@ def page_lines(body: Sequence[str], title: str, height: int, scroll: int) -> lis
     return lines
 
 
+HINT_WORDS = {HintLevel.ALL: "every choice's target marked on the board; H asks the bot",
+              HintLevel.TARGETS: "only the target of the choice under the cursor marked",
+              HintLevel.NONE: "nothing marked, and no H"}
+PALETTE_WORDS = {"standard": "the board's colours",
+                 "colour-blind": "Okabe and Ito's colours, told apart with any colour vision",
+                 "high-contrast": "bright colours, every tile bold"}
+
+
+def settings_lines(settings: Settings, width: int) -> list[Line]:
+    """The settings page: each setting's choices (the one in force highlighted), its key
+    and what the one in force does.
+
+    >>> for line in settings_lines(Settings(HintLevel.TARGETS), 80)[2:6]:
+    ...     print(text(line).rstrip())
+    h  Hints:    all  targets  none
+       only the target of the choice under the cursor marked
+    <BLANKLINE>
+    p  Colours:  standard  colour-blind  high-contrast
+    """
+    def row(key: str, label: str, values: Sequence[str], current: str, words: str
+            ) -> list[Line]:
+        return [[Seg(key, Style.KEY), Seg(f"  {label:<10}"),
+                 *(Seg(f"{v}  ", Style.CURSOR if v == current else Style.NORMAL)
+                   for v in values)],
+                [Seg(fit(f"   {words}", width), Style.DIM)], []]
+
+    return [[Seg(fit("Settings: kept for your next games too (Esc: back)", width),
+                 Style.TITLE)], [],
+            *row("h", "Hints:", [level.value for level in HintLevel], settings.hints.value,
+                 HINT_WORDS[settings.hints]),
+            *row("p", "Colours:", PALETTES, settings.palette, PALETTE_WORDS[settings.palette]),
+            *([Seg(line, Style.DIM)] for line in textwrap.wrap(
+                "Where BURGUNDY_HINTS or BURGUNDY_PALETTE is set, it decides when a game "
+                "starts; NO_COLOR means no colours in any palette.", width))]
+
+
 def info_lines(index: int) -> list[Line]:
     """The tile guide at entry ``index``, with the list of entries around it."""
     entries = guide()
@@ -964,6 +1001,8 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
                                      model.overlay_scroll))
     elif overlay == Overlay.INFO:
         canvas.draw(body, info_lines(model.info_index))
+    elif overlay == Overlay.SETTINGS:
+        canvas.draw(body, settings_lines(model.settings, body.width))
     elif overlay == Overlay.LOG:
         rows = body.height
         lines = log_lines(table.history, names, body.width, rows, model.overlay_scroll,
