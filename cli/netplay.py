@@ -82,6 +82,9 @@ before it counts them missing) before the client offers to let a bot play their 
 LOOPBACK = "127.0.0.1"
 DRAFT_SUFFIX = ".draft"
 """Beside a game file, our turn under way (:meth:`NetTable.keep_draft`)."""
+CLOCK_SUFFIX = ".clock"
+"""Beside a game file, the game clock as this computer measured it (each seat's time used
+and who is out of time), so that ``play --resume`` goes on from there."""
 
 
 BOTS_DIR = "bots"
@@ -364,9 +367,11 @@ class NetTable:
         self._ended: str | None = None
         self._clock = clock
         config = self._snapshot.config
-        self._policy = HandOverPolicy(gone_after, GameClock(config.clock, config.players)
+        self._policy = HandOverPolicy(gone_after, GameClock(config.clock, config.players,
+                                                            *self._kept_clock())
                                       if config.clock is not None else None)
         self._clocks_shown: tuple[str, ...] = ()  # the clocks as last drawn, to the second
+        self._clock_kept: tuple[int, ...] | None = None  # the running seats when last kept
 
     @property
     def snapshot(self) -> Snapshot:
@@ -716,7 +721,31 @@ class NetTable:
         net/policy.py); True when what the screen shows of it changed: a seat fell silent or
         spoke again, or has been gone long enough to be offered to a bot."""
         missing = () if self._ended else self._snapshot.missing
-        return self._policy.observe(self._snapshot, missing, self._clock())
+        changed = self._policy.observe(self._snapshot, missing, self._clock())
+        self._keep_clock()
+        return changed
+
+    def _kept_clock(self) -> tuple[list[float], list[int]]:
+        """The game clock kept beside the game file (none, or damaged: nothing used)."""
+        try:
+            used, out = msgpack.unpackb(files.read_input(
+                self.game_file.with_suffix(CLOCK_SUFFIX), limit=files.MAX_JSON_FILE))
+            if all(type(u) is float for u in used) and all(type(s) is int for s in out):
+                return list(used), list(out)
+        except Exception:  # a missing or damaged file (msgpack raises many kinds)
+            pass
+        return [], []
+
+    def _keep_clock(self) -> None:
+        """Keep the game clock beside the game file each time a clock stops or starts."""
+        clock = self._policy.clock
+        if clock is None or clock.running == self._clock_kept:
+            return
+        self._clock_kept = clock.running
+        used, out = clock.kept
+        with contextlib.suppress(OSError):  # the game goes on; only going on from here is lost
+            files.write_atomically(self.game_file.with_suffix(CLOCK_SUFFIX),
+                                   msgpack.packb([list(used), list(out)]))
 
 
 async def _agree_seat_to_bot(peer: Peer, seat: int) -> int:

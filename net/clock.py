@@ -32,6 +32,8 @@ same rule for everyone.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Sequence
+
 from p2p_burgundy.config import TimeControl
 
 from .events import Waiting
@@ -43,29 +45,44 @@ DECISIONS = ("turn", "choice")
 class GameClock:
     """Each seat's time left under ``control``; see the module's docstring."""
 
-    def __init__(self, control: TimeControl, players: int) -> None:
+    def __init__(self, control: TimeControl, players: int, used: Sequence[float] = (),
+                 out: Iterable[int] = ()) -> None:
+        """A clock for ``players`` seats, each with ``used`` seconds gone already (less
+        the increments earned; default none) and the seats ``out`` of time (as
+        :attr:`kept` gave them: a client that comes back to a game goes on from there)."""
         self.control = control
-        self._used = [0.0] * players  # seconds used, less the increments earned
+        self._used = list(used) if len(used) == players else [0.0] * players
         self._running: tuple[int, ...] = ()  # seats whose clocks run since ``_since``
+        self._decision: tuple[str, int] | None = None  # what they decide: (what, index)
         self._since = 0.0
-        self._out: set[int] = set()  # seats whose time ran out (for good)
+        self._out = {seat for seat in out if 0 <= seat < players}  # out of time, for good
+
+    @property
+    def kept(self) -> tuple[tuple[float, ...], tuple[int, ...]]:
+        """What to keep to go on later (:meth:`__init__`'s ``used`` and ``out``), as of the
+        last :meth:`observe`."""
+        return tuple(self._used), tuple(sorted(self._out))
 
     @property
     def running(self) -> tuple[int, ...]:
         """The seats whose clocks run: the game waits for their decision."""
         return self._running
 
-    def observe(self, waiting: Waiting | None, now: float) -> None:
+    def observe(self, waiting: Waiting | None, now: float, handed: Collection[int] = ()
+                ) -> None:
         """The game waits for ``waiting`` (None: for nothing, e.g. it is over) at ``now``:
         charge the time since the last call to the clocks that ran, give the increment to
-        each seat whose decision came, and run the clocks of the seats waited for."""
+        each seat whose decision came (not to a seat ``handed`` to the stand-in), and run
+        the clocks of the seats waited for."""
         self._charge(now)
-        running = tuple(waiting.seats) if waiting is not None and waiting.what in DECISIONS \
-            else ()
-        for seat in self._running:
-            if seat not in running and seat not in self._out:
+        decision = (waiting.what, waiting.index) if waiting is not None \
+            and waiting.what in DECISIONS else None
+        running = tuple(waiting.seats) if waiting is not None and decision is not None else ()
+        for seat in self._running:  # a new decision, or none: the last one came
+            if (seat not in running or decision != self._decision) \
+                    and seat not in self._out and seat not in handed:
                 self._used[seat] -= self.control.increment
-        self._running = running
+        self._running, self._decision = running, decision
 
     def left(self, seat: int, now: float) -> float:
         """Seconds ``seat`` has left at ``now`` (0 once out of time)."""

@@ -28,6 +28,7 @@ every step that waits for its decision: that is the table's rule for a player ou
 With a clock of 30 seconds, seat 2 (heard from all along) is gone once its 30 seconds are out:
 
 >>> from p2p_burgundy.config import TimeControl
+>>> session = Fake(waiting_for=lambda: Waiting("turn", 4, (2,)), my_seat=0, forfeits={})
 >>> policy = HandOverPolicy(after=10.0, clock=GameClock(TimeControl(30), players=3))
 >>> policy.observe(session, missing=[], now=100.0), policy.gone(7, now=129.0)
 (False, [])
@@ -92,7 +93,7 @@ class HandOverPolicy:
         others = {session.my_seat, *session.forfeits}
         silent = (set(missing) & blocking) - others
         if self.clock is not None:
-            self.clock.observe(waiting, now)
+            self.clock.observe(waiting, now, session.forfeits)
             self._out = self.clock.out(now)
         self._deciding = (blocking - others if waiting is not None
                           and waiting.what in DECISIONS else set())

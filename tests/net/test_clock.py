@@ -93,3 +93,30 @@ def test_without_a_clock_only_silence_makes_a_seat_gone() -> None:
     policy.observe(session, missing=[], now=0.0)
     policy.observe(session, missing=[], now=10_000.0)
     assert policy.gone(step=9, now=10_000.0) == [] and policy.out_of_time == []
+
+
+def test_a_clock_kept_goes_on_where_it_stopped() -> None:
+    clock = GameClock(TimeControl(60, 5), players=3)
+    clock.observe(Waiting("turn", 0, (1,)), now=0.0)
+    clock.observe(Waiting("turn", 1, (2,)), now=20.0)
+    clock.observe(Waiting("turn", 2, (2,)), now=90.0)  # seat 2 ran out, its turn goes on
+    assert clock.kept == ((0.0, 15.0, 70.0), (2,))
+    again = GameClock(TimeControl(60, 5), 3, *clock.kept)
+    assert [again.left(seat, now=0.0) for seat in range(3)] == [60.0, 45.0, 0.0]
+    assert again.out(now=0.0) == [2]
+    assert GameClock(TimeControl(60), 3, used=(1.0,), out=(7,)).kept == ((0.0,) * 3, ())
+
+
+def test_a_seat_handed_over_earns_no_increment() -> None:
+    clock = GameClock(TimeControl(60, 5), players=2)
+    clock.observe(Waiting("turn", 7, (1,)), now=0.0)
+    clock.observe(Waiting("reveal", 3, (0,)), now=59.0, handed={1: 7})
+    assert clock.left(1, now=100.0) == 1.0
+
+
+def test_two_turns_of_one_seat_in_a_row_earn_two_increments() -> None:
+    clock = GameClock(TimeControl(60, 5), players=2)
+    clock.observe(Waiting("turn", 7, (1,)), now=0.0)
+    clock.observe(Waiting("turn", 8, (1,)), now=10.0)
+    clock.observe(Waiting("reveal", 3, (0, 1)), now=20.0)
+    assert clock.left(1, now=30.0) == 60 - 20 + 2 * 5
