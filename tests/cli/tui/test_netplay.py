@@ -32,7 +32,7 @@ from p2p_burgundy.cli.tui.table import (
     chance_lines,
     turn_lines,
 )
-from p2p_burgundy.config import Setup
+from p2p_burgundy.config import Setup, TimeControl
 from p2p_burgundy.net import peer as peer_module
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.contents import Reveal
@@ -222,19 +222,24 @@ def test_the_secret_experts_set_up_is_played_through_the_table(tmp_path: Path) -
     assert kinds.count("CHOICE_COMMIT") == 2 and kinds.count("CHOICE_REVEAL") == 2
 
 
-def test_hints_allowed_by_the_host_are_in_every_players_config(
+def test_hints_and_the_clock_the_host_chose_are_in_every_players_config(
         tmp_path: Path, threads: list[PeerThread]) -> None:
     host = open_lobby(threads, tmp_path / "host")
-    host.host(2, "Hana", "red", hints=True)
+    host.host(2, "Hana", "red", hints=True, clock=TimeControl(900, 10))
     joiner = open_lobby(threads, tmp_path / "joiner")
     joiner.join(host.address, "Jo", "blue")
     wait_until(joiner.thread, lambda: (config := at(joiner).config) is not None and config.hints,
                what="the joiner to see the table's rules")
+    assert at(joiner).config.clock == TimeControl(900, 10)  # type: ignore[union-attr]
     joiner.set_me("Jo", "blue", True)
     wait_until(host.thread, lambda: at(host).can_start, what="the joiner ready")
     host.start()
     wait_until(joiner.thread, lambda: joiner.game is not None, what="the start")
-    assert NetTable(joiner.thread).hints and NetTable(host.thread).hints
+    tables = NetTable(joiner.thread), NetTable(host.thread)
+    assert all(table.hints for table in tables)
+    for table in tables:  # nobody has decided anything yet: full time each
+        clocks = table.clocks
+        assert clocks is not None and clocks.left == (900.0, 900.0)
 
 
 def test_a_spectator_follows_the_game_read_only_to_the_same_end(
