@@ -603,6 +603,8 @@ def status_line(model: Model, width: int) -> Line:
         tails = [f"{who}dice {dice} | silver {p.silver} | workers {p.workers} | {vp}",
                  f"{who}dice {dice} | s{p.silver} w{p.workers} | {vp}",
                  f"{who}s{p.silver} w{p.workers} | {vp}"]  # the dice are on the board
+        if who and clocks is not None:  # whose figures: the estate's title says it too
+            tails.append(f"s{p.silver} w{p.workers} | {vp}")
     # The longest forms that leave the turn whole; the numbers always fit.
     room = width - len(head) - len(head_clocks) - 3
     turn, tail = next(((t, tail) for t in turns for tail in tails

@@ -384,3 +384,25 @@ def test_the_hint_level_marks_every_choice_the_cursor_only_or_nothing() -> None:
     assert lines[15].startswith(">1 B3 (row 3, 3)")  # the choices are still listed
     assert model.ask_hint() is None
     assert model.message == "Hints are off in your settings (O changes them)."
+
+
+def test_the_status_line_shows_every_clock_and_whom_the_table_waits_for_uncut() -> None:
+    from p2p_burgundy.cli.tui.render import status_line
+    from p2p_burgundy.cli.tui.table import Clocks
+
+    class ClockedTable(FixedTable):
+        clocks = Clocks((2700.0, 1.2, 59.0, 0.0), (1,))
+
+        def waiting_for(self) -> str | None:
+            return "waiting for Bartholomew's turn (not heard from)"
+
+    names = ["Annabelle", "Bartholomew", "Cy", "Dorothea"]
+    for my_seat in (0, None):  # a player, and a spectator (whose figures need a name)
+        model = Model(ClockedTable(started(4), names, my_seat))
+        model.refresh()
+        lines = {width: text(status_line(model, width)) for width in (80, 132)}
+        for width, line in lines.items():
+            assert len(line) == width and "~" not in line, line
+            assert "| P1 45:00 >P2 0:02 P3 0:59 P4 0:00 |" in line, line
+        assert "| waiting for P2 |" in lines[80]  # the seat's tag where the sentence is long
+        assert "waiting for Bartholomew's turn (not heard from) |" in lines[132]
