@@ -372,6 +372,7 @@ class NetTable:
                                       if config.clock is not None else None)
         self._clocks_shown: tuple[str, ...] = ()  # the clocks as last drawn, to the second
         self._clock_kept: tuple[int, ...] | None = None  # the running seats when last kept
+        self._told_out: set[int] = set()  # seats whose running out of time was said
 
     @property
     def snapshot(self) -> Snapshot:
@@ -554,6 +555,21 @@ class NetTable:
             out += self._describe(snapshot)
         if self._track_missing() or self._clocks_ticked():
             out.append(StateChanged())
+        return out + self._out_of_time()
+
+    def _out_of_time(self) -> list[TableEvent]:
+        """Say it once when a seat runs out of time on the game clock (the table's rule:
+        the others may hand it to the stand-in at once)."""
+        out: list[TableEvent] = []
+        for seat in self._policy.out_of_time:
+            if seat in self._told_out or self._ended or self._snapshot.over:
+                continue
+            self._told_out.add(seat)
+            text = ("Your time is out: the others may let a bot play your seat now."
+                    if seat == self.my_seat else
+                    f"{self._names[seat]}'s time is out: B lets a bot play that seat now.")
+            self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
+            out.append(Notice(text))
         return out
 
     def _clocks_ticked(self) -> bool:

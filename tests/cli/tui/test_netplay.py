@@ -242,6 +242,30 @@ def test_hints_and_the_clock_the_host_chose_are_in_every_players_config(
         assert clocks is not None and clocks.left == (900.0, 900.0)
 
 
+def test_a_player_out_of_time_is_offered_to_a_bot_at_once_though_still_there(
+        tmp_path: Path, threads: list[PeerThread]) -> None:
+    host = open_lobby(threads, tmp_path / "host")
+    host.host(2, "Hana", "red", clock=TimeControl(3, 10))
+    joiner = open_lobby(threads, tmp_path / "joiner")
+    joiner.join(host.address, "Jo", "blue")
+    wait_until(joiner.thread, lambda: at(joiner).config is not None, what="the table's rules")
+    joiner.set_me("Jo", "blue", True)
+    wait_until(host.thread, lambda: at(host).can_start, what="the joiner ready")
+    host.start()
+    wait_until(host.thread, lambda: host.game is not None, what="the start")
+    table = NetTable(host.thread, gone_after=600)  # Jo's peer answers: never "gone" for that
+    said = "Jo's time is out: B lets a bot play that seat now."
+    play_until(host.thread, table, lambda: any(e.text == said for e in table.history),
+               "Jo's time to run out", timeout=30)
+    assert table.gone() == [1] and 1 not in table.snapshot.missing
+    assert table.waiting_for() == "waiting for Jo's turn (out of time)"
+    clocks = table.clocks
+    assert clocks is not None and clocks.left[1] == 0.0 and clocks.left[0] > 3.0
+    table.seat_to_bot(1)  # the only other voter: the stand-in plays Jo's seat from here
+    play_until(host.thread, table, lambda: 1 in table.snapshot.forfeits, "the hand-over")
+    assert table.gone() == []
+
+
 def test_a_spectator_follows_the_game_read_only_to_the_same_end(
         tmp_path: Path, threads: list[PeerThread]) -> None:
     host = open_lobby(threads, tmp_path / "host")
