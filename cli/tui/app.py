@@ -90,7 +90,7 @@ _ALSO_CLOSE = (("close_overlay",), "")
 
 HANDOVER_KEY = ("B", "let a bot play")
 HANDOVER_CONTEXTS = frozenset({Context.WAIT, Context.STANDINGS, Context.CHART, Context.HELP,
-                               Context.INFO, Context.LOG})
+                               Context.INFO, Context.LOG, Context.CATCH_UP, Context.SETTINGS})
 """Where ``B`` (a bot plays the seat of a player who is gone) works once it is on offer:
 waiting, and over any page opened while waiting (not where keys are text or answers)."""
 
