@@ -260,7 +260,7 @@ def test_a_player_out_of_time_is_offered_to_a_bot_at_once_though_still_there(
     assert table.gone() == [1] and 1 not in table.snapshot.missing
     assert table.waiting_for() == "waiting for Jo's turn (out of time)"
     clocks = table.clocks
-    assert clocks is not None and clocks.left[1] == 0.0 and clocks.left[0] > 3.0
+    assert clocks is not None and clocks.left[1] == 0.0 and clocks.running == (1,)
     table.seat_to_bot(1)  # the only other voter: the stand-in plays Jo's seat from here
     play_until(host.thread, table, lambda: 1 in table.snapshot.forfeits, "the hand-over")
     assert table.gone() == []
