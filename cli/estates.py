@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import TextIO
 
 from p2p_burgundy import ConfigError, Edition, GameConfig, Module, Setup
-from p2p_burgundy.config import parse_modules
+from p2p_burgundy.config import TimeControl, parse_modules
 from p2p_burgundy.errors import EstateDataError
 from p2p_burgundy.estate import (
     ROW_LENGTHS,
@@ -109,23 +109,24 @@ def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
 
 def table_config(players: int, edition: Edition | None, estate: str | None,
                  setup: Setup | None, modules: tuple[Module, ...] = (),
-                 board: Estate | None = None, hints: bool = False) -> GameConfig:
+                 board: Estate | None = None, hints: bool = False,
+                 clock: TimeControl | None = None) -> GameConfig:
     """The config of a table where everyone plays ``estate`` (default 1) or a ``board`` of
-    one's own, or with an experts' ``setup``, with the expansion ``modules``, and ``hints``
-    from a bot allowed or not. No ``edition``: 2019 with modules, else 2011. ConfigError (a
-    ValueError) if the combination cannot be played."""
+    one's own, or with an experts' ``setup``, with the expansion ``modules``, ``hints``
+    from a bot allowed or not, and a game ``clock`` or none. No ``edition``: 2019 with
+    modules, else 2011. ConfigError (a ValueError) if the combination cannot be played."""
     if edition is None:  # the modules, border posts and the solo game are 2019's
         edition = Edition.E2019 if modules or estate in _BORDER_NUMBERS or players == 1 \
             else Edition.E2011
     if setup is not None and setup is not Setup.STANDARD:
         return GameConfig(players=players, edition=edition, setup=setup, modules=modules,
-                          hints=hints)
+                          hints=hints, clock=clock)
     if board is not None:
         return GameConfig(players=players, edition=edition, estates=(board.id,) * players,
-                          modules=modules, custom=(board,), hints=hints)
+                          modules=modules, custom=(board,), hints=hints, clock=clock)
     ident = "1" if estate is None else estate_in_box(edition, estate)
     return GameConfig(players=players, edition=edition, estates=(ident,) * players,
-                      modules=modules, hints=hints)
+                      modules=modules, hints=hints, clock=clock)
 
 
 _BORDER_NUMBERS = frozenset(b.number("2019") for b in all_estates().values() if b.border_posts)
@@ -152,6 +153,8 @@ def table_extras(config: GameConfig) -> str:
 
     >>> table_extras(GameConfig(2, Edition.E2019, estates=("11a", "11a"), modules=(Module.INNS,)))
     'With inns; estates 11a (border posts: medium-low confidence)'
+    >>> table_extras(GameConfig(2, clock=TimeControl(600, 5)))
+    'A clock of 10 min each + 5 s a turn'
     """
     parts = []
     if config.modules:
@@ -168,6 +171,9 @@ def table_extras(config: GameConfig) -> str:
         parts.append("estates " + ", ".join(names))
     if config.hints:
         parts.append("hints from a bot allowed")
+    if config.clock is not None:
+        clock = config.clock
+        parts.append(f"a clock of {clock.seconds / 60:g} min each + {clock.increment} s a turn")
     text = "; ".join(parts)
     return text[:1].upper() + text[1:]
 

@@ -110,6 +110,7 @@ def add_host_arguments(parser: argparse.ArgumentParser) -> None:
     add_setup_arguments(parser)
     parser.add_argument("--hints", action="store_true",
                         help="let players ask a bot what it would do (H); everyone sees it")
+    options.add_clock_argument(parser)
     _client_arguments(parser)
     add_web_arguments(parser, "the table's game")
 
@@ -409,7 +410,7 @@ def run_host(args: argparse.Namespace) -> int:
                            args.modules, args.board).edition.value
     return netcommand.run_lobby(net_options(args), host=Host(args.players, edition, args.estate,
                                                              args.setup, args.modules, args.board,
-                                                             args.hints))
+                                                             args.hints, args.clock))
 
 
 def run_join(args: argparse.Namespace) -> int:

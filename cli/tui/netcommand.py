@@ -459,7 +459,7 @@ class LobbyRunner:
             if isinstance(command, Host):
                 lobby.host(command.players, model.name, model.colour, command.edition,
                            setup=command.setup, estate=command.estate, modules=command.modules,
-                           board=command.board, hints=command.hints)
+                           board=command.board, hints=command.hints, clock=command.clock)
                 if model.showing_web and self.web is None:  # w on the host page, or --web
                     self._serve_web()
             elif isinstance(command, Join):

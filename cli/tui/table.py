@@ -218,6 +218,34 @@ class Handover(Protocol):
 
 
 @runtime_checkable
+class Recorded(Protocol):
+    """A live table that holds the game's steps from its start (what the catch-up, ``M``,
+    steps through)."""
+
+    @property
+    def steps(self) -> Sequence[GameStep]:
+        """Every step so far: what each chance event drew and each turn's actions, with the
+        game after it."""
+
+
+class Clocks(NamedTuple):
+    """The table's game clock as it stands: each seat's seconds left, and the seats whose
+    clocks run (the game waits for their decision)."""
+
+    left: tuple[float, ...]
+    running: tuple[int, ...]
+
+
+@runtime_checkable
+class Clocked(Protocol):
+    """A table that may have a game clock (net/clock.py)."""
+
+    @property
+    def clocks(self) -> Clocks | None:
+        """The game clock now, or None where the table has none."""
+
+
+@runtime_checkable
 class Hinting(Protocol):
     """A table that says whether a player may ask the bot for hints."""
 
@@ -510,6 +538,10 @@ class LocalTable:
     @property
     def round_scores(self) -> list[tuple[int, ...]]:
         return self._track.rounds
+
+    @property
+    def steps(self) -> Sequence[GameStep]:
+        return tuple(self._steps)
 
     def replay(self) -> ReplayTable:
         """The game so far, to watch step by step."""

@@ -388,7 +388,7 @@ def test_a_gone_player_can_be_handed_to_a_bot_after_a_question() -> None:
     assert model.confirm is not None and model.confirm.question.startswith(
         "Let a bot play Ann's seat from now on? Every other player must agree.")
     assert dispatch(model, "n") is None and table.given == []
-    for page in ("l", "S", "i", "?"):  # over a page opened while waiting: B first, and works
+    for page in ("l", "S", "i", "?", "O"):  # over a page opened while waiting: B first, works
         dispatch(model, page)
         assert model.context() != Context.WAIT
         assert footer_keys(model)[0] == ("B", "let a bot play"), page
