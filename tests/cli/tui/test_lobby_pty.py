@@ -484,6 +484,7 @@ def test_the_host_page_switches_each_module_on_its_own(tmp_path: Path) -> None:
         assert term.wait_exit() == 0
 
 
+@pytest.mark.slow
 def test_a_game_clock_on_the_status_line_and_a_player_out_of_time_handed_over(
         tmp_path: Path) -> None:
     robo = tmp_path / "robo"

@@ -39,7 +39,7 @@ def test_a_damaged_settings_file_gives_the_defaults(tmp_path: Path, content: byt
     assert load(tmp_path) == Settings()
 
 
-def test_a_settings_file_that_is_a_folder_or_huge_is_not_read(tmp_path: Path) -> None:
+def test_a_settings_file_that_is_a_folder_a_pipe_or_huge_is_not_read(tmp_path: Path) -> None:
     (tmp_path / SETTINGS_FILE).mkdir()
     assert load(tmp_path) == Settings()
     assert save(tmp_path, Settings(HintLevel.NONE)) is not None  # said, not raised
@@ -48,6 +48,10 @@ def test_a_settings_file_that_is_a_folder_or_huge_is_not_read(tmp_path: Path) ->
     with open(other / SETTINGS_FILE, "wb") as out:
         out.truncate(1 << 30)  # sparse: a gigabyte of zeros
     assert load(other) == Settings()
+    pipe = tmp_path / "pipe"
+    pipe.mkdir()
+    os.mkfifo(pipe / SETTINGS_FILE)  # nobody writes to it: reading must not wait
+    assert load(pipe) == Settings()
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only folders")
