@@ -669,7 +669,7 @@ def lobby_keys(model: LobbyModel) -> list[tuple[str, str]]:
 
 NAMED_ON_PAGE: dict[Page, frozenset[str]] = {
     Page.TABLES: frozenset({"b", "h", "a", "l"}),
-    Page.HOST: frozenset({"2", "e", "t", "w", "Space", "m"}),
+    Page.HOST: frozenset({"2", "e", "t", "c", "w", "Space", "m"}),
 }
 """Keys a page shows beside what they do (a row of the tables page, a setting of the host
 page): the footer leaves them out, so that the rest fits 80 columns whole."""

@@ -189,7 +189,7 @@ def host_lines(model: LobbyModel, width: int) -> list[Line]:
          Seg(fit("   (t switches: may players ask a bot what it would do?)", width - 18),
              Style.DIM)],
         [Seg("Clock:    "), *_choices(["off", *map(str, CLOCKS[1:])], str(model.clock or "off")),
-         Seg(fit("   (c: minutes each + seconds a turn)", width - 34), Style.DIM)],
+         Seg(fit("   (c switches: minutes each + seconds a turn)", width - 34), Style.DIM)],
         [Seg("Web page: "), *_choices(("off", "on"), "on" if model.web_wanted else "off"),
          Seg(fit("   (w switches: a web page of the game for a TV or phones)",
                  width - 18), Style.DIM)],
