@@ -68,6 +68,7 @@ _END_KNOWLEDGE = frozenset({15, *range(16, 27)})
 _ABILITY_BITS = sum(1 << n for n in range(1, 15))
 _END_BITS = sum(1 << n for n in _END_KNOWLEDGE)
 _K1, _K7, _K8 = 1 << 1, 1 << 7, 1 << 8
+_MINE = int(Tile.MINE)  # a plain int compares faster
 # by colour; none for the inn (any colour, inns module)
 _FREE_PLACE_BIT = (1 << 9, 1 << 10, 1 << 10, 1 << 11, 1 << 11, 1 << 11, 0)
 
@@ -146,6 +147,7 @@ class _BoardInfo:
         self.storage: dict[_StorageKey, float] = {}  # see Evaluator._storage_value
 
 
+_KnowledgeKey = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 _StorageKey = tuple[tuple[int, ...], int, int, int, int, tuple[int, ...], int, int,
                     tuple[int, ...]]
 """Every input of the stored tiles' credit: storage, occupied, room to grow, knowledge,
@@ -172,9 +174,9 @@ class Evaluator:
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
         self._boards: dict[str, _BoardInfo] = {}
-        # (knowledge, sold, bonuses, estate, edition) -> knowledge_points
-        self._knowledge: dict[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...],
-                                    Edition], int] = {}
+        # by edition (2011, 2019; an enum's hash is slow): (knowledge, sold, bonuses, estate)
+        # -> knowledge_points
+        self._knowledge: tuple[dict[_KnowledgeKey, int], dict[_KnowledgeKey, int]] = ({}, {})
 
     def _board(self, board: Estate) -> _BoardInfo:
         info = self._boards.get(board.id)
@@ -229,7 +231,13 @@ class Evaluator:
             sale = SALE_VP[players] * w.goods * min(1.0, left / 3)
             value += held * max(1.0, sale)
         value += w.silver * p.silver + w.workers * p.workers
-        mines = p.estate.count(Tile.MINE)
+        mines = 0  # only mines (and inns) go on grey spaces: fewer to look at than the estate
+        m = occ & info.colour_masks[Colour.GREY]
+        while m:
+            low = m & -m
+            m ^= low
+            if p.estate[low.bit_length() - 1] == _MINE:
+                mines += 1
         if mines:
             value += mines * (PHASES - phase) * w.silver * 0.9  # a silverling per phase end
         k = p.knowledge
@@ -283,10 +291,11 @@ class Evaluator:
 
     def _knowledge_points(self, p: PlayerState, edition: Edition) -> int:
         """:func:`~p2p_burgundy.scoring.knowledge_points`, remembered."""
-        key = (p.knowledge, p.sold, p.bonuses, p.estate, edition)
-        points = self._knowledge.get(key)
+        memo = self._knowledge[edition is Edition.E2019]
+        key = (p.knowledge, p.sold, p.bonuses, p.estate)
+        points = memo.get(key)
         if points is None:
-            points = _remember(self._knowledge, key, knowledge_points(p, edition))
+            points = _remember(memo, key, knowledge_points(p, edition))
         return points
 
     def _shield_value(self, state: GameState, p: PlayerState, held: int, time: float) -> float:
