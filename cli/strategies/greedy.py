@@ -169,11 +169,13 @@ def rounds_left(state: GameState) -> int:
 class Evaluator:
     """:func:`position_value` with its per-estate tables and what it worked out cached."""
 
-    __slots__ = ("_boards", "_knowledge", "weights")
+    __slots__ = ("_boards", "_gains", "_knowledge", "weights")
 
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
         self._boards: dict[str, _BoardInfo] = {}
+        # (filled, size, rounds left, phase) -> _space_gains (a few thousand at most)
+        self._gains: dict[tuple[int, int, int, int], tuple[float, float]] = {}
         # by edition (2011, 2019; an enum's hash is slow): (knowledge, sold, bonuses, estate)
         # -> knowledge_points
         self._knowledge: tuple[dict[_KnowledgeKey, int], dict[_KnowledgeKey, int]] = ({}, {})
@@ -253,7 +255,8 @@ class Evaluator:
         dice: tuple[int, ...] = ()
         if mine_to_move:
             used = p.dice_used
-            dice = tuple(p.dice[i] for i in (0, 1) if not used >> i & 1)
+            dice = p.dice if not used else (p.dice[1],) if used == 1 else \
+                (p.dice[0],) if used == 2 else ()
             value += w.die * len(dice)
             for step, _ in state.pending:
                 if step in (Step.FREE_ACTION, Step.CITY_HALL):
@@ -327,7 +330,6 @@ class Evaluator:
         this turn counts as placeable now."""
         w = self.weights
         total = 0.0
-        bonus = PHASE_BONUS[min(phase + 1, PHASES - 1)]
         per = 2 if k & _K8 else 1
         later = w.store_later * min(1.0, (left - 1) / 4)
         ranked: list[tuple[float, float, list[tuple[float, float, int, bool]]]] = []
@@ -360,16 +362,11 @@ class Evaluator:
                 low = m & -m
                 m ^= low
                 rmask, size = info.regions[info.region_of[low.bit_length() - 1]]
-                filled = (rmask & occ).bit_count()
-                before = self._region_credit(filled, size, left, bonus) if filled else 0.0
-                if filled + 1 == size:
-                    gain = REGION_VP[size] + PHASE_BONUS[phase] - before
-                    # Completing is only worth its full value when done now; put off, a
-                    # share of it (else the bot keeps putting it off).
-                    progress = w.region * (REGION_VP[size] + bonus) / size
-                    later_gain = progress + w.defer_completion * (gain - progress)
-                else:
-                    gain = later_gain = self._region_credit(filled + 1, size, left, bonus) - before
+                key = ((rmask & occ).bit_count(), size, left, phase)
+                gains = self._gains.get(key)
+                if gains is None:
+                    gains = self._gains[key] = self._space_gains(*key)
+                gain, later_gain = gains
                 if colour == Colour.LIGHT_GREEN:
                     points = w.animal * _animal_points(k, occ, estate, info, tile,
                                                        low.bit_length() - 1)
@@ -398,6 +395,22 @@ class Evaluator:
             if best_now:
                 now_left -= 1
         return total
+
+    def _space_gains(self, filled: int, size: int, left: int, phase: int
+                     ) -> tuple[float, float]:
+        """What covering one more space of a region of ``size`` with ``filled`` covered
+        adds to :meth:`_region_credit`, done now and done on a later turn."""
+        w = self.weights
+        bonus = PHASE_BONUS[min(phase + 1, PHASES - 1)]
+        before = self._region_credit(filled, size, left, bonus) if filled else 0.0
+        if filled + 1 == size:
+            gain = REGION_VP[size] + PHASE_BONUS[phase] - before
+            # Completing is only worth its full value when done now; put off, a share of it
+            # (else the bot keeps putting it off).
+            progress = w.region * (REGION_VP[size] + bonus) / size
+            return gain, progress + w.defer_completion * (gain - progress)
+        gain = self._region_credit(filled + 1, size, left, bonus) - before
+        return gain, gain
 
     def _tile_bonus(self, tile: int, phase: int, left: int) -> float:
         """What placing ``tile`` brings besides region progress."""
