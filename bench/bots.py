@@ -20,14 +20,16 @@ counting rollouts per CPU second of the searches, and with ``--iterations`` roll
 24), timing the decisions by CPU time. Each figure is the median over the rounds of this
 tree's rate divided by the revision's (above 1: this tree is faster), with its quartiles.
 Whether both sides made the same fixed-budget decisions is reported too (the same position
-values give the same decisions).
+values give the same decisions), and ``--games`` whole games of ``mcts`` self-play with
+``--iterations`` rollouts per search (2 players, 3 players and the solo game in turn) are
+played on both sides after the rounds: the same final state or not.
 
 Run from the repository root::
 
     python bench/bots.py --bots mcts,greedy --iterations 48 --games 2
     python bench/bots.py --bots mcts,greedy --think 1 --games 1
-    python bench/bots.py --against ef22910              # figures in docs/performance.md
-    python bench/bots.py --against HEAD --rounds 2 --positions 3   # quicker, noisier
+    python bench/bots.py --against ef22910 --games 3    # figures in docs/performance.md
+    python bench/bots.py --against HEAD --rounds 2 --positions 3 --games 0   # quicker
 """
 
 from __future__ import annotations
@@ -79,7 +81,8 @@ class Timed:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bots", default="mcts,greedy", help="one strategy per seat")
-    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--games", type=int, default=2,
+                        help="games to play (with --against: whole games to compare)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--think", type=float, default=None)
     parser.add_argument("--iterations", type=int, default=None)
@@ -95,13 +98,14 @@ def main(argv: list[str] | None = None) -> int:
         serve(args.serve, args.positions, args.seed)
         return 0
     if args.against:
-        if args.rounds < 1 or args.positions < 1:
-            parser.error("--rounds and --positions must be at least 1")
+        if args.rounds < 1 or args.positions < 1 or args.games < 0:
+            parser.error("--rounds and --positions must be at least 1, --games at least 0")
         think = 1.0 if args.think is None else args.think
         iterations = 24 if args.iterations is None else args.iterations
         if think <= 0 or iterations < 1:
             parser.error("--think must be above 0 and --iterations at least 1")
-        return compare(args.against, args.rounds, args.positions, args.seed, think, iterations)
+        return compare(args.against, args.rounds, args.positions, args.seed, think, iterations,
+                       args.games)
     return games(args)
 
 
@@ -179,9 +183,26 @@ def positions(count: int, seed: int) -> list[Any]:
     return out
 
 
+def whole_game(game: int, seed: int, iterations: int) -> dict[str, Any]:
+    """Game ``game`` of ``mcts`` self-play with ``iterations`` rollouts per search (2 players,
+    3 players and the solo game in turn): its final state hash and scores."""
+    from p2p_burgundy import Edition, GameConfig, outcome, state_hash
+    from p2p_burgundy.cli.sim import bot_seed, play_game
+    from p2p_burgundy.cli.strategies.mcts import MctsStrategy
+
+    players = (2, 3, 1)[game % 3]
+    config = GameConfig(players=players, edition=Edition.E2019 if players == 1 else
+                        Edition.E2011)
+    bots = [MctsStrategy(bot_seed(seed, game, 0, seat), iterations=iterations)
+            for seat in range(players)]
+    state, _ = play_game(config, bots, seed, game)
+    return {"hash": state_hash(state).hex(), "scores": list(outcome(state).scores)}
+
+
 def serve(tree: str, count: int, seed: int) -> None:
-    """Worker loop: import the engine and bots found in ``tree``, then answer batches
-    (``think iterations`` lines) with their figures."""
+    """Worker loop: import the engine and bots found in ``tree``, then answer requests (JSON
+    lines): a batch of searches (``think``, ``iterations``) with its figures, or a whole game
+    (``game``, ``iterations``) with how it ended."""
     sys.path.insert(0, tree)
     import p2p_burgundy
     from p2p_burgundy import legal_actions, state_hash
@@ -195,7 +216,12 @@ def serve(tree: str, count: int, seed: int) -> None:
     print(f"ready {len(states)} {digest}", flush=True)
     clock = time.process_time
     for line in sys.stdin:
-        think, iterations = float(line.split()[0]), int(line.split()[1])
+        request = json.loads(line)
+        iterations = request["iterations"]
+        if "game" in request:
+            print(json.dumps(whole_game(request["game"], seed, iterations)), flush=True)
+            continue
+        think = request["think"]
         rollouts = 0
         searching = fixed = 0.0
         chosen = []
@@ -230,9 +256,9 @@ class _Worker:
             raise SystemExit(f"benchmark worker exited with {self.proc.wait()}")
         return line
 
-    def run(self, think: float, iterations: int) -> dict[str, Any]:
+    def run(self, **request: float) -> dict[str, Any]:
         assert self.proc.stdin is not None
-        self.proc.stdin.write(f"{think} {iterations}\n")
+        self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
         figures: dict[str, Any] = json.loads(self._line())
         return figures
@@ -272,8 +298,8 @@ def quartiles(values: list[float]) -> tuple[float, float, float]:
     return q1, q2, q3
 
 
-def compare(rev: str, rounds: int, count: int, seed: int, think: float, iterations: int
-            ) -> int:
+def compare(rev: str, rounds: int, count: int, seed: int, think: float, iterations: int,
+            whole: int) -> int:
     """The ``--against`` mode: both trees' ``mcts`` on the same positions, side by side."""
     with tempfile.TemporaryDirectory(prefix="bench-bots-") as tmp:
         commit = extract(rev, Path(tmp))
@@ -288,7 +314,10 @@ def compare(rev: str, rounds: int, count: int, seed: int, think: float, iteratio
         try:
             for r in range(rounds):
                 for worker in (ours, theirs) if r % 2 == 0 else (theirs, ours):
-                    (mine if worker is ours else base).append(worker.run(think, iterations))
+                    (mine if worker is ours else base).append(
+                        worker.run(think=think, iterations=iterations))
+            games = [(ours.run(game=g, iterations=iterations),
+                      theirs.run(game=g, iterations=iterations)) for g in range(whole)]
         finally:
             ours.close()
             theirs.close()
@@ -303,6 +332,10 @@ def compare(rev: str, rounds: int, count: int, seed: int, think: float, iteratio
     agree = sum(m["chosen"] == b["chosen"] for m, b in zip(mine, base, strict=True))
     print(f"  --iterations {iterations} decisions the same on both sides: {agree} of {rounds} "
           f"batches of {searches}")
+    for g, (m, b) in enumerate(games):
+        verdict = "the same game" if m == b else f"DIFFERENT ({commit}: {b['scores']})"
+        print(f"  whole game {g + 1}, mcts self-play, {len(m['scores'])} player(s), "
+              f"--iterations {iterations}: scores {m['scores']}, {verdict} on both sides")
     return 0
 
 
