@@ -69,6 +69,7 @@ _ABILITY_BITS = sum(1 << n for n in range(1, 15))
 _END_BITS = sum(1 << n for n in _END_KNOWLEDGE)
 _K1, _K7, _K8 = 1 << 1, 1 << 7, 1 << 8
 _MINE = int(Tile.MINE)  # a plain int compares faster
+_EXTRA_ACTIONS = (int(Step.FREE_ACTION), int(Step.CITY_HALL))  # a castle's, a city hall's
 # by colour; none for the inn (any colour, inns module)
 _FREE_PLACE_BIT = (1 << 9, 1 << 10, 1 << 10, 1 << 11, 1 << 11, 1 << 11, 0)
 
@@ -110,16 +111,23 @@ TUNED_WEIGHTS = Weights(rounds_per_tile=3.375, colour=0.36, goods=0.36, die=1.8,
 160 with :data:`DEFAULT_WEIGHTS`. The ``mcts`` bot plays with them."""
 
 
-MEMO_LIMIT = 1 << 15
-"""Entries a memo table of :class:`Evaluator` holds before it is emptied (more than a whole
-game's search needs)."""
+MEMO_LIMIT = 1 << 14
+"""Entries a memo table of :class:`Evaluator` holds before it is emptied: several searches'
+worth (one ``mcts`` search at ``--think 1`` adds a few thousand), at most about 10 MB."""
 
 K = TypeVar("K")
 V = TypeVar("V")
 
 
 def _remember(memo: dict[K, V], key: K, value: V) -> V:
-    """Store ``value`` under ``key`` in ``memo`` (emptied first when full) and return it."""
+    """Store ``value`` under ``key`` in ``memo`` (emptied first when full) and return it.
+
+    >>> memo: dict[int, int] = {}
+    >>> for n in range(MEMO_LIMIT + 1):
+    ...     _ = _remember(memo, n, n * n)
+    >>> memo
+    {16384: 268435456}
+    """
     if len(memo) >= MEMO_LIMIT:
         memo.clear()
     memo[key] = value
@@ -131,11 +139,12 @@ class _BoardInfo:
     worked out on this estate before: each memo table is keyed by every input of what it
     holds (the search meets the same partial positions again and again)."""
 
-    __slots__ = ("colour_masks", "die_masks", "progress", "reach", "region_of", "regions",
-                 "rooms", "storage")
+    __slots__ = ("colour_masks", "die_masks", "grey", "progress", "reach", "region_of",
+                 "regions", "rooms", "storage")
 
     def __init__(self, board: Estate) -> None:
         self.colour_masks = board.colour_masks
+        self.grey = board.colour_masks[Colour.GREY]
         self.die_masks = board.die_masks
         self.regions = tuple((r.mask, r.size) for r in board.regions)
         self.region_of = board.region_of
@@ -189,14 +198,15 @@ class Evaluator:
     def value(self, state: GameState, seat: int) -> float:
         """How good ``state`` is for ``seat``, in VP-equivalents (exact VP once over)."""
         p = state.players[seat]
+        config = state.config
         vp: float = sum(p.breakdown)
-        if state.config.solo:  # the solo game is won by filling the duchy: spaces first
+        if config.solo:  # the solo game is won by filling the duchy: spaces first
             vp += SOLO_SPACE * p.occupied.bit_count()
         if state.phase >= PHASES:
             return float(vp)
         w = self.weights
         info = self._board(state.boards[seat])
-        players = state.config.table_players
+        players = config.table_players
         phase = state.phase
         left = rounds_left(state)
         time = left / TOTAL_ROUNDS
@@ -215,7 +225,7 @@ class Evaluator:
         # Room to grow: colours with a free space next to the estate (the solo game: that
         # a tile may go on, other regions only via the rivers).
         front = p.frontier
-        if state.config.solo:
+        if config.solo:
             reach = info.reach.get(occ)
             if reach is None:
                 reach = _remember(info.reach, occ, river_reach(state.boards[seat], occ))
@@ -224,8 +234,9 @@ class Evaluator:
         if rooms is None:
             rooms = _remember(info.rooms, front,
                               sum(1 for mask in info.colour_masks[:6] if front & mask))
+        access = w.access * time
         for _ in range(rooms):
-            value += w.access * time
+            value += access
 
         # Goods, silverlings, workers, mines' income, knowledge.
         held = sum(p.goods)
@@ -234,7 +245,7 @@ class Evaluator:
             value += held * max(1.0, sale)
         value += w.silver * p.silver + w.workers * p.workers
         mines = 0  # only mines (and inns) go on grey spaces: fewer to look at than the estate
-        m = occ & info.colour_masks[Colour.GREY]
+        m = occ & info.grey
         while m:
             low = m & -m
             m ^= low
@@ -244,7 +255,7 @@ class Evaluator:
             value += mines * (PHASES - phase) * w.silver * 0.9  # a silverling per phase end
         k = p.knowledge
         if k & _END_BITS:
-            value += self._knowledge_points(p, state.config.edition)
+            value += self._knowledge_points(p, config.edition)
         if k & _ABILITY_BITS:
             value += (k & _ABILITY_BITS).bit_count() * w.knowledge * time
         if state.depot_shields and state.shields[seat]:
@@ -259,7 +270,7 @@ class Evaluator:
                 (p.dice[0],) if used == 2 else ()
             value += w.die * len(dice)
             for step, _ in state.pending:
-                if step in (Step.FREE_ACTION, Step.CITY_HALL):
+                if step in _EXTRA_ACTIONS:
                     value += w.pending
                     dice += (0,)
 

@@ -28,7 +28,8 @@ from p2p_burgundy.cli.strategies.value import LearnedValue
 PINNED = Path(__file__).resolve().parents[1] / "data" / "bot_values.json"
 GAMES: dict[str, tuple[GameConfig, str, int]] = {
     "solo": (GameConfig(players=1, edition=Edition.E2019), "greedy", 1),
-    "solo, modules": (GameConfig(players=1, edition=Edition.E2019, modules=(Module.INNS,)), "greedy", 8),
+    "solo, inns": (GameConfig(players=1, edition=Edition.E2019, modules=(Module.INNS,)),
+                   "greedy", 8),
     "2 players": (GameConfig(players=2), "greedy", 2),
     "3 players, experts": (GameConfig(players=3, setup=Setup.EXPERTS_OPEN), "greedy", 3),
     "4 players, 2019": (GameConfig(players=4, edition=Edition.E2019), "greedy", 4),
