@@ -49,6 +49,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine import quartiles  # this folder is the path when a benchmark runs as a script
+
 if TYPE_CHECKING:  # imported where used: a worker first puts its tree on the path
     from p2p_burgundy import Action, GameState
     from p2p_burgundy.cli.strategies import Strategy
@@ -284,18 +286,6 @@ def extract(rev: str, into: Path) -> str:
     for folder in ("cli", "net"):
         (into / folder).rename(into / "p2p_burgundy" / folder)
     return commit
-
-
-def quartiles(values: list[float]) -> tuple[float, float, float]:
-    """Lower quartile, median and upper quartile of ``values``.
-
-    >>> quartiles([1.0, 2.0, 3.0, 4.0, 5.0])
-    (1.5, 3.0, 4.5)
-    """
-    if len(values) == 1:
-        return values[0], values[0], values[0]
-    q1, q2, q3 = statistics.quantiles(values, n=4)
-    return q1, q2, q3
 
 
 def compare(rev: str, rounds: int, count: int, seed: int, think: float, iterations: int,
