@@ -83,6 +83,7 @@ def pinned() -> dict[str, dict[str, list[float]]]:
     return data
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(GAMES))
 def test_values_are_exactly_the_pinned_ones(name: str,
                                             pinned: dict[str, dict[str, list[float]]]) -> None:
