@@ -1,4 +1,4 @@
-"""UDP transport: one unconnected non-blocking socket and a bounded receive queue.
+"""UDP transport: one unconnected non-blocking socket and two bounded receive queues.
 
 It only moves bytes: what gets decoded, and what may be sent where, is decided by the node
 (net/node.py, net/admission.py). Each time the socket becomes readable the transport drains
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 MAX_QUEUE = 256  # datagrams waiting for the node in each queue; more are dropped
 READ_BATCH = 512
 """Datagrams read in one wake-up at most, so that a flood cannot keep the event loop (the
-players' timers and sends) waiting on its reading for long: about a millisecond of refusals."""
+players' timers and sends) waiting on its reading for long: a millisecond or two of refusals."""
 READ_SIZE = 65536  # any UDP datagram whole: the node's shape check drops the oversized
 BURST = 4
 """Datagrams that make a drain a burst: the transport then rests for :data:`REST`."""
