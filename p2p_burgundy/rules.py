@@ -935,7 +935,7 @@ def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
         unused = " and ".join(str(p.dice[i]) for i in (0, 1) if not p.dice_used >> i & 1)
         raise IllegalAction(f"{action!r}: use your {unused} first: a turn is one action per die")
     new = state.clone()  # the mover is unchanged; the round or phase may end below
-    rules = _rules(state.config)
+    rules = _BOUND[state.config.variant] or _bind(state.config)  # _rules, inline: a hot path
     for turn_ended in rules.turn_ended:
         turn_ended(new)
     new.turn += 1
@@ -1058,29 +1058,32 @@ def _pay_workers(turn: _Turn, action: Action, value: int, target: int, free: int
 _Number = Callable[[GameState, PlayerState, int], int]
 
 
-def _make_action_handler(number: _Number) -> dict[type[Action], _Handler]:
+def _make_action_handler(number: _Number | None) -> dict[type[Action], _Handler]:
     """Handlers for the four die actions with the number ``number(state, player, arg)`` of a
-    step (0: any number); workers change it."""
+    step (0: any number; None: the chosen die, ``arg``, written out: the hot path); workers
+    change it."""
 
     def take(turn: _Turn, action: TakeTile, arg: int) -> None:
         depot, slot = action.depot, action.slot
         if not (isinstance(depot, int) and 1 <= depot <= 6):
             raise turn.fail(action, "a die takes from numbered depots 1..6 only")
         _check_slot(turn, action, depot, slot)
-        _pay_workers(turn, action, number(turn.old, turn.p, arg), depot,
-                     1 if turn.p.knowledge & _K12 else 0)
+        value = turn.p.dice[arg] if number is None else number(turn.old, turn.p, arg)
+        _pay_workers(turn, action, value, depot, 1 if turn.p.knowledge & _K12 else 0)
         _store(turn, _take_from_depot(turn.new, depot, slot))
 
     def place(turn: _Turn, action: PlaceTile, arg: int) -> None:
         tile = _check_placement(turn, action)
         board = turn.old.boards[turn.seat]
         free = 1 if turn.p.knowledge & _FREE_PLACE_BIT[TILE_COLOUR[tile]] else 0
-        _pay_workers(turn, action, number(turn.old, turn.p, arg), board.dice[action.space], free)
+        value = turn.p.dice[arg] if number is None else number(turn.old, turn.p, arg)
+        _pay_workers(turn, action, value, board.dice[action.space], free)
         _place(turn, action.storage, action.space)
 
     def sell(turn: _Turn, action: SellGoods, arg: int) -> None:
         _check_goods(turn, action)
-        _pay_workers(turn, action, number(turn.old, turn.p, arg), action.goods, 0)
+        value = turn.p.dice[arg] if number is None else number(turn.old, turn.p, arg)
+        _pay_workers(turn, action, value, action.goods, 0)
         _sell(turn, action.goods)
 
     def workers(turn: _Turn, action: TakeWorkers, arg: int) -> None:
@@ -1405,8 +1408,14 @@ _HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
     (Step.CITY_HALL, Pass): _pass,
     (Step.CHOOSE_ESTATE, ChooseEstate): _choose_estate,
 }
-for _step, _number in ((Step.DIE, lambda state, p, die: p.dice[die]),
-                       (Step.FREE_ACTION, lambda state, p, _: 0)):
+
+
+def _any_number(state: GameState, p: PlayerState, arg: int) -> int:
+    """A castle's extra action: any number, so no worker is needed."""
+    return 0
+
+
+for _step, _number in ((Step.DIE, None), (Step.FREE_ACTION, _any_number)):
     for _cls, _handler in _make_action_handler(_number).items():
         _HANDLERS[(_step, _cls)] = _handler
 for _step in (Step.CARPENTER, Step.CHURCH, Step.MARKET):
