@@ -662,7 +662,7 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
         if colour == _BEIGE:
             if not k & _K1 and tile in p.estate:
                 mask = _without_duplicate_buildings(board, p, tile, mask)
-        elif tile in tile_spaces:
+        elif tile_spaces and tile in tile_spaces:  # a module's tile (an empty dict is false)
             mask = tile_spaces[tile][0](board, p, mask)
         row = PLACE_TILE[i] if i < _PLACE_ROWS else [PlaceTile(i, s) for s in range(SPACE_COUNT)]
         while mask:
@@ -1128,7 +1128,7 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
             and not _without_duplicate_buildings(board, p, tile, 1 << space):
         raise turn.fail(action, f"that city already has a {tile_name(tile)} "
                                 "(knowledge #1 lifts this)")
-    if tile in rules.tile_spaces:
+    if rules.tile_spaces and tile in rules.tile_spaces:
         spaces, why = rules.tile_spaces[tile]
         if not spaces(board, p, 1 << space):
             raise turn.fail(action, f"the area of {board.label(space)} {why}")
