@@ -1216,9 +1216,11 @@ def tile_effect(turn: _Turn, tile: int) -> None:
     """The effect of a tile placed (or of a building the crane copies): a module's
     ``tile_effect`` first, which may do it instead."""
     p = turn.p
-    for module_effect in turn.rules.tile_effect:
-        if module_effect(turn, tile):
-            return
+    effects = turn.rules.tile_effects
+    if effects:  # a module's effect of this tile, if any (an empty dict is false)
+        for module_effect in effects.get(tile, ()):
+            if module_effect(turn, tile):
+                return
     colour = TILE_COLOUR[tile]
     if colour == _BLUE:
         _advance_on_track(turn)
@@ -1466,15 +1468,15 @@ class EngineModule:
     ``area_size(board, player, space)`` the size a completed area scores as; ``tile_placed(turn,
     tile, space, occupied_before)`` after a tile scored its area and colour, before its effect;
     ``colour_bonus`` (a colour completed, or all border posts joined) instead of its VP;
-    ``colour_bonus_scored(turn, points)`` after its VP; ``tile_effect(turn, tile)`` before a
-    tile's effect, True if it did the effect instead. Goods and workers: ``goods_types`` how
-    many goods types a player may hold; ``storage_unlimited(state, seat)`` whether a seat stores
-    more than three tiles; ``after_ship`` once a ship's goods are taken (or none lay anywhere);
-    ``knowledge_placed`` after a knowledge tile's number is recorded; ``goods_sold(turn, goods,
-    count)`` after a sale is scored; ``workers_gained(turn)`` after the mover gains workers. A
-    hook that replaces a rule (``idle_step``, ``phase_end``, ``frontier``, ``reach``,
-    ``area_size``, ``storage_unlimited``, ``won``, ``colour_bonus``) comes from one module of a
-    game at most; the others run in registry order.
+    ``colour_bonus_scored(turn, points)`` after its VP; ``tile_effects``: (tile, effect(turn,
+    tile)) before that tile's effect, True if it did the effect instead. Goods and workers:
+    ``goods_types`` how many goods types a player may hold; ``storage_unlimited(state, seat)``
+    whether a seat stores more than three tiles; ``after_ship`` once a ship's goods are taken
+    (or none lay anywhere); ``knowledge_placed`` after a knowledge tile's number is recorded;
+    ``goods_sold(turn, goods, count)`` after a sale is scored; ``workers_gained(turn)`` after
+    the mover gains workers. A hook that replaces a rule (``idle_step``, ``phase_end``,
+    ``frontier``, ``reach``, ``area_size``, ``storage_unlimited``, ``won``, ``colour_bonus``)
+    comes from one module of a game at most; the others run in registry order.
 
     Every module is listed once, in :data:`p2p_burgundy.variants.ENGINE_MODULES`, where the
     client and the bots learn what each adds.
@@ -1511,7 +1513,7 @@ class EngineModule:
     tile_placed: Callable[[_Turn, int, int, int], None] | None = None
     colour_bonus: Callable[[_Turn], None] | None = None
     colour_bonus_scored: Callable[[_Turn, int], None] | None = None
-    tile_effect: Callable[[_Turn, int], bool] | None = None
+    tile_effects: tuple[tuple[int, Callable[[_Turn, int], bool]], ...] = ()
     goods_types: int = GOODS_SLOTS
     storage_unlimited: Callable[[GameState, int], bool] | None = None
     after_ship: Callable[[_Turn], None] | None = None
@@ -1531,7 +1533,7 @@ class _Rules:
                  "colour_bonus_scored", "crane_buildings", "expected", "final_points",
                  "final_scoring", "frontier", "goods_sold", "goods_types", "idle_step",
                  "knowledge_placed", "parts", "phase_end", "phase_income", "phase_setup", "reach",
-                 "round_setup", "setup", "setup_drew", "storage_unlimited", "tile_effect",
+                 "round_setup", "setup", "setup_drew", "storage_unlimited", "tile_effects",
                  "tile_placed", "tile_spaces", "turn_choices", "turn_ended", "unreachable",
                  "won", "workers_gained")
 
@@ -1558,7 +1560,11 @@ class _Rules:
         self.colour_bonus = _one(m.colour_bonus for m in modules)
         self.colour_bonus_scored = tuple(
             m.colour_bonus_scored for m in modules if m.colour_bonus_scored)
-        self.tile_effect = tuple(m.tile_effect for m in modules if m.tile_effect)
+        tile_effects: dict[int, tuple[Callable[[_Turn, int], bool], ...]] = {}
+        for m in modules:
+            for tile, effect in m.tile_effects:
+                tile_effects[tile] = (*tile_effects.get(tile, ()), effect)
+        self.tile_effects = tile_effects
         self.goods_types = max((m.goods_types for m in modules), default=GOODS_SLOTS)
         self.storage_unlimited = _one(m.storage_unlimited for m in modules)
         self.after_ship = tuple(m.after_ship for m in modules if m.after_ship)
