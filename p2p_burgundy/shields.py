@@ -62,7 +62,7 @@ from .rules import (
 )
 from .scoring import REGION_VP, SALE_VP, Category, knowledge_points
 from .state import EMPTY, GameState, ModulePart, PlayerState, Step
-from .tiles import KNOWLEDGE_NUMBER, TILE_COLOUR, Colour, Tile
+from .tiles import KNOWLEDGE_NUMBER, TILE_COLOUR, TILE_COUNT, Colour, Tile
 
 SHIELD_COUNT = 18
 ALL_SHIELDS = sum(1 << n for n in range(1, SHIELD_COUNT + 1))
@@ -714,7 +714,8 @@ SHIELDS = EngineModule(
     frontier=_frontier,
     tile_placed=_tile_placed,
     colour_bonus_scored=_colour_bonus_scored,
-    tile_effect=_tile_effect,
+    tile_effects=tuple((tile, _tile_effect) for tile in range(TILE_COUNT)
+                       if TILE_COLOUR[tile] in (_BLUE, _DARK_GREEN)),
     storage_unlimited=_storage_unlimited,
     knowledge_placed=_knowledge_placed,
     goods_sold=_goods_sold,
