@@ -566,8 +566,8 @@ def legal_actions(state: GameState) -> list[Action]:
         if step == _DIE_STEP:  # the commonest decision after the turn's
             return _action_choices(state, p, p.dice[arg], p.workers)
         rules = _BOUND[state.config.variant] or _bind(state.config)  # _rules, inline
-    elif (rules := _BOUND[state.config.variant] or _bind(state.config)).idle_step is None \
-            or (step := rules.idle_step(state)) == _TURN_STEP:
+    elif (idle := (rules := _BOUND[state.config.variant] or _bind(state.config)).idle_step) \
+            is None or not getattr(state.modules[idle[0]], idle[1]):
         actions: list[Action] = list(_DICE_LEFT[p.dice_used])
         if not p.bought and (p.silver >= PURCHASE_PRICE or p.knowledge & _K6):
             actions += _purchases(state, p)
@@ -577,7 +577,7 @@ def legal_actions(state: GameState) -> list[Action]:
             actions.append(END_TURN)
         return actions
     else:
-        arg = 0
+        step, arg = idle[2], 0
     choices = rules.choices[step]
     return choices(state, p, arg) if choices else []
 
@@ -848,10 +848,10 @@ def apply(state: GameState, action: Action) -> GameState:
     rules = _BOUND[state.config.variant] or _bind(state.config)  # _rules, inline: a hot path
     if state.pending:
         step, arg = state.pending[-1]
-    elif rules.idle_step is None:
+    elif (idle := rules.idle_step) is None or not getattr(state.modules[idle[0]], idle[1]):
         step, arg = _TURN_STEP, 0
     else:
-        step, arg = rules.idle_step(state), 0
+        step, arg = idle[2], 0
     run = rules.apply[step].get(type(action))
     if run is None:
         raise IllegalAction(f"{action!r}: not a choice now; {rules.expected[step]}")
@@ -1453,20 +1453,21 @@ class EngineModule:
     order), ``setup_drew(state)`` what it drew there, as a field of
     :class:`~p2p_burgundy.chance.SetupDraw` and its value; ``phase_setup`` after a phase's
     draws, ``round_setup`` after a round's dice and goods. The turn: ``turn_choices(state,
-    player)`` more choices of the TURN step (before EndTurn); ``idle_step(state)`` the step a
-    player faces with nothing pending (TURN, unless the module plays a turn of its own then: the
-    shields' phase end); ``turn_ended(state)`` on the state after EndTurn; ``won(player)`` ends
-    the game at the end of a turn. The phase end: ``phase_end(state)`` when the last round is
-    over, True if the module gives turns of the phase end (it then calls :func:`finish_phase`
-    after the last); ``phase_income(state, players)`` after the mines paid (the players are
-    fresh copies); ``final_scoring`` False for no end-game scoring, ``final_points(state, seat,
-    player)`` after the base game's. Placing: ``frontier(state, seat, player)`` the empty spaces
-    a tile may go on instead of those next to a tile; ``reach(board, occupied)`` the spaces a
-    tile may go on at all (besides colour and adjacency), and ``unreachable`` why another space
-    is refused (after its label); ``tile_spaces``: (tile, spaces(board, player, mask), why) for
-    a tile of its own that goes on fewer spaces (why: after "the area of <space>");
-    ``area_size(board, player, space)`` the size a completed area scores as; ``tile_placed(turn,
-    tile, space, occupied_before)`` after a tile scored its area and colour, before its effect;
+    player)`` more choices of the TURN step (before EndTurn); ``idle_step``: (part, field, step)
+    the step a player faces with nothing pending while that field of the module's part is not
+    empty (TURN otherwise: the shields' turn of the phase end, a test written out, no call);
+    ``turn_ended(state)`` on the state after EndTurn; ``won(player)`` ends the game at the end
+    of a turn. The phase end: ``phase_end(state)`` when the last round is over, True if the
+    module gives turns of the phase end (it then calls :func:`finish_phase` after the last);
+    ``phase_income(state, players)`` after the mines paid (the players are fresh copies);
+    ``final_scoring`` False for no end-game scoring, ``final_points(state, seat, player)`` after
+    the base game's. Placing: ``frontier(state, seat, player)`` the empty spaces a tile may go
+    on instead of those next to a tile; ``reach(board, occupied)`` the spaces a tile may go on
+    at all (besides colour and adjacency), and ``unreachable`` why another space is refused
+    (after its label); ``tile_spaces``: (tile, spaces(board, player, mask), why) for a tile of
+    its own that goes on fewer spaces (why: after "the area of <space>"); ``area_size(board,
+    player, space)`` the size a completed area scores as; ``tile_placed(turn, tile, space,
+    occupied_before)`` after a tile scored its area and colour, before its effect;
     ``colour_bonus`` (a colour completed, or all border posts joined) instead of its VP;
     ``colour_bonus_scored(turn, points)`` after its VP; ``tile_effects``: (tile, effect(turn,
     tile)) before that tile's effect, True if it did the effect instead. Goods and workers:
@@ -1498,7 +1499,7 @@ class EngineModule:
     phase_setup: Callable[[GameState], None] | None = None
     round_setup: Callable[[GameState], None] | None = None
     turn_choices: Callable[[GameState, PlayerState], list[Action]] | None = None
-    idle_step: Callable[[GameState], int] | None = None
+    idle_step: tuple[str, str, Step] | None = None
     turn_ended: Callable[[GameState], None] | None = None
     won: Callable[[PlayerState], bool] | None = None
     phase_end: Callable[[GameState], bool] | None = None
@@ -1660,8 +1661,10 @@ def asks(state: GameState) -> str:
 def idle_step(state: GameState) -> int:
     """The step the player to move faces with nothing pending: TURN, unless a module of the
     game plays a step of its own then (see :attr:`EngineModule.idle_step`)."""
-    rules = _BOUND[state.config.variant] or _bind(state.config)
-    return _TURN_STEP if rules.idle_step is None else rules.idle_step(state)
+    idle = (_BOUND[state.config.variant] or _bind(state.config)).idle_step
+    if idle is None or not getattr(state.modules[idle[0]], idle[1]):
+        return _TURN_STEP
+    return idle[2]
 
 
 def _rules(config: GameConfig) -> _Rules:
