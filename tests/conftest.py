@@ -1,0 +1,28 @@
+"""Suite-wide set-up.
+
+Many tests start ``burgundy`` as a real process (bots, the terminal client in a
+pseudo-terminal, bad command lines). Each start imports the whole package; where
+``PYTHONDONTWRITEBYTECODE`` is set, nothing ever writes the compiled bytecode, so every one
+of those processes compiled all of it from source again (about half a second of CPU each,
+hundreds of times a run). Compiling it once here, before any test, lets them all load it.
+"""
+
+from __future__ import annotations
+
+import compileall
+from pathlib import Path
+
+import pytest
+
+import p2p_burgundy
+import p2p_burgundy.cli
+import p2p_burgundy.net
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: the controller compiled it
+        return
+    for package in (p2p_burgundy, p2p_burgundy.net, p2p_burgundy.cli):
+        # compileall skips a module whose bytecode is up to date (it compares the source's
+        # modification time), so only the first run after a change pays.
+        compileall.compile_dir(Path(package.__file__).parent, quiet=1)
