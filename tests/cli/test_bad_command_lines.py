@@ -1,6 +1,8 @@
 """Every bad command line ends with one line naming what is wrong, a non-zero exit status and
 no traceback; nothing is created or sent. Each case runs ``burgundy`` as a real process (no
-terminal, stdin closed), as a user would meet it."""
+terminal, nothing on stdin), as a user would meet it: forked from the test
+(:mod:`tests.cli.forked`), which spares each case the second a fresh interpreter takes to
+start."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli.forked import TRACEBACK_EXIT, Case, run_all
 
 # Nothing here may reach the network: every networked command is given --no-mdns or a
 # loopback --interface, and no host name needs a name server.
@@ -69,25 +73,21 @@ CASES: list[tuple[str, list[str], str]] = [
 ]
 
 
-def run_burgundy(args: list[str], home: Path, **kwargs: object) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, P2P_BURGUNDY_HOME=str(home / "home"), PYTHONUNBUFFERED="1")
-    return subprocess.run([sys.executable, "-m", "p2p_burgundy.cli.main", *args], text=True,
-                          env=env, stdin=subprocess.DEVNULL, timeout=60, **kwargs)  # type: ignore[call-overload]
-
-
 @pytest.mark.parametrize(("args", "names"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_a_bad_command_line_gets_one_line_naming_it_and_a_failing_status(
     tmp_path: Path, args: list[str], names: str
 ) -> None:
     (tmp_path / "notes.txt").write_text("not a game\n")
     before = sorted(tmp_path.rglob("*"))
-    result = run_burgundy([a.format(tmp=tmp_path) for a in args], tmp_path,
-                          capture_output=True)
-    output = result.stdout + result.stderr
-    assert result.returncode != 0, output
+    [result] = run_all([Case([a.format(tmp=tmp_path) for a in args],
+                             env={"P2P_BURGUNDY_HOME": str(tmp_path / "home")})],
+                       tmp_path / "run", timeout=60)
+    output = result.out + result.err
+    assert result.code is not None, result  # it ended in time
+    assert result.code not in (0, TRACEBACK_EXIT), result
     assert "Traceback" not in output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
+    assert result.out == ""
+    lines = result.err.splitlines()
     assert len(lines) == 1, output
     assert names in lines[0]
     created = [p for p in sorted(tmp_path.rglob("*")) if p not in before]
