@@ -277,11 +277,11 @@ def new_game(config: GameConfig) -> GameState:
         p.storage = ()
         start = config.start_spaces[seat] if config.start_spaces else CHOOSE
         if start == CHOOSE:  # placed when the player chooses (ChooseEstate)
-            p.estate, p.occupied, p.frontier = (EMPTY,) * SPACE_COUNT, 0, 0
+            p.estate, p.occupied, p.frontier = (EMPTY,) * len(boards[seat].spaces), 0, 0
         else:
-            p.estate = _start_estate(seat, start)
+            p.estate = _start_estate(seat, boards[seat], start)
             p.occupied = 1 << start
-            p.frontier = NEIGHBOURS[start]
+            p.frontier = boards[seat].neighbours[start]
         p.knowledge = 0
         p.dice = (0, 0)
         p.dice_used = 0b11
@@ -312,6 +312,7 @@ def new_game(config: GameConfig) -> GameState:
     modules.borrowed = -1
     modules.die_changed = False
     modules.closing = ()
+    modules.private = (0,) * n
     modules.offers = tuple(
         (config.estates[s],) if config.start_spaces and config.start_spaces[s] == CHOOSE else ()
         for s in range(n)
@@ -340,9 +341,9 @@ def _start_castle(seat: int) -> int:
     return int(NORMAL_SUPPLY[Colour.DARK_GREEN][-1 - seat])
 
 
-def _start_estate(seat: int, space: int) -> tuple[int, ...]:
-    """``seat``'s estate with only its start castle, on ``space``."""
-    estate = [EMPTY] * SPACE_COUNT
+def _start_estate(seat: int, board: Estate, space: int) -> tuple[int, ...]:
+    """``seat``'s estate on ``board`` with only its start castle, on ``space``."""
+    estate = [EMPTY] * len(board.spaces)
     estate[space] = _start_castle(seat)
     return tuple(estate)
 
@@ -698,6 +699,8 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
     if allowed is not None:
         frontier &= allowed(board, p.occupied)
     reach = _PLACE_REACH[per][k >> 9 & 7][value][workers]  # by colour
+    if board.halves > 1:  # a team board: each half prints the dice of a duchy
+        reach = tuple(mask | mask << SPACE_COUNT for mask in reach)
     for i, tile in enumerate(p.storage):
         colour = TILE_COLOUR[tile]
         mask = frontier & colour_masks[colour] & reach[colour]
@@ -708,7 +711,7 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
                 mask = _without_duplicate_buildings(board, p, tile, mask)
         elif tile == _INN:
             mask = _without_inn_areas(board, p, mask)
-        row = PLACE_TILE[i] if i < _PLACE_ROWS else [PlaceTile(i, s) for s in range(SPACE_COUNT)]
+        row = PLACE_TILE[i] if i < _PLACE_ROWS else [PlaceTile(i, s) for s in board.spaces]
         while mask:
             low = mask & -mask
             actions.append(row[low.bit_length() - 1])
@@ -1209,9 +1212,11 @@ def _finish_phase(state: GameState) -> None:
         state.chance = _event(state.chance_index, _PHASE_EVENT, state.phase, 0)
         return
     state.phase = PHASES
-    if not _rules(state.config).final_scoring:
+    rules = _rules(state.config)
+    if not rules.final_scoring:
         return
-    for seat, p in enumerate(players):
+    for seat in rules.end_scorers(state.config) if rules.end_scorers else range(len(players)):
+        p = players[seat]
         for category, points in end_game_points(p, state.config.edition).items():
             p.add_vp(category, points)
         if state.modules.depot_shields:
@@ -1273,6 +1278,10 @@ def _take_from_depot(state: GameState, depot: int, slot: int) -> int:
 
 
 def _store(turn: _Turn, tile: int) -> None:
+    rules = _BOUND[turn.old.config.variant] or _bind(turn.old.config)
+    if rules.store is not None:
+        rules.store(turn, tile)
+        return
     p = turn.p
     p.storage = storage = (*p.storage, tile)
     if len(storage) > STORAGE_SPACES and not turn.new.modules.shields[turn.seat] & _S4:
@@ -1356,10 +1365,10 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
     p = turn.p
     if not (isinstance(action.storage, int) and 0 <= action.storage < len(p.storage)):
         raise turn.fail(action, f"storage space {action.storage} is empty")
-    if not (isinstance(action.space, int) and 0 <= action.space < SPACE_COUNT):
-        raise turn.fail(action, "estate spaces are 0..36")
-    tile = p.storage[action.storage]
     board = turn.old.boards[turn.seat]
+    if not (isinstance(action.space, int) and 0 <= action.space < len(board.spaces)):
+        raise turn.fail(action, f"estate spaces are 0..{len(board.spaces) - 1}")
+    tile = p.storage[action.storage]
     space = action.space
     if p.occupied >> space & 1:
         raise turn.fail(action, f"space {board.label(space)} is already covered")
@@ -1394,7 +1403,7 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
     estate[space] = tile
     p.estate = tuple(estate)
     p.occupied |= 1 << space
-    p.frontier = (p.frontier | NEIGHBOURS[space]) & ~p.occupied
+    p.frontier = (p.frontier | board.neighbours[space]) & ~p.occupied
     colour = TILE_COLOUR[tile]
     region = board.regions[board.region_of[space]]
     shields = new.modules.shields[turn.seat]
@@ -1847,14 +1856,14 @@ def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
     space = action.space
     allowed = board.dark_green_spaces
     if not (type(space) is int and space in allowed):
-        where = board.label(space) if type(space) is int and 0 <= space < SPACE_COUNT else space
+        where = board.label(space) if type(space) is int and space in board.spaces else space
         spaces = ", ".join(f"{s} ({board.label(s)})" for s in allowed)
         raise turn.fail(action, f"the start castle goes on a dark green space of estate "
                                 f"{board.id}: {spaces}; not {where}")
     p = turn.p
-    p.estate = _start_estate(turn.seat, space)
+    p.estate = _start_estate(turn.seat, board, space)
     p.occupied = 1 << space
-    p.frontier = NEIGHBOURS[space]
+    p.frontier = board.neighbours[space]
     new = turn.new
     boards = list(new.boards)
     boards[turn.seat] = board
@@ -1922,8 +1931,10 @@ class EngineModule:
     ``colour_bonus`` (a colour completed, or all border posts joined) instead of its VP;
     ``after_ship`` once a ship's goods are taken (or none lay anywhere); ``knowledge_placed``
     after a knowledge tile's number is recorded; ``goods_sold(turn, goods, count)`` after a
-    sale is scored. A hook that replaces the base game's rule
-    (``reach``, ``won``, ``colour_bonus``) comes from one module of a game at most.
+    sale is scored; ``store(turn, tile)`` instead of putting a tile taken into the mover's
+    storage; ``end_scorers(config)`` the seats the final scoring scores (instead of every
+    seat). A hook that replaces the base game's rule (``reach``, ``won``, ``colour_bonus``,
+    ``store``, ``end_scorers``) comes from one module of a game at most.
 
     Every module is listed once, in :data:`p2p_burgundy.variants.ENGINE_MODULES`, where the
     client and the bots learn what each adds.
@@ -1950,6 +1961,8 @@ class EngineModule:
     knowledge_placed: Callable[[_Turn, int], None] | None = None
     crane_buildings: tuple[int, ...] = ()
     goods_sold: Callable[[_Turn, int, int], None] | None = None
+    store: Callable[[_Turn, int], None] | None = None
+    end_scorers: Callable[[GameConfig], tuple[int, ...]] | None = None
 
 
 class _Rules:
@@ -1959,9 +1972,10 @@ class _Rules:
     hooks are those of :class:`EngineModule`, each as a tuple of the modules' (in registry
     order), or the one module's where a hook replaces a rule."""
 
-    __slots__ = ("after_ship", "apply", "choices", "colour_bonus", "crane_buildings", "expected",
-                 "final_scoring", "goods_sold", "goods_types", "knowledge_placed", "reach",
-                 "round_setup", "setup", "unreachable", "won")
+    __slots__ = ("after_ship", "apply", "choices", "colour_bonus", "crane_buildings",
+                 "end_scorers", "expected", "final_scoring", "goods_sold", "goods_types",
+                 "knowledge_placed", "reach", "round_setup", "setup", "store", "unreachable",
+                 "won")
 
     def __init__(self, modules: tuple[EngineModule, ...]) -> None:
         self.setup = tuple(m.setup for m in modules if m.setup)
@@ -1973,6 +1987,8 @@ class _Rules:
         self.unreachable = next((m.unreachable for m in modules if m.reach), "")
         self.won = _one(m.won for m in modules)
         self.colour_bonus = _one(m.colour_bonus for m in modules)
+        self.store = _one(m.store for m in modules)
+        self.end_scorers = _one(m.end_scorers for m in modules)
         self.goods_types = max((m.goods_types for m in modules), default=GOODS_SLOTS)
         self.final_scoring = all(m.final_scoring for m in modules)
         self.crane_buildings = (*Building, *(b for m in modules for b in m.crane_buildings))
@@ -2035,7 +2051,7 @@ def _each(hooks: list[Callable[[_Turn], None]]) -> Callable[[_Turn], None]:
     return run
 
 
-_BOUND: list[_Rules | None] = [None] * (2 << len(MODULE_ORDER))  # by GameConfig.variant
+_BOUND: list[_Rules | None] = [None] * (4 << len(MODULE_ORDER))  # by GameConfig.variant
 
 
 def _bind(config: GameConfig) -> _Rules:

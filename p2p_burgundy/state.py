@@ -52,6 +52,7 @@ class Step(IntEnum):
     SHIELD_TILE = 19  # phase end: shield #14 (arg 1: numbered depots) or #15 (arg 0: black)
     SHIELD_GOODS = 20  # shield #5: after a ship, every goods tile of one type
     ORDER = 21  # the solo game: which of the pending steps comes first
+    STOW = 22  # the team game: the tile just taken goes to your storage or the team's
 
 
 EMPTY = -1  # an empty estate space or depot slot
@@ -60,6 +61,9 @@ _PLAYER_FIELDS = (
     "silver", "workers", "goods", "sold", "storage", "estate", "occupied", "frontier",
     "knowledge", "dice", "dice_used", "bought", "bonuses", "breakdown",
 )
+
+
+_MASK_INDICES = (_PLAYER_FIELDS.index("occupied"), _PLAYER_FIELDS.index("frontier"))
 
 
 class PlayerState:
@@ -123,9 +127,15 @@ class PlayerState:
     def has_knowledge(self, number: int) -> bool:
         return bool(self.knowledge >> number & 1)
 
-    def to_tree(self) -> list[object]:
-        # Fields are ints, bools and tuples of ints: msgpack packs them as they are.
-        return [getattr(self, name) for name in _PLAYER_FIELDS]
+    def to_tree(self, wide: bool = False) -> list[object]:
+        """Fields are ints, bools and tuples of ints: msgpack packs them as they are; but on a
+        team board (``wide``: 74 spaces) ``occupied`` and ``frontier`` exceed msgpack's 64-bit
+        ints, and are packed as 10 bytes, big-endian."""
+        tree: list[object] = [getattr(self, name) for name in _PLAYER_FIELDS]
+        if wide:
+            for index in _MASK_INDICES:
+                tree[index] = self.__getattribute__(_PLAYER_FIELDS[index]).to_bytes(10, "big")
+        return tree
 
     def __repr__(self) -> str:
         return f"<PlayerState vp={self.vp} silver={self.silver} workers={self.workers}>"
@@ -146,10 +156,11 @@ _ROUTE_FIELDS = ("routes", "route_goods")  # only with the trade routes module
 _SOLO_FIELDS = ("vp_counter", "vp_target", "goods_out")  # only in the solo game
 _SHIELD_FIELDS = ("depot_shields", "shields", "shield_box", "borrowed", "die_changed",
                   "closing")  # only with the shields module
+_TEAM_FIELDS = ("private",)  # only in the team game
 
 
 _MODULE_FIELDS = (_SETUP_FIELDS + _INN_FIELDS + _BORDER_FIELDS + _ROUTE_FIELDS + _SOLO_FIELDS
-                  + _SHIELD_FIELDS)
+                  + _SHIELD_FIELDS + _TEAM_FIELDS)
 
 
 class ModuleFields:
@@ -177,6 +188,7 @@ class ModuleFields:
     borrowed: int
     die_changed: bool
     closing: tuple[int, ...]
+    private: tuple[int, ...]
 
     def copy(self) -> ModuleFields:
         new = ModuleFields.__new__(ModuleFields)
@@ -235,6 +247,8 @@ class GameState:
       ``closing`` the seats still to play their turn of the phase end (shields #14 and #15,
       tribute), the one playing first; empty otherwise. ``depot_shields`` is empty without
       the module.
+    - ``private`` (the team game): per seat, how many tiles at the front of its ``storage``
+      are its own; the rest are its team's shared storage, the same at both of its seats.
     - ``offers``: per seat, the estate ids it still chooses from during set-up (its board's
       two sides in the experts' set-up, side 0 first; its one estate when only the start space
       is chosen); empty once chosen. Until a seat has chosen, ``boards[seat]`` is a
@@ -280,6 +294,7 @@ class GameState:
     borrowed: int = _module_field("borrowed")  # type: ignore[assignment]
     die_changed: bool = _module_field("die_changed")  # type: ignore[assignment]
     closing: tuple[int, ...] = _module_field("closing")  # type: ignore[assignment]
+    private: tuple[int, ...] = _module_field("private")  # type: ignore[assignment]
 
     def clone(self) -> GameState:
         """A copy sharing all (immutable) field values: cheap enough for search."""
@@ -356,7 +371,7 @@ class GameState:
         the set-up's ``offers`` when the config has set-up choices, ``inns`` with the inns
         module, ``border_ranks`` with border-post duchies, ``routes`` and ``route_goods`` with
         the trade routes module, ``vp_counter``, ``vp_target`` and ``goods_out`` in the solo
-        game, the shield fields with the shields module)."""
+        game, the shield fields with the shields module, ``private`` in the team game)."""
         out: list[object] = []
         for name in _GAME_FIELDS:
             value = getattr(self, name)
@@ -365,7 +380,8 @@ class GameState:
             elif name == "boards":
                 out.append([b.id for b in self.boards])
             elif name == "players":
-                out.append([p.to_tree() for p in self.players])
+                wide = bool(self.config.teams)
+                out.append([p.to_tree(wide) for p in self.players])
             elif name == "chance":
                 c = self.chance
                 out.append(None if c is None else [c.index, int(c.kind), c.phase, c.round])
@@ -383,6 +399,8 @@ class GameState:
             out += [self.vp_counter, self.vp_target, self.goods_out]
         if self.config.has(Module.SHIELDS):
             out += [getattr(self, name) for name in _SHIELD_FIELDS]
+        if self.config.teams:
+            out.append(self.private)
         return out
 
     def __repr__(self) -> str:

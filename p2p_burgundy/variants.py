@@ -1,7 +1,7 @@
-"""Every engine module, in one registry: the solo game and the expansion modules, each as the
-rows it adds to the rules (:class:`p2p_burgundy.rules.EngineModule`). A game binds the rows of
-the modules its config plays, once per variant; the client and the bots read here what each
-module adds (its steps and what they ask, its tiles, its scoring categories).
+"""Every engine module, in one registry: the solo game, the team game and the expansion
+modules, each as the rows it adds to the rules (:class:`p2p_burgundy.rules.EngineModule`). A
+game binds the rows of the modules its config plays, once per variant; the client and the bots
+read here what each module adds (its steps and what they ask, its tiles, its scoring categories).
 """
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ from .config import GameConfig
 from .extra_tiles import EXTRA_TILES
 from .rules import EngineModule
 from .solo import SOLO
+from .team import TEAM
 from .trade_routes import TRADE_ROUTES
 from .white_castles import WHITE_CASTLES
 
-ENGINE_MODULES: tuple[EngineModule, ...] = (EXTRA_TILES, WHITE_CASTLES, TRADE_ROUTES, SOLO)
+ENGINE_MODULES: tuple[EngineModule, ...] = (EXTRA_TILES, WHITE_CASTLES, TRADE_ROUTES, SOLO,
+                                             TEAM)
 """Every engine module, each once; a game plays those whose ``plays(config)`` holds."""
 
 
