@@ -282,7 +282,7 @@ class GameConfig:
             for board in boards:
                 if board.team:
                     raise ConfigError(f"{board.id} is a team board: it is played in the team "
-                                      "game (give the teams), by four players")
+                                      "game (--teams), by four players")
 
     @property
     def team_game(self) -> bool:
