@@ -553,7 +553,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
             await _resume(peer, args)
         elif args.host:
             config = table_config(args.players, args.edition, args.estate, args.setup,
-                                  args.modules, args.board)
+                                  args.modules, args.board, teams=args.teams)
             await peer.host(config, name, args.colour or COLOURS[0])
             log.write(f"hosting at {peer.address[0]}:{peer.address[1]} "
                       f"[{fingerprint(peer.identity.public_key)}]\n")

@@ -254,11 +254,12 @@ class LanLobby:
     def host(self, players: int, name: str, colour: str, edition: str = "2011",
              setup: Setup | None = None, estate: str | None = None,
              modules: tuple[Module, ...] = (), board: Estate | None = None,
-             hints: bool = False) -> None:
+             hints: bool = False, teams: bool = False) -> None:
         """Open a table: everyone on ``estate`` (default 1) or a ``board`` of one's own, or
         the experts' ``setup``; with the expansion ``modules``; ``hints`` from a bot allowed
-        or not."""
-        config = table_config(players, Edition(edition), estate, setup, modules, board, hints)
+        or not; the team game with ``teams``."""
+        config = table_config(players, Edition(edition), estate, setup, modules, board, hints,
+                              teams=teams)
         self.thread.call(self.peer.host(config, name, colour))
 
     def join(self, table: TableInfo | tuple[str, int], name: str, colour: str,
@@ -695,16 +696,17 @@ async def _agree_seat_to_bot(peer: Peer, seat: int) -> int:
 def quick_bot_game(home: Path, bots: int, name: str,
                    colour: str = COLOURS[0], strategy: str = "greedy",
                    timeout: float = 30.0, gone_after: float = GONE_AFTER,
-                   setup: Setup | None = None, modules: tuple[Module, ...] = ()
-                   ) -> tuple[PeerThread, NetTable]:
+                   setup: Setup | None = None, modules: tuple[Module, ...] = (),
+                   teams: bool = False) -> tuple[PeerThread, NetTable]:
     """Host a table on loopback, fill it with ``bots`` local bot peers, start it (2019
-    edition when ``modules`` are in play). Hints are allowed: only our own bots play."""
+    edition when ``modules`` are in play, or the team game with ``teams``). Hints are
+    allowed: only our own bots play."""
     thread = PeerThread()
     try:
         thread.open(home, interface=LOOPBACK, mdns=False)
         lobby = LanLobby(thread)
-        lobby.host(bots + 1, name, colour, "2019" if modules else "2011", setup=setup,
-                   modules=modules, hints=True)
+        lobby.host(bots + 1, name, colour, "2019" if modules or teams else "2011", setup=setup,
+                   modules=modules, hints=True, teams=teams)
         lobby.add_bots(bots, strategy)
         deadline = time.monotonic() + timeout
         while lobby.game is None:

@@ -15,7 +15,8 @@ runner to carry out; :mod:`.lobbyrender` draws the model. Keys are data:
 >>> dispatch_lobby(model, "h"); model.page
 <Page.HOST: 'host'>
 >>> dispatch_lobby(model, "KEY_RIGHT"); dispatch_lobby(model, "^J")
-Host(players=3, edition='2011', estate=None, setup=None, modules=(), board=None, hints=False)
+Host(players=3, edition='2011', estate=None, setup=None, modules=(), board=None, hints=False, \
+teams=False)
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ class Host:
     modules: tuple[Module, ...] = ()  # the 2019 expansion modules
     board: Estate | None = None  # everyone on this board of one's own (--estate-file)
     hints: bool = False  # players may ask a bot what it would do
+    teams: bool = False  # the team game (4 players: seats 0 and 2 against 1 and 3)
 
 
 @dataclass(frozen=True, slots=True)
