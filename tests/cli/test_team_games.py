@@ -7,14 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from p2p_burgundy import state_hash
+from p2p_burgundy import Edition, GameConfig, new_game, state_hash
+from p2p_burgundy.actions import Stow
 from p2p_burgundy.cli.estates import table_config
+from p2p_burgundy.cli.gamejson import action_json, state_json
 from p2p_burgundy.cli.main import main, parse
 from p2p_burgundy.cli.netplay import quick_bot_game
+from p2p_burgundy.cli.strategies.mcts import MctsStrategy, SearchParams
 from p2p_burgundy.cli.tui.table import LocalTable
 from p2p_burgundy.estate import PROVISIONAL_TEAM_BOARD
 from p2p_burgundy.net.audit import audit_file
-from p2p_burgundy.scoring import outcome
+from p2p_burgundy.scoring import Category, outcome
+from tests.cli.schemas import problems
+from tests.engine.helpers import resolve_all
 
 from .tui.netgames import play_out
 
@@ -77,3 +82,38 @@ def test_a_networked_team_game_is_played_to_the_end_and_verifies(tmp_path: Path,
             f"{result.team_scores[0]} VP against {result.team_scores[1]} VP for "
             f"{table.names[lost[0]]} and {table.names[lost[1]]} (decided by "
             f"{result.decided_by})") in capsys.readouterr().out
+
+
+def _with_points(state, seat: int, points: int):
+    """``state`` with ``points`` more VP (as a region's) at ``seat``."""
+    new = state.clone()
+    players = list(new.players)
+    p = players[seat] = players[seat].copy()
+    p.add_vp(Category.REGIONS, points)
+    new.players = tuple(players)
+    return new
+
+
+@pytest.mark.parametrize("value", ["greedy", "learned"])
+def test_the_bots_count_their_partners_points_as_their_own(value):
+    state = resolve_all(new_game(GameConfig(4, Edition.E2019, teams=TEAMS)))
+    partner_scored = _with_points(state, 2, 10)  # A2 scores: A1's team
+    bot = MctsStrategy(params=SearchParams(opponents=1.0, value=value))
+    leaf = bot._leaf
+    assert leaf(partner_scored, 0) - leaf(state, 0) == pytest.approx(10)
+    assert leaf(partner_scored, 1) == pytest.approx(leaf(state, 1))  # team B's value
+    # the search judges its team against the other team, never against its partner
+    assert bot._judge(partner_scored, 0) - bot._judge(state, 0) == pytest.approx(10)
+    assert bot._judge(partner_scored, 1) - bot._judge(state, 1) == pytest.approx(-10)
+    assert bot._judge(partner_scored, 3) - bot._judge(state, 3) == pytest.approx(-10)
+
+
+def test_an_engine_sees_the_teams_the_team_board_and_whose_tiles_are_stored():
+    state = resolve_all(new_game(GameConfig(4, Edition.E2019, teams=TEAMS)))
+    doc = state_json(state)
+    assert problems(doc, "state") == []
+    assert doc["teams"] == [[0, 2], [1, 3]]
+    seat = doc["seats"][0]
+    assert len(seat["spaces"]) == len(seat["neighbours"]) == 74 and seat["own_storage"] == 0
+    assert seat["neighbours"][21] == [14, 20, 27, 46, 52, 59]  # the castle, across the seam
+    assert action_json(Stow(1, -1)) == {"type": "stow", "shared": 1, "discard": -1}
