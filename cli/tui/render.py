@@ -27,11 +27,11 @@ from typing import NamedTuple
 
 from p2p_burgundy import GameState, outcome
 from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, PHASES, ROUNDS, depot_spaces
-from p2p_burgundy.estate import ROW_LENGTHS, post_spaces, row_col
+from p2p_burgundy.estate import ROW_LENGTHS, SPACE_COUNT, post_spaces, row_col
 from p2p_burgundy.rules import INN_DEPOT
 from p2p_burgundy.scoring import categories, end_game_points
 from p2p_burgundy.shields import shield_numbers
-from p2p_burgundy.state import EMPTY
+from p2p_burgundy.state import EMPTY, Step
 from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 from p2p_burgundy.trade import BONUS_SHORT, route_spaces
 
@@ -50,6 +50,7 @@ from .texts import (
     help_for,
     seat_name,
     tile_code,
+    tile_code2,
 )
 
 
@@ -197,15 +198,57 @@ def estate_lines(state: GameState, seat: int, names: Sequence[str],
     """A title and the 37 spaces on 7 offset rows; empty spaces show colour letter and
     die number (``B3``), covered ones the tile code (``Kn12``)."""
     board = state.boards[seat]
+    if board.team:
+        title = f"{seat_name(names, seat)}'s team board ({board.id})"
+        return [[Seg(title, Style.TITLE)], *team_rows(state, seat, marks or {})]
     posts = ", P: border post" if board.border_posts else ""
     title = f"{seat_name(names, seat)}'s estate (board {board.id}{posts})"
     return [[Seg(title, Style.TITLE)], *estate_rows(state, seat, marks or {}, CELL)]
 
 
+TEAM_CELL = 3  # columns per space of a team board: its two halves side by side in 42
+
+
+def team_rows(state: GameState, seat: int, marks: Marks) -> list[Line]:
+    """A team board's 74 spaces: its two halves side by side, each on 7 offset rows of 3
+    columns a space; an empty space shows colour letter and die (``B3``), a covered one its
+    2-letter code in lower case (``wr``). A choosable space is highlighted, the one under the
+    cursor also marked ``<``, a changed one ``*``."""
+    board = state.boards[seat]
+    player = state.players[seat]
+    rows: list[Line] = [[] for _ in ROW_LENGTHS]
+    for half in range(board.halves):
+        for row, length in enumerate(ROW_LENGTHS):
+            pad = TEAM_CELL * (7 - length) // 2
+            rows[row].append(Seg(" " * pad))
+            first = half * SPACE_COUNT + sum(ROW_LENGTHS[:row])
+            for space in range(first, first + length):
+                tile = player.estate[space]
+                if tile == EMPTY:
+                    colour = board.colours[space]
+                    content = f"{COLOUR_LETTERS[colour]}{board.dice[space]}"
+                    style = Style.SPACE + colour
+                else:
+                    content, style = tile_code2(tile), Style.TILE + TILE_COLOUR[tile]
+                mark = marks.get(("space", space, 0))
+                if mark is None:
+                    rows[row].append(Seg(f"{content} ", style))
+                elif mark[0] == Style.CHANGED:
+                    rows[row].append(Seg(f"{content}*", Style.CHANGED))
+                else:
+                    tail = "<" if mark[0] == Style.CURSOR else " "
+                    rows[row].append(Seg(f"{content}{tail}", mark[0], mark[1]))
+            rows[row].append(Seg(" " * (7 * TEAM_CELL - pad - length * TEAM_CELL)))
+    return rows
+
+
 def estate_rows(state: GameState, seat: int, marks: Marks, cell: int) -> list[Line]:
     """The 37 spaces on 7 offset rows of ``cell`` columns a space (6 leaves room for the
-    marks of a choice; 5 is the narrow form, for looking only)."""
+    marks of a choice; 5 is the narrow form, for looking only); a team board's as
+    :func:`team_rows`."""
     board = state.boards[seat]
+    if board.team:
+        return team_rows(state, seat, marks)
     player = state.players[seat]
     posts = post_spaces(board)
     rows: list[Line] = [[Seg(" " * (cell * (7 - n) // 2))] for n in ROW_LENGTHS]
@@ -250,6 +293,32 @@ def others_lines(state: GameState, seats: Sequence[int], names: Sequence[str],
     return lines
 
 
+def _storage_cell(tile: int | None, index: int, marks: Marks) -> Line:
+    """Storage space ``index`` (its number from 1, and its ``tile`` or ``---``), choosable."""
+    content = "---" if tile is None else tile_code(tile)
+    style = Style.DIM if tile is None else Style.TILE + TILE_COLOUR[tile]
+    return [Seg(f" {index + 1}"), _marked(("storage", index, 0), f"{content:<4}", marks, style)]
+
+
+def team_storage_line(state: GameState, seat: int, marks: Marks, star: str = "") -> Line:
+    """The team game's storage: the player's own spaces, then the team's (numbered as the
+    choices number them), and a tile just taken that waits to be stowed."""
+    board = state.boards[seat]
+    stored = state.players[seat].storage
+    own = state.private[seat]
+    waiting = bool(state.pending) and state.pending[-1][0] == Step.STOW
+    held = stored[:-1] if waiting else stored
+    line: Line = [Seg(f"Own{star}", Style.BOLD)]
+    for i in range(max(board.private_storage, own)):
+        line += _storage_cell(held[i] if i < own else None, i, marks)
+    line.append(Seg(f" Team{star}", Style.BOLD))
+    for i in range(own, own + max(board.shared_storage, len(held) - own)):
+        line += _storage_cell(held[i] if i < len(held) else None, i, marks)
+    if waiting:
+        line.append(Seg(f" new {tile_code(stored[-1])}", Style.CHANGED))
+    return line
+
+
 def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
                    width: int = 42, changed: Changes = frozenset()) -> list[Line]:
     """Storage, goods, silverlings, workers, VP, dice (a used die in parentheses), bonus
@@ -257,12 +326,12 @@ def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
     marks = marks or {}
     p = state.players[seat]
     star = {k: "*" if (k, seat, 0) in changed else "" for k in ("storage", "goods")}
-    storage: Line = [Seg(f"Storage{star['storage']}:", Style.BOLD)]
-    for i in range(max(3, len(p.storage))):
-        content = tile_code(p.storage[i]) if i < len(p.storage) else "---"
-        storage.append(Seg(f" {i + 1}"))
-        style = Style.TILE + TILE_COLOUR[p.storage[i]] if i < len(p.storage) else Style.DIM
-        storage.append(_marked(("storage", i, 0), f"{content:<4}", marks, style))
+    if state.boards[seat].team:
+        storage = team_storage_line(state, seat, marks, star["storage"])
+    else:
+        storage = [Seg(f"Storage{star['storage']}:", Style.BOLD)]
+        for i in range(max(3, len(p.storage))):
+            storage += _storage_cell(p.storage[i] if i < len(p.storage) else None, i, marks)
     goods: Line = [Seg(f"Goods{star['goods']}:", Style.BOLD)]
     stored = [g for g in range(1, 7) if p.goods[g]]
     for g in stored:

@@ -74,6 +74,28 @@ def tile_code(tile: int) -> str:
     return OTHER_CODES[Tile(tile)]
 
 
+def tile_code2(tile: int) -> str:
+    """A code of 2 characters for a tile placed on a team board (74 spaces in a pane made
+    for 37), in lower case so it never reads as an empty space's colour and die: ``wr`` a
+    warehouse, ``p4`` 4 pigs (``h`` for hens), ``k7`` knowledge #7 (``12`` for #12), ``sh`` a
+    ship.
+
+    >>> [tile_code2(t) for t in (0, Tile.PIG_4, Tile.KNOWLEDGE_7, Tile.KNOWLEDGE_12, Tile.SHIP)]
+    ['wr', 'p4', 'k7', '12', 'sh']
+    """
+    if tile >= FACE_DOWN:
+        return "bk"
+    colour = TILE_COLOUR[tile]
+    if colour == Colour.LIGHT_GREEN:
+        return f"{'csphg'[ANIMAL_TYPE[tile]]}{ANIMAL_COUNT[tile]}"  # h: hens
+    if colour == Colour.YELLOW:
+        number = KNOWLEDGE_NUMBER[tile]
+        return f"k{number}" if number < 10 else str(number)
+    if tile == Tile.CARPENTERS_WORKSHOP:
+        return "cp"
+    return tile_code(tile)[:2].lower()
+
+
 def tile_label(tile: int) -> str:
     """Code and name: how menus and the log name a tile.
 
