@@ -188,17 +188,24 @@ def key_name(key: str | int) -> str:
 
 def footer_keys(model: Model, context: Context | None = None) -> list[tuple[str, str]]:
     """(key, label) pairs that work now (or in ``context``), for the footer: the choices'
-    keys first."""
+    keys first, then what just became relevant, then the rest."""
     context = context or model.context()
-    keys: list[tuple[str, str]] = []
+    head: list[tuple[str, str]] = []
     if context in HANDOVER_CONTEXTS and model.handover_seat() is not None:
-        keys.append(HANDOVER_KEY)  # just became what matters most: first, whatever is open
+        head.append(HANDOVER_KEY)  # just became what matters most: first, whatever is open
     if context == Context.PLAY:
         option_keys = [o.key for o in model.options()]
         if option_keys:
             shown = " ".join(option_keys) if len(option_keys) <= 4 else \
                 f"{option_keys[0]}-{option_keys[-1]}"
-            keys.append((shown, "choose"))
+            head.append((shown, "choose"))
+    # Just relevant: the key the lesson asks for next (a page to open), and M while the
+    # others' moves are marked (until our first choice).
+    asked = next((line.split()[1:2] for line in model.lesson_text()
+                  if line.startswith("Press: ")), [])
+    catching_up = bool(model.changes) and context in (Context.PLAY, Context.WAIT)
+    relevant: list[tuple[str, str]] = []
+    rest: list[tuple[str, str]] = []
     for key, ((handler, *_), label) in KEYMAP[context].items():
         if handler == "ask_seat_to_bot":
             continue  # only offered once a player has been gone a while, and then first
@@ -206,9 +213,16 @@ def footer_keys(model: Model, context: Context | None = None) -> list[tuple[str,
             continue  # a spectator authors nothing: no resigning, no chat
         if handler == "ask_resign" and isinstance(model.table, Endable) and model.table.may_end:
             label = "end the game"  # the only player left: R ends it, as the winner
-        if label and (key, label) != ("^J", "choose"):
-            keys.append((KEY_NAMES.get(key, key), label))
-    return keys
+        if not label or (key, label) == ("^J", "choose"):
+            continue
+        entry = (KEY_NAMES.get(key, key), label)
+        if [entry[0]] == asked:
+            relevant.insert(0, entry)
+        elif handler == "catch_up" and catching_up:
+            relevant.append(entry)
+        else:
+            rest.append(entry)
+    return [*head, *relevant, *rest]
 
 
 def dispatch(model: Model, key: str) -> Command | None:

@@ -5,8 +5,8 @@ The deal and the words are in :mod:`.lessons`. Each step says what to press and 
 ``Press:`` line follows every key, inside a choice of several keys too. The table accepts
 only the lesson's turn, so a step is checked when the turn ends (and the pane says at once
 when a choice strays: ``u`` takes it back, Esc goes back up the menu). Between two of the
-lesson's turns the greedy bot plays both seats at once, so that the whole game fits in a
-quarter of an hour. Progress (steps done) is saved after every turn and page in
+lesson's turns the greedy bot plays both seats at once, so that the whole game fits in 15
+to 20 minutes. Progress (steps done) is saved after every turn and page in
 ``learn.json`` in the data directory: leaving with ``q`` and starting ``burgundy learn`` again
 goes on from there.
 
@@ -14,7 +14,7 @@ goes on from there.
 >>> table = lesson.table("Ann")
 >>> _ = table.poll()
 >>> lesson.instruction(table.state, [])[:2]
-['Lesson 1 of 44: dice and workers', 'Press: 1 w']
+['Lesson 1 of 64: dice and workers', 'Press: 1 w']
 """
 
 from __future__ import annotations

@@ -4,13 +4,15 @@ One game on :data:`SEED` against a bot. Phase A is played turn by turn (the bot'
 written down in :data:`BOT_TURNS`); after it the lesson looks at the scores page and the tile
 guide, then jumps to chosen turns of the later phases: between two lesson turns the greedy
 bot plays both seats, through the engine like any turn, so every position is one the rules
-reach. The lesson's turns are the ones in which a city hall, knowledge tiles, a watchtower,
-mines, full regions, a bonus tile, a phase end and the last turn of the game come up; after
-the game's end the final scoring closes the lesson.
+reach. The lesson's turns are the ones in which every building is built (a city hall placing
+a boarding house, churches, a watchtower, a bank, a warehouse, a market, a carpenter's
+workshop), knowledge tiles, a full storage, mines, regions filled in phases B to E, the black
+depot, the turn order, a bonus tile, a phase end with mine income and the last turn of the
+game come up; after the game's end the final scoring closes the lesson.
 
 Every number and tile a step names is checked against the position it is played on
 (``tests/cli/tui/test_learn.py``): change a move, and that test says which words no longer
-hold.
+hold. The same test measures how long the whole lesson takes a newcomer (15 to 20 minutes).
 """
 
 from __future__ import annotations
@@ -178,14 +180,24 @@ LESSON: tuple[LessonTurn | LessonPage, ...] = (
         S("ending the turn",
           "Press e. The bot's turn ends phase B; the lesson goes on in phase C.",
           (END_TURN,)))),
+    T(2, 0, (
+        S("a warehouse",
+          "Round 1 of phase C. Your 3 takes the warehouse from depot 3: once built, it sells "
+          "all goods of one type at once, with no die.",
+          (UseDie(1), TakeTile(3, 1))),
+        S("a full storage",
+          "Your 1 takes the watchtower from depot 1. Your storage is full now: three tiles. "
+          "Taking another would first throw one of them away.",
+          (UseDie(0), TakeTile(1, 0))),
+        S("ending the turn", "Press e.", (END_TURN,)))),
     T(2, 1, (
+        S("selling at once",
+          "Round 2 of phase C. Your 2 builds the warehouse on a beige 2, and it sells your 2 "
+          "brown goods: 4 VP and 1 silverling.",
+          (UseDie(0), PlaceTile(1, 13), SellGoods(5))),
         S("placing knowledge",
-          "Round 2 of phase C. Knowledge tiles go on yellow spaces: your 2 places #23 there.",
-          (UseDie(0), PlaceTile(0, 30))),
-        S("more animals",
-          "Your 1 places the 4 sheep on your pasture: 4 VP. Each time more sheep join that "
-          "pasture, all its sheep score again.",
-          (UseDie(1), PlaceTile(1, 5))),
+          "Knowledge tiles go on yellow spaces: a worker turns your 1 into a 2 for #23.",
+          (UseDie(1), PlaceTile(0, 30))),
         S("ending the turn", "Press e.", (END_TURN,)))),
     T(2, 2, (
         S("planning again",
@@ -210,9 +222,8 @@ LESSON: tuple[LessonTurn | LessonPage, ...] = (
         S("ending the turn", "Press e.", (END_TURN,)))),
     T(2, 4, (
         S("selling for silver",
-          "Your last worker turns your 6 into the 5 of your 2 brown goods: 4 VP and 1 "
-          "silverling.",
-          (UseDie(1), SellGoods(5))),
+          "Your 6 sells your orange goods tile: 2 VP and 1 silverling.",
+          (UseDie(1), SellGoods(6))),
         S("placing a mine",
           "Mines go on grey spaces: your 1 places the mine.",
           (UseDie(0), PlaceTile(0, 29))),
@@ -220,28 +231,86 @@ LESSON: tuple[LessonTurn | LessonPage, ...] = (
           "Press e. After the bot's turn phase C ends: each player's mines pay (yours 1 "
           "silverling), and the depots are filled for phase D.",
           (END_TURN,)))),
-    T(4, 0, (
+    T(3, 0, (
+        S("phase D",
+          "Round 1 of phase D, with full depots again. Your 3 takes 2 workers.",
+          (UseDie(0), TakeWorkers())),
+        S("a market",
+          "One worker turns your 5 into a 6: take the market from depot 6. Once built, a "
+          "market takes a ship or an animal from a numbered depot.",
+          (UseDie(1), TakeTile(6, 0))),
+        S("ending the turn", "Press e.", (END_TURN,)))),
+    T(3, 1, (
+        S("building the market",
+          "Your 5 builds the market on a beige 5, and it takes the 4 pigs from depot 3.",
+          (UseDie(1), PlaceTile(1, 23), TakeTile(3, 0))),
+        S("pigs score again",
+          "Your 1 places them in the pasture of your pigs: all 11 pigs there score again, "
+          "11 VP.",
+          (UseDie(0), PlaceTile(1, 5))),
+        S("ending the turn",
+          "Press e. The bot plays round 3 for you; the lesson goes on in round 4.",
+          (END_TURN,)))),
+    T(3, 3, (
+        S("turn order",
+          "Round 4 of phase D. Your 1 places a ship: a step up the turn order, and depot 2's "
+          "goods.",
+          (UseDie(1), PlaceTile(0, 16), TakeGoods((2,), (1, 3)))),
+        S("buying cows",
+          "Spend 2 silverlings on the 3 cows in the black depot.",
+          (Buy(0, 0, Payment.SILVER),)),
+        S("a phase D region",
+          "Your 6 places the other ship, and takes depot 3's goods. It fills that river of 3 "
+          "spaces: 6 VP, and 4 more for filling it in phase D.",
+          (UseDie(0), PlaceTile(0, 15), TakeGoods((3,), (3,)))),
+        S("ending the turn",
+          "Press e. The bot plays on for you, up to round 2 of phase E.", (END_TURN,)))),
+    T(4, 1, (
         S("phase E",
-          "The bot played phase D for you; phase E is the last. Your 1 places a ship; it "
-          "takes depot 2's goods (a third type).",
-          (UseDie(0), PlaceTile(1, 21), TakeGoods((2,), (4,)))),
+          "Round 2 of phase E, the last phase. Your first 3 takes 2 workers.",
+          (UseDie(0), TakeWorkers())),
+        S("the pasture filled",
+          "Two workers turn your other 3 into a 5: the 3 pigs the bot took for you fill "
+          "your pasture of 5 spaces. Its 14 pigs score, the pasture 15 VP and 2 for phase E.",
+          (UseDie(1), PlaceTile(1, 9))),
         S("a bonus tile",
-          "Your 4 places the other ship: every blue space is filled, and the first to fill a "
-          "colour takes its bonus tile: 5 VP, with 6 for the river and 2 for phase E. Then "
-          "depot 3's goods.",
-          (UseDie(1), PlaceTile(1, 20), TakeGoods((3,), (1,)))),
+          "Press e. That pasture was your last empty light green space: the first to fill "
+          "every space of a colour takes its bonus tile, 5 VP.", (END_TURN,)))),
+    T(4, 2, (
+        S("selling again",
+          "Your 3 sells your 3 pink goods: 6 VP and 1 silverling.",
+          (UseDie(1), SellGoods(3))),
+        S("buying a workshop",
+          "Buy the carpenter's workshop from the black depot: once built, it takes a "
+          "building from a numbered depot.",
+          (Buy(0, 2, Payment.SILVER),)),
+        S("a ship's goods",
+          "Your last worker turns your 5 into a 4 for a ship: it takes the goods of depot 3.",
+          (UseDie(0), PlaceTile(1, 20), TakeGoods((3,), (1, 3, 6)))),
+        S("ending the turn", "Press e.", (END_TURN,)))),
+    T(4, 3, (
+        S("the workshop builds",
+          "Your 6 builds the carpenter's workshop on a beige 6, and it takes the market from "
+          "depot 1.",
+          (UseDie(0), PlaceTile(1, 28), TakeTile(1, 0))),
+        S("knowledge #1",
+          "Your 4 places knowledge #1 on a yellow 4: a city may now hold the same building "
+          "twice.",
+          (UseDie(1), PlaceTile(0, 34))),
         S("ending the turn", "Press e.", (END_TURN,)))),
     T(4, 4, (
         S("the last turn",
-          "Round 5 of phase E: your last turn. Your 3 places the boarding house: 4 workers, "
-          "and 8 VP for filling its city in phase E.",
-          (UseDie(1), PlaceTile(1, 14))),
-        S("a last sale",
-          "Two of those workers turn your 5 into the 3 of your 3 pink goods: 6 VP.",
-          (UseDie(0), SellGoods(3))),
+          "Round 5 of phase E: your last turn. Your 5 takes 2 workers.",
+          (UseDie(0), TakeWorkers())),
+        S("a second market",
+          "One worker turns your 3 into a 2 for the market, in the city of your first one "
+          "(#1 allows it): filling that city of 3 spaces scores 6 VP and 2 for phase E. It "
+          "takes the 2 chickens from depot 6.",
+          (UseDie(1), PlaceTile(0, 22), TakeTile(6, 1))),
         S("the end of the game",
-          "Press e. The bot plays the game's last turn; then the final scores show, and s "
-          "turns to the board and the lesson's last words.",
+          "Press e. The chickens stay in storage, where a tile scores nothing. The bot "
+          "plays the game's last turn; then the final scores show, and s turns to the "
+          "board and the lesson's last words.",
           (END_TURN,)))),
     LessonPage(
         "the final scoring",

@@ -580,7 +580,7 @@ LOBBY_KEYMAP: dict[Page, dict[str, tuple[Handler, str]]] = {
         "r": (("toggle_ready",), "ready"),
         "s": (("start",), "start"),
         "b": (("fill_with_bots",), "bots"),
-        "w": (("toggle_web",), "web page"),
+        "w": (("toggle_web",), "web"),
         "x": (("ask_remove",), "remove"),
         **{str(n): (("seat_number", str(n)), "") for n in range(2, 5)},
         "n": (("edit_name",), "name"),
@@ -632,22 +632,37 @@ def dispatch_lobby(model: LobbyModel, key: str) -> LobbyCommand | None:
     return method(*(int(a) for a in args))
 
 
-def lobby_footer(model: LobbyModel) -> list[tuple[str, str]]:
-    """(key, label) pairs for the footer of the current page."""
+def lobby_keys(model: LobbyModel) -> list[tuple[str, str]]:
+    """(key, label) pairs of every key that works on the current page (its help lists
+    them)."""
     page = model.context()
     if model.helping and page != Page.TOO_SMALL:
         return [("?", "back")]
     at = model.view.table
     hidden: set[str] = set()
-    if page == Page.LOBBY and at is not None:
-        hidden = {"ready"} if at.hosting else {"start", "bots", "remove"}
+    if page == Page.LOBBY:  # a member's keys, or the host's (nobody's while opening)
+        hidden = {"ready"} if at is not None and at.hosting else {"start", "bots", "remove"}
     if page == Page.ADDRESS:
         return [("Enter", "join"), ("Esc", "back"), ("?", "help")]
     return [(_KEY_NAMES.get(k, k), label) for k, (_, label) in LOBBY_KEYMAP[page].items()
             if label and label not in hidden]
 
 
+NAMED_ON_PAGE: dict[Page, frozenset[str]] = {
+    Page.TABLES: frozenset({"b", "h", "a", "l"}),
+    Page.HOST: frozenset({"2", "e", "t", "w", "Space", "m"}),
+}
+"""Keys a page shows beside what they do (a row of the tables page, a setting of the host
+page): the footer leaves them out, so that the rest fits 80 columns whole."""
+
+
+def lobby_footer(model: LobbyModel) -> list[tuple[str, str]]:
+    """(key, label) pairs for the footer of the current page."""
+    named = frozenset() if model.helping else NAMED_ON_PAGE.get(model.context(), frozenset())
+    return [(key, label) for key, label in lobby_keys(model) if key not in named]
+
+
 __all__ = ["LOBBY_KEYMAP", "AddBots", "AtTable", "Host", "Join", "Learn", "Leave", "LobbyCommand",
            "LobbyModel", "LobbyView", "Page", "PlayBots", "QuitLobby", "Remove", "ServeWeb",
            "SetMe", "Start",
-           "dispatch_lobby", "lobby_footer", "start_hint"]
+           "dispatch_lobby", "lobby_footer", "lobby_keys", "start_hint"]

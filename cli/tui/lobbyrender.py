@@ -20,6 +20,7 @@ from .lobbymodel import (
     LobbyModel,
     Page,
     lobby_footer,
+    lobby_keys,
     start_hint,
 )
 from .render import Canvas, Line, Seg, Style, fit, footer_line, too_small_lines
@@ -65,8 +66,8 @@ PAGE_HELP: dict[Page, tuple[str, ...]] = {
         "nobody is in the middle. Press r when you are ready; the host starts once every",
         "seat is taken and everyone is ready, or fills the free seats with bots (b), and",
         "removes a member with x and its seat number. Whoever is silent for 10 s, or does",
-        "not accept the start in 10 s, loses its seat. w shows the address (and a QR code)",
-        "of the big screen: the whole table, read-only, in any browser on the LAN.",
+        "not accept the start in 10 s, loses its seat. w shows the address (and a QR",
+        "code) of the big screen: the whole table, read-only, in any browser on the LAN.",
     ),
     Page.EDIT: ("Type the name the others will see (at most 16 characters), then Enter.",),
 }
@@ -111,7 +112,7 @@ def render_lobby(model: LobbyModel, width: int, height: int) -> Canvas:
 def help_lines(model: LobbyModel, title: str, width: int) -> list[Line]:
     """The help page of the current page: what it is for and the keys that work on it."""
     saved, model.helping = model.helping, False
-    keys = ", ".join(f"{key} {label}" for key, label in lobby_footer(model))
+    keys = ", ".join(f"{key} {label}" for key, label in lobby_keys(model))
     model.helping = saved
     lines: list[Line] = [[Seg(fit(f"Help: {title}", width), Style.TITLE)], []]
     lines += [[Seg(fit(line, width))] for line in PAGE_HELP[model.page]]
@@ -225,22 +226,30 @@ def address_lines(model: LobbyModel, width: int) -> list[Line]:
     return [
         [Seg("Address: ", Style.BOLD), Seg(fit(model.typing + "_", width - 10), Style.CURSOR)],
         [],
-        [Seg(fit("Type the host's address and port, as its screen shows it (for example "
-                 "192.168.1.20:40123),", width))],
-        [Seg(fit("then Enter. This works where the LAN drops multicast. Esc goes back.",
-                 width))],
+        *([Seg(line)] for line in textwrap.wrap(
+            "Type the host's address and port, as its screen shows it (for example "
+            "192.168.1.20:40123), then Enter. This works where the LAN drops multicast. "
+            "Esc goes back.", width)),
     ]
+
+
+WEB_NOTES = ("The whole table, read-only,", "in any browser on the LAN:",
+             "type the address above, or", "scan this code with a phone.", "",
+             "w: back to the table")
+"""What the big screen's page says beside its QR code (beside, not below: the code of the
+longest address, an IPv6 one, is 19 lines, and the page must fit 80x24 whole)."""
 
 
 def web_lines(url: str | None, width: int) -> list[Line]:
     """The big screen's address and its QR code (a phone's camera opens it)."""
     if url is None:
         return [[Seg("Starting the web page...", Style.TITLE)]]
-    return [[Seg(fit(f"The big screen: {url}", width), Style.TITLE)],
-            [Seg(fit("The whole table, read-only, in any browser on the LAN; or scan this:",
-                     width), Style.DIM)],
-            *([Seg(f"  {line}")] for line in qr_lines(url)),
-            [Seg(fit("w: back to the table", width), Style.DIM)]]
+    lines: list[Line] = [[Seg(fit(f"The big screen: {url}", width), Style.TITLE)]]
+    code = qr_lines(url)
+    notes = [*WEB_NOTES, *[""] * (len(code) - len(WEB_NOTES))]
+    for row, note in zip(code, notes, strict=False):
+        lines.append([Seg(f"  {row}  "), Seg(fit(note, width - len(row) - 4), Style.DIM)])
+    return lines
 
 
 def table_lines(model: LobbyModel, width: int) -> list[Line]:

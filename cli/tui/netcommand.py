@@ -36,6 +36,7 @@ from ..netplay import GONE_AFTER, LanLobby, NetTable, PeerThread, quick_bot_game
 from ..program import program
 from ..web.command import WEB_PORT, announce, start_beside, stop_beside
 from .app import POLL_MS, App, Palette, guarded, key_name, paint
+from .layout import MIN_WIDTH
 from .learn import PROGRESS_FILE, Lesson, first_start
 from .lobbymodel import (
     AddBots,
@@ -309,7 +310,7 @@ class LobbyRunner:
             self.execute(self.model.confirm_join(address))
             return
         if not self.options.mdns:
-            self.model.message = f"With --no-mdns, give the table as host:port, not {target}."
+            self.model.message = f"With --no-mdns, join by host:port, not {target}."
             return
         # Looked for as long as the user waits (a host may open its table later): until it
         # is seen, or the user hosts, joins another table or quits.
@@ -399,8 +400,10 @@ class LobbyRunner:
                                   "(--web-port picks another).")
             return
         self.model.web = self.web.url
-        if self.model.page != Page.LOBBY:
-            self.model.message = f"The big screen: {self.web.url} (w at a table: its QR code)."
+        if self.model.page != Page.LOBBY:  # an IPv6 address leaves no room for the hint
+            said = f"The big screen: {self.web.url} (w at a table: its QR code)."
+            self.model.message = said if len(said) <= MIN_WIDTH else \
+                f"The big screen: {self.web.url}"
 
     def _look_for_wanted(self) -> None:
         """Once a table answering the wanted name is seen, and SETTLE_SECONDS more (others

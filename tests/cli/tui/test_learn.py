@@ -32,9 +32,10 @@ from p2p_burgundy.cli.tui.layout import compute_layout
 from p2p_burgundy.cli.tui.learn import TOTAL, Lesson, first_start
 from p2p_burgundy.cli.tui.lessons import LESSON, YOU, LessonPage, LessonStep, LessonTurn
 from p2p_burgundy.cli.tui.model import Model, Submit
-from p2p_burgundy.cli.tui.render import render
+from p2p_burgundy.cli.tui.render import info_lines, render, score_lines, standings_lines, text
+from p2p_burgundy.cli.tui.table import DEFAULT_BOT_DELAY
 from p2p_burgundy.scoring import PHASE_BONUS
-from p2p_burgundy.tiles import GOODS_NAMES, Colour, Tile, tile_name
+from p2p_burgundy.tiles import GOODS_NAMES, Animal, Colour, Tile, tile_name
 
 if sys.platform == "win32":
     pytest.skip("needs a POSIX pty", allow_module_level=True)
@@ -57,6 +58,8 @@ class Played:
     states: list[GameState]
     log: list[str]
     game: list[Played] = field(default_factory=list)  # every step, filled as they come
+    shown: list[str] = field(default_factory=list)  # the lesson pane's lines at its start
+    keys: list[str] = field(default_factory=list)  # the keys its Press: line asked for
 
     @property
     def before(self) -> GameState:
@@ -203,13 +206,26 @@ CLAIMS: list[tuple[Check, ...]] = [
       == 4 * _final(p).players[YOU].estate.count(Tile.CITY_HALL))),
     (("ends phase B", lambda p: p.logged("Phase B is over.")),
      ("goes on in phase C", lambda p: p.after.phase == 2)),
+    # phase C, round 1
+    (("Round 1 of phase C", lambda p: p.at(2, 0)),
+     ("Your 3 takes the warehouse from depot 3",
+      lambda p: p.die() == 3 and p.took() == ("warehouse", 3))),
+    (("Your 1 takes the watchtower from depot 1",
+      lambda p: p.die() == 1 and p.took() == ("watchtower", 1)),
+     ("three tiles", lambda p: len(p.after.players[YOU].storage) == 3)),
+    (),
     # phase C, round 2
     (("Round 2 of phase C", lambda p: p.at(2, 1)),
-     ("your 2 places #23 there",
-      lambda p: p.die() == 2 and p.placed() == ("knowledge #23", 2, Colour.YELLOW))),
-    (("Your 1 places the 4 sheep on your pasture: 4 VP",
-      lambda p: p.die() == 1 and p.placed()[::2] == ("4 sheep", Colour.LIGHT_GREEN)
-      and p.gained("vp") == 4),),
+     ("Your 2 builds the warehouse on a beige 2",
+      lambda p: p.die() == 2 and p.placed() == ("warehouse", 2, Colour.BEIGE)),
+     ("your 2 brown goods",
+      lambda p: p.before.players[YOU].goods[5] == 2 and GOODS_NAMES[5] == "brown"
+      and p.step.actions[2] == SellGoods(5)),  # type: ignore[union-attr]
+     ("4 VP and 1 silverling",
+      lambda p: p.scored(Category.SALES) == 4 == p.gained("vp") and p.gained("silver") == 1)),
+    (("a worker turns your 1 into a 2 for #23",
+      lambda p: p.die() == 1 and p.placed() == ("knowledge #23", 2, Colour.YELLOW)
+      and p.gained("workers") == -1),),
     (),
     # phase C, round 3
     (("Round 3 of phase C", lambda p: p.at(2, 2)),
@@ -237,47 +253,101 @@ CLAIMS: list[tuple[Check, ...]] = [
       lambda p: p.gained("silver") == -2 and p.took() == ("ship", 0)),),
     (),
     # phase C, round 5
-    (("Your last worker turns your 6 into the 5 of your 2 brown goods",
-      lambda p: p.before.players[YOU].workers == 1 and p.gained("workers") == -1
-      and p.die() == 6 and p.before.players[YOU].goods[5] == 2 and GOODS_NAMES[5] == "brown"
-      and p.step.actions[1] == SellGoods(5)),  # type: ignore[union-attr]
-     ("4 VP and 1 silverling", lambda p: p.gained("vp") == 4 and p.gained("silver") == 1)),
+    (("Your 6 sells your orange goods tile",
+      lambda p: p.die() == 6 and p.before.players[YOU].goods[6] == 1
+      and GOODS_NAMES[6] == "orange"
+      and p.step.actions[1] == SellGoods(6)),  # type: ignore[union-attr]
+     ("2 VP and 1 silverling", lambda p: p.gained("vp") == 2 and p.gained("silver") == 1)),
     (("your 1 places the mine", lambda p: p.die() == 1
       and p.placed() == ("mine", 1, Colour.GREY)),),
     (("phase C ends", lambda p: p.logged("Phase C is over.")),
      ("(yours 1 silverling)", lambda p: p.logged(f"Mines paid: {NAME} 1,")),
      ("filled for phase D", lambda p: p.logged("Phase D begins: the depots are filled"))),
-    # phase E, round 1
-    (("The bot played phase D for you",
-      lambda p: p.at(4, 0) and not any(isinstance(t, LessonTurn) and t.phase == 3
-                                       for t in LESSON)),
+    # phase D, round 1
+    (("Round 1 of phase D", lambda p: p.at(3, 0)),
+     ("Your 3 takes 2 workers", lambda p: p.die() == 3 and p.gained("workers") == 2)),
+    (("One worker turns your 5 into a 6",
+      lambda p: p.die() == 5 and p.gained("workers") == -1),
+     ("take the market from depot 6", lambda p: p.took() == ("market", 6))),
+    (),
+    # phase D, round 2
+    (("Your 5 builds the market on a beige 5",
+      lambda p: p.at(3, 1) and p.die() == 5 and p.placed() == ("market", 5, Colour.BEIGE)),
+     ("takes the 4 pigs from depot 3", lambda p: p.took() == ("4 pigs", 3))),
+    (("Your 1 places them", lambda p: p.die() == 1 and p.placed()[0] == "4 pigs"),
+     ("all 11 pigs there score again, 11 VP",
+      lambda p: _pigs_in_region(p.after, p.step.actions[1].space) == 11  # type: ignore[union-attr]
+      and p.scored(Category.ANIMALS) == 11 == p.gained("vp"))),
+    (("The bot plays round 3 for you", lambda p: p.logged("Round 3 of phase D")),
+     ("goes on in round 4", lambda p: (p.after.phase, p.after.round) == (3, 3))),
+    # phase D, round 4
+    (("Round 4 of phase D", lambda p: p.at(3, 3)),
      ("Your 1 places a ship", lambda p: p.die() == 1 and p.placed()[0] == "ship"),
-     ("takes depot 2's goods (a third type)",
-      lambda p: p.step.actions[2].depots == (2,)  # type: ignore[union-attr]
-      and len(_types(p.before.players[YOU].goods)) == 2
-      and len(_types(p.after.players[YOU].goods)) == 3)),
-    (("Your 4 places the other ship", lambda p: p.die() == 4 and p.placed()[0] == "ship"),
-     ("every blue space is filled", lambda p: _blue_filled(p.after)),
-     ("first to fill a colour takes its bonus tile: 5 VP",
-      lambda p: p.after.players[YOU].bonuses[Colour.BLUE] == 1
-      and p.scored(Category.COLOUR_BONUSES) == 5),
-     ("6 for the river", lambda p: p.scored(Category.REGIONS) == 6),
-     ("2 for phase E", lambda p: p.scored(Category.PHASE_BONUSES) == 2 == PHASE_BONUS[4]),
-     ("depot 3's goods", lambda p: isinstance(p.step.actions[-1], TakeGoods)  # type: ignore[union-attr]
-      and p.step.actions[-1].depots == (3,))),  # type: ignore[union-attr]
+     ("a step up the turn order",
+      lambda p: p.states[2].track[YOU][0] == p.before.track[YOU][0] + 1),
+     ("depot 2's goods", lambda p: p.step.actions[2].depots == (2,))),  # type: ignore[union-attr]
+    (("Spend 2 silverlings on the 3 cows",
+      lambda p: p.gained("silver") == -2 and p.took() == ("3 cows", 0)),),
+    (("Your 6 places the other ship", lambda p: p.die() == 6 and p.placed()[0] == "ship"),
+     ("takes depot 3's goods", lambda p: p.step.actions[2].depots == (3,)),  # type: ignore[union-attr]
+     ("that river of 3 spaces: 6 VP",
+      lambda p: _region_size(p) == 3 and p.scored(Category.REGIONS) == 6),
+     ("4 more for filling it in phase D",
+      lambda p: p.scored(Category.PHASE_BONUSES) == 4 == PHASE_BONUS[3])),
+    (("up to round 2 of phase E", lambda p: (p.after.phase, p.after.round) == (4, 1)),),
+    # phase E, round 2
+    (("Round 2 of phase E", lambda p: p.at(4, 1)),
+     ("Your first 3 takes 2 workers", lambda p: p.die() == 3 and p.gained("workers") == 2
+      and p.before.players[YOU].dice == (3, 3))),
+    (("Two workers turn your other 3 into a 5",
+      lambda p: p.die() == 3 and p.gained("workers") == -2 and p.placed()[1] == 5),
+     ("the 3 pigs the bot took for you",
+      lambda p: p.placed()[0] == "3 pigs" and _logged_before(p, f"{NAME} took Pg3 (3 pigs)")),
+     ("your pasture of 5 spaces", lambda p: _region_size(p) == 5),
+     ("Its 14 pigs score",
+      lambda p: _pigs_in_region(p.after, p.step.actions[1].space) == 14  # type: ignore[union-attr]
+      and p.scored(Category.ANIMALS) == 14),
+     ("the pasture 15 VP", lambda p: p.scored(Category.REGIONS) == 15),
+     ("2 for phase E", lambda p: p.scored(Category.PHASE_BONUSES) == 2 == PHASE_BONUS[4])),
+    (("your last empty light green space",
+      lambda p: _step(p, "the pasture filled").scored(Category.COLOUR_BONUSES) > 0
+      and _filled(p.before, Colour.LIGHT_GREEN)),
+     ("its bonus tile, 5 VP",
+      lambda p: p.before.players[YOU].bonuses[Colour.LIGHT_GREEN] == 1
+      and _step(p, "the pasture filled").scored(Category.COLOUR_BONUSES) == 5)),
+    # phase E, round 3
+    (("Your 3 sells your 3 pink goods: 6 VP and 1 silverling",
+      lambda p: p.at(4, 2) and p.die() == 3 and p.before.players[YOU].goods[3] == 3
+      and GOODS_NAMES[3] == "pink" and p.gained("vp") == 6 and p.gained("silver") == 1),),
+    (("Buy the carpenter's workshop",
+      lambda p: p.took() == ("carpenter's workshop", 0) and p.gained("silver") == -2),),
+    (("Your last worker turns your 5 into a 4",
+      lambda p: p.die() == 5 and p.before.players[YOU].workers == 1
+      and p.gained("workers") == -1 and p.placed()[:2] == ("ship", 4)),
+     ("the goods of depot 3", lambda p: p.step.actions[2].depots == (3,))),  # type: ignore[union-attr]
+    (),
+    # phase E, round 4
+    (("Your 6 builds the carpenter's workshop on a beige 6",
+      lambda p: p.at(4, 3) and p.die() == 6
+      and p.placed() == ("carpenter's workshop", 6, Colour.BEIGE)),
+     ("takes the market from depot 1", lambda p: p.took() == ("market", 1))),
+    (("Your 4 places knowledge #1 on a yellow 4",
+      lambda p: p.die() == 4 and p.placed() == ("knowledge #1", 4, Colour.YELLOW)),),
     (),
     # phase E, round 5
     (("Round 5 of phase E", lambda p: p.at(4, 4)),
-     ("Your 3 places the boarding house: 4 workers",
-      lambda p: p.die() == 3 and p.placed()[:2] == ("boarding house", 3)
-      and p.gained("workers") == 4),
-     ("8 VP for filling its city in phase E",
-      lambda p: p.gained("vp") == 8 and p.scored(Category.PHASE_BONUSES) == PHASE_BONUS[4])),
-    (("Two of those workers turn your 5 into the 3 of your 3 pink goods: 6 VP",
-      lambda p: p.gained("workers") == -2 and p.die() == 5
-      and p.before.players[YOU].goods[3] == 3 and GOODS_NAMES[3] == "pink"
-      and p.step.actions[1] == SellGoods(3) and p.gained("vp") == 6),),  # type: ignore[union-attr]
-    (("the game's last turn", lambda p: p.after.is_over),),
+     ("Your 5 takes 2 workers", lambda p: p.die() == 5 and p.gained("workers") == 2)),
+    (("One worker turns your 3 into a 2 for the market",
+      lambda p: p.die() == 3 and p.gained("workers") == -1 and p.placed()[:2] == ("market", 2)),
+     ("(#1 allows it)",
+      lambda p: _same_region(p, "market") and Tile.KNOWLEDGE_1 in p.before.players[YOU].estate),
+     ("that city of 3 spaces scores 6 VP", lambda p: _region_size(p) == 3
+      and p.scored(Category.REGIONS) == 6),
+     ("2 for phase E", lambda p: p.scored(Category.PHASE_BONUSES) == 2 == PHASE_BONUS[4]),
+     ("takes the 2 chickens from depot 6", lambda p: p.took() == ("2 chickens", 6))),
+    (("The chickens stay in storage", lambda p: p.before.players[YOU].storage
+      == p.after.players[YOU].storage == (Tile.CHICKEN_2,)),
+     ("the game's last turn", lambda p: p.after.is_over)),
     # the final scoring
     (("left goods and silverlings gave 1 VP each",
       lambda p: _final_breakdown(p, Category.GOODS_LEFT) == sum(p.after.players[YOU].goods)
@@ -304,25 +374,57 @@ def _region_size(p: Played) -> int:
     return board.regions[board.region_of[place.space]].size
 
 
-def _blue_filled(state: GameState) -> bool:
+def _logged_before(p: Played, text: str) -> bool:
+    """Whether a step before this one logged ``text``."""
+    return any(text in line for q in p.game[:next(i for i, q in enumerate(p.game) if q is p)]
+               for line in q.log)
+
+
+def _pigs_in_region(state: GameState, space: int) -> int:
+    """The pigs on the tiles of the pasture ``space`` belongs to."""
     board, estate = state.boards[YOU], state.players[YOU].estate
-    return all(tile >= 0 for tile, colour in zip(estate, board.colours, strict=True)
-               if colour == Colour.BLUE)
+    return sum(Tile(tile).animals for n, tile in enumerate(estate)
+               if tile >= 0 and board.region_of[n] == board.region_of[space]
+               and Tile(tile).animal == Animal.PIG)
+
+
+def _same_region(p: Played, name: str) -> bool:
+    """Whether the tile this step places joins another ``name`` in its region."""
+    _, place = p._first(PlaceTile)
+    assert isinstance(place, PlaceTile)
+    board, estate = p.before.boards[YOU], p.before.players[YOU].estate
+    return any(tile >= 0 and tile_name(tile) == name
+               and board.region_of[n] == board.region_of[place.space]
+               for n, tile in enumerate(estate))
+
+
+def _filled(state: GameState, colour: Colour) -> bool:
+    """Whether every space of ``colour`` on our estate holds a tile."""
+    board, estate = state.boards[YOU], state.players[YOU].estate
+    return all(tile >= 0 for tile, space in zip(estate, board.colours, strict=True)
+               if space == colour)
 
 
 def _final_breakdown(p: Played, category: Category) -> int:
     return p.after.players[YOU].breakdown[category]
 
 
+def _screen(model: Model) -> list[str]:
+    """The whole screen at 80x24; nothing on it is cut (``~``, the mark ``fit`` leaves)."""
+    rows = render(model, compute_layout(80, 24), footer_keys(model)).text()
+    assert not [row for row in rows if "~" in row], rows
+    return rows
+
+
 def _pane(model: Model) -> list[str]:
-    layout = compute_layout(80, 24)
-    rows = render(model, layout, footer_keys(model)).text()
+    rows = _screen(model)
     return [row[PANE_X:].rstrip() for row in rows[PANE_Y:PANE_Y + PANE_ROWS]]
 
 
 def _play_by_the_panes() -> list[Played]:
     """The lesson played in-process by pressing what each ``Press:`` line says, key by
-    key (the line must then ask for the keys left); every step's pane checked at 80x24."""
+    key (the line must then ask for the keys left); every step's pane checked at 80x24, and
+    the whole screen after every key, with nothing cut."""
     lesson = Lesson(None)
     table = lesson.table(NAME)
     model = Model(table, lesson)
@@ -353,12 +455,14 @@ def _play_by_the_panes() -> list[Played]:
                 model.turn_sent()
                 while table.poll():  # the bot, and on to the lesson's next turn
                     model.refresh()
+            _screen(model)
             left = keys[i + 1:]
             if left and model.overlay is None:  # a page covers the pane while it is open
                 assert model.lesson_text()[1] == f"Press: {' '.join(left)}", (number, key)
         if keys and keys[-1] == "e":
             states.append(table.state)
-        game.append(Played(step, states, [e.text for e in table.history[log_at:]], game))
+        game.append(Played(step, states, [e.text for e in table.history[log_at:]], game,
+                           [title, *rest], keys))
     assert table.state.is_over and lesson.current is LESSON[-1]
     return game
 
@@ -541,3 +645,59 @@ def test_after_a_jump_your_own_estate_marks_what_the_bot_played_for_you() -> Non
     placed = {n for n, (a, b) in enumerate(zip(before, after, strict=True)) if a != b}
     assert len(placed) == 2  # the ship and the 3 pigs the bot placed for you in phase B
     assert {n for kind, seat, n in model.changes if kind == "space" and seat == YOU} == placed
+
+
+# --- how long the guided game takes ---------------------------------------------------------
+
+READING_WPM = 200
+"""Words a minute for the lesson's words: the rate of reading to learn (Carver, "Reading
+Rate", 1990), slower than the 240-260 of plain reading (Brysbaert, 2019)."""
+KEY_SECONDS = 1.35 + 0.28
+"""A key pressed as the ``Press:`` line says: the keystroke-level model's mental
+preparation and keystroke of an average typist (Card, Moran and Newell, 1980)."""
+
+
+def _page_words(played: Played) -> int:
+    """The words of the page a step opens (the scores page, the tile guide's first entry, the
+    final scores), read like the lesson's own."""
+    if not isinstance(played.step, LessonPage):
+        return 0
+    names = [NAME, "Bot"]
+    lines = {"scores": lambda: standings_lines(played.before, names),
+             "guide": lambda: info_lines(0),
+             "end": lambda: score_lines(played.before, names)}[played.step.page]()
+    return sum(len(text(line).split()) for line in lines)
+
+
+def lesson_time(game: list[Played]) -> tuple[int, int, float]:
+    """The words the guided game shows, the keys it asks for, and its length in minutes for
+    a newcomer who reads every word at :data:`READING_WPM`, presses every key in
+    :data:`KEY_SECONDS`, and watches the bot's turn after each of the lesson's turns
+    (``--bot-delay``, its default)."""
+    words = sum(len(" ".join(p.shown).split()) + _page_words(p) for p in game)
+    keys = sum(len(p.keys) for p in game)
+    turns = sum(isinstance(item, LessonTurn) for item in LESSON)
+    return words, keys, words / READING_WPM + (keys * KEY_SECONDS + turns * DEFAULT_BOT_DELAY) / 60
+
+
+def test_the_guided_game_takes_15_to_20_minutes(game: list[Played]) -> None:
+    words, keys, minutes = lesson_time(game)
+    print(f"{words} words, {keys} keys: {minutes:.1f} minutes")  # docs/client.md quotes it
+    assert 15 <= minutes <= 20
+
+
+def test_the_key_the_lesson_asks_for_comes_first_in_the_footer_at_80x24() -> None:
+    lesson = Lesson(None)
+    table = lesson.table(NAME)
+    for item in LESSON[:5]:
+        assert isinstance(item, LessonTurn)
+        table.poll()
+        table.submit_turn(list(item.actions))
+    table.poll()
+    model = Model(table, lesson)
+    model.refresh()
+    assert model.lesson_text()[1] == "Press: S S"
+    assert footer_keys(model)[1] == ("S", "scores")  # after the choices, before the rest
+    assert " S scores " in _screen(model)[-1]
+    dispatch(model, "S")  # the scores page: S closes it, and the footer says so first
+    assert footer_keys(model)[0] == ("S", "back")

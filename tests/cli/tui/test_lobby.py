@@ -214,7 +214,7 @@ def test_the_host_sees_everyone_with_fingerprint_and_readiness_and_the_table_cod
         "",
     ]
     assert screen(model)[10] == "Waiting for 1 more player (b: bots take the free seats)."
-    assert lobby_footer(model) == [("s", "start"), ("b", "bots"), ("w", "web page"),
+    assert lobby_footer(model) == [("s", "start"), ("b", "bots"), ("w", "web"),
                                    ("x", "remove"), ("n", "name"), ("k", "colour"),
                                    ("Esc", "leave"), ("q", "quit"), ("?", "help")]
     assert dispatch_lobby(model, "s") is None
@@ -262,7 +262,7 @@ def test_a_joiner_readies_up_and_cannot_start() -> None:
     assert lines[2] == "Bob's table at 192.168.1.5:40100: 2 of 2 seats, 2011 rules"
     assert lines[6].startswith("  1     Bob (host)") and lines[7].startswith("  2     Ann (you)")
     assert "Press r when you are ready." in lines
-    assert lobby_footer(model) == [("r", "ready"), ("w", "web page"), ("n", "name"),
+    assert lobby_footer(model) == [("r", "ready"), ("w", "web"), ("n", "name"),
                                    ("k", "colour"), ("Esc", "leave"), ("q", "quit"),
                                    ("?", "help")]
     assert dispatch_lobby(model, "r") == SetMe("Ann", "red", True)
@@ -408,3 +408,65 @@ def test_a_gone_player_can_be_handed_to_a_bot_after_a_question() -> None:
     assert table.given == [0]
     assert model.message.startswith("You agreed: a bot plays Ann's seat")
     assert model.handover_seat() is None
+
+
+def _every_lobby_screen() -> list[tuple[str, LobbyModel]]:
+    """Every page of the lobby, at a table in each of its states, with its help open too."""
+    ann, bob = member(0, "Ann", "red", True), member(1, "Bob", "blue", False)
+    models: list[tuple[str, LobbyModel]] = []
+    for page in (Page.TABLES, Page.HOST, Page.BOTS, Page.ADDRESS, Page.EDIT):
+        model = LobbyModel("Ann", "red", FP[0], page=page)
+        model.first = page == Page.TABLES
+        model.update(LobbyView(tables=(ANNA, FULL)))
+        models.append((page.value, model))
+    for what, at, me in (
+            ("opening", None, 0),
+            ("hosting", at_table(ann, bob), 0),
+            ("hosting, no code yet", at_table(ann, bob, code=None), 0),
+            ("joined", at_table(member(0, "Bob", "blue", True), member(1, "Ann", "red", False),
+                                hosting=False), 1),
+            ("joining", at_table(hosting=False, admitted=False, code=None), 0)):
+        model = LobbyModel("Ann", "red", FP[me], page=Page.LOBBY)
+        model.update(LobbyView(table=at))
+        models.append((what, model))
+    web = LobbyModel("Ann", "red", FP[0], page=Page.LOBBY)
+    web.update(LobbyView(table=at_table(ann, bob)))
+    web.showing_web, web.web = True, "http://[ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff]:65535/"
+    models.append(("the big screen's address", web))
+    for what, model in list(models):
+        helping = LobbyModel("Ann", "red", model.fingerprint, page=model.page)
+        helping.update(model.view)
+        helping.helping = True
+        models.append((f"{what}, help", helping))
+    return models
+
+
+@pytest.mark.parametrize(("what", "model"), _every_lobby_screen(),
+                         ids=[what for what, _ in _every_lobby_screen()])
+def test_every_lobby_screen_fits_80x24_whole_with_every_key_of_its_footer(
+        what: str, model: LobbyModel) -> None:
+    lines = screen(model)
+    assert not [line for line in lines if "~" in line], what
+    footer = " ".join(lines[-1].split())
+    assert footer == " ".join(f"{key} {label}" for key, label in lobby_footer(model)), what
+
+
+def test_the_host_page_names_each_setting_s_key_beside_it_and_its_help_lists_them_all() -> None:
+    model = LobbyModel("Ann", "red", FP[0], page=Page.HOST)
+    assert " ".join(screen(model)[-1].split()) == "Enter open Esc back q quit ? help"
+    body = "\n".join(screen(model))
+    for beside in ("(2 3 4, or Left/Right)", "(e switches", "(t switches", "(w switches",
+                   "Space switches, m: all or none"):
+        assert beside in body
+    dispatch_lobby(model, "?")
+    keys = " ".join(" ".join(line for line in screen(model) if line.startswith(("Keys", " "))
+                             ).split())
+    assert ("Keys: Enter open, 2 players, e edition, t hints, w web, Space module, m all, "
+            "Esc back, q quit, ? help") in keys
+
+
+def test_before_the_start_the_table_says_its_code_appears_when_the_host_starts() -> None:
+    at = at_table(member(0, "Bob", "blue", True), member(1, "Ann", "red", False),
+                  hosting=False, code=None)
+    assert screen(lobby_model(at, me=1))[3] == \
+        "Table code: appears when the host starts the game; then read it aloud"

@@ -1,6 +1,7 @@
 """Every sentence the client puts on the message line fits 80 columns whole, with the
-longest names: read from the source, each message the model or the app sets and each
-notice a local table sends, its ``{...}`` parts filled in at their widest."""
+longest names: read from the source, each message the model, the app or the lobby sets and
+each notice a local table sends, its ``{...}`` parts filled in at their widest; and so does
+every line of the help pages and the tile guide."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from p2p_burgundy.cli.tui import app, model, table
-from p2p_burgundy.cli.tui.texts import NAME_WIDTH
+from p2p_burgundy.cli.tui import app, lobbymodel, model, netcommand, render, table
+from p2p_burgundy.cli.tui.texts import NAME_WIDTH, guide, help_for
 from p2p_burgundy.net.start import MAX_NAME
 
 WIDTH = 80
@@ -19,6 +20,8 @@ NAME = "N" * NAME_WIDTH  # the widest name a fixed place shows (short_name)
 WIDEST = {
     "' and '.join(unused)": "6 and 6", "key": "KEY_BACKSPACE",
     "KEY_NAMES.get(key, key)": "KEY_BACKSPACE", "exc.strerror or exc": "No space left on device",
+    "self.web.url": "http://[ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff]:65535/",
+    "target": "N" * MAX_NAME, "port": "65535",
 }
 """The widest text of each ``{...}`` part (a name: :data:`NAME` through ``short_name``,
 else as long as a name may be)."""
@@ -30,7 +33,7 @@ did): their makers keep them short, and they are left out here."""
 
 def messages() -> Iterator[tuple[str, str]]:
     """(where, text) of every message: a ``.message = ...`` or a ``Notice(...)``."""
-    for module in (model, app, table):
+    for module in (model, app, table, lobbymodel, netcommand):
         tree = ast.parse(inspect.getsource(module))
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign) and any(
@@ -86,3 +89,17 @@ def test_the_messages_are_found() -> None:
 @pytest.mark.parametrize(("where", "text"), list(messages()))
 def test_every_message_fits_80_columns(where: str, text: str) -> None:
     assert len(text) <= WIDTH, f"{where}: {len(text)} columns: {text}"
+
+
+@pytest.mark.parametrize("context", ["play", "wait", "replay", "scores"])
+def test_every_help_page_line_fits_80_columns(context: str) -> None:
+    lines = help_for(context)
+    assert len(lines) > 10
+    assert [line for line in lines if len(line) > WIDTH] == []
+
+
+def test_every_page_of_the_tile_guide_fits_80_columns_whole() -> None:
+    pages = [[render.text(line) for line in render.info_lines(index)]
+             for index in range(len(guide()))]
+    assert len(pages) > 20
+    assert [line for page in pages for line in page if len(line) > WIDTH or "~" in line] == []

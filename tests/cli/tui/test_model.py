@@ -232,6 +232,9 @@ def test_what_the_others_changed_is_marked_until_we_choose() -> None:
     assert model.changes == {("space", 2, 11), ("depot", 3, 1)}
     assert model.message == "Your turn. Meanwhile Ann took workers (+0 VP); Cy took Twr, " \
         "placed Twr (+15 VP)."
+    assert footer_keys(model)[:2] == [("1 2", "choose"), ("M", "meanwhile")]  # just relevant
+    footer = render(model, compute_layout(80, 24), footer_keys(model)).text()[-1]
+    assert footer.startswith(" 1 2 choose  M meanwhile  Esc back ")
     wide = render(model, compute_layout(120, 40), footer_keys(model)).text()
     assert wide[4][43:].startswith("3: Ck3  *---   Shp")
     cy = wide.index(next(line for line in wide if line[84:].startswith("P3 Cy: 15 VP")))
@@ -254,6 +257,7 @@ def test_what_the_others_changed_is_marked_until_we_choose() -> None:
     model.next_view()  # looking around keeps the marks
     model.hotkey("1")  # choosing clears them
     assert model.changes == frozenset()
+    assert footer_keys(model)[-1] == ("M", "meanwhile")  # back in its place
     screen = "".join(render(model, compute_layout(120, 40), footer_keys(model)).text())
     assert "*---" not in screen and "Twr *" not in screen
 

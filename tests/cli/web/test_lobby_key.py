@@ -27,14 +27,31 @@ def test_w_at_the_table_serves_the_page_once_and_shows_its_address_and_code() ->
     assert screen(model)[2] == "Starting the web page..."
     model.web = URL  # the runner served it
     lines = screen(model)
-    assert lines[2:4] == [f"The big screen: {URL}",
-                          "The whole table, read-only, in any browser on the LAN; or scan this:"]
-    assert lines[4:19] == ["  " + line for line in qr_lines(URL)]
-    assert lines[19] == "w: back to the table"
+    assert lines[2] == f"The big screen: {URL}"
+    code = qr_lines(URL)
+    assert [line[:len(code[0]) + 2] for line in lines[3:18]] == ["  " + row for row in code]
+    assert [line[len(code[0]) + 4:] for line in lines[3:9]] == [
+        "The whole table, read-only,", "in any browser on the LAN:",
+        "type the address above, or", "scan this code with a phone.", "",
+        "w: back to the table"]
     assert dispatch_lobby(model, "w") is None and not model.showing_web
     assert screen(model)[2].startswith("Your table: 1 of 3 seats")
     assert dispatch_lobby(model, "w") is None  # served already: only shown again
     assert screen(model)[2] == f"The big screen: {URL}"
+
+
+def test_the_longest_address_and_its_code_fit_80x24_whole() -> None:
+    url = "http://[ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff]:65535/"
+    model = LobbyModel("Ann", "red", FP[0], page=Page.LOBBY)
+    model.update(LobbyView(table=at_table(member(0, "Ann", "red", True))))
+    model.showing_web, model.web = True, url
+    lines = screen(model)
+    code = qr_lines(url)
+    assert len(code) == 19  # every line of it shown, under the address, above the footer
+    assert lines[2] == f"The big screen: {url}"
+    assert [line[2:2 + len(code[0])] for line in lines[3:22]] == code
+    assert lines[8].endswith("w: back to the table") and lines[-1].startswith(" s start")
+    assert not [line for line in lines if "~" in line]
 
 
 def test_the_qr_code_holds_the_address() -> None:
