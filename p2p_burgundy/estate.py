@@ -669,8 +669,8 @@ a printed board; it may differ from yours (source: forry4 hand transcription ...
         return (f"{kind} {board.id} ({board.name}) is not an official board: a layout given "
                 f"by a player, which every peer at the table plays as given")
     if board.confidence == PROVISIONAL:
-        return (f"Team board {board.id} ({board.name}) is provisional: not the printed board "
-                f"(no source describes 12a or 12b; enter yours with --estate-file)")
+        return (f"Team board {board.id} is provisional: not the printed board (no source "
+                f"describes 12a or 12b; enter yours with --estate-file)")
     if board.confidence == "high" and not board.note:
         return ""
     note = f"; also, {board.note}" if board.note else ""

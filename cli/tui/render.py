@@ -212,8 +212,8 @@ TEAM_CELL = 3  # columns per space of a team board: its two halves side by side 
 def team_rows(state: GameState, seat: int, marks: Marks) -> list[Line]:
     """A team board's 74 spaces: its two halves side by side, each on 7 offset rows of 3
     columns a space; an empty space shows colour letter and die (``B3``), a covered one its
-    2-letter code in lower case (``wr``). A choosable space is highlighted, the one under the
-    cursor also marked ``<``, a changed one ``*``."""
+    2-letter code in lower case (``wr``). A choosable space is marked ``+`` (the one under
+    the cursor ``<``), a changed one ``*``, each in its style too."""
     board = state.boards[seat]
     player = state.players[seat]
     rows: list[Line] = [[] for _ in ROW_LENGTHS]
@@ -236,7 +236,7 @@ def team_rows(state: GameState, seat: int, marks: Marks) -> list[Line]:
                 elif mark[0] == Style.CHANGED:
                     rows[row].append(Seg(f"{content}*", Style.CHANGED))
                 else:
-                    tail = "<" if mark[0] == Style.CURSOR else " "
+                    tail = "<" if mark[0] == Style.CURSOR else "+"
                     rows[row].append(Seg(f"{content}{tail}", mark[0], mark[1]))
             rows[row].append(Seg(" " * (7 * TEAM_CELL - pad - length * TEAM_CELL)))
     return rows
@@ -302,20 +302,19 @@ def _storage_cell(tile: int | None, index: int, marks: Marks) -> Line:
 
 def team_storage_line(state: GameState, seat: int, marks: Marks, star: str = "") -> Line:
     """The team game's storage: the player's own spaces, then the team's (numbered as the
-    choices number them), and a tile just taken that waits to be stowed."""
+    choices number them); a tile just taken waits off the line (the choice names it)."""
     board = state.boards[seat]
     stored = state.players[seat].storage
     own = state.private[seat]
     waiting = bool(state.pending) and state.pending[-1][0] == Step.STOW
     held = stored[:-1] if waiting else stored
     line: Line = [Seg(f"Own{star}", Style.BOLD)]
+    empty = [Seg("  "), Seg(" ---  ", Style.DIM)]  # no number: no choice reaches it
     for i in range(max(board.private_storage, own)):
-        line += _storage_cell(held[i] if i < own else None, i, marks)
+        line += _storage_cell(held[i], i, marks) if i < own else empty
     line.append(Seg(f" Team{star}", Style.BOLD))
     for i in range(own, own + max(board.shared_storage, len(held) - own)):
-        line += _storage_cell(held[i] if i < len(held) else None, i, marks)
-    if waiting:
-        line.append(Seg(f" new {tile_code(stored[-1])}", Style.CHANGED))
+        line += _storage_cell(held[i], i, marks) if i < len(held) else empty
     return line
 
 
@@ -452,15 +451,34 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
         p = state.players[seat]
         mover = "> " if state.to_move == seat else "  "
         you = "*" if seat == my_seat else " "
+        team = f"{team_letter(state, seat)} " if state.config.teams else " "
         line = [Seg(f"{mover}{place + 1}. {seat_name(names, seat):<{NAME_WIDTH + 3}}{you}",
                     Style.BOLD if state.to_move == seat else Style.NORMAL),
-                Seg(f"{p.vp:>3} VP  s{p.silver} w{p.workers}")]
+                Seg(f"{p.vp:>3} VP {team}s{p.silver} w{p.workers}")]
         if state.depot_shields and state.shields[seat]:  # the shields on their castles
             held = shield_numbers(state.shields[seat])
             room = BOARD_ROOM - sum(len(seg.text) for seg in line)
             tag = " #" + ",".join(map(str, held))
             line.append(Seg(tag if len(tag) <= room else f" {len(held)}sh"))
         lines.append(line)
+    return lines
+
+
+def team_letter(state: GameState, seat: int) -> str:
+    """The team game: ``A`` or ``B``, the team ``seat`` plays in."""
+    return "AB"[state.config.teams.index(state.config.team_of(seat))]
+
+
+def team_result_lines(state: GameState, names: Sequence[str], verb: str) -> list[Line]:
+    """The team game: each team's players and points added up, and the team that wins."""
+    result = outcome(state)
+    lines: list[Line] = []
+    for rank, (team, points) in enumerate(zip(result.teams, result.team_scores, strict=True)):
+        who = " and ".join(seat_name(names, s) for s in team)
+        line = f"Team {team_letter(state, team[0])} ({who}): {points} VP"
+        if rank == 0:
+            line += f", {verb} (decided by {result.decided_by})."
+        lines.append([Seg(line, Style.BOLD if rank == 0 else Style.NORMAL)])
     return lines
 
 
@@ -705,6 +723,8 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
         lines.append([Seg(f"The game stopped early: {ended}.", Style.BOLD)])
         lines.append([Seg(f"On points, P{winner + 1} {names[winner]} was ahead with "
                           f"{result.scores[winner]} VP (decided by {result.decided_by}).")])
+    elif state.config.teams:
+        lines += team_result_lines(state, names, "wins" if state.is_over else "leads")
     else:
         verb = "wins" if state.is_over else "leads"
         lines.append([Seg(f"P{winner + 1} {names[winner]} {verb} with {result.scores[winner]} VP "
@@ -978,7 +998,7 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
         menu = model.menu()
         now = menu.prompt if menu else table.waiting_for() or model.message or "the game"
         text = help_now(now, RULE_REMINDERS[model.help_topic()], now_keys, body.width)
-        canvas.draw(body, page_lines([*text, "", *help_for(context)],
+        canvas.draw(body, page_lines([*text, "", *help_for(context, state.config.team_game)],
                                      "Help (Esc closes, arrows scroll)", body.height,
                                      model.overlay_scroll))
     elif overlay == Overlay.INFO:

@@ -437,6 +437,8 @@ class LocalTable:
         table = cls(config, names, 0, {seat: bot(seat) for seat in range(1, config.players)},
                     entropy, bot_delay, clock)
         table.seed, table.strategy = seed, strategy
+        for note in config.caveats():  # a board not well attested, or the provisional one
+            table._history.append(HistoryEntry(None, f"Note: {note}", EntryKind.EVENT))
         if config.solo:
             table._history.append(HistoryEntry(
                 None, f"Solo game: seed {seed} (burgundy solo --seed {seed} replays it).",
