@@ -46,6 +46,8 @@ from p2p_burgundy import ConfigError, Edition, GameConfig, Module, Setup
 from p2p_burgundy.config import parse_modules
 from p2p_burgundy.errors import EstateDataError
 from p2p_burgundy.estate import (
+    CUSTOM,
+    PROVISIONAL,
     ROW_LENGTHS,
     SPACE_COUNT,
     Estate,
@@ -181,13 +183,20 @@ def table_extras(config: GameConfig) -> str:
 
     >>> table_extras(GameConfig(2, Edition.E2019, estates=("11a", "11a"), modules=(Module.INNS,)))
     'With inns; estates 11a (border posts: medium-low confidence)'
+    >>> table_extras(GameConfig(4, Edition.E2019, teams=TEAMS))
+    'The team game (seats 1+3 against 2+4) on team-provisional (provisional)'
     """
     parts = []
+    if config.teams:
+        board = config.boards[0]
+        kind = {PROVISIONAL: " (provisional)", CUSTOM: " (not an official board)"}.get(
+            board.confidence, "")
+        parts.append(f"the team game (seats 1+3 against 2+4) on {board.id}{kind}")
     if config.modules:
         parts.append("with " + ", ".join(m.value for m in config.modules))
     if config.experts:
         parts.append(f"the {config.setup.value} set-up")
-    elif set(config.estates) != {"1"}:
+    elif set(config.estates) != {"1"} and not config.teams:
         names = []
         for ident in dict.fromkeys(config.estates):
             board = config.board(ident)

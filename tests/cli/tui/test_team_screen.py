@@ -115,3 +115,28 @@ def test_play_local_teams_in_a_terminal(tmp_path: Path):
         term.wait_for("provisional: not the printed board")
         term.press("esc", "q")
         assert term.wait_exit() == 0
+
+
+def test_the_client_names_every_choice_of_a_team_game_and_draws_every_moment():
+    from p2p_burgundy.cli.tui.describe import describe_action
+    from p2p_burgundy.cli.tui.menu import build_menu
+    from p2p_burgundy.cli.tui.render import estate_lines, supplies_lines
+    from tests.engine.helpers import builder, random_game
+
+    prompts: set[str] = set()
+
+    def visit(before, after, action):  # type: ignore[no-untyped-def]
+        if action is None:
+            return
+        prompt, options = build_menu(before)
+        assert options and all(o.label for o in options)
+        prompts.add(prompt.split(" ")[0])
+        assert describe_action(before, action, NAMES)
+        seat = before.to_move
+        rows = [text(line) for line in estate_lines(before, seat, NAMES)[1:]]
+        assert len(rows) == 7 and max(len(row) for row in rows) <= 42
+        assert len(text(supplies_lines(before, seat)[0])) <= 42  # the storage line
+
+    random_game(4, 3, policy=builder, edition=Edition.E2019, teams=((0, 2), (1, 3)),
+                visit=visit)
+    assert "Where" in prompts  # the choice of storage came up
