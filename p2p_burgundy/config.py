@@ -214,10 +214,10 @@ class GameConfig:
                 raise ConfigError(f"seat {seat}: start space {space!r} is not "
                                   f"0..{len(board.spaces) - 1} (or {CHOOSE}: chosen during "
                                   "set-up)")
-            if board.team and space != board.start_castle:
-                raise ConfigError(f"seat {seat}: a team's castle stands on "
-                                  f"{board.label(board.start_castle or 0)}, the space its "
-                                  f"team board prints, not {board.label(space)}")
+            if board.team and space not in (board.castle_choices if board.start_castle is None
+                                            else [board.start_castle]):
+                raise ConfigError(f"seat {seat}: a team's castle stands where its team board "
+                                  f"prints it, not on {board.label(space)}")
             if board.colours[space] != Colour.DARK_GREEN:
                 raise ConfigError(
                     f"seat {seat}: the start castle must go on a dark green space, "
@@ -225,6 +225,9 @@ class GameConfig:
                 )
         if self.solo:
             _check_solo_can_be_won(boards[0], starts[0])
+        if any(starts[first] != starts[second] for first, second in self.teams):
+            raise ConfigError("a team's two players share one castle: give them the same "
+                              "start space")
         object.__setattr__(self, "estates", tuple(estates))
         object.__setattr__(self, "start_spaces", tuple(starts))
 

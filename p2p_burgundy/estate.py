@@ -159,6 +159,7 @@ class Estate:
     joins: tuple[tuple[int, int], ...] = ()  # a team board: pairs of spaces across the seam
     shared_storage: int = 0  # a team board: the team's storage spaces
     private_storage: int = 0  # a team board: each player's own storage spaces
+    start_choices: tuple[int, ...] = ()  # a team board printing a choice (12b): its spaces
 
     def record(self) -> dict[str, object]:
         """The board as a record :func:`parse_estate` reads back (``official=False`` for a
@@ -172,7 +173,9 @@ class Estate:
             return {"id": self.id, "name": self.name, "halves": halves,
                     "joins": [[list(half_row_col(a)), list(half_row_col(b))]
                               for a, b in self.joins],
-                    "start_castle": list(half_row_col(self.start_castle or 0)),
+                    "start_castle": list(half_row_col(self.start_castle))
+                    if self.start_castle is not None
+                    else [list(half_row_col(s)) for s in self.start_choices],
                     "shared_storage": self.shared_storage,
                     "private_storage": self.private_storage, "source": self.source}
         out: dict[str, object] = {"id": self.id, "name": self.name, "rows": halves[0]}
@@ -202,6 +205,12 @@ class Estate:
     def dark_green_spaces(self) -> list[int]:
         """Where a start castle may stand (the experts' set-up lets players choose)."""
         return bits(self.colour_masks[Colour.DARK_GREEN])
+
+    @property
+    def castle_choices(self) -> list[int]:
+        """Where a player choosing the start castle's space may put it: any dark green space,
+        or on a team board that prints a choice (12b), one of its spaces."""
+        return list(self.start_choices) if self.start_choices else self.dark_green_spaces
 
     def label(self, space: int) -> str:
         """A space as players read it: colour letter, die number, row and column (from 1).
@@ -427,8 +436,10 @@ def parse_team_board(item: object, official: bool = False) -> Estate:
     board and the problem. Each half is written as a duchy's rows and checked as a duchy is
     (the colour counts, the printed dice, 2 to 6 cities); ``joins`` lists the pairs of
     spaces, one on each half, that touch across the seam, and no area of the joined board may
-    have more than 8 spaces. Spaces are given as [half, row, column], from 0. The shipped
-    provisional board (``official``) has ``confidence`` "provisional" besides.
+    have more than 8 spaces. Spaces are given as [half, row, column], from 0; ``start_castle``
+    is one space, or a list of the spaces each team chooses from (12b: "either the 1 or the
+    6 dark green hex space"). The shipped provisional board (``official``) has
+    ``confidence`` "provisional" besides.
 
     >>> board = team_board("team-provisional")
     >>> len(board.spaces), board.label(board.start_castle), board.shared_storage
@@ -489,8 +500,12 @@ spaces that touch across the seam, each [[0, row, column], [1, row, column]]
         neighbours[b] |= 1 << a
     regions = _regions(colours, tuple(neighbours))
     _check_regions(regions, bad, cities=False)
-    start = _team_space(item.get("start_castle"), bad)
-    if colours[start] != Colour.DARK_GREEN:
+    given = item.get("start_castle")
+    several = isinstance(given, list) and bool(given) and all(isinstance(s, list) for s in given)
+    starts = [_team_space(s, bad) for s in (given if several else [given])]  # type: ignore[union-attr]
+    if several and (len(starts) < 2 or len(set(starts)) != len(starts)):
+        raise bad("start_castle is one space, or the two or more spaces a team chooses from")
+    if any(colours[s] != Colour.DARK_GREEN for s in starts):
         raise bad("the start castle must stand on a dark green space")
     storage = [item.get(key) for key in ("shared_storage", "private_storage")]
     shared, private = (n if type(n) is int and 1 <= n <= MAX_STORAGE else 0 for n in storage)
@@ -503,11 +518,13 @@ spaces that touch across the seam, each [[0, row, column], [1, row, column]]
     return Estate(
         id=ident, name=item["name"], editions=("2019",), numbers=("",), copies=(1,),
         confidence=str(confidence), source=item["source"], note="",
-        colours=tuple(colours), dice=tuple(dice), start_castle=start,
+        colours=tuple(colours), dice=tuple(dice),
+        start_castle=None if several else starts[0],
         colour_masks=_colour_masks(colours), die_masks=_die_masks(dice), regions=regions,
         region_of=_region_of(regions, len(colours)), border_posts=(),
         neighbours=tuple(neighbours), halves=2, joins=tuple(joins),
         shared_storage=shared, private_storage=private,
+        start_choices=tuple(starts) if several else (),
     )
 
 

@@ -956,7 +956,7 @@ def _shield_goods_choices(state: GameState, p: PlayerState, _: int) -> list[Acti
 def _estate_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     offers = state.modules.offers[state.order[state.turn]]
     return [ChooseEstate(side, space) for side, ident in enumerate(offers)
-            for space in state.config.board(ident).dark_green_spaces]
+            for space in state.config.board(ident).castle_choices]
 
 
 _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
@@ -1854,7 +1854,7 @@ def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
         raise turn.fail(action, f"side must be {sides}")
     board = turn.old.config.board(offers[action.side])
     space = action.space
-    allowed = board.dark_green_spaces
+    allowed = board.castle_choices
     if not (type(space) is int and space in allowed):
         where = board.label(space) if type(space) is int and space in board.spaces else space
         spaces = ", ".join(f"{s} ({board.label(s)})" for s in allowed)

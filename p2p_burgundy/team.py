@@ -92,6 +92,9 @@ def _setup(state: GameState, draws: Draws) -> None:
         lead.workers = TEAM_WORKERS[team]
         lead.silver = TEAM_SILVER
         _share_fields(lead, mate)
+    if config.has_choices:  # a board with a choice of castle spaces: the team's first chooses
+        state.offers = tuple(() if seat in (b for _, b in config.teams) else offer
+                             for seat, offer in enumerate(state.modules.offers))
     supplies[Colour.DARK_GREEN] = tuple(sorted(castles))
     state.supplies = tuple(supplies)
     state.goods_pool = tuple(sorted(pool))

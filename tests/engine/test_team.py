@@ -14,6 +14,7 @@ import pytest
 
 from p2p_burgundy import (
     END_TURN,
+    ChooseEstate,
     ConfigError,
     GameConfig,
     PlaceTile,
@@ -143,7 +144,8 @@ def test_the_team_game_configuration_and_its_refusals():
         ({"teams": TEAMS, "estates": ("1",) * 4}, "one team board at every seat"),
         ({"estates": (PROVISIONAL_TEAM_BOARD,) * 4}, "is a team board"),
         ({"teams": TEAMS, "modules": (Module.SHIELDS,)}, "without shields"),
-        ({"teams": TEAMS, "start_spaces": (14,) * 4}, "castle stands on C1 (half 1, row 4, 7)"),
+        ({"teams": TEAMS, "start_spaces": (14,) * 4}, "castle stands where its team board "
+                                                       "prints it, not on B3 (half 1, row 3, 6)"),
     ]:
         args = {"players": 4, "edition": E2019, **kwargs}
         with pytest.raises(ConfigError, match=re.escape(phrase)):
@@ -366,3 +368,28 @@ def test_end_turn_is_offered_once_both_dice_are_used():
     state = play(a1_to_move(), UseDie(0), TakeWorkers(), UseDie(1), TakeWorkers())
     state = apply(state, END_TURN)
     assert state.order[state.turn] == 1  # B1 follows A1
+
+
+def test_a_team_board_may_print_a_choice_of_castle_spaces_and_each_team_chooses_once():
+    # 12b: "each team chooses either the 1 or the 6 dark green hex space"
+    record = {**BOARD.record(), "id": "12b", "start_castle": [[0, 3, 6], [1, 3, 3]]}
+    board = parse_team_board(record)
+    assert board.start_castle is None and board.record() == record
+    assert [board.label(s) for s in board.castle_choices] == ["C1 (half 1, row 4, 7)",
+                                                               "C6 (half 2, row 4, 4)"]
+    config = GameConfig(4, E2019, estates=("12b",) * 4, custom=(board,), teams=TEAMS)
+    assert config.start_spaces == (-1,) * 4
+    state = resolve_chance(new_game(config), entropy(1, 0))
+    assert state.to_move == 0 and state.step == Step.CHOOSE_ESTATE
+    assert legal_actions(state) == [ChooseEstate(0, 21), ChooseEstate(0, 55)]
+    assert_illegal(state, ChooseEstate(0, 14), "C1 (half 1, row 4, 7)", "not B3")
+    state = apply(state, ChooseEstate(0, 55))  # A1 for team A
+    assert bits(state.players[2].occupied) == [55] and state.players[2].estate[55] == Tile.CASTLE
+    assert state.to_move == 1  # B1 for team B; A2 and B2 have nothing to choose
+    state = apply(state, ChooseEstate(0, 21))
+    assert state.chance is not None and state.chance.kind.name == "PHASE"
+    assert bits(state.players[3].occupied) == [21]
+    for kwargs, phrase in [({"start_spaces": (21, 55, 21, 21)}, "share one castle"),
+                           ({"start_spaces": (14,) * 4}, "not on B3 (half 1, row 3, 6)")]:
+        with pytest.raises(ConfigError, match=re.escape(phrase)):
+            GameConfig(4, E2019, estates=("12b",) * 4, custom=(board,), teams=TEAMS, **kwargs)
