@@ -184,13 +184,14 @@ def table_extras(config: GameConfig) -> str:
     >>> table_extras(GameConfig(2, Edition.E2019, estates=("11a", "11a"), modules=(Module.INNS,)))
     'With inns; estates 11a (border posts: medium-low confidence)'
     >>> table_extras(GameConfig(4, Edition.E2019, teams=TEAMS))
-    'The team game (seats 1+3 against 2+4) on team-provisional (provisional)'
+    'The team game (seats 1+3 against 2+4) on team-provisional (provisional: not the printed \
+board)'
     """
     parts = []
     if config.teams:
         board = config.boards[0]
-        kind = {PROVISIONAL: " (provisional)", CUSTOM: " (not an official board)"}.get(
-            board.confidence, "")
+        kind = {PROVISIONAL: " (provisional: not the printed board)",
+                CUSTOM: " (not an official board)"}.get(board.confidence, "")
         parts.append(f"the team game (seats 1+3 against 2+4) on {board.id}{kind}")
     if config.modules:
         parts.append("with " + ", ".join(m.value for m in config.modules))

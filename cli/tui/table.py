@@ -78,6 +78,14 @@ class HistoryEntry(NamedTuple):
     kind: EntryKind = EntryKind.ACTION
 
 
+def team_notes(config: GameConfig) -> list[HistoryEntry]:
+    """The team game's log begins with its board's note (the provisional team board: "not
+    the printed board"; a team board file: "not an official board")."""
+    if not config.teams:
+        return []
+    return [HistoryEntry(None, f"Note: {note}", EntryKind.EVENT) for note in config.caveats()]
+
+
 class GameStep(NamedTuple):
     """One step of a game, as the game's tracker resolved it: what a chance event drew, or
     the actions of a turn (of the player to move before it); and the game after it."""
@@ -437,8 +445,7 @@ class LocalTable:
         table = cls(config, names, 0, {seat: bot(seat) for seat in range(1, config.players)},
                     entropy, bot_delay, clock)
         table.seed, table.strategy = seed, strategy
-        for note in config.caveats():  # a board not well attested, or the provisional one
-            table._history.append(HistoryEntry(None, f"Note: {note}", EntryKind.EVENT))
+        table._history += team_notes(config)
         if config.solo:
             table._history.append(HistoryEntry(
                 None, f"Solo game: seed {seed} (burgundy solo --seed {seed} replays it).",

@@ -22,7 +22,7 @@ from typing import Any
 
 from p2p_burgundy import GameConfig, GameState, new_game, outcome
 from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, depot_spaces, space_colour
-from p2p_burgundy.estate import half_row_col, post_spaces
+from p2p_burgundy.estate import PROVISIONAL, half_row_col, post_spaces
 from p2p_burgundy.net.events import ChanceResolved, Resolved, Waiting
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot
 from p2p_burgundy.rules import INN_DEPOT
@@ -104,6 +104,16 @@ def result_text(result: Outcome, names: Sequence[str]) -> str:
                 f"against {result.team_scores[1]} (decided by {result.decided_by})")
     return (f"{names[winner]} wins with {result.scores[winner]} VP (decided by "
             f"{result.decided_by})")
+
+
+def _team_game(state: GameState) -> str:
+    """``, the team game on BOARD`` (saying a provisional board is not the printed one), or
+    nothing in any other game."""
+    if not state.config.teams:
+        return ""
+    board = state.boards[0]
+    note = " (provisional: not the printed board)" if board.confidence == PROVISIONAL else ""
+    return f", the team game on {board.id}{note}"
 
 
 def _estate(state: GameState, seat: int, changes: Changes) -> list[View]:
@@ -201,8 +211,7 @@ def board_view(state: GameState, players: Sequence[tuple[str, str]], *,
     return {
         "title": title(state),
         "rules": f"{state.config.edition.value} edition, {state.config.players} "
-                 f"player{'s' if state.config.players > 1 else ''}"
-                 f"{', the team game' if state.config.teams else ''}",
+                 f"player{'s' if state.config.players > 1 else ''}{_team_game(state)}",
         "status": status or said or "",
         "over": state.is_over or result is not None,
         "result": said,

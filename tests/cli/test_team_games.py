@@ -66,6 +66,9 @@ def test_a_networked_team_game_is_played_to_the_end_and_verifies(tmp_path: Path,
     try:
         assert table.state.config.teams == TEAMS
         play_out(thread, table, timeout=240)
+        assert table.history[0].text == (
+            "Note: Team board team-provisional is provisional: not the printed board (no "
+            "source describes 12a or 12b; enter yours with --estate-file)")
     finally:
         thread.close()
     files = sorted((tmp_path / "games").glob("*.game"))

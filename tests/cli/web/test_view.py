@@ -283,7 +283,8 @@ def test_the_big_screen_draws_a_team_board_in_two_halves_and_names_the_winning_t
     state = resolve_all(new_game(GameConfig(4, Edition.E2019, teams=((0, 2), (1, 3)))))
     players = [("Ann", "red"), ("Bob", "blue"), ("Cid", "green"), ("Dee", "yellow")]
     view = board_view(state, players)
-    assert view["rules"] == "2019 edition, 4 players, the team game"
+    assert view["rules"] == ("2019 edition, 4 players, the team game on team-provisional "
+                             "(provisional: not the printed board)")
     estate = view["players"][0]["estate"]
     assert len(estate) == 74 and [s["half"] for s in estate[36:38]] == [0, 1]
     assert [(s["half"], s["row"], s["col"]) for s in estate if s["tile"]] == [(0, 3, 6)]
