@@ -1,45 +1,47 @@
 """Forged entries in a player's name, from its own address: how much they slow a game.
 
-Two :class:`~p2p_burgundy.net.peer.Peer` objects in this process play whole games with random
-bots over real UDP on loopback, while another process (``tests/lan/flooder.py --entries
---spoof``, a raw socket: needs root) sends the host forged ENTRY datagrams in the joiner's
-name that carry the joiner's source address, at 1000, 5000 and 20000 a second. Conditions
-alternate within each round (no flood, then each rate), so the machine's load falls on all of
-them alike; the figure is each rate's median game time against the median without a flood.
-A control condition floods, at 5000 a second, a socket nobody reads: it costs the game only
-the flooder's own use of the CPUs.
+Two :class:`~p2p_burgundy.net.peer.Peer` objects in one process play a whole 2-player game
+with random bots over real UDP on loopback, while another process (``tests/lan/flooder.py
+--entries --spoof``, a raw socket: needs root) sends the host forged ENTRY datagrams in the
+joiner's name that carry the joiner's source address, at 1000, 5000 and 20000 a second. A
+control condition floods, at 5000 a second, a socket nobody reads: it costs the game only the
+flooder's own use of the CPUs.
+
+Each game runs in a fresh worker process, on this tree or on the tree of the git revision
+``--against`` (extracted with ``git archive`` and laid out as it installs); the flooder is
+this tree's for both. A round plays every condition on both trees, the trees in turn (ABBA
+over the rounds), so the machine's load falls on all alike; a figure is the median over the
+rounds. The flooder runs at ``nice --nice`` (19 by default): an attacker's CPU is on another
+machine, and here it would otherwise take its share of the two CPUs from the game.
 Reported apart: how many forged datagrams a second really reached the host during the game
-(the flooder, a Python process on the same cores, may not reach its rate), what the host's
-kernel dropped
-(``/proc/net/udp``, the socket's drops: a full receive buffer), the CPU time of this process
-(both peers) against the game without a flood (the flooder is another process, on the same
-cores), and the host's counters (datagrams that failed the MAC, signature checks).
+(the flooder, a Python process, may not reach its rate), what the host's kernel dropped
+(``/proc/net/udp``, the socket's drops: a full receive buffer), the worker's CPU time (both
+peers), and the host's signature checks for the flood.
 
 Run from the repository root, as root::
 
-    python bench/flood.py              # 5 rounds
-    python bench/flood.py --rounds 2   # quicker, noisier
+    python bench/flood.py --against 400c5f2              # 5 rounds
+    python bench/flood.py --against 400c5f2 --rounds 2   # quicker, noisier
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import platform
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tests.lan.inproc import close_all, open_table, play  # noqa: E402
-
 FLOODER = ROOT / "tests" / "lan" / "flooder.py"
 CONDITIONS = (("none", 0), ("1000/s", 1000), ("5000/s", 5000), ("20000/s", 20000),
               ("5000/s elsewhere", -5000))
@@ -56,7 +58,11 @@ def kernel_drops(port: int) -> int:
     return 0
 
 
-async def one_game(home: Path, rate: int, seed: int) -> dict[str, float]:
+# --- the worker: one game on one tree, its figures as a JSON line ----------------------------
+
+async def one_game(home: Path, rate: int, seed: int, nice: int) -> dict[str, float]:
+    from tests.lan.inproc import close_all, open_table, play
+
     peers, _ = await open_table(home, players=2)
     host, joiner = peers
     session = host.session
@@ -67,7 +73,7 @@ async def one_game(home: Path, rate: int, seed: int) -> dict[str, float]:
     target = host.address if rate > 0 else elsewhere.getsockname()
     if rate:
         flood = await asyncio.create_subprocess_exec(
-            sys.executable, str(FLOODER), "--entries",
+            "nice", "-n", str(nice), sys.executable, str(FLOODER), "--entries",
             "--targets", f"{target[0]}:{target[1]}",
             "--spoof", f"{joiner.address[0]}:{joiner.address[1]}",
             "--game", session.game_id.hex(), "--keys", joiner.identity.public_key.hex(),
@@ -101,34 +107,104 @@ async def one_game(home: Path, rate: int, seed: int) -> dict[str, float]:
         await close_all(peers)
 
 
-def main() -> int:
+def work(tree: str, home: str, rate: int, seed: int, nice: int) -> None:
+    """Play one game on the package found in ``tree`` and print its figures."""
+    sys.path.insert(0, tree)
+    import p2p_burgundy.net
+
+    where = Path(p2p_burgundy.net.__file__).resolve().parent
+    if not where.is_relative_to(Path(tree).resolve()):
+        raise SystemExit(f"imported the network code from {where}, not from {tree}")
+    print(json.dumps(asyncio.run(one_game(Path(home), rate, seed, nice))), flush=True)
+
+
+# --- the parent: extracts the revision, alternates the trees, reports -------------------------
+
+def extract(rev: str, into: Path) -> str:
+    """Extract the package of git revision ``rev`` into ``into`` as it installs (``net/`` and
+    ``cli/`` inside ``p2p_burgundy/``), with its ``tests/``; its commit id."""
+    commit = subprocess.run(["git", "rev-parse", "--short", f"{rev}^{{commit}}"], cwd=ROOT,
+                            check=True, capture_output=True, text=True).stdout.strip()
+    archive = subprocess.run(["git", "archive", "--format=tar", commit, "p2p_burgundy", "net",
+                              "cli", "tests"], cwd=ROOT, check=True, capture_output=True).stdout
+    with tempfile.TemporaryFile() as f:
+        f.write(archive)
+        f.seek(0)
+        with tarfile.open(fileobj=f) as tar:
+            tar.extractall(into, filter="data")
+    for folder in ("net", "cli"):
+        shutil.move(into / folder, into / "p2p_burgundy" / folder)
+    return commit
+
+
+def run_worker(tree: Path, home: Path, rate: int, seed: int, nice: int) -> dict[str, float]:
+    done = subprocess.run(
+        [sys.executable, __file__, "--work", str(tree), "--home", str(home), "--rate",
+         str(rate), "--seed", str(seed), "--nice", str(nice)],
+        cwd=tree, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise SystemExit(f"the worker on {tree} failed:\n{done.stderr}")
+    figures: dict[str, float] = json.loads(done.stdout.splitlines()[-1])
+    return figures
+
+
+def report(runs: list[dict[str, float]], calm: list[dict[str, float]]) -> str:
+    """One condition's line: medians over the rounds, against the same tree's games without
+    a flood (``calm``, round by round for the CPU each forged datagram cost)."""
+    seconds, cpu, base, base_cpu = (statistics.median(r[k] for r in rs) for rs, k in (
+        (runs, "seconds"), (runs, "cpu"), (calm, "seconds"), (calm, "cpu")))
+    each = [(r["cpu"] - c["cpu"]) / (r["arrived_per_s"] * r["seconds"])
+            for r, c in zip(runs, calm, strict=True) if r["arrived_per_s"]]
+    return (f"game {seconds:.2f} s ({(seconds / base - 1) * 100:+.0f}%), "
+            f"CPU {cpu:.2f} s ({(cpu / base_cpu - 1) * 100:+.0f}%"
+            + (f", {statistics.median(each) * 1e6:.1f} us a forged datagram" if each else "")
+            + f"), arriving {statistics.median(r['arrived_per_s'] for r in runs):.0f}/s, "
+            f"kernel drops {statistics.median(r['kernel_drops'] for r in runs):.0f}, "
+            f"signature checks {statistics.median(r['checks'] for r in runs):.0f}")
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--against", default="HEAD", metavar="REV",
+                        help="git revision to compare with (default HEAD)")
     parser.add_argument("--rounds", type=int, default=5)
-    args = parser.parse_args()
+    parser.add_argument("--nice", type=int, default=0, help="the flooder's niceness")
+    parser.add_argument("--work", metavar="TREE", help=argparse.SUPPRESS)
+    parser.add_argument("--home", help=argparse.SUPPRESS)
+    parser.add_argument("--rate", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.work:
+        work(args.work, args.home, args.rate, args.seed, args.nice)
+        return 0
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     if os.geteuid() != 0:
         print("bench/flood.py sends from another address: run it as root", file=sys.stderr)
         return 2
-    results: dict[int, list[dict[str, float]]] = {rate: [] for _, rate in CONDITIONS}
-    with tempfile.TemporaryDirectory() as tmp:
+    results: dict[tuple[str, int], list[dict[str, float]]] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-flood-") as tmp:
+        theirs = Path(tmp) / "tree"
+        commit = extract(args.against, theirs)
+        print(f"python {platform.python_version()}, {os.cpu_count()} cpus, load average "
+              f"{os.getloadavg()[0]:.2f}; this tree against {args.against} ({commit}); "
+              f"flooder at nice {args.nice}; {args.rounds} rounds", flush=True)
         for round_ in range(args.rounds):
+            trees = (("this tree", ROOT), (commit, theirs))
             for label, rate in CONDITIONS:
-                home = Path(tmp) / f"r{round_}-{rate}"
-                results[rate].append(asyncio.run(one_game(home, rate, seed=round_ + 1)))
-                print(f"round {round_ + 1}, {label}: {results[rate][-1]}", flush=True)
-    base = statistics.median(r["seconds"] for r in results[0])
-    base_cpu = statistics.median(r["cpu"] for r in results[0])
-    print(f"\n{platform.python_version()}, {os.cpu_count()} cores, load "
-          f"{os.getloadavg()[0]:.1f}; {args.rounds} games per condition (medians)")
-    for label, rate in CONDITIONS:
-        runs = results[rate]
-        seconds = statistics.median(r["seconds"] for r in runs)
-        cpu = statistics.median(r["cpu"] for r in runs)
-        print(f"{label:>16}: game {seconds:.2f} s ({(seconds / base - 1) * 100:+.0f}%), "
-              f"our CPU {cpu:.2f} s ({(cpu / base_cpu - 1) * 100:+.0f}%), "
-              f"forged arriving {statistics.median(r['arrived_per_s'] for r in runs):.0f}/s "
-              f"(each failed the MAC), kernel drops "
-              f"{statistics.median(r['kernel_drops'] for r in runs):.0f}, signature checks "
-              f"for the flood {statistics.median(r['checks'] for r in runs):.0f}")
+                for name, tree in trees if round_ % 2 == 0 else trees[::-1]:
+                    home = Path(tmp) / f"r{round_}-{rate}-{name.replace(' ', '-')}"
+                    figures = run_worker(tree, home, rate, round_ + 1, args.nice)
+                    results.setdefault((name, rate), []).append(figures)
+                    print(f"round {round_ + 1}, {name}, {label}: "
+                          f"{json.dumps({k: round(v, 3) for k, v in figures.items()})}",
+                          flush=True)
+    print(f"\nload average {os.getloadavg()[0]:.2f}; medians over {args.rounds} games each; "
+          "percentages against the same tree's game without a flood")
+    for name in ("this tree", commit):
+        print(f"{name}:")
+        for label, rate in CONDITIONS:
+            print(f"  {label:>16}: {report(results[(name, rate)], results[(name, 0)])}")
     return 0
 
 

@@ -19,6 +19,8 @@ Run from the repository root::
 
     python bench/protocol.py             # the figures in docs/performance.md
     python bench/protocol.py --games 2   # quicker, noisier
+
+Whole games against another revision, side by side: ``bench/protocol_games.py``.
 """
 
 from __future__ import annotations
@@ -130,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     signed, verified, size = entry_rates(args.entries)
     bare_sign, bare_verify = ed25519_rates(args.entries)
     print(f"entries signed:   {signed:8.0f} /s  (a 6-action TURN entry, {size} bytes; "
-          "sign_entry also re-parses and verifies what it made)")
+          "sign_entry also decodes what it made)")
     print(f"entries verified: {verified:8.0f} /s  (strict decode + Ed25519 verify)")
     print(f"bare Ed25519:     {bare_sign:8.0f} signatures /s, {bare_verify:.0f} verifications /s")
     plain, round_end, audits, entries = turn_costs(args.games, 4)

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TextIO
 
 from p2p_burgundy import ConfigError, Edition, GameConfig, Module, Setup
-from p2p_burgundy.config import parse_modules
+from p2p_burgundy.config import TimeControl, parse_modules
 from p2p_burgundy.errors import EstateDataError
 from p2p_burgundy.estate import (
     CUSTOM,
@@ -130,12 +130,13 @@ def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
 def table_config(players: int, edition: Edition | None, estate: str | None,
                  setup: Setup | None, modules: tuple[Module, ...] = (),
                  board: Estate | None = None, hints: bool = False,
-                 teams: bool = False) -> GameConfig:
+                 clock: TimeControl | None = None, teams: bool = False) -> GameConfig:
     """The config of a table where everyone plays ``estate`` (default 1) or a ``board`` of
-    one's own, or with an experts' ``setup``, with the expansion ``modules``, and ``hints``
-    from a bot allowed or not; with ``teams``, the team game (:data:`TEAMS`) on ``board`` or
-    the provisional team board. No ``edition``: 2019 with modules, the team game or the solo
-    game, else 2011. ConfigError (a ValueError) if the combination cannot be played."""
+    one's own, or with an experts' ``setup``, with the expansion ``modules``, ``hints``
+    from a bot allowed or not, and a game ``clock`` or none; with ``teams``, the team game
+    (:data:`TEAMS`) on ``board`` or the provisional team board. No ``edition``: 2019 with
+    modules, the team game or the solo game, else 2011. ConfigError (a ValueError) if the
+    combination cannot be played."""
     if edition is None:  # the modules, border posts, the solo and team games are 2019's
         edition = Edition.E2019 if modules or estate in _BORDER_NUMBERS or players == 1 \
             or teams else Edition.E2011
@@ -145,18 +146,19 @@ def table_config(players: int, edition: Edition | None, estate: str | None,
                               "no --estate or --setup (a team board file: --estate-file)")
         if board is None:
             return GameConfig(players=players, edition=edition, modules=modules,
-                              hints=hints, teams=TEAMS)
+                              hints=hints, clock=clock, teams=TEAMS)
         return GameConfig(players=players, edition=edition, estates=(board.id,) * players,
-                          modules=modules, custom=(board,), hints=hints, teams=TEAMS)
+                          modules=modules, custom=(board,), hints=hints, clock=clock,
+                          teams=TEAMS)
     if setup is not None and setup is not Setup.STANDARD:
         return GameConfig(players=players, edition=edition, setup=setup, modules=modules,
-                          hints=hints)
+                          hints=hints, clock=clock)
     if board is not None:
         return GameConfig(players=players, edition=edition, estates=(board.id,) * players,
-                          modules=modules, custom=(board,), hints=hints)
+                          modules=modules, custom=(board,), hints=hints, clock=clock)
     ident = "1" if estate is None else estate_in_box(edition, estate)
     return GameConfig(players=players, edition=edition, estates=(ident,) * players,
-                      modules=modules, hints=hints)
+                      modules=modules, hints=hints, clock=clock)
 
 
 _BORDER_NUMBERS = frozenset(b.number("2019") for b in all_estates().values() if b.border_posts)
@@ -186,6 +188,8 @@ def table_extras(config: GameConfig) -> str:
     >>> table_extras(GameConfig(4, Edition.E2019, teams=TEAMS))
     'The team game (seats 1+3 against 2+4) on team-provisional (provisional: not the printed \
 board)'
+    >>> table_extras(GameConfig(2, clock=TimeControl(600, 5)))
+    'A clock of 10 min each + 5 s a turn'
     """
     parts = []
     if config.teams:
@@ -207,6 +211,9 @@ board)'
         parts.append("estates " + ", ".join(names))
     if config.hints:
         parts.append("hints from a bot allowed")
+    if config.clock is not None:
+        clock = config.clock
+        parts.append(f"a clock of {clock.seconds / 60:g} min each + {clock.increment} s a turn")
     text = "; ".join(parts)
     return text[:1].upper() + text[1:]
 

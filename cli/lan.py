@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import ipaddress
 import json
+import math
 import os
 import signal
 import sys
@@ -38,6 +39,7 @@ from p2p_burgundy import (
     state_hash,
 )
 from p2p_burgundy.net.audit import audit_file
+from p2p_burgundy.net.clock import GameClock
 from p2p_burgundy.net.discovery import TableInfo, find_tables
 from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
 from p2p_burgundy.net.events import EntryRejected, Equivocation, GameOver
@@ -306,12 +308,18 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
     """Play our seat to the end of the game; LanError on a protocol fault or time-out.
 
     With ``replace_missing``, agree to hand a seat to a bot once the game has waited that
-    many seconds for a player we have not heard from (the table policy, net/policy.py).
+    many seconds for a player we have not heard from (the table policy, net/policy.py). At
+    a table with a game clock, agree at once for a seat out of time (the table's rule,
+    net/clock.py).
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     seen = 0
-    policy = HandOverPolicy(replace_missing) if replace_missing is not None else None
+    assert peer.session is not None
+    config = peer.session.config
+    clock = GameClock(config.clock, config.players) if config.clock is not None else None
+    policy = (HandOverPolicy(math.inf if replace_missing is None else replace_missing, clock)
+              if replace_missing is not None or clock is not None else None)
     while True:
         session = peer.session
         assert session is not None
@@ -405,6 +413,7 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
                              "FINGERPRINT' or 'remove NAME' on stdin removes that member)")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                         help="seats at a hosted table")
+    options.add_clock_argument(parser)
     parser.add_argument("--edition", type=options.edition, default=None, metavar="YEAR",
                         help="rulebook edition, 2011 or 2019 (default 2011; 2019 with --with)")
     add_setup_arguments(parser)
@@ -433,6 +442,8 @@ def check_bot(args: argparse.Namespace) -> str | None:
         return "argument --engine-fallback: only with --engine"
     if args.games is not None and not args.serve:
         return "argument --games: only with --serve"
+    if args.clock is not None and not args.host:
+        return "argument --clock: only with --host (a table's clock is its host's choice)"
     if args.serve and args.resume is not None:
         return "argument --serve: not with --resume (a game to finish is one game)"
     problem = options.check_engine_run(args, [] if args.engine is None else [ENGINE])
@@ -553,7 +564,8 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
             await _resume(peer, args)
         elif args.host:
             config = table_config(args.players, args.edition, args.estate, args.setup,
-                                  args.modules, args.board, teams=args.teams)
+                                  args.modules, args.board, clock=args.clock,
+                                  teams=args.teams)
             await peer.host(config, name, args.colour or COLOURS[0])
             log.write(f"hosting at {peer.address[0]}:{peer.address[1]} "
                       f"[{fingerprint(peer.identity.public_key)}]\n")

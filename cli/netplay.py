@@ -33,8 +33,9 @@ from p2p_burgundy import (
     new_game,
     state_hash,
 )
-from p2p_burgundy.config import Module, Setup
+from p2p_burgundy.config import Module, Setup, TimeControl
 from p2p_burgundy.estate import Estate
+from p2p_burgundy.net.clock import GameClock, clock_text
 from p2p_burgundy.net.discovery import Browser, TableInfo
 from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.events import ChanceResolved, Resolved
@@ -59,8 +60,10 @@ from .tui.table import (
     ChatReceived as TableChat,
 )
 from .tui.table import (
+    Clocks,
     EntryKind,
     GameEnded,
+    GameStep,
     HistoryEntry,
     Notice,
     StateChanged,
@@ -80,6 +83,9 @@ before it counts them missing) before the client offers to let a bot play their 
 LOOPBACK = "127.0.0.1"
 DRAFT_SUFFIX = ".draft"
 """Beside a game file, our turn under way (:meth:`NetTable.keep_draft`)."""
+CLOCK_SUFFIX = ".clock"
+"""Beside a game file, the game clock as this computer measured it (each seat's time used
+and who is out of time), so that ``play --resume`` goes on from there."""
 
 
 BOTS_DIR = "bots"
@@ -255,12 +261,13 @@ class LanLobby:
     def host(self, players: int, name: str, colour: str, edition: str = "2011",
              setup: Setup | None = None, estate: str | None = None,
              modules: tuple[Module, ...] = (), board: Estate | None = None,
-             hints: bool = False, teams: bool = False) -> None:
+             hints: bool = False, clock: TimeControl | None = None,
+             teams: bool = False) -> None:
         """Open a table: everyone on ``estate`` (default 1) or a ``board`` of one's own, or
         the experts' ``setup``; with the expansion ``modules``; ``hints`` from a bot allowed
-        or not; the team game with ``teams``."""
+        or not; a game ``clock`` or none; the team game with ``teams``."""
         config = table_config(players, Edition(edition), estate, setup, modules, board, hints,
-                              teams=teams)
+                              clock, teams=teams)
         self.thread.call(self.peer.host(config, name, colour))
 
     def join(self, table: TableInfo | tuple[str, int], name: str, colour: str,
@@ -330,7 +337,7 @@ class NetTable:
     event drew, a turn's actions, the game after it) is described the same way, once: a
     resolved step never changes. A seat the game waits for
     and has not heard from for ``gone_after`` seconds is offered to a bot (:meth:`gone`,
-    :meth:`seat_to_bot`).
+    :meth:`seat_to_bot`), and so is, at once, a seat out of time on the table's game clock.
     """
 
     networked = True
@@ -353,6 +360,7 @@ class NetTable:
         self._chats = [0] * len(self._names)  # chat lines shown per seat
         self._rejected: set[tuple[int, int]] = set()  # void entries said, as (seat, seq)
         self._proofs = 0  # equivocations said
+        self._misbehaving: set[int] = set()  # seats named for an entry that broke a rule
         self._over = False  # the end of the game described
         self._forfeits: set[int] = set()
         self._resigned: set[int] = set()  # seats whose resignation was shown
@@ -361,7 +369,13 @@ class NetTable:
         self._shown_withheld: set[tuple[int, int]] = set()  # (seat, event) rolls shown
         self._ended: str | None = None
         self._clock = clock
-        self._policy = HandOverPolicy(gone_after)
+        config = self._snapshot.config
+        self._policy = HandOverPolicy(gone_after, GameClock(config.clock, config.players,
+                                                            *self._kept_clock())
+                                      if config.clock is not None else None)
+        self._clocks_shown: tuple[str, ...] = ()  # the clocks as last drawn, to the second
+        self._clock_kept: tuple[int, ...] | None = None  # the running seats when last kept
+        self._told_out: set[int] = set()  # seats whose running out of time was said
 
     @property
     def snapshot(self) -> Snapshot:
@@ -404,6 +418,23 @@ class NetTable:
     def hints(self) -> bool:
         """Whether the table allows hints from a bot (its host chose; everyone signed it)."""
         return self._snapshot.config.hints
+
+    @property
+    def steps(self) -> Sequence[GameStep]:
+        """The game's steps the session resolved (the ones this table has shown)."""
+        return tuple(GameStep(step.drew if isinstance(step, ChanceResolved) else step.actions,
+                              step.state) for step in self._steps)
+
+    @property
+    def clocks(self) -> Clocks | None:
+        """Each seat's time left on the table's game clock (None: the table has none), as
+        this computer measures it (net/clock.py)."""
+        clock = self._policy.clock
+        if clock is None:
+            return None
+        now = self._clock()
+        return Clocks(tuple(clock.left(seat, now) for seat in range(len(self._names))),
+                      clock.running)
 
     @property
     def table_code(self) -> str:
@@ -504,9 +535,13 @@ class NetTable:
         if not seats:
             return None
         missing = [s for s in seats if s in self._policy.silent]
+        late = [s for s in seats if s in self._policy.out_of_time]
         who = " and ".join(self._names[s] for s in seats)
         note = f" (not heard from: {', '.join(self._names[s] for s in missing)})" \
             if missing and len(seats) > 1 else " (not heard from)" if missing else ""
+        if late:
+            note += f" (out of time: {', '.join(self._names[s] for s in late)})" \
+                if len(seats) > 1 else " (out of time)"
         what = {"turn": f"{who}'s turn", "reveal": f"the dice from {who}",
                 "choice": f"the set-up choice of {who}",
                 "hand-over": f"{who} to see the last step"}.get(waiting.what,
@@ -521,9 +556,31 @@ class NetTable:
         out: list[TableEvent] = []
         if snapshot.seq != self._read:
             out += self._describe(snapshot)
-        if self._track_missing():
+        if self._track_missing() or self._clocks_ticked():
             out.append(StateChanged())
+        return out + self._out_of_time()
+
+    def _out_of_time(self) -> list[TableEvent]:
+        """Say it once when a seat runs out of time on the game clock (the table's rule:
+        the others may hand it to the stand-in at once)."""
+        out: list[TableEvent] = []
+        for seat in self._policy.out_of_time:
+            if seat in self._told_out or self._ended or self._snapshot.over:
+                continue
+            self._told_out.add(seat)
+            text = ("Your time is out: the others may let a bot play your seat now."
+                    if seat == self.my_seat else
+                    f"{self._names[seat]}'s time is out: B lets a bot play that seat now.")
+            self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
+            out.append(Notice(text))
         return out
+
+    def _clocks_ticked(self) -> bool:
+        """Whether the clocks, to the second, differ from what the screen last showed."""
+        clocks = self.clocks
+        shown = tuple(map(clock_text, clocks.left)) if clocks is not None else ()
+        ticked, self._clocks_shown = shown != self._clocks_shown, shown
+        return ticked
 
     def _describe(self, snapshot: Snapshot) -> list[TableEvent]:
         """What changed from the snapshot read before to ``snapshot``, which the table shows
@@ -541,7 +598,11 @@ class NetTable:
             if (void.seat, void.seq) not in self._rejected:
                 self._rejected.add((void.seat, void.seq))
                 out.append(Notice(f"rejected: {void.reason}"))
+                if void.cause.defect:  # its reason starts with the author's name: once is enough
+                    author = f"{snapshot.seats[void.seat].name}: "
+                    out += self._misbehaved(void.seat, void.reason.removeprefix(author))
         for proof in snapshot.equivocations[self._proofs:]:
+            out += self._misbehaved(proof.seat, f"two signed versions of its entry {proof.seq}")
             self._ended = (f"{self._names[proof.seat]} signed two versions of one entry; "
                            "the game stopped")
             out.append(GameEnded(self._ended))
@@ -584,6 +645,16 @@ class NetTable:
         self._history.append(HistoryEntry(None, f"{who}, the only player left, ended the "
                                           "game and wins.", EntryKind.EVENT))
         return [GameEnded(self._ended)]
+
+    def _misbehaved(self, seat: int, reason: str) -> list[TableEvent]:
+        """Name a seat whose own entry broke a rule as soon as our peer knows, once (the
+        verdict ``burgundy verify`` will give it; the end screen repeats it)."""
+        if seat in self._misbehaving:
+            return []
+        self._misbehaving.add(seat)
+        text = f"{self._names[seat]} misbehaved: {reason}."
+        self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
+        return [Notice(text)]
 
     def _withheld_shown(self, snapshot: Snapshot) -> list[TableEvent]:
         """Once a later reveal of a seat that withheld one gives the withheld link away,
@@ -683,7 +754,31 @@ class NetTable:
         net/policy.py); True when what the screen shows of it changed: a seat fell silent or
         spoke again, or has been gone long enough to be offered to a bot."""
         missing = () if self._ended else self._snapshot.missing
-        return self._policy.observe(self._snapshot, missing, self._clock())
+        changed = self._policy.observe(self._snapshot, missing, self._clock())
+        self._keep_clock()
+        return changed
+
+    def _kept_clock(self) -> tuple[list[float], list[int]]:
+        """The game clock kept beside the game file (none, or damaged: nothing used)."""
+        try:
+            used, out = msgpack.unpackb(files.read_input(
+                self.game_file.with_suffix(CLOCK_SUFFIX), limit=files.MAX_JSON_FILE))
+            if all(type(u) is float for u in used) and all(type(s) is int for s in out):
+                return list(used), list(out)
+        except Exception:  # a missing or damaged file (msgpack raises many kinds)
+            pass
+        return [], []
+
+    def _keep_clock(self) -> None:
+        """Keep the game clock beside the game file each time a clock stops or starts."""
+        clock = self._policy.clock
+        if clock is None or clock.running == self._clock_kept:
+            return
+        self._clock_kept = clock.running
+        used, out = clock.kept
+        with contextlib.suppress(OSError):  # the game goes on; only going on from here is lost
+            files.write_atomically(self.game_file.with_suffix(CLOCK_SUFFIX),
+                                   msgpack.packb([list(used), list(out)]))
 
 
 async def _agree_seat_to_bot(peer: Peer, seat: int) -> int:

@@ -18,6 +18,8 @@ import socket
 from pathlib import Path
 
 from p2p_burgundy import Edition
+from p2p_burgundy.config import TimeControl
+from p2p_burgundy.errors import ConfigError
 from p2p_burgundy.net.start import MAX_NAME
 
 from .engine import Clock, EngineRun, EngineSpec, OptionSetting
@@ -229,6 +231,38 @@ def engine_time(text: str) -> tuple[float, float]:
             f"expected SECONDS or SECONDS+INCREMENT, not {text!r}") from None
     assert clock.base is not None
     return clock.base, clock.increment
+
+
+def game_clock(text: str) -> TimeControl:
+    """``MINUTES[+SECONDS]``: a table's game clock, minutes each and seconds a turn.
+
+    >>> game_clock("10+5"), game_clock("0.5")
+    (TimeControl(seconds=600, increment=5), TimeControl(seconds=30, increment=0))
+    >>> game_clock("10+")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected MINUTES[+SECONDS] (10+5: 10 min each, 5 s a turn) not '10+'
+    """
+    minutes, plus, increment = text.partition("+")
+    try:
+        seconds = round(float(minutes) * 60)
+        added = int(increment) if plus else 0
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected MINUTES[+SECONDS] (10+5: 10 min each, 5 s a turn) not {text!r}"
+        ) from None
+    try:
+        return TimeControl(seconds, added)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_clock_argument(parser: argparse.ArgumentParser) -> None:
+    """``--clock``, for every command that hosts a networked table."""
+    parser.add_argument("--clock", type=game_clock, default=None, metavar="MINUTES[+SECONDS]",
+                        help="a game clock: minutes each player has for the game, plus "
+                             "seconds more with each turn; a player out of time may be "
+                             "handed to the stand-in at once (default: no clock)")
 
 
 def add_engine_run_arguments(parser: argparse.ArgumentParser) -> None:

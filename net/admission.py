@@ -74,6 +74,15 @@ class Verdict(Enum):
     DROP_RATE = 5
 
 
+class Arrival(Enum):
+    """What the transport does with a datagram as it arrives, before anything else
+    (:meth:`Node.arrival <p2p_burgundy.net.node.Node.arrival>`)."""
+
+    REFUSE = 0  # drop it: it failed the cheapest check (a seat's address, not its MAC)
+    FIRST = 1  # a player's: queued ahead of everyone else's
+    QUEUE = 2  # anyone else's (a spectator, a stranger): the admission's budgets decide
+
+
 class RateLimiter:
     """A token bucket per source, for at most ``max_sources`` sources (least recent forgotten).
 

@@ -171,7 +171,7 @@ class _Auditor:
         for seat in sorted(by_author):
             for record, entry in sorted(by_author[seat], key=lambda item: item[1].seq):
                 try:
-                    session.receive_entry(entry.raw)
+                    session.receive_signed_entry(entry)  # decode() checked its signature
                 except ProtocolError as exc:
                     message = exc.message if isinstance(exc, RemoteProtocolError) else str(exc)
                     if "too far ahead" in message:

@@ -86,7 +86,7 @@ def sign_entry(
         [wire.PROTOCOL_VERSION, game_id, identity.public_key, seq, prev, int(kind), list(payload)]
     )
     signature = identity.sign(ENTRY_DOMAIN, body)
-    return parse_entry(wire.encode([body, signature]))
+    return decode_entry(wire.encode([body, signature]))  # our own signature: no need to check
 
 
 def decode_entry(raw: bytes) -> Entry:
@@ -145,7 +145,12 @@ def parse_entry(raw: bytes) -> Entry:
     ...
     p2p_burgundy.net.errors.RemoteProtocolError: bad signature on a chat entry (author ..., seq 0)
     """
-    entry = decode_entry(raw)
+    return check_signature(decode_entry(raw))
+
+
+def check_signature(entry: Entry) -> Entry:
+    """``entry`` (from :func:`decode_entry`) if its author signed it; RemoteProtocolError if
+    the signature is forged."""
     if not verify(entry.author, ENTRY_DOMAIN, entry.body, entry.signature):
         raise RemoteProtocolError(
             f"bad signature on a {entry.kind.name.lower()} entry",

@@ -46,7 +46,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import wire
-from .admission import Admission, RateLimiter, Replies, Verdict, is_session_message
+from .admission import (
+    Admission,
+    Arrival,
+    RateLimiter,
+    Replies,
+    Verdict,
+    is_session_message,
+)
 from .errors import ProtocolError, RemoteProtocolError, VersionError
 from .events import Event
 from .identity import Identity, verify
@@ -131,7 +138,8 @@ class Node:
         self._secret = secret
         self._keys: dict[int, bytes] = {}  # seat -> our pairwise key (net/pairwise.py)
         self._sealed_by: set[int] = set()  # seats whose MAC we have seen: they always seal
-        self._sealing: set[Address] = set()  # their addresses (for refuses)
+        self._sealing: set[Address] = set()  # their addresses (for arrival)
+        self._players: set[Address] = set()  # the players' addresses (for arrival)
         self._asked: OrderedDict[Address, float] = OrderedDict()  # address -> last WHO
         self._checked: OrderedDict[tuple[Address, bytes], None] = OrderedDict()
         self._seated_checks = RateLimiter(SEATED_CHECKS, SEATED_CHECKS, max_sources=1)
@@ -282,14 +290,19 @@ class Node:
         elif isinstance(self.lobby, JoinLobby):
             self.lobby.receive(message, source)
 
-    def refuses(self, data: bytes, source: Address) -> bool:
-        """The cheapest check, for the driver to make as a datagram arrives: a seat that
-        seals its datagrams to us sent this one without a seal (someone with its address).
-        Counted in ``stats.unsealed``; :meth:`receive` makes the same check and the rest."""
-        if source in self._sealing and not is_sealed(data):
+    def arrival(self, data: bytes, source: Address) -> Arrival:
+        """The cheapest checks, for the driver to make as a datagram arrives, before it is
+        queued. A seat that seals its datagrams to us must have sealed this one under our
+        key with it: anyone can send with its address, and such a datagram costs a hash at
+        most, is counted in ``stats.unsealed`` and refused, so a flood of them takes no place
+        in a queue. The players' datagrams go ahead of everyone else's. :meth:`receive`
+        makes the same check and the rest."""
+        if source in self._sealing:
+            if is_sealed(data) and self._unseal(data, source)[0] is not None:
+                return Arrival.FIRST
             self.admission.stats.unsealed += 1
-            return True
-        return False
+            return Arrival.REFUSE
+        return Arrival.FIRST if source in self._players else Arrival.QUEUE
 
     def _unseal(self, data: bytes, source: Address) -> tuple[bytes | None, bool]:
         """The message of a datagram, and whether a seat's MAC proved it (net/pairwise.py).
@@ -377,13 +390,15 @@ class Node:
     def _update_known(self) -> None:
         """The players' addresses (the seats', the lobby's members and spectators, or our
         host): exempt from the strangers' budget, and proven for replies."""
-        known = set(self.addresses.values())
+        players = set(self.addresses.values())
         if self.lobby is not None:
-            known |= {m.address for m in self.lobby.members if m.address[1]}
+            players |= {m.address for m in self.lobby.members if m.address[1]}
             if isinstance(self.lobby, JoinLobby):
-                known.add(self.lobby.host)
-            else:
-                known |= set(self.lobby.spectators.values())
+                players.add(self.lobby.host)
+        self._players = players
+        known = set(players)
+        if isinstance(self.lobby, HostLobby):
+            known |= set(self.lobby.spectators.values())
         self.admission.known = self.replies.known = known
         self._sealing = {a for seat, a in self.addresses.items() if seat in self._sealed_by}
 

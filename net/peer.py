@@ -115,7 +115,7 @@ class Peer:
         self.announce = announce
         self.node = Node(identity, secret=os.urandom(16), nonces=lambda: os.urandom(16),
                          has_file=self._has_file, here=self._here)
-        transport.refuse = self.node.refuses  # a flood's cheapest drop, before any queue
+        transport.arrival = self.node.arrival  # a flood's cheapest drop, before any queue
         self.game_file: GameFile | None = None
         self.events: deque[LobbyEvent | Event | SeatMoved] = deque(maxlen=MAX_EVENTS)
         self.event_count = 0  # events ever recorded (the deque keeps the latest)
@@ -217,7 +217,7 @@ class Peer:
         """Leave the table before the game starts (a joiner tells the host; a host tells
         everyone at its table and stops announcing it); the peer may then host or join again."""
         for data, address in self.node.leave():
-            await self.transport.send(data, address)
+            self.transport.send(data, address)
         self._publish(self._loop.time())
         if self._announcer is not None:
             with contextlib.suppress(Exception):
@@ -350,7 +350,7 @@ class Peer:
             self._record(event)
         self._publish(now)
         for data, destination in datagrams:
-            await self.transport.send(data, destination)
+            self.transport.send(data, destination)
 
     def _save(self, entries: list[Entry]) -> None:
         """Append entries to the game file: our own fsynced, others' flushed (they become

@@ -9,7 +9,9 @@ agree*, and the terminal client and the headless bots follow one policy, this on
 (:meth:`Node.missing <p2p_burgundy.net.node.Node.missing>`), for ``after`` seconds without
 a break; we agree at most once per seat and step, and after we agreed, the seat must be
 silent for ``after`` seconds again before we agree at another step (an agreement names the
-step: if the game moved on meanwhile, we agree again where it waits).
+step: if the game moved on meanwhile, we agree again where it waits). At a table with a game
+clock (net/clock.py) a seat whose time has run out is gone at once, heard from or not, at
+every step that waits for its decision: that is the table's rule for a player out of time.
 
 >>> from types import SimpleNamespace as Fake
 >>> session = Fake(waiting_for=lambda: Fake(what="turn", seats=(2,)), my_seat=0, forfeits={},
@@ -22,6 +24,16 @@ step: if the game moved on meanwhile, we agree again where it waits).
 >>> policy.agreed(2, 7)
 >>> policy.observe(session, missing=[2], now=111.0), policy.gone(7, 121.0), policy.gone(8, 121.0)
 (True, [], [2])
+
+With a clock of 30 seconds, seat 2 (heard from all along) is gone once its 30 seconds are out:
+
+>>> from p2p_burgundy.config import TimeControl
+>>> session = Fake(waiting_for=lambda: Waiting("turn", 4, (2,)), my_seat=0, forfeits={})
+>>> policy = HandOverPolicy(after=10.0, clock=GameClock(TimeControl(30), players=3))
+>>> policy.observe(session, missing=[], now=100.0), policy.gone(7, now=129.0)
+(False, [])
+>>> policy.observe(session, missing=[], now=130.0), policy.gone(7, now=130.0), policy.out_of_time
+(True, [2], [2])
 """
 
 from __future__ import annotations
@@ -29,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Protocol
 
+from .clock import DECISIONS, GameClock
 from .events import Waiting
 
 
@@ -47,11 +60,21 @@ class WaitingGame(Protocol):
 class HandOverPolicy:
     """One player's view of which seats are gone; see the module's docstring."""
 
-    def __init__(self, after: float) -> None:
-        """``after``: seconds a seat the game waits for must be silent to count as gone."""
+    def __init__(self, after: float, clock: GameClock | None = None) -> None:
+        """``after``: seconds a seat the game waits for must be silent to count as gone;
+        ``clock``: the table's game clock, if it has one."""
         self.after = after
+        self.clock = clock
         self._silent_since: dict[int, float] = {}
         self._agreed: set[tuple[int, int]] = set()  # (seat, step the agreement named)
+        self._deciding: set[int] = set()  # seats the game waits for to decide, but us
+        self._out: list[int] = []  # seats out of time, as the last observe saw them
+
+    @property
+    def out_of_time(self) -> list[int]:
+        """Seats whose time on the game clock has run out (as the last :meth:`observe`
+        saw it)."""
+        return list(self._out)
 
     @property
     def silent(self) -> set[int]:
@@ -61,19 +84,25 @@ class HandOverPolicy:
     def observe(self, session: WaitingGame, missing: Collection[int], now: float) -> bool:
         """Note which seats ``session`` waits for are among the ``missing`` ones (not heard
         from), and since when; True if that changed what :attr:`silent` or :meth:`gone` say."""
-        before = self.silent, set(self._gone(now))
+        before = self.silent, set(self._gone(now)), self._out
         waiting = session.waiting_for()
         # Voters that have not yet said anything past a step whose inputs are all in cannot
         # be handed over there (only a seat whose input the step needs can): not "gone".
         blocking = (set(waiting.seats) if waiting is not None and waiting.what != "hand-over"
                     else set())
-        silent = (set(missing) & blocking) - {session.my_seat} - set(session.forfeits)
+        others = {session.my_seat, *session.forfeits}
+        silent = (set(missing) & blocking) - others
+        if self.clock is not None:
+            self.clock.observe(waiting, now, session.forfeits)
+            self._out = self.clock.out(now)
+        self._deciding = (blocking - others if waiting is not None
+                          and waiting.what in DECISIONS else set())
         for seat in list(self._silent_since):
             if seat not in silent:
                 del self._silent_since[seat]
         for seat in sorted(silent):
             self._silent_since.setdefault(seat, now)
-        return (self.silent, set(self._gone(now))) != before
+        return (self.silent, set(self._gone(now)), self._out) != before
 
     def gone(self, step: int, now: float) -> list[int]:
         """Seats gone at ``now`` that we have not yet agreed to hand over at ``step``."""
@@ -86,5 +115,6 @@ class HandOverPolicy:
         self._silent_since.pop(seat, None)
 
     def _gone(self, now: float) -> list[int]:
-        return sorted(seat for seat, since in self._silent_since.items()
-                      if now - since >= self.after)
+        silent = {seat for seat, since in self._silent_since.items()
+                  if now - since >= self.after}
+        return sorted(silent | (self._deciding & set(self._out)))

@@ -2,7 +2,7 @@
 
 A :class:`Session` is driven by three calls, like aioquic's connection:
 :meth:`~Session.receive_datagram` (bytes from a peer), :meth:`~Session.handle_timer` (the
-time is ``now``; see :meth:`~Session.get_timer`) and the player's own API
+time is ``now``, ticked at least every ``HEADS_INTERVAL``) and the player's own API
 (:meth:`~Session.submit_turn`, :meth:`~Session.send_chat`). Output is pulled:
 :meth:`~Session.take_unsaved` (entries to append to the game file), then after they are durable
 :meth:`~Session.saved`, then :meth:`~Session.datagrams_to_send` and :meth:`~Session.next_event`.
@@ -44,7 +44,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2p_burgundy import (
-    END_TURN,
     Action,
     ChooseEstate,
     EngineError,
@@ -57,6 +56,7 @@ from p2p_burgundy import (
     legal_actions,
     new_game,
     outcome,
+    play_turn,
     state_hash,
 )
 from p2p_burgundy.scoring import Outcome
@@ -96,7 +96,7 @@ from .events import (
     Waiting,
 )
 from .identity import Identity
-from .log import Entry, decode_entry, parse_entry, sign_entry
+from .log import Entry, check_signature, decode_entry, sign_entry
 from .messages import EntryMessage, Heads, Held, Message, Recover, Want, parse
 from .standin import standin_turn
 from .start import game_chain, parse_start
@@ -128,6 +128,7 @@ class Mark:
         for a later chance event, a TURN for a later turn, a SEEN naming a later step. (An
         agreement naming a later step does not: it may be one signed ahead, which is void.)
 
+        >>> from p2p_burgundy import END_TURN
         >>> m = Mark(step=9, event=2, turn=6, chance=False)
         >>> [m.passes(c) for c in (Reveal(3, bytes(32)), Reveal(2, bytes(32)),
         ...                        Turn(7, (END_TURN,)), Turn(6, (END_TURN,)))]
@@ -179,6 +180,7 @@ class Session:
         self.contents[host].append(None)
         self._early: dict[tuple[int, int], Entry] = {}
         self.faulty: dict[int, str] = {}
+        self._forks: dict[int, int] = {}  # seat -> the first seq it signed two bodies for
         self.proofs: list[Equivocation] = []
         # A seat handed to the stand-in -> the step from which (steps count every chance
         # event and every turn the game resolved, from 0).
@@ -195,7 +197,10 @@ class Session:
         self.rejected: dict[tuple[int, int], EntryRejected] = {}  # (seat, seq) -> why void
         self._sole_from = 0  # the first chance event with one contributor (sole_contributor)
         self._reveals: dict[int, dict[int, tuple[int, bytes]]] = {}  # k -> seat -> (seq, link)
+        self._last_link: dict[int, tuple[int, bytes]] = {}  # seat -> its latest valid (k, link)
         self._turns: dict[int, list[tuple[int, int]]] = {}  # t -> (seat, seq), pending
+        # (t, what _mover_turn found for turn t): the turn is replayed once, not per look
+        self._mover_found: tuple[int, tuple[int, tuple[Action, ...], GameState]] | None = None
         self._commits: dict[int, tuple[int, bytes]] = {}  # seat -> (seq, digest): secret set-up
         self._choices: dict[int, tuple[int, ChooseEstate]] = {}  # seat -> (seq, choice) matched
         self._first_pass: list[int] = [0] * n  # no entry of a seat before this passes the step
@@ -330,7 +335,7 @@ class Session:
         if not self.my_turn:
             raise LocalProtocolError("it is not our turn")
         try:
-            _play_turn(self.state, list(actions))
+            play_turn(self.state, actions)
             content = Turn(self.turn_number, tuple(actions))
         except (EngineError, Malformed) as exc:
             raise LocalProtocolError(f"our turn is illegal: {exc}") from None
@@ -445,9 +450,6 @@ class Session:
     def next_event(self) -> Event | None:
         return self._events.popleft() if self._events else None
 
-    def get_timer(self) -> float:
-        return self._sync.get_timer()
-
     def handle_timer(self, now: float) -> None:
         self._send_all(self._sync.handle_timer(now), BROADCAST)
 
@@ -468,7 +470,14 @@ class Session:
 
     def receive_entry(self, raw: bytes) -> None:
         """Accept one raw entry (from a datagram or a game file), cheap checks first."""
-        entry = decode_entry(raw)
+        self._receive(decode_entry(raw), signed=False)
+
+    def receive_signed_entry(self, entry: Entry) -> None:
+        """:meth:`receive_entry` for an entry whose signature the caller already checked
+        (:func:`~.log.check_signature`), so that it is not checked twice."""
+        self._receive(entry, signed=True)
+
+    def _receive(self, entry: Entry, signed: bool) -> None:
         if entry.game_id != self.game_id:
             raise RemoteProtocolError("entry from another game", author=entry.author, seq=entry.seq)
         seat = self._seat_of.get(entry.author)
@@ -480,7 +489,8 @@ class Session:
         if entry.seq < len(chain):
             known = chain[entry.seq]
             if known.body != entry.body:
-                parse_entry(raw)  # only a validly signed second body proves anything
+                if not signed:
+                    check_signature(entry)  # only a validly signed second body proves anything
                 self._equivocation(seat, known, entry)
             return
         if seat in self.faulty:
@@ -490,7 +500,8 @@ class Session:
         early = self._early.get((seat, entry.seq))
         if early is not None and early.body == entry.body:
             return
-        parse_entry(raw)
+        if not signed:
+            check_signature(entry)
         if early is not None:
             self._equivocation(seat, early, entry)
             return
@@ -531,10 +542,12 @@ class Session:
     def _equivocation(self, seat: int, first: Entry, second: Entry) -> None:
         if seat not in self.faulty:
             self.faulty[seat] = f"equivocated at seq {first.seq}"
+            self._forks[seat] = first.seq
             proof = Equivocation(seat, first.seq, first.raw, second.raw)
             self.proofs.append(proof)
             self._unsaved.append(second)  # the game file keeps the proof too
             self._event(proof)
+            self._advance()  # a voter less: a hand-over may be decided now
 
     def _author(self, content: Content) -> None:
         assert self.identity is not None and self.my_seat is not None
@@ -592,7 +605,7 @@ class Session:
         elif isinstance(content, Reveal):
             return self._file_reveal(seat, seq, content)
         elif isinstance(content, Turn):
-            if seat in self.forfeits:
+            if self._handed_for(seat, content.number):
                 return Rejection.HANDED_OVER, self._handed_reason(
                     seat, f"its turn {content.number}")
             if content.number < self.turn_number:
@@ -605,6 +618,12 @@ class Session:
         else:
             return self._file_choice(seat, seq, content)
         return None
+
+    def _handed_for(self, seat: int, turn: int) -> bool:
+        """Whether ``seat`` was handed over at or before turn number ``turn``: its own TURN for
+        it is late, whenever it arrives (a turn it signed for an earlier number is judged as
+        any other seat's)."""
+        return seat in self.forfeits and turn >= self.marks[self.forfeits[seat]].turn
 
     def _handed_reason(self, seat: int, what: str) -> str:
         return (f"handed to the stand-in at step {self.forfeits[seat]}: {what} does not count "
@@ -625,9 +644,12 @@ class Session:
 
     def _file_reveal(self, seat: int, seq: int, content: Reveal) -> Void | None:
         k = content.event
-        if not verify_reveal(self.seats[seat].commitment, k, content.link):
+        if not verify_reveal(self.seats[seat].commitment, k, content.link,
+                             self._last_link.get(seat)):
             return (Rejection.BAD_REVEAL,
                     f"reveal for chance event {k} does not hash to the commitment")
+        if k > self._last_link.get(seat, (-1, b""))[0]:
+            self._last_link[seat] = k, content.link
         have = self._reveals.setdefault(k, {})
         if seat in have:
             return Rejection.SECOND_REVEAL, f"a second reveal for chance event {k}"
@@ -711,15 +733,20 @@ class Session:
         """The mover's TURN for this turn that counts if the mover keeps its seat: ``(seq,
         actions, state after)`` of the first legal one in its chain order."""
         t, mover = self.turn_number, self.state.to_move
+        if self._mover_found is not None and self._mover_found[0] == t:
+            return self._mover_found[1]  # later entries come later in the chain: it stays first
         pending = self._turns.get(t, [])
         for seat, seq in sorted(c for c in pending if c[0] == mover):
             content = self.contents[seat][seq]
             assert isinstance(content, Turn)
             try:
-                return seq, content.actions, _play_turn(self.state, list(content.actions))
+                found = seq, content.actions, play_turn(self.state, content.actions).after
             except EngineError as exc:
                 pending.remove((seat, seq))
                 self._reject(seat, seq, Rejection.ILLEGAL_TURN, f"illegal turn {t}: {exc}")
+                continue
+            self._mover_found = t, found
+            return found
         return None
 
     def _pass_at(self, voter: int) -> int | None:
@@ -736,10 +763,12 @@ class Session:
 
     def _voters(self) -> list[int]:
         """The seats that have a say in a hand-over at this step: not handed over, and not
-        signed off (RESIGN, END) before going past it."""
+        signed off (RESIGN, END) or caught equivocating before going past it (from the slot
+        it signed two bodies for, a seat's say ends as at a RESIGN there)."""
         out = []
         for v in self._required():
-            off = min(self.resigned.get(v, _NEVER), self._ends.get(v, _NEVER))
+            off = min(self.resigned.get(v, _NEVER), self._ends.get(v, _NEVER),
+                      self._forks.get(v, _NEVER))
             passed = self._pass_at(v)
             if (passed if passed is not None else _NEVER) < off or off == _NEVER:
                 out.append(v)
@@ -774,10 +803,12 @@ class Session:
         return any(c is not None and before.passes(c) for c in self.contents[voter][:seq])
 
     def _handing(self, candidates: list[int], voters: list[int]) -> set[int]:
-        """The seats handed over here: the smallest set ``H`` that holds every candidate
-        with at least one agreement that counts, all of whose voters outside ``H`` agreed.
-        More agreements only make it larger, so a seat in it stays in it."""
-        agreed = {x for x in candidates if any(self._agrees(v, x) for v in voters if v != x)}
+        """The seats handed over here: the least set ``H`` closed under adding a candidate
+        with at least one agreement that counts, all of whose voters outside ``H`` agreed
+        (docs/protocol.md, "SEAT_TO_BOT"). More agreements only make it larger, so a seat in
+        it stays in it."""
+        agreed = {x for x in candidates if (x, self.step) in self._agreements
+                  and any(self._agrees(v, x) for v in voters if v != x)}
         handing: set[int] = set()
         while True:
             more = {x for x in agreed - handing
@@ -852,8 +883,9 @@ class Session:
         (other than only our own turn), and nothing of ours went past it yet."""
         needed = self._needed()
         me = self.my_seat
-        return (me is not None and bool(needed) and needed != [me] and me in self._voters()
-                and self._pass_at(me) is None and all(self._has_input(x) for x in needed))
+        return (me is not None and bool(needed) and needed != [me]
+                and self._pass_at(me) is None and all(self._has_input(x) for x in needed)
+                and me in self._voters())  # the dearest test last: it is seldom reached
 
     def _step(self) -> bool:
         """Decide the step the game is at, if the entries decide it for good: hand over the
@@ -911,7 +943,7 @@ class Session:
         if mover in self.forfeits:
             actions = standin_turn(self.state, self._last_entropy(), t)
             author = seq = None
-            self.state = _play_turn(self.state, list(actions))
+            self.state = play_turn(self.state, actions).after
         elif self._secret_choosing():
             author, (seq, choice) = mover, self._choices[mover]
             actions = (choice,)
@@ -944,9 +976,9 @@ class Session:
 
     def _why_not_played(self, seat: int, t: int, mover: int) -> Void:
         name = self.seats[mover].name
+        if self._handed_for(seat, t):
+            return Rejection.HANDED_OVER, self._handed_reason(seat, f"its turn {t}")
         if seat == mover:
-            if mover in self.forfeits:
-                return Rejection.HANDED_OVER, self._handed_reason(seat, f"its turn {t}")
             return Rejection.SECOND_TURN, f"a second turn {t}"
         if mover in self.forfeits:
             return (Rejection.NOT_ITS_TURN, f"turn {t} is the stand-in's for {name}: nobody "
@@ -1010,17 +1042,3 @@ _HANDLERS: dict[type[Message], Callable[[Session, Any, object], None]] = {
     Held: Session._receive_held,
 }
 """The session's handler of each message it takes (the others are the lobby's)."""
-
-
-def _play_turn(state: GameState, actions: list[Action]) -> GameState:
-    """Apply a whole turn; EngineError if an action is illegal or the turn does not end with
-    exactly one END_TURN, at the end. A set-up choice is a turn of exactly one ChooseEstate."""
-    if state.chance is None and state.step == Step.CHOOSE_ESTATE:
-        if len(actions) != 1 or not isinstance(actions[0], ChooseEstate):
-            raise EngineError("a set-up turn is exactly one ChooseEstate")
-        return apply(state, actions[0])
-    if not actions or actions[-1] != END_TURN or END_TURN in actions[:-1]:
-        raise EngineError("a turn is a list of actions ending with its only EndTurn")
-    for action in actions:
-        state = apply(state, action)
-    return state

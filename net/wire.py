@@ -44,6 +44,22 @@ Encodable: TypeAlias = "bool | int | bytes | str | tuple[Encodable, ...] | list[
 
 def _problem(obj: object, depth: int) -> str | None:
     """Say what makes ``obj`` not a value, or return None if it is one."""
+    # The exact types first, without isinstance: every entry received is checked this way,
+    # and the walk is much of what decoding one costs.
+    kind = type(obj)
+    if kind is tuple:
+        if depth >= MAX_DEPTH:
+            return f"arrays nest deeper than {MAX_DEPTH}"
+        for item in obj:  # type: ignore[attr-defined]
+            kind = type(item)
+            if kind is bytes or (kind is int and _MIN_INT <= item <= _MAX_INT):
+                continue
+            problem = _problem(item, depth + 1)
+            if problem is not None:
+                return problem
+        return None
+    if kind is bytes or (kind is int and _MIN_INT <= obj <= _MAX_INT):  # type: ignore[operator]
+        return None
     # bool and int subclasses (IntEnum tags) are fine: msgpack writes their integer value.
     if obj is None or isinstance(obj, bool | bytes):
         return None
@@ -111,9 +127,14 @@ def encode(obj: Encodable) -> bytes:
     problem = _problem(obj, 0)
     if problem is not None:
         raise LocalProtocolError(f"cannot encode: {problem}")
+    return _pack(obj)
+
+
+def _pack(value: object) -> bytes:
+    """The canonical encoding of what :func:`_problem` accepted."""
     # msgpack-python already writes the shortest form of every int, string, bytes and array
     # length, with ints >= 0 in the unsigned family and ints < 0 in the signed one.
-    packed: bytes = msgpack.packb(obj, use_bin_type=True)  # msgpack has no type hints
+    packed: bytes = msgpack.packb(value, use_bin_type=True)  # msgpack has no type hints
     return packed
 
 
@@ -168,7 +189,7 @@ def decode(data: bytes, *, max_size: int = MAX_DATAGRAM) -> Value:
     problem = _problem(value, 0)
     if problem is not None:
         raise DecodeError(problem)
-    canonical = encode(value)
+    canonical = _pack(value)
     if canonical != data:
         # The value is fine but was not written in its shortest form (e.g. 5 as uint16).
         # msgpack is prefix-free, so the two differ before the shorter one ends.

@@ -80,6 +80,10 @@ class Module(Enum):
 
 MODULE_ORDER = tuple(Module)
 """The canonical order of modules in a config (declaration order)."""
+_BORDER_POSTS_BIT = 2 << len(MODULE_ORDER)
+_TEAM_BIT = 2 * _BORDER_POSTS_BIT
+VARIANTS = 2 * _TEAM_BIT
+"""How many values :attr:`GameConfig.variant` takes (it is below this)."""
 
 
 def parse_modules(text: str) -> tuple[Module, ...]:
@@ -128,6 +132,39 @@ class Setup(Enum):
         return f"Setup.{self.name}"
 
 
+CLOCK_LIMIT = 24 * 3600
+"""The most seconds a game clock gives a player, or adds with each turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """A game clock, a rule of the table (the engine never reads it): each player has
+    ``seconds`` for the whole game, and ``increment`` seconds more with each turn they end.
+
+    >>> TimeControl(600, 5), str(TimeControl(600, 5)), str(TimeControl(90))
+    (TimeControl(seconds=600, increment=5), '10+5', '1.5+0')
+    >>> TimeControl(0)
+    Traceback (most recent call last):
+    ...
+    p2p_burgundy.errors.ConfigError: a game clock gives each player 1 to 86400 seconds, not 0
+    """
+
+    seconds: int
+    increment: int = 0
+
+    def __post_init__(self) -> None:
+        if type(self.seconds) is not int or not 0 < self.seconds <= CLOCK_LIMIT:
+            raise ConfigError(f"a game clock gives each player 1 to {CLOCK_LIMIT} seconds, "
+                              f"not {self.seconds!r}")
+        if type(self.increment) is not int or not 0 <= self.increment <= CLOCK_LIMIT:
+            raise ConfigError(f"a game clock adds 0 to {CLOCK_LIMIT} seconds a turn, "
+                              f"not {self.increment!r}")
+
+    def __str__(self) -> str:
+        """As players write a clock: minutes each, plus seconds a turn."""
+        return f"{self.seconds / 60:g}+{self.increment}"
+
+
 @dataclass(frozen=True, slots=True)
 class GameConfig:
     """What every peer must agree on before the first chance event.
@@ -150,6 +187,8 @@ class GameConfig:
     engine never reads it; it is here so that every player signs it with the rest)."""
     target: int = SOLO_TARGET
     """The solo game: where the target marker starts (45 easier ... 55 harder)."""
+    clock: TimeControl | None = None
+    """The table's game clock, if it has one (a table's rule, as :attr:`hints` is)."""
     teams: tuple[tuple[int, int], ...] = ()
     """The team game: the two teams' seats, team A first, each in its players' order (A1,
     A2), so round 1 is played A1, B1, A2, B2; every seat plays the one team board."""
@@ -163,9 +202,10 @@ class GameConfig:
     routes and the like."""
     variant: int = field(init=False, repr=False, compare=False)
     """Which rules this config plays, as one small int: bit 0 the solo game, bit ``i + 1``
-    module ``MODULE_ORDER[i]``, the bit after those the team game. The rules bind their
-    dispatch tables once per variant and find them by it on every decision (an int indexes a
-    table faster than a config hashes)."""
+    module ``MODULE_ORDER[i]``, the bit above those a duchy with border posts, the next the
+    team game (below :data:`VARIANTS`). The rules bind their dispatch tables once per variant
+    and find them by it on every decision (an int indexes a table faster than a config
+    hashes)."""
 
     def __post_init__(self) -> None:
         if type(self.players) is not int or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -179,6 +219,8 @@ class GameConfig:
             raise ConfigError(f"setup must be a Setup, not {self.setup!r}")
         if type(self.hints) is not bool:
             raise ConfigError(f"hints must be True or False, not {self.hints!r}")
+        if not (self.clock is None or isinstance(self.clock, TimeControl)):
+            raise ConfigError(f"clock must be a TimeControl or None, not {self.clock!r}")
         self._check_solo()
         self._check_modules()
         self._check_custom()
@@ -230,6 +272,8 @@ class GameConfig:
                               "start space")
         object.__setattr__(self, "estates", tuple(estates))
         object.__setattr__(self, "start_spaces", tuple(starts))
+        if self.border_posts:
+            object.__setattr__(self, "variant", self.variant | _BORDER_POSTS_BIT)
 
     def _check_solo(self) -> None:
         if self.players == 1:
@@ -272,7 +316,7 @@ class GameConfig:
         if refused:
             raise ConfigError(f"the team game is played without {' and '.join(refused)}: "
                               "the rulebook gives their cards and abilities no team reading")
-        object.__setattr__(self, "variant", self.variant | 2 << len(MODULE_ORDER))
+        object.__setattr__(self, "variant", self.variant | _TEAM_BIT)
 
     def _check_team_boards(self, boards: list[Estate]) -> None:
         """A team game plays one team board at every seat; other games play duchies."""
@@ -335,10 +379,11 @@ class GameConfig:
         custom = f", custom={self.custom!r}" if self.custom else ""
         hints = ", hints=True" if self.hints else ""
         target = f", target={self.target!r}" if self.target != SOLO_TARGET else ""
+        clock = f", clock={self.clock!r}" if self.clock is not None else ""
         teams = f", teams={self.teams!r}" if self.teams else ""
         return (f"GameConfig(players={self.players!r}, edition={self.edition!r}, "
                 f"estates={self.estates!r}, start_spaces={self.start_spaces!r}{setup}{modules}"
-                f"{custom}{hints}{target}{teams})")
+                f"{custom}{hints}{target}{clock}{teams})")
 
     @property
     def border_posts(self) -> bool:
@@ -383,15 +428,21 @@ class GameConfig:
 
     def to_tree(self) -> list[object]:
         """Canonical encodable form: ``[players, edition, [estate ids], [start spaces],
-        set-up, [module names], [boards of one's own], hints, solo target, teams]``, where
-        trailing fields that hold their default (the standard set-up, no modules, no boards,
-        no hints, the target marker on 50, no teams) are left out, so a base game encodes as
-        it always did."""
+        set-up, [module names], [boards of one's own], hints, solo target, clock, teams]``,
+        where trailing fields that hold their default (the standard set-up, no modules, no
+        boards, no hints, the target marker on 50, no clock: ``[]``, else ``[seconds,
+        increment]``, no teams: ``[]``, else ``[[a1, a2], [b1, b2]]``) are left out, so a base
+        game encodes as it always did.
+
+        >>> GameConfig(players=2, clock=TimeControl(900, 10)).to_tree()
+        [2, '2011', ['1', '1'], [18, 18], 'standard', [], [], False, 50, [900, 10]]
+        """
+        clock = [] if self.clock is None else [self.clock.seconds, self.clock.increment]
         tree: list[object] = [self.players, self.edition.value, list(self.estates),
                               list(self.start_spaces), self.setup.value,
                               [m.value for m in self.modules],
                               [_board_tree(b) for b in self.custom], self.hints, self.target,
-                              [list(team) for team in self.teams]]
+                              clock, [list(team) for team in self.teams]]
         while len(tree) > 4 and tree[-1] == _TREE_DEFAULTS[len(tree) - 5]:
             tree.pop()
         return tree
@@ -401,8 +452,8 @@ class GameConfig:
         """Inverse of :meth:`to_tree`; raises ConfigError on anything malformed."""
         if not (isinstance(tree, list | tuple) and 4 <= len(tree) <= 4 + len(_TREE_DEFAULTS)):
             raise ConfigError("a game config is [players, edition, estates, start spaces] "
-                              "(then the set-up, the modules, boards of one's own, hints and "
-                              "the solo target, where not the defaults)")
+                              "(then the set-up, the modules, boards of one's own, hints, "
+                              "the solo target and the clock, where not the defaults)")
         if len(tree) > 4 and tree[-1] == _TREE_DEFAULTS[len(tree) - 5]:
             raise ConfigError("a trailing field that holds its default is written by "
                               "leaving it out")
@@ -439,13 +490,19 @@ class GameConfig:
             if type(tree[8]) is not int:
                 raise ConfigError(f"the solo target must be an integer, not {tree[8]!r}")
             target = tree[8]
-        teams: tuple[tuple[int, int], ...] = ()
+        clock = None
         if len(tree) > 9:
-            if not (isinstance(tree[9], list | tuple) and all(
+            # [] (no clock) only before the teams: a trailing default is refused above
+            if not (isinstance(tree[9], list | tuple) and len(tree[9]) in (0, 2)):
+                raise ConfigError(f"the clock must be [seconds, increment], not {tree[9]!r}")
+            clock = TimeControl(*tree[9]) if tree[9] else None
+        teams: tuple[tuple[int, int], ...] = ()
+        if len(tree) > 10:
+            if not (isinstance(tree[10], list | tuple) and all(
                     isinstance(t, list | tuple) and len(t) == 2
-                    and all(type(s) is int for s in t) for t in tree[9])):
+                    and all(type(s) is int for s in t) for t in tree[10])):
                 raise ConfigError("the teams must be a list of two [seat, seat] pairs")
-            teams = tuple((t[0], t[1]) for t in tree[9])
+            teams = tuple((t[0], t[1]) for t in tree[10])
         try:
             ed = Edition(edition)
         except ValueError:
@@ -457,12 +514,12 @@ class GameConfig:
         if type(players) is not int:
             raise ConfigError(f"players must be an integer, not {players!r}")
         return cls(players, ed, tuple(estates), tuple(starts), setup, modules, custom, hints,
-                   target, teams)
+                   target, clock, teams)
 
 
-_TREE_DEFAULTS: tuple[object, ...] = (Setup.STANDARD.value, [], [], False, SOLO_TARGET, [])
+_TREE_DEFAULTS: tuple[object, ...] = (Setup.STANDARD.value, [], [], False, SOLO_TARGET, [], [])
 """The values of the config tree's optional trailing fields (set-up, modules, boards of
-one's own, hints, the solo target, the teams) by default."""
+one's own, hints, the solo target, the clock, the teams) by default."""
 
 TEAM_REFUSED = (Module.TRADE_ROUTES, Module.SHIELDS)
 """The modules the team game is not played with: each player's trade route cards and

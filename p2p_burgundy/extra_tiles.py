@@ -5,23 +5,24 @@ rules for tiles of their kinds."""
 
 from __future__ import annotations
 
-from .actions import PASS, USE_BUILDING, Action, BuyWorkers, Pass, UseBuilding
+from .actions import BUY_WORKERS, PASS, USE_BUILDING, Action, BuyWorkers, Pass, UseBuilding
 from .config import GameConfig, Module
 from .rules import (
     _BUILDING_STEP,
     _CHOICES,
-    _K28,
     EngineModule,
     _gain_workers,
     _pass,
     _rules,
-    _tile_effect,
     _Turn,
+    tile_effect,
 )
 from .state import GameState, PlayerState, Step
 from .tiles import Tile
 
 WORKERS_BOUGHT = 2  # knowledge #28: 2 workers for 1 silverling
+_K28 = 1 << 28
+_CRANE = int(Tile.CRANE)
 
 
 def _crane_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
@@ -42,13 +43,23 @@ def _use_building(turn: _Turn, action: UseBuilding, _: int) -> None:
                            if isinstance(a, UseBuilding))
         raise turn.fail(action, f"the crane can trigger the effect of buildings {usable} "
                                 "now (by tile number)")
-    _tile_effect(turn, action.building)
+    tile_effect(turn, action.building)
+
+
+def _crane_placed(turn: _Turn, tile: int) -> bool:
+    """The crane, placed: it may trigger the effect of any building."""
+    if tile != _CRANE:
+        return False
+    turn.push(Step.CRANE)
+    return True
+
+
+def _buy_workers_choice(state: GameState, p: PlayerState) -> list[Action]:
+    return [BUY_WORKERS] if p.knowledge & _K28 and p.silver else []
 
 
 def _buy_workers(turn: _Turn, action: BuyWorkers, _: int) -> None:
     p = turn.p
-    if turn.old.modules.closing:
-        raise turn.fail(action, "the phase is ending: nothing is bought now")
     if not p.knowledge & _K28:
         raise turn.fail(action, "buying workers needs knowledge #28")
     if not p.silver:
@@ -74,4 +85,6 @@ EXTRA_TILES = EngineModule(
         (Step.TURN, BuyWorkers, _buy_workers),
     ),
     tiles=(Tile.KNOWLEDGE_27, Tile.KNOWLEDGE_28, Tile.CRANE, Tile.GEESE),
+    turn_choices=_buy_workers_choice,
+    tile_effect=_crane_placed,
 )

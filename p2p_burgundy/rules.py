@@ -30,7 +30,6 @@ from typing import Any, TypeVar
 
 from .actions import (
     BUY,
-    BUY_WORKERS,
     DISCARD,
     END_TURN,
     PASS,
@@ -41,7 +40,6 @@ from .actions import (
     TAKE_WORKERS,
     USE_DIE,
     Action,
-    BorrowMonasteries,
     Buy,
     ChooseEstate,
     Discard,
@@ -49,13 +47,9 @@ from .actions import (
     Pass,
     PayGoods,
     Payment,
-    PayTribute,
-    PlaceFromDepot,
     PlaceTile,
     SellGoods,
-    SetDie,
     TakeGoods,
-    TakeShield,
     TakeTile,
     TakeWorkers,
     UseDie,
@@ -81,9 +75,9 @@ from .chance import (
     RoundDraw,
     SetupDraw,
 )
-from .config import CHOOSE, MODULE_ORDER, Edition, GameConfig, Module
+from .config import CHOOSE, VARIANTS, Edition, GameConfig
 from .errors import ChanceError, IllegalAction
-from .estate import DIE_PATTERN, NEIGHBOURS, SPACE_COUNT, Estate, bits, box_sides
+from .estate import DIE_PATTERN, SPACE_COUNT, Estate, bits, box_sides
 from .scoring import (
     BASE_CATEGORY_COUNT,
     COLOUR_BONUS_VP,
@@ -93,11 +87,8 @@ from .scoring import (
     WATCHTOWER_VP,
     Category,
     end_game_points,
-    knowledge_points,
-    shield_points,
 )
-from .shields import SHIELD_COUNT, SHIELDS_PER_DEPOT, Shield, shield_numbers
-from .state import EMPTY, GameState, ModuleFields, PlayerState, Step, state_hash
+from .state import EMPTY, GameState, ModulePart, PlayerState, SetupPart, Step, state_hash
 from .tiles import (
     ANIMAL_COUNT,
     ANIMAL_TYPE,
@@ -129,20 +120,12 @@ BOARDING_HOUSE_WORKERS = 4
 BANK_SILVER = 2
 PURCHASE_PRICE = 2
 BLACK = 6  # index of the black-backed supply in GameState.supplies
-INN_SUPPLY = 7  # index of the inns' stack in GameState.supplies (inns module)
-INN_DEPOT = 7  # Buy(7, 0) buys the top inn beside the black depot (inns module)
 TRACK_STEPS = 7  # turn order track spaces in use: start + one per ship (6 rivers)
 ALL_SPACES = (1 << SPACE_COUNT) - 1
-SHIELD_TRIBUTE = 1  # silverlings (or workers, with shield #3) per shield at each phase end
-
-# Shield bits (bit n = shield #n), as GameState.shields holds them.
-_S1, _S2, _S3, _S4, _S5, _S6, _S7, _S8, _S9 = (1 << n for n in range(1, 10))
-_S11, _S12, _S14, _S15, _S16, _S17, _S18 = (1 << n for n in (11, 12, 14, 15, 16, 17, 18))
 
 # Knowledge tile bits (bit n = tile #n) tested on hot paths.
 _K1, _K2, _K3, _K4, _K5, _K6, _K7, _K8 = (1 << n for n in range(1, 9))
 _K9, _K10, _K11, _K12, _K13, _K14 = (1 << n for n in range(9, 15))
-_K28 = 1 << 28
 # Knowledge tile giving a free +/-1 when placing a tile of each colour (#9, #10, #11); none
 # for the inn (any colour).
 _FREE_PLACE_BIT = (_K9, _K10, _K10, _K11, _K11, _K11, 0)
@@ -154,14 +137,12 @@ _FREE_PLACE_BIT = (_K9, _K10, _K10, _K11, _K11, _K11, 0)
 # ints only (an IntEnum member takes the generic path).
 _BEIGE, _LIGHT_GREEN, _BLUE, _DARK_GREEN, _YELLOW = map(int, (
     Colour.BEIGE, Colour.LIGHT_GREEN, Colour.BLUE, Colour.DARK_GREEN, Colour.YELLOW))
-_DIE_STEP, _FREE_STEP, _DISCARD_STEP, _SHIP_STEP, _WHITE_CASTLE_STEP = (
-    Step.DIE, Step.FREE_ACTION, Step.DISCARD, Step.SHIP, Step.WHITE_CASTLE)
+_TURN_STEP, _DIE_STEP, _FREE_STEP, _DISCARD_STEP, _SHIP_STEP = (
+    Step.TURN, Step.DIE, Step.FREE_ACTION, Step.DISCARD, Step.SHIP)
 _SETUP_EVENT, _PHASE_EVENT, _ROUND_EVENT = ChanceKind.SETUP, ChanceKind.PHASE, ChanceKind.ROUND
 _SALES, _ANIMALS, _REGIONS, _PHASE_BONUSES = map(int, (
     Category.SALES, Category.ANIMALS, Category.REGIONS, Category.PHASE_BONUSES))
-_GEESE, _MINE, _INN = map(int, (Tile.GEESE, Tile.MINE, Tile.INN))
-_SHIELDS = Module.SHIELDS
-_CATEGORY_COUNT = len(Category)
+_GEESE, _MINE = map(int, (Tile.GEESE, Tile.MINE))
 _FIRST_EVENT = ChanceEvent(0, _SETUP_EVENT, 0, 0)  # every game's
 
 # Tiles a carpenter's workshop / church / market may take, by colour.
@@ -256,7 +237,7 @@ def new_game(config: GameConfig) -> GameState:
     'SETUP'
     """
     n = config.players
-    shields = _SHIELDS in config.modules
+    rules = _rules(config)
     boards = config.boards or (config.board("1"),) * n  # placeholders: the experts' deal
     state = GameState.__new__(GameState)
     state.config = config
@@ -287,13 +268,13 @@ def new_game(config: GameConfig) -> GameState:
         p.dice_used = 0b11
         p.bought = False
         p.bonuses = (0,) * 6
-        p.breakdown = (0,) * (_CATEGORY_COUNT if shields else BASE_CATEGORY_COUNT)
+        p.breakdown = (0,) * rules.categories
         players.append(p)
     state.players = tuple(players)
     state.depots = ((EMPTY,) * BLACK_DEPOT_SLOTS,) + ((EMPTY,) * NUMBERED_DEPOT_SLOTS,) * 6
     state.depot_goods = ((0,) * 7,) * 7
     state.phase_goods = ()
-    state.supplies = _supplies(n, config.modules)
+    state.supplies = _supplies(n, tuple(module.value for module in config.modules))
     state.goods_pool = GOODS_SUPPLY
     state.bonus_taken = (0,) * 6
     state.pending = ()
@@ -301,37 +282,22 @@ def new_game(config: GameConfig) -> GameState:
     state.chance_index = 0
     state.white_die = 0
     state.box = (0,) * (TILE_COUNT if config.modules else BASE_TILE_COUNT)
-    state.modules = modules = ModuleFields()
-    modules.inns = 0
-    modules.border_ranks = (0,) * n
-    modules.routes = modules.route_goods = ((),) * n
-    modules.vp_counter, modules.vp_target, modules.goods_out = 0, config.target, (0,) * 7
-    modules.depot_shields = ((),) * 7 if shields else ()
-    modules.shields = (0,) * n
-    modules.shield_box = 0
-    modules.borrowed = -1
-    modules.die_changed = False
-    modules.closing = ()
-    modules.private = (0,) * n
-    modules.offers = tuple(
-        (config.estates[s],) if config.start_spaces and config.start_spaces[s] == CHOOSE else ()
-        for s in range(n)
-    )
+    state.modules = {"setup": SetupPart.start(config),
+                     **{part.name: part.start(config) for part in rules.parts}}
     return state
 
 
 @functools.cache  # a few kinds of game: made once each
-def _supplies(players: int, modules: tuple[Module, ...]) -> tuple[tuple[int, ...], ...]:
-    """The face-down supplies: normal backs by colour, the black backs, then (inns module)
-    the inns' stack; each sorted, with the modules' tiles shuffled in and the start castles
-    taken out. Tiles are plain ints in the state (the rules index and compare them on every
-    move: see _BEIGE)."""
+def _supplies(players: int, modules: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    """The face-down supplies: normal backs by colour, the black backs, then any stack a
+    module brings (the inns'); each sorted, with the modules' tiles shuffled in and the start
+    castles taken out. Tiles are plain ints in the state (the rules index and compare them on
+    every move: see _BEIGE)."""
     supplies = [list(map(int, s)) for s in (*NORMAL_SUPPLY, BLACK_SUPPLY)]
     del supplies[Colour.DARK_GREEN][-players:]  # the start castles
-    if Module.INNS in modules:
-        supplies.append([])
     for module in modules:
-        for supply, tiles in MODULE_TILES.get(module.value, {}).items():
+        for supply, tiles in MODULE_TILES.get(module, {}).items():
+            supplies += ([] for _ in range(supply + 1 - len(supplies)))  # a stack of its own
             supplies[supply] += map(int, tiles)
     return tuple(tuple(sorted(s)) for s in supplies)
 
@@ -417,9 +383,9 @@ def draw_chance(state: GameState, entropy: bytes) -> tuple[GameState, Draw]:
     elif kind == _SETUP_EVENT:
         drew = SetupDraw(new.order[0], tuple(
             tuple(g for g in range(1, 7) for _ in range(p.goods[g])) for p in new.players),
-            new.modules.depot_shields[1:], new.modules.routes if any(new.modules.routes) else ())
+            **dict(setup_drew(new) for setup_drew in _rules(new.config).setup_drew))
     else:
-        drew = DealDraw(new.modules.offers)
+        drew = DealDraw(new.offers)
     return new, drew
 
 
@@ -460,7 +426,7 @@ def _next_chooser(state: GameState, first: int) -> None:
     """Hand the set-up choice to the first seat in turn order from ``first`` that still has
     one; when nobody has, phase A begins (its PHASE chance event)."""
     for turn in range(first, len(state.order)):
-        if state.modules.offers[state.order[turn]]:
+        if state.offers[state.order[turn]]:
             state.turn = turn
             state.pending = ((Step.CHOOSE_ESTATE, 0),)
             state.chance = None
@@ -486,7 +452,7 @@ def as_chooser(state: GameState, seat: int) -> GameState:
     """
     if state.chance is not None or state.step != Step.CHOOSE_ESTATE:
         raise IllegalAction(f"seat {seat} cannot choose: no set-up choice is under way")
-    offers = state.modules.offers
+    offers = state.offers
     if not (type(seat) is int and 0 <= seat < len(offers)) or not offers[seat]:
         raise IllegalAction(f"seat {seat} has no set-up choice left to make")
     new = state.clone()
@@ -514,14 +480,8 @@ def _setup(state: GameState, draws: Draws) -> None:
     state.track_stamp = n
     state.goods_pool = tuple(pool)
     state.order = bridge_order(state.track)
-    for setup in _rules(state.config).setup:  # their draws before the shields'
+    for setup in _rules(state.config).setup:  # their draws in registry order
         setup(state, draws)
-    if state.config.has(Module.SHIELDS):
-        pool = list(range(1, SHIELD_COUNT + 1))
-        per_depot = SHIELDS_PER_DEPOT[state.config.table_players]  # solo: as for 2
-        state.depot_shields = ((), *(tuple(sorted(draws.take(pool) for _ in range(count)))
-                                     for count in per_depot))
-        state.shield_box = sum(1 << shield for shield in pool)
 
 
 _RowGetter = Callable[[list[int]], tuple[int, ...]]
@@ -564,10 +524,9 @@ def _phase_setup(state: GameState, draws: Draws) -> None:
     drawn.append(EMPTY)  # for the spaces not drawn
     state.depots = tuple([row(drawn) for row in rows])
     state.goods_pool = tuple(goods)
-    if len(supplies) > INN_SUPPLY and supplies[INN_SUPPLY]:
-        supplies[INN_SUPPLY].pop()
-        state.inns += 1
     state.supplies = tuple(tuple(s) for s in supplies)
+    for phase_setup in _rules(state.config).phase_setup:
+        phase_setup(state)
 
 
 def _round_setup(state: GameState, draws: Draws) -> None:
@@ -602,23 +561,24 @@ def legal_actions(state: GameState) -> list[Action]:
     if state.chance is not None or state.phase >= PHASES:
         return []
     p = state.players[state.order[state.turn]]
-    if not state.pending:
-        if state.modules.closing:  # a turn of the phase end: its steps are done
-            return [END_TURN]
+    if state.pending:
+        step, arg = state.pending[-1]
+        if step == _DIE_STEP:  # the commonest decision after the turn's
+            return _action_choices(state, p, p.dice[arg], p.workers)
+        rules = _BOUND[state.config.variant] or _bind(state.config)  # _rules, inline
+    elif (rules := _BOUND[state.config.variant] or _bind(state.config)).idle_step is None \
+            or (step := rules.idle_step(state)) == _TURN_STEP:
         actions: list[Action] = list(_DICE_LEFT[p.dice_used])
         if not p.bought and (p.silver >= PURCHASE_PRICE or p.knowledge & _K6):
             actions += _purchases(state, p)
-        if p.knowledge & _K28 and p.silver:
-            actions.append(BUY_WORKERS)
-        if state.modules.depot_shields:
-            actions += _shield_turn_choices(state, p)
+        for more in rules.turn_choices:
+            actions += more(state, p)
         if p.dice_used == _BOTH_DICE:
             actions.append(END_TURN)
         return actions
-    step, arg = state.pending[-1]
-    if step == _DIE_STEP:  # the commonest decision after the turn's
-        return _action_choices(state, p, p.dice[arg], p.workers)
-    choices = (_BOUND[state.config.variant] or _bind(state.config)).choices[step]
+    else:
+        arg = 0
+    choices = rules.choices[step]
     return choices(state, p, arg) if choices else []
 
 
@@ -629,15 +589,9 @@ def _die_choices(state: GameState, p: PlayerState, die: int) -> list[Action]:
     return _action_choices(state, p, p.dice[die], p.workers)
 
 
-def _free_choices(state: GameState, p: PlayerState, castle_shield: int) -> list[Action]:
-    """A castle's extra action (``castle_shield`` 1: placed with shield #11, which may take
-    any shield instead)."""
-    actions = _action_choices(state, p, 0, 0)
-    if castle_shield:
-        replaces = _replace_options(p, state.modules.shields[state.order[state.turn]])
-        actions += [TakeShield(shield, r) for depot in state.modules.depot_shields
-                    for shield in depot for r in replaces]
-    return actions
+def _free_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    """A castle's extra action: the four die actions with any number."""
+    return _action_choices(state, p, 0, 0)
 
 
 def _action_choices(state: GameState, p: PlayerState, value: int, workers: int) -> list[Action]:
@@ -694,10 +648,11 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
     board = state.boards[seat]
     colour_masks = board.colour_masks
     k = p.knowledge
-    frontier = ALL_SPACES & ~p.occupied if state.modules.shields[seat] & _S18 else p.frontier
-    allowed = (_BOUND[state.config.variant] or _bind(state.config)).reach
-    if allowed is not None:
-        frontier &= allowed(board, p.occupied)
+    rules = _BOUND[state.config.variant] or _bind(state.config)
+    frontier = p.frontier if rules.frontier is None else rules.frontier(state, seat, p)
+    if rules.reach is not None:
+        frontier &= rules.reach(board, p.occupied)
+    tile_spaces = rules.tile_spaces
     reach = _PLACE_REACH[per][k >> 9 & 7][value][workers]  # by colour
     if board.halves > 1:  # a team board: each half prints the dice of a duchy
         reach = tuple(mask | mask << SPACE_COUNT for mask in reach)
@@ -709,8 +664,8 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
         if colour == _BEIGE:
             if not k & _K1 and tile in p.estate:
                 mask = _without_duplicate_buildings(board, p, tile, mask)
-        elif tile == _INN:
-            mask = _without_inn_areas(board, p, mask)
+        elif tile in tile_spaces:
+            mask = tile_spaces[tile][0](board, p, mask)
         row = PLACE_TILE[i] if i < _PLACE_ROWS else [PlaceTile(i, s) for s in board.spaces]
         while mask:
             low = mask & -mask
@@ -730,17 +685,6 @@ def _without_duplicate_buildings(board: Estate, p: PlayerState, tile: int, mask:
     for _ in range(estate.count(tile)):  # a building stands only in a city
         space = estate.index(tile, space + 1)
         mask &= ~board.regions[board.region_of[space]].mask
-    return mask
-
-
-def _without_inn_areas(board: Estate, p: PlayerState, mask: int) -> int:
-    """The spaces of ``mask`` whose area holds no inn yet (at most one inn per area)."""
-    estate = p.estate
-    if Tile.INN not in estate:
-        return mask
-    for s in bits(p.occupied):
-        if estate[s] == Tile.INN:
-            mask &= ~board.regions[board.region_of[s]].mask
     return mask
 
 
@@ -766,21 +710,7 @@ def _purchases(state: GameState, p: PlayerState) -> list[Action]:
         if buys is None:
             buys = _row_choices(_BUYS[pay][d], _BUY_BY_PAY[pay][d], row)
         actions += buys
-    if state.modules.inns:
-        actions += BUY[INN_DEPOT][0] if both else (BUY[INN_DEPOT][0][pay],)
     return actions
-
-
-def bought_tile(state: GameState, action: Buy) -> int:
-    """The tile ``action`` would buy: a depot's tile, or an inn from beside the black depot.
-
-    >>> state = new_game(GameConfig(players=2))
-    >>> bought_tile(state, Buy(0, 0)), bought_tile(state, Buy(INN_DEPOT, 0)) == Tile.INN
-    (-1, True)
-    """
-    if action.depot == INN_DEPOT:
-        return Tile.INN
-    return state.depots[action.depot][action.slot]
 
 
 def _can_pay_workers(state: GameState, p: PlayerState) -> bool:
@@ -791,12 +721,9 @@ def _can_pay_workers(state: GameState, p: PlayerState) -> bool:
 _DISCARD_OLDER = DISCARD[:STORAGE_SPACES]
 
 
-def _discard_choices(state: GameState, p: PlayerState, any_tile: int) -> list[Action]:
-    """The three older tiles; any tile (``any_tile`` 1) when shield #4 left with more than
-    three tiles stored."""
-    if not any_tile:
-        return list(_DISCARD_OLDER)
-    return [DISCARD[i] if i < len(DISCARD) else Discard(i) for i in range(len(p.storage))]
+def _discard_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    """The three older tiles (never the one just stored)."""
+    return list(_DISCARD_OLDER)
 
 
 def _ship_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
@@ -860,101 +787,8 @@ def _city_hall_choices(state: GameState, p: PlayerState, _: int) -> list[Action]
     return [*_placements(state, p, 0, 0, 1), PASS]
 
 
-# --- Shields (shields module) ----------------------------------------------------------------
-
-def _holder(state: GameState, shield: int) -> int:
-    """The seat holding ``shield``, or -1."""
-    for seat, held in enumerate(state.modules.shields):
-        if held >> shield & 1:
-            return seat
-    return -1
-
-
-def _replace_options(p: PlayerState, held: int) -> list[int]:
-    """Where a new shield may go: a castle without a shield (0), or instead of a held one."""
-    free = [0] if held.bit_count() < p.estate.count(Tile.CASTLE) else []
-    return free + list(shield_numbers(held))
-
-
-def shield_cost(p: PlayerState, depot: int) -> int:
-    """Workers that make both of ``p``'s dice show ``depot`` (a double takes its shield).
-
-    >>> from types import SimpleNamespace as P
-    >>> shield_cost(P(dice=(3, 5), knowledge=0), 5), shield_cost(P(dice=(1, 6), knowledge=0), 4)
-    (2, 5)
-    """
-    cost = COST[2 if p.knowledge & _K8 else 1][0]
-    return cost[p.dice[0]][depot] + cost[p.dice[1]][depot]
-
-
-def _shield_turn_choices(state: GameState, p: PlayerState) -> list[Action]:
-    """TURN-step shield choices: a shield on a double (both dice unused), shield #16's die,
-    and shield #6's choice of player."""
-    seat = state.order[state.turn]
-    held = state.modules.shields[seat]
-    actions: list[Action] = []
-    if not p.dice_used:
-        replaces = _replace_options(p, held)
-        for depot in range(1, 7):
-            if state.modules.depot_shields[depot] and shield_cost(p, depot) <= p.workers:
-                actions += [TakeShield(shield, r) for shield in state.modules.depot_shields[depot]
-                            for r in replaces]
-    if held & _S16 and not state.modules.die_changed:
-        actions += [SetDie(die, value) for die in (0, 1) if not p.dice_used >> die & 1
-                    for value in range(1, 7) if value != p.dice[die]]
-    if held & _S6 and state.modules.borrowed < 0:
-        actions += [BorrowMonasteries(other) for other in range(len(state.players))
-                    if other != seat]
-    return actions
-
-
-def _tribute_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    """Which shields to keep at 1 each, and how much of it in workers (only while keeping
-    shield #3); a shield not paid for leaves the game."""
-    held = shield_numbers(state.modules.shields[state.order[state.turn]])
-    actions: list[Action] = []
-    for size in range(len(held) + 1):
-        for keep in itertools.combinations(held, size):
-            cost = SHIELD_TRIBUTE * size
-            most = min(cost, p.workers) if Shield.TRIBUTE_WORKERS in keep else 0
-            actions += [PayTribute(keep, w) for w in range(max(0, cost - p.silver), most + 1)]
-    return actions
-
-
-def _shield_tile_choices(state: GameState, p: PlayerState, numbered: int) -> list[Action]:
-    """Shield #14 (``numbered`` 1: any numbered depot) or #15 (0: the black depot): a tile
-    and a space it may go on (colour, adjacency and city rules; any die), or Pass."""
-    actions: list[Action] = []
-    spaces: dict[int, list[int]] = {}
-    for depot in (range(1, 7) if numbered else (0,)):
-        for slot, tile in enumerate(state.depots[depot]):
-            if tile == EMPTY:
-                continue
-            if tile not in spaces:
-                alone = p.copy()
-                alone.storage = (tile,)
-                spaces[tile] = [a.space for a in _placements(state, alone, 0, 0, 1)
-                                if isinstance(a, PlaceTile)]
-            actions += [PlaceFromDepot(depot, slot, space) for space in spaces[tile]]
-    actions.append(PASS)
-    return actions
-
-
-def _shield_goods_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    """Shield #5 after a ship: every goods tile of one type from all depots (a type you hold
-    or have room for), or Pass."""
-    room = sum(1 for g in p.goods if g) < GOODS_SLOTS
-    actions: list[Action] = []
-    for g in range(1, 7):
-        depots = tuple(d for d in range(1, 7) if state.depot_goods[d][g])
-        if depots and (room or p.goods[g]):
-            actions.append(TakeGoods(depots, (g,)))
-    actions.append(PASS)
-    return actions
-
-
 def _estate_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    offers = state.modules.offers[state.order[state.turn]]
+    offers = state.offers[state.order[state.turn]]
     return [ChooseEstate(side, space) for side, ident in enumerate(offers)
             for space in state.config.board(ident).castle_choices]
 
@@ -970,9 +804,6 @@ _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
     Step.MARKET: lambda s, p, _: _effect_take_choices(s, p, Step.MARKET),
     Step.CITY_HALL: _city_hall_choices,
     Step.CHOOSE_ESTATE: _estate_choices,
-    Step.TRIBUTE: _tribute_choices,
-    Step.SHIELD_TILE: _shield_tile_choices,
-    Step.SHIELD_GOODS: _shield_goods_choices,
 }
 
 
@@ -980,15 +811,17 @@ _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
 
 class _Turn:
     """The state being built by one :func:`apply`: a clone whose mover is a fresh copy (``p``,
-    changed in place) and whose answered decision has left the pending stack. Made by
-    :func:`_on_turn` (without an ``__init__``: a call fewer on most moves)."""
+    changed in place) and whose answered decision has left the pending stack; ``rules`` are
+    the game's bound rules (their hooks). Made by :func:`_on_turn` (without an ``__init__``: a
+    call fewer on most moves)."""
 
-    __slots__ = ("new", "old", "p", "seat")
+    __slots__ = ("new", "old", "p", "rules", "seat")
 
     old: GameState
     new: GameState
     p: PlayerState
     seat: int
+    rules: _Rules
 
     def fail(self, action: Action, why: str) -> IllegalAction:
         return IllegalAction(f"{action!r}: {why}")
@@ -1014,8 +847,13 @@ def apply(state: GameState, action: Action) -> GameState:
         )
     if state.phase >= PHASES:
         raise IllegalAction(f"{action!r}: the game is over")
-    step, arg = state.pending[-1] if state.pending else _NOTHING_PENDING
     rules = _BOUND[state.config.variant] or _bind(state.config)  # _rules, inline: a hot path
+    if state.pending:
+        step, arg = state.pending[-1]
+    elif rules.idle_step is None:
+        step, arg = _TURN_STEP, 0
+    else:
+        step, arg = rules.idle_step(state), 0
     run = rules.apply[step].get(type(action))
     if run is None:
         raise IllegalAction(f"{action!r}: not a choice now; {rules.expected[step]}")
@@ -1025,18 +863,18 @@ def apply(state: GameState, action: Action) -> GameState:
         raise IllegalAction(f"{exc} [state {state_hash(state).hex()[:12]}]") from None
 
 
-_NOTHING_PENDING = (Step.TURN, 0)
 _new_turn = object.__new__
 _Handler = Callable[[_Turn, Any, int], None]
 _Apply = Callable[[GameState, Any, int], GameState]
 
 
-def _on_turn(handler: _Handler, after: Callable[[_Turn], None] | None) -> _Apply:
+def _on_turn(handler: _Handler, after: Callable[[_Turn], None] | None, rules: _Rules) -> _Apply:
     """Apply ``handler``, which changes a :class:`_Turn`, then ``after`` (the modules'
     ``after_action``), if any."""
 
     def run(state: GameState, action: Action, arg: int) -> GameState:
         turn = _new_turn(_Turn)
+        turn.rules = rules
         turn.old = state
         turn.new = new = state.clone()
         turn.seat = seat = state.order[state.turn]
@@ -1065,11 +903,6 @@ _EXPECTED: dict[int, str] = {
     Step.MARKET: "the market may take a ship or animal tile (or pass)",
     Step.CITY_HALL: "the city hall may place one more tile (or pass)",
     Step.CHOOSE_ESTATE: "set-up: choose your board's side and your start castle's space",
-    Step.TRIBUTE: "the phase ends: pay 1 for each shield you keep",
-    Step.SHIELD_TILE: "the phase ends: your shield places a depot's tile on your estate "
-                      "(or pass)",
-    Step.SHIELD_GOODS: "your shield takes every goods tile of one type from the depots "
-                       "(or pass)",
 }
 
 
@@ -1099,19 +932,14 @@ _DIE_PENDING = (((Step.DIE, 0),), ((Step.DIE, 1),))  # the pending stack once a 
 
 def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
     p = state.players[state.order[state.turn]]
-    if p.dice_used != _BOTH_DICE and not state.modules.closing:
+    if p.dice_used != _BOTH_DICE:
         # A turn is exactly two actions, one per die (taking workers is always possible).
         unused = " and ".join(str(p.dice[i]) for i in (0, 1) if not p.dice_used >> i & 1)
         raise IllegalAction(f"{action!r}: use your {unused} first: a turn is one action per die")
     new = state.clone()  # the mover is unchanged; the round or phase may end below
-    if new.modules.die_changed:  # a write copies the module fields: only when one changes
-        new.die_changed = False
-    if new.modules.closing:  # a turn of the phase end
-        new.closing = new.modules.closing[1:]
-        _next_closer(new)
-        if not new.modules.closing:
-            _finish_phase(new)
-        return new
+    rules = _rules(state.config)
+    for turn_ended in rules.turn_ended:
+        turn_ended(new)
     new.turn += 1
     if new.turn < len(new.order):
         return new
@@ -1119,126 +947,56 @@ def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
         new.round += 1
         new.chance = _event(new.chance_index, _ROUND_EVENT, new.phase, new.round)
         return new
-    _end_phase(new)
+    if rules.phase_end is None or not rules.phase_end(new):
+        finish_phase(new)
     return new
 
 
-def _end_phase(state: GameState) -> None:
-    """Every player has played the phase's last round. With the shields module, the shield
-    holders first play a turn of the phase end each, in this round's turn order."""
-    if state.modules.depot_shields:
-        state.closing = tuple(seat for seat in state.order if state.modules.shields[seat])
-        _next_closer(state)
-        if state.modules.closing:
-            return
-    _finish_phase(state)
-
-
-def _next_closer(state: GameState) -> None:
-    """Give the phase end's turn to the first of ``state.closing`` with a decision: shield
-    #14's and #15's tiles, then the tribute. A tribute with only one choice (nothing to pay
-    it with) is paid at once, without a turn."""
-    while state.modules.closing:
-        seat = state.modules.closing[0]
-        held = state.modules.shields[seat]
-        p = state.players[seat]
-        state.turn = state.order.index(seat)
-        steps: list[tuple[int, int]] = [(Step.TRIBUTE, 0)]
-        if held & _S15 and len(_shield_tile_choices(state, p, 0)) > 1:
-            steps.append((Step.SHIELD_TILE, 0))
-        if held & _S14 and len(_shield_tile_choices(state, p, 1)) > 1:
-            steps.append((Step.SHIELD_TILE, 1))
-        if len(steps) == 1 and len(_tribute_choices(state, p, 0)) == 1:
-            p = p.copy()
-            discards = _drop_shields(state, seat, p, held)
-            players = list(state.players)
-            players[seat] = p
-            state.players = tuple(players)
-            if not discards:
-                state.closing = state.modules.closing[1:]
-                continue
-            steps = [(Step.DISCARD, 1)] * discards
-        state.pending = tuple(steps)
-        return
-
-
-def _drop_shields(state: GameState, seat: int, p: PlayerState, lost: int) -> int:
-    """Shields ``lost`` leave ``seat`` (``p``, a fresh copy) and the game. Returns how many
-    tiles the player must discard (shield #4 gone with more than three stored)."""
-    shields = list(state.modules.shields)
-    shields[seat] &= ~lost
-    state.shields = tuple(shields)
-    state.shield_box |= lost
-    if lost & _S6:
-        state.borrowed = -1
-        p.knowledge = _own_knowledge(p.estate)
-    if lost & _S4:
-        return max(0, len(p.storage) - STORAGE_SPACES)
-    return 0
-
-
-def _own_knowledge(estate: tuple[int, ...]) -> int:
-    """The knowledge bits of the tiles in ``estate``."""
-    bits_ = 0
-    for tile in estate:
-        if tile >= 0 and KNOWLEDGE_NUMBER[tile]:
-            bits_ |= 1 << KNOWLEDGE_NUMBER[tile]
-    return bits_
-
-
-def _finish_phase(state: GameState) -> None:
-    """Mines pay (double with shield #8; workers too with knowledge #2); the next phase, or
-    final scoring."""
+def finish_phase(state: GameState) -> None:
+    """The phase is over (a module's turns of the phase end, if any, are played): mines pay
+    (workers too with knowledge #2); the next phase, or final scoring."""
     players = []
-    echo = _holder(state, Shield.WORKERS) if state.modules.depot_shields else -1
-    echoes = 0
-    for seat, p in enumerate(state.players):
+    for p in state.players:
         p = p.copy()
         mines = p.estate.count(_MINE)
-        p.silver += 2 * mines if state.modules.shields[seat] & _S8 else mines
+        p.silver += mines
         if p.knowledge & _K2:
             p.workers += mines
-            if mines and echo >= 0 and seat != echo:
-                echoes += 1
         players.append(p)
-    if echoes:
-        players[echo].workers += echoes
+    rules = _rules(state.config)
+    for phase_income in rules.phase_income:
+        phase_income(state, players)
     state.players = tuple(players)
-    if state.modules.closing:
-        state.closing = ()
     if state.phase + 1 < PHASES:
         state.phase += 1
         state.round = 0
         state.chance = _event(state.chance_index, _PHASE_EVENT, state.phase, 0)
         return
     state.phase = PHASES
-    rules = _rules(state.config)
     if not rules.final_scoring:
         return
     for seat in rules.end_scorers(state.config) if rules.end_scorers else range(len(players)):
         p = players[seat]
         for category, points in end_game_points(p, state.config.edition).items():
             p.add_vp(category, points)
-        if state.modules.depot_shields:
-            p.add_vp(Category.SHIELDS, shield_points(
-                state.modules.shields[seat], knowledge_points(p, state.config.edition)))
+        for final_points in rules.final_points:
+            final_points(state, seat, p)
 
 
 def _buy(turn: _Turn, action: Buy, _: int) -> None:
     p = turn.p
-    if turn.old.modules.closing:
-        raise turn.fail(action, "the phase is ending: nothing is bought now")
     if p.bought:
         raise turn.fail(action, "you already bought a tile this turn")
-    inn = action.depot == INN_DEPOT and turn.old.config.has(Module.INNS)
-    if inn:
-        if not turn.old.modules.inns or action.slot != 0:
-            raise turn.fail(action, "no inn lies beside the black depot (Buy(7, 0) buys "
-                                    "the top inn)")
-    elif action.depot != 0 and not p.knowledge & _K6:
+    if action.depot != 0 and not p.knowledge & _K6:
         raise turn.fail(action, "only the black depot (0) sells tiles without knowledge #6")
-    else:
-        _check_slot(turn, action, action.depot, action.slot)
+    _check_slot(turn, action, action.depot, action.slot)
+    pay_purchase(turn, action)
+    _store(turn, _take_from_depot(turn.new, action.depot, action.slot))
+
+
+def pay_purchase(turn: _Turn, action: Buy) -> None:
+    """Pay for a purchase, in silverlings or (knowledge #6, 2019) workers."""
+    p = turn.p
     if action.payment == Payment.SILVER:
         if p.silver < PURCHASE_PRICE:
             raise turn.fail(action, f"a purchase costs 2 silverlings; you have {p.silver}")
@@ -1251,11 +1009,6 @@ def _buy(turn: _Turn, action: Buy, _: int) -> None:
     else:
         raise turn.fail(action, "unknown payment")
     p.bought = True
-    if inn:
-        turn.new.inns -= 1
-        _store(turn, _INN)
-    else:
-        _store(turn, _take_from_depot(turn.new, action.depot, action.slot))
 
 
 def _check_slot(turn: _Turn, action: Action, depot: int, slot: int) -> None:
@@ -1278,41 +1031,29 @@ def _take_from_depot(state: GameState, depot: int, slot: int) -> int:
 
 
 def _store(turn: _Turn, tile: int) -> None:
-    rules = _BOUND[turn.old.config.variant] or _bind(turn.old.config)
-    if rules.store is not None:
-        rules.store(turn, tile)
+    if turn.rules.store is not None:
+        turn.rules.store(turn, tile)
         return
     p = turn.p
     p.storage = storage = (*p.storage, tile)
-    if len(storage) > STORAGE_SPACES and not turn.new.modules.shields[turn.seat] & _S4:
+    if len(storage) > STORAGE_SPACES and (turn.rules.storage_unlimited is None
+                                          or not turn.rules.storage_unlimited(turn.new, turn.seat)):
         turn.push(_DISCARD_STEP)
 
 
 def _gain_workers(turn: _Turn, workers: int) -> None:
-    """The mover gains workers; the holder of shield #2, if another player, gains 1."""
+    """The mover gains workers (and the modules hear of it: shield #2's holder gains too)."""
     turn.p.workers += workers
-    if turn.new.modules.depot_shields:
-        echo = _holder(turn.new, Shield.WORKERS)
-        if echo >= 0 and echo != turn.seat:
-            players = list(turn.new.players)
-            other = players[echo].copy()
-            other.workers += 1
-            players[echo] = other
-            turn.new.players = tuple(players)
+    for workers_gained in turn.rules.workers_gained:
+        workers_gained(turn)
 
 
-def _pay_workers(turn: _Turn, action: Action, step: int, arg: int, target: int,
-                 free: int) -> None:
-    """Pay the fewest workers that turn the number an action of ``step`` uses into ``target``:
-    the chosen die (``arg``), the white die (a white castle), or none (any number: a castle's
-    extra action)."""
-    p = turn.p
-    if step == _DIE_STEP:
-        value = p.dice[arg]
-    else:
-        value = turn.old.white_die if step == _WHITE_CASTLE_STEP else 0
+def _pay_workers(turn: _Turn, action: Action, value: int, target: int, free: int) -> None:
+    """Pay the fewest workers that turn ``value``, the number an action uses (0: any number,
+    as a castle's extra action), into ``target``."""
     if not value:
         return
+    p = turn.p
     cost = COST[2 if p.knowledge & _K8 else 1][free][value][target]
     if cost > p.workers:
         raise turn.fail(action, f"turning your {value} into a {target} takes {cost} "
@@ -1320,27 +1061,32 @@ def _pay_workers(turn: _Turn, action: Action, step: int, arg: int, target: int,
     p.workers -= cost
 
 
-def _make_action_handler(step: Step) -> dict[type[Action], Callable[[_Turn, Action, int], None]]:
-    """Handlers for the four die actions, with a die (DIE) or any number (FREE_ACTION)."""
+_Number = Callable[[GameState, PlayerState, int], int]
+
+
+def _make_action_handler(number: _Number) -> dict[type[Action], _Handler]:
+    """Handlers for the four die actions with the number ``number(state, player, arg)`` of a
+    step (0: any number); workers change it."""
 
     def take(turn: _Turn, action: TakeTile, arg: int) -> None:
         depot, slot = action.depot, action.slot
         if not (isinstance(depot, int) and 1 <= depot <= 6):
             raise turn.fail(action, "a die takes from numbered depots 1..6 only")
         _check_slot(turn, action, depot, slot)
-        _pay_workers(turn, action, step, arg, depot, 1 if turn.p.knowledge & _K12 else 0)
+        _pay_workers(turn, action, number(turn.old, turn.p, arg), depot,
+                     1 if turn.p.knowledge & _K12 else 0)
         _store(turn, _take_from_depot(turn.new, depot, slot))
 
     def place(turn: _Turn, action: PlaceTile, arg: int) -> None:
         tile = _check_placement(turn, action)
         board = turn.old.boards[turn.seat]
         free = 1 if turn.p.knowledge & _FREE_PLACE_BIT[TILE_COLOUR[tile]] else 0
-        _pay_workers(turn, action, step, arg, board.dice[action.space], free)
+        _pay_workers(turn, action, number(turn.old, turn.p, arg), board.dice[action.space], free)
         _place(turn, action.storage, action.space)
 
     def sell(turn: _Turn, action: SellGoods, arg: int) -> None:
         _check_goods(turn, action)
-        _pay_workers(turn, action, step, arg, action.goods, 0)
+        _pay_workers(turn, action, number(turn.old, turn.p, arg), action.goods, 0)
         _sell(turn, action.goods)
 
     def workers(turn: _Turn, action: TakeWorkers, arg: int) -> None:
@@ -1349,8 +1095,7 @@ def _make_action_handler(step: Step) -> dict[type[Action], Callable[[_Turn, Acti
         if p.knowledge & _K13:
             p.silver += 1
 
-    # Each handler takes the action type it is keyed by (a dict cannot say so).
-    return {TakeTile: take, PlaceTile: place, SellGoods: sell, TakeWorkers: workers}  # type: ignore[dict-item]
+    return {TakeTile: take, PlaceTile: place, SellGoods: sell, TakeWorkers: workers}
 
 
 def _check_goods(turn: _Turn, action: SellGoods | PayGoods) -> None:
@@ -1376,18 +1121,20 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
     if colour != board.colours[space] and colour != ANY_COLOUR:
         raise turn.fail(action, f"a {Colour(colour).name.lower()} tile ({tile_name(tile)}) "
                                 f"cannot go on {board.label(space)}: colours must match")
-    if not p.frontier >> space & 1 and not turn.new.modules.shields[turn.seat] & _S18:
+    rules = turn.rules
+    frontier = p.frontier if rules.frontier is None else rules.frontier(turn.old, turn.seat, p)
+    if not frontier >> space & 1:
         raise turn.fail(action, f"space {board.label(space)} is not next to a placed tile")
-    rules = (_BOUND[turn.old.config.variant] or _bind(turn.old.config))
     if rules.reach is not None and not rules.reach(board, p.occupied) >> space & 1:
         raise turn.fail(action, f"space {board.label(space)} {rules.unreachable}")
     if colour == _BEIGE and not p.knowledge & _K1 \
             and not _without_duplicate_buildings(board, p, tile, 1 << space):
         raise turn.fail(action, f"that city already has a {tile_name(tile)} "
                                 "(knowledge #1 lifts this)")
-    if tile == _INN and not _without_inn_areas(board, p, 1 << space):
-        raise turn.fail(action, f"the area of {board.label(space)} already has an inn "
-                                "(one inn per area)")
+    if tile in rules.tile_spaces:
+        spaces, why = rules.tile_spaces[tile]
+        if not spaces(board, p, 1 << space):
+            raise turn.fail(action, f"the area of {board.label(space)} {why}")
     return tile
 
 
@@ -1406,37 +1153,28 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
     p.frontier = (p.frontier | board.neighbours[space]) & ~p.occupied
     colour = TILE_COLOUR[tile]
     region = board.regions[board.region_of[space]]
-    shields = new.modules.shields[turn.seat]
-    if colour == _LIGHT_GREEN:  # shield #1: all pastures are one
-        _score_animals(p, tile, board.colour_masks[colour] if shields & _S1 else region.mask)
+    rules = turn.rules
+    if colour == _LIGHT_GREEN:
+        p.add_vp(_ANIMALS, animal_points(p, tile, region.mask))
     elif colour == ANY_COLOUR:  # an inn (or a face-down tile) takes the colour of its space
         colour = board.colours[space]
     if not region.mask & ~p.occupied:
-        size = region_size(new.config, board, p, space)
+        size = region.size if rules.area_size is None else rules.area_size(board, p, space)
         p.add_vp(_REGIONS, REGION_VP[size])
         p.add_vp(_PHASE_BONUSES, PHASE_BONUS[new.phase])
-        if shields & _S17:  # scores as one size bigger
-            p.add_vp(Category.SHIELDS, REGION_VP[size + 1] - REGION_VP[size])
     if not board.colour_masks[colour] & ~p.occupied:
         _claim_colour_bonus(turn, colour)
-    if board.border_posts:
-        _score_border_posts(turn, board.border_posts, before)
+    for tile_placed in rules.tile_placed:
+        tile_placed(turn, tile, space, before)
     if tile < FACE_DOWN:  # a face-down tile only fills its space
-        _tile_effect(turn, tile)
+        tile_effect(turn, tile)
 
 
-def region_size(config: GameConfig, board: Estate, p: PlayerState, space: int) -> int:
-    """The size ``space``'s area scores as: its spaces, one more with an inn in it."""
-    region = board.regions[board.region_of[space]]
-    if config.has(Module.INNS) and any(p.estate[s] == Tile.INN for s in bits(region.mask)):
-        return region.size + 1
-    return region.size
-
-
-def _score_animals(p: PlayerState, tile: int, pasture: int) -> None:
-    """The new tile's animals, plus every same-type tile already in the pasture again
-    (each tile +1 with knowledge #7); geese in the pasture score 2 more. The geese
-    themselves score 2 plus the type of animal that scores most in their pasture."""
+def animal_points(p: PlayerState, tile: int, pasture: int) -> int:
+    """What an animal tile placed in ``pasture`` (a mask of spaces) scores: its animals, plus
+    every same-type tile already in the pasture again (each tile +1 with knowledge #7); geese
+    in the pasture score 2 more. The geese themselves score 2 plus the type of animal that
+    scores most in their pasture."""
     extra = 1 if p.knowledge & _K7 else 0
     kind = ANIMAL_TYPE[tile]
     if kind == Animal.GOOSE:
@@ -1445,8 +1183,7 @@ def _score_animals(p: PlayerState, tile: int, pasture: int) -> None:
             t = p.estate[s]
             if t != tile and ANIMAL_COUNT[t]:  # not a face-down tile
                 by_kind[ANIMAL_TYPE[t]] += ANIMAL_COUNT[t] + extra
-        p.add_vp(_ANIMALS, GEESE_VP + extra + max(by_kind))
-        return
+        return GEESE_VP + extra + max(by_kind)
     points = 0
     for s in bits(pasture & p.occupied):
         t = p.estate[s]
@@ -1454,7 +1191,7 @@ def _score_animals(p: PlayerState, tile: int, pasture: int) -> None:
             points += ANIMAL_COUNT[t] + extra
         elif t == _GEESE:
             points += GEESE_VP + extra
-    p.add_vp(_ANIMALS, points)
+    return points
 
 
 def _claim_colour_bonus(turn: _Turn, colour: int) -> None:
@@ -1468,87 +1205,37 @@ def _claim_colour_bonus(turn: _Turn, colour: int) -> None:
     mine = list(turn.p.bonuses)
     mine[colour] = rank
     turn.p.bonuses = tuple(mine)
-    reward = _rules(turn.new.config).colour_bonus
+    reward = turn.rules.colour_bonus
     if reward is not None:  # instead of the VP
         reward(turn)
         return
     points = COLOUR_BONUS_VP[(turn.new.config.players, rank)]
     turn.p.add_vp(Category.COLOUR_BONUSES, points)
-    if turn.new.modules.shields[turn.seat] & _S7:  # bonus tiles score double
-        turn.p.add_vp(Category.SHIELDS, points)
+    for colour_bonus_scored in turn.rules.colour_bonus_scored:
+        colour_bonus_scored(turn, points)
 
 
-def border_links(posts: tuple[int, ...], occupied: int) -> tuple[int, bool]:
-    """How far a player has joined its border posts: over each group of joined tiles, the
-    posts it reaches (covers a rim space of) less one, summed; and whether one group reaches
-    them all.
-
-    >>> posts = (1 << 0, 1 << 3, 1 << 36)
-    >>> border_links(posts, 0b1111), border_links(posts, 0b1011)
-    ((1, False), (0, False))
-    """
-    links, every, seen = 0, False, 0
-    for post in posts:
-        group = post & occupied & ~seen
-        if not group:
-            continue
-        grow = group
-        while grow:
-            reach = 0
-            for s in bits(grow):
-                reach |= NEIGHBOURS[s]
-            grow = reach & occupied & ~group
-            group |= grow
-        seen |= group
-        reached = sum(1 for q in posts if q & group)
-        links += reached - 1
-        every = every or reached == len(posts)
-    return links, every
-
-
-def _score_border_posts(turn: _Turn, posts: tuple[int, ...], before: int) -> None:
-    """Each post newly joined to another scores the phase bonus; joining them all, the
-    first and second to do so score the colour bonus (border-post duchies)."""
-    links, every = border_links(posts, turn.p.occupied)
-    old_links, old_every = border_links(posts, before)
-    if links > old_links:
-        turn.p.add_vp(Category.PHASE_BONUSES, PHASE_BONUS[turn.new.phase] * (links - old_links))
-    if every and not old_every:
-        ranks = list(turn.new.modules.border_ranks)
-        rank = sum(1 for r in ranks if r) + 1
-        if rank <= 2:
-            ranks[turn.seat] = rank
-            turn.new.border_ranks = tuple(ranks)
-            reward = _rules(turn.new.config).colour_bonus
-            if reward is not None:  # instead of the VP
-                reward(turn)
-            else:
-                turn.p.add_vp(Category.COLOUR_BONUSES,
-                              COLOUR_BONUS_VP[(turn.new.config.players, rank)])
-
-
-def _tile_effect(turn: _Turn, tile: int) -> None:
+def tile_effect(turn: _Turn, tile: int) -> None:
+    """The effect of a tile placed (or of a building the crane copies): a module's
+    ``tile_effect`` first, which may do it instead."""
     p = turn.p
+    for module_effect in turn.rules.tile_effect:
+        if module_effect(turn, tile):
+            return
     colour = TILE_COLOUR[tile]
-    shields = turn.new.modules.shields[turn.seat]
     if colour == _BLUE:
         _advance_on_track(turn)
         if any(map(any, turn.new.depot_goods)):
-            if shields & _S5:  # then one goods type from every depot
-                turn.push(Step.SHIELD_GOODS)
             turn.push(_SHIP_STEP)  # a module's after_ship comes with the ship's goods
         else:
-            for after_ship in _rules(turn.new.config).after_ship:
+            for after_ship in turn.rules.after_ship:
                 after_ship(turn)
     elif colour == _DARK_GREEN:
-        turn.push(_FREE_STEP, 1 if shields & _S11 else 0)
+        turn.push(_FREE_STEP)
     elif colour == _YELLOW:
         number = KNOWLEDGE_NUMBER[tile]
         p.knowledge |= 1 << number
-        if turn.new.modules.borrowed == turn.seat:  # shield #6: it counts for its holder too
-            _lend_knowledge(turn.new, 1 << number)
-        config = turn.new.config
-        for knowledge_placed in (_BOUND[config.variant] or _bind(config)).knowledge_placed:
+        for knowledge_placed in turn.rules.knowledge_placed:
             knowledge_placed(turn, number)
     elif colour == _BEIGE:
         step = _BUILDING_STEP.get(tile)
@@ -1562,10 +1249,6 @@ def _tile_effect(turn: _Turn, tile: int) -> None:
             p.silver += BANK_SILVER
         elif tile == Building.WATCHTOWER:
             p.add_vp(Category.WATCHTOWERS, WATCHTOWER_VP)
-        elif tile == Tile.WHITE_CASTLE:
-            turn.push(Step.WHITE_CASTLE)
-        elif tile == Tile.CRANE:
-            turn.push(Step.CRANE)
 
 
 def _advance_on_track(turn: _Turn) -> None:
@@ -1586,29 +1269,26 @@ def _sell(turn: _Turn, goods: int) -> None:
     sold = list(p.sold)
     sold[goods] += count
     p.sold = tuple(sold)
-    shields = turn.new.modules.shields[turn.seat]
-    p.silver += (count if shields & _S9 else 1) + (1 if p.knowledge & _K3 else 0)
+    p.silver += 2 if p.knowledge & _K3 else 1
     if p.knowledge & _K4:
         _gain_workers(turn, 1)
     p.add_vp(_SALES, SALE_VP[turn.new.config.table_players] * count)
-    if shields & _S12:  # sold goods score double
-        p.add_vp(Category.SHIELDS, SALE_VP[turn.new.config.table_players] * count)
-    config = turn.new.config
-    for goods_sold in (_BOUND[config.variant] or _bind(config)).goods_sold:
+    for goods_sold in turn.rules.goods_sold:
         goods_sold(turn, goods, count)
 
 
-def _discard(turn: _Turn, action: Discard, any_tile: int) -> None:
-    p = turn.p
-    if any_tile:
-        if not (isinstance(action.storage, int) and 0 <= action.storage < len(p.storage)):
-            raise turn.fail(action, f"shield #4 is gone: discard one of your {len(p.storage)} "
-                                    f"stored tiles (storage 0..{len(p.storage) - 1})")
-    elif not (isinstance(action.storage, int) and 0 <= action.storage < STORAGE_SPACES):
+def _discard(turn: _Turn, action: Discard, _: int) -> None:
+    if not (isinstance(action.storage, int) and 0 <= action.storage < STORAGE_SPACES):
         raise turn.fail(action, "discard one of the three older tiles (storage 0..2), "
                                 "never the new one")
-    tile = p.storage[action.storage]
-    p.storage = p.storage[:action.storage] + p.storage[action.storage + 1:]
+    discard(turn, action.storage)
+
+
+def discard(turn: _Turn, storage: int) -> None:
+    """The tile in ``storage`` leaves the game."""
+    p = turn.p
+    tile = p.storage[storage]
+    p.storage = p.storage[:storage] + p.storage[storage + 1:]
     box = list(turn.new.box)
     box[tile % FACE_DOWN] += 1  # a face-down tile leaves the game as the tile it is
     turn.new.box = tuple(box)
@@ -1627,14 +1307,14 @@ def _take_goods(turn: _Turn, action: TakeGoods, _: int) -> None:
         goods[d] = tuple(row)  # goods not kept stay on the depot
     turn.new.depot_goods = tuple(goods)
     turn.p.goods = tuple(held)
-    for after_ship in _rules(turn.new.config).after_ship:
+    for after_ship in turn.rules.after_ship:
         after_ship(turn)
 
 
 def _ship_takes_nothing(turn: _Turn, action: Pass, _: int) -> None:
     if _goods_choices(turn.old, turn.p):
         raise turn.fail(action, "goods lie on the depots: the ship takes goods")
-    for after_ship in _rules(turn.new.config).after_ship:
+    for after_ship in turn.rules.after_ship:
         after_ship(turn)
 
 
@@ -1693,162 +1373,8 @@ def _pass(turn: _Turn, action: Pass, _: int) -> None:
     """Decline an optional building advantage."""
 
 
-def _check_shield(turn: _Turn, action: TakeShield) -> int:
-    """The depot holding ``action.shield``, once the shield and its castle are valid."""
-    if not turn.old.modules.depot_shields:
-        raise turn.fail(action, "the shields module is not in this game")
-    shield, replace = action.shield, action.replace
-    depot = next((d for d, on in enumerate(turn.old.modules.depot_shields)
-                  if type(shield) is int and shield in on), 0)
-    if not depot:
-        lying = ", ".join(f"#{n} on depot {d}"
-                          for d, on in enumerate(turn.old.modules.depot_shields)
-                          for n in on) or "none"
-        raise turn.fail(action, f"shield {shield} lies on no depot (shields left: {lying})")
-    held = turn.old.modules.shields[turn.seat]
-    if type(replace) is not int or replace not in _replace_options(turn.p, held):
-        if replace == 0:
-            raise turn.fail(action, "each of your castles already holds a shield: replace "
-                                    "one (replace = its number)")
-        mine = ", ".join(map(str, shield_numbers(held))) or "none"
-        raise turn.fail(action, f"you hold no shield {replace} to replace (yours: {mine})")
-    return depot
-
-
-def _put_shield(turn: _Turn, action: TakeShield, depot: int) -> None:
-    """Move the shield from its depot onto a castle of the mover's (the replaced one leaves
-    the game)."""
-    new = turn.new
-    on_depots = list(new.modules.depot_shields)
-    on_depots[depot] = tuple(n for n in on_depots[depot] if n != action.shield)
-    new.depot_shields = tuple(on_depots)
-    shields = list(new.modules.shields)
-    shields[turn.seat] |= 1 << action.shield
-    new.shields = tuple(shields)
-    if action.replace:
-        for _ in range(_drop_shields(new, turn.seat, turn.p, 1 << action.replace)):
-            turn.push(Step.DISCARD, 1)
-
-
-def _take_shield(turn: _Turn, action: TakeShield, _: int) -> None:
-    """On a double (workers may make one), a shield instead of both die actions."""
-    depot = _check_shield(turn, action)
-    p = turn.p
-    if p.dice_used:
-        raise turn.fail(action, "a shield takes both dice: take it before using either")
-    cost = shield_cost(p, depot)
-    if cost > p.workers:
-        raise turn.fail(action, f"shield {action.shield} lies on depot {depot}: making a "
-                                f"double {depot} of your {p.dice[0]} and {p.dice[1]} takes "
-                                f"{cost} workers; you have {p.workers}")
-    p.workers -= cost
-    p.dice_used = _BOTH_DICE
-    _put_shield(turn, action, depot)
-
-
-def _castle_shield(turn: _Turn, action: TakeShield, castle_shield: int) -> None:
-    """Shield #11: a castle's extra action takes any shield."""
-    if not castle_shield:
-        raise turn.fail(action, "only a castle placed while you hold shield #11 takes a shield "
-                                "with its extra action")
-    _put_shield(turn, action, _check_shield(turn, action))
-
-
-def _pay_tribute(turn: _Turn, action: PayTribute, _: int) -> None:
-    if action not in _tribute_choices(turn.old, turn.p, 0):
-        held = ", ".join(map(str, shield_numbers(turn.old.modules.shields[turn.seat])))
-        raise turn.fail(action, f"keep some of your shields ({held}) at 1 each, paid in "
-                                f"silverlings (you have {turn.p.silver}) or, while you keep "
-                                f"shield #3, workers (you have {turn.p.workers})")
-    p = turn.p
-    p.workers -= action.workers
-    p.silver -= SHIELD_TRIBUTE * len(action.keep) - action.workers
-    kept = sum(1 << n for n in action.keep)
-    dropped = turn.old.modules.shields[turn.seat] & ~kept
-    for _ in range(_drop_shields(turn.new, turn.seat, p, dropped)):
-        turn.push(Step.DISCARD, 1)
-
-
-def _borrow(turn: _Turn, action: BorrowMonasteries, _: int) -> None:
-    if turn.old.modules.closing or not turn.old.modules.shields[turn.seat] & _S6:
-        raise turn.fail(action, "only the holder of shield #6 chooses, on its turn")
-    if turn.old.modules.borrowed >= 0:
-        raise turn.fail(action, f"you chose seat {turn.old.modules.borrowed} already")
-    seat = action.seat
-    if not (type(seat) is int and 0 <= seat < len(turn.old.players)) or seat == turn.seat:
-        raise turn.fail(action, "choose another player's seat")
-    turn.new.borrowed = seat
-    turn.p.knowledge |= _own_knowledge(turn.old.players[seat].estate) & _LENT
-
-
-_LENT = ~(1 << 27)
-"""Knowledge that counts for shield #6's holder: all but #27 (two pieces cannot both be on
-top of one stack on the bridge)."""
-
-
-def _lend_knowledge(state: GameState, knowledge: int) -> None:
-    """Shield #6: a knowledge tile the chosen player placed counts for the holder too."""
-    holder = _holder(state, Shield.MONASTERIES)
-    players = list(state.players)
-    p = players[holder].copy()
-    p.knowledge |= knowledge & _LENT
-    players[holder] = p
-    state.players = tuple(players)
-
-
-def _set_die(turn: _Turn, action: SetDie, _: int) -> None:
-    p = turn.p
-    if not turn.old.modules.shields[turn.seat] & _S16:
-        raise turn.fail(action, "setting a die needs shield #16")
-    if turn.old.modules.die_changed:
-        raise turn.fail(action, "shield #16 sets one die a turn; you set one already")
-    if type(action.die) is not int or action.die not in (0, 1) or p.dice_used >> action.die & 1:
-        raise turn.fail(action, "set one of your unused dice (0 or 1)")
-    if type(action.value) is not int or not 1 <= action.value <= 6:
-        raise turn.fail(action, "a die shows 1..6")
-    if p.dice[action.die] == action.value:
-        raise turn.fail(action, f"die {action.die} shows {action.value} already")
-    dice = list(p.dice)
-    dice[action.die] = action.value
-    p.dice = (dice[0], dice[1])
-    turn.new.die_changed = True
-
-
-def _place_from_depot(turn: _Turn, action: PlaceFromDepot, numbered: int) -> None:
-    """Shields #14 and #15: a depot's tile straight onto the estate, its effect as placed."""
-    if action not in _shield_tile_choices(turn.old, turn.p, numbered):
-        where = "a numbered depot (1..6)" if numbered else "the black depot (0)"
-        raise turn.fail(action, f"your shield places a tile of {where} on a space it may go "
-                                "on (colour, next to your tiles, one building of a kind a "
-                                "city), or passes")
-    depots = list(turn.new.depots)
-    row = list(depots[action.depot])
-    tile = row[action.slot]
-    row[action.slot] = EMPTY
-    depots[action.depot] = tuple(row)
-    turn.new.depots = tuple(depots)
-    turn.p.storage = (*turn.p.storage, tile)
-    _place(turn, len(turn.p.storage) - 1, action.space)
-
-
-def _shield_goods(turn: _Turn, action: TakeGoods, _: int) -> None:
-    if action not in _shield_goods_choices(turn.old, turn.p, 0):
-        raise turn.fail(action, "shield #5 takes one goods type from every depot that has "
-                                "it, a type you hold or have room for")
-    (g,) = action.keep
-    goods = list(turn.new.depot_goods)
-    held = list(turn.p.goods)
-    for d in action.depots:
-        row = list(goods[d])
-        held[g] += row[g]
-        row[g] = 0
-        goods[d] = tuple(row)
-    turn.new.depot_goods = tuple(goods)
-    turn.p.goods = tuple(held)
-
-
 def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
-    offers = turn.old.modules.offers[turn.seat]
+    offers = turn.old.offers[turn.seat]
     sides = " or ".join(f"{i} (estate {e})" for i, e in enumerate(offers))
     if not (type(action.side) is int and 0 <= action.side < len(offers)):
         raise turn.fail(action, f"side must be {sides}")
@@ -1868,7 +1394,7 @@ def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
     boards = list(new.boards)
     boards[turn.seat] = board
     new.boards = tuple(boards)
-    chosen = list(new.modules.offers)
+    chosen = list(new.offers)
     chosen[turn.seat] = ()
     new.offers = tuple(chosen)
     _next_chooser(new, turn.old.turn + 1)
@@ -1884,18 +1410,10 @@ _HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
     (Step.CITY_HALL, PlaceTile): _city_hall_place,
     (Step.CITY_HALL, Pass): _pass,
     (Step.CHOOSE_ESTATE, ChooseEstate): _choose_estate,
-    (Step.TURN, TakeShield): _take_shield,
-    (Step.TURN, SetDie): _set_die,
-    (Step.TURN, BorrowMonasteries): _borrow,
-    (Step.FREE_ACTION, TakeShield): _castle_shield,
-    (Step.TRIBUTE, PayTribute): _pay_tribute,
-    (Step.SHIELD_TILE, PlaceFromDepot): _place_from_depot,
-    (Step.SHIELD_TILE, Pass): _pass,
-    (Step.SHIELD_GOODS, TakeGoods): _shield_goods,
-    (Step.SHIELD_GOODS, Pass): _pass,
 }
-for _step in (Step.DIE, Step.FREE_ACTION):
-    for _cls, _handler in _make_action_handler(_step).items():
+for _step, _number in ((Step.DIE, lambda state, p, die: p.dice[die]),
+                       (Step.FREE_ACTION, lambda state, p, _: 0)):
+    for _cls, _handler in _make_action_handler(_number).items():
         _HANDLERS[(_step, _cls)] = _handler
 for _step in (Step.CARPENTER, Step.CHURCH, Step.MARKET):
     _HANDLERS[(_step, TakeTile)] = _effect_take
@@ -1905,6 +1423,7 @@ for _step in (Step.CARPENTER, Step.CHURCH, Step.MARKET):
 # --- Engine modules and the rules of each variant ----------------------------------------------
 
 _Choices = Callable[[GameState, PlayerState, int], list[Action]]
+_Spaces = Callable[[Estate, PlayerState, int], int]
 
 
 @dataclass(frozen=True)
@@ -1919,22 +1438,42 @@ class EngineModule:
     built, as the base game's do); ``after_action`` runs after every action a handler
     applies (not after a die chosen or a turn ended, which build their states directly).
     ``tiles`` and ``categories`` are the tiles and scoring categories it brings, and
-    ``crane_buildings`` those of its buildings whose effect the crane may trigger.
+    ``crane_buildings`` those of its buildings whose effect the crane may trigger; ``part`` its
+    part of the game state (a :class:`~p2p_burgundy.state.ModulePart`). A module
+    may replace a base game's row (the shields' DISCARD and FREE_ACTION rows call the base
+    game's and add their own; the inns' Buy).
 
-    The hooks change what the base game's own steps do, each where the base game calls it:
-    ``setup`` in the set-up (its draws after the base game's), ``round_setup`` after a
-    round's dice and goods;
-    ``reach(board, occupied)`` the spaces a tile may go on at all (besides colour and
-    adjacency), and ``unreachable`` why another space is refused (after its label);
-    ``goods_types`` how many goods types a player may hold; ``won(player)`` ends
-    the game at the end of a turn; ``final_scoring`` False for no end-game scoring;
+    The hooks change what the base game's own steps do, each where the base game calls it.
+    Set-up and the rounds: ``setup`` in the set-up (its draws after the base game's, in registry
+    order), ``setup_drew(state)`` what it drew there, as a field of
+    :class:`~p2p_burgundy.chance.SetupDraw` and its value; ``phase_setup`` after a phase's
+    draws, ``round_setup`` after a round's dice and goods. The turn: ``turn_choices(state,
+    player)`` more choices of the TURN step (before EndTurn); ``idle_step(state)`` the step a
+    player faces with nothing pending (TURN, unless the module plays a turn of its own then: the
+    shields' phase end); ``turn_ended(state)`` on the state after EndTurn; ``won(player)`` ends
+    the game at the end of a turn. The phase end: ``phase_end(state)`` when the last round is
+    over, True if the module gives turns of the phase end (it then calls :func:`finish_phase`
+    after the last); ``phase_income(state, players)`` after the mines paid (the players are
+    fresh copies); ``final_scoring`` False for no end-game scoring, ``final_points(state, seat,
+    player)`` after the base game's. Placing: ``frontier(state, seat, player)`` the empty spaces
+    a tile may go on instead of those next to a tile; ``reach(board, occupied)`` the spaces a
+    tile may go on at all (besides colour and adjacency), and ``unreachable`` why another space
+    is refused (after its label); ``tile_spaces``: (tile, spaces(board, player, mask), why) for
+    a tile of its own that goes on fewer spaces (why: after "the area of <space>");
+    ``area_size(board, player, space)`` the size a completed area scores as; ``tile_placed(turn,
+    tile, space, occupied_before)`` after a tile scored its area and colour, before its effect;
     ``colour_bonus`` (a colour completed, or all border posts joined) instead of its VP;
-    ``after_ship`` once a ship's goods are taken (or none lay anywhere); ``knowledge_placed``
-    after a knowledge tile's number is recorded; ``goods_sold(turn, goods, count)`` after a
-    sale is scored; ``store(turn, tile)`` instead of putting a tile taken into the mover's
-    storage; ``end_scorers(config)`` the seats the final scoring scores (instead of every
-    seat). A hook that replaces the base game's rule (``reach``, ``won``, ``colour_bonus``,
-    ``store``, ``end_scorers``) comes from one module of a game at most.
+    ``colour_bonus_scored(turn, points)`` after its VP; ``tile_effect(turn, tile)`` before a
+    tile's effect, True if it did the effect instead. Goods and workers: ``goods_types`` how
+    many goods types a player may hold; ``storage_unlimited(state, seat)`` whether a seat stores
+    more than three tiles; ``after_ship`` once a ship's goods are taken (or none lay anywhere);
+    ``knowledge_placed`` after a knowledge tile's number is recorded; ``goods_sold(turn, goods,
+    count)`` after a sale is scored; ``workers_gained(turn)`` after the mover gains workers;
+    ``store(turn, tile)`` instead of putting a tile taken into the mover's storage. The final
+    scoring: ``end_scorers(config)`` the seats it scores (instead of every seat). A hook that
+    replaces a rule (``idle_step``, ``phase_end``, ``frontier``, ``reach``, ``area_size``,
+    ``storage_unlimited``, ``won``, ``colour_bonus``, ``store``, ``end_scorers``) comes from one
+    module of a game at most; the others run in registry order.
 
     Every module is listed once, in :data:`p2p_burgundy.variants.ENGINE_MODULES`, where the
     client and the bots learn what each adds.
@@ -1949,18 +1488,35 @@ class EngineModule:
     after_action: Callable[[_Turn], None] | None = None
     tiles: tuple[int, ...] = ()
     categories: tuple[Category, ...] = ()
+    crane_buildings: tuple[int, ...] = ()
+    part: type[ModulePart] | None = None
     setup: Callable[[GameState, Draws], None] | None = None
+    setup_drew: Callable[[GameState], tuple[str, Any]] | None = None
+    phase_setup: Callable[[GameState], None] | None = None
     round_setup: Callable[[GameState], None] | None = None
+    turn_choices: Callable[[GameState, PlayerState], list[Action]] | None = None
+    idle_step: Callable[[GameState], int] | None = None
+    turn_ended: Callable[[GameState], None] | None = None
+    won: Callable[[PlayerState], bool] | None = None
+    phase_end: Callable[[GameState], bool] | None = None
+    phase_income: Callable[[GameState, list[PlayerState]], None] | None = None
+    final_scoring: bool = True
+    final_points: Callable[[GameState, int, PlayerState], None] | None = None
+    frontier: Callable[[GameState, int, PlayerState], int] | None = None
     reach: Callable[[Estate, int], int] | None = None
     unreachable: str = ""
-    goods_types: int = GOODS_SLOTS
-    won: Callable[[PlayerState], bool] | None = None
-    final_scoring: bool = True
+    tile_spaces: tuple[tuple[int, _Spaces, str], ...] = ()
+    area_size: Callable[[Estate, PlayerState, int], int] | None = None
+    tile_placed: Callable[[_Turn, int, int, int], None] | None = None
     colour_bonus: Callable[[_Turn], None] | None = None
+    colour_bonus_scored: Callable[[_Turn, int], None] | None = None
+    tile_effect: Callable[[_Turn, int], bool] | None = None
+    goods_types: int = GOODS_SLOTS
+    storage_unlimited: Callable[[GameState, int], bool] | None = None
     after_ship: Callable[[_Turn], None] | None = None
     knowledge_placed: Callable[[_Turn, int], None] | None = None
-    crane_buildings: tuple[int, ...] = ()
     goods_sold: Callable[[_Turn, int, int], None] | None = None
+    workers_gained: Callable[[_Turn], None] | None = None
     store: Callable[[_Turn, int], None] | None = None
     end_scorers: Callable[[GameConfig], tuple[int, ...]] | None = None
 
@@ -1972,26 +1528,51 @@ class _Rules:
     hooks are those of :class:`EngineModule`, each as a tuple of the modules' (in registry
     order), or the one module's where a hook replaces a rule."""
 
-    __slots__ = ("after_ship", "apply", "choices", "colour_bonus", "crane_buildings",
-                 "end_scorers", "expected", "final_scoring", "goods_sold", "goods_types",
-                 "knowledge_placed", "reach", "round_setup", "setup", "store", "unreachable",
-                 "won")
+    __slots__ = ("after_ship", "apply", "area_size", "categories", "choices", "colour_bonus",
+                 "colour_bonus_scored", "crane_buildings", "end_scorers", "expected",
+                 "final_points",
+                 "final_scoring", "frontier", "goods_sold", "goods_types", "idle_step",
+                 "knowledge_placed", "parts", "phase_end", "phase_income", "phase_setup", "reach",
+                 "round_setup", "setup", "setup_drew", "storage_unlimited", "store", "tile_effect",
+                 "tile_placed", "tile_spaces", "turn_choices", "turn_ended", "unreachable",
+                 "won", "workers_gained")
 
     def __init__(self, modules: tuple[EngineModule, ...]) -> None:
         self.setup = tuple(m.setup for m in modules if m.setup)
+        self.setup_drew = tuple(m.setup_drew for m in modules if m.setup_drew)
+        self.phase_setup = tuple(m.phase_setup for m in modules if m.phase_setup)
         self.round_setup = tuple(m.round_setup for m in modules if m.round_setup)
+        self.turn_choices = tuple(m.turn_choices for m in modules if m.turn_choices)
+        self.idle_step = _one(m.idle_step for m in modules)
+        self.turn_ended = tuple(m.turn_ended for m in modules if m.turn_ended)
+        self.won = _one(m.won for m in modules)
+        self.phase_end = _one(m.phase_end for m in modules)
+        self.phase_income = tuple(m.phase_income for m in modules if m.phase_income)
+        self.final_scoring = all(m.final_scoring for m in modules)
+        self.final_points = tuple(m.final_points for m in modules if m.final_points)
+        self.frontier = _one(m.frontier for m in modules)
+        self.reach = _one(m.reach for m in modules)
+        self.unreachable = next((m.unreachable for m in modules if m.reach), "")
+        self.tile_spaces = {tile: (spaces, why) for m in modules
+                            for tile, spaces, why in m.tile_spaces}
+        self.area_size = _one(m.area_size for m in modules)
+        self.tile_placed = tuple(m.tile_placed for m in modules if m.tile_placed)
+        self.colour_bonus = _one(m.colour_bonus for m in modules)
+        self.colour_bonus_scored = tuple(
+            m.colour_bonus_scored for m in modules if m.colour_bonus_scored)
+        self.tile_effect = tuple(m.tile_effect for m in modules if m.tile_effect)
+        self.goods_types = max((m.goods_types for m in modules), default=GOODS_SLOTS)
+        self.storage_unlimited = _one(m.storage_unlimited for m in modules)
+        self.store = _one(m.store for m in modules)
+        self.end_scorers = _one(m.end_scorers for m in modules)
         self.after_ship = tuple(m.after_ship for m in modules if m.after_ship)
         self.knowledge_placed = tuple(m.knowledge_placed for m in modules if m.knowledge_placed)
         self.goods_sold = tuple(m.goods_sold for m in modules if m.goods_sold)
-        self.reach = _one(m.reach for m in modules)
-        self.unreachable = next((m.unreachable for m in modules if m.reach), "")
-        self.won = _one(m.won for m in modules)
-        self.colour_bonus = _one(m.colour_bonus for m in modules)
-        self.store = _one(m.store for m in modules)
-        self.end_scorers = _one(m.end_scorers for m in modules)
-        self.goods_types = max((m.goods_types for m in modules), default=GOODS_SLOTS)
-        self.final_scoring = all(m.final_scoring for m in modules)
+        self.workers_gained = tuple(m.workers_gained for m in modules if m.workers_gained)
         self.crane_buildings = (*Building, *(b for m in modules for b in m.crane_buildings))
+        self.categories = max((c + 1 for m in modules for c in m.categories),
+                              default=BASE_CATEGORY_COUNT)
+        self.parts = tuple(m.part for m in modules if m.part)
         choices: dict[int, _Choices] = dict(_CHOICES)
         handlers = dict(_HANDLERS)
         expected: dict[int, str] = dict(_EXPECTED)
@@ -2006,7 +1587,7 @@ class _Rules:
         self.expected = tuple(expected.get(step, f"{Step(step).name} is no step of this game")
                               for step in steps)
         self.apply: tuple[dict[type[Action], _Apply], ...] = tuple(
-            {cls: _on_turn(handler, after) for (s, cls), handler in handlers.items()
+            {cls: _on_turn(handler, after, self) for (s, cls), handler in handlers.items()
              if s == step}
             for step in steps)
         self.apply[Step.TURN][UseDie] = _use_die
@@ -2019,11 +1600,11 @@ def _ending(won: Callable[[PlayerState], bool]) -> _Apply:
 
     def end_turn(state: GameState, action: EndTurn, arg: int) -> GameState:
         p = state.players[state.order[state.turn]]
-        if p.dice_used != _BOTH_DICE or state.modules.closing or not won(p):
+        if p.dice_used != _BOTH_DICE or not won(p):
             return _end_turn(state, action, arg)
         new = state.clone()
-        if new.modules.die_changed:
-            new.die_changed = False
+        for turn_ended in _rules(state.config).turn_ended:
+            turn_ended(new)
         new.phase = PHASES
         return new
 
@@ -2051,7 +1632,7 @@ def _each(hooks: list[Callable[[_Turn], None]]) -> Callable[[_Turn], None]:
     return run
 
 
-_BOUND: list[_Rules | None] = [None] * (4 << len(MODULE_ORDER))  # by GameConfig.variant
+_BOUND: list[_Rules | None] = [None] * VARIANTS  # by GameConfig.variant
 
 
 def _bind(config: GameConfig) -> _Rules:
@@ -2061,6 +1642,24 @@ def _bind(config: GameConfig) -> _Rules:
 
     rules = _BOUND[config.variant] = _Rules(modules_of(config))
     return rules
+
+
+def asks(state: GameState) -> str:
+    """What the step of the player to move asks, as its module (or the base game) words it:
+    the words of an illegal action's error, and a client's prompt for a step it has none of
+    its own for.
+
+    >>> asks(new_game(GameConfig(players=2)))
+    'use a die, buy a tile or end the turn'
+    """
+    return _rules(state.config).expected[state.step]
+
+
+def idle_step(state: GameState) -> int:
+    """The step the player to move faces with nothing pending: TURN, unless a module of the
+    game plays a step of its own then (see :attr:`EngineModule.idle_step`)."""
+    rules = _BOUND[state.config.variant] or _bind(state.config)
+    return _TURN_STEP if rules.idle_step is None else rules.idle_step(state)
 
 
 def _rules(config: GameConfig) -> _Rules:

@@ -12,7 +12,6 @@ from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from .config import Edition
-from .shields import SHIELD_VP
 from .tiles import (
     ANIMAL_TYPE,
     KNOWLEDGE_BUILDING_SCORED,
@@ -130,21 +129,6 @@ def end_game_points(player: PlayerState, edition: Edition) -> dict[Category, int
         Category.SILVER_LEFT: player.silver,
         Category.WORKERS_LEFT: player.workers // 2,
     }
-
-
-def shield_points(shields: int, knowledge: int) -> int:
-    """End-game VP a player's shields add (shields module): each held shield's VP, twice with
-    shield #13; with shield #10 the ``knowledge`` tiles' end-game VP once more.
-
-    >>> shield_points(1 << 1 | 1 << 13, 0), shield_points(1 << 10 | 1 << 13, 20)
-    (32, 44)
-    """
-    points = sum(vp for n, vp in enumerate(SHIELD_VP) if shields >> n & 1)
-    if shields >> 13 & 1:
-        points *= 2
-    if shields >> 10 & 1:
-        points += knowledge
-    return points
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,7 @@ from .rules import (
     _without_duplicate_buildings,
 )
 from .scoring import KNOWLEDGE_BUILDING_VP, Category, monastery_points
-from .state import EMPTY, GameState, PlayerState, Step
+from .state import EMPTY, GameState, ModulePart, PlayerState, Step
 from .tiles import FACE_DOWN, KNOWLEDGE_BUILDING_SCORED, TILE_COLOUR, Colour, Tile
 
 SOLO_WORKERS = 2  # the solo player's workers at the start
@@ -48,6 +48,22 @@ FULL_ESTATE = (1 << SPACE_COUNT) - 1  # every space covered: the solo game is wo
 EXCHANGE_GOODS = 5  # goods a ship may give for a black depot tile
 TARGET_STEP = 5  # the target marker moves down 5 at each reset ...
 TARGET_FLOOR = 5  # ... but never onto the start space (our reading)
+
+
+class SoloPart(ModulePart, name="solo"):
+    """The victory point counter since its last reset, the target marker, and the goods tiles
+    removed from the game by type (index 1..6)."""
+
+    __slots__ = ("vp_counter", "vp_target", "goods_out")  # noqa: RUF023 (in the encoding's order)
+    vp_counter: int
+    vp_target: int
+    goods_out: tuple[int, ...]
+
+    @classmethod
+    def start(cls, config: GameConfig) -> SoloPart:
+        part = cls()
+        part.vp_counter, part.vp_target, part.goods_out = 0, config.target, (0,) * 7
+        return part
 
 
 def _exchange_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
@@ -74,7 +90,8 @@ def _reward_place_choices(state: GameState, p: PlayerState, storage: int) -> lis
 
 
 def _target_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
-    needed = state.modules.vp_target - state.modules.vp_counter
+    part = state.modules["solo"]
+    needed = part.vp_target - part.vp_counter
     return [BuyPoints(needed), PASS] if p.silver >= needed else [PASS]
 
 
@@ -94,9 +111,9 @@ def _pay_goods(turn: _Turn, action: PayGoods, left: int) -> None:
     held = list(turn.p.goods)
     held[action.goods] -= 1
     turn.p.goods = tuple(held)
-    out = list(turn.new.modules.goods_out)
+    out = list(turn.new.modules["solo"].goods_out)
     out[action.goods] += 1
-    turn.new.goods_out = tuple(out)
+    turn.new.changed(SoloPart.name).goods_out = tuple(out)
     if left > 1:
         turn.push(Step.PAY_GOODS, left - 1)
 
@@ -124,10 +141,11 @@ def _place_reward(turn: _Turn, action: PlaceTile, storage: int) -> None:
 
 
 def _buy_points(turn: _Turn, action: BuyPoints, _: int) -> None:
-    needed = turn.old.modules.vp_target - turn.old.modules.vp_counter
+    part = turn.old.modules["solo"]
+    needed = part.vp_target - part.vp_counter
     if action.points != needed:
         raise turn.fail(action, f"buy exactly the {needed} VP that reach the target marker "
-                                f"({turn.old.modules.vp_target})")
+                                f"({part.vp_target})")
     if turn.p.silver < needed:
         raise turn.fail(action, f"{needed} VP cost {needed} silverlings; you have "
                                 f"{turn.p.silver}")
@@ -142,12 +160,13 @@ def _move_counter(turn: _Turn, gained: int) -> None:
     if not gained:
         return
     new = turn.new
-    counter = new.modules.vp_counter + gained
-    if counter >= new.modules.vp_target:
+    part = new.modules["solo"]
+    counter = part.vp_counter + gained
+    if counter >= part.vp_target:
         _reach_target(turn)
     else:
-        new.vp_counter = counter
-        if turn.p.silver >= new.modules.vp_target - counter:
+        new.changed(SoloPart.name).vp_counter = counter
+        if turn.p.silver >= part.vp_target - counter:
             _push_under_discard(turn, Step.TARGET)
 
 
@@ -155,8 +174,9 @@ def _reach_target(turn: _Turn) -> None:
     """The counter reached the target marker: back to the start (points beyond are lost), the
     marker 5 down, and an action of any number, as a castle gives."""
     new = turn.new
-    new.vp_counter = 0
-    new.vp_target = max(TARGET_FLOOR, new.modules.vp_target - TARGET_STEP)
+    part = new.changed(SoloPart.name)
+    part.vp_counter = 0
+    part.vp_target = max(TARGET_FLOOR, part.vp_target - TARGET_STEP)
     _push_under_discard(turn, Step.FREE_ACTION)
 
 
@@ -267,11 +287,11 @@ def _after_ship(turn: _Turn) -> None:
     """Every goods tile left on the board leaves the game; then the exchange may be offered."""
     goods = turn.new.depot_goods
     if any(map(any, goods)):
-        out = list(turn.new.modules.goods_out)
+        out = list(turn.new.modules["solo"].goods_out)
         for d in range(1, 7):
             for g in range(1, 7):
                 out[g] += goods[d][g]
-        turn.new.goods_out = tuple(out)
+        turn.new.changed(SoloPart.name).goods_out = tuple(out)
         turn.new.depot_goods = ((0,) * 7,) * 7
     _offer_exchange(turn)
 
@@ -334,6 +354,7 @@ SOLO = EngineModule(
         (Step.ORDER, TakeFirst, _take_first),
     ),
     after_action=_after_action,
+    part=SoloPart,
     setup=_setup,
     round_setup=_remove_depot_tile,
     reach=river_reach,

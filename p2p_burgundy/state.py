@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import hashlib
 from enum import IntEnum
-from operator import attrgetter
+from typing import Any, ClassVar, Self
 
 import msgpack
 
 from .board import PHASES, ROUNDS, bridge_order
 from .chance import ChanceEvent
-from .config import GameConfig, Module
+from .config import CHOOSE, GameConfig
 from .estate import Estate
 
 
@@ -52,7 +52,8 @@ class Step(IntEnum):
     SHIELD_TILE = 19  # phase end: shield #14 (arg 1: numbered depots) or #15 (arg 0: black)
     SHIELD_GOODS = 20  # shield #5: after a ship, every goods tile of one type
     ORDER = 21  # the solo game: which of the pending steps comes first
-    STOW = 22  # the team game: the tile just taken goes to your storage or the team's
+    PHASE_END = 22  # shields: a turn of the phase end, its steps done (shown, never pending)
+    STOW = 23  # the team game: the tile just taken goes to your storage or the team's
 
 
 EMPTY = -1  # an empty estate space or depot slot
@@ -146,72 +147,82 @@ _GAME_FIELDS = (
     "depots", "depot_goods", "phase_goods", "supplies", "goods_pool", "bonus_taken",
     "pending", "chance", "chance_index", "white_die", "box",
 )
-# Fields that exist only when the config has set-up choices (GameConfig.has_choices), or the
-# inns module: they are encoded after the others then, and left out otherwise (so standard
-# games hash as before).
-_SETUP_FIELDS = ("offers",)
-_INN_FIELDS = ("inns",)
-_BORDER_FIELDS = ("border_ranks",)  # only when a seat plays a border-post duchy
-_ROUTE_FIELDS = ("routes", "route_goods")  # only with the trade routes module
-_SOLO_FIELDS = ("vp_counter", "vp_target", "goods_out")  # only in the solo game
-_SHIELD_FIELDS = ("depot_shields", "shields", "shield_box", "borrowed", "die_changed",
-                  "closing")  # only with the shields module
-_TEAM_FIELDS = ("private",)  # only in the team game
-
-
-_MODULE_FIELDS = (_SETUP_FIELDS + _INN_FIELDS + _BORDER_FIELDS + _ROUTE_FIELDS + _SOLO_FIELDS
-                  + _SHIELD_FIELDS + _TEAM_FIELDS)
-
-
-class ModuleFields:
-    """The game state's fields for set-up choices and the expansion modules, in one record.
-
-    :meth:`GameState.clone` (one per move) copies one reference for all of them, so the base
-    game pays for the modules' fields no more than it did before they existed. A state shares
-    its record with its clones, so a record is never changed in place: writing one of these
-    fields of a :class:`GameState` replaces its record with a changed copy.
+class ModulePart:
+    """A module's own part of the game state, defined in the module's file (a subclass named
+    by ``name=``, with ``__slots__`` holding immutable values, and :meth:`start`), and the
+    base game's set-up choices (:class:`SetupPart`). ``GameState.modules`` holds the parts of
+    the game's modules by name, in registry order; a clone shares them (one reference for
+    all: the base game pays nothing for them), so a part is never changed in place:
+    :meth:`GameState.changed` gives a changed copy. Only a played module's part is in the
+    state and its encoding (its slots' values, after the base game's fields), so a game
+    without the module encodes, and hashes, as before it existed.
     """
 
-    __slots__ = _MODULE_FIELDS
+    __slots__: tuple[str, ...] = ()
+    name: ClassVar[str]
+    kinds: ClassVar[dict[str, type[ModulePart]]] = {}
+    """Every part by name (each registers itself when its module is imported)."""
 
-    offers: tuple[tuple[str, ...], ...]
-    inns: int
-    border_ranks: tuple[int, ...]
-    routes: tuple[tuple[int, ...], ...]
-    route_goods: tuple[tuple[int, ...], ...]
-    vp_counter: int
-    vp_target: int
-    goods_out: tuple[int, ...]
-    depot_shields: tuple[tuple[int, ...], ...]
-    shields: tuple[int, ...]
-    shield_box: int
-    borrowed: int
-    die_changed: bool
-    closing: tuple[int, ...]
-    private: tuple[int, ...]
+    def __init_subclass__(cls, name: str, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.name = name
+        ModulePart.kinds[name] = cls
 
-    def copy(self) -> ModuleFields:
-        new = ModuleFields.__new__(ModuleFields)
-        for name in _MODULE_FIELDS:  # only on a write, which the base game never does
+    @classmethod
+    def start(cls, config: GameConfig) -> ModulePart:
+        """The part at the start of a game of ``config``."""
+        raise NotImplementedError
+
+    def copy(self) -> Self:
+        new = object.__new__(type(self))
+        for name in self.__slots__:  # only on a write
             setattr(new, name, getattr(self, name))
         return new
 
+    def to_tree(self, config: GameConfig) -> list[object]:
+        """What the part adds to the state's encoding: its fields, in slot order."""
+        return [getattr(self, name) for name in self.__slots__]
+
     def values(self) -> tuple[object, ...]:
-        """Every field, in declaration order (records have no ``__eq__``)."""
-        return tuple(getattr(self, name) for name in _MODULE_FIELDS)
+        """Every field, in slot order (parts have no ``__eq__``)."""
+        return tuple(getattr(self, name) for name in self.__slots__)
 
 
-def _module_field(name: str) -> property:
-    """``GameState.<name>``: read from the state's :class:`ModuleFields`; a write replaces
-    the record with a copy that has the new value."""
-    get = attrgetter(f"modules.{name}")  # a C call: the base game reads a few per move
+class SetupPart(ModulePart, name="setup"):
+    """The set-up's choices: per seat, the estate ids it still chooses from (its board's two
+    sides in the experts' set-up, side 0 first; its one estate when only the start space is
+    chosen); empty once chosen. Encoded only when the config has set-up choices."""
+
+    __slots__ = ("offers",)
+    offers: tuple[tuple[str, ...], ...]
+
+    @classmethod
+    def start(cls, config: GameConfig) -> SetupPart:
+        part = cls()
+        part.offers = tuple(
+            (config.estates[s],) if config.start_spaces and config.start_spaces[s] == CHOOSE
+            else () for s in range(config.players))
+        return part
+
+    def to_tree(self, config: GameConfig) -> list[object]:
+        return [[list(o) for o in self.offers]] if config.has_choices else []
+
+
+def _part_field(part: str, name: str) -> property:
+    """``GameState.<name>``, the field ``name`` of the module part ``part``, for readers
+    outside the engine (a game without the module reads the field's start value); a write
+    replaces the part with a changed copy."""
+
+    def get(state: GameState) -> object:
+        held = state.modules.get(part)
+        if held is None:
+            held = ModulePart.kinds[part].start(state.config)
+        return getattr(held, name)
 
     def set_(state: GameState, value: object) -> None:
-        record = state.modules.copy()
-        setattr(record, name, value)
-        state.modules = record
+        setattr(state.changed(part), name, value)
 
-    return property(get, set_, doc=f"The module field ``{name}`` (see :class:`GameState`).")
+    return property(get, set_, doc=f"The field ``{name}`` of the part ``{part}``.")
 
 
 class GameState:
@@ -229,8 +240,9 @@ class GameState:
       each tile left the game (discarded or cleared off the board).
     - ``pending``: stack of ``(Step, argument)`` decisions still to make in this turn.
     - ``chance``: the chance event waiting for entropy, or None.
-    - ``modules``: the :class:`ModuleFields` record that holds the fields below, from
-      ``inns`` on, and ``offers``; each is also read and written as an attribute of the state.
+    - ``modules``: the :class:`ModulePart` of the set-up's choices and of each module the game
+      plays, by name; the fields below, from ``inns`` on, and ``offers`` are theirs, read
+      (and written) here as attributes of the state too.
     - ``inns`` (inns module): how many inns lie stacked beside the black depot.
     - ``border_ranks`` (border-post duchies): per seat, 1 or 2 once it was the first or
       second to join all its border posts, else 0.
@@ -247,8 +259,6 @@ class GameState:
       ``closing`` the seats still to play their turn of the phase end (shields #14 and #15,
       tribute), the one playing first; empty otherwise. ``depot_shields`` is empty without
       the module.
-    - ``private`` (the team game): per seat, how many tiles at the front of its ``storage``
-      are its own; the rest are its team's shared storage, the same at both of its seats.
     - ``offers``: per seat, the estate ids it still chooses from during set-up (its board's
       two sides in the experts' set-up, side 0 first; its one estate when only the start space
       is chosen); empty once chosen. Until a seat has chosen, ``boards[seat]`` is a
@@ -277,24 +287,36 @@ class GameState:
     chance_index: int
     white_die: int
     box: tuple[int, ...]
-    modules: ModuleFields
-    # The module fields, kept in ``modules`` (see ModuleFields). Each is a property that gets
-    # and sets a value of the annotated type, so the ignored assignment of one is safe.
-    offers: tuple[tuple[str, ...], ...] = _module_field("offers")  # type: ignore[assignment]
-    inns: int = _module_field("inns")  # type: ignore[assignment]
-    border_ranks: tuple[int, ...] = _module_field("border_ranks")  # type: ignore[assignment]
-    routes: tuple[tuple[int, ...], ...] = _module_field("routes")  # type: ignore[assignment]
-    route_goods: tuple[tuple[int, ...], ...] = _module_field("route_goods")  # type: ignore[assignment]
-    vp_counter: int = _module_field("vp_counter")  # type: ignore[assignment]
-    vp_target: int = _module_field("vp_target")  # type: ignore[assignment]
-    goods_out: tuple[int, ...] = _module_field("goods_out")  # type: ignore[assignment]
-    depot_shields: tuple[tuple[int, ...], ...] = _module_field("depot_shields")  # type: ignore[assignment]
-    shields: tuple[int, ...] = _module_field("shields")  # type: ignore[assignment]
-    shield_box: int = _module_field("shield_box")  # type: ignore[assignment]
-    borrowed: int = _module_field("borrowed")  # type: ignore[assignment]
-    die_changed: bool = _module_field("die_changed")  # type: ignore[assignment]
-    closing: tuple[int, ...] = _module_field("closing")  # type: ignore[assignment]
-    private: tuple[int, ...] = _module_field("private")  # type: ignore[assignment]
+    modules: dict[str, Any]
+    # The fields of the module parts, as the client, the bots and the tests read them (the
+    # engine's modules read their parts). Each is a property that gets and sets a value of
+    # the annotated type, so the ignored assignment of one is safe.
+    offers: tuple[tuple[str, ...], ...] = _part_field("setup", "offers")  # type: ignore[assignment]
+    inns: int = _part_field("inns", "inns")  # type: ignore[assignment]
+    border_ranks: tuple[int, ...] = _part_field("border-posts", "border_ranks")  # type: ignore[assignment]
+    routes: tuple[tuple[int, ...], ...] = _part_field("trade-routes", "routes")  # type: ignore[assignment]
+    route_goods: tuple[tuple[int, ...], ...] = _part_field("trade-routes", "route_goods")  # type: ignore[assignment]
+    vp_counter: int = _part_field("solo", "vp_counter")  # type: ignore[assignment]
+    vp_target: int = _part_field("solo", "vp_target")  # type: ignore[assignment]
+    goods_out: tuple[int, ...] = _part_field("solo", "goods_out")  # type: ignore[assignment]
+    depot_shields: tuple[tuple[int, ...], ...] = _part_field("shields", "depot_shields")  # type: ignore[assignment]
+    shields: tuple[int, ...] = _part_field("shields", "shields")  # type: ignore[assignment]
+    shield_box: int = _part_field("shields", "shield_box")  # type: ignore[assignment]
+    borrowed: int = _part_field("shields", "borrowed")  # type: ignore[assignment]
+    die_changed: bool = _part_field("shields", "die_changed")  # type: ignore[assignment]
+    closing: tuple[int, ...] = _part_field("shields", "closing")  # type: ignore[assignment]
+    private: tuple[int, ...] = _part_field("team", "private")  # type: ignore[assignment]
+
+    def changed(self, part: str) -> Any:
+        """The module part ``part`` of this state (one being built), replaced by a copy to
+        change: the state's clones keep the part they shared."""
+        new = self.modules[part].copy()
+        self.modules = {**self.modules, part: new}
+        return new
+
+    def module_values(self) -> tuple[tuple[object, ...], ...]:
+        """Each module part's name and fields, in the state's order (for comparisons)."""
+        return tuple((name, *part.values()) for name, part in self.modules.items())
 
     def clone(self) -> GameState:
         """A copy sharing all (immutable) field values: cheap enough for search."""
@@ -320,7 +342,7 @@ class GameState:
         new.chance_index = self.chance_index
         new.white_die = self.white_die
         new.box = self.box
-        new.modules = self.modules  # one reference for every module field
+        new.modules = self.modules  # one reference for every module part
         return new
 
     @property
@@ -337,8 +359,13 @@ class GameState:
 
     @property
     def step(self) -> Step:
-        """What the player to move is deciding."""
-        return Step(self.pending[-1][0]) if self.pending else Step.TURN
+        """What the player to move is deciding: the top of the pending stack; with nothing
+        pending TURN, or the step a module plays then (the shields' PHASE_END)."""
+        if self.pending:
+            return Step(self.pending[-1][0])
+        from .rules import idle_step  # the rules build on this module
+
+        return Step(idle_step(self))
 
     @property
     def game_round(self) -> int:
@@ -368,7 +395,8 @@ class GameState:
 
     def to_tree(self) -> list[object]:
         """Canonical encodable form of the whole state (fields in declaration order; then
-        the set-up's ``offers`` when the config has set-up choices, ``inns`` with the inns
+        what each part of ``modules`` adds, in its order: the set-up's ``offers`` when the
+        config has set-up choices, then each played module's fields: ``inns`` with the inns
         module, ``border_ranks`` with border-post duchies, ``routes`` and ``route_goods`` with
         the trade routes module, ``vp_counter``, ``vp_target`` and ``goods_out`` in the solo
         game, the shield fields with the shields module, ``private`` in the team game)."""
@@ -387,20 +415,8 @@ class GameState:
                 out.append(None if c is None else [c.index, int(c.kind), c.phase, c.round])
             else:
                 out.append(value)
-        if self.config.has_choices:
-            out.append([list(o) for o in self.offers])
-        if self.config.has(Module.INNS):
-            out.append(self.inns)
-        if self.config.border_posts:
-            out.append(self.border_ranks)
-        if self.config.has(Module.TRADE_ROUTES):
-            out += [self.routes, self.route_goods]
-        if self.config.solo:
-            out += [self.vp_counter, self.vp_target, self.goods_out]
-        if self.config.has(Module.SHIELDS):
-            out += [getattr(self, name) for name in _SHIELD_FIELDS]
-        if self.config.teams:
-            out.append(self.private)
+        for part in self.modules.values():
+            out += part.to_tree(self.config)
         return out
 
     def __repr__(self) -> str:

@@ -25,12 +25,27 @@ from .rules import (
     _HANDLERS,
     EngineModule,
     _Handler,
-    _make_action_handler,
     _start_castle,
     _Turn,
 )
-from .state import GameState, PlayerState, Step
+from .state import GameState, ModulePart, PlayerState, Step
 from .tiles import FACE_DOWN, Colour
+from .white_castles import WHITE_CASTLES
+
+
+class TeamPart(ModulePart, name="team"):
+    """Per seat, how many tiles at the front of its ``storage`` are its own; the rest are its
+    team's shared storage, the same at both of its seats."""
+
+    __slots__ = ("private",)
+    private: tuple[int, ...]
+
+    @classmethod
+    def start(cls, config: GameConfig) -> TeamPart:
+        part = cls()
+        part.private = (0,) * config.players
+        return part
+
 
 TEAM_WORKERS = (3, 5)  # team A's, team B's at the start
 TEAM_SILVER = 2  # each team's at the start
@@ -40,7 +55,7 @@ TEAM_FIELDS = ("silver", "workers", "goods", "sold", "estate", "occupied", "fron
 _PLACING = {
     **{step: _HANDLERS[(step, PlaceTile)] for step in (Step.DIE, Step.FREE_ACTION,
                                                        Step.CITY_HALL)},
-    Step.WHITE_CASTLE: _make_action_handler(Step.WHITE_CASTLE)[PlaceTile],
+    **{step: handler for step, cls, handler in WHITE_CASTLES.handlers if cls is PlaceTile},
 }
 """The steps that place a stored tile (the white castle's with that module), with their
 handlers: the team game counts, after each, whose storage the tile left."""
@@ -94,7 +109,7 @@ def _setup(state: GameState, draws: Draws) -> None:
         _share_fields(lead, mate)
     if config.has_choices:  # a board with a choice of castle spaces: the team's first chooses
         state.offers = tuple(() if seat in (b for _, b in config.teams) else offer
-                             for seat, offer in enumerate(state.modules.offers))
+                             for seat, offer in enumerate(state.offers))
     supplies[Colour.DARK_GREEN] = tuple(sorted(castles))
     state.supplies = tuple(supplies)
     state.goods_pool = tuple(sorted(pool))
@@ -112,7 +127,7 @@ def _store(turn: _Turn, tile: int) -> None:
 def _parts(state: GameState, seat: int, p: PlayerState) -> tuple[tuple[int, ...],
                                                                    tuple[int, ...]]:
     """The player's own stored tiles and the team's, without a tile waiting for STOW."""
-    own = state.modules.private[seat]
+    own = state.modules[TeamPart.name].private[seat]
     held = p.storage[:-1] if state.pending and state.pending[-1][0] == Step.STOW else p.storage
     return held[:own], held[own:]
 
@@ -161,9 +176,10 @@ def _stow(turn: _Turn, action: Stow, _: int) -> None:
     else:
         own = tuple(part)
     p.storage = own + team
-    private = list(turn.new.modules.private)
+    part = turn.new.changed(TeamPart.name)
+    private = list(part.private)
     private[turn.seat] = len(own)
-    turn.new.private = tuple(private)
+    part.private = tuple(private)
 
 
 def _counting_own(place: _Handler) -> _Handler:
@@ -172,10 +188,11 @@ def _counting_own(place: _Handler) -> _Handler:
 
     def run(turn: _Turn, action: PlaceTile, arg: int) -> None:
         place(turn, action, arg)
-        if action.storage < turn.new.modules.private[turn.seat]:
-            private = list(turn.new.modules.private)
+        if action.storage < turn.new.modules[TeamPart.name].private[turn.seat]:
+            part = turn.new.changed(TeamPart.name)
+            private = list(part.private)
             private[turn.seat] -= 1
-            turn.new.private = tuple(private)
+            part.private = tuple(private)
 
     return run
 
@@ -189,7 +206,7 @@ def _share(turn: _Turn) -> None:
     mate = players[partner] = players[partner].copy()
     _share_fields(turn.p, mate)
     team = _parts(new, turn.seat, turn.p)[1]
-    mate.storage = mate.storage[:new.modules.private[partner]] + team
+    mate.storage = mate.storage[:new.modules[TeamPart.name].private[partner]] + team
     new.players = tuple(players)
 
 
@@ -217,4 +234,5 @@ TEAM = EngineModule(
     setup=_setup,
     store=_store,
     end_scorers=_end_scorers,
+    part=TeamPart,
 )

@@ -7,16 +7,36 @@ from .chance import Draws
 from .config import GameConfig, Module
 from .rules import _CHOICES, EngineModule, _gain_workers, _Turn
 from .scoring import Category
-from .state import GameState, Step
+from .state import GameState, ModulePart, Step
 from .trade import CARD_COUNT, CARDS_PER_PLAYER, Bonus, route_spaces
+
+
+class TradeRoutesPart(ModulePart, name="trade-routes"):
+    """Per seat, the trade route cards in route order, and the goods types laid on the
+    route's spaces so far, left to right."""
+
+    __slots__ = ("routes", "route_goods")  # noqa: RUF023 (in the encoding's order)
+    routes: tuple[tuple[int, ...], ...]
+    route_goods: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def start(cls, config: GameConfig) -> TradeRoutesPart:
+        part = cls()
+        part.routes = part.route_goods = ((),) * config.players
+        return part
+
 
 
 def _deal(state: GameState, draws: Draws) -> None:
     """Each player's trade route cards, in seat order."""
     cards = list(range(1, CARD_COUNT + 1))
     dealt = CARDS_PER_PLAYER[state.config.table_players]
-    state.routes = tuple(tuple(draws.take(cards) for _ in range(dealt))
-                         for _ in range(state.config.players))
+    state.changed(TradeRoutesPart.name).routes = tuple(
+        tuple(draws.take(cards) for _ in range(dealt)) for _ in range(state.config.players))
+
+
+def _dealt(state: GameState) -> tuple[str, tuple[tuple[int, ...], ...]]:
+    return "routes", state.modules["trade-routes"].routes
 
 
 _ROUTE_STEPS = {Bonus.BUILDING: Step.CARPENTER, Bonus.CASTLE_MINE_KNOWLEDGE: Step.CHURCH,
@@ -30,15 +50,16 @@ def _lay_on_route(turn: _Turn, goods: int, count: int) -> None:
     module); each on a space of its type gives that space's bonus at once. Bonuses that are
     decisions come after the sale, the leftmost first; one with nothing to choose is lost."""
     seat, p = turn.seat, turn.p
-    spaces = route_spaces(turn.new.modules.routes[seat])
-    laid = turn.new.modules.route_goods[seat]
+    part = turn.new.modules["trade-routes"]
+    spaces = route_spaces(part.routes[seat])
+    laid = part.route_goods[seat]
     start = len(laid)
     end = min(len(spaces), start + count)
     if start == end:
         return  # the route is full: sold goods go to the sold pile only
-    route_goods = list(turn.new.modules.route_goods)
+    route_goods = list(part.route_goods)
     route_goods[seat] = laid + (goods,) * (end - start)
-    turn.new.route_goods = tuple(route_goods)
+    turn.new.changed(TradeRoutesPart.name).route_goods = tuple(route_goods)
     steps = []
     for kind, bonus in spaces[start:end]:
         if kind != goods:
@@ -65,6 +86,8 @@ TRADE_ROUTES = EngineModule(
     description="each player's route of trade route cards: sold goods are laid on it, and "
                 "earn the bonus of each space of their type",
     plays=_plays,
+    part=TradeRoutesPart,
     setup=_deal,
+    setup_drew=_dealt,
     goods_sold=_lay_on_route,
 )

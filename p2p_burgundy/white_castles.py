@@ -6,13 +6,27 @@ from __future__ import annotations
 
 from .actions import Action
 from .config import GameConfig, Module
-from .rules import EngineModule, _action_choices, _make_action_handler
+from .rules import EngineModule, _action_choices, _make_action_handler, _Turn
 from .state import GameState, PlayerState, Step
 from .tiles import Tile
+
+_WHITE_CASTLE = int(Tile.WHITE_CASTLE)
 
 
 def _white_castle_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     return _action_choices(state, p, state.white_die, p.workers)
+
+
+def _white_die(state: GameState, p: PlayerState, _: int) -> int:
+    return state.white_die
+
+
+def _white_castle_placed(turn: _Turn, tile: int) -> bool:
+    """A white castle, placed (or copied by the crane): an action with the white die."""
+    if tile != _WHITE_CASTLE:
+        return False
+    turn.push(Step.WHITE_CASTLE)
+    return True
 
 
 def _plays(config: GameConfig) -> bool:
@@ -28,7 +42,8 @@ WHITE_CASTLES = EngineModule(
                                "sell or take workers"),),
     choices=((Step.WHITE_CASTLE, _white_castle_choices),),
     handlers=tuple((Step.WHITE_CASTLE, cls, handler)
-                   for cls, handler in _make_action_handler(Step.WHITE_CASTLE).items()),
+                   for cls, handler in _make_action_handler(_white_die).items()),
     tiles=(Tile.WHITE_CASTLE, Tile.KNOWLEDGE_29),
     crane_buildings=(Tile.WHITE_CASTLE,),
+    tile_effect=_white_castle_placed,
 )

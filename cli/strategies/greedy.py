@@ -47,8 +47,8 @@ from p2p_burgundy.scoring import (
     REGION_VP,
     SALE_VP,
     knowledge_points,
-    shield_points,
 )
+from p2p_burgundy.shields import shield_points
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import (
     ANIMAL_COUNT,
@@ -411,7 +411,7 @@ def _fingerprint(state: GameState) -> tuple[object, ...]:
     """Every field of a state, as comparable values (states have no ``__eq__``)."""
     players = tuple(tuple(getattr(p, f) for f in PlayerState.__slots__) for p in state.players)
     fields = (getattr(state, f) for f in GameState.__slots__ if f not in ("players", "modules"))
-    return (*fields, state.modules.values(), players)
+    return (*fields, state.module_values(), players)
 
 
 class GreedyStrategy:

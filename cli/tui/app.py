@@ -4,8 +4,9 @@ Everything that decides what to show lives in :mod:`.model` and :mod:`.render`; 
 only reads keys and the mouse, asks the table what changed, and paints the canvas.
 
 - The terminal is restored on exit, on errors and on SIGTERM/SIGHUP (:func:`terminal`).
-- ``NO_COLOR`` (or a terminal without colours) draws with attributes only;
-  ``BURGUNDY_PALETTE`` picks the tiles' colours (standard, colour-blind, high-contrast).
+- ``NO_COLOR`` (or a terminal without colours) draws with attributes only; the player's
+  settings (:mod:`.settings`: ``O`` in the game, or ``BURGUNDY_PALETTE``) pick the tiles'
+  colours (standard, colour-blind, high-contrast) and the hint level.
 - No traceback reaches the screen: errors go to ``tui.log`` in the user data directory and
   the player reads one line saying so (:func:`run_guarded`).
 """
@@ -28,15 +29,16 @@ from p2p_burgundy import EngineError
 
 from ..engine import EngineStrategy
 from ..strategies import make
+from . import settings
 from .hint import bot as hint_bot
 from .hint import suggest
 from .layout import Layout, compute_layout
 from .learn import Lesson
 from .model import (
     AskHint,
+    ChangeSettings,
     Command,
     Context,
-    HintLevel,
     Model,
     Overlay,
     Quit,
@@ -47,6 +49,7 @@ from .model import (
     Submit,
 )
 from .render import Canvas, Style, render
+from .settings import Settings, with_environment
 from .table import (
     ChatReceived,
     Drafting,
@@ -80,13 +83,14 @@ _VIEW_KEYS: dict[str, tuple[Handler, str]] = {
     "KEY_NPAGE": (("log_page", "-5"), ""),
     "c": (("start_chat",), "chat"),
     "q": (("quit",), "quit"),
+    "O": (("show_settings",), "settings"),
 }
 _CLOSE = (("close_overlay",), "back")
 _ALSO_CLOSE = (("close_overlay",), "")
 
 HANDOVER_KEY = ("B", "let a bot play")
 HANDOVER_CONTEXTS = frozenset({Context.WAIT, Context.STANDINGS, Context.CHART, Context.HELP,
-                               Context.INFO, Context.LOG})
+                               Context.INFO, Context.LOG, Context.CATCH_UP, Context.SETTINGS})
 """Where ``B`` (a bot plays the seat of a player who is gone) works once it is on offer:
 waiting, and over any page opened while waiting (not where keys are text or answers)."""
 
@@ -132,6 +136,14 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
     Context.CHART: {"G": (("toggle_chart",), "back"), "^[": (("toggle_chart",), ""),
                     "q": (("toggle_chart",), ""), "S": (("toggle_scores",), "scores"),
                     "?": (("show", "help"), "help")},
+    Context.CATCH_UP: {"M": (("catch_up_step", "1"), "next"),
+                       "KEY_RIGHT": (("catch_up_step", "1"), ""),
+                       ".": (("catch_up_step", "1"), ""), " ": (("catch_up_step", "1"), ""),
+                       "KEY_LEFT": (("catch_up_step", "-1"), "previous"),
+                       ",": (("catch_up_step", "-1"), ""),
+                       "^[": _CLOSE, "q": _ALSO_CLOSE},
+    Context.SETTINGS: {"h": (("switch_hints",), "hints"), "p": (("switch_palette",), "colours"),
+                       "^[": _CLOSE, "O": _ALSO_CLOSE, "q": _ALSO_CLOSE},
     Context.HINT: {"^J": (("follow_hint",), "do it"), "^[": _CLOSE, "H": _ALSO_CLOSE,
                    "q": _ALSO_CLOSE, "?": (("show", "help"), "help")},
     Context.SCORES: {
@@ -268,17 +280,15 @@ def dispatch(model: Model, key: str) -> Command | None:
 
 @dataclass(slots=True)
 class Palette:
-    """Curses attributes per :class:`Style` (with colours, or attributes only)."""
+    """Curses attributes per :class:`Style` (with colours, or attributes only: ``colour``
+    False)."""
 
     attrs: dict[int, int]
+    colour: bool = False
 
     def attr(self, style: int) -> int:
         return self.attrs.get(style, curses.A_NORMAL)
 
-
-PALETTE_VARIABLE = "BURGUNDY_PALETTE"
-"""The environment variable that picks a palette of :data:`TILE_COLOURS` (``NO_COLOR``,
-set to anything, still means none)."""
 
 TILE_COLOURS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
     # beige, light green, blue, dark green, grey, yellow: at 256 colours, and at 8
@@ -294,26 +304,21 @@ TILE_COLOURS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
                       (curses.COLOR_RED, curses.COLOR_GREEN, curses.COLOR_BLUE,
                        curses.COLOR_CYAN, curses.COLOR_WHITE, curses.COLOR_YELLOW)),
 }
-"""The palettes of the six tile kinds (in :class:`~p2p_burgundy.tiles.Colour` order): no
-two kinds share a colour at 256 colours or at 8 (the letters carry the meaning too)."""
+"""The palettes of the six tile kinds (in :class:`~p2p_burgundy.tiles.Colour` order), by
+name (:data:`.settings.PALETTES`): no two kinds share a colour at 256 colours or at 8 (the
+letters carry the meaning too)."""
 
 
-HINTS_VARIABLE = "BURGUNDY_HINTS"
-"""The environment variable that sets the hint level: all, targets or none (:class:`HintLevel`)."""
+def settings_folder() -> Path:
+    """Where the player's settings are kept: the user data directory."""
+    from p2p_burgundy.net.identity import data_dir
+
+    return Path(data_dir())
 
 
-def hint_level() -> HintLevel:
-    """The hint level ``BURGUNDY_HINTS`` names (unknown or unset: all)."""
-    try:
-        return HintLevel(os.environ.get(HINTS_VARIABLE, "all"))
-    except ValueError:
-        return HintLevel.ALL
-
-
-def palette_name() -> str:
-    """The palette ``BURGUNDY_PALETTE`` names (unknown or unset: standard)."""
-    name = os.environ.get(PALETTE_VARIABLE, "standard")
-    return name if name in TILE_COLOURS else "standard"
+def start_settings() -> Settings:
+    """The settings a client starts with: those saved, or the environment's where set."""
+    return with_environment(settings.load(settings_folder()), os.environ)
 
 
 def make_palette(colour: bool, name: str = "standard") -> Palette:
@@ -348,7 +353,7 @@ def make_palette(colour: bool, name: str = "standard") -> Palette:
     a[Style.ERROR] = curses.color_pair(8) | curses.A_BOLD
     curses.init_pair(9, curses.COLOR_MAGENTA, -1)
     a[Style.CHANGED] = curses.color_pair(9) | curses.A_BOLD
-    return Palette(a)
+    return Palette(a, colour=True)
 
 
 class _Terminated(BaseException):
@@ -403,7 +408,7 @@ def terminal(mouse: bool = True) -> Iterator[tuple[curses.window, Palette]]:
                              | curses.BUTTON4_PRESSED | getattr(curses, "BUTTON5_PRESSED", 0))
             curses.mouseinterval(0)
         screen.timeout(POLL_MS)
-        yield screen, make_palette(colour, palette_name())
+        yield screen, make_palette(colour, start_settings().palette)
     finally:
         with contextlib.suppress(curses.error):
             if mouse:
@@ -442,7 +447,7 @@ class App:
         self.palette = palette
         self.table = table
         self.model = model
-        model.hint_level = hint_level()
+        model.settings = start_settings()
         self.bot = make(autoplay, 0) if autoplay else None
         self.layout: Layout = self._measure()
         self.canvas: Canvas | None = None
@@ -551,6 +556,12 @@ class App:
                 finally:
                     if isinstance(hinter, EngineStrategy):
                         hinter.close()
+            elif isinstance(command, ChangeSettings):
+                self.palette = make_palette(self.palette.colour, command.settings.palette)
+                self.screen.clear()  # every cell again, in the new colours
+                problem = settings.save(settings_folder(), command.settings)
+                model.message = "Kept for your next games." if problem is None else \
+                    f"Not kept for your next games: {problem}."
             elif isinstance(command, SeatToBot) and isinstance(self.table, Handover):
                 self.table.seat_to_bot(command.seat)
                 model.message = (f"You agreed: a bot plays "

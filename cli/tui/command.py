@@ -113,6 +113,7 @@ def add_host_arguments(parser: argparse.ArgumentParser) -> None:
     add_setup_arguments(parser)
     parser.add_argument("--hints", action="store_true",
                         help="let players ask a bot what it would do (H); everyone sees it")
+    options.add_clock_argument(parser)
     _client_arguments(parser)
     add_web_arguments(parser, "the table's game")
 
@@ -416,7 +417,8 @@ def run_host(args: argparse.Namespace) -> int:
                            args.modules, args.board, teams=args.teams).edition.value
     return netcommand.run_lobby(net_options(args), host=Host(args.players, edition, args.estate,
                                                              args.setup, args.modules, args.board,
-                                                             args.hints, args.teams))
+                                                             args.hints, args.clock,
+                                                             args.teams))
 
 
 def run_join(args: argparse.Namespace) -> int:

@@ -55,7 +55,7 @@ from p2p_burgundy import (
 from p2p_burgundy.actions import Stow
 from p2p_burgundy.board import PHASE_LETTERS, PHASES, ROUNDS
 from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, SetupDraw
-from p2p_burgundy.rules import INN_DEPOT, bought_tile
+from p2p_burgundy.inns import INN_DEPOT, bought_tile
 from p2p_burgundy.scoring import Category, categories
 from p2p_burgundy.shields import SHIELD_WORDS, shields_text
 from p2p_burgundy.state import EMPTY, Step

@@ -1,15 +1,19 @@
 """Our turn being drafted, with undo, and what changed between two states: the marks on
-the board and the summary of what the others did, when our turn comes round again. No curses
-here.
+the board, the summary of what the others did when our turn comes round again, and their
+actions one by one (the catch-up). No curses here.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from typing import NamedTuple
 
-from p2p_burgundy import Action, GameState, Turn
+from p2p_burgundy import Action, GameState, Turn, UseDie, new_game
 
+from .describe import describe_played
 from .menu import Option, build_menu
+from .table import GameStep
 from .texts import short_name, tile_code
 
 Changes = frozenset[tuple[str, int, int]]
@@ -84,6 +88,52 @@ def what_seat_did(before: GameState, after: GameState, seat: int, name: str,
     vp = f"+{new.vp - old.vp} VP"
     return f"{short_name(name)} {', '.join(words)} ({vp})" if words else \
         f"{short_name(name)} {vp}"
+
+
+class CatchUpFrame(NamedTuple):
+    """One action of another player: whose, the game after it, what it changed (marked on
+    the board) and its sentence, as the log says it."""
+
+    seat: int
+    state: GameState
+    changes: Changes
+    text: str
+
+
+def catch_up_frames(steps: Sequence[GameStep], seat: int, names: Sequence[str]
+                    ) -> list[CatchUpFrame]:
+    """Each action the other players took since ``seat`` last ended a turn (since the
+    start, if it has not yet), in order: a die and what it was used for are one action, and
+    the end of a turn carries what it set off (a phase's end). ``steps`` are the game's from
+    its start (a chance event is nobody's action: the frames after it show what it drew).
+
+    >>> from p2p_burgundy.cli.tui.table import LocalTable
+    >>> table = LocalTable.new("Ann", bots=2, seed=3); _ = table.poll()
+    >>> [(f.seat, f.text) for f in catch_up_frames(table.steps, 0, table.names)]
+    [(2, 'Bot 2 took Min (mine) from depot 5 with a 5.'), \
+(2, 'Bot 2 took Wrh (warehouse) from depot 5 with a 5.'), (2, 'Bot 2 ended the turn.')]
+    """
+    if not steps:
+        return []
+    befores = (new_game(steps[0].state.config), *(step.state for step in steps[:-1]))
+    turns = [(before, what) for before, (what, _) in zip(befores, steps, strict=True)
+             if isinstance(what, tuple)]
+    start = max((i + 1 for i, (before, _) in enumerate(turns) if before.to_move == seat),
+                default=0)
+    frames = []
+    for before_turn, actions in turns[start:]:
+        turn = Turn.of(before_turn, actions)
+        lines = [text for _, text in describe_played(turn, names)]
+        said, before = 0, turn.before
+        for i, (action, after) in enumerate(zip(turn.actions, turn.states, strict=True)):
+            if isinstance(action, UseDie):
+                continue  # said with the action it was used for
+            last = i == len(turn.actions) - 1
+            text = " ".join(lines[said:]) if last else " ".join(lines[said:said + 1])
+            frames.append(CatchUpFrame(turn.seat if turn.seat is not None else seat, after,
+                                       changes_between(before, after), text))
+            said, before = said + 1, after
+    return frames
 
 
 class TurnDraft:

@@ -16,7 +16,7 @@ runner to carry out; :mod:`.lobbyrender` draws the model. Keys are data:
 <Page.HOST: 'host'>
 >>> dispatch_lobby(model, "KEY_RIGHT"); dispatch_lobby(model, "^J")
 Host(players=3, edition='2011', estate=None, setup=None, modules=(), board=None, hints=False, \
-teams=False)
+clock=None, teams=False)
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from p2p_burgundy.config import MODULE_ORDER, Module, Setup
+from p2p_burgundy.config import MODULE_ORDER, Module, Setup, TimeControl
 from p2p_burgundy.estate import Estate
 from p2p_burgundy.net.discovery import TableInfo
 from p2p_burgundy.net.errors import AddressError
@@ -42,6 +42,9 @@ ACTION_TEXT = {"bots": "play against bots on this computer",
                "host": "host a new table on the LAN",
                "address": "join a table by address (host:port)"}
 TABLE_KEYS = "123456789"
+CLOCKS = (None, TimeControl(15 * 60, 10), TimeControl(30 * 60, 15), TimeControl(45 * 60, 20))
+"""The game clocks the host page offers (``burgundy host --clock`` takes any): none, or
+minutes each plus seconds a turn; a game of three takes some 45 to 90 minutes."""
 
 
 class Page(Enum):
@@ -69,6 +72,7 @@ class Host:
     modules: tuple[Module, ...] = ()  # the 2019 expansion modules
     board: Estate | None = None  # everyone on this board of one's own (--estate-file)
     hints: bool = False  # players may ask a bot what it would do
+    clock: TimeControl | None = None  # the table's game clock
     teams: bool = False  # the team game (4 players: seats 0 and 2 against 1 and 3)
 
 
@@ -182,6 +186,7 @@ class LobbyModel:
     players: int = 2
     edition: str = "2011"
     hints: bool = False
+    clock: TimeControl | None = None  # the game clock of a table we host
     modules: tuple[Module, ...] = ()  # the 2019 expansion modules (2019 edition)
     module_cursor: int = 0  # the module row Space switches on the host page
     bots: int = 1
@@ -286,6 +291,7 @@ class LobbyModel:
     def confirm_host(self, host: Host) -> LobbyCommand:
         """Host at once (``burgundy host``)."""
         self.players, self.edition, self.hints = host.players, host.edition, host.hints
+        self.clock = host.clock
         self.showing_web = self.showing_web or self.web_wanted
         return self._enter(host)
 
@@ -353,6 +359,19 @@ class LobbyModel:
     def switch_hints(self) -> None:
         self.hints = not self.hints
 
+    def switch_clock(self) -> None:
+        """c on the host page: the next of the game clocks offered (:data:`CLOCKS`).
+
+        >>> model = LobbyModel("Ann", "red", "fp", page=Page.HOST)
+        >>> model.switch_clock(); str(model.clock)
+        '15+10'
+        >>> for _ in CLOCKS[1:]: model.switch_clock()
+        >>> model.clock is None
+        True
+        """
+        index = CLOCKS.index(self.clock) if self.clock in CLOCKS else 0
+        self.clock = CLOCKS[(index + 1) % len(CLOCKS)]
+
     def switch_web(self) -> None:
         """w on the host page: serve the big screen when the table opens (or not)."""
         self.web_wanted = not self.web_wanted
@@ -362,7 +381,7 @@ class LobbyModel:
         if self.page == Page.HOST:
             self.showing_web = self.showing_web or self.web_wanted
             return self._enter(Host(self.players, self.edition, modules=self.modules,
-                                    hints=self.hints))
+                                    hints=self.hints, clock=self.clock))
         if self.page == Page.BOTS:
             return PlayBots(self.bots)
         try:
@@ -560,6 +579,7 @@ LOBBY_KEYMAP: dict[Page, dict[str, tuple[Handler, str]]] = {
         "4": (("number", "4"), ""),
         "e": (("switch_edition",), "edition"),
         "t": (("switch_hints",), "hints"),
+        "c": (("switch_clock",), "clock"),
         "w": (("switch_web",), "web"),
         " ": (("switch_module",), "module"),
         "m": (("switch_expansions",), "all"),
@@ -650,7 +670,7 @@ def lobby_keys(model: LobbyModel) -> list[tuple[str, str]]:
 
 NAMED_ON_PAGE: dict[Page, frozenset[str]] = {
     Page.TABLES: frozenset({"b", "h", "a", "l"}),
-    Page.HOST: frozenset({"2", "e", "t", "w", "Space", "m"}),
+    Page.HOST: frozenset({"2", "e", "t", "c", "w", "Space", "m"}),
 }
 """Keys a page shows beside what they do (a row of the tables page, a setting of the host
 page): the footer leaves them out, so that the rest fits 80 columns whole."""

@@ -50,12 +50,13 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.actions import BUY_WORKERS, Stow
 from p2p_burgundy.estate import caveat
-from p2p_burgundy.rules import INN_DEPOT, bought_tile
+from p2p_burgundy.inns import INN_DEPOT, bought_tile
+from p2p_burgundy.rules import asks
 from p2p_burgundy.shields import SHIELD_WORDS
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import tile_name
 
-from .describe import PENDING_WORDS, gains, gains_short, tribute_words
+from .describe import PENDING_WORDS, describe_action, gains, gains_short, tribute_words
 from .layout import LEFT
 from .texts import goods_label, tile_code, tile_label
 
@@ -152,7 +153,7 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
     assert seat is not None, "nobody to move"
     p = state.players[seat]
     step = state.step
-    if step == Step.TURN:
+    if step in (Step.TURN, Step.PHASE_END):
         options = []
         for a in actions:
             if isinstance(a, UseDie):
@@ -170,7 +171,7 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
             options.append(Option("e", "end the turn", END_TURN))
         if any(isinstance(a, UseDie) for a in actions):
             return "Your turn: use a die (or buy a tile)", options
-        if state.closing:
+        if step == Step.PHASE_END:
             return "The phase is over: end your turn", options
         return "Both dice used: buy a tile or end the turn", options
     if step in (Step.DIE, Step.FREE_ACTION, Step.WHITE_CASTLE):
@@ -228,10 +229,16 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
         elif isinstance(a, TakeTile):
             options.append(_tile_leaf(state, a, f"depot {a.depot}",
                                       state.depots[a.depot][a.slot], ("depot", a.depot, a.slot)))
+        elif not isinstance(a, PlaceTile | Pass):  # a module's own choice: in its words
+            options.append(_leaf(state, a, describe_action(state, a, _YOU * len(state.players))))
     options = _numbered(options)
     if any(isinstance(a, Pass) for a in actions):
         options.append(Option("x", "pass (use nothing)", Pass()))
-    return words.get(step, "Choose"), options
+    prompt = words.get(step) or asks(state)  # a module's step: what its module says it asks
+    return prompt[0].upper() + prompt[1:], options
+
+
+_YOU = ("You",)
 
 
 SOLO_PROMPTS = {

@@ -45,15 +45,24 @@ from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.state import Step
 
 from .describe import describe_played
-from .draft import Changes, TurnDraft, changes_between, what_seat_did
+from .draft import (
+    CatchUpFrame,
+    Changes,
+    TurnDraft,
+    catch_up_frames,
+    changes_between,
+    what_seat_did,
+)
 from .layout import MIN_WIDTH
 from .menu import Option
+from .settings import HintLevel, Settings
 from .table import (
     Drafting,
     Endable,
     EntryKind,
     Handover,
     Hinting,
+    Recorded,
     Scored,
     ScoreTrack,
     Steppable,
@@ -76,22 +85,14 @@ class Context(Enum):
     STANDINGS = "standings"  # the scores page during the game
     CHART = "chart"  # the VP of every player round by round
     HINT = "hint"  # what the bot would do now
+    CATCH_UP = "catch_up"  # the others' actions since our last turn, one by one
+    SETTINGS = "settings"  # the hint level and the palette
     HELP = "help"
     INFO = "info"
     LOG = "log"
     CHAT = "chat"
     CONFIRM = "confirm"
     TOO_SMALL = "too_small"
-
-
-class HintLevel(Enum):
-    """How much the board helps (a setting, as "possible moves" elsewhere): every choice's
-    target marked and ``H`` on offer; only the target of the choice under the cursor; or
-    nothing marked and no ``H``."""
-
-    ALL = "all"
-    TARGETS = "targets"
-    NONE = "none"
 
 
 class Overlay(Enum):
@@ -103,6 +104,8 @@ class Overlay(Enum):
     SCORES = "scores"
     CHART = "chart"
     HINT = "hint"
+    CATCH_UP = "catch_up"  # the others' actions since our last turn, on their estates
+    SETTINGS = "settings"  # the player's settings: the hint level, the palette
 
 
 class Ask(Enum):
@@ -161,7 +164,14 @@ class AskHint:
     state: GameState
 
 
-Command = Submit | SendChat | Resign | Quit | StepReplay | SeatToBot | AskHint
+@dataclass(frozen=True, slots=True)
+class ChangeSettings:
+    """The player changed a setting: apply ``settings`` (the palette) and keep them."""
+
+    settings: Settings
+
+
+Command = Submit | SendChat | Resign | Quit | StepReplay | SeatToBot | AskHint | ChangeSettings
 
 
 @dataclass(slots=True)
@@ -199,7 +209,7 @@ class Model:
         self.overlay_scroll = 0
         self.chat: str | None = None
         self.going_to = False  # the line typed (``chat``) is where a replay goes, not chat
-        self.hint_level = HintLevel.ALL
+        self.settings = Settings()  # the app's: saved ones, or the environment's
         self.confirm: Confirm | None = None
         self.message = ""
         self.log_scroll = 0  # lines up from the newest
@@ -215,12 +225,30 @@ class Model:
         self.hint: Hint | None = None  # the bot's suggestion for ``hint_for``
         self.hint_for: GameState | None = None
         self._shown: GameState | None = None  # the table's state at the last refresh
+        self.catching: list[CatchUpFrame] = []  # the catch-up's frames (``M``)
+        self.catch_index = 0  # the frame shown
 
     # --- reading -------------------------------------------------------------------------
 
     @property
+    def hint_level(self) -> HintLevel:
+        """How much the board helps (a setting)."""
+        return self.settings.hints
+
+    @property
     def state(self) -> GameState:
+        """The game as the board shows it: a catch-up's frame, our turn so far, or the
+        table's."""
+        frame = self.catch_up_frame()
+        if frame is not None:
+            return frame.state
         return self.draft.state if self.draft else self.table.state
+
+    def catch_up_frame(self) -> CatchUpFrame | None:
+        """The other player's action the catch-up shows (None: no catch-up open)."""
+        if self.overlay != Overlay.CATCH_UP or not self.catching:
+            return None
+        return self.catching[self.catch_index]
 
     @property
     def replay(self) -> bool:
@@ -247,6 +275,10 @@ class Model:
             return Context.CHART
         if self.overlay == Overlay.HINT:
             return Context.HINT
+        if self.overlay == Overlay.CATCH_UP:
+            return Context.CATCH_UP
+        if self.overlay == Overlay.SETTINGS:
+            return Context.SETTINGS
         if self.overlay == Overlay.SCORES and not self.game_over:
             return Context.STANDINGS
         return self.base_context()
@@ -287,9 +319,9 @@ class Model:
             group = self.draft.menu()[1][self.path[0]].key
             return {"t": "take", "p": "place", "s": "sell", "b": "buy",
                     "h": "shield", "d": "shield", "m": "shield"}.get(group, "place")
+        if step == Step.PHASE_END:
+            return "phase_end"
         if step == Step.TURN:
-            if state.closing:
-                return "phase_end"
             return "turn" if any(isinstance(a, UseDie) for a in legal_actions(state)) \
                 else "turn_done"
         if step == Step.SHIP and state.config.solo:
@@ -506,7 +538,7 @@ class Model:
             self.message = "Hints are for your own turn."
             return None
         if self.hint_level == HintLevel.NONE:
-            self.message = "Hints are off: BURGUNDY_HINTS=none."
+            self.message = "Hints are off in your settings (O changes them)."
             return None
         if not (isinstance(self.table, Hinting) and self.table.hints):
             self.message = "Hints are off at this table."
@@ -671,6 +703,9 @@ class Model:
                 self.lesson.seen(scores=False, guide=True)
 
     def close_overlay(self) -> None:
+        if self.overlay == Overlay.CATCH_UP:
+            self.catch_up_done()
+            return
         # Closing the guide/help/log over the scores goes back to the scores.
         if self.overlay in (Overlay.HELP, Overlay.INFO, Overlay.LOG, Overlay.CHART) \
                 and self.game_over \
@@ -735,25 +770,61 @@ class Model:
     def next_view(self) -> None:
         self.view((self.view_seat + 1) % len(self.table.names))
 
+    def show_settings(self) -> None:
+        """O: the settings page (the hint level, the palette)."""
+        self.overlay = Overlay.SETTINGS
+
+    def switch_hints(self) -> Command:
+        """h on the settings page: the next hint level (all, targets, none)."""
+        self.settings = self.settings.next_hints()
+        return ChangeSettings(self.settings)
+
+    def switch_palette(self) -> Command:
+        """p on the settings page: the next palette of the tiles' colours."""
+        self.settings = self.settings.next_palette()
+        return ChangeSettings(self.settings)
+
     def catch_up(self) -> None:
-        """M: the next other player's estate and supplies, what they did since our last
-        turn marked there with ``*`` and said on the message line (every sentence is in the
-        log pane, after the ``-- since your last turn --`` rule)."""
-        before = self.mark_state
-        names = self.table.names
-        others = [s for s in range(len(names)) if s != self.table.my_seat]
-        if before is None or not others:
-            self.message = "Nothing to catch up on: M shows what the others did since your " \
-                           "last turn."
+        """M: step through what the others did since our last turn, action by action, each
+        on the estate of the player who did it, what it changed marked with ``*`` (M or
+        Right: the next action; Left: the previous one; Esc: back). Every sentence is also
+        in the log, after the ``-- since your last turn --`` rule."""
+        if self.overlay == Overlay.CATCH_UP:
+            self.catch_up_step(1)
             return
-        seat = others[(others.index(self.view_seat) + 1) % len(others)] \
-            if self.view_seat in others else others[0]
-        self.view(seat)
-        state = self.table.state
-        who = seat_name(names, seat)
-        forms = [f"Since your last turn {what_seat_did(before, state, seat, who, detail)}."
-                 f"{' M: the next player.' if len(others) > 1 else ''}" for detail in (2, 1, 0)]
-        self.message = next((f for f in forms if len(f) <= MIN_WIDTH), forms[-1])
+        table = self.table
+        frames = catch_up_frames(table.steps, table.my_seat, table.names) \
+            if isinstance(table, Recorded) and table.my_seat is not None else []
+        if not frames:
+            self.message = "Nothing to catch up on: nobody else has played since your last " \
+                           "turn."
+            return
+        self.catching, self.catch_index = frames, 0
+        self.overlay = Overlay.CATCH_UP
+        self._show_catch_up()
+
+    def catch_up_step(self, delta: int) -> None:
+        """The next (``delta`` 1) or previous (-1) action of the catch-up; past the last,
+        the catch-up closes."""
+        index = self.catch_index + delta
+        if index >= len(self.catching):
+            self.catch_up_done()
+            return
+        self.catch_index = max(0, index)
+        self._show_catch_up()
+
+    def catch_up_done(self) -> None:
+        """Close the catch-up: back to the game as it stands, on our estate."""
+        self.overlay = None
+        self.catching, self.catch_index = [], 0
+        self.view_seat = self.table.my_seat if self.table.my_seat is not None else 0
+        self.message = ""
+
+    def _show_catch_up(self) -> None:
+        frame = self.catching[self.catch_index]
+        self.view_seat = frame.seat
+        self.message = (f"{seat_name(self.table.names, frame.seat)}: action "
+                        f"{self.catch_index + 1} of {len(self.catching)} since your turn.")
 
     def step_replay(self, delta: int, unit: int = 0) -> Command | None:
         """Move the replay ``delta`` actions, or (``unit`` 1) whole turns, or (2) rounds."""
@@ -765,5 +836,6 @@ class Model:
         return StepReplay(delta, turns=unit == 1, rounds=unit == 2)
 
 
-__all__ = ["Ask", "AskHint", "Command", "Context", "HintLevel", "MenuView", "Model", "Overlay",
-           "Quit", "Resign", "SeatToBot", "SendChat", "StepReplay", "Submit"]
+__all__ = ["Ask", "AskHint", "ChangeSettings", "Command", "Context", "HintLevel", "MenuView",
+           "Model", "Overlay", "Quit", "Resign", "SeatToBot", "SendChat", "StepReplay",
+           "Submit"]

@@ -461,7 +461,8 @@ class LobbyRunner:
             if isinstance(command, Host):
                 lobby.host(command.players, model.name, model.colour, command.edition,
                            setup=command.setup, estate=command.estate, modules=command.modules,
-                           board=command.board, hints=command.hints, teams=command.teams)
+                           board=command.board, hints=command.hints, clock=command.clock,
+                           teams=command.teams)
                 if model.showing_web and self.web is None:  # w on the host page, or --web
                     self._serve_web()
             elif isinstance(command, Join):

@@ -28,7 +28,8 @@ from typing import NamedTuple
 from p2p_burgundy import GameState, outcome
 from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, PHASES, ROUNDS, depot_spaces
 from p2p_burgundy.estate import ROW_LENGTHS, SPACE_COUNT, post_spaces, row_col
-from p2p_burgundy.rules import INN_DEPOT
+from p2p_burgundy.inns import INN_DEPOT
+from p2p_burgundy.net.clock import clock_text
 from p2p_burgundy.scoring import categories, end_game_points
 from p2p_burgundy.shields import shield_numbers
 from p2p_burgundy.state import EMPTY, Step
@@ -36,12 +37,13 @@ from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 from p2p_burgundy.trade import BONUS_SHORT, route_spaces
 
 from .describe import CATEGORY_WORDS, solo_result
-from .draft import Changes
+from .draft import CatchUpFrame, Changes
 from .hint import Hint
 from .layout import LEFT, MIN_HEIGHT, MIN_WIDTH, Dim, Layout
 from .menu import Option, Target
-from .model import Context, HintLevel, MenuView, Model, Overlay
-from .table import EntryKind, HistoryEntry, LocalTable, Resigned, Steppable
+from .model import Context, MenuView, Model, Overlay
+from .settings import PALETTES, HintLevel, Settings
+from .table import Clocked, Clocks, EntryKind, HistoryEntry, LocalTable, Resigned, Steppable
 from .texts import (
     KNOWLEDGE_SHORT,
     NAME_WIDTH,
@@ -628,8 +630,19 @@ def log_lines(history: Sequence[HistoryEntry], names: Sequence[str], width: int,
     return [[Seg(fit(title, width), Style.TITLE)], *wrapped[max(0, end - rows):end]]
 
 
+def clocks_text(clocks: Clocks) -> str:
+    """Each seat's time left on the game clock, ``>`` before those the game waits for.
+
+    >>> clocks_text(Clocks((600.0, 71.5, 0.0), (1,)))
+    'P1 10:00 >P2 1:12 P3 0:00'
+    """
+    return " ".join(f"{'>' if seat in clocks.running else ''}P{seat + 1} {clock_text(left)}"
+                    for seat, left in enumerate(clocks.left))
+
+
 def status_line(model: Model, width: int) -> Line:
-    """Phase, round, whose turn, and the dice, silver, workers and VP of the viewer's seat."""
+    """Phase, round, whose turn, each seat's time left where the table has a game clock,
+    and the dice, silver, workers and VP of the viewer's seat."""
     table = model.table
     state = model.state
     names = table.names
@@ -650,6 +663,16 @@ def status_line(model: Model, width: int) -> Line:
     else:
         turn = table.waiting_for() or (f"{seat_name(names, state.to_move)} to move"
                                        if state.to_move is not None else "")
+    clocks = table.clocks if isinstance(table, Clocked) and not state.is_over else None
+    # Where the clocks leave no room for the whole sentence, their ">" and these seat tags
+    # still say whom the game waits for.
+    turns = [turn]
+    if clocks is not None:
+        head_clocks = f"{clocks_text(clocks)} | "
+        if clocks.running and not model.draft:
+            turns.append("waiting for " + " and ".join(f"P{s + 1}" for s in clocks.running))
+    else:
+        head_clocks = ""
     dice = " ".join(f"({d})" if p.dice_used >> i & 1 else str(d)
                     for i, d in enumerate(p.dice)) if any(p.dice) else "-"
     who = "" if seat == table.my_seat else f"{seat_name(names, seat)}: "
@@ -667,10 +690,14 @@ def status_line(model: Model, width: int) -> Line:
         tails = [f"{who}dice {dice} | silver {p.silver} | workers {p.workers} | {vp}",
                  f"{who}dice {dice} | s{p.silver} w{p.workers} | {vp}",
                  f"{who}s{p.silver} w{p.workers} | {vp}"]  # the dice are on the board
-    # The longest form that leaves the turn whole; the numbers always fit.
-    tail = next((t for t in tails if len(head) + len(turn) + 3 + len(t) <= width), tails[-1])
-    turn = fit(turn, max(12, width - len(head) - len(tail) - 3))
-    line = fit(f"{head}{turn} | {tail}", width)
+        if who and clocks is not None:  # whose figures: the estate's title says it too
+            tails.append(f"s{p.silver} w{p.workers} | {vp}")
+    # The longest forms that leave the turn whole; the numbers always fit.
+    room = width - len(head) - len(head_clocks) - 3
+    turn, tail = next(((t, tail) for t in turns for tail in tails
+                       if len(t) + len(tail) <= room), (turns[-1], tails[-1]))
+    turn = fit(turn, max(12, room - len(tail)))
+    line = fit(f"{head}{turn} | {head_clocks}{tail}", width)
     if len(line) + 7 <= width:
         line = line.ljust(width - 7) + " ? help"
     return [*([Seg(warning, Style.ERROR)] if warning else []), Seg(line.ljust(width), Style.BAR)]
@@ -870,6 +897,32 @@ def hint_lines(hint: Hint, width: int) -> list[Line]:
     return lines
 
 
+def catch_up_lines(frames: Sequence[CatchUpFrame], index: int, height: int, width: int
+                   ) -> list[Line]:
+    """The catch-up, in the choices' pane: the action shown (marked on the board and the
+    estate) in full, then the ones still to come, dimmed, as many as fit.
+
+    >>> from p2p_burgundy.cli.tui.draft import catch_up_frames
+    >>> from p2p_burgundy.cli.tui.table import LocalTable
+    >>> table = LocalTable.new("Ann", bots=2, seed=3); _ = table.poll()
+    >>> frames = catch_up_frames(table.steps, 0, table.names)
+    >>> for line in catch_up_lines(frames, 1, 6, 30):
+    ...     print(text(line).rstrip())
+    Since your last turn: 2 of 3
+    > Bot 2 took Wrh (warehouse)
+      from depot 5 with a 5.
+      Bot 2 ended the turn.
+    """
+    lines: list[Line] = [[Seg(fit(f"Since your last turn: {index + 1} of {len(frames)}",
+                                  width), Style.TITLE)]]
+    for i, frame in enumerate(frames[index:], index):
+        wrapped = textwrap.wrap(safe(frame.text), max(10, width - 2))
+        style = Style.CURSOR if i == index else Style.DIM
+        lines += [[Seg(("> " if i == index and n == 0 else "  ") + part, style)]
+                  for n, part in enumerate(wrapped)]
+    return lines[:height]
+
+
 def hint_reason_lines(hint: Hint, width: int) -> list[Line]:
     """Why the bot would do it (in the game's words), what it earns at once, and what the
     bot reckons it worth by the end of the game, in the log's pane."""
@@ -893,6 +946,42 @@ def page_lines(body: Sequence[str], title: str, height: int, scroll: int) -> lis
     lines: list[Line] = [[Seg(title, Style.TITLE)], []]
     lines += [[Seg(line)] for line in body[scroll:scroll + rows]]
     return lines
+
+
+HINT_WORDS = {HintLevel.ALL: "every choice's target marked on the board; H asks the bot",
+              HintLevel.TARGETS: "only the target of the choice under the cursor marked",
+              HintLevel.NONE: "nothing marked, and no H"}
+PALETTE_WORDS = {"standard": "the board's colours",
+                 "colour-blind": "Okabe and Ito's colours, told apart with any colour vision",
+                 "high-contrast": "bright colours, every tile bold"}
+
+
+def settings_lines(settings: Settings, width: int) -> list[Line]:
+    """The settings page: each setting's choices (the one in force highlighted), its key
+    and what the one in force does.
+
+    >>> for line in settings_lines(Settings(HintLevel.TARGETS), 80)[2:6]:
+    ...     print(text(line).rstrip())
+    h  Hints:    all  targets  none
+       only the target of the choice under the cursor marked
+    <BLANKLINE>
+    p  Colours:  standard  colour-blind  high-contrast
+    """
+    def row(key: str, label: str, values: Sequence[str], current: str, words: str
+            ) -> list[Line]:
+        return [[Seg(key, Style.KEY), Seg(f"  {label:<10}"),
+                 *(Seg(f"{v}  ", Style.CURSOR if v == current else Style.NORMAL)
+                   for v in values)],
+                [Seg(fit(f"   {words}", width), Style.DIM)], []]
+
+    return [[Seg(fit("Settings: kept for your next games too (Esc: back)", width),
+                 Style.TITLE)], [],
+            *row("h", "Hints:", [level.value for level in HintLevel], settings.hints.value,
+                 HINT_WORDS[settings.hints]),
+            *row("p", "Colours:", PALETTES, settings.palette, PALETTE_WORDS[settings.palette]),
+            *([Seg(line, Style.DIM)] for line in textwrap.wrap(
+                "Where BURGUNDY_HINTS or BURGUNDY_PALETTE is set, it decides when a game "
+                "starts; NO_COLOR means no colours in any palette.", width))]
 
 
 def info_lines(index: int) -> list[Line]:
@@ -1003,6 +1092,8 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
                                      model.overlay_scroll))
     elif overlay == Overlay.INFO:
         canvas.draw(body, info_lines(model.info_index))
+    elif overlay == Overlay.SETTINGS:
+        canvas.draw(body, settings_lines(model.settings, body.width))
     elif overlay == Overlay.LOG:
         rows = body.height
         lines = log_lines(table.history, names, body.width, rows, model.overlay_scroll,
@@ -1034,6 +1125,9 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
             marks = board_marks = {target: (Style.CURSOR, 0) for target in hint.targets}
         seat = model.view_seat
         changes = model.changes
+        frame = model.catch_up_frame()
+        if frame is not None:  # another player's action: what it changed, and no choices
+            changes, marks, board_marks = frame.changes, {}, {}
         canvas.draw(layout.estate, estate_lines(state, seat, names,
                                                 change_marks(changes, seat, marks)))
         canvas.draw(layout.supplies, supplies_lines(state, seat, marks, layout.supplies.width,
@@ -1048,6 +1142,9 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
             waiting = f"{waiting or ''}. B lets a bot play {names[gone]}'s seat."
         if hint is not None:
             canvas.draw(layout.menu, hint_lines(hint, layout.menu.width))
+        elif frame is not None:
+            canvas.draw(layout.menu, catch_up_lines(model.catching, model.catch_index,
+                                                    layout.menu.height, layout.menu.width))
         else:
             canvas.draw(layout.menu, menu_lines(menu, waiting, layout.menu.height,
                                                 layout.menu.width))

@@ -32,8 +32,6 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 from p2p_burgundy import (
     Action,
-    ChooseEstate,
-    EndTurn,
     GameConfig,
     GameState,
     IllegalAction,
@@ -43,6 +41,7 @@ from p2p_burgundy import (
     ends_turn,
     legal_actions,
     new_game,
+    play_turn,
     state_hash,
 )
 from p2p_burgundy.board import PHASES, ROUNDS
@@ -224,6 +223,34 @@ class Handover(Protocol):
 
     def seat_to_bot(self, seat: int) -> None:
         """Agree that a bot plays ``seat`` for the rest of the game."""
+
+
+@runtime_checkable
+class Recorded(Protocol):
+    """A live table that holds the game's steps from its start (what the catch-up, ``M``,
+    steps through)."""
+
+    @property
+    def steps(self) -> Sequence[GameStep]:
+        """Every step so far: what each chance event drew and each turn's actions, with the
+        game after it."""
+
+
+class Clocks(NamedTuple):
+    """The table's game clock as it stands: each seat's seconds left, and the seats whose
+    clocks run (the game waits for their decision)."""
+
+    left: tuple[float, ...]
+    running: tuple[int, ...]
+
+
+@runtime_checkable
+class Clocked(Protocol):
+    """A table that may have a game clock (net/clock.py)."""
+
+    @property
+    def clocks(self) -> Clocks | None:
+        """The game clock now, or None where the table has none."""
 
 
 @runtime_checkable
@@ -521,6 +548,10 @@ class LocalTable:
     def round_scores(self) -> list[tuple[int, ...]]:
         return self._track.rounds
 
+    @property
+    def steps(self) -> Sequence[GameStep]:
+        return tuple(self._steps)
+
     def replay(self) -> ReplayTable:
         """The game so far, to watch step by step."""
         return ReplayTable(self._recorder.config, self._steps, self._names)
@@ -574,13 +605,7 @@ class LocalTable:
         state = self.state
         if self._ended or state.to_move is None or state.to_move != self._my_seat:
             raise IllegalAction("it is not your turn")
-        choice = len(actions) == 1 and isinstance(actions[0], ChooseEstate)  # a whole turn
-        if not choice and [i for i, a in enumerate(actions)
-                           if isinstance(a, EndTurn)] != [len(actions) - 1]:
-            raise IllegalAction("a turn is a list of actions ending with its only EndTurn")
-        after = state
-        for action in actions:  # check the whole turn before recording any of it
-            after = apply(after, action)
+        play_turn(state, actions)  # the whole turn checked before any of it is recorded
         self._record_turn(actions)
         self._resolve_chance()
         self._turn_end = (len(self._history), self.state)

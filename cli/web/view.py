@@ -23,9 +23,9 @@ from typing import Any
 from p2p_burgundy import GameConfig, GameState, new_game, outcome
 from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, depot_spaces, space_colour
 from p2p_burgundy.estate import PROVISIONAL, half_row_col, post_spaces
+from p2p_burgundy.inns import INN_DEPOT
 from p2p_burgundy.net.events import ChanceResolved, Resolved, Waiting
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot
-from p2p_burgundy.rules import INN_DEPOT
 from p2p_burgundy.scoring import Outcome, categories
 from p2p_burgundy.shields import shield_numbers
 from p2p_burgundy.state import EMPTY

@@ -37,7 +37,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.estate import NEIGHBOURS, SPACE_COUNT
-from p2p_burgundy.state import _MODULE_FIELDS, EMPTY
+from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import BLACK_SUPPLY, MODULE_TILES, NORMAL_SUPPLY, Tile
 
 E2011, E2019 = Edition.E2011, Edition.E2019
@@ -234,8 +234,7 @@ def _fingerprint(state: GameState) -> list[object]:
     for name in type(state).__slots__:
         value = getattr(state, name)
         out.append((name, id(value), value if name not in ("players", "modules") else None))
-    out.extend((name, id(value), value)
-               for name, value in zip(_MODULE_FIELDS, state.modules.values(), strict=True))
+    out.extend((name, id(part), part.values()) for name, part in state.modules.items())
     for p in state.players:
         out.append(id(p))
         out.extend((name, id(getattr(p, name)), getattr(p, name)) for name in type(p).__slots__)

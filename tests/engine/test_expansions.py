@@ -25,9 +25,10 @@ from p2p_burgundy import (
     state_hash,
 )
 from p2p_burgundy.actions import BuyWorkers, UseBuilding, action_from_tree
-from p2p_burgundy.config import Edition, Module, Setup, parse_modules
+from p2p_burgundy.border_posts import border_links
+from p2p_burgundy.config import Edition, Module, Setup, TimeControl, parse_modules
 from p2p_burgundy.estate import estate
-from p2p_burgundy.rules import INN_DEPOT, border_links
+from p2p_burgundy.inns import INN_DEPOT
 from p2p_burgundy.scoring import Category, knowledge_points
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import Building, Tile
@@ -72,6 +73,14 @@ def test_a_table_that_allows_hints_says_so_in_its_config_and_nowhere_else():
         GameConfig(2, hints=1)  # type: ignore[arg-type]
 
 
+def test_a_game_clock_is_the_config_tree_s_last_field_and_comes_back():
+    config = GameConfig(2, clock=TimeControl(900, 10))
+    assert config.to_tree() == [2, "2011", ["1", "1"], [18, 18], "standard", [], [], False, 50,
+                                [900, 10]]
+    assert GameConfig.from_tree(config.to_tree()) == config
+    assert GameConfig(2) != config  # a clock is part of what the players sign
+
+
 def test_a_base_game_config_encodes_as_before():
     assert GameConfig(2).to_tree() == [2, "2011", ["1", "1"], [18, 18]]
     assert GameConfig(2, setup=Setup.EXPERTS_SECRET).to_tree() == [2, "2011", [], [],
@@ -85,9 +94,14 @@ def test_a_base_game_config_encodes_as_before():
     ([2, "2019", [], [], "standard", ["shields!"]], "unknown module"),
     ([2, "2019", [], [], "standard", "inns"], "list of module names"),
     ([2, "2011", [], [], "standard", ["inns"]], "2019 edition"),
-    ([2, "2019", [], [], "standard", ["inns"], [], True, 50, [[0, 2], [1, 3]], 7],
+    ([2, "2019", [], [], "standard", ["inns"], [], True, 50, [60, 0], [[0, 2], [1, 3]], 7],
      "a game config is"),
-    ([2, "2019", [], [], "standard", ["inns"], [], True, 50, 7], "teams must be a list"),
+    ([2, "2019", [], [], "standard", ["inns"], [], True, 50, [], 7], "teams must be a list"),
+    ([2, "2019", [], [], "standard", ["inns"], [], True, 50, [60, 0], []], "leaving it out"),
+    ([2, "2019", [], [], "standard", ["inns"], [], True, 50, 7], "clock must be .seconds"),
+    ([2, "2019", [], [], "standard", ["inns"], [], True, 50, [0, 5]], "1 to 86400 seconds"),
+    ([2, "2019", [], [], "standard", ["inns"], [], True, 50, [60, True]], "0 to 86400"),
+    ([2, "2019", [], [], "standard", ["inns"], [], True, 50, []], "leaving it out"),
     ([2, "2019", [], [], "standard", ["inns"], [], True, 7], "in the solo game only"),
     ([2, "2019", [], [], "standard", ["inns"], [], 7], "hints must be true or false"),
     ([2, "2019", [], [], "standard", ["inns"], [], False], "leaving it out"),

@@ -3,11 +3,28 @@ its config plays."""
 
 from __future__ import annotations
 
+import inspect
+import re
+
 import pytest
 
-from p2p_burgundy import Edition, GameConfig, IllegalAction, Module, Step, TakeFirst, apply
+from p2p_burgundy import (
+    Edition,
+    EndTurn,
+    GameConfig,
+    IllegalAction,
+    Module,
+    Step,
+    TakeFirst,
+    apply,
+    rules,
+)
+from p2p_burgundy.border_posts import BORDER_POSTS
 from p2p_burgundy.extra_tiles import EXTRA_TILES
+from p2p_burgundy.inns import INNS
 from p2p_burgundy.rules import new_game, resolve_chance
+from p2p_burgundy.scoring import Category
+from p2p_burgundy.shields import SHIELDS
 from p2p_burgundy.solo import SOLO
 from p2p_burgundy.tiles import Tile
 from p2p_burgundy.trade_routes import TRADE_ROUTES
@@ -25,6 +42,10 @@ def test_the_variant_numbers_the_solo_game_and_each_module() -> None:
     # The order modules are named in does not change it, nor does equality depend on it.
     assert GameConfig(players=2, edition=E2019, modules=(Module.INNS, Module.EXTRA_TILES)) \
         .variant == 2 + 8
+    # A duchy with border posts is the bit above the modules', whoever plays it.
+    assert GameConfig(players=2, edition=E2019, estates=("1", "11a")).variant == 64
+    assert GameConfig(players=1, edition=E2019, estates=("11e",),
+                      modules=tuple(Module)).variant == 127
 
 
 def test_the_registry_lists_each_module_once() -> None:
@@ -32,7 +53,38 @@ def test_the_registry_lists_each_module_once() -> None:
     assert modules_of(GameConfig(players=1, edition=E2019)) == (SOLO,)
     assert modules_of(GameConfig(players=2, edition=E2019)) == ()
     assert modules_of(GameConfig(players=1, edition=E2019, modules=tuple(Module))) == (
-        EXTRA_TILES, WHITE_CASTLES, TRADE_ROUTES, SOLO)
+        INNS, EXTRA_TILES, WHITE_CASTLES, TRADE_ROUTES, SOLO, SHIELDS)
+    assert modules_of(GameConfig(players=2, edition=E2019, estates=("11b", "1"))) == (
+        BORDER_POSTS,)
+
+
+# What rules.py may not name: a module, or a step, tile or state field only a module has.
+_MODULE_WORDS = re.compile(
+    r"\bModule\.|Step\.(WHITE_CASTLE|CRANE|EXCHANGE|PAY_GOODS|REWARD|TARGET|TRIBUTE|SHIELD_"
+    r"|ORDER|PHASE_END)|Tile\.(INN|WHITE_CASTLE|CRANE|KNOWLEDGE_2[789])|\.(inns|border_ranks"
+    r"|routes|route_goods|vp_counter|vp_target|goods_out|depot_shields|shields|shield_box"
+    r"|borrowed|die_changed|closing)\b")
+
+
+def test_the_rules_name_no_module() -> None:
+    assert [m.group() for m in _MODULE_WORDS.finditer(inspect.getsource(rules))] == []
+
+
+def test_the_shields_inns_and_border_posts_modules_say_what_they_add() -> None:
+    assert [step for step, _ in SHIELDS.steps] == [
+        Step.TRIBUTE, Step.SHIELD_TILE, Step.SHIELD_GOODS, Step.PHASE_END]
+    assert SHIELDS.categories == (Category.SHIELDS,)
+    assert INNS.tiles == (Tile.INN,) and INNS.steps == ()
+    assert BORDER_POSTS.tiles == () and BORDER_POSTS.steps == ()
+
+
+def test_a_game_without_shields_has_no_row_of_their_phase_end() -> None:
+    state = new_game(GameConfig(players=2, edition=E2019, modules=(Module.INNS,)))
+    while state.chance is not None:
+        state = resolve_chance(state, bytes(32))
+    state.pending = ((Step.PHASE_END, 0),)  # no such position without the module
+    with pytest.raises(IllegalAction, match="PHASE_END is no step of this game"):
+        apply(state, EndTurn())
 
 
 def test_the_white_castles_module_says_what_it_adds() -> None:

@@ -73,7 +73,7 @@ GAMES_PER_PLAYER_COUNT = 400
 # one game in five with the experts' set-up (dealt boards, chosen sides and start castles)
 SETUPS = (Setup.STANDARD, Setup.STANDARD, Setup.EXPERTS_OPEN, Setup.STANDARD,
           Setup.EXPERTS_SECRET)
-SHIELD_STEPS = {Step.TRIBUTE, Step.SHIELD_TILE, Step.SHIELD_GOODS}
+SHIELD_STEPS = {Step.TRIBUTE, Step.SHIELD_TILE, Step.SHIELD_GOODS, Step.PHASE_END}
 SHIELD_ACTIONS = {TakeShield, PayTribute, SetDie, PlaceFromDepot, BorrowMonasteries}
 EXPANSION_STEPS = {Step.WHITE_CASTLE, Step.CRANE} | SHIELD_STEPS  # only with the modules
 _FINAL = (Category.KNOWLEDGE, Category.GOODS_LEFT, Category.SILVER_LEFT, Category.WORKERS_LEFT)
@@ -331,7 +331,7 @@ class Checker:
         seat_to_move = after.to_move
         if after.chance is None and not over:
             assert 0 <= seat_to_move < after.config.players
-            step = after.pending[-1][0] if after.pending else Step.TURN
+            step = after.step
             cov[("step", step)] += 1
             if after.pending[-1:] == ((Step.DISCARD, 0),):
                 assert len(after.players[seat_to_move].storage) == 4

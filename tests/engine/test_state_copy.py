@@ -1,7 +1,7 @@
 """clone() and copy() are written field by field for speed: each must copy every field."""
 
-from p2p_burgundy import GameConfig, GameState, new_game
-from p2p_burgundy.state import _GAME_FIELDS, _MODULE_FIELDS, _PLAYER_FIELDS
+from p2p_burgundy import Edition, GameConfig, GameState, Module, new_game
+from p2p_burgundy.state import _GAME_FIELDS, _PLAYER_FIELDS
 
 
 def test_clone_copies_every_game_field():
@@ -21,12 +21,18 @@ def test_copy_copies_every_player_field():
         assert getattr(copy, name) is getattr(player, name), name
 
 
-def test_a_module_field_written_on_a_clone_leaves_the_original_alone():
-    state = new_game(GameConfig(players=2))
+def test_a_module_part_written_on_a_clone_leaves_the_original_alone():
+    state = new_game(GameConfig(players=2, edition=Edition.E2019, modules=tuple(Module)))
+    assert list(state.modules) == ["setup", "inns", "trade-routes", "shields"]
     clone = state.clone()
-    clone.inns = 3
+    clone.changed("inns").inns = 3
     assert (state.inns, clone.inns) == (0, 3)
     assert state.modules is not clone.modules
-    for name in _MODULE_FIELDS:
-        if name != "inns":
-            assert getattr(clone, name) is getattr(state, name), name
+    for name, part in state.modules.items():
+        assert (clone.modules[name] is part) == (name != "inns"), name
+
+
+def test_a_game_without_a_module_has_no_part_of_it_and_reads_its_start():
+    state = new_game(GameConfig(players=2))
+    assert list(state.modules) == ["setup"]
+    assert (state.inns, state.depot_shields, state.closing, state.routes) == (0, (), (), ((), ()))

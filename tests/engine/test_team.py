@@ -133,7 +133,7 @@ def test_the_team_game_configuration_and_its_refusals():
     config = GameConfig(4, E2019, teams=TEAMS)
     assert config.estates == (PROVISIONAL_TEAM_BOARD,) * 4 and config.start_spaces == (21,) * 4
     assert config.to_tree() == [4, "2019", [PROVISIONAL_TEAM_BOARD] * 4, [21] * 4, "standard",
-                                [], [], False, 50, [[0, 2], [1, 3]]]
+                                [], [], False, 50, [], [[0, 2], [1, 3]]]
     assert GameConfig.from_tree(config.to_tree()) == config
     assert config.partner(3) == 1 and config.team_of(2) == (0, 2)
     for kwargs, phrase in [

@@ -24,10 +24,12 @@ def identity(n: int) -> Identity:
 
 
 async def open_table(home: Path, players: int, spectators: int = 0,
-                     timeout: float = 30.0) -> tuple[list[Peer], list[Peer]]:
-    """Started sessions: ``players`` peers (the first hosts) and ``spectators`` watchers."""
+                     timeout: float = 30.0, config: GameConfig | None = None
+                     ) -> tuple[list[Peer], list[Peer]]:
+    """Started sessions: ``players`` peers (the first hosts) and ``spectators`` watchers, at
+    a table of ``config`` (default: the base game)."""
     host = await Peer.open(identity(0), home / "p0", host=LOOPBACK, announce=False)
-    await host.host(GameConfig(players=players), "p0", "red")
+    await host.host(config or GameConfig(players=players), "p0", "red")
     peers = [host]
     watchers = []
     for i in range(1, players + spectators):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -86,13 +87,8 @@ def namespaces(count: int = 2) -> Iterator[list[Namespace]]:
             subprocess.run(["ip", "link", "del", link], capture_output=True, timeout=10)
 
 
-def wireguard_unavailable() -> str | None:
-    """Why a WireGuard tunnel cannot be built between namespaces here, or None if it can."""
-    why = unavailable()
-    if why is not None:
-        return why
-    if shutil.which("wg") is None:
-        return "the `wg` tool (wireguard-tools) is not installed"
+def _kernel_wireguard_unavailable() -> str | None:
+    """Why the kernel cannot make a WireGuard interface here, or None if it can."""
     probe = f"bgwg{os.getpid() % 100000}"
     try:
         _ip("link", "add", probe, "type", "wireguard")
@@ -105,16 +101,41 @@ def wireguard_unavailable() -> str | None:
     return None
 
 
+def wireguard_unavailable() -> str | None:
+    """Why a WireGuard tunnel cannot be built between namespaces here, or None if it can:
+    in the kernel, or else with wireguard-go (WireGuard in userspace, on a TUN device)."""
+    why = unavailable()
+    if why is not None:
+        return why
+    if shutil.which("wg") is None:
+        return ("the `wg` tool (wireguard-tools) is not installed "
+                "(tools/install_test_tools.sh installs it where apt-get can)")
+    kernel = _kernel_wireguard_unavailable()
+    if kernel is None:
+        return None
+    if shutil.which("wireguard-go") is None:
+        return (f"{kernel}, and wireguard-go is not installed "
+                "(tools/install_test_tools.sh installs it where apt-get can)")
+    if not os.path.exists("/dev/net/tun"):
+        return f"{kernel}, and there is no /dev/net/tun for wireguard-go"
+    return None
+
+
 @contextmanager
 def wireguard(a: Namespace, b: Namespace, directory: str) -> Iterator[tuple[str, str]]:
-    """A WireGuard tunnel between two namespaces joined by a veth pair: each gets a ``wg0``
-    with an address in ``10.232.N.0/24`` whose only route is the tunnel (the veth carries
-    nothing but its encrypted UDP); yields the two tunnel addresses. ``directory`` holds the
-    private keys."""
+    """A WireGuard tunnel between two namespaces joined by a veth pair: each gets an
+    interface with an address in ``10.232.N.0/24`` whose only route is the tunnel (the veth
+    carries nothing but its encrypted UDP); yields the two tunnel addresses. ``directory``
+    holds the private keys. The kernel's WireGuard where it has one, else wireguard-go: one
+    process per namespace, whose control socket (``/var/run/wireguard/NAME.sock``) all
+    namespaces share, so each interface has a name of its own."""
     subnet = 20 + os.getpid() % 200
-    ends = ((a, b, f"10.232.{subnet}.1"), (b, a, f"10.232.{subnet}.2"))
+    tag = os.getpid() % 100000
+    ends = ((a, b, f"10.232.{subnet}.1", f"bg{tag}wg0"), (b, a, f"10.232.{subnet}.2",
+                                                          f"bg{tag}wg1"))
+    userspace = _kernel_wireguard_unavailable() is not None
     keys: dict[str, tuple[str, str]] = {}
-    for space, _, _ in ends:
+    for space, *_ in ends:
         private = subprocess.run(["wg", "genkey"], check=True, capture_output=True,
                                  text=True, timeout=10).stdout.strip()
         public = subprocess.run(["wg", "pubkey"], input=private, check=True,
@@ -123,19 +144,48 @@ def wireguard(a: Namespace, b: Namespace, directory: str) -> Iterator[tuple[str,
         with open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
             f.write(private + "\n")
         keys[space.name] = (path, public)
+    daemons: list[subprocess.Popen[bytes]] = []
     try:
-        for space, other, address in ends:
-            other_address = next(x for s, _, x in ends if s is other)
-            _ip("-n", space.name, "link", "add", "wg0", "type", "wireguard")
-            _ip("-n", space.name, "addr", "add", f"{address}/24", "dev", "wg0")
+        for space, other, address, name in ends:
+            other_address = next(x for s, _, x, _ in ends if s is other)
+            if userspace:
+                daemons.append(_wireguard_go(space, name))
+            else:
+                _ip("-n", space.name, "link", "add", name, "type", "wireguard")
+            _ip("-n", space.name, "addr", "add", f"{address}/24", "dev", name)
             subprocess.run(
-                ["ip", "netns", "exec", space.name, "wg", "set", "wg0", "listen-port", "51820",
+                ["ip", "netns", "exec", space.name, "wg", "set", name, "listen-port", "51820",
                  "private-key", keys[space.name][0], "peer", keys[other.name][1],
                  "allowed-ips", f"{other_address}/32", "endpoint", f"{other.address}:51820"],
                 check=True, capture_output=True, timeout=10)
-            _ip("-n", space.name, "link", "set", "wg0", "up")
+            _ip("-n", space.name, "link", "set", name, "up")
         yield ends[0][2], ends[1][2]
     finally:
-        for space, _, _ in ends:
-            subprocess.run(["ip", "-n", space.name, "link", "del", "wg0"],
+        for space, _, _, name in ends:
+            subprocess.run(["ip", "-n", space.name, "link", "del", name],
                            capture_output=True, timeout=10)
+        for daemon in daemons:
+            daemon.terminate()
+            try:
+                daemon.wait(10)
+            except subprocess.TimeoutExpired:
+                daemon.kill()
+                daemon.wait()
+
+
+def _wireguard_go(space: Namespace, name: str) -> subprocess.Popen[bytes]:
+    """wireguard-go serving interface ``name`` in ``space``, once its control socket is up
+    (it stays in the foreground: ours to stop)."""
+    daemon = subprocess.Popen(["ip", "netns", "exec", space.name, "wireguard-go", name],
+                              env={**os.environ, "WG_PROCESS_FOREGROUND": "1"},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    control = f"/var/run/wireguard/{name}.sock"
+    deadline = time.monotonic() + 10
+    while not os.path.exists(control):
+        if daemon.poll() is not None or time.monotonic() > deadline:
+            daemon.kill()
+            _, err = daemon.communicate()
+            raise RuntimeError(f"wireguard-go did not start {name} in {space.name}: "
+                               f"{err.decode(errors='replace').strip()}")
+        time.sleep(0.02)
+    return daemon

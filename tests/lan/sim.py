@@ -191,11 +191,13 @@ class Net:
 
     @classmethod
     def with_table(cls, players: int, seed: int, *, loss: float = 0.3,
-                   duplication: float = 0.1, partition: bool = False) -> Net:
-        """A started game (START made directly) between ``players`` seeded peers."""
+                   duplication: float = 0.1, partition: bool = False,
+                   config: GameConfig | None = None) -> Net:
+        """A started game (START made directly) between ``players`` seeded peers, at a
+        table of ``config`` (default: the base game)."""
         rng = random.Random(seed)
         ids = [Identity.from_private_bytes(rng.randbytes(32)) for _ in range(players)]
-        start = table_start(ids, GAME_ID)
+        start = table_start(ids, GAME_ID, config)
         peers = [Machine(i, ident, random.Random(rng.random())) for i, ident in enumerate(ids)]
         for p in peers:
             p.node.resume(Session(start, p.identity),
@@ -341,9 +343,11 @@ class Net:
         return "; ".join(parts)
 
 
-def table_start(ids: Sequence[Identity], table_id: bytes) -> Entry:
-    """The START entry of a table of ``ids`` (seat order), signed by the first."""
-    return start_entry(list(ids), GameConfig(players=len(ids)), table_id)
+def table_start(ids: Sequence[Identity], table_id: bytes,
+                config: GameConfig | None = None) -> Entry:
+    """The START entry of a table of ``ids`` (seat order) and ``config`` (default: the base
+    game), signed by the first."""
+    return start_entry(list(ids), config or GameConfig(players=len(ids)), table_id)
 
 
 def random_partition(rng: random.Random, players: int) -> Partition:

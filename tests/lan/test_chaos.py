@@ -8,11 +8,14 @@ seeded :class:`~tests.lan.sim.Link` of ``tests/lan/sim.py``; a fake clock fires 
 from __future__ import annotations
 
 import contextlib
+import math
 
 import pytest
 
-from p2p_burgundy import END_TURN, state_hash
+from p2p_burgundy import END_TURN, GameConfig, state_hash
+from p2p_burgundy.config import TimeControl
 from p2p_burgundy.net.audit import audit
+from p2p_burgundy.net.clock import GameClock
 from p2p_burgundy.net.errors import LocalProtocolError, ProtocolError
 from p2p_burgundy.net.events import ChatReceived, EntryRejected
 from p2p_burgundy.net.identity import Identity
@@ -201,6 +204,45 @@ def test_seat_handed_to_a_bot_under_loss_finishes_and_the_log_verifies(seed: int
     report = audit([e.raw for e in live[0].session.canonical_entries()])  # type: ignore[union-attr]
     assert report.ok, [str(p) for p in report.problems]
     assert report.forfeits and report.forfeits[0][0] == gone.index
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_player_out_of_time_is_handed_over_by_every_peer_s_own_clock_under_loss(
+        seed: int) -> None:
+    """A clocked table: one player stops playing (its peer still answers, so it is never
+    silent) and every other peer, timing the seats by its own clock through the loss,
+    hands it to the stand-in once its time is out there; nobody else runs out, and every
+    peer ends with the same game, which verifies."""
+    control = TimeControl(120, 10)
+    net = Net.with_table(3, seed, loss=0.3, duplication=0.1,
+                         config=GameConfig(players=3, clock=control))
+    idle = net.peers[seed % 3]
+    net.run(lambda: all(p.session is not None and p.session.turn_number >= 6
+                        for p in net.peers), limit=600)
+    idle.bot = False  # from here its player never moves
+    live = [p for p in net.peers if p is not idle]
+    policies = {p.index: HandOverPolicy(after=math.inf, clock=GameClock(control, 3))
+                for p in live}
+
+    def hand_over() -> bool:
+        for p in live:
+            s, policy = p.session, policies[p.index]
+            assert s is not None
+            policy.observe(s, p.node.missing(net.now), net.now)
+            for seat in policy.gone(s.step, net.now):
+                assert seat == idle.index, f"peer {p.index} timed out seat {seat}"
+                policy.agreed(seat, s.step)
+                s.agree_seat_to_bot(seat)
+                net.flush(p)
+        return all(p.session is not None and p.session.state.is_over for p in net.peers) \
+            and len({p.canonical() for p in net.peers}) == 1
+
+    net.run(hand_over, limit=net.now + 3600)
+    for p in live:
+        assert p.session is not None and set(p.session.forfeits) == {idle.index}
+        assert policies[p.index].out_of_time == [idle.index]
+    report = audit([e.raw for e in live[0].session.canonical_entries()])  # type: ignore[union-attr]
+    assert report.ok, [str(p) for p in report.problems]
 
 
 def test_an_agreement_naming_a_step_the_game_left_never_applies_and_peers_agree_again() -> None:

@@ -3,8 +3,8 @@ grow memory without bound.
 
 Two players in this process on real UDP sockets; another process sends them thousands of
 datagrams a second from 64 source ports (bounded in count and time, loopback only: see
-``tests/lan/flooder.py``). The game must finish, every transport queue must stay within its
-bound (sampled every few milliseconds), the cheap checks must have dropped most of the flood
+``tests/lan/flooder.py``). The game must finish, the transport's queues must stay within
+their bounds (sampled every few milliseconds), the cheap checks must have dropped most of the flood
 before any signature check, and traced memory must stay flat (traced after the game, under
 the same flood: tracing every allocation would triple the cost of each datagram it measures).
 """
@@ -95,7 +95,7 @@ def test_flood_does_not_stall_play_or_grow_memory(tmp_path: Path) -> None:
     assert result["over_while_flooding"], "the flood ended before the game: make it longer"
     assert result["sent"] >= 2 * RATE, result  # seconds of flood: thousands of datagrams
     for s, high in zip(result["stats"], result["highest"], strict=True):  # type: ignore[call-overload]
-        assert high <= MAX_QUEUE, result
+        assert high <= 2 * MAX_QUEUE, result  # the players' queue and everyone else's
         # Most of the flood was dropped by the cheap checks, before decoding or signatures:
         # garbage by its shape, the rest beyond the budget all strangers share.
         assert s["dropped_shape"] > 0 and s["dropped_strangers"] > s["received"], result

@@ -1,7 +1,9 @@
 """Beyond one LAN: two network namespaces that reach each other only through a WireGuard
 tunnel (the veth between them carries nothing but its encrypted UDP) play a game by address
-and verify it. Skipped, with the reason, where the kernel has no WireGuard, the `wg` tool is
-missing, or namespaces cannot be built (not root)."""
+and verify it. The tunnel is the kernel's WireGuard where it has one, else wireguard-go's
+(userspace); skipped, with the reason, where neither can be had, the `wg` tool is missing
+(tools/install_test_tools.sh, in the README's test command, installs both where apt-get can),
+or namespaces cannot be built (not root)."""
 
 from __future__ import annotations
 

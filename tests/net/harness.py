@@ -20,13 +20,12 @@ from dataclasses import replace
 from typing import Any
 
 from p2p_burgundy import (
-    END_TURN,
     Action,
-    ChooseEstate,
     Edition,
     GameConfig,
     GameState,
     apply,
+    ends_turn,
     legal_actions,
 )
 from p2p_burgundy.net.errors import ProtocolError
@@ -94,7 +93,7 @@ def random_turn(state: GameState, rng: random.Random) -> list[Action]:
         action = rng.choice(legal_actions(state))
         actions.append(action)
         state = apply(state, action)
-        if action == END_TURN or isinstance(action, ChooseEstate):
+        if ends_turn(action):
             return actions
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from p2p_burgundy import Edition, GameConfig, draw_chance, new_game
+from p2p_burgundy import Edition, GameConfig, Module, draw_chance, new_game
 from p2p_burgundy.chance import (
     DRAWS_LABEL,
     DealDraw,
@@ -82,6 +82,29 @@ def reference_supplies(players: int) -> list[list[int]]:
     ]
 
 
+# Tiles the modules add (docs/protocol.md, "Tiles, goods and the supplies").
+KNOWLEDGE_27, KNOWLEDGE_28, KNOWLEDGE_29, CRANE, GEESE, WHITE_CASTLE, INN = range(49, 56)
+INNS = 7  # the eighth pool, the inns' stack
+MODULE_SUPPLY = {
+    "extra-tiles": {YELLOW: [KNOWLEDGE_27, KNOWLEDGE_28], BLACK: [CRANE, GEESE]},
+    "white-castles": {BEIGE: [WHITE_CASTLE] * 6, YELLOW: [KNOWLEDGE_29],
+                      BLACK: [WHITE_CASTLE] * 2},
+    "inns": {INNS: [INN] * 5},
+}
+ROUTE_CARDS = {2: 5, 3: 4, 4: 3}
+SHIELDS_ON_DEPOTS = {2: (1,) * 6, 3: (1, 2) * 3, 4: (2,) * 6}
+
+
+def reference_module_supplies(players: int, modules: tuple[str, ...]) -> list[list[int]]:
+    """The supplies before set-up with ``modules``: an eighth pool with the inns, each pool
+    in ascending order."""
+    supplies = reference_supplies(players) + ([[]] if "inns" in modules else [])
+    for module in modules:
+        for pool, tiles in MODULE_SUPPLY.get(module, {}).items():
+            supplies[pool] = sorted(supplies[pool] + tiles)
+    return supplies
+
+
 # Depot d's spaces in slot order: (colour, the smallest player count that fills it).
 DEPOT_SPACES = {
     1: ((BEIGE, 2), (BLUE, 2), (YELLOW, 3), (LIGHT_GREEN, 4)),
@@ -99,18 +122,30 @@ class ReferenceGame:
     """The pools a verifier tracks across a game's chance events (only draws change them)."""
 
     players: int
+    modules: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        self.supplies = reference_supplies(self.players)
+        self.supplies = reference_module_supplies(self.players, self.modules)
         self.goods = [g for g in range(1, 7) for _ in range(7)]
         self.phase = 0
+        self.inns = 0
 
     def setup(self, entropy: bytes) -> SetupDraw:
         s = ReferenceStream(entropy)
         start = s.below(self.players)
         goods = tuple(tuple(sorted(s.take(self.goods) for _ in range(3)))
                       for _ in range(self.players))
-        return SetupDraw(start, goods)
+        routes: tuple[tuple[int, ...], ...] = ()
+        if "trade-routes" in self.modules:
+            cards = list(range(1, 13))
+            routes = tuple(tuple(s.take(cards) for _ in range(ROUTE_CARDS[self.players]))
+                           for _ in range(self.players))
+        shields: tuple[tuple[int, ...], ...] = ()
+        if "shields" in self.modules:
+            pool = list(range(1, 19))
+            shields = tuple(tuple(sorted(s.take(pool) for _ in range(count)))
+                            for count in SHIELDS_ON_DEPOTS[self.players])
+        return SetupDraw(start, goods, shields, routes)
 
     def setup_in_draw_order(self, entropy: bytes) -> tuple[int, list[list[int]]]:
         s = ReferenceStream(entropy)
@@ -133,6 +168,9 @@ class ReferenceGame:
             if self.supplies[BLACK]:
                 depots[0][slot] = s.take(self.supplies[BLACK])
         goods = tuple(s.take(self.goods) for _ in range(5))
+        if "inns" in self.modules and self.supplies[INNS]:
+            self.supplies[INNS].pop()  # one inn beside the black depot: no draw
+            self.inns += 1
         return PhaseDraw(phase, tuple(tuple(d) for d in depots), goods)
 
     def deal(self, entropy: bytes, sides: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -204,11 +242,53 @@ def test_reference_stream_matches_the_engine_across_block_boundaries() -> None:
             assert ours.below(n) == ref.below(n)
 
 
+EVERY_MODULE = GameConfig(players=2, edition=Edition.E2019, modules=tuple(Module))
+MODULE_SETUP_DRAWS = ("2→1 42→12 41→14 40→35 39→26 38→15 37→31 12→2 11→5 10→9 9→0 8→1 7→2 "
+                      "6→2 5→3 4→0 3→2 18→14 17→9 16→5 15→1 14→7 13→11")
+MODULE_PHASE_DRAWS = ("46→23 20→13 23→4 12→5 20→7 45→31 19→13 44→12 10→0 22→15 43→17 19→0 "
+                      "44→34 43→12 42→18 41→13 36→21 35→6 34→32 33→4 32→19")
+
+
+def test_the_documented_game_with_every_module_derives_the_pinned_draws(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/protocol.md, "Test vector: a game with every module": eight pools, and the SETUP
+    and phase A draws of the two-player vector's entropies."""
+    state = new_game(EVERY_MODULE)
+    assert [len(pool) for pool in state.supplies] == [46, 20, 20, 12, 10, 23, 44, 5]
+    ref = ReferenceGame(2, tuple(m.value for m in Module))
+    assert ref.supplies == [list(pool) for pool in state.supplies]
+    seen: list[str] = []
+    below = ReferenceStream.below
+
+    def recorded(self: ReferenceStream, n: int) -> int:
+        r = below(self, n)
+        seen.append(f"{n}→{r}")
+        return r
+
+    monkeypatch.setattr(ReferenceStream, "below", recorded)
+    state, setup = draw_chance(state, doc_entropy(0))
+    assert setup == ref.setup(doc_entropy(0)) == SetupDraw(
+        1, ((2, 3, 6), (3, 5, 6)), ((15,), (10,), (6,), (2,), (11,), (17,)),
+        ((3, 7, 12, 1, 4), (6, 8, 10, 2, 11)))
+    assert " ".join(seen) == MODULE_SETUP_DRAWS
+    seen.clear()
+    state, phase = draw_chance(state, doc_entropy(1))
+    assert phase == ref.phase_setup(doc_entropy(1), 0)
+    assert " ".join(seen) == MODULE_PHASE_DRAWS
+    assert isinstance(phase, PhaseDraw)
+    assert tuple(tuple(t for t in d if t != -1) for d in phase.depots) == (
+        (29, 6, 13, 7), (4, 20), (27, 21), (12, 6), (20, 2), (22, 43), (3, 8))
+    assert state.inns == ref.inns == 1 and len(state.supplies[7]) == 4
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    flat = " ".join(doc.split())
+    assert MODULE_SETUP_DRAWS in flat and MODULE_PHASE_DRAWS in flat
+
+
 @pytest.mark.parametrize(
     "config",
     [GameConfig(players=2), GameConfig(players=3), GameConfig(players=4),
-     GameConfig(players=3, edition=Edition.E2019, setup=Setup.EXPERTS_OPEN)],
-    ids=["2", "3", "4", "3-experts-2019"],
+     GameConfig(players=3, edition=Edition.E2019, setup=Setup.EXPERTS_OPEN), EVERY_MODULE],
+    ids=["2", "3", "4", "3-experts-2019", "2-every-module-2019"],
 )
 def test_reference_derivation_matches_every_chance_event_of_a_game(config: GameConfig) -> None:
     players = config.players
@@ -216,7 +296,7 @@ def test_reference_derivation_matches_every_chance_event_of_a_game(config: GameC
     table.play()
     report = audit(table.files[0])
     assert report.ok
-    ref = ReferenceGame(players)
+    ref = ReferenceGame(players, tuple(m.value for m in config.modules))
     for step in report.chance:
         if isinstance(step.drew, SetupDraw):
             assert ref.setup(step.entropy) == step.drew

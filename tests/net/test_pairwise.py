@@ -4,6 +4,7 @@ a signature check) and gets no reply; the seat's own datagrams still count."""
 
 from __future__ import annotations
 
+from p2p_burgundy.net.admission import Arrival
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.log import Kind, sign_entry
 from p2p_burgundy.net.messages import EntryMessage, Heads
@@ -53,3 +54,26 @@ def test_datagrams_between_seats_are_sealed_and_forged_ones_cost_a_hash_and_no_r
     assert host.node.receive(seal(heads, key), joiner.address, net.now + 1.3)
     assert stats.received == received + 1
     assert len(seal(heads, key)) == len(heads) + SEAL_SIZE
+
+
+def test_arrival_refuses_a_seats_address_without_its_mac_and_puts_players_first() -> None:
+    """The transport's check as a datagram arrives (before any queue) refuses what the MAC
+    refuses, and only that: the seat's own sealed datagram goes ahead of strangers'."""
+    net = Net.with_table(2, seed=5, loss=0.0, duplication=0.0)
+    net.run(lambda: all(p.session is not None and p.session.turn_number >= 4
+                        for p in net.peers), limit=300)
+    host, joiner = net.peers
+    session = host.session
+    assert session is not None
+    heads = Heads(session.game_id, tuple(len(c) for c in session.chains),
+                  tuple(c[-1].id for c in session.chains)).encode()
+    key = pairwise_key(joiner.identity, host.identity.public_key, session.game_id)
+    wrong = pairwise_key(CY, host.identity.public_key, session.game_id)
+    stats = host.node.admission.stats
+    unsealed = stats.unsealed
+    for forged in (heads, seal(heads, wrong), seal(heads, key)[:-1] + b"x"):
+        assert host.node.arrival(forged, joiner.address) is Arrival.REFUSE
+    assert stats.unsealed == unsealed + 3
+    assert host.node.arrival(seal(heads, key), joiner.address) is Arrival.FIRST
+    assert host.node.arrival(heads, ("10.9.9.9", 4000)) is Arrival.QUEUE
+    assert stats.unsealed == unsealed + 3

@@ -27,6 +27,7 @@ from p2p_burgundy.net.events import (
     Rejection,
     Resolved,
     TurnApplied,
+    Waiting,
     follow,
 )
 from p2p_burgundy.net.log import decode_entry
@@ -207,3 +208,46 @@ def test_the_audit_names_the_withheld_reveal_and_what_it_would_have_drawn(
 def test_a_withheld_turn_is_no_withheld_reveal() -> None:
     table, _, _ = rewound(Turn, 12)
     assert audit(table.files[0]).withheld == ()
+
+
+def test_two_players_an_opponent_back_from_a_partition_hands_over_a_turn_we_resolved() -> None:
+    """The case no function of the set of entries can settle in a 2-player game (docs/
+    protocol.md, "What a player can trust"): Ann's turn goes out while Bob is cut off; she
+    plays it, hands Bob over at the next step and plays on against the stand-in; Bob, cut
+    off, hands Ann over at her turn. When they meet again the earlier hand-over stands: Ann's
+    peer changes nothing it resolved and stops there (Overruled), Bob plays on, and both
+    files verify with every seat's record holding."""
+    table = Table(2, seed=4)
+    ann, bob = table.sessions
+    table.play(turns=9)
+    while not ann.my_turn:
+        table.play(turns=1)
+    table.offline.add(1)  # Bob is cut off before Ann's turn reaches him
+    step = ann.step
+    table.bot_turns()
+    assert ann.step == step + 1 and ann.waiting_for() is not None
+    ann.agree_seat_to_bot(1)
+    table.flush(0)
+    assert ann.forfeits == {1: step + 1}
+    for _ in range(6):
+        table.bot_turns()  # Ann plays on against the stand-in
+    assert bob.step == step and bob.waiting_for() == Waiting("turn", bob.turn_number, (0,))
+    bob.agree_seat_to_bot(0)
+    table.flush(1)
+    assert bob.forfeits == {0: step}
+    before = list(ann.history)
+    table.offline.clear()
+    for _ in range(4):
+        table.tick()
+    assert ann.overruled == step and ann.handed_over
+    assert ann.history == before  # not one step changed, none recomputed
+    assert table.of_type(0, Overruled) == [Overruled(0, step)]
+    report = audit(table.files[0])
+    assert [v.honest for v in report.verdicts] == [True, True] and report.exit_code == 0
+    turn = next(v for v in report.void if v.seat == 0 and v.kind == "turn")
+    assert not turn.fails and f"handed to the stand-in at step {step}" in turn.reason
+    table.offline.add(0)
+    table.play()  # Bob plays the game to its end against the stand-in
+    assert bob.over and bob.forfeits == {0: step}
+    final = audit(table.files[1])
+    assert final.ok and [v.honest for v in final.verdicts] == [True, True]

@@ -33,6 +33,7 @@ from p2p_burgundy.net.events import (
     EntryRejected,
     Equivocation,
     GameOver,
+    HandedOver,
     Rejection,
     TurnApplied,
     Waiting,
@@ -462,6 +463,33 @@ def test_equivocation_is_proven_to_every_honest_peer() -> None:
     later = sign_entry(table.ids[cheat], table.game_id, first.seq + 1, first.id, Kind.CHAT, ["hi"])
     table.deliver(honest[2], entry_message(later.raw), cheat)
     assert snapshot(table.sessions[honest[2]]) == before
+
+
+def test_an_equivocating_seat_has_no_say_in_a_hand_over_after_its_fork() -> None:
+    """From the slot it signed two bodies for, a seat's say in hand-overs ends as at a RESIGN
+    there: a peer accepts nothing more from it, so it could never agree, and the game would
+    otherwise wait for its vote for good (docs/protocol.md, "Equivocation")."""
+    table = Table(3, seed=7)
+    table.play(turns=7)
+    table.paused = True
+    table.pump()
+    honest = table.sessions[0]
+    mover = honest.state.to_move
+    assert honest.state.chance is None and mover is not None and mover != 0
+    cheat = 3 - mover  # the third seat
+    first = next_entry(table, cheat, Kind.CHAT, ["one"])
+    second = next_entry(table, cheat, Kind.CHAT, ["two"])
+    table.offline = {mover, cheat}  # the mover is gone; the cheat shows peer 0 both bodies
+    table.deliver(0, entry_message(first.raw), cheat)
+    step = honest.step
+    table.deliver(0, entry_message(second.raw), cheat)
+    assert cheat in honest.faulty
+    honest.agree_seat_to_bot(mover)
+    table.flush(0)
+    assert honest.forfeits == {mover: step}  # peer 0's agreement alone hands the mover over
+    event = table.of_type(0, HandedOver)[-1]
+    assert (event.seats, event.step) == ((mover,), step)
+    assert [p.check.value for p in audit(table.files[0]).problems] == ["equivocation"]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

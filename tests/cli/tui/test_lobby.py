@@ -388,7 +388,7 @@ def test_a_gone_player_can_be_handed_to_a_bot_after_a_question() -> None:
     assert model.confirm is not None and model.confirm.question.startswith(
         "Let a bot play Ann's seat from now on? Every other player must agree.")
     assert dispatch(model, "n") is None and table.given == []
-    for page in ("l", "S", "i", "?"):  # over a page opened while waiting: B first, and works
+    for page in ("l", "S", "i", "?", "O"):  # over a page opened while waiting: B first, works
         dispatch(model, page)
         assert model.context() != Context.WAIT
         assert footer_keys(model)[0] == ("B", "let a bot play"), page
@@ -455,13 +455,13 @@ def test_the_host_page_names_each_setting_s_key_beside_it_and_its_help_lists_the
     model = LobbyModel("Ann", "red", FP[0], page=Page.HOST)
     assert " ".join(screen(model)[-1].split()) == "Enter open Esc back q quit ? help"
     body = "\n".join(screen(model))
-    for beside in ("(2 3 4, or Left/Right)", "(e switches", "(t switches", "(w switches",
-                   "Space switches, m: all or none"):
+    for beside in ("(2 3 4, or Left/Right)", "(e switches", "(t switches", "(c switches",
+                   "(w switches", "Space switches, m: all or none"):
         assert beside in body
     dispatch_lobby(model, "?")
     keys = " ".join(" ".join(line for line in screen(model) if line.startswith(("Keys", " "))
                              ).split())
-    assert ("Keys: Enter open, 2 players, e edition, t hints, w web, Space module, m all, "
+    assert ("Keys: Enter open, 2 players, e edition, t hints, c clock, w web, Space module, m all, "
             "Esc back, q quit, ? help") in keys
 
 

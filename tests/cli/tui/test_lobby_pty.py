@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgpack
 import pytest
 
 from p2p_burgundy.cli.main import main
@@ -481,3 +482,35 @@ def test_the_host_page_switches_each_module_on_its_own(tmp_path: Path) -> None:
         assert "With inns, trade-routes" in screen
         term.press("q")
         assert term.wait_exit() == 0
+
+
+@pytest.mark.slow
+def test_a_game_clock_on_the_status_line_and_a_player_out_of_time_handed_over(
+        tmp_path: Path) -> None:
+    robo = tmp_path / "robo"
+    with burgundy(tmp_path / "me", "host", "--players", "2", "--name", "Hana", *OFF_LAN,
+                  "--clock", "0.1+1") as term:
+        screen = term.wait_for("Others join at 127.0.0.1:")
+        assert "A clock of 0.1 min each + 1 s a turn" in screen  # everyone sees the rule
+        port = re.search(r"Others join at 127\.0\.0\.1:(\d+)", screen).group(1)  # type: ignore[union-attr]
+        with headless_bot(robo, f"127.0.0.1:{port}", "--name", "Robo", *OFF_LAN) as bot:
+            term.wait_for("s starts the game", 20)
+            term.press("s")
+            term.wait_for("use die 1", 20)  # our turn: our clock runs, Robo's does not
+            status = term.screen.display[0]
+            assert re.search(r"\| >P1 0:0[1-6] P2 0:0[5-9] \|", status), status
+            # No key: our 6 seconds run out, and Robo's bot hands our seat to the stand-in
+            # (the game then goes on fast: the clocks are gone with it by the time it is
+            # over).
+            assert term.wait_until(lambda: re.search(r"\| >P1 0:0[0-2] ",
+                                                     term.screen.display[0]) is not None,
+                                   10), term.text
+            term.wait_for("the other players handed your seat to a bot", 20)
+            assert ">P1" not in term.screen.display[0]
+            bot_said(robo, r"game over", bot, timeout=60)
+        term.press("q")
+        assert term.wait_exit() == 0
+    # The clock as Hana's computer measured it is kept beside the game, for --resume.
+    game = next((tmp_path / "me" / "games").glob("*.game"))
+    used, out = msgpack.unpackb(game.with_suffix(".clock").read_bytes())
+    assert used[0] >= 5.0 and out in ([], [0]) and len(used) == 2  # out: which clock first

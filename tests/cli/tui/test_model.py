@@ -239,27 +239,77 @@ def test_what_the_others_changed_is_marked_until_we_choose() -> None:
     assert wide[4][43:].startswith("3: Ck3  *---   Shp")
     cy = wide.index(next(line for line in wide if line[84:].startswith("P3 Cy: 15 VP")))
     assert "Twr *" in wide[cy + 3]
-    # M steps through the others, each on their estate with what they did marked.
-    from p2p_burgundy.cli.tui.app import dispatch
-
-    assert dispatch(model, "M") is None and model.view_seat == 0
-    assert model.message == "Since your last turn P1 Ann took workers (+0 VP). M: the " \
-        "next player."
-    dispatch(model, "M")
-    assert model.view_seat == 2
-    assert model.message == "Since your last turn P3 Cy took Twr, placed Twr (+15 VP). M: " \
-        "the next player."
-    narrow = render(model, compute_layout(80, 24), footer_keys(model)).text()
-    assert narrow[1].startswith("P3 Cy's estate")
-    assert narrow[4].startswith("    A5    A4   *Twr   K1")  # the space Cy built on, marked
-    dispatch(model, "M")
-    assert model.view_seat == 0
     model.next_view()  # looking around keeps the marks
     model.hotkey("1")  # choosing clears them
     assert model.changes == frozenset()
     assert footer_keys(model)[-1] == ("M", "meanwhile")  # back in its place
     screen = "".join(render(model, compute_layout(120, 40), footer_keys(model)).text())
     assert "*---" not in screen and "Twr *" not in screen
+
+
+def test_m_steps_through_each_action_of_the_others_on_their_estates() -> None:
+    from p2p_burgundy.cli.tui.app import dispatch, footer_keys
+    from p2p_burgundy.cli.tui.layout import compute_layout
+    from p2p_burgundy.cli.tui.render import render
+    from p2p_burgundy.cli.tui.table import EntryKind
+
+    table = LocalTable.new("Ann", bots=2, seed=3)
+    model = Model(table)
+    table.poll()
+    model.refresh()
+    for key in "1w2w":  # workers with both dice
+        dispatch(model, key)
+    submit = dispatch(model, "e")
+    assert isinstance(submit, Submit)
+    table.submit_turn(submit.actions)
+    model.turn_sent()
+    mark = model.mark
+    while table.state.to_move != 0:  # both bots play
+        table.poll()
+    model.refresh()
+    # Each frame is one action of a bot, with the log's sentence for it (the end of a turn
+    # carries what it set off), so together they are the log since our turn, chance aside.
+    said = [e.text for e in table.history[mark:] if e.kind != EntryKind.CHANCE]
+    dispatch(model, "M")
+    assert model.context() == Context.CATCH_UP
+    frames = model.catching
+    assert " ".join(f.text for f in frames) == " ".join(said)
+    assert [f.seat for f in frames] == [1] * 3 + [2] * 5
+    assert frames[0].text == "Bot 1 took Twr (watchtower) from depot 3 with a 4 (-1 worker)."
+    assert frames[0].changes == {("storage", 1, 0), ("depot", 3, 1)}
+    assert frames[4].text == "Bot 2's warehouse sold 3 x goods 2 (violet) (+1 silverling; " \
+        "+9 VP for sales)."
+    assert frames[4].changes == {("goods", 2, 0)}
+    assert model.view_seat == 1 and model.state is frames[0].state
+    assert model.message == "P2 Bot 1: action 1 of 8 since your turn."
+    screen = render(model, compute_layout(80, 24), footer_keys(model)).text()
+    assert screen[1].startswith("P2 Bot 1's estate")
+    assert screen[4].startswith("    A5    A4    B3    K1")  # B3 still empty
+    assert screen[9].startswith("Storage*: 1 Twr")
+    assert screen[14].startswith("Since your last turn: 1 of 8")
+    assert screen[15].startswith("> Bot 1 took Twr (watchtower) from depot 3")
+    assert screen[23].startswith(" M next  Left previous  Esc back")
+    dispatch(model, "KEY_LEFT")  # no further back than the first
+    assert model.catch_index == 0
+    for index in range(1, 8):
+        dispatch(model, "M")
+        assert model.catch_index == index and model.view_seat == frames[index].seat
+    assert model.state is frames[-1].state  # the last: the game as it stands
+    dispatch(model, "M")  # past the last: back to our turn, on our estate
+    assert model.context() == Context.PLAY and model.view_seat == 0
+    assert model.state is model.draft.state  # type: ignore[union-attr]
+    dispatch(model, "M")
+    dispatch(model, "^[")
+    assert model.overlay is None and model.catching == []
+
+
+def test_m_before_anyone_else_played_says_so() -> None:
+    table = FixedTable(started(2), ["Ann", "Bea"], 0)
+    model = Model(table)
+    model.catch_up()
+    assert model.overlay is None
+    assert model.message == "Nothing to catch up on: nobody else has played since your last " \
+        "turn."
 
 
 def test_a_hint_shows_the_bots_choices_as_keys_and_enter_makes_them() -> None:

@@ -20,6 +20,7 @@ from p2p_burgundy.cli.replay import ReplayError, load_game
 from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.cli.tui.app import dispatch, footer_keys
 from p2p_burgundy.cli.tui.describe import describe_chance
+from p2p_burgundy.cli.tui.draft import catch_up_frames
 from p2p_burgundy.cli.tui.layout import compute_layout
 from p2p_burgundy.cli.tui.model import Context, Model
 from p2p_burgundy.cli.tui.render import render
@@ -31,12 +32,12 @@ from p2p_burgundy.cli.tui.table import (
     chance_lines,
     turn_lines,
 )
-from p2p_burgundy.config import Setup
+from p2p_burgundy.config import Setup, TimeControl
 from p2p_burgundy.net import peer as peer_module
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.contents import Reveal
 from p2p_burgundy.net.events import ChanceResolved
-from p2p_burgundy.net.log import FILE_MAGIC, GameFile, Kind, decode_entry, read_records
+from p2p_burgundy.net.log import FILE_MAGIC, GameFile, Kind, decode_entry, read_records, sign_entry
 from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
 
@@ -86,6 +87,20 @@ def test_a_network_game_logs_exactly_what_its_replay_shows(finished: tuple[NetTa
     report = audit_file(path.read_bytes())
     assert report.final_hash == state_hash(replay.state) == state_hash(table.state)
     assert report.table_code == table.table_code
+
+
+def test_the_catch_up_of_a_network_game_says_what_its_log_says(
+        finished: tuple[NetTable, Path]) -> None:
+    table, _ = finished
+    assert table.steps[-1].state is table.state
+    frames = catch_up_frames(table.steps, 0, table.names)
+    # The bots' actions after Ann's last turn, one frame each, with the log's sentences.
+    last = max(i for i, entry in enumerate(table.history) if entry.seat == 0
+               and entry.kind == EntryKind.ACTION)
+    said = [entry.text for entry in table.history[last + 1:] if entry.kind != EntryKind.CHANCE]
+    assert frames and {f.seat for f in frames} <= {1, 2}
+    assert " ".join(f.text for f in frames) == " ".join(said)
+    assert state_hash(frames[-1].state) == state_hash(table.state)
 
 
 def test_a_game_file_that_holds_no_game_cannot_be_replayed(tmp_path: Path,
@@ -207,19 +222,48 @@ def test_the_secret_experts_set_up_is_played_through_the_table(tmp_path: Path) -
     assert kinds.count("CHOICE_COMMIT") == 2 and kinds.count("CHOICE_REVEAL") == 2
 
 
-def test_hints_allowed_by_the_host_are_in_every_players_config(
+def test_hints_and_the_clock_the_host_chose_are_in_every_players_config(
         tmp_path: Path, threads: list[PeerThread]) -> None:
     host = open_lobby(threads, tmp_path / "host")
-    host.host(2, "Hana", "red", hints=True)
+    host.host(2, "Hana", "red", hints=True, clock=TimeControl(900, 10))
     joiner = open_lobby(threads, tmp_path / "joiner")
     joiner.join(host.address, "Jo", "blue")
     wait_until(joiner.thread, lambda: (config := at(joiner).config) is not None and config.hints,
                what="the joiner to see the table's rules")
+    assert at(joiner).config.clock == TimeControl(900, 10)  # type: ignore[union-attr]
     joiner.set_me("Jo", "blue", True)
     wait_until(host.thread, lambda: at(host).can_start, what="the joiner ready")
     host.start()
     wait_until(joiner.thread, lambda: joiner.game is not None, what="the start")
-    assert NetTable(joiner.thread).hints and NetTable(host.thread).hints
+    tables = NetTable(joiner.thread), NetTable(host.thread)
+    assert all(table.hints for table in tables)
+    for table in tables:  # nobody has decided anything yet: full time each
+        clocks = table.clocks
+        assert clocks is not None and clocks.left == (900.0, 900.0)
+
+
+def test_a_player_out_of_time_is_offered_to_a_bot_at_once_though_still_there(
+        tmp_path: Path, threads: list[PeerThread]) -> None:
+    host = open_lobby(threads, tmp_path / "host")
+    host.host(2, "Hana", "red", clock=TimeControl(3, 10))
+    joiner = open_lobby(threads, tmp_path / "joiner")
+    joiner.join(host.address, "Jo", "blue")
+    wait_until(joiner.thread, lambda: at(joiner).config is not None, what="the table's rules")
+    joiner.set_me("Jo", "blue", True)
+    wait_until(host.thread, lambda: at(host).can_start, what="the joiner ready")
+    host.start()
+    wait_until(host.thread, lambda: host.game is not None, what="the start")
+    table = NetTable(host.thread, gone_after=600)  # Jo's peer answers: never "gone" for that
+    said = "Jo's time is out: B lets a bot play that seat now."
+    play_until(host.thread, table, lambda: any(e.text == said for e in table.history),
+               "Jo's time to run out", timeout=30)
+    assert table.gone() == [1] and 1 not in table.snapshot.missing
+    assert table.waiting_for() == "waiting for Jo's turn (out of time)"
+    clocks = table.clocks
+    assert clocks is not None and clocks.left[1] == 0.0 and clocks.running == (1,)
+    table.seat_to_bot(1)  # the only other voter: the stand-in plays Jo's seat from here
+    play_until(host.thread, table, lambda: 1 in table.snapshot.forfeits, "the hand-over")
+    assert table.gone() == []
 
 
 def test_a_spectator_follows_the_game_read_only_to_the_same_end(
@@ -465,3 +509,33 @@ def test_the_table_names_a_withheld_reveal_and_then_what_it_would_have_drawn() -
     at = [h.text for h in net.history].index(said)
     assert net.history[at + 1:at + 1 + len(chance_lines(held.would_have, net.names))] == \
         chance_lines(held.would_have, net.names)  # type: ignore[arg-type]
+
+
+def test_the_table_names_a_misbehaving_seat_as_soon_as_its_peer_knows() -> None:
+    """Bob resigns, then signs a turn all the same: the table names him in the log and the
+    status line at once, in the middle of the game, and once only."""
+    table = Table(3, seed=22)
+    table.play(turns=5)
+    bob = table.sessions[1]
+    bob.resign()
+    table.flush(1)
+    table.pump()
+    watcher = Session(table.start)
+    for entry in [e for chain in table.sessions[0].chains for e in chain][1:]:
+        watcher.receive_entry(entry.raw)
+    snapshots = Snapshots(watcher)
+    peer = SimpleNamespace(snapshot=snapshots.take(()), game_file=SimpleNamespace(path=Path()))
+    net = NetTable(SimpleNamespace(peer=peer))  # type: ignore[arg-type]  # what it reads
+    net.poll()
+    assert not any("misbehaved" in h.text for h in net.history)
+    chain = bob.chains[1]
+    for number in (90, 91):  # anything but chat after a RESIGN breaks a rule
+        chain.append(sign_entry(table.ids[1], table.game_id, len(chain), chain[-1].id,
+                                Kind.TURN, [number, [[10]]]))
+        watcher.receive_entry(chain[-1].raw)
+    peer.snapshot = snapshots.take(())
+    events = net.poll()
+    said = [h.text for h in net.history if "misbehaved" in h.text]
+    assert len(said) == 1 and said[0].startswith("Bob misbehaved: Bob resigned (seq ")
+    assert [e for e in events if isinstance(e, Notice) and e.text == said[0]]
+    assert not net.snapshot.over

@@ -66,3 +66,45 @@ def test_no_color_draws_no_colour(tmp_path: Path) -> None:
         assert term.wait_exit() == 0
     assert set(colours.values()) == {"default"}
     assert {c.fg for c in cells} == {"default"} and {c.bg for c in cells} == {"default"}
+
+
+PYTE_NAMES = {curses_colour: name for curses_colour, name in enumerate(
+    ("black", "red", "green", "brown", "blue", "magenta", "cyan", "white"))}
+"""pyte's names of the 8 colours, by curses number (pyte calls yellow brown)."""
+
+
+def eight_colours(palette: str) -> dict[str, str]:
+    """What each colour letter's spaces show in ``palette`` on an 8-colour terminal."""
+    return {letter: PYTE_NAMES[number]
+            for letter, number in zip(COLOUR_LETTERS, TILE_COLOURS[palette][1], strict=True)}
+
+
+def test_the_palette_is_a_setting_changed_in_the_game_and_kept(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        assert space_colours(term) == eight_colours("standard")
+        term.press("O")
+        term.wait_for("Settings: kept for your next games too")
+        term.press("p")
+        term.wait_for("Kept for your next games.")
+        term.press("esc")
+        term.wait_until(lambda: "use die 1" in term.text
+                        and space_colours(term) == eight_colours("colour-blind"))
+        term.press("q")
+        assert term.wait_exit() == 0
+    assert '"palette": "colour-blind"' in (tmp_path / "settings.json").read_text()
+    with burgundy(tmp_path, *START) as term:  # the next game starts with it
+        term.wait_for("use die 1")
+        assert space_colours(term) == eight_colours("colour-blind")
+        term.press("q")
+        assert term.wait_exit() == 0
+    with burgundy(tmp_path, *START, env={"BURGUNDY_PALETTE": "high-contrast"}) as term:
+        term.wait_for("use die 1")  # the environment decides where it is set
+        assert space_colours(term) == eight_colours("high-contrast")
+        term.press("q")
+        assert term.wait_exit() == 0
+    with burgundy(tmp_path, *START, env={"NO_COLOR": "1"}) as term:
+        term.wait_for("use die 1")
+        assert set(space_colours(term).values()) == {"default"}
+        term.press("q")
+        assert term.wait_exit() == 0

@@ -80,6 +80,35 @@ def test_what_the_bot_changed_is_marked_when_our_turn_comes(tmp_path: Path) -> N
         assert not marked(), term.text
 
 
+def test_m_steps_through_what_each_bot_did_action_by_action_on_its_estate(tmp_path: Path
+                                                                          ) -> None:
+    with burgundy(tmp_path, "play", "--bots", "2", "--seed", "3", "--name", "Tess",
+                  "--bot-delay", "0") as term:
+        term.wait_for("use die 1")
+        term.press(*"1w2we")
+        term.wait_for("Your turn. Meanwhile")
+        term.press("M")
+        screen = term.wait_for("Since your last turn: 1 of 8")
+        assert term.screen.display[1].startswith("P2 Bot 1's estate")
+        assert "> Bot 1 took Twr (watchtower) from depot 3" in screen
+        assert "*---" in screen  # the depot slot it took from, marked
+        assert term.screen.display[23].startswith(" M next  Left previous  Esc back")
+        term.press("M")
+        screen = term.wait_for("Since your last turn: 2 of 8")
+        assert "*Twr" in term.screen.display[4]  # placed on B3, marked
+        term.press("M", "M")
+        screen = term.wait_for("Since your last turn: 4 of 8")
+        assert term.screen.display[1].startswith("P3 Bot 2's estate")
+        assert "> Bot 2 placed Wrh (warehouse) on B3" in screen
+        term.press("left")
+        term.wait_for("> Bot 1 ended the turn.")
+        term.press("esc")
+        term.wait_until(lambda: term.screen.display[1].startswith("Tess's estate")
+                        and "use die 1" in term.text)
+        term.press("q")
+        assert term.wait_exit() == 0
+
+
 def test_the_terminal_shows_exactly_what_render_draws(tmp_path: Path) -> None:
     """The same seed and keys in-process: after every key the pty screen equals the canvas
     (so curses' partial updates, scrolling included, leave nothing stale)."""

@@ -358,18 +358,51 @@ def test_a_hint_marks_what_it_picks_and_says_why_before_enter() -> None:
 
 
 def test_the_hint_level_marks_every_choice_the_cursor_only_or_nothing() -> None:
-    from p2p_burgundy.cli.tui.model import HintLevel
+    from p2p_burgundy.cli.tui.app import dispatch
+    from p2p_burgundy.cli.tui.model import ChangeSettings, HintLevel, Settings
 
     model = placing_model()
     assert screen_text(model)[4:7] == [  # all: both spaces on offer, the cursor's first
         "    A5    A4   >B3  < K1    B2    B3       3: Sh2   Wrh               (5)",
         " S6    S1    S2    Cas   S5    S4    S1    4: Shp   Twr",
         "    B2    B5    M4   [B3  ] B1    A2       5: Min   Kn20"]
-    model.hint_level = HintLevel.TARGETS
+    dispatch(model, "O")  # the settings page
+    assert screen_text(model)[3:5] == ["h  Hints:    all  targets  none",
+                                       "   every choice's target marked on the board; H asks "
+                                       "the bot"]
+    assert dispatch(model, "h") == ChangeSettings(Settings(HintLevel.TARGETS))
+    assert screen_text(model)[4] == "   only the target of the choice under the cursor marked"
+    dispatch(model, "^[")
     lines = screen_text(model)
     assert lines[4].startswith("    A5    A4   >B3  < K1") and "[" not in lines[6]
-    model.hint_level = HintLevel.NONE
+    dispatch(model, "O")
+    dispatch(model, "h")
+    dispatch(model, "O")  # O closes it too
+    assert model.hint_level == HintLevel.NONE and model.overlay is None
     lines = screen_text(model)
     assert lines[4].startswith("    A5    A4    B3    K1") and "[" not in lines[6]
     assert lines[15].startswith(">1 B3 (row 3, 3)")  # the choices are still listed
-    assert model.ask_hint() is None and model.message == "Hints are off: BURGUNDY_HINTS=none."
+    assert model.ask_hint() is None
+    assert model.message == "Hints are off in your settings (O changes them)."
+
+
+def test_the_status_line_shows_every_clock_and_whom_the_table_waits_for_uncut() -> None:
+    from p2p_burgundy.cli.tui.render import status_line
+    from p2p_burgundy.cli.tui.table import Clocks
+
+    class ClockedTable(FixedTable):
+        clocks = Clocks((2700.0, 1.2, 59.0, 0.0), (1,))
+
+        def waiting_for(self) -> str | None:
+            return "waiting for Bartholomew's turn (not heard from)"
+
+    names = ["Annabelle", "Bartholomew", "Cy", "Dorothea"]
+    for my_seat in (0, None):  # a player, and a spectator (whose figures need a name)
+        model = Model(ClockedTable(started(4), names, my_seat))
+        model.refresh()
+        lines = {width: text(status_line(model, width)) for width in (80, 132)}
+        for width, line in lines.items():
+            assert len(line) == width and "~" not in line, line
+            assert "| P1 45:00 >P2 0:02 P3 0:59 P4 0:00 |" in line, line
+        assert "| waiting for P2 |" in lines[80]  # the seat's tag where the sentence is long
+        assert "waiting for Bartholomew's turn (not heard from) |" in lines[132]

@@ -5,7 +5,7 @@ chromedriver (no browser is downloaded). A live 4-bot game on loopback, watched 
 ``burgundy replay GAMEFILE --web`` of that game steps by action, turn and round.
 
 Skipped, with the reason, where chromium, chromedriver or selenium is missing
-(``tools/install_browser.sh`` installs them where apt-get can).
+(``tools/install_test_tools.sh`` installs them where apt-get can).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ TV, TV_4K, PHONE = (1920, 1080), (3840, 2160), (390, 844)
 selenium = pytest.importorskip("selenium", reason="selenium is not installed (pip install "
                                                   "-e '.[test]')")
 if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-    pytest.skip(f"no {CHROMIUM} or {CHROMEDRIVER} (tools/install_browser.sh installs Debian's "
+    pytest.skip(f"no {CHROMIUM} or {CHROMEDRIVER} (tools/install_test_tools.sh installs Debian's "
                 "chromium and chromium-driver)", allow_module_level=True)
 
 from selenium import webdriver  # noqa: E402  # only once it is known to be there

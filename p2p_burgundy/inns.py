@@ -1,0 +1,126 @@
+"""The inns module as an engine module: an inn comes out beside the black depot each phase,
+bought there as a tile of the black depot is (``Buy(INN_DEPOT, 0)``); it goes on a space of
+any colour, one inn an area, and an area with an inn scores as one size bigger.
+
+>>> from p2p_burgundy import GameConfig, new_game
+>>> bought_tile(new_game(GameConfig(players=2)), Buy(INN_DEPOT, 0)) == Tile.INN
+True
+"""
+
+from __future__ import annotations
+
+from .actions import BUY, Action, Buy
+from .config import GameConfig, Module
+from .estate import Estate, bits
+from .rules import (
+    _K6,
+    PURCHASE_PRICE,
+    EngineModule,
+    _buy,
+    _can_pay_workers,
+    _store,
+    _Turn,
+    pay_purchase,
+)
+from .state import GameState, ModulePart, PlayerState, Step
+from .tiles import MODULE_TILES, Tile
+
+INN_DEPOT = 7  # Buy(7, 0) buys the top inn beside the black depot
+INN_SUPPLY = max(MODULE_TILES[Module.INNS.value])  # the inns' stack in GameState.supplies
+_INN = int(Tile.INN)
+
+
+class InnsPart(ModulePart, name="inns"):
+    """How many inns lie stacked beside the black depot."""
+
+    __slots__ = ("inns",)
+    inns: int
+
+    @classmethod
+    def start(cls, config: GameConfig) -> InnsPart:
+        part = cls()
+        part.inns = 0
+        return part
+
+
+def bought_tile(state: GameState, action: Buy) -> int:
+    """The tile ``action`` would buy: a depot's tile, or an inn from beside the black depot."""
+    if action.depot == INN_DEPOT:
+        return _INN
+    return state.depots[action.depot][action.slot]
+
+
+def _inn_comes_out(state: GameState) -> None:
+    """Each phase, one inn from the stack beside the black depot (they are all alike: no
+    draw)."""
+    if state.supplies[INN_SUPPLY]:
+        supplies = list(state.supplies)
+        supplies[INN_SUPPLY] = supplies[INN_SUPPLY][:-1]
+        state.supplies = tuple(supplies)
+        state.changed(InnsPart.name).inns += 1
+
+
+def _inn_purchases(state: GameState, p: PlayerState) -> list[Action]:
+    """The top inn, paid as a depot's tile is (after the depots' purchases)."""
+    if p.bought or not state.modules["inns"].inns:
+        return []
+    silver = p.silver >= PURCHASE_PRICE
+    workers = bool(p.knowledge & _K6) and _can_pay_workers(state, p)
+    if silver and workers:
+        return list(BUY[INN_DEPOT][0])
+    if silver or workers:
+        return [BUY[INN_DEPOT][0][0 if silver else 1]]
+    return []
+
+
+def _buy_inn(turn: _Turn, action: Buy, arg: int) -> None:
+    """A purchase: the top inn (depot 7), or a depot's tile as in the base game."""
+    if action.depot != INN_DEPOT:
+        _buy(turn, action, arg)
+        return
+    if turn.p.bought:
+        raise turn.fail(action, "you already bought a tile this turn")
+    if not turn.old.modules["inns"].inns or action.slot != 0:
+        raise turn.fail(action, "no inn lies beside the black depot (Buy(7, 0) buys the top "
+                                "inn)")
+    pay_purchase(turn, action)
+    turn.new.changed(InnsPart.name).inns -= 1
+    _store(turn, _INN)
+
+
+def _without_inn_areas(board: Estate, p: PlayerState, mask: int) -> int:
+    """The spaces of ``mask`` whose area holds no inn yet (at most one inn per area)."""
+    estate = p.estate
+    if _INN not in estate:
+        return mask
+    for s in bits(p.occupied):
+        if estate[s] == _INN:
+            mask &= ~board.regions[board.region_of[s]].mask
+    return mask
+
+
+def _area_size(board: Estate, p: PlayerState, space: int) -> int:
+    """The size ``space``'s area scores as: its spaces, one more with an inn in it."""
+    region = board.regions[board.region_of[space]]
+    if any(p.estate[s] == _INN for s in bits(region.mask)):
+        return region.size + 1
+    return region.size
+
+
+def _plays(config: GameConfig) -> bool:
+    return Module.INNS in config.modules
+
+
+INNS = EngineModule(
+    name=Module.INNS.value,
+    description="an inn a phase beside the black depot, bought as its tiles are: it goes on "
+                "any colour, one an area, and its area scores as one size bigger",
+    plays=_plays,
+    handlers=((Step.TURN, Buy, _buy_inn),),
+    tiles=(Tile.INN,),
+    part=InnsPart,
+    phase_setup=_inn_comes_out,
+    turn_choices=_inn_purchases,
+    tile_spaces=((_INN, _without_inn_areas, "already has an inn (one inn per area)"),),
+    area_size=_area_size,
+)
