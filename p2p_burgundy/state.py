@@ -383,11 +383,12 @@ class GameState:
 
     def bridge_order(self) -> tuple[int, ...]:
         """The seats as they stand on the bridge now, furthest along first (the next
-        round's turn order); the owner of monastery #27 is on top of any stack."""
-        top = -1
+        round's turn order); the owner of monastery #27 is on top of any stack (in the team
+        game, both players of its team: the duchy's tiles are the team's)."""
+        top = 0
         for seat, p in enumerate(self.players):
             if p.knowledge >> 27 & 1:
-                top = seat
+                top |= 1 << seat
         return bridge_order(self.track, top)
 
     def player(self, seat: int) -> PlayerState:

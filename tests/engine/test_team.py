@@ -393,3 +393,12 @@ def test_a_team_board_may_print_a_choice_of_castle_spaces_and_each_team_chooses_
                            ({"start_spaces": (14,) * 4}, "not on B3 (half 1, row 3, 6)")]:
         with pytest.raises(ConfigError, match=re.escape(phrase)):
             GameConfig(4, E2019, estates=("12b",) * 4, custom=(board,), teams=TEAMS, **kwargs)
+
+
+def test_monastery_27_puts_both_pieces_of_its_team_on_top_of_their_stack():
+    state = team_game(modules=(Module.EXTRA_TILES,))
+    for seat in (0, 2):  # the duchy is the team's: its #27 counts for both players
+        state = with_seat(state, seat, knowledge=state.players[seat].knowledge | 1 << 27)
+    state = state.clone()
+    state.track = ((2, 1), (2, 4), (2, 0), (2, 3))  # one stack, B1 and B2 placed last
+    assert state.bridge_order() == (0, 2, 1, 3)
