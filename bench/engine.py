@@ -26,12 +26,20 @@ With ``--modules`` every game (timed and sampled) is a 2019 game with every expa
 on; ``--solo`` plays the solo game instead (its figures keep their names: the "2p" games are
 solo games, and the "4p" games half as many more).
 
+With ``--callgrind`` nothing is timed: each engine plays ``--games`` 2p and half as many 4p
+games (seeded, so the same games while the rules agree) under ``valgrind --tool=callgrind``
+after a 2p and a 4p game to warm up (the imports, the variant's tables, the memos), and once
+with only the warm-up; the figure is the instructions the games took, which other load does
+not change: the ratio of the revision's count to this tree's (above 1: this tree executes
+fewer instructions).
+
 Run from the repository root::
 
     python bench/engine.py --against main      # figures in docs/performance.md
     python bench/engine.py --rounds 4          # quicker, noisier (against HEAD)
     python bench/engine.py --detail            # and the replayed calls by kind
     python bench/engine.py --against main --modules   # every module on
+    python bench/engine.py --against main --callgrind --games 10   # instructions, not time
 """
 
 from __future__ import annotations
@@ -196,6 +204,42 @@ def serve(tree: str, game: str) -> None:
         print(json.dumps(worker.run(round_, games, bool(detail))), flush=True)
 
 
+def count(tree: str, game: str, games: int) -> None:
+    """Play the --callgrind games with the engine found in ``tree`` (under valgrind)."""
+    sys.path.insert(0, tree)
+    import p2p_burgundy
+
+    where = Path(p2p_burgundy.__file__).resolve().parent.parent
+    if where != Path(tree).resolve():
+        raise SystemExit(f"imported the engine from {where}, not {tree}")
+    worker = Worker.__new__(Worker)  # no sample: only the games
+    worker.e, worker.game = p2p_burgundy, game
+    warm_up = random.Random(1)
+    for players in (2, 4):
+        worker.play(players, warm_up)
+    rng = random.Random(0)
+    for players, many in ((2, games), (4, games // 2)):
+        for _ in range(many):
+            worker.play(players, rng)
+
+
+def instructions(tree: Path, game: str, games: int) -> int:
+    """The instructions ``games`` --callgrind games take with the engine in ``tree``: a
+    callgrind run with them less one with only the warm-up."""
+    totals = []
+    for many in (games, 0):
+        with tempfile.TemporaryDirectory(prefix="bench-callgrind-") as out:
+            file = Path(out) / "callgrind.out"
+            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={file}",
+                            sys.executable, __file__, "--count", str(tree), "--game", game,
+                            "--games", str(many)],
+                           cwd=tree, check=True, capture_output=True,
+                           env=dict(os.environ, PYTHONHASHSEED="0"))
+            totals.append(next(int(line.split()[1]) for line in file.read_text().splitlines()
+                               if line.startswith(("summary:", "totals:"))))
+    return totals[0] - totals[1]
+
+
 # --- the parent: extracts the revision, alternates the workers, reports ratios ----------------
 
 class _Process:
@@ -268,13 +312,28 @@ def main(argv: list[str] | None = None) -> int:
     games.add_argument("--solo", dest="game", action="store_const", const="solo",
                        help="play the solo game")
     games.add_argument("--game", choices=("base", "modules", "solo"), help=argparse.SUPPRESS)
+    parser.add_argument("--callgrind", action="store_true",
+                        help="count instructions under valgrind instead of timing")
     parser.add_argument("--serve", metavar="TREE", help=argparse.SUPPRESS)
+    parser.add_argument("--count", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
         serve(args.serve, args.game)
         return 0
+    if args.count:
+        count(args.count, args.game, args.games)
+        return 0
     if args.rounds < 1 or args.games < 1:
         parser.error("--rounds and --games must be at least 1")
+    if args.callgrind:
+        with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
+            commit = extract(args.against, Path(tmp))
+            mine, theirs = (instructions(tree, args.game, args.games)
+                            for tree in (ROOT, Path(tmp)))
+        print(f"{args.game} games, {args.games} 2p + {args.games // 2} 4p, instructions "
+              f"(callgrind): this tree {mine:,}, {args.against} ({commit}) {theirs:,}: "
+              f"{theirs / mine:.3f}x")
+        return 0
 
     with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
         commit = extract(args.against, Path(tmp))

@@ -11,8 +11,9 @@ Each game runs in a fresh worker process, on this tree or on the tree of the git
 ``--against`` (extracted with ``git archive`` and laid out as it installs); the flooder is
 this tree's for both. A round plays every condition on both trees, the trees in turn (ABBA
 over the rounds), so the machine's load falls on all alike; a figure is the median over the
-rounds. The flooder runs at ``nice --nice`` (19 by default): an attacker's CPU is on another
-machine, and here it would otherwise take its share of the two CPUs from the game.
+rounds, each round's game against the same tree's game without a flood in that round. The
+flooder runs at ``nice --nice`` (0 by default: a niced flooder may not reach its rates on a
+busy machine; the control condition shows what its share of the CPUs costs the game).
 Reported apart: how many forged datagrams a second really reached the host during the game
 (the flooder, a Python process, may not reach its rate), what the host's kernel dropped
 (``/proc/net/udp``, the socket's drops: a full receive buffer), the worker's CPU time (both
@@ -149,14 +150,17 @@ def run_worker(tree: Path, home: Path, rate: int, seed: int, nice: int) -> dict[
 
 
 def report(runs: list[dict[str, float]], calm: list[dict[str, float]]) -> str:
-    """One condition's line: medians over the rounds, against the same tree's games without
-    a flood (``calm``, round by round for the CPU each forged datagram cost)."""
-    seconds, cpu, base, base_cpu = (statistics.median(r[k] for r in rs) for rs, k in (
-        (runs, "seconds"), (runs, "cpu"), (calm, "seconds"), (calm, "cpu")))
+    """One condition's line, against the same tree's games without a flood (``calm``), round
+    by round: the median of each round's ratio, the rounds' range in brackets (the machine's
+    load moves single games by tens of percent), and the medians of the figures."""
+    slower = sorted(r["seconds"] / c["seconds"] - 1 for r, c in zip(runs, calm, strict=True))
+    costlier = sorted(r["cpu"] / c["cpu"] - 1 for r, c in zip(runs, calm, strict=True))
     each = [(r["cpu"] - c["cpu"]) / (r["arrived_per_s"] * r["seconds"])
             for r, c in zip(runs, calm, strict=True) if r["arrived_per_s"]]
-    return (f"game {seconds:.2f} s ({(seconds / base - 1) * 100:+.0f}%), "
-            f"CPU {cpu:.2f} s ({(cpu / base_cpu - 1) * 100:+.0f}%"
+    return (f"game {statistics.median(slower) * 100:+.0f}% [{slower[0] * 100:+.0f}%.."
+            f"{slower[-1] * 100:+.0f}%] ({statistics.median(r['seconds'] for r in runs):.2f} s), "
+            f"CPU {statistics.median(costlier) * 100:+.0f}% "
+            f"({statistics.median(r['cpu'] for r in runs):.2f} s"
             + (f", {statistics.median(each) * 1e6:.1f} us a forged datagram" if each else "")
             + f"), arriving {statistics.median(r['arrived_per_s'] for r in runs):.0f}/s, "
             f"kernel drops {statistics.median(r['kernel_drops'] for r in runs):.0f}, "
@@ -199,8 +203,9 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"round {round_ + 1}, {name}, {label}: "
                           f"{json.dumps({k: round(v, 3) for k, v in figures.items()})}",
                           flush=True)
-    print(f"\nload average {os.getloadavg()[0]:.2f}; medians over {args.rounds} games each; "
-          "percentages against the same tree's game without a flood")
+    print(f"\nload average {os.getloadavg()[0]:.2f}; {args.rounds} games each; percentages: "
+          "each round's game against the same tree's game without a flood in that round, "
+          "median [range]")
     for name in ("this tree", commit):
         print(f"{name}:")
         for label, rate in CONDITIONS:

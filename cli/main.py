@@ -15,6 +15,7 @@ summary: 1 games, 2 players, edition 2011, seed 3, bots greedy,greedy
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import os
 import sys
@@ -259,6 +260,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     Output that cannot be written (a closed stdout, a full disk, a reader gone) is an error
     (exit code 1), never a traceback or a silent success."""
     _fill_closed_descriptors()
+    if sys.platform == "win32":  # the transport waits on its socket with add_reader, which
+        # Windows' default (proactor) event loop lacks
+        asyncio.set_event_loop_policy(asyncio.WindowsSelectorEventLoopPolicy())
     if sys.stdout is None:
         _complain("burgundy: standard output is closed (send it to a file or /dev/null)")
         return 1

@@ -66,6 +66,7 @@ from .tui.table import (
     GameStep,
     HistoryEntry,
     Notice,
+    Shown,
     StateChanged,
     TableEvent,
     chance_lines,
@@ -322,7 +323,7 @@ class LanLobby:
         return self.peer.snapshot
 
 
-class NetTable:
+class NetTable(Shown):
     """A :class:`~.tui.table.Table` over a peer's session, read through its snapshots.
 
     The peer thread changes the session; this table runs in the UI's thread, so it never
@@ -383,10 +384,6 @@ class NetTable:
         return self._snapshot
 
     @property
-    def names(self) -> list[str]:
-        return list(self._names)
-
-    @property
     def my_seat(self) -> int | None:
         """Our seat, or None when we watch: as a spectator, or once we resigned (a bot plays
         the seat and we only watch, here and when the game is opened again)."""
@@ -401,14 +398,6 @@ class NetTable:
         if choice is not None:
             return choice
         return self._steps[-1].state if self._steps else new_game(self._snapshot.config)
-
-    @property
-    def history(self) -> Sequence[HistoryEntry]:
-        return self._history
-
-    @property
-    def ended(self) -> str | None:
-        return self._ended
 
     @property
     def resignations(self) -> Sequence[str]:

@@ -1,11 +1,11 @@
-"""UDP transport: one unconnected non-blocking socket and a bounded receive queue.
+"""UDP transport: one unconnected non-blocking socket and two bounded receive queues.
 
 It only moves bytes: what gets decoded, and what may be sent where, is decided by the node
 (net/node.py, net/admission.py). Each time the socket becomes readable the transport drains
-it, up to :data:`READ_BATCH` datagrams, and after a burst it rests for :data:`REST` before
-it reads again: under a flood one wake-up of the event loop then serves dozens of datagrams
-instead of one (asyncio's own datagram transport reads one per wake-up, and the wake-up cost
-most of a dropped datagram's 10-15 µs). Each datagram meets
+it, up to :data:`READ_BATCH` datagrams: under a flood one wake-up of the event loop then
+serves every datagram that came meanwhile instead of one (asyncio's own datagram transport
+reads one per wake-up). Resting a millisecond after a burst, so that wake-ups would read
+more at a time, cost more than it saved (docs/performance.md). Each datagram meets
 :attr:`Transport.arrival` as it is read, before it is queued or any task wakes up for it: it
 is refused there, or queued with the players' datagrams, which are received first, or with
 everyone else's. Each queue holds :data:`MAX_QUEUE` datagrams; more are dropped, so a flood
@@ -33,15 +33,8 @@ log = logging.getLogger(__name__)
 MAX_QUEUE = 256  # datagrams waiting for the node in each queue; more are dropped
 READ_BATCH = 512
 """Datagrams read in one wake-up at most, so that a flood cannot keep the event loop (the
-players' timers and sends) waiting on its reading for long: about a millisecond of refusals."""
+players' timers and sends) waiting on its reading for long: a millisecond or two of refusals."""
 READ_SIZE = 65536  # any UDP datagram whole: the node's shape check drops the oversized
-BURST = 4
-"""Datagrams that make a drain a burst: the transport then rests for :data:`REST`."""
-REST = 0.001
-"""Seconds the transport stops reading after a burst. A wake-up of the event loop costs
-more than reading a datagram, and a flood at 20,000 a second wakes us every few datagrams;
-resting a millisecond lets the next wake-up read them by the score. Only a burst makes a
-player's datagram wait, a millisecond at most."""
 RECEIVE_BUFFER = 4 << 20
 """Bytes the kernel may hold for our socket (its default is about 200 KB): a flood's burst
 that outruns the receive loop then fills it, not the players' datagrams' place in it."""
@@ -65,7 +58,6 @@ class Transport:
         self._first: deque[tuple[bytes, Address]] = deque()  # the players' datagrams
         self._rest: deque[tuple[bytes, Address]] = deque()
         self._waiter: asyncio.Future[None] | None = None
-        self._resting: asyncio.TimerHandle | None = None  # until we read again, after a burst
         self.arrival: Callable[[bytes, Address], Arrival] = lambda data, source: Arrival.QUEUE
         """What to do with a datagram just read, before it is queued (the node's cheapest
         checks: :meth:`~p2p_burgundy.net.node.Node.arrival`)."""
@@ -118,28 +110,11 @@ class Transport:
 
     def close(self) -> None:
         if self._sock.fileno() >= 0:
-            if self._resting is not None:
-                self._resting.cancel()
             self._loop.remove_reader(self._sock.fileno())
             self._sock.close()
 
     def _read_ready(self) -> None:
-        """The socket is readable: drain it, and rest after a burst."""
-        if self._drain() >= BURST:
-            self._loop.remove_reader(self._sock.fileno())
-            self._resting = self._loop.call_later(REST, self._rested)
-
-    def _rested(self) -> None:
-        """Read what came while we rested; rest again after another burst, else wait for
-        the socket to be readable."""
-        if self._drain() >= BURST:
-            self._resting = self._loop.call_later(REST, self._rested)
-        else:
-            self._resting = None
-            self._loop.add_reader(self._sock.fileno(), self._read_ready)
-
-    def _drain(self) -> int:
-        """Read every datagram waiting, up to :data:`READ_BATCH`; how many were read."""
+        """The socket is readable: read every datagram waiting, up to :data:`READ_BATCH`."""
         recvfrom, arrival = self._sock.recvfrom, self.arrival
         read = 0
         while read < READ_BATCH:
@@ -162,7 +137,6 @@ class Transport:
         self.stats.received += read
         if self.queued and self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
-        return read
 
     def _send_failed(self, exc: OSError) -> None:
         self.stats.send_errors += 1

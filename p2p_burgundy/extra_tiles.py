@@ -86,5 +86,5 @@ EXTRA_TILES = EngineModule(
     ),
     tiles=(Tile.KNOWLEDGE_27, Tile.KNOWLEDGE_28, Tile.CRANE, Tile.GEESE),
     turn_choices=_buy_workers_choice,
-    tile_effect=_crane_placed,
+    tile_effects=((_CRANE, _crane_placed),),
 )

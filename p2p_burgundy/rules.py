@@ -566,8 +566,8 @@ def legal_actions(state: GameState) -> list[Action]:
         if step == _DIE_STEP:  # the commonest decision after the turn's
             return _action_choices(state, p, p.dice[arg], p.workers)
         rules = _BOUND[state.config.variant] or _bind(state.config)  # _rules, inline
-    elif (rules := _BOUND[state.config.variant] or _bind(state.config)).idle_step is None \
-            or (step := rules.idle_step(state)) == _TURN_STEP:
+    elif (idle := (rules := _BOUND[state.config.variant] or _bind(state.config)).idle_step) \
+            is None or not getattr(state.modules[idle[0]], idle[1]):
         actions: list[Action] = list(_DICE_LEFT[p.dice_used])
         if not p.bought and (p.silver >= PURCHASE_PRICE or p.knowledge & _K6):
             actions += _purchases(state, p)
@@ -577,7 +577,7 @@ def legal_actions(state: GameState) -> list[Action]:
             actions.append(END_TURN)
         return actions
     else:
-        arg = 0
+        step, arg = idle[2], 0
     choices = rules.choices[step]
     return choices(state, p, arg) if choices else []
 
@@ -664,7 +664,7 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
         if colour == _BEIGE:
             if not k & _K1 and tile in p.estate:
                 mask = _without_duplicate_buildings(board, p, tile, mask)
-        elif tile in tile_spaces:
+        elif tile_spaces and tile in tile_spaces:  # a module's tile (an empty dict is false)
             mask = tile_spaces[tile][0](board, p, mask)
         row = PLACE_TILE[i] if i < _PLACE_ROWS else [PlaceTile(i, s) for s in board.spaces]
         while mask:
@@ -850,10 +850,10 @@ def apply(state: GameState, action: Action) -> GameState:
     rules = _BOUND[state.config.variant] or _bind(state.config)  # _rules, inline: a hot path
     if state.pending:
         step, arg = state.pending[-1]
-    elif rules.idle_step is None:
+    elif (idle := rules.idle_step) is None or not getattr(state.modules[idle[0]], idle[1]):
         step, arg = _TURN_STEP, 0
     else:
-        step, arg = rules.idle_step(state), 0
+        step, arg = idle[2], 0
     run = rules.apply[step].get(type(action))
     if run is None:
         raise IllegalAction(f"{action!r}: not a choice now; {rules.expected[step]}")
@@ -937,7 +937,7 @@ def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
         unused = " and ".join(str(p.dice[i]) for i in (0, 1) if not p.dice_used >> i & 1)
         raise IllegalAction(f"{action!r}: use your {unused} first: a turn is one action per die")
     new = state.clone()  # the mover is unchanged; the round or phase may end below
-    rules = _rules(state.config)
+    rules = _BOUND[state.config.variant] or _bind(state.config)  # _rules, inline: a hot path
     for turn_ended in rules.turn_ended:
         turn_ended(new)
     new.turn += 1
@@ -1064,29 +1064,32 @@ def _pay_workers(turn: _Turn, action: Action, value: int, target: int, free: int
 _Number = Callable[[GameState, PlayerState, int], int]
 
 
-def _make_action_handler(number: _Number) -> dict[type[Action], _Handler]:
+def _make_action_handler(number: _Number | None) -> dict[type[Action], _Handler]:
     """Handlers for the four die actions with the number ``number(state, player, arg)`` of a
-    step (0: any number); workers change it."""
+    step (0: any number; None: the chosen die, ``arg``, written out: the hot path); workers
+    change it."""
 
     def take(turn: _Turn, action: TakeTile, arg: int) -> None:
         depot, slot = action.depot, action.slot
         if not (isinstance(depot, int) and 1 <= depot <= 6):
             raise turn.fail(action, "a die takes from numbered depots 1..6 only")
         _check_slot(turn, action, depot, slot)
-        _pay_workers(turn, action, number(turn.old, turn.p, arg), depot,
-                     1 if turn.p.knowledge & _K12 else 0)
+        value = turn.p.dice[arg] if number is None else number(turn.old, turn.p, arg)
+        _pay_workers(turn, action, value, depot, 1 if turn.p.knowledge & _K12 else 0)
         _store(turn, _take_from_depot(turn.new, depot, slot))
 
     def place(turn: _Turn, action: PlaceTile, arg: int) -> None:
         tile = _check_placement(turn, action)
         board = turn.old.boards[turn.seat]
         free = 1 if turn.p.knowledge & _FREE_PLACE_BIT[TILE_COLOUR[tile]] else 0
-        _pay_workers(turn, action, number(turn.old, turn.p, arg), board.dice[action.space], free)
+        value = turn.p.dice[arg] if number is None else number(turn.old, turn.p, arg)
+        _pay_workers(turn, action, value, board.dice[action.space], free)
         _place(turn, action.storage, action.space)
 
     def sell(turn: _Turn, action: SellGoods, arg: int) -> None:
         _check_goods(turn, action)
-        _pay_workers(turn, action, number(turn.old, turn.p, arg), action.goods, 0)
+        value = turn.p.dice[arg] if number is None else number(turn.old, turn.p, arg)
+        _pay_workers(turn, action, value, action.goods, 0)
         _sell(turn, action.goods)
 
     def workers(turn: _Turn, action: TakeWorkers, arg: int) -> None:
@@ -1131,7 +1134,7 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
             and not _without_duplicate_buildings(board, p, tile, 1 << space):
         raise turn.fail(action, f"that city already has a {tile_name(tile)} "
                                 "(knowledge #1 lifts this)")
-    if tile in rules.tile_spaces:
+    if rules.tile_spaces and tile in rules.tile_spaces:
         spaces, why = rules.tile_spaces[tile]
         if not spaces(board, p, 1 << space):
             raise turn.fail(action, f"the area of {board.label(space)} {why}")
@@ -1219,9 +1222,11 @@ def tile_effect(turn: _Turn, tile: int) -> None:
     """The effect of a tile placed (or of a building the crane copies): a module's
     ``tile_effect`` first, which may do it instead."""
     p = turn.p
-    for module_effect in turn.rules.tile_effect:
-        if module_effect(turn, tile):
-            return
+    effects = turn.rules.tile_effects
+    if effects:  # a module's effect of this tile, if any (an empty dict is false)
+        for module_effect in effects.get(tile, ()):
+            if module_effect(turn, tile):
+                return
     colour = TILE_COLOUR[tile]
     if colour == _BLUE:
         _advance_on_track(turn)
@@ -1411,8 +1416,14 @@ _HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
     (Step.CITY_HALL, Pass): _pass,
     (Step.CHOOSE_ESTATE, ChooseEstate): _choose_estate,
 }
-for _step, _number in ((Step.DIE, lambda state, p, die: p.dice[die]),
-                       (Step.FREE_ACTION, lambda state, p, _: 0)):
+
+
+def _any_number(state: GameState, p: PlayerState, arg: int) -> int:
+    """A castle's extra action: any number, so no worker is needed."""
+    return 0
+
+
+for _step, _number in ((Step.DIE, None), (Step.FREE_ACTION, _any_number)):
     for _cls, _handler in _make_action_handler(_number).items():
         _HANDLERS[(_step, _cls)] = _handler
 for _step in (Step.CARPENTER, Step.CHURCH, Step.MARKET):
@@ -1448,32 +1459,34 @@ class EngineModule:
     order), ``setup_drew(state)`` what it drew there, as a field of
     :class:`~p2p_burgundy.chance.SetupDraw` and its value; ``phase_setup`` after a phase's
     draws, ``round_setup`` after a round's dice and goods. The turn: ``turn_choices(state,
-    player)`` more choices of the TURN step (before EndTurn); ``idle_step(state)`` the step a
-    player faces with nothing pending (TURN, unless the module plays a turn of its own then: the
-    shields' phase end); ``turn_ended(state)`` on the state after EndTurn; ``won(player)`` ends
-    the game at the end of a turn. The phase end: ``phase_end(state)`` when the last round is
-    over, True if the module gives turns of the phase end (it then calls :func:`finish_phase`
-    after the last); ``phase_income(state, players)`` after the mines paid (the players are
-    fresh copies); ``final_scoring`` False for no end-game scoring, ``final_points(state, seat,
-    player)`` after the base game's. Placing: ``frontier(state, seat, player)`` the empty spaces
-    a tile may go on instead of those next to a tile; ``reach(board, occupied)`` the spaces a
-    tile may go on at all (besides colour and adjacency), and ``unreachable`` why another space
-    is refused (after its label); ``tile_spaces``: (tile, spaces(board, player, mask), why) for
-    a tile of its own that goes on fewer spaces (why: after "the area of <space>");
-    ``area_size(board, player, space)`` the size a completed area scores as; ``tile_placed(turn,
-    tile, space, occupied_before)`` after a tile scored its area and colour, before its effect;
+    player)`` more choices of the TURN step (before EndTurn); ``idle_step``: (part, field, step)
+    the step a player faces with nothing pending while that field of the module's part is not
+    empty (TURN otherwise: the shields' turn of the phase end, a test written out, no call);
+    ``turn_ended(state)`` on the state after EndTurn; ``won(player)`` ends the game at the end
+    of a turn. The phase end: ``phase_end(state)`` when the last round is over, True if the
+    module gives turns of the phase end (it then calls :func:`finish_phase` after the last);
+    ``phase_income(state, players)`` after the mines paid (the players are fresh copies);
+    ``final_scoring`` False for no end-game scoring, ``final_points(state, seat, player)`` after
+    the base game's. Placing: ``frontier(state, seat, player)`` the empty spaces a tile may go
+    on instead of those next to a tile; ``reach(board, occupied)`` the spaces a tile may go on
+    at all (besides colour and adjacency), and ``unreachable`` why another space is refused
+    (after its label); ``tile_spaces``: (tile, spaces(board, player, mask), why) for a tile of
+    its own that goes on fewer spaces (why: after "the area of <space>"); ``area_size(board,
+    player, space)`` the size a completed area scores as; ``tile_placed(turn, tile, space,
+    occupied_before)`` after a tile scored its area and colour, before its effect;
     ``colour_bonus`` (a colour completed, or all border posts joined) instead of its VP;
-    ``colour_bonus_scored(turn, points)`` after its VP; ``tile_effect(turn, tile)`` before a
-    tile's effect, True if it did the effect instead. Goods and workers: ``goods_types`` how
-    many goods types a player may hold; ``storage_unlimited(state, seat)`` whether a seat stores
-    more than three tiles; ``after_ship`` once a ship's goods are taken (or none lay anywhere);
-    ``knowledge_placed`` after a knowledge tile's number is recorded; ``goods_sold(turn, goods,
-    count)`` after a sale is scored; ``workers_gained(turn)`` after the mover gains workers;
-    ``store(turn, tile)`` instead of putting a tile taken into the mover's storage. The final
-    scoring: ``end_scorers(config)`` the seats it scores (instead of every seat). A hook that
-    replaces a rule (``idle_step``, ``phase_end``, ``frontier``, ``reach``, ``area_size``,
-    ``storage_unlimited``, ``won``, ``colour_bonus``, ``store``, ``end_scorers``) comes from one
-    module of a game at most; the others run in registry order.
+    ``colour_bonus_scored(turn, points)`` after its VP; ``tile_effects``: (tile, effect(turn,
+    tile)) before that tile's effect, True if it did the effect instead. Goods and workers:
+    ``goods_types`` how many goods types a player may hold; ``storage_unlimited(state, seat)``
+    whether a seat stores more than three tiles; ``after_ship`` once a ship's goods are taken
+    (or none lay anywhere); ``knowledge_placed`` after a knowledge tile's number is recorded;
+    ``goods_sold(turn, goods, count)`` after a sale is scored; ``workers_gained(turn)`` after
+    the mover gains workers; ``store(turn, tile)`` instead of putting a tile taken into the
+    mover's storage. The final scoring: ``end_scorers(config)`` the seats it scores (instead
+    of every seat). A hook that replaces a rule (``idle_step``, ``phase_end``, ``frontier``,
+    ``reach``, ``area_size``, ``storage_unlimited``, ``won``, ``colour_bonus``, ``store``,
+    ``end_scorers``) comes from one module of a game at most; the others run in registry
+    order.
 
     Every module is listed once, in :data:`p2p_burgundy.variants.ENGINE_MODULES`, where the
     client and the bots learn what each adds.
@@ -1495,7 +1508,7 @@ class EngineModule:
     phase_setup: Callable[[GameState], None] | None = None
     round_setup: Callable[[GameState], None] | None = None
     turn_choices: Callable[[GameState, PlayerState], list[Action]] | None = None
-    idle_step: Callable[[GameState], int] | None = None
+    idle_step: tuple[str, str, Step] | None = None
     turn_ended: Callable[[GameState], None] | None = None
     won: Callable[[PlayerState], bool] | None = None
     phase_end: Callable[[GameState], bool] | None = None
@@ -1510,7 +1523,7 @@ class EngineModule:
     tile_placed: Callable[[_Turn, int, int, int], None] | None = None
     colour_bonus: Callable[[_Turn], None] | None = None
     colour_bonus_scored: Callable[[_Turn, int], None] | None = None
-    tile_effect: Callable[[_Turn, int], bool] | None = None
+    tile_effects: tuple[tuple[int, Callable[[_Turn, int], bool]], ...] = ()
     goods_types: int = GOODS_SLOTS
     storage_unlimited: Callable[[GameState, int], bool] | None = None
     after_ship: Callable[[_Turn], None] | None = None
@@ -1533,7 +1546,8 @@ class _Rules:
                  "final_points",
                  "final_scoring", "frontier", "goods_sold", "goods_types", "idle_step",
                  "knowledge_placed", "parts", "phase_end", "phase_income", "phase_setup", "reach",
-                 "round_setup", "setup", "setup_drew", "storage_unlimited", "store", "tile_effect",
+                 "round_setup", "setup", "setup_drew", "storage_unlimited", "store",
+                 "tile_effects",
                  "tile_placed", "tile_spaces", "turn_choices", "turn_ended", "unreachable",
                  "won", "workers_gained")
 
@@ -1560,7 +1574,11 @@ class _Rules:
         self.colour_bonus = _one(m.colour_bonus for m in modules)
         self.colour_bonus_scored = tuple(
             m.colour_bonus_scored for m in modules if m.colour_bonus_scored)
-        self.tile_effect = tuple(m.tile_effect for m in modules if m.tile_effect)
+        tile_effects: dict[int, tuple[Callable[[_Turn, int], bool], ...]] = {}
+        for m in modules:
+            for tile, effect in m.tile_effects:
+                tile_effects[tile] = (*tile_effects.get(tile, ()), effect)
+        self.tile_effects = tile_effects
         self.goods_types = max((m.goods_types for m in modules), default=GOODS_SLOTS)
         self.storage_unlimited = _one(m.storage_unlimited for m in modules)
         self.store = _one(m.store for m in modules)
@@ -1658,8 +1676,10 @@ def asks(state: GameState) -> str:
 def idle_step(state: GameState) -> int:
     """The step the player to move faces with nothing pending: TURN, unless a module of the
     game plays a step of its own then (see :attr:`EngineModule.idle_step`)."""
-    rules = _BOUND[state.config.variant] or _bind(state.config)
-    return _TURN_STEP if rules.idle_step is None else rules.idle_step(state)
+    idle = (_BOUND[state.config.variant] or _bind(state.config)).idle_step
+    if idle is None or not getattr(state.modules[idle[0]], idle[1]):
+        return _TURN_STEP
+    return idle[2]
 
 
 def _rules(config: GameConfig) -> _Rules:

@@ -62,7 +62,7 @@ from .rules import (
 )
 from .scoring import REGION_VP, SALE_VP, Category, knowledge_points
 from .state import EMPTY, GameState, ModulePart, PlayerState, Step
-from .tiles import KNOWLEDGE_NUMBER, TILE_COLOUR, Colour, Tile
+from .tiles import KNOWLEDGE_NUMBER, TILE_COLOUR, TILE_COUNT, Colour, Tile
 
 SHIELD_COUNT = 18
 ALL_SHIELDS = sum(1 << n for n in range(1, SHIELD_COUNT + 1))
@@ -188,8 +188,7 @@ _PART = ShieldsPart.name
 # Shield bits (bit n = shield #n), as GameState.shields holds them.
 _S1, _S2, _S3, _S4, _S5, _S6, _S7, _S8, _S9 = (1 << n for n in range(1, 10))
 _S11, _S12, _S14, _S15, _S16, _S17, _S18 = (1 << n for n in (11, 12, 14, 15, 16, 17, 18))
-_TURN_STEP, _FREE_STEP, _DISCARD_STEP, _PHASE_END_STEP = (
-    Step.TURN, Step.FREE_ACTION, Step.DISCARD, Step.PHASE_END)
+_FREE_STEP, _DISCARD_STEP = Step.FREE_ACTION, Step.DISCARD
 _BLUE, _DARK_GREEN, _LIGHT_GREEN = map(int, (Colour.BLUE, Colour.DARK_GREEN, Colour.LIGHT_GREEN))
 _MINE = int(Tile.MINE)
 
@@ -334,11 +333,6 @@ def _discard_any(turn: _Turn, action: Discard, any_tile: int) -> None:
 
 def _phase_end_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     return [END_TURN]  # a turn of the phase end: its steps are done
-
-
-def _idle_step(state: GameState) -> int:
-    """A turn of the phase end is no TURN: nothing is bought or used in it."""
-    return _PHASE_END_STEP if state.modules[_PART].closing else _TURN_STEP
 
 
 def _end_phase(state: GameState) -> bool:
@@ -706,7 +700,7 @@ SHIELDS = EngineModule(
     setup=_draw_shields,
     setup_drew=_shields_drawn,
     turn_choices=_shield_turn_choices,
-    idle_step=_idle_step,
+    idle_step=(_PART, "closing", Step.PHASE_END),  # a turn of the phase end: no TURN
     turn_ended=_turn_ended,
     phase_end=_end_phase,
     phase_income=_phase_income,
@@ -714,7 +708,8 @@ SHIELDS = EngineModule(
     frontier=_frontier,
     tile_placed=_tile_placed,
     colour_bonus_scored=_colour_bonus_scored,
-    tile_effect=_tile_effect,
+    tile_effects=tuple((tile, _tile_effect) for tile in range(TILE_COUNT)
+                       if TILE_COLOUR[tile] in (_BLUE, _DARK_GREEN)),
     storage_unlimited=_storage_unlimited,
     knowledge_placed=_knowledge_placed,
     goods_sold=_goods_sold,

@@ -45,5 +45,5 @@ WHITE_CASTLES = EngineModule(
                    for cls, handler in _make_action_handler(_white_die).items()),
     tiles=(Tile.WHITE_CASTLE, Tile.KNOWLEDGE_29),
     crane_buildings=(Tile.WHITE_CASTLE,),
-    tile_effect=_white_castle_placed,
+    tile_effects=((_WHITE_CASTLE, _white_castle_placed),),
 )

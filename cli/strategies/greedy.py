@@ -25,10 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from p2p_burgundy import (
     Action,
     Discard,
+    Edition,
     GameState,
     PlayerState,
     SetDie,
@@ -66,6 +68,8 @@ _END_KNOWLEDGE = frozenset({15, *range(16, 27)})
 _ABILITY_BITS = sum(1 << n for n in range(1, 15))
 _END_BITS = sum(1 << n for n in _END_KNOWLEDGE)
 _K1, _K7, _K8 = 1 << 1, 1 << 7, 1 << 8
+_MINE = int(Tile.MINE)  # a plain int compares faster
+_EXTRA_ACTIONS = (int(Step.FREE_ACTION), int(Step.CITY_HALL))  # a castle's, a city hall's
 # by colour; none for the inn (any colour, inns module)
 _FREE_PLACE_BIT = (1 << 9, 1 << 10, 1 << 10, 1 << 11, 1 << 11, 1 << 11, 0)
 
@@ -107,16 +111,56 @@ TUNED_WEIGHTS = Weights(rounds_per_tile=3.375, colour=0.36, goods=0.36, die=1.8,
 160 with :data:`DEFAULT_WEIGHTS`. The ``mcts`` bot plays with them."""
 
 
-class _BoardInfo:
-    """Per-estate tables the value function reads (built once per estate)."""
+MEMO_LIMIT = 1 << 14
+"""Entries a memo table of :class:`Evaluator` holds before it is emptied: several searches'
+worth (one ``mcts`` search at ``--think 1`` adds a few thousand), at most about 10 MB."""
 
-    __slots__ = ("colour_masks", "die_masks", "region_of", "regions")
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _remember(memo: dict[K, V], key: K, value: V) -> V:
+    """Store ``value`` under ``key`` in ``memo`` (emptied first when full) and return it.
+
+    >>> memo: dict[int, int] = {}
+    >>> for n in range(MEMO_LIMIT + 1):
+    ...     _ = _remember(memo, n, n * n)
+    >>> memo
+    {16384: 268435456}
+    """
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+class _BoardInfo:
+    """Per-estate tables the value function reads (built once per estate), and what it has
+    worked out on this estate before: each memo table is keyed by every input of what it
+    holds (the search meets the same partial positions again and again)."""
+
+    __slots__ = ("colour_masks", "die_masks", "grey", "progress", "reach", "region_of",
+                 "regions", "rooms", "storage")
 
     def __init__(self, board: Estate) -> None:
         self.colour_masks = board.colour_masks
+        self.grey = board.colour_masks[Colour.GREY]
         self.die_masks = board.die_masks
         self.regions = tuple((r.mask, r.size) for r in board.regions)
         self.region_of = board.region_of
+        # (occupied, phase, rounds left, bonuses, bonuses taken, players) -> progress terms
+        self.progress: dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...], int],
+                            tuple[float, ...]] = {}
+        self.reach: dict[int, int] = {}  # occupied -> river_reach (the solo game)
+        self.rooms: dict[int, int] = {}  # room to grow -> colours with a space in it
+        self.storage: dict[_StorageKey, float] = {}  # see Evaluator._storage_value
+
+
+_KnowledgeKey = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+_StorageKey = tuple[tuple[int, ...], int, int, int, int, tuple[int, ...], int, int,
+                    tuple[int, ...]]
+"""Every input of the stored tiles' credit: storage, occupied, room to grow, knowledge,
+workers, dice left, rounds left, phase and estate."""
 
 
 def rounds_left(state: GameState) -> int:
@@ -131,23 +175,19 @@ def rounds_left(state: GameState) -> int:
     return (PHASES - 1 - state.phase) * ROUNDS + ROUNDS - state.round
 
 
-def _growth(state: GameState, seat: int) -> int:
-    """The empty spaces next to ``seat``'s tiles that a tile may go on (the solo game: other
-    regions only via the rivers)."""
-    p = state.players[seat]
-    if state.config.solo:
-        return p.frontier & river_reach(state.boards[seat], p.occupied)
-    return p.frontier
-
-
 class Evaluator:
-    """:func:`position_value` with its per-estate tables cached."""
+    """:func:`position_value` with its per-estate tables and what it worked out cached."""
 
-    __slots__ = ("_boards", "weights")
+    __slots__ = ("_boards", "_gains", "_knowledge", "weights")
 
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
         self._boards: dict[str, _BoardInfo] = {}
+        # (filled, size, rounds left, phase) -> _space_gains (a few thousand at most)
+        self._gains: dict[tuple[int, int, int, int], tuple[float, float]] = {}
+        # by edition (2011, 2019; an enum's hash is slow): (knowledge, sold, bonuses, estate)
+        # -> knowledge_points
+        self._knowledge: tuple[dict[_KnowledgeKey, int], dict[_KnowledgeKey, int]] = ({}, {})
 
     def _board(self, board: Estate) -> _BoardInfo:
         info = self._boards.get(board.id)
@@ -160,45 +200,48 @@ class Evaluator:
         team game the partner's points count as the seat's own (the team's fields, the same
         at both seats, count once)."""
         p = state.players[seat]
+        config = state.config
         vp: float = sum(p.breakdown)
-        partner = state.config.partner(seat)
+        partner = config.partner(seat)
         if partner != seat:
             vp += sum(state.players[partner].breakdown)
-        if state.config.solo:  # the solo game is won by filling the duchy: spaces first
+        if config.solo:  # the solo game is won by filling the duchy: spaces first
             vp += SOLO_SPACE * p.occupied.bit_count()
         if state.phase >= PHASES:
             return float(vp)
         w = self.weights
         info = self._board(state.boards[seat])
-        players = state.config.table_players
+        players = config.table_players
         phase = state.phase
         left = rounds_left(state)
         time = left / TOTAL_ROUNDS
         occ = p.occupied
         value = float(vp)
 
-        # Regions under way: credit by progress, while they can still be finished.
-        pot_bonus = PHASE_BONUS[min(phase + 1, PHASES - 1)]
-        for mask, size in info.regions:
-            k = (mask & occ).bit_count()
-            if k and k != size:
-                value += self._region_credit(k, size, left, pot_bonus)
-
-        # Colour bonuses still on offer.
-        taken = state.bonus_taken
-        for colour in range(6):
-            if p.bonuses[colour] or taken[colour] >= 2:
-                continue
-            cmask = info.colour_masks[colour]
-            share = (cmask & occ).bit_count() / cmask.bit_count()
-            value += w.colour * share * share * COLOUR_BONUS_VP[(players, taken[colour] + 1)]
+        # Regions under way and colour bonuses still on offer (added one by one, in the same
+        # order as ever: a sum in another order can differ in the last bit).
+        key = (occ, phase, left, p.bonuses, state.bonus_taken, players)
+        terms = info.progress.get(key)
+        if terms is None:
+            terms = _remember(info.progress, key, self._progress(info, *key))
+        for term in terms:
+            value += term
 
         # Room to grow: colours with a free space next to the estate (the solo game: that
         # a tile may go on, other regions only via the rivers).
-        front = _growth(state, seat)
-        for colour in range(6):
-            if front & info.colour_masks[colour]:
-                value += w.access * time
+        front = p.frontier
+        if config.solo:
+            reach = info.reach.get(occ)
+            if reach is None:
+                reach = _remember(info.reach, occ, river_reach(state.boards[seat], occ))
+            front &= reach
+        rooms = info.rooms.get(front)
+        if rooms is None:
+            rooms = _remember(info.rooms, front,
+                              sum(1 for mask in info.colour_masks[:6] if front & mask))
+        access = w.access * time
+        for _ in range(rooms):
+            value += access
 
         # Goods, silverlings, workers, mines' income, knowledge.
         held = sum(p.goods)
@@ -206,12 +249,18 @@ class Evaluator:
             sale = SALE_VP[players] * w.goods * min(1.0, left / 3)
             value += held * max(1.0, sale)
         value += w.silver * p.silver + w.workers * p.workers
-        mines = p.estate.count(Tile.MINE)
+        mines = 0  # only mines (and inns) go on grey spaces: fewer to look at than the estate
+        m = occ & info.grey
+        while m:
+            low = m & -m
+            m ^= low
+            if p.estate[low.bit_length() - 1] == _MINE:
+                mines += 1
         if mines:
             value += mines * (PHASES - phase) * w.silver * 0.9  # a silverling per phase end
         k = p.knowledge
         if k & _END_BITS:
-            value += knowledge_points(p, state.config.edition)
+            value += self._knowledge_points(p, config.edition)
         if k & _ABILITY_BITS:
             value += (k & _ABILITY_BITS).bit_count() * w.knowledge * time
         if state.depot_shields and state.shields[seat]:
@@ -219,20 +268,54 @@ class Evaluator:
 
         # Dice and extra actions still to use this turn.
         mine_to_move = state.chance is None and state.order[state.turn] == seat
-        dice: list[int] = []
+        dice: tuple[int, ...] = ()
         if mine_to_move:
             used = p.dice_used
-            dice = [p.dice[i] for i in (0, 1) if not used >> i & 1]
+            dice = p.dice if not used else (p.dice[1],) if used == 1 else \
+                (p.dice[0],) if used == 2 else ()
             value += w.die * len(dice)
             for step, _ in state.pending:
-                if step in (Step.FREE_ACTION, Step.CITY_HALL):
+                if step in _EXTRA_ACTIONS:
                     value += w.pending
-                    dice.append(0)
+                    dice += (0,)
 
         # Stored tiles, by how soon they can be placed.
         if p.storage:
-            value += self._storage_value(state, p, info, dice, left)
+            skey = (p.storage, occ, front, k, p.workers, dice, left, phase, p.estate)
+            stored = info.storage.get(skey)
+            if stored is None:
+                stored = _remember(info.storage, skey, self._storage_value(info, *skey))
+            value += stored
         return value
+
+    def _progress(self, info: _BoardInfo, occ: int, phase: int, left: int,
+                  bonuses: tuple[int, ...], taken: tuple[int, ...], players: int
+                  ) -> tuple[float, ...]:
+        """What :meth:`value` adds for regions under way (credit by progress, while they can
+        still be finished) and for colour bonuses still on offer, term by term."""
+        w = self.weights
+        terms: list[float] = []
+        pot_bonus = PHASE_BONUS[min(phase + 1, PHASES - 1)]
+        for mask, size in info.regions:
+            k = (mask & occ).bit_count()
+            if k and k != size:
+                terms.append(self._region_credit(k, size, left, pot_bonus))
+        for colour in range(6):
+            if bonuses[colour] or taken[colour] >= 2:
+                continue
+            cmask = info.colour_masks[colour]
+            share = (cmask & occ).bit_count() / cmask.bit_count()
+            terms.append(w.colour * share * share * COLOUR_BONUS_VP[(players, taken[colour] + 1)])
+        return tuple(terms)
+
+    def _knowledge_points(self, p: PlayerState, edition: Edition) -> int:
+        """:func:`~p2p_burgundy.scoring.knowledge_points`, remembered."""
+        memo = self._knowledge[edition is Edition.E2019]
+        key = (p.knowledge, p.sold, p.bonuses, p.estate)
+        points = memo.get(key)
+        if points is None:
+            points = _remember(memo, key, knowledge_points(p, edition))
+        return points
 
     def _shield_value(self, state: GameState, p: PlayerState, held: int, time: float) -> float:
         """Held shields (shields module): the VP they score at the end (twice with #13, and
@@ -240,7 +323,7 @@ class Evaluator:
         while time is left."""
         w = self.weights
         count = held.bit_count()
-        knowledge = knowledge_points(p, state.config.edition) if held >> 10 & 1 else 0
+        knowledge = self._knowledge_points(p, state.config.edition) if held >> 10 & 1 else 0
         # at a phase end's turn the tribute of this phase is paid (or being decided)
         tributes = PHASES - state.phase - (1 if state.closing else 0)
         return (shield_points(held, knowledge) - count * tributes * w.silver
@@ -254,29 +337,27 @@ class Evaluator:
             feasible = 1.0
         return w.region * filled / size * (REGION_VP[size] + bonus) * feasible
 
-    def _storage_value(self, state: GameState, p: PlayerState, info: _BoardInfo,
-                       dice: list[int], left: int) -> float:
-        """Credit for stored tiles: each is matched with its own free space next to the estate
-        (best first), and at most one tile per die left this turn counts as placeable now."""
+    def _storage_value(self, info: _BoardInfo, storage: tuple[int, ...], occ: int,
+                       frontier: int, k: int, workers: int, dice: tuple[int, ...], left: int,
+                       phase: int, estate: tuple[int, ...]) -> float:
+        """Credit for the ``storage`` tiles of a player with knowledge ``k``, ``dice`` left
+        this turn (0: any number) and room to grow ``frontier``: each tile is matched with its
+        own free space next to the estate (best first), and at most one tile per die left
+        this turn counts as placeable now."""
         w = self.weights
-        occ = p.occupied
         total = 0.0
-        phase = state.phase
-        bonus = PHASE_BONUS[min(phase + 1, PHASES - 1)]
-        k = p.knowledge
         per = 2 if k & _K8 else 1
         later = w.store_later * min(1.0, (left - 1) / 4)
-        frontier = _growth(state, state.players.index(p))
         ranked: list[tuple[float, float, list[tuple[float, float, int, bool]]]] = []
-        for tile in p.storage:
+        for tile in storage:
             colour = TILE_COLOUR[tile]
             open_mask = info.colour_masks[colour] & ~occ
             if not open_mask:
                 continue
-            base = self._tile_bonus(state, p, tile, left)
+            base = self._tile_bonus(tile, phase, left)
             front = open_mask & frontier
             if colour == Colour.BEIGE and front and not k & _K1:
-                front = _without_duplicates(p, info, tile, front)
+                front = _without_duplicates(occ, estate, info, tile, front)
             if not front:
                 total += later * (base + 1.0)
                 continue
@@ -289,7 +370,7 @@ class Evaluator:
                         break
                     cost = COST[per][free][value]
                     for target in range(1, 7):
-                        if cost[target] <= p.workers:
+                        if cost[target] <= workers:
                             reach |= info.die_masks[target]
             spaces: list[tuple[float, float, int, bool]] = []
             m = front
@@ -297,18 +378,14 @@ class Evaluator:
                 low = m & -m
                 m ^= low
                 rmask, size = info.regions[info.region_of[low.bit_length() - 1]]
-                filled = (rmask & occ).bit_count()
-                before = self._region_credit(filled, size, left, bonus) if filled else 0.0
-                if filled + 1 == size:
-                    gain = REGION_VP[size] + PHASE_BONUS[phase] - before
-                    # Completing is only worth its full value when done now; put off, a
-                    # share of it (else the bot keeps putting it off).
-                    progress = w.region * (REGION_VP[size] + bonus) / size
-                    later_gain = progress + w.defer_completion * (gain - progress)
-                else:
-                    gain = later_gain = self._region_credit(filled + 1, size, left, bonus) - before
+                key = ((rmask & occ).bit_count(), size, left, phase)
+                gains = self._gains.get(key)
+                if gains is None:
+                    gains = self._gains[key] = self._space_gains(*key)
+                gain, later_gain = gains
                 if colour == Colour.LIGHT_GREEN:
-                    points = w.animal * _animal_points(p, info, tile, low.bit_length() - 1)
+                    points = w.animal * _animal_points(k, occ, estate, info, tile,
+                                                       low.bit_length() - 1)
                     gain += points
                     later_gain += points
                 spaces.append((gain, later_gain, low, bool(low & reach)))
@@ -335,14 +412,30 @@ class Evaluator:
                 now_left -= 1
         return total
 
-    def _tile_bonus(self, state: GameState, p: PlayerState, tile: int, left: int) -> float:
+    def _space_gains(self, filled: int, size: int, left: int, phase: int
+                     ) -> tuple[float, float]:
+        """What covering one more space of a region of ``size`` with ``filled`` covered
+        adds to :meth:`_region_credit`, done now and done on a later turn."""
+        w = self.weights
+        bonus = PHASE_BONUS[min(phase + 1, PHASES - 1)]
+        before = self._region_credit(filled, size, left, bonus) if filled else 0.0
+        if filled + 1 == size:
+            gain = REGION_VP[size] + PHASE_BONUS[phase] - before
+            # Completing is only worth its full value when done now; put off, a share of it
+            # (else the bot keeps putting it off).
+            progress = w.region * (REGION_VP[size] + bonus) / size
+            return gain, progress + w.defer_completion * (gain - progress)
+        gain = self._region_credit(filled + 1, size, left, bonus) - before
+        return gain, gain
+
+    def _tile_bonus(self, tile: int, phase: int, left: int) -> float:
         """What placing ``tile`` brings besides region progress."""
         w = self.weights
         colour = TILE_COLOUR[tile]
         if colour == Colour.DARK_GREEN:
             return w.castle
         if colour == Colour.GREY:
-            return (PHASES - state.phase) * w.silver * 0.9
+            return (PHASES - phase) * w.silver * 0.9
         if colour == Colour.BLUE:
             return w.ship
         if colour == Colour.LIGHT_GREEN:
@@ -361,34 +454,36 @@ class Evaluator:
         return w.building
 
 
-def _without_duplicates(p: PlayerState, info: _BoardInfo, tile: int, mask: int) -> int:
+def _without_duplicates(occ: int, estate: tuple[int, ...], info: _BoardInfo, tile: int,
+                        mask: int) -> int:
     """``mask`` without the spaces of cities that already hold building ``tile``."""
     out = mask
     m = mask
     while m:
         low = m & -m
         m ^= low
-        rmask = info.regions[info.region_of[low.bit_length() - 1]][0] & p.occupied
+        rmask = info.regions[info.region_of[low.bit_length() - 1]][0] & occ
         while rmask:
             bit = rmask & -rmask
             rmask ^= bit
-            if p.estate[bit.bit_length() - 1] == tile:
+            if estate[bit.bit_length() - 1] == tile:
                 out &= ~low
                 break
     return out
 
 
-def _animal_points(p: PlayerState, info: _BoardInfo, tile: int, space: int) -> int:
-    """VP for placing animal ``tile`` on ``space``: its animals plus every same-type tile
-    already in that pasture, again (knowledge #7: one more per tile)."""
+def _animal_points(k: int, occ: int, estate: tuple[int, ...], info: _BoardInfo, tile: int,
+                   space: int) -> int:
+    """VP for placing animal ``tile`` on ``space`` (knowledge ``k``): its animals plus every
+    same-type tile already in that pasture, again (knowledge #7: one more per tile)."""
     kind = ANIMAL_TYPE[tile]
-    extra = 1 if p.knowledge & _K7 else 0
+    extra = 1 if k & _K7 else 0
     points = ANIMAL_COUNT[tile] + extra
-    m = info.regions[info.region_of[space]][0] & p.occupied
+    m = info.regions[info.region_of[space]][0] & occ
     while m:
         low = m & -m
         m ^= low
-        other = p.estate[low.bit_length() - 1]
+        other = estate[low.bit_length() - 1]
         if ANIMAL_TYPE[other] == kind:
             points += ANIMAL_COUNT[other] + extra
     return points

@@ -370,7 +370,29 @@ def turn_seed(seed: int, seat: int, state: GameState) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-class LocalTable:
+class Shown:
+    """What a local and a networked table read the same way, kept once: the players' names,
+    the log, and how the game ended (``_names``, ``_history`` and ``_ended``, which each
+    table keeps up to date)."""
+
+    _names: list[str]
+    _history: list[HistoryEntry]
+    _ended: str | None
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._names)
+
+    @property
+    def history(self) -> Sequence[HistoryEntry]:
+        return self._history
+
+    @property
+    def ended(self) -> str | None:
+        return self._ended
+
+
+class LocalTable(Shown):
     """An engine-only game with bots in this process (no network).
 
     ``bots`` maps each bot's seat to the strategy of each of its turns (:data:`BotForTurn`);
@@ -525,24 +547,12 @@ class LocalTable:
     # --- reading -------------------------------------------------------------------------
 
     @property
-    def names(self) -> list[str]:
-        return list(self._names)
-
-    @property
     def my_seat(self) -> int | None:
         return self._my_seat
 
     @property
     def state(self) -> GameState:
         return self._recorder.state
-
-    @property
-    def history(self) -> Sequence[HistoryEntry]:
-        return self._history
-
-    @property
-    def ended(self) -> str | None:
-        return self._ended
 
     @property
     def round_scores(self) -> list[tuple[int, ...]]:

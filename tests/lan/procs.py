@@ -8,6 +8,7 @@ kills whatever is still running when the test ends.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -96,6 +97,22 @@ class Bot:
                 break
             time.sleep(0.02)
         raise AssertionError(f"{self.name}: no {pattern!r} in the output\n{self.report()}")
+
+    def wait_for_socket(self, timeout: float = 30.0) -> None:
+        """Wait until the process holds a UDP socket: it has started (Python's start-up takes
+        seconds on a loaded machine) and bound its port; a joiner asks its host at once."""
+        assert self.proc is not None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            with contextlib.suppress(OSError):  # a descriptor closed while we looked
+                fds = Path(f"/proc/{self.proc.pid}/fd")
+                inodes = {os.readlink(fd)[len("socket:["):-1] for fd in fds.iterdir()
+                          if os.readlink(fd).startswith("socket:[")}
+                table = Path(f"/proc/{self.proc.pid}/net/udp").read_text().splitlines()[1:]
+                if any(line.split()[9] in inodes for line in table):
+                    return
+            time.sleep(0.05)
+        raise AssertionError(f"{self.name}: no UDP socket within {timeout} s\n{self.report()}")
 
     def hosting(self) -> tuple[str, int, str]:
         """Host, port and fingerprint from a hosting bot's first line."""

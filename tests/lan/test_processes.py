@@ -216,7 +216,8 @@ def test_a_host_killed_in_the_lobby_is_named_and_found_again_when_it_restarts(
                                              "--interface", LOOPBACK, "--port", str(port)])
         _, _, fp = host.hosting()
         waiting = group.add(tmp_path / "bot1", [f"{LOOPBACK}:{port}", "--no-mdns"])
-        time.sleep(2.0)  # it joins in milliseconds; the host then repeats its roster
+        waiting.wait_for_socket()
+        time.sleep(1.0)  # it joins in milliseconds; the host then repeats its roster
         host.kill()
         silent = (f"host [{fp}] at {LOOPBACK}:{port} has not answered for 3 s: check that it "
                   "is still running and at its table, and the network between you; waiting "

@@ -45,7 +45,7 @@ from p2p_burgundy.net.log import Kind, sign_entry
 from p2p_burgundy.net.report import ChanceReport, TurnReport
 
 from .harness import Table, canonical, forge_chain, random_turn
-from .test_draws import ReferenceStream
+from .test_draws import EVERY_MODULE, ReferenceStream
 
 MAGIC = b"P2PBURGUNDY-GAME\x00\x03"
 
@@ -498,6 +498,19 @@ def test_the_outsider_follows_hand_overs_seen_and_stand_in_turns_as_verify_does(
     assert any(seq is None for _, seat, seq in turns if seat == 2)  # the stand-in's turns
     assert any(e.kind == Kind.SEEN for chain in handed_over.sessions[0].chains for e in chain)
     assert replay(data).over and len(steps) == len(handed_over.sessions[0].history)
+
+
+def test_the_outsider_follows_a_game_with_every_module_as_verify_does() -> None:
+    """The module games' draws and the stand-in's module actions, with a hand-over."""
+    table = Table(2, seed=3, config=EVERY_MODULE)
+    table.play(turns=12)
+    table.leave(1)
+    table.hand_over(1)
+    table.play()
+    data = game_file(canonical(table))
+    said = outsider_says(data)
+    assert said == verify_says(data) and 1 in said[2] and said[3] == set()
+    assert replay(data).over
 
 
 def test_the_outsider_agrees_with_verify_on_late_entries_of_a_seat_handed_over() -> None:

@@ -70,7 +70,7 @@ def test_the_qr_code_holds_the_address() -> None:
 
 def test_w_on_the_host_page_serves_the_page_when_the_table_opens() -> None:
     model = LobbyModel("Ann", "red", FP[0], page=Page.HOST)
-    assert screen(model)[7] == ("Web page:  off  on    (w switches: a web page of the game "
+    assert screen(model)[8] == ("Web page:  off  on    (w switches: a web page of the game "
                                 "for a TV or phones)")
     assert dispatch_lobby(model, "w") is None and model.web_wanted
     assert dispatch_lobby(model, "w") is None and not model.web_wanted
