@@ -15,6 +15,9 @@ layout that is not well attested), and the options that set up a table, shared b
 - ``--with extra-tiles,white-castles,inns,trade-routes,shields`` (or ``--with all``): the 2019
   expansion modules; they belong to the 2019 edition, which ``--with`` picks unless
   ``--edition`` says otherwise.
+- ``--teams``: the 2019 team game, 4 players in two teams: seats 0 and 2 (team A, which moves
+  first) against seats 1 and 3, on the provisional team board (shown as "provisional: not the
+  printed board") or the team board ``--estate-file`` describes.
 
 >>> table_config(2, Edition.E2011, "5", None)
 GameConfig(players=2, edition=Edition.E2011, estates=('5', '5'), start_spaces=(-1, -1))
@@ -24,6 +27,8 @@ Setup.EXPERTS_SECRET
 Edition.E2019
 >>> table_config(2, Edition.E2019, "10", None).estates  # 2019's duchy 10 is 2011's estate 2
 ('2', '2')
+>>> table_config(4, None, None, None, teams=True).teams
+((0, 2), (1, 3))
 >>> import io
 >>> _ = run(argparse.Namespace(edition="2019", layout=False), out := io.StringIO())
 >>> print(out.getvalue().splitlines()[0])
@@ -41,13 +46,18 @@ from p2p_burgundy import ConfigError, Edition, GameConfig, Module, Setup
 from p2p_burgundy.config import TimeControl, parse_modules
 from p2p_burgundy.errors import EstateDataError
 from p2p_burgundy.estate import (
+    CUSTOM,
+    PROVISIONAL,
     ROW_LENGTHS,
+    SPACE_COUNT,
     Estate,
     all_estates,
+    all_team_boards,
     bits,
     by_number,
     caveat,
     parse_estate,
+    parse_team_board,
     post_spaces,
 )
 from p2p_burgundy.tiles import COLOUR_LETTERS, Colour
@@ -55,6 +65,9 @@ from p2p_burgundy.tiles import COLOUR_LETTERS, Colour
 from .files import read_json
 
 EXPERT_SETUPS = {s.value: s for s in Setup if s is not Setup.STANDARD}
+TEAMS = ((0, 2), (1, 3))
+"""The teams of ``--teams``: seats 0 and 2 (team A: A1, A2) against 1 and 3 (B1, B2), so the
+seat order is round 1's turn order A1, B1, A2, B2."""
 
 
 def setup_name(text: str) -> Setup:
@@ -74,7 +87,8 @@ def modules(text: str) -> tuple[Module, ...]:
 
 
 def estate_file(path: str) -> Estate:
-    """An argparse type: a board of one's own from a JSON file, validated."""
+    """An argparse type: a board of one's own from a JSON file, validated: a duchy, or a
+    team board (a file with ``halves``)."""
     try:
         item = read_json(Path(path))
     except OSError as exc:
@@ -82,6 +96,8 @@ def estate_file(path: str) -> Estate:
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{path}: {exc}") from None
     try:
+        if isinstance(item, dict) and "halves" in item:
+            return parse_team_board(item)
         return parse_estate(item, official=False)
     except EstateDataError as exc:
         raise argparse.ArgumentTypeError(f"{path}: {exc}") from None
@@ -100,7 +116,11 @@ def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--estate-file", dest="board", type=estate_file, default=None,
                        metavar="FILE",
                        help="everyone plays the board described in FILE (JSON; a board of "
-                            "one's own, not an official one)")
+                            "one's own, not an official one; with --teams, a team board)")
+    parser.add_argument("--teams", action="store_true",
+                        help="the team game (2019): 4 players, seats 0 and 2 (team A, first) "
+                             "against 1 and 3, sharing a team board (provisional unless "
+                             "--estate-file gives one)")
     group.add_argument("--setup", type=setup_name, default=None, metavar="NAME",
                        help="the experts' set-up: each player is dealt a random board and "
                             "chooses its side and start castle, experts-open (in turn order) "
@@ -110,14 +130,26 @@ def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
 def table_config(players: int, edition: Edition | None, estate: str | None,
                  setup: Setup | None, modules: tuple[Module, ...] = (),
                  board: Estate | None = None, hints: bool = False,
-                 clock: TimeControl | None = None) -> GameConfig:
+                 clock: TimeControl | None = None, teams: bool = False) -> GameConfig:
     """The config of a table where everyone plays ``estate`` (default 1) or a ``board`` of
     one's own, or with an experts' ``setup``, with the expansion ``modules``, ``hints``
-    from a bot allowed or not, and a game ``clock`` or none. No ``edition``: 2019 with
-    modules, else 2011. ConfigError (a ValueError) if the combination cannot be played."""
-    if edition is None:  # the modules, border posts and the solo game are 2019's
+    from a bot allowed or not, and a game ``clock`` or none; with ``teams``, the team game
+    (:data:`TEAMS`) on ``board`` or the provisional team board. No ``edition``: 2019 with
+    modules, the team game or the solo game, else 2011. ConfigError (a ValueError) if the
+    combination cannot be played."""
+    if edition is None:  # the modules, border posts, the solo and team games are 2019's
         edition = Edition.E2019 if modules or estate in _BORDER_NUMBERS or players == 1 \
-            else Edition.E2011
+            or teams else Edition.E2011
+    if teams:
+        if estate is not None or setup is not None:
+            raise ConfigError("argument --teams: the team game is played on a team board: "
+                              "no --estate or --setup (a team board file: --estate-file)")
+        if board is None:
+            return GameConfig(players=players, edition=edition, modules=modules,
+                              hints=hints, clock=clock, teams=TEAMS)
+        return GameConfig(players=players, edition=edition, estates=(board.id,) * players,
+                          modules=modules, custom=(board,), hints=hints, clock=clock,
+                          teams=TEAMS)
     if setup is not None and setup is not Setup.STANDARD:
         return GameConfig(players=players, edition=edition, setup=setup, modules=modules,
                           hints=hints, clock=clock)
@@ -153,15 +185,23 @@ def table_extras(config: GameConfig) -> str:
 
     >>> table_extras(GameConfig(2, Edition.E2019, estates=("11a", "11a"), modules=(Module.INNS,)))
     'With inns; estates 11a (border posts: medium-low confidence)'
+    >>> table_extras(GameConfig(4, Edition.E2019, teams=TEAMS))
+    'The team game (seats 1+3 against 2+4) on team-provisional (provisional: not the printed \
+board)'
     >>> table_extras(GameConfig(2, clock=TimeControl(600, 5)))
     'A clock of 10 min each + 5 s a turn'
     """
     parts = []
+    if config.teams:
+        board = config.boards[0]
+        kind = {PROVISIONAL: " (provisional: not the printed board)",
+                CUSTOM: " (not an official board)"}.get(board.confidence, "")
+        parts.append(f"the team game (seats 1+3 against 2+4) on {board.id}{kind}")
     if config.modules:
         parts.append("with " + ", ".join(m.value for m in config.modules))
     if config.experts:
         parts.append(f"the {config.setup.value} set-up")
-    elif set(config.estates) != {"1"}:
+    elif set(config.estates) != {"1"} and not config.teams:
         names = []
         for ident in dict.fromkeys(config.estates):
             board = config.board(ident)
@@ -180,10 +220,10 @@ def table_extras(config: GameConfig) -> str:
 
 def check_table(args: argparse.Namespace) -> str | None:
     """The reason a command line's table options (``--players``, ``--edition``, ``--estate``,
-    ``--setup``, ``--with``) cannot make a game, or None."""
+    ``--setup``, ``--with``, ``--teams``) cannot make a game, or None."""
     try:
         table_config(getattr(args, "players", 2), args.edition, args.estate, args.setup,
-                     args.modules, args.board)
+                     args.modules, args.board, teams=args.teams)
     except ConfigError as exc:
         return str(exc)
     return None
@@ -192,28 +232,41 @@ def check_table(args: argparse.Namespace) -> str | None:
 def describe(board: Estate, layout: bool = False, edition: str | None = None) -> list[str]:
     """Lines about one estate: its number in ``edition``'s box (else its id) and name,
     numbers by edition, start castle, cities, border posts; the layout rows if asked; and
-    its caveat when its confidence is not high or a note applies."""
-    cities = sorted(r.size for r in board.regions if r.colour == Colour.BEIGE)
-    start = (board.label(board.start_castle) if board.start_castle is not None
-             else "none printed (players choose a dark green space)")
-    numbers = ", ".join(f"no. {n} in {e}" for e, n in zip(board.editions, board.numbers,
-                                                            strict=True))
-    posts = "; border posts at " + ", ".join(
-        "/".join(board.label(s).split()[0] for s in bits(post)) for post in board.border_posts
-    ) if board.border_posts else ""
-    head = board.number(edition) if edition else board.id
-    lines = [f"{head:<7} {board.name}",
-             f"        {numbers} (id {board.id}); {board.confidence} confidence; "
-             f"start castle {start}; cities of {', '.join(map(str, cities))} spaces{posts}"]
+    its caveat when its confidence is not high or a note applies. A team board: its castle,
+    storage and the joins of its halves, and each half's layout."""
+    if board.team:
+        joins = "; ".join(f"{board.label(a)} to {board.label(b)}" for a, b in board.joins)
+        lines = [f"{board.id:<7} {board.name}",
+                 f"        team board (the team game, 2019); castle on "
+                 f"{board.label(board.start_castle or 0)}; storage: "
+                 f"{board.shared_storage} shared, {board.private_storage} per player; "
+                 f"halves joined at {joins}"]
+    else:
+        cities = sorted(r.size for r in board.regions if r.colour == Colour.BEIGE)
+        start = (board.label(board.start_castle) if board.start_castle is not None
+                 else "none printed (players choose a dark green space)")
+        numbers = ", ".join(f"no. {n} in {e}" for e, n in zip(board.editions, board.numbers,
+                                                                strict=True))
+        posts = "; border posts at " + ", ".join(
+            "/".join(board.label(s).split()[0] for s in bits(post))
+            for post in board.border_posts) if board.border_posts else ""
+        head = board.number(edition) if edition else board.id
+        lines = [f"{head:<7} {board.name}",
+                 f"        {numbers} (id {board.id}); {board.confidence} confidence; "
+                 f"start castle {start}; cities of {', '.join(map(str, cities))} "
+                 f"spaces{posts}"]
     if layout:
         post_mask = post_spaces(board)
-        for row, length in enumerate(ROW_LENGTHS):
-            first = sum(ROW_LENGTHS[:row])
-            # each space after a space, or after "P" where a border post touches it
-            cells = "".join(f"{'P' if post_mask >> s & 1 else ' '}"
-                            f"{COLOUR_LETTERS[board.colours[s]]}{board.dice[s]}"
-                            for s in range(first, first + length))
-            lines.append(" " * (7 + 3 * (7 - length) // 2) + cells)
+        for half in range(board.halves):
+            if board.team:
+                lines.append(f"        half {half + 1}:")
+            for row, length in enumerate(ROW_LENGTHS):
+                first = half * SPACE_COUNT + sum(ROW_LENGTHS[:row])
+                # each space after a space, or after "P" where a border post touches it
+                cells = "".join(f"{'P' if post_mask >> s & 1 else ' '}"
+                                f"{COLOUR_LETTERS[board.colours[s]]}{board.dice[s]}"
+                                for s in range(first, first + length))
+                lines.append(" " * (7 + 3 * (7 - length) // 2) + cells)
         if post_mask:
             lines.append("        P: a border post on the outer edge by that space "
                          "(positions: medium-low confidence)")
@@ -232,13 +285,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """``burgundy estates``: every shipped estate, with its caveat where not well attested."""
+    """``burgundy estates``: every shipped estate (and the team boards), with its caveat
+    where not well attested."""
     out = sys.stdout if out is None else out
     boards = [b for b in all_estates().values()
               if args.edition is None or args.edition in b.editions]
     if args.edition is not None:  # in the order of the box's numbers: 1, 2, ... 10, 11a ...
         boards.sort(key=lambda b: (len(b.number(args.edition).rstrip("abcdef")),
                                    b.number(args.edition)))
+    if args.edition in (None, "2019"):  # the team game is the 2019 box's
+        boards += all_team_boards().values()
     for board in boards:
         out.write("\n".join(describe(board, args.layout, args.edition)) + "\n")
     return 0

@@ -106,6 +106,8 @@ def state_json(state: GameState) -> Json:
                           "box": list(shield_numbers(state.shield_box)),
                           "borrowed": state.borrowed, "die_changed": state.die_changed,
                           "closing": list(state.closing)}
+    if config.teams:
+        out["teams"] = [list(team) for team in config.teams]
     if config.solo:
         out["solo"] = {"vp_counter": state.vp_counter, "vp_target": state.vp_target,
                        "goods_out": list(state.goods_out), "round": state.game_round}
@@ -133,6 +135,9 @@ def _player_json(state: GameState, seat: int, player: PlayerState) -> Json:
         "vp": player.vp,
         "breakdown": breakdown_json(player.breakdown),
     }
+    if board.team:  # the team game: the board's own adjacency, and whose stored tiles
+        out["neighbours"] = [bits(mask) for mask in board.neighbours]
+        out["own_storage"] = state.private[seat]
     if board.border_posts:
         out["border_posts"] = [bits(post) for post in board.border_posts]
     if state.config.border_posts:
@@ -160,6 +165,14 @@ def scores_json(breakdowns: Sequence[Sequence[int]], result: Outcome) -> list[Js
              "empty_spaces": result.empty_spaces[seat],
              "place": place[seat] if result.won else None}
             for seat, breakdown in enumerate(breakdowns)]
+
+
+def winners(result: Outcome) -> tuple[int, ...]:
+    """The seats that won: the winner, the winning team's two players in the team game, none
+    in a lost solo game."""
+    if not result.won:
+        return ()
+    return result.teams[0] if result.teams else (result.winner,)
 
 
 def winner_json(result: Outcome) -> int | None:

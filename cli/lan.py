@@ -564,7 +564,8 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
             await _resume(peer, args)
         elif args.host:
             config = table_config(args.players, args.edition, args.estate, args.setup,
-                                  args.modules, args.board, clock=args.clock)
+                                  args.modules, args.board, clock=args.clock,
+                                  teams=args.teams)
             await peer.host(config, name, args.colour or COLOURS[0])
             log.write(f"hosting at {peer.address[0]}:{peer.address[1]} "
                       f"[{fingerprint(peer.identity.public_key)}]\n")

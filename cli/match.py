@@ -575,6 +575,9 @@ def match_config(args: argparse.Namespace) -> MatchConfig:
 
 
 def check(args: argparse.Namespace) -> str | None:
+    if args.teams:  # rated seat by seat, a team's partners are not two results
+        return ("argument --teams: a match rates each entrant on its own; play team games "
+                "with burgundy sim --teams")
     problem = estates.check_table(args) or options.check_engine_run(
         args, [e.name for e in args.engine])
     if problem is not None:

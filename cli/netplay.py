@@ -72,6 +72,7 @@ from .tui.table import (
     chance_lines,
     clean_name,
     clean_text,
+    team_notes,
     turn_lines,
 )
 
@@ -261,12 +262,13 @@ class LanLobby:
     def host(self, players: int, name: str, colour: str, edition: str = "2011",
              setup: Setup | None = None, estate: str | None = None,
              modules: tuple[Module, ...] = (), board: Estate | None = None,
-             hints: bool = False, clock: TimeControl | None = None) -> None:
+             hints: bool = False, clock: TimeControl | None = None,
+             teams: bool = False) -> None:
         """Open a table: everyone on ``estate`` (default 1) or a ``board`` of one's own, or
         the experts' ``setup``; with the expansion ``modules``; ``hints`` from a bot allowed
-        or not; a game ``clock`` or none."""
+        or not; a game ``clock`` or none; the team game with ``teams``."""
         config = table_config(players, Edition(edition), estate, setup, modules, board, hints,
-                              clock)
+                              clock, teams=teams)
         self.thread.call(self.peer.host(config, name, colour))
 
     def join(self, table: TableInfo | tuple[str, int], name: str, colour: str,
@@ -354,7 +356,7 @@ class NetTable(Shown):
         self._names = [clean_name(s.name, f"Seat {i + 1}")
                        for i, s in enumerate(self._snapshot.seats)]
         self._read = -1  # seq of the last snapshot described
-        self._history: list[HistoryEntry] = []
+        self._history: list[HistoryEntry] = team_notes(self._snapshot.config)
         self._steps: list[Resolved] = []  # the game's steps described
         self._chats = [0] * len(self._names)  # chat lines shown per seat
         self._rejected: set[tuple[int, int]] = set()  # void entries said, as (seat, seq)
@@ -779,16 +781,17 @@ async def _agree_seat_to_bot(peer: Peer, seat: int) -> int:
 def quick_bot_game(home: Path, bots: int, name: str,
                    colour: str = COLOURS[0], strategy: str = "greedy",
                    timeout: float = 30.0, gone_after: float = GONE_AFTER,
-                   setup: Setup | None = None, modules: tuple[Module, ...] = ()
-                   ) -> tuple[PeerThread, NetTable]:
+                   setup: Setup | None = None, modules: tuple[Module, ...] = (),
+                   teams: bool = False) -> tuple[PeerThread, NetTable]:
     """Host a table on loopback, fill it with ``bots`` local bot peers, start it (2019
-    edition when ``modules`` are in play). Hints are allowed: only our own bots play."""
+    edition when ``modules`` are in play, or the team game with ``teams``). Hints are
+    allowed: only our own bots play."""
     thread = PeerThread()
     try:
         thread.open(home, interface=LOOPBACK, mdns=False)
         lobby = LanLobby(thread)
-        lobby.host(bots + 1, name, colour, "2019" if modules else "2011", setup=setup,
-                   modules=modules, hints=True)
+        lobby.host(bots + 1, name, colour, "2019" if modules or teams else "2011", setup=setup,
+                   modules=modules, hints=True, teams=teams)
         lobby.add_bots(bots, strategy)
         deadline = time.monotonic() + timeout
         while lobby.game is None:

@@ -51,7 +51,7 @@ from p2p_burgundy.scoring import categories
 
 from .engine import EnginePool, EngineRun, EngineSpec, EngineStrategy, worker_pool
 from .estates import table_config
-from .gamejson import RESULT_VERSION, Json, result_json, winner_json
+from .gamejson import RESULT_VERSION, Json, result_json, winners
 from .script import Script, ScriptedStrategy
 from .strategies import STRATEGIES, BotError, Strategy, checked_choice, is_spec, make
 
@@ -185,6 +185,7 @@ class SimConfig:
     setup: Setup | None = None  # ...or an experts' set-up deals them
     modules: tuple[Module, ...] = ()  # the 2019 expansion modules in play
     board: Estate | None = None  # ...or everyone plays this board of one's own
+    teams: bool = False  # the team game: seats 0 and 2 against 1 and 3
     think: float | None = None  # seconds per decision for search bots (mcts)...
     iterations: int | None = None  # ...or rollouts per decision: reproducible, overrides think
     jobs: int = 1  # worker processes; the games and summary do not depend on it
@@ -227,7 +228,7 @@ class SimConfig:
         if self.script is not None:
             return self.script.config
         return table_config(self.players, self.edition, self.estate, self.setup,
-                            self.modules, self.board)
+                            self.modules, self.board, teams=self.teams)
 
     @property
     def recorded(self) -> tuple[bytes, ...]:
@@ -592,7 +593,7 @@ def _record(summary: SimSummary, result: GameResult) -> None:
     for seat, entrant in enumerate(result.entrants):
         stats = summary.entrants[entrant]
         stats.scores.append(result.outcome.scores[seat])
-        if winner_json(result.outcome) == seat:  # solo: only a full duchy wins
+        if seat in winners(result.outcome):  # solo: only a full duchy wins
             stats.wins += 1
 
 
@@ -604,7 +605,8 @@ def _seats(players: int) -> str:
 def _rules(config: GameConfig) -> str:
     """The edition, and the expansion modules if any: ``edition 2019 with inns``."""
     modules = " with " + ",".join(m.value for m in config.modules) if config.modules else ""
-    return f"edition {config.edition.value}{modules}"
+    team = ", the team game" if config.teams else ""
+    return f"edition {config.edition.value}{team}{modules}"
 
 
 def format_game(config: SimConfig, result: GameResult) -> str:
@@ -613,7 +615,10 @@ def format_game(config: SimConfig, result: GameResult) -> str:
     rotation = f", seating {result.rotation + 1}/{config.players}" if config.rotate else ""
     lines = [f"game {result.game + 1}/{config.games}{rotation}, seed {config.seed}: "
              f"{_seats(config.players)}, {_rules(config.game_config)}"]
-    if config.estate is not None or config.setup is not None or config.board is not None:
+    if config.teams:
+        lines.append(f"  team game on {result.state.boards[0].id}: seats 0 and 2 (team A) "
+                     "against 1 and 3 (team B)")
+    elif config.estate is not None or config.setup is not None or config.board is not None:
         lines.append("  estates: " + ", ".join(
             f"seat {seat} on {board.id}" for seat, board in enumerate(result.state.boards)))
     width = max(len(label) for label in labels)
@@ -632,6 +637,13 @@ def format_game(config: SimConfig, result: GameResult) -> str:
         verdict = "won" if result.outcome.won else "lost"
         lines.append(f"  solo game {verdict}: {result.outcome.decided_by} "
                      f"(round {result.state.game_round} of 25)")
+    elif result.outcome.teams:
+        names = {team: "AB"[i] for i, team in enumerate(result.state.config.teams)}
+        for rank, (team, score) in enumerate(zip(result.outcome.teams,
+                                                 result.outcome.team_scores, strict=True)):
+            verdict = f", winner, decided by {result.outcome.decided_by}" if rank == 0 else ""
+            lines.append(f"  team {names[team]} (seats {team[0]} and {team[1]}): "
+                         f"{score} VP{verdict}")
     else:
         lines.append(f"  winner: seat {winner} ({labels[result.entrants[winner]]}), "
                      f"decided by {result.outcome.decided_by}")

@@ -145,9 +145,11 @@ def verify_local(data: bytes, name: str, out: TextIO) -> int:
         out.write(f"\nNOT VERIFIED: the game is not complete{resigned}\n")
         return EXIT_FAILED
     result = outcome(state)
+    teams = "".join(f"; team {' and '.join(saved.names[s] for s in team)} {points} VP"
+                    for team, points in zip(result.teams, result.team_scores, strict=True))
     out.write("Final scores: " + ", ".join(f"{saved.names[seat]} {result.scores[seat]} VP"
                                            for seat in result.ranking)
-              + f" (decided by {result.decided_by})\n\nVERIFIED\n")
+              + f"{teams} (decided by {result.decided_by})\n\nVERIFIED\n")
     return EXIT_OK
 
 
@@ -342,8 +344,14 @@ def _write_scores(report: Audit, names: list[str], out: TextIO) -> None:
         parts = ", ".join(f"{CATEGORY_WORDS[c]} {v}" for c, v in score.by_category.items() if v)
         out.write(f"  {place}. {names[seat]:<12} {score.vp:>3} VP ({parts or 'nothing'})"
                   f"{resigned.get(seat, '')}\n")
-    out.write(f"Winner: {names[report.outcome.winner]} (decided by "
-              f"{report.outcome.decided_by})\n")
+    result = report.outcome
+    if result.teams:  # the team game: the winning team's players are listed first
+        (won, lost), (points, other) = result.teams, result.team_scores
+        out.write(f"Winning team: {names[won[0]]} and {names[won[1]]}, {points} VP against "
+                  f"{other} VP for {names[lost[0]]} and {names[lost[1]]} (decided by "
+                  f"{result.decided_by})\n")
+        return
+    out.write(f"Winner: {names[result.winner]} (decided by {result.decided_by})\n")
 
 
 if __name__ == "__main__":

@@ -250,6 +250,17 @@ class TakeFirst(Action):
     arg: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Stow(Action):
+    """The team game: put the tile just taken in your own storage (``shared`` 0) or the
+    team's (1); where that storage is full, ``discard`` is the old tile of it (its index
+    there, 0..) that leaves the game, else -1."""
+
+    TAG = 22
+    shared: int
+    discard: int = -1
+
+
 TAKE_WORKERS = TakeWorkers()
 PASS = Pass()
 END_TURN = EndTurn()
@@ -258,7 +269,8 @@ ACTION_TYPES: dict[int, type[Action]] = {
     cls.TAG: cls
     for cls in (UseDie, TakeTile, PlaceTile, SellGoods, TakeWorkers, Buy, Discard, TakeGoods,
                 Pass, EndTurn, ChooseEstate, BuyWorkers, UseBuilding, PayGoods, BuyPoints,
-                TakeShield, PayTribute, BorrowMonasteries, SetDie, PlaceFromDepot, TakeFirst)
+                TakeShield, PayTribute, BorrowMonasteries, SetDie, PlaceFromDepot, TakeFirst,
+                Stow)
 }
 
 
@@ -301,8 +313,8 @@ def action_from_tree(tree: object) -> Action:
 USE_DIE = (UseDie(0), UseDie(1))
 TAKE_TILE = tuple(tuple(TakeTile(d, s) for s in range(MAX_DEPOT_SLOTS)) for d in range(7))
 # storage 3: a 4th tile for a moment (the one to discard, or the solo game's colour reward);
-# more with shield #4
-PLACE_TILE = tuple(tuple(PlaceTile(i, s) for s in range(37)) for i in range(8))
+# more with shield #4; spaces 37..73: a team board's second half
+PLACE_TILE = tuple(tuple(PlaceTile(i, s) for s in range(2 * 37)) for i in range(8))
 SELL_GOODS = tuple(SellGoods(g) for g in range(7))
 PAY_GOODS = tuple(PayGoods(g) for g in range(7))
 DISCARD = tuple(Discard(i) for i in range(8))

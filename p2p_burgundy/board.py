@@ -33,21 +33,22 @@ THREE_PLAYER_MINE_PHASES = (1, 3)
 NEIGHBOUR_DEPOT = {d: d % 6 + 1 for d in range(1, 7)}  # the six depots form a ring: 6 ~ 1
 
 
-def bridge_order(track: tuple[tuple[int, int], ...], on_top: int = -1) -> tuple[int, ...]:
+def bridge_order(track: tuple[tuple[int, int], ...], on_top: int = 0) -> tuple[int, ...]:
     """The seats in turn order from the bridge (turn order track): each seat's ``(space,
     stamp)``, furthest along first; in a stack the piece placed last (highest stamp) first,
-    except that seat ``on_top`` (who owns monastery #27) is always on top of its stack.
+    except that the seats of ``on_top`` (a bit set: who owns monastery #27; in the team game
+    both players of its team) are always on top of their stack.
 
     >>> bridge_order(((1, 0), (1, 5), (0, 9)))
     (1, 0, 2)
-    >>> bridge_order(((1, 0), (1, 5), (0, 9)), on_top=0)
+    >>> bridge_order(((1, 0), (1, 5), (0, 9)), on_top=0b1)
     (0, 1, 2)
     """
     # Sorted by (space, on top, stamp), highest first; a stable sort keeps equal pieces in seat
     # order (reverse=True keeps it too).
-    if on_top < 0:
+    if not on_top:
         return tuple(sorted(range(len(track)), key=track.__getitem__, reverse=True))
-    keys = [(space, seat == on_top, stamp) for seat, (space, stamp) in enumerate(track)]
+    keys = [(space, on_top >> seat & 1, stamp) for seat, (space, stamp) in enumerate(track)]
     return tuple(sorted(range(len(keys)), key=keys.__getitem__, reverse=True))
 
 

@@ -24,13 +24,16 @@ from enum import Enum
 from .errors import ConfigError, EstateDataError
 from .estate import (
     CUSTOM_FIELDS,
-    SPACE_COUNT,
+    PROVISIONAL_TEAM_BOARD,
+    TEAM_FIELDS,
     Estate,
+    all_team_boards,
     bits,
     caveat,
     edition_estates,
     estate,
     parse_estate,
+    parse_team_board,
 )
 from .rivers import never_covered
 from .tiles import Colour
@@ -78,7 +81,8 @@ class Module(Enum):
 MODULE_ORDER = tuple(Module)
 """The canonical order of modules in a config (declaration order)."""
 _BORDER_POSTS_BIT = 2 << len(MODULE_ORDER)
-VARIANTS = 2 * _BORDER_POSTS_BIT
+_TEAM_BIT = 2 * _BORDER_POSTS_BIT
+VARIANTS = 2 * _TEAM_BIT
 """How many values :attr:`GameConfig.variant` takes (it is below this)."""
 
 
@@ -185,6 +189,9 @@ class GameConfig:
     """The solo game: where the target marker starts (45 easier ... 55 harder)."""
     clock: TimeControl | None = None
     """The table's game clock, if it has one (a table's rule, as :attr:`hints` is)."""
+    teams: tuple[tuple[int, int], ...] = ()
+    """The team game: the two teams' seats, team A first, each in its players' order (A1,
+    A2), so round 1 is played A1, B1, A2, B2; every seat plays the one team board."""
     # Derived from ``players`` when made; fields rather than properties because the rules
     # read them on every decision.
     solo: bool = field(init=False, repr=False, compare=False)
@@ -195,9 +202,10 @@ class GameConfig:
     routes and the like."""
     variant: int = field(init=False, repr=False, compare=False)
     """Which rules this config plays, as one small int: bit 0 the solo game, bit ``i + 1``
-    module ``MODULE_ORDER[i]``, the bit above those a duchy with border posts (below
-    :data:`VARIANTS`). The rules bind their dispatch tables once per variant and find
-    them by it on every decision (an int indexes a table faster than a config hashes)."""
+    module ``MODULE_ORDER[i]``, the bit above those a duchy with border posts, the next the
+    team game (below :data:`VARIANTS`). The rules bind their dispatch tables once per variant
+    and find them by it on every decision (an int indexes a table faster than a config
+    hashes)."""
 
     def __post_init__(self) -> None:
         if type(self.players) is not int or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -216,6 +224,7 @@ class GameConfig:
         self._check_solo()
         self._check_modules()
         self._check_custom()
+        self._check_teams()
         if self.setup is not Setup.STANDARD:
             if self.estates or self.start_spaces or self.custom:
                 raise ConfigError(f"the {self.setup.value} set-up deals the estates: "
@@ -223,10 +232,12 @@ class GameConfig:
             object.__setattr__(self, "estates", ())
             object.__setattr__(self, "start_spaces", ())
             return
-        estates = self.estates or ("1",) * self.players
+        default = PROVISIONAL_TEAM_BOARD if self.teams else "1"
+        estates = self.estates or (default,) * self.players
         if len(estates) != self.players:
             raise ConfigError(f"{len(estates)} estates for {self.players} players")
         boards = [self.board(e) for e in estates]
+        self._check_team_boards(boards)
         for board in boards:
             if board not in self.custom and self.edition.value not in board.editions:
                 raise ConfigError(f"estate {board.id} is not in the {self.edition.value} box: "
@@ -241,9 +252,14 @@ class GameConfig:
         for seat, (board, space) in enumerate(zip(boards, starts, strict=True)):
             if space == CHOOSE and type(space) is int:
                 continue
-            if not (type(space) is int and 0 <= space < SPACE_COUNT):
-                raise ConfigError(f"seat {seat}: start space {space!r} is not 0..36 "
-                                  f"(or {CHOOSE}: chosen during set-up)")
+            if not (type(space) is int and 0 <= space < len(board.spaces)):
+                raise ConfigError(f"seat {seat}: start space {space!r} is not "
+                                  f"0..{len(board.spaces) - 1} (or {CHOOSE}: chosen during "
+                                  "set-up)")
+            if board.team and space not in (board.castle_choices if board.start_castle is None
+                                            else [board.start_castle]):
+                raise ConfigError(f"seat {seat}: a team's castle stands where its team board "
+                                  f"prints it, not on {board.label(space)}")
             if board.colours[space] != Colour.DARK_GREEN:
                 raise ConfigError(
                     f"seat {seat}: the start castle must go on a dark green space, "
@@ -251,6 +267,9 @@ class GameConfig:
                 )
         if self.solo:
             _check_solo_can_be_won(boards[0], starts[0])
+        if any(starts[first] != starts[second] for first, second in self.teams):
+            raise ConfigError("a team's two players share one castle: give them the same "
+                              "start space")
         object.__setattr__(self, "estates", tuple(estates))
         object.__setattr__(self, "start_spaces", tuple(starts))
         if self.border_posts:
@@ -276,12 +295,66 @@ class GameConfig:
         if len({b.id for b in custom}) != len(custom):
             raise ConfigError("two boards of one's own have the same id")
 
+    def _check_teams(self) -> None:
+        teams = self.teams
+        if not teams:
+            return
+        if not (isinstance(teams, tuple) and len(teams) == 2
+                and all(isinstance(t, tuple) and len(t) == 2 for t in teams)
+                and sorted(s for t in teams for s in t) == list(range(4))):
+            raise ConfigError(f"the team game has two teams of two: each of the seats 0..3 "
+                              f"in one of them, as ((A1, A2), (B1, B2)); not {teams!r}")
+        if self.players != 4:
+            raise ConfigError(f"the team game is for 4 players, not {self.players}")
+        if self.edition is not Edition.E2019:
+            raise ConfigError("the team game is part of the 2019 edition: "
+                              "play it with edition 2019")
+        if self.setup is not Setup.STANDARD:
+            raise ConfigError("the team game has no experts' set-up: each team plays its "
+                              "team board")
+        refused = [m.value for m in self.modules if m in TEAM_REFUSED]
+        if refused:
+            raise ConfigError(f"the team game is played without {' and '.join(refused)}: "
+                              "the rulebook gives their cards and abilities no team reading")
+        object.__setattr__(self, "variant", self.variant | _TEAM_BIT)
+
+    def _check_team_boards(self, boards: list[Estate]) -> None:
+        """A team game plays one team board at every seat; other games play duchies."""
+        if self.teams:
+            if not boards[0].team or len(set(boards)) != 1:
+                raise ConfigError("the team game is played on one team board at every seat "
+                                  "(a team board file, or the provisional board), not on "
+                                  f"{', '.join(dict.fromkeys(b.id for b in boards))}")
+        else:
+            for board in boards:
+                if board.team:
+                    raise ConfigError(f"{board.id} is a team board: it is played in the team "
+                                      "game (--teams), by four players")
+
+    @property
+    def team_game(self) -> bool:
+        """Whether this is the team game (two teams of two on team boards)."""
+        return bool(self.teams)
+
+    def team_of(self, seat: int) -> tuple[int, int]:
+        """The team (its two seats) ``seat`` plays in; the team game only."""
+        return next(team for team in self.teams if seat in team)
+
+    def partner(self, seat: int) -> int:
+        """The other player of ``seat``'s team (the team game); ``seat`` itself otherwise."""
+        for first, second in self.teams:
+            if seat in (first, second):
+                return second if seat == first else first
+        return seat
+
     def board(self, ident: str) -> Estate:
-        """The estate with this id: a board of one's own in :attr:`custom`, or a shipped one;
-        ConfigError if there is none."""
+        """The estate with this id: a board of one's own in :attr:`custom`, or a shipped one
+        (a duchy, or a team board); ConfigError if there is none."""
         for board in self.custom:
             if board.id == ident:
                 return board
+        if ident in all_team_boards():
+            return all_team_boards()[ident]
         try:
             return estate(ident)
         except EstateDataError as exc:
@@ -307,9 +380,10 @@ class GameConfig:
         hints = ", hints=True" if self.hints else ""
         target = f", target={self.target!r}" if self.target != SOLO_TARGET else ""
         clock = f", clock={self.clock!r}" if self.clock is not None else ""
+        teams = f", teams={self.teams!r}" if self.teams else ""
         return (f"GameConfig(players={self.players!r}, edition={self.edition!r}, "
                 f"estates={self.estates!r}, start_spaces={self.start_spaces!r}{setup}{modules}"
-                f"{custom}{hints}{target}{clock})")
+                f"{custom}{hints}{target}{clock}{teams})")
 
     @property
     def border_posts(self) -> bool:
@@ -354,10 +428,11 @@ class GameConfig:
 
     def to_tree(self) -> list[object]:
         """Canonical encodable form: ``[players, edition, [estate ids], [start spaces],
-        set-up, [module names], [boards of one's own], hints, solo target, clock]``, where
-        trailing fields that hold their default (the standard set-up, no modules, no boards, no
-        hints, the target marker on 50, no clock: ``[]``, else ``[seconds, increment]``) are
-        left out, so a base game encodes as it always did.
+        set-up, [module names], [boards of one's own], hints, solo target, clock, teams]``,
+        where trailing fields that hold their default (the standard set-up, no modules, no
+        boards, no hints, the target marker on 50, no clock: ``[]``, else ``[seconds,
+        increment]``, no teams: ``[]``, else ``[[a1, a2], [b1, b2]]``) are left out, so a base
+        game encodes as it always did.
 
         >>> GameConfig(players=2, clock=TimeControl(900, 10)).to_tree()
         [2, '2011', ['1', '1'], [18, 18], 'standard', [], [], False, 50, [900, 10]]
@@ -367,7 +442,7 @@ class GameConfig:
                               list(self.start_spaces), self.setup.value,
                               [m.value for m in self.modules],
                               [_board_tree(b) for b in self.custom], self.hints, self.target,
-                              clock]
+                              clock, [list(team) for team in self.teams]]
         while len(tree) > 4 and tree[-1] == _TREE_DEFAULTS[len(tree) - 5]:
             tree.pop()
         return tree
@@ -417,9 +492,17 @@ class GameConfig:
             target = tree[8]
         clock = None
         if len(tree) > 9:
-            if not (isinstance(tree[9], list | tuple) and len(tree[9]) == 2):
+            # [] (no clock) only before the teams: a trailing default is refused above
+            if not (isinstance(tree[9], list | tuple) and len(tree[9]) in (0, 2)):
                 raise ConfigError(f"the clock must be [seconds, increment], not {tree[9]!r}")
-            clock = TimeControl(*tree[9])
+            clock = TimeControl(*tree[9]) if tree[9] else None
+        teams: tuple[tuple[int, int], ...] = ()
+        if len(tree) > 10:
+            if not (isinstance(tree[10], list | tuple) and all(
+                    isinstance(t, list | tuple) and len(t) == 2
+                    and all(type(s) is int for s in t) for t in tree[10])):
+                raise ConfigError("the teams must be a list of two [seat, seat] pairs")
+            teams = tuple((t[0], t[1]) for t in tree[10])
         try:
             ed = Edition(edition)
         except ValueError:
@@ -431,12 +514,16 @@ class GameConfig:
         if type(players) is not int:
             raise ConfigError(f"players must be an integer, not {players!r}")
         return cls(players, ed, tuple(estates), tuple(starts), setup, modules, custom, hints,
-                   target, clock)
+                   target, clock, teams)
 
 
-_TREE_DEFAULTS: tuple[object, ...] = (Setup.STANDARD.value, [], [], False, SOLO_TARGET, [])
+_TREE_DEFAULTS: tuple[object, ...] = (Setup.STANDARD.value, [], [], False, SOLO_TARGET, [], [])
 """The values of the config tree's optional trailing fields (set-up, modules, boards of
-one's own, hints, the solo target, the clock) by default."""
+one's own, hints, the solo target, the clock, the teams) by default."""
+
+TEAM_REFUSED = (Module.TRADE_ROUTES, Module.SHIELDS)
+"""The modules the team game is not played with: each player's trade route cards and
+shields have no reading for a team in the rulebook."""
 
 
 def _lists(value: object) -> object:
@@ -447,20 +534,24 @@ def _lists(value: object) -> object:
 
 
 def _board_tree(board: Estate) -> list[object]:
-    """A board of one's own in the config tree: its record's fields in CUSTOM_FIELDS order,
-    None where it has none."""
+    """A board of one's own in the config tree: its record's fields in CUSTOM_FIELDS order
+    (a team board's in TEAM_FIELDS order), None where it has none."""
     record = board.record()
-    return [record.get(key) for key in CUSTOM_FIELDS]
+    return [record.get(key) for key in (TEAM_FIELDS if board.team else CUSTOM_FIELDS)]
 
 
 def _board_from_tree(tree: object) -> Estate:
-    if not (isinstance(tree, list | tuple) and len(tree) == len(CUSTOM_FIELDS)):
-        raise ConfigError(f"a board of one's own is [{', '.join(CUSTOM_FIELDS)}]")
+    if not (isinstance(tree, list | tuple) and len(tree) in (len(CUSTOM_FIELDS),
+                                                              len(TEAM_FIELDS))):
+        raise ConfigError(f"a board of one's own is [{', '.join(CUSTOM_FIELDS)}], a team "
+                          f"board [{', '.join(TEAM_FIELDS)}]")
     tree = _lists(tree)  # decoders may give tuples for arrays
     assert isinstance(tree, list)
-    record = {k: v for k, v in zip(CUSTOM_FIELDS, tree, strict=True) if v is not None}
+    fields = TEAM_FIELDS if len(tree) == len(TEAM_FIELDS) else CUSTOM_FIELDS
+    record = {k: v for k, v in zip(fields, tree, strict=True) if v is not None}
     try:
-        board = parse_estate(record, official=False)
+        board = (parse_team_board(record) if fields is TEAM_FIELDS
+                 else parse_estate(record, official=False))
     except EstateDataError as exc:
         raise ConfigError(str(exc)) from None
     if _board_tree(board) != tree:

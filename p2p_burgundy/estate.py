@@ -90,6 +90,25 @@ def space_at(row: int, col: int) -> int:
     return sum(ROW_LENGTHS[:row]) + col
 
 
+def half_row_col(space: int) -> tuple[int, int, int]:
+    """Half (0 or 1: a team board's; a duchy is all half 0), row and column of a space.
+
+    >>> half_row_col(18), half_row_col(37 + 18)
+    ((0, 3, 3), (1, 3, 3))
+    """
+    return (space // SPACE_COUNT, *row_col(space % SPACE_COUNT))
+
+
+def _rows_text(colours: tuple[int, ...], dice: tuple[int, ...]) -> list[str]:
+    """A duchy's (or a team board half's) 37 spaces as the rows of its record."""
+    rows = []
+    for row, length in enumerate(ROW_LENGTHS):
+        first = sum(ROW_LENGTHS[:row])
+        rows.append(" ".join(f"{COLOUR_LETTERS[colours[s]]}{dice[s]}"
+                             for s in range(first, first + length)))
+    return rows
+
+
 def bits(mask: int) -> list[int]:
     """The set bits of ``mask``, lowest first.
 
@@ -133,17 +152,33 @@ class Estate:
     regions: tuple[Region, ...]
     region_of: tuple[int, ...]  # per space: index into regions
     border_posts: tuple[int, ...]  # duchies 11a-11f: per post, the mask of its rim spaces
+    # Per space, the mask of the spaces next to it: NEIGHBOURS on a duchy; on a team board
+    # each half's, and across the seam where its joins say.
+    neighbours: tuple[int, ...] = NEIGHBOURS
+    halves: int = 1  # 2 on a team board: spaces 0..36 its first half, 37..73 its second
+    joins: tuple[tuple[int, int], ...] = ()  # a team board: pairs of spaces across the seam
+    shared_storage: int = 0  # a team board: the team's storage spaces
+    private_storage: int = 0  # a team board: each player's own storage spaces
+    start_choices: tuple[int, ...] = ()  # a team board printing a choice (12b): its spaces
 
     def record(self) -> dict[str, object]:
         """The board as a record :func:`parse_estate` reads back (``official=False`` for a
-        board of one's own): id, name, rows, start castle and border posts (where it has
-        them), and source."""
-        rows = []
-        for row, length in enumerate(ROW_LENGTHS):
-            first = sum(ROW_LENGTHS[:row])
-            rows.append(" ".join(f"{COLOUR_LETTERS[self.colours[s]]}{self.dice[s]}"
-                                 for s in range(first, first + length)))
-        out: dict[str, object] = {"id": self.id, "name": self.name, "rows": rows}
+        board of one's own; a team board's as :func:`parse_team_board` reads it): id, name,
+        rows (a team board: its halves and their joins), start castle and border posts (where
+        it has them), storage (a team board), and source."""
+        halves = [_rows_text(self.colours[h * SPACE_COUNT:(h + 1) * SPACE_COUNT],
+                             self.dice[h * SPACE_COUNT:(h + 1) * SPACE_COUNT])
+                  for h in range(self.halves)]
+        if self.halves > 1:
+            return {"id": self.id, "name": self.name, "halves": halves,
+                    "joins": [[list(half_row_col(a)), list(half_row_col(b))]
+                              for a, b in self.joins],
+                    "start_castle": list(half_row_col(self.start_castle))
+                    if self.start_castle is not None
+                    else [list(half_row_col(s)) for s in self.start_choices],
+                    "shared_storage": self.shared_storage,
+                    "private_storage": self.private_storage, "source": self.source}
+        out: dict[str, object] = {"id": self.id, "name": self.name, "rows": halves[0]}
         if self.start_castle is not None:
             out["start_castle"] = list(row_col(self.start_castle))
         if self.border_posts:
@@ -159,12 +194,23 @@ class Estate:
 
     @property
     def spaces(self) -> range:
-        return range(SPACE_COUNT)
+        return range(len(self.colours))
+
+    @property
+    def team(self) -> bool:
+        """Whether this is a team board (two halves, shared and private storage)."""
+        return self.halves > 1
 
     @property
     def dark_green_spaces(self) -> list[int]:
         """Where a start castle may stand (the experts' set-up lets players choose)."""
         return bits(self.colour_masks[Colour.DARK_GREEN])
+
+    @property
+    def castle_choices(self) -> list[int]:
+        """Where a player choosing the start castle's space may put it: any dark green space,
+        or on a team board that prints a choice (12b), one of its spaces."""
+        return list(self.start_choices) if self.start_choices else self.dark_green_spaces
 
     def label(self, space: int) -> str:
         """A space as players read it: colour letter, die number, row and column (from 1).
@@ -172,8 +218,10 @@ class Estate:
         >>> estate("1").label(0)
         'A6 (row 1, 1)'
         """
-        row, col = row_col(space)
-        return f"{COLOUR_LETTERS[self.colours[space]]}{self.dice[space]} (row {row + 1}, {col + 1})"
+        half, row, col = half_row_col(space)
+        where = f"half {half + 1}, " if self.halves > 1 else ""
+        return (f"{COLOUR_LETTERS[self.colours[space]]}{self.dice[space]} "
+                f"({where}row {row + 1}, {col + 1})")
 
     def __repr__(self) -> str:
         return f"estate({self.id!r})"
@@ -195,7 +243,13 @@ def post_spaces(board: Estate) -> int:
 
 CUSTOM_FIELDS = ("id", "name", "rows", "start_castle", "border_posts", "source")
 """The fields of a board of one's own (``official=False``): see docs/engine.md."""
+TEAM_FIELDS = ("id", "name", "halves", "joins", "start_castle", "shared_storage",
+               "private_storage", "source")
+"""The fields of a team board (a file's, or the shipped provisional one's, which adds
+``confidence``): see docs/engine.md."""
 CUSTOM = "custom"  # the confidence of a board of one's own: not an official board
+PROVISIONAL = "provisional"  # the confidence of the shipped team board: not the printed one
+MAX_STORAGE = 3  # a team board's storage spaces of either kind (the rulebook's boards: 2)
 MAX_ID = 32
 
 
@@ -235,7 +289,46 @@ def parse_estate(item: object, official: bool = True) -> Estate:
             raise bad(f"{key} must be a non-empty string")
     if not isinstance(item.get("note", ""), str):
         raise bad("note must be a string")
-    rows = item.get("rows")
+    colours, dice = _parse_rows(item.get("rows"), bad)
+    regions = _regions(colours, NEIGHBOURS)
+    _check_regions(regions, bad)
+    start = item.get("start_castle")
+    start_space = None
+    if start is not None:
+        if not (isinstance(start, list) and len(start) == 2
+                and all(type(x) is int for x in start)):
+            raise bad("start_castle must be [row, column]")
+        try:
+            start_space = space_at(start[0], start[1])
+        except ValueError as exc:
+            raise bad(f"start_castle: {exc}") from None
+        if colours[start_space] != Colour.DARK_GREEN:
+            raise bad("the start castle must stand on a dark green space")
+    return Estate(
+        id=ident,
+        name=item["name"],
+        editions=editions,
+        numbers=numbers,
+        copies=copies,
+        confidence=confidence,
+        source=item["source"],
+        note=item.get("note", ""),
+        colours=tuple(colours),
+        dice=tuple(dice),
+        start_castle=start_space,
+        colour_masks=_colour_masks(colours),
+        die_masks=_die_masks(dice),
+        regions=regions,
+        region_of=_region_of(regions, len(colours)),
+        border_posts=_border_posts(item.get("border_posts", []), bad),
+    )
+
+
+def _parse_rows(rows: object, bad: Callable[[str], EstateDataError]
+                ) -> tuple[list[int], list[int]]:
+    """The colours and dice of a duchy's (or a team board half's) rows, checked: 7 rows of 4
+    to 7 spaces, each a colour letter and the die every board prints there, and a duchy's
+    count of each colour."""
     if not isinstance(rows, list) or len(rows) != len(ROW_LENGTHS):
         have = len(rows) if isinstance(rows, list) else type(rows).__name__
         raise bad(f"needs {len(ROW_LENGTHS)} rows, has {have}")
@@ -261,53 +354,39 @@ def parse_estate(item: object, official: bool = True) -> Estate:
             row, col = row_col(space)
             raise bad(f"row {row + 1}, space {col + 1} shows die {die}; every estate prints "
                       f"{printed} there")
-    colour_masks = (  # by colour, and last every space (where an inn, any colour, may go)
-        *(sum(1 << s for s in range(SPACE_COUNT) if colours[s] == c) for c in Colour),
-        (1 << SPACE_COUNT) - 1,
-    )
-    regions = _regions(colours)
-    cities = [r for r in regions if r.colour == Colour.BEIGE]
-    if not 2 <= len(cities) <= MAX_CITIES:
-        raise bad(f"has {len(cities)} cities, the rules allow 2 to {MAX_CITIES}")
+    return colours, dice
+
+
+def _check_regions(regions: tuple[Region, ...], bad: Callable[[str], EstateDataError],
+                   cities: bool = True) -> None:
+    """2 to 6 cities (unless ``cities`` is False) and no region over 8 spaces."""
+    count = sum(1 for r in regions if r.colour == Colour.BEIGE)
+    if cities and not 2 <= count <= MAX_CITIES:
+        raise bad(f"has {count} cities, the rules allow 2 to {MAX_CITIES}")
     for region in regions:
         if region.size > MAX_REGION:
             raise bad(f"a {region.colour.name.lower().replace('_', ' ')} region has "
                       f"{region.size} spaces; region points stop at {MAX_REGION}")
-    start = item.get("start_castle")
-    start_space = None
-    if start is not None:
-        if not (isinstance(start, list) and len(start) == 2
-                and all(type(x) is int for x in start)):
-            raise bad("start_castle must be [row, column]")
-        try:
-            start_space = space_at(start[0], start[1])
-        except ValueError as exc:
-            raise bad(f"start_castle: {exc}") from None
-        if colours[start_space] != Colour.DARK_GREEN:
-            raise bad("the start castle must stand on a dark green space")
-    region_of = [0] * SPACE_COUNT
+
+
+def _colour_masks(colours: list[int]) -> tuple[int, ...]:
+    """By colour, and last every space (where an inn, any colour, may go)."""
+    spaces = range(len(colours))
+    return (*(sum(1 << s for s in spaces if colours[s] == c) for c in Colour),
+            (1 << len(colours)) - 1)
+
+
+def _die_masks(dice: list[int]) -> tuple[int, ...]:
+    """By die number 1..6 (index 0 unused)."""
+    return (0, *(sum(1 << s for s in range(len(dice)) if dice[s] == d) for d in range(1, 7)))
+
+
+def _region_of(regions: tuple[Region, ...], size: int) -> tuple[int, ...]:
+    region_of = [0] * size
     for index, region in enumerate(regions):
         for space in bits(region.mask):
             region_of[space] = index
-    return Estate(
-        id=ident,
-        name=item["name"],
-        editions=editions,
-        numbers=numbers,
-        copies=copies,
-        confidence=confidence,
-        source=item["source"],
-        note=item.get("note", ""),
-        colours=tuple(colours),
-        dice=tuple(dice),
-        start_castle=start_space,
-        colour_masks=colour_masks,
-        die_masks=(0, *(sum(1 << s for s in range(SPACE_COUNT) if dice[s] == d)
-                        for d in range(1, 7))),
-        regions=regions,
-        region_of=tuple(region_of),
-        border_posts=_border_posts(item.get("border_posts", []), bad),
-    )
+    return tuple(region_of)
 
 
 def _official_fields(item: dict[str, object], bad: Callable[[str], EstateDataError]
@@ -351,6 +430,137 @@ def _border_posts(posts: object, bad: Callable[[str], EstateDataError]) -> tuple
     return tuple(masks)
 
 
+def parse_team_board(item: object, official: bool = False) -> Estate:
+    """Build and validate a team board (the team game's: two halves, the team's shared
+    storage and each player's private storage) from its record; EstateDataError names the
+    board and the problem. Each half is written as a duchy's rows and checked as a duchy is
+    (the colour counts, the printed dice, 2 to 6 cities); ``joins`` lists the pairs of
+    spaces, one on each half, that touch across the seam, and no area of the joined board may
+    have more than 8 spaces. Spaces are given as [half, row, column], from 0; ``start_castle``
+    is one space, or a list of the spaces each team chooses from (12b: "either the 1 or the
+    6 dark green hex space"). The shipped provisional board (``official``) has
+    ``confidence`` "provisional" besides.
+
+    >>> board = team_board("team-provisional")
+    >>> len(board.spaces), board.label(board.start_castle), board.shared_storage
+    (74, 'C1 (half 1, row 4, 7)', 2)
+    >>> parse_team_board({**board.record(), "id": "ours", "joins": []})
+    Traceback (most recent call last):
+    ...
+    p2p_burgundy.errors.EstateDataError: team board ours: joins must list the pairs of \
+spaces that touch across the seam, each [[0, row, column], [1, row, column]]
+    """
+    if not isinstance(item, dict):
+        raise EstateDataError(f"a team board is an object, not {type(item).__name__}")
+    ident = item.get("id")
+
+    def bad(why: str) -> EstateDataError:
+        return EstateDataError(f"team board {ident if isinstance(ident, str) else '?'}: {why}")
+
+    if not isinstance(ident, str) or not ident or len(ident) > MAX_ID:
+        raise bad(f"id must be a string of 1 to {MAX_ID} characters, not {ident!r}")
+    fields = (*TEAM_FIELDS, "confidence") if official else TEAM_FIELDS
+    unknown = [key for key in item if key not in fields]
+    if unknown:
+        raise bad(f"unknown field {unknown[0]!r}; a team board has {', '.join(TEAM_FIELDS)}")
+    if not official and (ident in all_estates() or ident in all_team_boards()):
+        raise bad("that is the id of a shipped board: give your board another id")
+    item = {"source": "a layout given by a player", **item}
+    for key in ("name", "source"):
+        if not isinstance(item.get(key), str) or not item[key]:
+            raise bad(f"{key} must be a non-empty string")
+    halves = item.get("halves")
+    if not (isinstance(halves, list) and len(halves) == 2):
+        raise bad("halves must be a list of two halves, each a duchy's 7 rows")
+    colours: list[int] = []
+    dice: list[int] = []
+    for half, rows in enumerate(halves):
+        def bad_half(why: str, half: int = half) -> EstateDataError:
+            return bad(f"half {half + 1}: {why}")
+        half_colours, half_dice = _parse_rows(rows, bad_half)
+        _check_regions(_regions(half_colours, NEIGHBOURS), bad_half)
+        colours += half_colours
+        dice += half_dice
+    neighbours = [*NEIGHBOURS, *(mask << SPACE_COUNT for mask in NEIGHBOURS)]
+    joins = []
+    given = item.get("joins")
+    if not (isinstance(given, list) and given
+            and all(isinstance(j, list) and len(j) == 2 for j in given)):
+        raise bad("joins must list the pairs of spaces that touch across the seam, each "
+                  "[[0, row, column], [1, row, column]]")
+    for first, second in given:
+        a, b = _team_space(first, bad), _team_space(second, bad)
+        if a >= SPACE_COUNT or b < SPACE_COUNT:
+            raise bad(f"join {[first, second]}: the first space is on half 0, the second on "
+                      "half 1")
+        if (a, b) in joins:
+            raise bad(f"join {[first, second]} is given twice")
+        joins.append((a, b))
+        neighbours[a] |= 1 << b
+        neighbours[b] |= 1 << a
+    regions = _regions(colours, tuple(neighbours))
+    _check_regions(regions, bad, cities=False)
+    given = item.get("start_castle")
+    several = isinstance(given, list) and bool(given) and all(isinstance(s, list) for s in given)
+    starts = [_team_space(s, bad) for s in (given if several else [given])]  # type: ignore[union-attr]
+    if several and (len(starts) < 2 or len(set(starts)) != len(starts)):
+        raise bad("start_castle is one space, or the two or more spaces a team chooses from")
+    if any(colours[s] != Colour.DARK_GREEN for s in starts):
+        raise bad("the start castle must stand on a dark green space")
+    storage = [item.get(key) for key in ("shared_storage", "private_storage")]
+    shared, private = (n if type(n) is int and 1 <= n <= MAX_STORAGE else 0 for n in storage)
+    if not (shared and private):
+        raise bad(f"shared_storage and private_storage are the storage spaces of the team and "
+                  f"of each player: 1 to {MAX_STORAGE} each, not {storage!r}")
+    confidence = item.get("confidence") if official else CUSTOM
+    if confidence not in (PROVISIONAL, CUSTOM):
+        raise bad(f"confidence must be {PROVISIONAL!r}, not {confidence!r}")
+    return Estate(
+        id=ident, name=item["name"], editions=("2019",), numbers=("",), copies=(1,),
+        confidence=str(confidence), source=item["source"], note="",
+        colours=tuple(colours), dice=tuple(dice),
+        start_castle=None if several else starts[0],
+        colour_masks=_colour_masks(colours), die_masks=_die_masks(dice), regions=regions,
+        region_of=_region_of(regions, len(colours)), border_posts=(),
+        neighbours=tuple(neighbours), halves=2, joins=tuple(joins),
+        shared_storage=shared, private_storage=private,
+        start_choices=tuple(starts) if several else (),
+    )
+
+
+def _team_space(value: object, bad: Callable[[str], EstateDataError]) -> int:
+    """A team board's space from [half, row, column]."""
+    if not (isinstance(value, list) and len(value) == 3 and all(type(x) is int for x in value)
+            and value[0] in (0, 1)):
+        raise bad(f"a space on a team board is [half 0 or 1, row, column], not {value!r}")
+    half, row, col = value
+    try:
+        return int(half) * SPACE_COUNT + space_at(row, col)
+    except ValueError as exc:
+        raise bad(f"half {value[0]}: {exc}") from None
+
+
+@cache
+def all_team_boards() -> dict[str, Estate]:
+    """The team boards shipped with the package, by id: the provisional one (no source
+    describes the printed team boards 12a and 12b)."""
+    text = resources.files("p2p_burgundy").joinpath("data/team_boards.json").read_text("utf-8")
+    items = json.loads(text)["team_boards"]
+    return {board.id: board for board in (parse_team_board(i, official=True) for i in items)}
+
+
+PROVISIONAL_TEAM_BOARD = "team-provisional"
+"""The id of the shipped team board a team game plays unless a team board file is given."""
+
+
+def team_board(ident: str) -> Estate:
+    """The shipped team board with this id."""
+    boards = all_team_boards()
+    if ident not in boards:
+        raise EstateDataError(f"no team board {ident!r}; known: {', '.join(boards)}")
+    return boards[ident]
+
+
 def load_estates(text: str) -> dict[str, Estate]:
     """Parse and validate a whole estate file (the format of ``data/estates.json``).
 
@@ -377,11 +587,11 @@ def load_estates(text: str) -> dict[str, Estate]:
     return out
 
 
-def _regions(colours: list[int]) -> tuple[Region, ...]:
+def _regions(colours: list[int], neighbours: tuple[int, ...]) -> tuple[Region, ...]:
     """Connected same-colour groups, ordered by their lowest space."""
     seen = 0
     regions = []
-    for start in range(SPACE_COUNT):
+    for start in range(len(colours)):
         if seen >> start & 1:
             continue
         mask, frontier = 0, 1 << start
@@ -389,7 +599,7 @@ def _regions(colours: list[int]) -> tuple[Region, ...]:
             mask |= frontier
             grown = 0
             for s in bits(frontier):
-                grown |= NEIGHBOURS[s]
+                grown |= neighbours[s]
             frontier = grown & ~mask
             frontier = sum(1 << s for s in bits(frontier) if colours[s] == colours[start])
         seen |= mask
@@ -472,8 +682,12 @@ def caveat(board: Estate) -> str:
 a printed board; it may differ from yours (source: forry4 hand transcription ...)
     """
     if board.confidence == CUSTOM:
-        return (f"Estate {board.id} ({board.name}) is not an official board: a layout given "
+        kind = "Team board" if board.team else "Estate"
+        return (f"{kind} {board.id} ({board.name}) is not an official board: a layout given "
                 f"by a player, which every peer at the table plays as given")
+    if board.confidence == PROVISIONAL:
+        return (f"Team board {board.id} is provisional: not the printed board (no source "
+                f"describes 12a or 12b; enter yours with --estate-file)")
     if board.confidence == "high" and not board.note:
         return ""
     note = f"; also, {board.note}" if board.note else ""

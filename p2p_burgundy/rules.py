@@ -77,7 +77,7 @@ from .chance import (
 )
 from .config import CHOOSE, VARIANTS, Edition, GameConfig
 from .errors import ChanceError, IllegalAction
-from .estate import DIE_PATTERN, NEIGHBOURS, SPACE_COUNT, Estate, bits, box_sides
+from .estate import DIE_PATTERN, SPACE_COUNT, Estate, bits, box_sides
 from .scoring import (
     BASE_CATEGORY_COUNT,
     COLOUR_BONUS_VP,
@@ -258,11 +258,11 @@ def new_game(config: GameConfig) -> GameState:
         p.storage = ()
         start = config.start_spaces[seat] if config.start_spaces else CHOOSE
         if start == CHOOSE:  # placed when the player chooses (ChooseEstate)
-            p.estate, p.occupied, p.frontier = (EMPTY,) * SPACE_COUNT, 0, 0
+            p.estate, p.occupied, p.frontier = (EMPTY,) * len(boards[seat].spaces), 0, 0
         else:
-            p.estate = _start_estate(seat, start)
+            p.estate = _start_estate(seat, boards[seat], start)
             p.occupied = 1 << start
-            p.frontier = NEIGHBOURS[start]
+            p.frontier = boards[seat].neighbours[start]
         p.knowledge = 0
         p.dice = (0, 0)
         p.dice_used = 0b11
@@ -307,9 +307,9 @@ def _start_castle(seat: int) -> int:
     return int(NORMAL_SUPPLY[Colour.DARK_GREEN][-1 - seat])
 
 
-def _start_estate(seat: int, space: int) -> tuple[int, ...]:
-    """``seat``'s estate with only its start castle, on ``space``."""
-    estate = [EMPTY] * SPACE_COUNT
+def _start_estate(seat: int, board: Estate, space: int) -> tuple[int, ...]:
+    """``seat``'s estate on ``board`` with only its start castle, on ``space``."""
+    estate = [EMPTY] * len(board.spaces)
     estate[space] = _start_castle(seat)
     return tuple(estate)
 
@@ -654,6 +654,8 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
         frontier &= rules.reach(board, p.occupied)
     tile_spaces = rules.tile_spaces
     reach = _PLACE_REACH[per][k >> 9 & 7][value][workers]  # by colour
+    if board.halves > 1:  # a team board: each half prints the dice of a duchy
+        reach = tuple(mask | mask << SPACE_COUNT for mask in reach)
     for i, tile in enumerate(p.storage):
         colour = TILE_COLOUR[tile]
         mask = frontier & colour_masks[colour] & reach[colour]
@@ -664,7 +666,7 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
                 mask = _without_duplicate_buildings(board, p, tile, mask)
         elif tile_spaces and tile in tile_spaces:  # a module's tile (an empty dict is false)
             mask = tile_spaces[tile][0](board, p, mask)
-        row = PLACE_TILE[i] if i < _PLACE_ROWS else [PlaceTile(i, s) for s in range(SPACE_COUNT)]
+        row = PLACE_TILE[i] if i < _PLACE_ROWS else [PlaceTile(i, s) for s in board.spaces]
         while mask:
             low = mask & -mask
             actions.append(row[low.bit_length() - 1])
@@ -788,7 +790,7 @@ def _city_hall_choices(state: GameState, p: PlayerState, _: int) -> list[Action]
 def _estate_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     offers = state.offers[state.order[state.turn]]
     return [ChooseEstate(side, space) for side, ident in enumerate(offers)
-            for space in state.config.board(ident).dark_green_spaces]
+            for space in state.config.board(ident).castle_choices]
 
 
 _CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
@@ -973,7 +975,8 @@ def finish_phase(state: GameState) -> None:
     state.phase = PHASES
     if not rules.final_scoring:
         return
-    for seat, p in enumerate(players):
+    for seat in rules.end_scorers(state.config) if rules.end_scorers else range(len(players)):
+        p = players[seat]
         for category, points in end_game_points(p, state.config.edition).items():
             p.add_vp(category, points)
         for final_points in rules.final_points:
@@ -1028,6 +1031,9 @@ def _take_from_depot(state: GameState, depot: int, slot: int) -> int:
 
 
 def _store(turn: _Turn, tile: int) -> None:
+    if turn.rules.store is not None:
+        turn.rules.store(turn, tile)
+        return
     p = turn.p
     p.storage = storage = (*p.storage, tile)
     if len(storage) > STORAGE_SPACES and (turn.rules.storage_unlimited is None
@@ -1107,10 +1113,10 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
     p = turn.p
     if not (isinstance(action.storage, int) and 0 <= action.storage < len(p.storage)):
         raise turn.fail(action, f"storage space {action.storage} is empty")
-    if not (isinstance(action.space, int) and 0 <= action.space < SPACE_COUNT):
-        raise turn.fail(action, "estate spaces are 0..36")
-    tile = p.storage[action.storage]
     board = turn.old.boards[turn.seat]
+    if not (isinstance(action.space, int) and 0 <= action.space < len(board.spaces)):
+        raise turn.fail(action, f"estate spaces are 0..{len(board.spaces) - 1}")
+    tile = p.storage[action.storage]
     space = action.space
     if p.occupied >> space & 1:
         raise turn.fail(action, f"space {board.label(space)} is already covered")
@@ -1147,7 +1153,7 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
     estate[space] = tile
     p.estate = tuple(estate)
     p.occupied |= 1 << space
-    p.frontier = (p.frontier | NEIGHBOURS[space]) & ~p.occupied
+    p.frontier = (p.frontier | board.neighbours[space]) & ~p.occupied
     colour = TILE_COLOUR[tile]
     region = board.regions[board.region_of[space]]
     rules = turn.rules
@@ -1379,16 +1385,16 @@ def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
         raise turn.fail(action, f"side must be {sides}")
     board = turn.old.config.board(offers[action.side])
     space = action.space
-    allowed = board.dark_green_spaces
+    allowed = board.castle_choices
     if not (type(space) is int and space in allowed):
-        where = board.label(space) if type(space) is int and 0 <= space < SPACE_COUNT else space
+        where = board.label(space) if type(space) is int and space in board.spaces else space
         spaces = ", ".join(f"{s} ({board.label(s)})" for s in allowed)
         raise turn.fail(action, f"the start castle goes on a dark green space of estate "
                                 f"{board.id}: {spaces}; not {where}")
     p = turn.p
-    p.estate = _start_estate(turn.seat, space)
+    p.estate = _start_estate(turn.seat, board, space)
     p.occupied = 1 << space
-    p.frontier = NEIGHBOURS[space]
+    p.frontier = board.neighbours[space]
     new = turn.new
     boards = list(new.boards)
     boards[turn.seat] = board
@@ -1475,9 +1481,12 @@ class EngineModule:
     whether a seat stores more than three tiles; ``after_ship`` once a ship's goods are taken
     (or none lay anywhere); ``knowledge_placed`` after a knowledge tile's number is recorded;
     ``goods_sold(turn, goods, count)`` after a sale is scored; ``workers_gained(turn)`` after
-    the mover gains workers. A hook that replaces a rule (``idle_step``, ``phase_end``,
-    ``frontier``, ``reach``, ``area_size``, ``storage_unlimited``, ``won``, ``colour_bonus``)
-    comes from one module of a game at most; the others run in registry order.
+    the mover gains workers; ``store(turn, tile)`` instead of putting a tile taken into the
+    mover's storage. The final scoring: ``end_scorers(config)`` the seats it scores (instead
+    of every seat). A hook that replaces a rule (``idle_step``, ``phase_end``, ``frontier``,
+    ``reach``, ``area_size``, ``storage_unlimited``, ``won``, ``colour_bonus``, ``store``,
+    ``end_scorers``) comes from one module of a game at most; the others run in registry
+    order.
 
     Every module is listed once, in :data:`p2p_burgundy.variants.ENGINE_MODULES`, where the
     client and the bots learn what each adds.
@@ -1521,6 +1530,8 @@ class EngineModule:
     knowledge_placed: Callable[[_Turn, int], None] | None = None
     goods_sold: Callable[[_Turn, int, int], None] | None = None
     workers_gained: Callable[[_Turn], None] | None = None
+    store: Callable[[_Turn, int], None] | None = None
+    end_scorers: Callable[[GameConfig], tuple[int, ...]] | None = None
 
 
 class _Rules:
@@ -1531,10 +1542,12 @@ class _Rules:
     order), or the one module's where a hook replaces a rule."""
 
     __slots__ = ("after_ship", "apply", "area_size", "categories", "choices", "colour_bonus",
-                 "colour_bonus_scored", "crane_buildings", "expected", "final_points",
+                 "colour_bonus_scored", "crane_buildings", "end_scorers", "expected",
+                 "final_points",
                  "final_scoring", "frontier", "goods_sold", "goods_types", "idle_step",
                  "knowledge_placed", "parts", "phase_end", "phase_income", "phase_setup", "reach",
-                 "round_setup", "setup", "setup_drew", "storage_unlimited", "tile_effects",
+                 "round_setup", "setup", "setup_drew", "storage_unlimited", "store",
+                 "tile_effects",
                  "tile_placed", "tile_spaces", "turn_choices", "turn_ended", "unreachable",
                  "won", "workers_gained")
 
@@ -1568,6 +1581,8 @@ class _Rules:
         self.tile_effects = tile_effects
         self.goods_types = max((m.goods_types for m in modules), default=GOODS_SLOTS)
         self.storage_unlimited = _one(m.storage_unlimited for m in modules)
+        self.store = _one(m.store for m in modules)
+        self.end_scorers = _one(m.end_scorers for m in modules)
         self.after_ship = tuple(m.after_ship for m in modules if m.after_ship)
         self.knowledge_placed = tuple(m.knowledge_placed for m in modules if m.knowledge_placed)
         self.goods_sold = tuple(m.goods_sold for m in modules if m.goods_sold)

@@ -139,7 +139,10 @@ class Outcome:
     scores: tuple[int, ...]  # by seat
     empty_spaces: tuple[int, ...]  # by seat (fewer wins a tie)
     decided_by: str  # "score", "fewest empty spaces", "later in turn order" (2011) or
-    # "further behind on the bridge" (2019); the solo game: SOLO_WON or SOLO_LOST
+    # "further behind on the bridge" (2019); the solo game: SOLO_WON or SOLO_LOST; the team
+    # game: "team score", "more empty spaces" or "further behind on the bridge"
+    teams: tuple[tuple[int, int], ...] = ()  # the team game: the teams, the winner first
+    team_scores: tuple[int, ...] = ()  # the team game: each team's VP, as ``teams``
 
     @property
     def won(self) -> bool:
@@ -166,6 +169,8 @@ def outcome(state: GameState) -> Outcome:
     empty = tuple(p.estate.count(-1) for p in state.players)
     if n == 1:
         return Outcome((0,), scores, empty, SOLO_LOST if empty[0] else SOLO_WON)
+    if state.config.teams:
+        return _team_outcome(state, scores, empty)
     if state.config.edition is Edition.E2019:
         order, last = state.bridge_order(), "further behind on the bridge"
     else:
@@ -184,3 +189,22 @@ def outcome(state: GameState) -> Outcome:
     else:
         why = last
     return Outcome(ranking, scores, empty, why)
+
+
+def _team_outcome(state: GameState, scores: tuple[int, ...], empty: tuple[int, ...]) -> Outcome:
+    """The team game: the team with more VP (both players' added up) wins; on a tie, the team
+    with more empty spaces in its duchy (the rulebook's words); then (our reading, the 2019
+    base game's last tie-break for teams) the team whose foremost piece stands further
+    behind on the bridge. ``ranking`` lists the winning team's seats first."""
+    position = {seat: i for i, seat in enumerate(state.bridge_order())}
+
+    def key(team: tuple[int, int]) -> tuple[int, int, int]:
+        return (-(scores[team[0]] + scores[team[1]]), -empty[team[0]],
+                -min(position[team[0]], position[team[1]]))
+
+    first, second = teams = tuple(sorted(state.config.teams, key=key))
+    (score, spaces, _), (other, other_spaces, _) = key(first), key(second)
+    why = ("team score" if score != other else
+           "more empty spaces" if spaces != other_spaces else "further behind on the bridge")
+    return Outcome((*first, *second), scores, empty, why, teams,
+                   tuple(scores[a] + scores[b] for a, b in teams))

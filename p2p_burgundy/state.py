@@ -53,6 +53,7 @@ class Step(IntEnum):
     SHIELD_GOODS = 20  # shield #5: after a ship, every goods tile of one type
     ORDER = 21  # the solo game: which of the pending steps comes first
     PHASE_END = 22  # shields: a turn of the phase end, its steps done (shown, never pending)
+    STOW = 23  # the team game: the tile just taken goes to your storage or the team's
 
 
 EMPTY = -1  # an empty estate space or depot slot
@@ -61,6 +62,9 @@ _PLAYER_FIELDS = (
     "silver", "workers", "goods", "sold", "storage", "estate", "occupied", "frontier",
     "knowledge", "dice", "dice_used", "bought", "bonuses", "breakdown",
 )
+
+
+_MASK_INDICES = (_PLAYER_FIELDS.index("occupied"), _PLAYER_FIELDS.index("frontier"))
 
 
 class PlayerState:
@@ -124,9 +128,15 @@ class PlayerState:
     def has_knowledge(self, number: int) -> bool:
         return bool(self.knowledge >> number & 1)
 
-    def to_tree(self) -> list[object]:
-        # Fields are ints, bools and tuples of ints: msgpack packs them as they are.
-        return [getattr(self, name) for name in _PLAYER_FIELDS]
+    def to_tree(self, wide: bool = False) -> list[object]:
+        """Fields are ints, bools and tuples of ints: msgpack packs them as they are; but on a
+        team board (``wide``: 74 spaces) ``occupied`` and ``frontier`` exceed msgpack's 64-bit
+        ints, and are packed as 10 bytes, big-endian."""
+        tree: list[object] = [getattr(self, name) for name in _PLAYER_FIELDS]
+        if wide:
+            for index in _MASK_INDICES:
+                tree[index] = self.__getattribute__(_PLAYER_FIELDS[index]).to_bytes(10, "big")
+        return tree
 
     def __repr__(self) -> str:
         return f"<PlayerState vp={self.vp} silver={self.silver} workers={self.workers}>"
@@ -295,6 +305,7 @@ class GameState:
     borrowed: int = _part_field("shields", "borrowed")  # type: ignore[assignment]
     die_changed: bool = _part_field("shields", "die_changed")  # type: ignore[assignment]
     closing: tuple[int, ...] = _part_field("shields", "closing")  # type: ignore[assignment]
+    private: tuple[int, ...] = _part_field("team", "private")  # type: ignore[assignment]
 
     def changed(self, part: str) -> Any:
         """The module part ``part`` of this state (one being built), replaced by a copy to
@@ -372,11 +383,12 @@ class GameState:
 
     def bridge_order(self) -> tuple[int, ...]:
         """The seats as they stand on the bridge now, furthest along first (the next
-        round's turn order); the owner of monastery #27 is on top of any stack."""
-        top = -1
+        round's turn order); the owner of monastery #27 is on top of any stack (in the team
+        game, both players of its team: the duchy's tiles are the team's)."""
+        top = 0
         for seat, p in enumerate(self.players):
             if p.knowledge >> 27 & 1:
-                top = seat
+                top |= 1 << seat
         return bridge_order(self.track, top)
 
     def player(self, seat: int) -> PlayerState:
@@ -388,7 +400,7 @@ class GameState:
         config has set-up choices, then each played module's fields: ``inns`` with the inns
         module, ``border_ranks`` with border-post duchies, ``routes`` and ``route_goods`` with
         the trade routes module, ``vp_counter``, ``vp_target`` and ``goods_out`` in the solo
-        game, the shield fields with the shields module)."""
+        game, the shield fields with the shields module, ``private`` in the team game)."""
         out: list[object] = []
         for name in _GAME_FIELDS:
             value = getattr(self, name)
@@ -397,7 +409,8 @@ class GameState:
             elif name == "boards":
                 out.append([b.id for b in self.boards])
             elif name == "players":
-                out.append([p.to_tree() for p in self.players])
+                wide = bool(self.config.teams)
+                out.append([p.to_tree(wide) for p in self.players])
             elif name == "chance":
                 c = self.chance
                 out.append(None if c is None else [c.index, int(c.kind), c.phase, c.round])

@@ -196,10 +196,15 @@ class Evaluator:
         return info
 
     def value(self, state: GameState, seat: int) -> float:
-        """How good ``state`` is for ``seat``, in VP-equivalents (exact VP once over)."""
+        """How good ``state`` is for ``seat``, in VP-equivalents (exact VP once over). In the
+        team game the partner's points count as the seat's own (the team's fields, the same
+        at both seats, count once)."""
         p = state.players[seat]
         config = state.config
         vp: float = sum(p.breakdown)
+        partner = config.partner(seat)
+        if partner != seat:
+            vp += sum(state.players[partner].breakdown)
         if config.solo:  # the solo game is won by filling the duchy: spaces first
             vp += SOLO_SPACE * p.occupied.bit_count()
         if state.phase >= PHASES:

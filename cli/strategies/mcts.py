@@ -363,12 +363,14 @@ class MctsStrategy:
 
     def _judge(self, state: GameState, seat: int) -> float:
         """The bot's value less ``opponents`` times its best opponent's (exact VP once the
-        game is over)."""
+        game is over); in the team game the partner is no opponent (and the values are the
+        teams')."""
         leaf = self._leaf
         mine = leaf(state, seat)
         if not self.params.opponents:
             return mine
-        others = [leaf(state, s) for s in range(state.config.players) if s != seat]
+        ours = (seat, state.config.partner(seat))
+        others = [leaf(state, s) for s in range(state.config.players) if s not in ours]
         return mine - self.params.opponents * max(others)
 
     def __repr__(self) -> str:

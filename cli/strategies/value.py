@@ -100,7 +100,7 @@ class LearnedValue:
 
     def value(self, state: GameState, seat: int) -> float:
         """``seat``'s predicted final score in ``state``."""
-        if state.config.solo:  # no self-play fit for the solo game: the hand-made value
+        if state.config.solo or state.config.teams:  # no self-play fit: the hand-made value
             return _EVALUATOR.value(state, seat)
         if state.phase >= PHASES:
             return float(sum(state.players[seat].breakdown))

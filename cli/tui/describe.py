@@ -52,6 +52,7 @@ from p2p_burgundy import (
     UseDie,
     apply,
 )
+from p2p_burgundy.actions import Stow
 from p2p_burgundy.board import PHASE_LETTERS, PHASES, ROUNDS
 from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, SetupDraw
 from p2p_burgundy.inns import INN_DEPOT, bought_tile
@@ -226,6 +227,13 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
         return f"{name} discarded {tile_label(p.storage[action.storage])} from storage."
     if isinstance(action, TakeFirst):
         return f"{name} took {PENDING_WORDS[Step(action.step)]} first."
+    if isinstance(action, Stow):
+        where = "the team's storage" if action.shared else "their own storage"
+        text = f"{name} put {tile_label(p.storage[-1])} in {where}"
+        if action.discard >= 0:
+            old = p.storage[action.discard + (state.private[seat] if action.shared else 0)]
+            text += f", discarding {tile_label(old)}"
+        return text + "."
     if isinstance(action, PayGoods):
         return f"{name} paid 1 x {goods_label(action.goods)} for the black depot tile."
     if isinstance(action, BuyPoints):

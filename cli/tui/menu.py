@@ -48,7 +48,7 @@ from p2p_burgundy import (
     apply,
     legal_actions,
 )
-from p2p_burgundy.actions import BUY_WORKERS
+from p2p_burgundy.actions import BUY_WORKERS, Stow
 from p2p_burgundy.estate import caveat
 from p2p_burgundy.inns import INN_DEPOT, bought_tile
 from p2p_burgundy.rules import asks
@@ -191,6 +191,8 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
         return "Crane: trigger the effect of any building", options
     if step == Step.CHOOSE_ESTATE:
         return _estate_choice(state, actions)
+    if step == Step.STOW:
+        return _stow_choice(state, actions)
     if step == Step.DISCARD:
         options = [_tile_leaf(state, a, "discard", p.storage[a.storage],
                               ("storage", a.storage, 0))
@@ -277,6 +279,26 @@ def _solo_choice(state: GameState, step: Step, actions: Sequence[Action]
     tile = tile_label(p.storage[arg]) if step == Step.REWARD_PLACE else ""
     points = state.vp_target - state.vp_counter
     return SOLO_PROMPTS[step].format(left=arg, tile=tile, points=points), options
+
+
+def _stow_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, list[Option]]:
+    """The team game: the tile just taken goes to the player's own storage or the team's,
+    a full one discarding an old tile of its own (marked on the storage line)."""
+    seat = state.to_move
+    assert seat is not None
+    p = state.players[seat]
+    options = []
+    for a in actions:
+        if not isinstance(a, Stow):
+            continue
+        where = "the team's storage" if a.shared else "your storage"
+        if a.discard < 0:
+            options.append(_leaf(state, a, f"to {where}"))
+        else:
+            index = a.discard + (state.private[seat] if a.shared else 0)
+            options.append(_tile_leaf(state, a, f"to {where}, discarding", p.storage[index],
+                                      ("storage", index, 0)))
+    return f"Where does {tile_code(p.storage[-1])} go?", _numbered(options)
 
 
 def _shield_turn_groups(state: GameState, actions: Sequence[Action]) -> list[Option]:

@@ -309,7 +309,8 @@ class Model:
         if self.replay:
             return "replay"
         if self.game_over:
-            return "solo_scores" if self.state.config.solo else "scores"
+            return ("solo_scores" if self.state.config.solo else
+                    "team_scores" if self.state.config.teams else "scores")
         if not self.draft:
             return "wait"
         state = self.draft.state
@@ -330,7 +331,7 @@ class Model:
                 Step.SHIELD_TILE: "phase_end", Step.SHIELD_GOODS: "shield",
                 Step.EXCHANGE: "exchange", Step.PAY_GOODS: "pay_goods", Step.REWARD: "reward",
                 Step.REWARD_PLACE: "reward_place", Step.TARGET: "target",
-                Step.ORDER: "order"}.get(step, "building")
+                Step.ORDER: "order", Step.STOW: "stow"}.get(step, "building")
 
     def options(self) -> list[Option]:
         menu = self.menu()

@@ -174,12 +174,14 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
             t.close()
 
 
-def run_bot_game(options: NetOptions, bots: int, modules: tuple[Module, ...] = ()) -> int:
-    """``burgundy play --bots N``: host on loopback, N local bot peers, start, play."""
+def run_bot_game(options: NetOptions, bots: int, modules: tuple[Module, ...] = (),
+                 teams: bool = False) -> int:
+    """``burgundy play --bots N``: host on loopback, N local bot peers, start, play (the
+    team game with ``teams``: 3 bots, the second one our partner)."""
     try:
         thread, table = quick_bot_game(options.home, bots, options.name, options.colour,
                                        options.strategy, gone_after=options.gone_after,
-                                       modules=modules)
+                                       modules=modules, teams=teams)
     except (LanError, OSError) as exc:
         print(f"burgundy play: {exc}", file=sys.stderr)
         return 1
@@ -459,7 +461,8 @@ class LobbyRunner:
             if isinstance(command, Host):
                 lobby.host(command.players, model.name, model.colour, command.edition,
                            setup=command.setup, estate=command.estate, modules=command.modules,
-                           board=command.board, hints=command.hints, clock=command.clock)
+                           board=command.board, hints=command.hints, clock=command.clock,
+                           teams=command.teams)
                 if model.showing_web and self.web is None:  # w on the host page, or --web
                     self._serve_web()
             elif isinstance(command, Join):

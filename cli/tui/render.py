@@ -27,12 +27,12 @@ from typing import NamedTuple
 
 from p2p_burgundy import GameState, outcome
 from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, PHASES, ROUNDS, depot_spaces
-from p2p_burgundy.estate import ROW_LENGTHS, post_spaces, row_col
+from p2p_burgundy.estate import ROW_LENGTHS, SPACE_COUNT, post_spaces, row_col
 from p2p_burgundy.inns import INN_DEPOT
 from p2p_burgundy.net.clock import clock_text
 from p2p_burgundy.scoring import categories, end_game_points
 from p2p_burgundy.shields import shield_numbers
-from p2p_burgundy.state import EMPTY
+from p2p_burgundy.state import EMPTY, Step
 from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 from p2p_burgundy.trade import BONUS_SHORT, route_spaces
 
@@ -52,6 +52,7 @@ from .texts import (
     help_for,
     seat_name,
     tile_code,
+    tile_code2,
 )
 
 
@@ -199,15 +200,57 @@ def estate_lines(state: GameState, seat: int, names: Sequence[str],
     """A title and the 37 spaces on 7 offset rows; empty spaces show colour letter and
     die number (``B3``), covered ones the tile code (``Kn12``)."""
     board = state.boards[seat]
+    if board.team:
+        title = f"{seat_name(names, seat)}'s team board ({board.id})"
+        return [[Seg(title, Style.TITLE)], *team_rows(state, seat, marks or {})]
     posts = ", P: border post" if board.border_posts else ""
     title = f"{seat_name(names, seat)}'s estate (board {board.id}{posts})"
     return [[Seg(title, Style.TITLE)], *estate_rows(state, seat, marks or {}, CELL)]
 
 
+TEAM_CELL = 3  # columns per space of a team board: its two halves side by side in 42
+
+
+def team_rows(state: GameState, seat: int, marks: Marks) -> list[Line]:
+    """A team board's 74 spaces: its two halves side by side, each on 7 offset rows of 3
+    columns a space; an empty space shows colour letter and die (``B3``), a covered one its
+    2-letter code in lower case (``wr``). A choosable space is marked ``+`` (the one under
+    the cursor ``<``), a changed one ``*``, each in its style too."""
+    board = state.boards[seat]
+    player = state.players[seat]
+    rows: list[Line] = [[] for _ in ROW_LENGTHS]
+    for half in range(board.halves):
+        for row, length in enumerate(ROW_LENGTHS):
+            pad = TEAM_CELL * (7 - length) // 2
+            rows[row].append(Seg(" " * pad))
+            first = half * SPACE_COUNT + sum(ROW_LENGTHS[:row])
+            for space in range(first, first + length):
+                tile = player.estate[space]
+                if tile == EMPTY:
+                    colour = board.colours[space]
+                    content = f"{COLOUR_LETTERS[colour]}{board.dice[space]}"
+                    style = Style.SPACE + colour
+                else:
+                    content, style = tile_code2(tile), Style.TILE + TILE_COLOUR[tile]
+                mark = marks.get(("space", space, 0))
+                if mark is None:
+                    rows[row].append(Seg(f"{content} ", style))
+                elif mark[0] == Style.CHANGED:
+                    rows[row].append(Seg(f"{content}*", Style.CHANGED))
+                else:
+                    tail = "<" if mark[0] == Style.CURSOR else "+"
+                    rows[row].append(Seg(f"{content}{tail}", mark[0], mark[1]))
+            rows[row].append(Seg(" " * (7 * TEAM_CELL - pad - length * TEAM_CELL)))
+    return rows
+
+
 def estate_rows(state: GameState, seat: int, marks: Marks, cell: int) -> list[Line]:
     """The 37 spaces on 7 offset rows of ``cell`` columns a space (6 leaves room for the
-    marks of a choice; 5 is the narrow form, for looking only)."""
+    marks of a choice; 5 is the narrow form, for looking only); a team board's as
+    :func:`team_rows`."""
     board = state.boards[seat]
+    if board.team:
+        return team_rows(state, seat, marks)
     player = state.players[seat]
     posts = post_spaces(board)
     rows: list[Line] = [[Seg(" " * (cell * (7 - n) // 2))] for n in ROW_LENGTHS]
@@ -252,6 +295,31 @@ def others_lines(state: GameState, seats: Sequence[int], names: Sequence[str],
     return lines
 
 
+def _storage_cell(tile: int | None, index: int, marks: Marks) -> Line:
+    """Storage space ``index`` (its number from 1, and its ``tile`` or ``---``), choosable."""
+    content = "---" if tile is None else tile_code(tile)
+    style = Style.DIM if tile is None else Style.TILE + TILE_COLOUR[tile]
+    return [Seg(f" {index + 1}"), _marked(("storage", index, 0), f"{content:<4}", marks, style)]
+
+
+def team_storage_line(state: GameState, seat: int, marks: Marks, star: str = "") -> Line:
+    """The team game's storage: the player's own spaces, then the team's (numbered as the
+    choices number them); a tile just taken waits off the line (the choice names it)."""
+    board = state.boards[seat]
+    stored = state.players[seat].storage
+    own = state.private[seat]
+    waiting = bool(state.pending) and state.pending[-1][0] == Step.STOW
+    held = stored[:-1] if waiting else stored
+    line: Line = [Seg(f"Own{star}", Style.BOLD)]
+    empty = [Seg("  "), Seg(" ---  ", Style.DIM)]  # no number: no choice reaches it
+    for i in range(max(board.private_storage, own)):
+        line += _storage_cell(held[i], i, marks) if i < own else empty
+    line.append(Seg(f" Team{star}", Style.BOLD))
+    for i in range(own, own + max(board.shared_storage, len(held) - own)):
+        line += _storage_cell(held[i], i, marks) if i < len(held) else empty
+    return line
+
+
 def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
                    width: int = 42, changed: Changes = frozenset()) -> list[Line]:
     """Storage, goods, silverlings, workers, VP, dice (a used die in parentheses), bonus
@@ -259,12 +327,12 @@ def supplies_lines(state: GameState, seat: int, marks: Marks | None = None,
     marks = marks or {}
     p = state.players[seat]
     star = {k: "*" if (k, seat, 0) in changed else "" for k in ("storage", "goods")}
-    storage: Line = [Seg(f"Storage{star['storage']}:", Style.BOLD)]
-    for i in range(max(3, len(p.storage))):
-        content = tile_code(p.storage[i]) if i < len(p.storage) else "---"
-        storage.append(Seg(f" {i + 1}"))
-        style = Style.TILE + TILE_COLOUR[p.storage[i]] if i < len(p.storage) else Style.DIM
-        storage.append(_marked(("storage", i, 0), f"{content:<4}", marks, style))
+    if state.boards[seat].team:
+        storage = team_storage_line(state, seat, marks, star["storage"])
+    else:
+        storage = [Seg(f"Storage{star['storage']}:", Style.BOLD)]
+        for i in range(max(3, len(p.storage))):
+            storage += _storage_cell(p.storage[i] if i < len(p.storage) else None, i, marks)
     goods: Line = [Seg(f"Goods{star['goods']}:", Style.BOLD)]
     stored = [g for g in range(1, 7) if p.goods[g]]
     for g in stored:
@@ -385,15 +453,34 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
         p = state.players[seat]
         mover = "> " if state.to_move == seat else "  "
         you = "*" if seat == my_seat else " "
+        team = f"{team_letter(state, seat)} " if state.config.teams else " "
         line = [Seg(f"{mover}{place + 1}. {seat_name(names, seat):<{NAME_WIDTH + 3}}{you}",
                     Style.BOLD if state.to_move == seat else Style.NORMAL),
-                Seg(f"{p.vp:>3} VP  s{p.silver} w{p.workers}")]
+                Seg(f"{p.vp:>3} VP {team}s{p.silver} w{p.workers}")]
         if state.depot_shields and state.shields[seat]:  # the shields on their castles
             held = shield_numbers(state.shields[seat])
             room = BOARD_ROOM - sum(len(seg.text) for seg in line)
             tag = " #" + ",".join(map(str, held))
             line.append(Seg(tag if len(tag) <= room else f" {len(held)}sh"))
         lines.append(line)
+    return lines
+
+
+def team_letter(state: GameState, seat: int) -> str:
+    """The team game: ``A`` or ``B``, the team ``seat`` plays in."""
+    return "AB"[state.config.teams.index(state.config.team_of(seat))]
+
+
+def team_result_lines(state: GameState, names: Sequence[str], verb: str) -> list[Line]:
+    """The team game: each team's players and points added up, and the team that wins."""
+    result = outcome(state)
+    lines: list[Line] = []
+    for rank, (team, points) in enumerate(zip(result.teams, result.team_scores, strict=True)):
+        who = " and ".join(seat_name(names, s) for s in team)
+        line = f"Team {team_letter(state, team[0])} ({who}): {points} VP"
+        if rank == 0:
+            line += f", {verb} (decided by {result.decided_by})."
+        lines.append([Seg(line, Style.BOLD if rank == 0 else Style.NORMAL)])
     return lines
 
 
@@ -663,6 +750,8 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
         lines.append([Seg(f"The game stopped early: {ended}.", Style.BOLD)])
         lines.append([Seg(f"On points, P{winner + 1} {names[winner]} was ahead with "
                           f"{result.scores[winner]} VP (decided by {result.decided_by}).")])
+    elif state.config.teams:
+        lines += team_result_lines(state, names, "wins" if state.is_over else "leads")
     else:
         verb = "wins" if state.is_over else "leads"
         lines.append([Seg(f"P{winner + 1} {names[winner]} {verb} with {result.scores[winner]} VP "
@@ -998,7 +1087,7 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
         menu = model.menu()
         now = menu.prompt if menu else table.waiting_for() or model.message or "the game"
         text = help_now(now, RULE_REMINDERS[model.help_topic()], now_keys, body.width)
-        canvas.draw(body, page_lines([*text, "", *help_for(context)],
+        canvas.draw(body, page_lines([*text, "", *help_for(context, state.config.team_game)],
                                      "Help (Esc closes, arrows scroll)", body.height,
                                      model.overlay_scroll))
     elif overlay == Overlay.INFO:

@@ -32,7 +32,6 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 from p2p_burgundy import (
     Action,
-    Edition,
     GameConfig,
     GameState,
     IllegalAction,
@@ -49,6 +48,7 @@ from p2p_burgundy.board import PHASES, ROUNDS
 from p2p_burgundy.chance import ChanceKind, Draw
 from p2p_burgundy.record import Recorder
 
+from ..estates import table_config
 from ..localgame import SavedGame
 from ..sim import bot_seed, chance_entropy
 from ..strategies import Strategy, make
@@ -75,6 +75,14 @@ class HistoryEntry(NamedTuple):
     seat: int | None
     text: str
     kind: EntryKind = EntryKind.ACTION
+
+
+def team_notes(config: GameConfig) -> list[HistoryEntry]:
+    """The team game's log begins with its board's note (the provisional team board: "not
+    the printed board"; a team board file: "not an official board")."""
+    if not config.teams:
+        return []
+    return [HistoryEntry(None, f"Note: {note}", EntryKind.EVENT) for note in config.caveats()]
 
 
 class GameStep(NamedTuple):
@@ -438,17 +446,17 @@ class LocalTable(Shown):
     @classmethod
     def new(cls, name: str, bots: int = 1, seed: int | None = None, strategy: str = "greedy",
             bot_delay: float = 0.0, clock: Callable[[], float] = time.monotonic,
-            modules: tuple[Module, ...] = ()) -> LocalTable:
+            modules: tuple[Module, ...] = (), teams: bool = False) -> LocalTable:
         """A game of ``name`` (seat 0) against ``bots`` bots; a ``seed`` makes it repeatable;
-        ``modules``: the 2019 expansion modules (2019 edition).
+        ``modules``: the 2019 expansion modules (2019 edition); ``teams``: the team game
+        against 3 bots (``name`` and Bot 2 against Bots 1 and 3, on the provisional board).
 
         >>> LocalTable.new("Ann", bots=3).names
         ['Ann', 'Bot 1', 'Bot 2', 'Bot 3']
         """
         if not 1 <= bots <= 3:
             raise ValueError(f"play against 1 to 3 bots, not {bots}")
-        config = GameConfig(players=bots + 1, edition=Edition.E2019 if modules else Edition.E2011,
-                            modules=modules)
+        config = table_config(bots + 1, None, None, None, modules, teams=teams)
         return cls.seeded(config, name, seed, strategy, bot_delay, clock)
 
     @classmethod
@@ -486,6 +494,7 @@ class LocalTable(Shown):
         table = cls(config, names, 0, {seat: bot(seat) for seat in range(1, config.players)},
                     entropy, bot_delay, clock)
         table.seed, table.strategy = seed, strategy
+        table._history += team_notes(config)
         if config.solo:
             table._history.append(HistoryEntry(
                 None, f"Solo game: seed {seed} (burgundy solo --seed {seed} replays it).",

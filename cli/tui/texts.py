@@ -74,6 +74,28 @@ def tile_code(tile: int) -> str:
     return OTHER_CODES[Tile(tile)]
 
 
+def tile_code2(tile: int) -> str:
+    """A code of 2 characters for a tile placed on a team board (74 spaces in a pane made
+    for 37), in lower case so it never reads as an empty space's colour and die: ``wr`` a
+    warehouse, ``p4`` 4 pigs (``h`` for hens), ``k7`` knowledge #7 (``12`` for #12), ``sh`` a
+    ship.
+
+    >>> [tile_code2(t) for t in (0, Tile.PIG_4, Tile.KNOWLEDGE_7, Tile.KNOWLEDGE_12, Tile.SHIP)]
+    ['wr', 'p4', 'k7', '12', 'sh']
+    """
+    if tile >= FACE_DOWN:
+        return "bk"
+    colour = TILE_COLOUR[tile]
+    if colour == Colour.LIGHT_GREEN:
+        return f"{'csphg'[ANIMAL_TYPE[tile]]}{ANIMAL_COUNT[tile]}"  # h: hens
+    if colour == Colour.YELLOW:
+        number = KNOWLEDGE_NUMBER[tile]
+        return f"k{number}" if number < 10 else str(number)
+    if tile == Tile.CARPENTERS_WORKSHOP:
+        return "cp"
+    return tile_code(tile)[:2].lower()
+
+
 def tile_label(tile: int) -> str:
     """Code and name: how menus and the log name a tile.
 
@@ -328,6 +350,28 @@ ESTATE_LEGEND: tuple[str, ...] = (
     "  " + ", ".join(f"{g} {GOODS_NAMES[g]}" for g in range(4, 7)) + ".",
 )
 
+HELP_TEAM: tuple[str, ...] = (
+    "The team game: what differs",
+    "  You and your partner (the same letter, A or B, in the players list)",
+    "  play one duchy: the team board, its two halves side by side, joined",
+    "  by the castle. Workers, silverlings, goods, the duchy and its bonuses",
+    "  are the team's; your dice, your place in the turn order and your",
+    "  points are your own. Round 1 is played A1, B1, A2, B2.",
+    "  Storage: Own is yours (2 spaces), Team is shared (2). A tile you take",
+    "  goes to either (you choose); a full one drops an old tile of its own,",
+    "  and tiles never move from one to the other. You place from yours and",
+    "  the team's, never from your partner's own.",
+    "  At the end the team's points are added up; on a tie the team with",
+    "  more empty spaces in its duchy wins.",
+    "  On the team board a placed tile shows 2 letters: wr warehouse, cp",
+    "  carpenter, ch church, mk market, bd boarding house, bn bank, ha city",
+    "  hall, tw watchtower; c/s/p/h + count: cows, sheep, pigs, hens; sh",
+    "  ship, ca castle, mi mine; k1-k9 and 10-29 knowledge. + marks a space",
+    "  you may choose, < the one under the cursor.",
+    "  The team board shipped is provisional: not the printed board.",
+)
+"""The help page's section on the team game (shown in a team game)."""
+
 HELP_PLAY: tuple[str, ...] = (
     "Your turn, in steps: choose a die, then what to do with it, then where.",
     "Only legal choices are offered. Press a choice's key, or move with the",
@@ -404,20 +448,27 @@ RULE_REMINDERS: dict[str, str] = {
     "reward_place": "Solo: place it on a free space of its colour, with any number.",
     "target": "Solo: 1 silverling a VP; at the target you get an action of any number.",
     "order": "Solo: you choose the order of what your action set off.",
+    # the team game
+    "stow": "Team game: your own storage or the team's; a full one drops an old tile.",
+    "team_scores": "Team game: a team's points added up; a tie: more empty spaces wins.",
     "solo_scores": "Solo: fill all 37 spaces within 25 rounds to win; VP only move you on.",
 }
 """One line per kind of decision, for the top of the help page (``?``)."""
 
 
-def help_for(context: str) -> list[str]:
-    """The help page for a screen ("play", "wait", "replay" or "scores").
+def help_for(context: str, team: bool = False) -> list[str]:
+    """The help page for a screen ("play", "wait", "replay" or "scores"); in the team game
+    (``team``) it says first what differs.
 
     >>> help_for("scores")[0].startswith("The game is over")
     True
+    >>> help_for("play", team=True)[0]
+    'The team game: what differs'
     """
     pages = {"play": HELP_PLAY, "wait": HELP_WAIT, "replay": HELP_REPLAY,
              "scores": HELP_SCORES}
-    lines = list(pages.get(context, HELP_WAIT))
+    lines = [*HELP_TEAM, ""] if team else []
+    lines += pages.get(context, HELP_WAIT)
     if context != "scores":
         lines += ["", *HELP_KEYS]
     return [*lines, "", *ESTATE_LEGEND]

@@ -22,7 +22,7 @@ from typing import Any
 
 from p2p_burgundy import GameConfig, GameState, new_game, outcome
 from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, depot_spaces, space_colour
-from p2p_burgundy.estate import post_spaces, row_col
+from p2p_burgundy.estate import PROVISIONAL, half_row_col, post_spaces
 from p2p_burgundy.inns import INN_DEPOT
 from p2p_burgundy.net.events import ChanceResolved, Resolved, Waiting
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot
@@ -98,8 +98,22 @@ def result_text(result: Outcome, names: Sequence[str]) -> str:
     winner = result.winner
     if len(names) == 1:
         return f"{names[0]}: {result.decided_by} ({result.scores[0]} VP)"
+    if result.teams:
+        first, second = result.teams[0]
+        return (f"{names[first]} and {names[second]} win with {result.team_scores[0]} VP "
+                f"against {result.team_scores[1]} (decided by {result.decided_by})")
     return (f"{names[winner]} wins with {result.scores[winner]} VP (decided by "
             f"{result.decided_by})")
+
+
+def _team_game(state: GameState) -> str:
+    """``, the team game on BOARD`` (saying a provisional board is not the printed one), or
+    nothing in any other game."""
+    if not state.config.teams:
+        return ""
+    board = state.boards[0]
+    note = " (provisional: not the printed board)" if board.confidence == PROVISIONAL else ""
+    return f", the team game on {board.id}{note}"
 
 
 def _estate(state: GameState, seat: int, changes: Changes) -> list[View]:
@@ -107,9 +121,9 @@ def _estate(state: GameState, seat: int, changes: Changes) -> list[View]:
     posts = post_spaces(board)
     spaces = []
     for space, colour in enumerate(board.colours):
-        row, col = row_col(space)
+        half, row, col = half_row_col(space)  # a team board has two halves side by side
         tile = player.estate[space]
-        spaces.append({"row": row, "col": col, "colour": colour_key(colour),
+        spaces.append({"half": half, "row": row, "col": col, "colour": colour_key(colour),
                        "letter": COLOUR_LETTERS[colour], "die": board.dice[space],
                        "tile": tile_view(tile) if tile != EMPTY else None,
                        "post": bool(posts >> space & 1),
@@ -197,7 +211,7 @@ def board_view(state: GameState, players: Sequence[tuple[str, str]], *,
     return {
         "title": title(state),
         "rules": f"{state.config.edition.value} edition, {state.config.players} "
-                 f"player{'s' if state.config.players > 1 else ''}",
+                 f"player{'s' if state.config.players > 1 else ''}{_team_game(state)}",
         "status": status or said or "",
         "over": state.is_over or result is not None,
         "result": said,

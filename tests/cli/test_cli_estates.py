@@ -28,11 +28,25 @@ def test_estates_filters_by_edition_and_can_show_layouts(capsys):
     out = capsys.readouterr().out
     numbers = [line.split()[0] for line in out.splitlines()
                if line and not line.startswith(" ")]
-    assert numbers == [str(n) for n in range(1, 11)] + [f"11{x}" for x in "abcdef"]
+    assert numbers == [str(n) for n in range(1, 11)] + [f"11{x}" for x in "abcdef"] + [
+        "team-provisional"]
     assert "        S6 S1 S2 C6 S5 S4 S1" in out  # estate 1's middle row
     assert "no. 2 in 2011, no. 10 in 2019 (id 2); high confidence" in out
     assert "border posts at K2/S5, K4/A3, S4/A1" in out  # 11a
     assert "note: Estate 11a is low confidence" in out and "border posts' positions" in out
+
+
+def test_the_team_board_is_listed_with_its_halves_and_marked_provisional(capsys):
+    assert main(["estates", "--layout"]) == 0
+    out = capsys.readouterr().out
+    team = out[out.index("\nteam-provisional "):]
+    assert ("castle on C1 (half 1, row 4, 7); storage: 2 shared, 2 per player; halves joined "
+            "at B3 (half 1, row 3, 6) to B5 (half 2, row 3, 1);") in team
+    assert "half 1:\n            S6 B5 A4 C3\n" in team
+    assert "half 2:\n            A6 A5 A4 A3\n" in team
+    assert "is provisional: not the printed board" in team
+    assert main(["estates", "--edition", "2011"]) == 0
+    assert "team-provisional" not in capsys.readouterr().out
 
 
 def test_the_layouts_mark_where_the_border_posts_are(capsys):
@@ -111,6 +125,33 @@ def test_estate_file_puts_everyone_on_a_board_of_ones_own(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.startswith("note: Estate home (Our duchy) is not an official board")
     assert "estates: seat 0 on home, seat 1 on home" in out
+
+
+def _team_board_file(tmp_path, **changes):
+    from p2p_burgundy.estate import PROVISIONAL_TEAM_BOARD, team_board
+    path = tmp_path / "team.json"
+    record = {**team_board(PROVISIONAL_TEAM_BOARD).record(), "id": "12a", "name": "Our 12a",
+              "source": "my box", **changes}
+    path.write_text(json.dumps(record))
+    return str(path)
+
+
+def test_a_team_board_file_is_played_in_the_team_game(tmp_path, capsys):
+    path = _team_board_file(tmp_path)
+    config = sim_config(parse(["sim", "--teams", "--estate-file", path])).game_config
+    assert config.estates == ("12a",) * 4 and config.teams == ((0, 2), (1, 3))
+    assert config.custom[0].shared_storage == 2
+    assert main(["sim", "--teams", "--estate-file", path, "--bots", "random,random,random,random",
+                 "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("note: Team board 12a (Our 12a) is not an official board")
+    assert "team game on 12a: seats 0 and 2 (team A) against 1 and 3 (team B)" in out
+    assert main(["sim", "--players", "4", "--estate-file", path]) == 2
+    assert "12a is a team board: it is played in the team game (--teams)" in (
+        capsys.readouterr().err)
+    bad = _team_board_file(tmp_path, joins=[])
+    assert main(["sim", "--teams", "--estate-file", bad]) == 2
+    assert "team.json: team board 12a: joins must list the pairs" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("changes", "message"), [

@@ -156,3 +156,36 @@ class _Sink:
 
     def write(self, text: str) -> int:
         return len(text)
+
+
+def test_sim_plays_the_team_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--teams", "--games", "1", "--seed", "3", "--jobs", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "provisional: not the printed board" in lines.pop(0)
+    assert lines[0] == "game 1/1, seed 3: 4 players, edition 2019, the team game"
+    assert lines[1] == ("  team game on team-provisional: seats 0 and 2 (team A) against 1 and "
+                        "3 (team B)")
+    rows = {int(row[0]): int(row[-2]) for row in (line.split() for line in lines[3:7])}
+    teams = [line.strip() for line in lines if line.startswith("  team ") and "seats" in line
+             and "VP" in line]
+    totals = {"A": rows[0] + rows[2], "B": rows[1] + rows[3]}
+    assert len(teams) == 2 and "winner, decided by" in teams[0]
+    for line in teams:  # "team A (seats 0 and 2): 445 VP..."
+        assert int(line.split(": ")[1].split()[0]) == totals[line[5]]
+    won = next(line[5] for line in teams if "winner" in line)
+    summary = {line.split()[0]: int(line.split()[2]) for line in lines
+               if line.startswith("  greedy#")}
+    assert summary == {f"greedy#{seat + 1}": int("AB"[seat % 2] == won) for seat in range(4)}
+
+
+@pytest.mark.parametrize(("args", "phrase"), [
+    (["--teams", "--players", "3"], "the team game is for 4 players, not 3"),
+    (["--teams", "--estate", "2"], "argument --teams: the team game is played on a team board"),
+    (["--teams", "--with", "shields"], "the team game is played without shields"),
+])
+def test_a_team_game_that_cannot_be_played_is_one_line(
+        args: list[str], phrase: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1
+    assert phrase in captured.err

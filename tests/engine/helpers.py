@@ -286,6 +286,8 @@ POLICIES: tuple[Policy, ...] = (uniform, busy, builder)
 SOLO_STEPS = {Step.EXCHANGE, Step.PAY_GOODS, Step.REWARD, Step.REWARD_PLACE, Step.TARGET,
               Step.ORDER}
 """The steps only the solo game has."""
+TEAM_STEPS = {Step.STOW}
+"""The steps only the team game has."""
 
 
 def solo_builder(rng: random.Random, state: GameState, actions: list[Action]) -> Action:
@@ -309,6 +311,7 @@ def random_game(
     setup: Setup = Setup.STANDARD,
     modules: tuple[Module, ...] = (),
     estates: tuple[str, ...] = (),
+    teams: tuple[tuple[int, int], ...] = (),
     visit: Callable[[GameState, GameState, Action | None], None] | None = None,
 ) -> tuple[GameState, int]:
     """Play one game with a seeded policy (entropy from the same rng); ``visit(before, after,
@@ -316,7 +319,7 @@ def random_game(
     number of actions."""
     rng = random.Random(seed)
     state = new_game(GameConfig(players=players, edition=edition, setup=setup, modules=modules,
-                                estates=estates))
+                                estates=estates, teams=teams))
     count = 0
     while not state.is_over:
         if state.chance is not None:

@@ -43,15 +43,27 @@ from p2p_burgundy.actions import (
     PayTribute,
     PlaceFromDepot,
     SetDie,
+    Stow,
     TakeShield,
 )
 from p2p_burgundy.config import Module, Setup
-from tests.engine.helpers import E2011, E2019, POLICIES, SOLO_STEPS, random_game, solo_builder
+from tests.engine.helpers import (
+    E2011,
+    E2019,
+    POLICIES,
+    SOLO_STEPS,
+    TEAM_STEPS,
+    random_game,
+    solo_builder,
+)
+
+TEAMS = ((0, 2), (1, 3))
 
 POOL = [
     *(UseDie(d) for d in range(-1, 3)),
     *(TakeTile(d, s) for d in range(-1, 8) for s in range(-1, 9)),
     *(PlaceTile(i, s) for i in range(-1, 4) for s in range(-1, 38)),
+    *(PlaceTile(i, s) for i in range(0, 5) for s in (36, 37, 55, 73, 74)),  # a team board's
     *(SellGoods(g) for g in range(-1, 8)),
     TakeWorkers(),
     *(Buy(d, s, pay) for d in range(0, 8) for s in range(0, 9) for pay in Payment),
@@ -72,6 +84,7 @@ POOL = [
     *(PlaceFromDepot(d, slot, s) for d in (-1, 0, 1, 6, 7) for slot in (-1, 0, 3, 8)
       for s in range(-1, 38)),
     *(TakeFirst(step, arg) for step in range(-1, 23) for arg in (-1, 0, 1)),
+    *(Stow(shared, i) for shared in range(-1, 3) for i in range(-2, 4)),
 ]
 _DEPOT_SETS = [(d,) for d in range(0, 8)] + list(itertools.combinations(range(1, 7), 2)) + [
     (6, 1), (1, 2, 3), ()]
@@ -114,6 +127,11 @@ def sample_states(players: int) -> list:
             break
         random_game(players, 7500 + 100 * players + i, policy=POLICIES[i % 3], edition=E2019,
                     modules=tuple(Module), visit=visit)
+    if players == 4:  # the team game, with the modules it plays and without
+        for i in range(4):
+            modules = (Module.EXTRA_TILES, Module.WHITE_CASTLES, Module.INNS) if i % 2 else ()
+            random_game(4, 7900 + i, policy=POLICIES[i % 3], edition=E2019, modules=modules,
+                        teams=TEAMS, visit=visit)
     return states
 
 
@@ -129,7 +147,8 @@ def test_legal_actions_apply_and_every_other_candidate_is_rejected(players, monk
     if players == 1:
         assert set(steps) >= SOLO_STEPS | {Step.CHOOSE_ESTATE, Step.SHIP}, steps
     else:
-        assert set(steps) == set(Step) - SOLO_STEPS, steps
+        team = set() if players == 4 else TEAM_STEPS
+        assert set(steps) == set(Step) - SOLO_STEPS - team, steps
     for state in states:
         legal = legal_actions(state)
         assert legal, "a player to move always has a choice"

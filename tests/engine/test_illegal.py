@@ -254,7 +254,7 @@ MALFORMED = [
     ([True, 0], "expected [tag, field...]"),
     ([1.0, 0], "expected [tag, field...]"),
     ([0], "unknown tag 0"),
-    ([22], "unknown tag 22"),
+    ([23], "unknown tag 23"),
     ([21, 2], "TakeFirst takes step, arg"),
     ([11, 0], "ChooseEstate takes side, space"),
     ([-1], "unknown tag -1"),

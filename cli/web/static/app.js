@@ -64,10 +64,11 @@ function hex(cx, cy, space) {
 
 function estateSvg(spaces) {
   const height = R * 2 + R * 1.5 * 6;
-  const board = svg("svg", {viewBox: `0 0 ${(7 * W).toFixed(2)} ${height}`, class: "board",
-                            role: "img"});
+  const halves = 1 + Math.max(...spaces.map(space => space.half));  // a team board: two
+  const board = svg("svg", {viewBox: `0 0 ${(7 * W * halves).toFixed(2)} ${height}`,
+                            class: "board", role: "img"});
   for (const space of spaces) {
-    const cx = (space.col + (7 - ROW_LENGTHS[space.row]) / 2 + 0.5) * W;
+    const cx = (space.half * 7 + space.col + (7 - ROW_LENGTHS[space.row]) / 2 + 0.5) * W;
     const cy = R + space.row * R * 1.5;
     board.append(hex(cx, cy, space));
   }

@@ -55,7 +55,7 @@ def test_the_first_snapshot_of_a_game_shows_the_deal_and_whose_turn_it_is() -> N
         "goods left", "silver left", "workers left"]
     # The start castle on the middle space, every other space empty with its letter and die.
     assert [s for s in ann["estate"] if s["tile"]] == [
-        {"row": 3, "col": 3, "colour": "dark-green", "letter": "C", "die": 6,
+        {"half": 0, "row": 3, "col": 3, "colour": "dark-green", "letter": "C", "die": 6,
          "tile": {"code": "Cas", "colour": "dark-green", "name": "castle"}, "post": False,
          "changed": False}]
     # The terminal's first row of board 1: A6 C5 C4 K3.
@@ -272,3 +272,26 @@ def test_the_expansion_modules_show_routes_shields_and_inns() -> None:
         ("2 of 15 (next: goods 2, +4 workers)", [])]
     assert [d["shields"] for d in view["depots"]["numbered"]] == [[], [4], [6], [10], [], []]
     assert view["depots"]["inns"] == 3
+
+
+def test_the_big_screen_draws_a_team_board_in_two_halves_and_names_the_winning_team():
+    from p2p_burgundy import Edition, GameConfig, new_game
+    from p2p_burgundy.cli.web.view import board_view
+    from p2p_burgundy.scoring import outcome
+    from tests.engine.helpers import resolve_all
+
+    state = resolve_all(new_game(GameConfig(4, Edition.E2019, teams=((0, 2), (1, 3)))))
+    players = [("Ann", "red"), ("Bob", "blue"), ("Cid", "green"), ("Dee", "yellow")]
+    view = board_view(state, players)
+    assert view["rules"] == ("2019 edition, 4 players, the team game on team-provisional "
+                             "(provisional: not the printed board)")
+    estate = view["players"][0]["estate"]
+    assert len(estate) == 74 and [s["half"] for s in estate[36:38]] == [0, 1]
+    assert [(s["half"], s["row"], s["col"]) for s in estate if s["tile"]] == [(0, 3, 6)]
+    over = state.clone()
+    over.phase = 5
+    result = outcome(over)
+    view = board_view(over, players, result=result)
+    # a tie on points and empty spaces: A1 (Ann) stands first on the bridge, so team B wins
+    assert view["result"] == ("Bob and Dee win with 0 VP against 0 (decided by further behind "
+                              "on the bridge)")

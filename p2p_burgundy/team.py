@@ -1,0 +1,238 @@
+"""The team game (the 2019 rulebook's "The Team Game") as an engine module.
+
+Four players in two teams of two; each team plays one team board (two halves, one duchy),
+and everything but each player's dice, turn-order piece, victory points and own storage is
+the team's: workers, silverlings, goods, the duchy, its knowledge tiles and bonuses, and the
+team's shared storage. Each seat keeps its own :class:`~p2p_burgundy.state.PlayerState`,
+and the team's fields are the same at both of its seats: after every action the mover's
+team fields are copied to its partner (:func:`_share`). The chance events change both seats
+of a team alike (a round's dice are each player's own; at a phase end the mines pay the team
+once, as both seats show the same mines and silver), so nothing else needs copying.
+
+A seat's ``storage`` holds its own tiles first (``GameState.private[seat]`` of them), then the
+team's shared tiles. A tile taken waits at the end of the mover's storage while step STOW asks
+where it goes (:class:`~p2p_burgundy.actions.Stow`): the player's own storage or the team's,
+discarding an old tile of that storage if it is full (tiles never move from one storage to
+another). Set-up, the scoring once per team and the outcome follow the rulebook's section.
+"""
+
+from __future__ import annotations
+
+from .actions import Action, PlaceTile, Stow
+from .chance import Draws
+from .config import GameConfig
+from .rules import (
+    _HANDLERS,
+    EngineModule,
+    _Handler,
+    _start_castle,
+    _Turn,
+)
+from .state import GameState, ModulePart, PlayerState, Step
+from .tiles import FACE_DOWN, Colour
+from .white_castles import WHITE_CASTLES
+
+
+class TeamPart(ModulePart, name="team"):
+    """Per seat, how many tiles at the front of its ``storage`` are its own; the rest are its
+    team's shared storage, the same at both of its seats."""
+
+    __slots__ = ("private",)
+    private: tuple[int, ...]
+
+    @classmethod
+    def start(cls, config: GameConfig) -> TeamPart:
+        part = cls()
+        part.private = (0,) * config.players
+        return part
+
+
+TEAM_WORKERS = (3, 5)  # team A's, team B's at the start
+TEAM_SILVER = 2  # each team's at the start
+TEAM_FIELDS = ("silver", "workers", "goods", "sold", "estate", "occupied", "frontier",
+               "knowledge", "bonuses")
+"""A player's fields that are the team's (the same at both seats of a team)."""
+_PLACING = {
+    **{step: _HANDLERS[(step, PlaceTile)] for step in (Step.DIE, Step.FREE_ACTION,
+                                                       Step.CITY_HALL)},
+    **{step: handler for step, cls, handler in WHITE_CASTLES.handlers if cls is PlaceTile},
+}
+"""The steps that place a stored tile (the white castle's with that module), with their
+handlers: the team game counts, after each, whose storage the tile left."""
+
+
+def round_one_order(config: GameConfig) -> tuple[int, ...]:
+    """The turn order of round 1: A1, B1, A2, B2.
+
+    >>> from p2p_burgundy.config import Edition
+    >>> round_one_order(GameConfig(4, Edition.E2019, teams=((2, 0), (1, 3))))
+    (2, 1, 0, 3)
+    """
+    (a1, a2), (b1, b2) = config.teams
+    return (a1, b1, a2, b2)
+
+
+def _share_fields(source: PlayerState, target: PlayerState) -> None:
+    """Copy the team's fields from one seat of a team to the other (a fresh copy)."""
+    target.silver = source.silver
+    target.workers = source.workers
+    target.goods = source.goods
+    target.sold = source.sold
+    target.estate = source.estate
+    target.occupied = source.occupied
+    target.frontier = source.frontier
+    target.knowledge = source.knowledge
+    target.bonuses = source.bonuses
+
+
+def _setup(state: GameState, draws: Draws) -> None:
+    """The team game's set-up, after the base game's draws: each team's castle on its team
+    board's start space, three goods (those drawn for its first player; the second player's
+    go back to the pool), 3 workers for team A and 5 for team B, 2 silverlings each, and the
+    round 1 order A1, B1, A2, B2. The castle drawn for each second player goes back to the
+    supply: a team has one."""
+    config = state.config
+    players = [p.copy() for p in state.players]
+    pool = list(state.goods_pool)
+    supplies = list(state.supplies)
+    castles = list(supplies[Colour.DARK_GREEN])
+    track = list(state.track)
+    for rank, seat in enumerate(round_one_order(config)):
+        track[seat] = (0, len(track) - 1 - rank)  # A1's piece on top
+    for team, (first, second) in enumerate(config.teams):
+        lead, mate = players[first], players[second]
+        for goods, count in enumerate(mate.goods):
+            pool += [goods] * count
+        castles.append(_start_castle(second))
+        lead.workers = TEAM_WORKERS[team]
+        lead.silver = TEAM_SILVER
+        _share_fields(lead, mate)
+    if config.has_choices:  # a board with a choice of castle spaces: the team's first chooses
+        state.offers = tuple(() if seat in (b for _, b in config.teams) else offer
+                             for seat, offer in enumerate(state.offers))
+    supplies[Colour.DARK_GREEN] = tuple(sorted(castles))
+    state.supplies = tuple(supplies)
+    state.goods_pool = tuple(sorted(pool))
+    state.players = tuple(players)
+    state.track = tuple(track)
+    state.order = round_one_order(config)
+
+
+def _store(turn: _Turn, tile: int) -> None:
+    """A tile taken waits at the end of the mover's storage until STOW says where it goes."""
+    turn.p.storage = (*turn.p.storage, tile)
+    turn.push(Step.STOW)
+
+
+def _parts(state: GameState, seat: int, p: PlayerState) -> tuple[tuple[int, ...],
+                                                                   tuple[int, ...]]:
+    """The player's own stored tiles and the team's, without a tile waiting for STOW."""
+    own = state.modules[TeamPart.name].private[seat]
+    held = p.storage[:-1] if state.pending and state.pending[-1][0] == Step.STOW else p.storage
+    return held[:own], held[own:]
+
+
+def _stow_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
+    """For each storage, the tile goes there; where it is full, with each old tile of it
+    discarded in turn."""
+    seat = state.order[state.turn]
+    board = state.boards[seat]
+    choices: list[Action] = []
+    for shared, (part, room) in enumerate(zip(_parts(state, seat, p),
+                                              (board.private_storage, board.shared_storage),
+                                              strict=True)):
+        if len(part) < room:
+            choices.append(Stow(shared, -1))
+        else:
+            choices += [Stow(shared, i) for i in range(len(part))]
+    return choices
+
+
+def _stow(turn: _Turn, action: Stow, _: int) -> None:
+    p = turn.p
+    old = turn.old
+    board = old.boards[turn.seat]
+    if action not in _stow_choices(old, p, 0):
+        kinds = ("your storage", "the team's storage")
+        if action.shared not in (0, 1):
+            why = "shared is 0 (your own storage) or 1 (the team's)"
+        else:
+            room = (board.private_storage, board.shared_storage)[action.shared]
+            where = kinds[action.shared]
+            why = (f"{where} has room: discard nothing (-1)"
+                   if len(_parts(old, turn.seat, p)[action.shared]) < room
+                   else f"{where} is full: discard one of its {room} tiles (0..{room - 1})")
+        raise turn.fail(action, why)
+    own, team = _parts(old, turn.seat, p)
+    tile = p.storage[-1]
+    part = list(team if action.shared else own)
+    if action.discard >= 0:
+        box = list(turn.new.box)
+        box[part.pop(action.discard) % FACE_DOWN] += 1
+        turn.new.box = tuple(box)
+    part.append(tile)
+    if action.shared:
+        team = tuple(part)
+    else:
+        own = tuple(part)
+    p.storage = own + team
+    part = turn.new.changed(TeamPart.name)
+    private = list(part.private)
+    private[turn.seat] = len(own)
+    part.private = tuple(private)
+
+
+def _counting_own(place: _Handler) -> _Handler:
+    """``place`` (a PlaceTile handler), then one tile fewer in the mover's own storage if the
+    tile left it."""
+
+    def run(turn: _Turn, action: PlaceTile, arg: int) -> None:
+        place(turn, action, arg)
+        if action.storage < turn.new.modules[TeamPart.name].private[turn.seat]:
+            part = turn.new.changed(TeamPart.name)
+            private = list(part.private)
+            private[turn.seat] -= 1
+            part.private = tuple(private)
+
+    return run
+
+
+def _share(turn: _Turn) -> None:
+    """After every action: the mover's team fields and the team's storage, at the partner's
+    seat too."""
+    new = turn.new
+    partner = new.config.partner(turn.seat)
+    players = list(new.players)
+    mate = players[partner] = players[partner].copy()
+    _share_fields(turn.p, mate)
+    team = _parts(new, turn.seat, turn.p)[1]
+    mate.storage = mate.storage[:new.modules[TeamPart.name].private[partner]] + team
+    new.players = tuple(players)
+
+
+def _end_scorers(config: GameConfig) -> tuple[int, ...]:
+    """The final scoring counts each team's silverlings, goods, workers and monasteries once,
+    at its first player's seat."""
+    return tuple(first for first, _ in config.teams)
+
+
+def _plays(config: GameConfig) -> bool:
+    return config.team_game
+
+
+TEAM = EngineModule(
+    name="team",
+    description="the team game: two teams of two, each on one team board, sharing workers, "
+                "silverlings, goods, the duchy and a storage; the team's points added up",
+    plays=_plays,
+    steps=((Step.STOW, "put the tile you took in your own storage or the team's (discarding "
+                       "an old tile of a full one)"),),
+    choices=((Step.STOW, _stow_choices),),
+    handlers=((Step.STOW, Stow, _stow),
+              *((step, PlaceTile, _counting_own(place)) for step, place in _PLACING.items())),
+    after_action=_share,
+    setup=_setup,
+    store=_store,
+    end_scorers=_end_scorers,
+    part=TeamPart,
+)
