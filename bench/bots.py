@@ -22,7 +22,10 @@ tree's rate divided by the revision's (above 1: this tree is faster), with its q
 Whether both sides made the same fixed-budget decisions is reported too (the same position
 values give the same decisions), and ``--games`` whole games of ``mcts`` self-play with
 ``--iterations`` rollouts per search (2 players, 3 players and the solo game in turn) are
-played on both sides after the rounds: the same final state or not.
+played on both sides after the rounds: the same final state or not. This tree's worker runs
+its pure Python source (``P2P_BURGUNDY_PURE=1``), even where a compiled build lies beside it.
+With ``--compiled`` (instead of ``--against``) both workers run this tree: one its compiled
+build (``tools/build_compiled.py``), the other its pure Python one.
 
 Run from the repository root::
 
@@ -30,6 +33,7 @@ Run from the repository root::
     python bench/bots.py --bots mcts,greedy --think 1 --games 1
     python bench/bots.py --against ef22910 --games 3    # figures in docs/performance.md
     python bench/bots.py --against HEAD --rounds 2 --positions 3 --games 0   # quicker
+    python bench/bots.py --compiled --games 3   # the compiled build against the pure one
 """
 
 from __future__ import annotations
@@ -49,7 +53,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine import quartiles  # this folder is the path when a benchmark runs as a script
+# this folder is the path when a benchmark runs as a script
+from engine import build_env, check_compiled, quartiles
 
 if TYPE_CHECKING:  # imported where used: a worker first puts its tree on the path
     from p2p_burgundy import Action, GameState
@@ -91,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rotate", action="store_true")
     parser.add_argument("--against", metavar="REV",
                         help="compare the mcts search with git revision REV's instead")
+    parser.add_argument("--compiled", action="store_true",
+                        help="compare the mcts search of this tree's compiled build "
+                             "(tools/build_compiled.py) with its pure Python build instead")
     parser.add_argument("--rounds", type=int, default=6, help="with --against: ABBA rounds")
     parser.add_argument("--positions", type=int, default=6,
                         help="with --against: positions searched per batch")
@@ -99,7 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.serve:
         serve(args.serve, args.positions, args.seed)
         return 0
-    if args.against:
+    if args.against and args.compiled:
+        parser.error("--compiled compares this tree's two builds: not with --against")
+    if args.against or args.compiled:
         if args.rounds < 1 or args.positions < 1 or args.games < 0:
             parser.error("--rounds and --positions must be at least 1, --games at least 0")
         think = 1.0 if args.think is None else args.think
@@ -244,11 +254,11 @@ def serve(tree: str, count: int, seed: int) -> None:
 # --- --against: the parent extracts the revision and alternates the workers -----------------
 
 class _Worker:
-    def __init__(self, tree: Path, count: int, seed: int) -> None:
+    def __init__(self, tree: Path, count: int, seed: int, compiled: bool = False) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, __file__, "--serve", str(tree), "--positions", str(count),
              "--seed", str(seed)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            cwd=tree)
+            cwd=tree, env=build_env(compiled))
         self.ready = self._line().split()
 
     def _line(self) -> str:
@@ -288,16 +298,23 @@ def extract(rev: str, into: Path) -> str:
     return commit
 
 
-def compare(rev: str, rounds: int, count: int, seed: int, think: float, iterations: int,
-            whole: int) -> int:
-    """The ``--against`` mode: both trees' ``mcts`` on the same positions, side by side."""
+def compare(rev: str | None, rounds: int, count: int, seed: int, think: float,
+            iterations: int, whole: int) -> int:
+    """The ``--against`` mode: both trees' ``mcts`` on the same positions, side by side; with
+    ``rev`` None (``--compiled``), this tree's compiled build against its pure Python one."""
     with tempfile.TemporaryDirectory(prefix="bench-bots-") as tmp:
-        commit = extract(rev, Path(tmp))
-        ours, theirs = _Worker(ROOT, count, seed), _Worker(Path(tmp), count, seed)
+        if rev is None:
+            check_compiled()
+            commit, against = "pure", "this tree compiled against its pure Python build"
+            ours, theirs = _Worker(ROOT, count, seed, True), _Worker(ROOT, count, seed)
+        else:
+            commit = extract(rev, Path(tmp))
+            against = f"this tree against {rev} ({commit})"
+            ours, theirs = _Worker(ROOT, count, seed), _Worker(Path(tmp), count, seed)
         same = "the same" if ours.ready == theirs.ready else "DIFFERENT"
         print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} "
-              f"cpus, load average {os.getloadavg()[0]:.2f}; this tree against {rev} "
-              f"({commit}): {rounds} rounds, {ours.ready[1]} positions ({same} on both sides), "
+              f"cpus, load average {os.getloadavg()[0]:.2f}; {against}: {rounds} rounds, "
+              f"{ours.ready[1]} positions ({same} on both sides), "
               f"mcts with --think {think:g} and with --iterations {iterations} on each")
         mine: list[dict[str, Any]] = []
         base: list[dict[str, Any]] = []

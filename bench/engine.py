@@ -26,6 +26,10 @@ With ``--modules`` every game (timed and sampled) is a 2019 game with every expa
 on; ``--solo`` plays the solo game instead (its figures keep their names: the "2p" games are
 solo games, and the "4p" games half as many more).
 
+With ``--compiled`` both workers run this tree, one its compiled build (``tools/
+build_compiled.py``) and the other its pure Python source (``P2P_BURGUNDY_PURE=1``); otherwise
+this tree's worker runs the pure Python source too, even where a compiled build lies beside it.
+
 With ``--callgrind`` nothing is timed: each engine plays ``--games`` 2p and half as many 4p
 games (seeded, so the same games while the rules agree) under ``valgrind --tool=callgrind``
 after a 2p and a 4p game to warm up (the imports, the variant's tables, the memos), and once
@@ -40,6 +44,7 @@ Run from the repository root::
     python bench/engine.py --detail            # and the replayed calls by kind
     python bench/engine.py --against main --modules   # every module on
     python bench/engine.py --against main --callgrind --games 10   # instructions, not time
+    python bench/engine.py --compiled          # the compiled build against the pure one
 """
 
 from __future__ import annotations
@@ -234,7 +239,7 @@ def instructions(tree: Path, game: str, games: int) -> int:
                             sys.executable, __file__, "--count", str(tree), "--game", game,
                             "--games", str(many)],
                            cwd=tree, check=True, capture_output=True,
-                           env=dict(os.environ, PYTHONHASHSEED="0"))
+                           env=dict(build_env(compiled=False), PYTHONHASHSEED="0"))
             totals.append(next(int(line.split()[1]) for line in file.read_text().splitlines()
                                if line.startswith(("summary:", "totals:"))))
     return totals[0] - totals[1]
@@ -242,12 +247,27 @@ def instructions(tree: Path, game: str, games: int) -> int:
 
 # --- the parent: extracts the revision, alternates the workers, reports ratios ----------------
 
+def build_env(compiled: bool) -> dict[str, str]:
+    """The environment of a worker running the compiled build (where one is built) or the
+    pure Python one (``P2P_BURGUNDY_PURE``: the source files even beside compiled modules)."""
+    env = {key: value for key, value in os.environ.items() if key != "P2P_BURGUNDY_PURE"}
+    if not compiled:
+        env["P2P_BURGUNDY_PURE"] = "1"
+    return env
+
+
+def check_compiled() -> None:
+    """Exit with a clear message when this tree has no compiled build."""
+    if not list((ROOT / "p2p_burgundy").glob("compiled__mypyc.*")):
+        raise SystemExit("no compiled build in this tree: run tools/build_compiled.py first")
+
+
 class _Process:
-    def __init__(self, tree: Path, game: str) -> None:
+    def __init__(self, tree: Path, game: str, compiled: bool = False) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, __file__, "--serve", str(tree), "--game", game],
             stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, text=True, cwd=tree)
+            stdout=subprocess.PIPE, text=True, cwd=tree, env=build_env(compiled))
         self.ready = self._line()
 
     def _line(self) -> str:
@@ -312,6 +332,9 @@ def main(argv: list[str] | None = None) -> int:
     games.add_argument("--solo", dest="game", action="store_const", const="solo",
                        help="play the solo game")
     games.add_argument("--game", choices=("base", "modules", "solo"), help=argparse.SUPPRESS)
+    parser.add_argument("--compiled", action="store_true",
+                        help="this tree's compiled build against its pure Python build "
+                             "(tools/build_compiled.py), instead of a revision")
     parser.add_argument("--callgrind", action="store_true",
                         help="count instructions under valgrind instead of timing")
     parser.add_argument("--serve", metavar="TREE", help=argparse.SUPPRESS)
@@ -325,6 +348,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.rounds < 1 or args.games < 1:
         parser.error("--rounds and --games must be at least 1")
+    if args.callgrind and args.compiled:
+        parser.error("--callgrind counts the pure Python builds only (not with --compiled)")
     if args.callgrind:
         with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
             commit = extract(args.against, Path(tmp))
@@ -336,12 +361,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
-        commit = extract(args.against, Path(tmp))
-        ours, theirs = _Process(ROOT, args.game), _Process(Path(tmp), args.game)
+        if args.compiled:
+            check_compiled()
+            against, commit = "its pure Python build", "pure"
+            ours, theirs = _Process(ROOT, args.game, True), _Process(ROOT, args.game)
+        else:
+            commit = extract(args.against, Path(tmp))
+            against = f"{args.against} ({commit})"
+            ours, theirs = _Process(ROOT, args.game), _Process(Path(tmp), args.game)
         print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cpus, "
-              f"load average {os.getloadavg()[0]:.2f}; {args.game} games; this tree against "
-              f"{args.against} "
-              f"({commit}): {args.rounds} rounds of {args.games} 2p + "
+              f"load average {os.getloadavg()[0]:.2f}; {args.game} games; this tree"
+              f"{' compiled' if args.compiled else ''} against {against}: {args.rounds} rounds "
+              f"of {args.games} 2p + "
               f"{max(1, args.games // 2)} 4p games each way; workers: {ours.ready.strip()} / "
               f"{theirs.ready.strip()} (sample calls, mid-game states)")
         mine: dict[str, list[float]] = {}

@@ -21,8 +21,11 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
+
+from p2p_burgundy import compiled_modules
 
 from . import analyse, estates, lan, match, options, replay, verify
 from .position import PositionError, load_position
@@ -226,10 +229,20 @@ COMMANDS: dict[str, Command] = {
 """Every subcommand by name."""
 
 
+def version_text() -> str:
+    """The package's version and its build: pure Python, or which modules run compiled."""
+    compiled = compiled_modules()
+    build = ("compiled: " + ", ".join(name.removeprefix("p2p_burgundy.") for name in compiled)
+             if compiled else "pure Python")
+    return f"burgundy {metadata.version('p2p-burgundy')} ({build})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``burgundy`` parser with one subparser per entry of :data:`COMMANDS`."""
     parser = _Parser(prog="burgundy",
                      description="The Castles of Burgundy on a LAN, peer to peer.")
+    parser.add_argument("--version", action="version", version=version_text(),
+                        help="show the version and which build runs (pure or compiled)")
     sub = parser.add_subparsers(dest="command", metavar="command", required=True)
     for name, command in COMMANDS.items():
         child = sub.add_parser(name, help=command.help, description=command.help,
@@ -244,7 +257,7 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """Parse and check a command line; exits with code 2 (one line on stderr) if it is bad."""
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+    if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         parser.error(f"unknown option {argv[0]} (a command comes first: burgundy --help "
                      "lists them)")
     args = parser.parse_args(argv)

@@ -8,9 +8,50 @@ LAN layer, ``p2p_burgundy.cli`` the command line and terminal client.
 >>> while state.chance:
 ...     state = resolve_chance(state, bytes(32))
 >>> state = apply(state, legal_actions(state)[0])
+
+The engine and the bots' value and search also come as an optional compiled build
+(``tools/build_compiled.py``: the same source compiled by mypyc). Its extension modules sit
+beside the source files and are imported in their place; with the environment variable
+``P2P_BURGUNDY_PURE=1`` the package imports its source files only (as the tests do to compare
+the two builds). :func:`compiled_modules` says which build runs.
 """
 
-from .actions import (
+import os
+import sys
+from collections.abc import Sequence
+from importlib.machinery import EXTENSION_SUFFIXES, SOURCE_SUFFIXES, FileFinder, SourceFileLoader
+from importlib.machinery import ModuleSpec as _ModuleSpec
+from types import ModuleType as _ModuleType
+
+
+class _SourceOnly:
+    """Finds this package's modules among source files only, ahead of the compiled ones."""
+
+    @staticmethod
+    def find_spec(name: str, path: Sequence[str] | None = None,
+                  target: _ModuleType | None = None) -> _ModuleSpec | None:
+        if not name.startswith(__name__ + ".") or not path:
+            return None
+        for folder in path:
+            spec = FileFinder(folder, (SourceFileLoader, SOURCE_SUFFIXES)).find_spec(name, target)
+            if spec is not None:
+                return spec
+        return None  # a folder mapped elsewhere (``p2p_burgundy.cli``): the install finds it
+
+
+if os.environ.get("P2P_BURGUNDY_PURE") == "1":
+    sys.meta_path.insert(0, _SourceOnly)
+
+
+def compiled_modules() -> list[str]:
+    """The names of this package's modules imported so far from the compiled build (none in
+    the pure Python build)."""
+    return sorted(name for name, module in list(sys.modules.items())
+                  if name.startswith(__name__ + ".") and not name.endswith("__mypyc")
+                  and str(getattr(module, "__file__", "")).endswith(tuple(EXTENSION_SUFFIXES)))
+
+
+from .actions import (  # noqa: E402  (after the choice of build)
     END_TURN,
     Action,
     BorrowMonasteries,
@@ -37,13 +78,13 @@ from .actions import (
     UseDie,
     action_from_tree,
 )
-from .chance import ChanceEvent, ChanceKind
-from .config import CHOOSE, Edition, GameConfig, Module, Setup
-from .errors import ChanceError, ConfigError, EngineError, IllegalAction, RecordError
-from .rules import apply, as_chooser, draw_chance, legal_actions, new_game, resolve_chance
-from .scoring import Category, Outcome, outcome
-from .state import GameState, PlayerState, Step, encode_state, state_hash
-from .turn import Turn, ends_turn, play_turn
+from .chance import ChanceEvent, ChanceKind  # noqa: E402
+from .config import CHOOSE, Edition, GameConfig, Module, Setup  # noqa: E402
+from .errors import ChanceError, ConfigError, EngineError, IllegalAction, RecordError  # noqa: E402
+from .rules import apply, as_chooser, draw_chance, legal_actions, new_game, resolve_chance  # noqa: E402
+from .scoring import Category, Outcome, outcome  # noqa: E402
+from .state import GameState, PlayerState, Step, encode_state, state_hash  # noqa: E402
+from .turn import Turn, ends_turn, play_turn  # noqa: E402
 
 __all__ = [
     "CHOOSE",
@@ -91,6 +132,7 @@ __all__ = [
     "action_from_tree",
     "apply",
     "as_chooser",
+    "compiled_modules",
     "draw_chance",
     "encode_state",
     "ends_turn",

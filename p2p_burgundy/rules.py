@@ -863,7 +863,7 @@ def apply(state: GameState, action: Action) -> GameState:
         raise IllegalAction(f"{exc} [state {state_hash(state).hex()[:12]}]") from None
 
 
-_new_turn = object.__new__
+_new_turn = _Turn.__new__  # object.__new__ in pure Python; compiled, _Turn's own
 _Handler = Callable[[_Turn, Any, int], None]
 _Apply = Callable[[GameState, Any, int], GameState]
 

@@ -25,14 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from p2p_burgundy import (
     Action,
     Discard,
     Edition,
     GameState,
-    PlayerState,
     SetDie,
     TakeWorkers,
     UseDie,
@@ -51,7 +50,7 @@ from p2p_burgundy.scoring import (
     knowledge_points,
 )
 from p2p_burgundy.shields import shield_points
-from p2p_burgundy.state import Step
+from p2p_burgundy.state import GAME_FIELDS, PLAYER_FIELDS, PlayerState, Step
 from p2p_burgundy.tiles import (
     ANIMAL_COUNT,
     ANIMAL_TYPE,
@@ -504,8 +503,8 @@ def position_value(state: GameState, seat: int, weights: Weights = DEFAULT_WEIGH
 
 def _fingerprint(state: GameState) -> tuple[object, ...]:
     """Every field of a state, as comparable values (states have no ``__eq__``)."""
-    players = tuple(tuple(getattr(p, f) for f in PlayerState.__slots__) for p in state.players)
-    fields = (getattr(state, f) for f in GameState.__slots__ if f not in ("players", "modules"))
+    players = tuple(tuple(getattr(p, f) for f in PLAYER_FIELDS) for p in state.players)
+    fields = (getattr(state, f) for f in GAME_FIELDS if f != "players")
     return (*fields, state.module_values(), players)
 
 
@@ -518,7 +517,7 @@ class GreedyStrategy:
     deterministic and ``seed`` (taken for the common interface) changes nothing.
     """
 
-    name = "greedy"
+    name: ClassVar[str] = "greedy"
 
     def __init__(self, seed: int = 0, weights: Weights = DEFAULT_WEIGHTS,
                  budget: int = 1500) -> None:

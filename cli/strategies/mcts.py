@@ -57,6 +57,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from p2p_burgundy import (
     Action,
@@ -140,7 +141,7 @@ class MctsStrategy:
     the bot searches for ``think`` seconds per decision.
     """
 
-    name = "mcts"
+    name: ClassVar[str] = "mcts"
 
     def __init__(self, seed: int = 0, think: float | None = None,
                  iterations: int | None = None, params: SearchParams = DEFAULT_PARAMS
@@ -383,7 +384,7 @@ class Mcts2026Strategy(MctsStrategy):
     """The search as first released (:data:`PARAMS_2026`: the greedy value at the leaves),
     kept so that comparisons with it can be rerun."""
 
-    name = "mcts-2026"
+    name: ClassVar[str] = "mcts-2026"
 
     def __init__(self, seed: int = 0, think: float | None = None,
                  iterations: int | None = None) -> None:

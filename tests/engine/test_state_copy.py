@@ -1,23 +1,23 @@
 """clone() and copy() are written field by field for speed: each must copy every field."""
 
 from p2p_burgundy import Edition, GameConfig, GameState, Module, new_game
-from p2p_burgundy.state import _GAME_FIELDS, _PLAYER_FIELDS
+from p2p_burgundy.state import GAME_FIELDS, PLAYER_FIELDS
 
 
 def test_clone_copies_every_game_field():
     state = new_game(GameConfig(players=3))
     clone = state.clone()
     assert clone is not state
-    for name in (*_GAME_FIELDS, "modules"):
+    for name in (*GAME_FIELDS, "modules"):
         assert getattr(clone, name) is getattr(state, name), name
-    assert set(GameState.__slots__) == {*_GAME_FIELDS, "modules"}
+    assert set(GameState.__slots__) == {*GAME_FIELDS, "modules"}
 
 
 def test_copy_copies_every_player_field():
     player = new_game(GameConfig(players=2)).players[0]
     copy = player.copy()
     assert copy is not player
-    for name in _PLAYER_FIELDS:
+    for name in PLAYER_FIELDS:
         assert getattr(copy, name) is getattr(player, name), name
 
 
