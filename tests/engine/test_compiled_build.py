@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES = 1000
 
 # Plays the games of ``tests/engine/helpers.py``'s random_game over every player count
-# (1: the solo game) and module set, with each policy and the border-post duchies; prints
-# the build's compiled modules, then the hashes.
+# (1: the solo game; "team": the team game, with the modules it plays) and module set, with
+# each policy and the border-post duchies; prints the build's compiled modules, then the
+# hashes.
 PLAY = """
 import itertools, json, sys
 from p2p_burgundy import Module, compiled_modules, state_hash
@@ -31,14 +32,20 @@ from tests.engine.helpers import POLICIES, random_game, solo_builder
 games = int(sys.argv[1])
 module_sets = [(), *((module,) for module in Module), tuple(Module)]
 duchies = [f"11{x}" for x in "abcdef"]
-kinds = list(itertools.product((1, 2, 3, 4), range(len(module_sets)), (False, True)))
+kinds = list(itertools.product((1, 2, 3, 4, "team"), range(len(module_sets)), (False, True)))
 hashes = []
 for i in range(games):
     players, modules, border = kinds[i % len(kinds)]
-    estates = tuple(duchies[(i + seat) % 6] if border else "1" for seat in range(players))
     policy = solo_builder if players == 1 and i % 2 else POLICIES[i % len(POLICIES)]
-    state, _ = random_game(players, 70_000 + i, policy=policy, edition=Edition.E2019,
-                           modules=module_sets[modules], estates=estates)
+    if players == "team":  # on the team board: no duchies, no trade routes, no shields
+        played = tuple(m for m in module_sets[modules]
+                       if m not in (Module.TRADE_ROUTES, Module.SHIELDS))
+        state, _ = random_game(4, 70_000 + i, policy=policy, edition=Edition.E2019,
+                               modules=played, teams=((0, 2), (1, 3)))
+    else:
+        estates = tuple(duchies[(i + seat) % 6] if border else "1" for seat in range(players))
+        state, _ = random_game(players, 70_000 + i, policy=policy, edition=Edition.E2019,
+                               modules=module_sets[modules], estates=estates)
     hashes.append(state_hash(state).hex())
 print(json.dumps({"compiled": compiled_modules(), "hashes": hashes}))
 """
