@@ -18,6 +18,7 @@ MODULES = sorted(
         info.name
         for package in PACKAGES
         for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
+        if not info.name.endswith("__mypyc")  # the compiled build's shared library, no source
     }
 )
 
