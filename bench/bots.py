@@ -46,7 +46,6 @@ import platform
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections.abc import Sequence
@@ -54,7 +53,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 # this folder is the path when a benchmark runs as a script
-from engine import build_env, check_compiled, quartiles
+from engine import build_env, check_compiled, extract, quartiles
 
 if TYPE_CHECKING:  # imported where used: a worker first puts its tree on the path
     from p2p_burgundy import Action, GameState
@@ -281,23 +280,6 @@ class _Worker:
         self.proc.wait()
 
 
-def extract(rev: str, into: Path) -> str:
-    """Extract git revision ``rev``'s engine and bots into ``into`` as one installed package
-    would hold them (``cli`` and ``net`` inside ``p2p_burgundy``); its short commit id."""
-    commit = subprocess.run(["git", "rev-parse", "--short", f"{rev}^{{commit}}"], cwd=ROOT,
-                            check=True, capture_output=True, text=True).stdout.strip()
-    archive = subprocess.run(["git", "archive", "--format=tar", commit, "p2p_burgundy", "cli",
-                              "net"], cwd=ROOT, check=True, capture_output=True).stdout
-    with tempfile.TemporaryFile() as f:
-        f.write(archive)
-        f.seek(0)
-        with tarfile.open(fileobj=f) as tar:
-            tar.extractall(into, filter="data")
-    for folder in ("cli", "net"):
-        (into / folder).rename(into / "p2p_burgundy" / folder)
-    return commit
-
-
 def compare(rev: str | None, rounds: int, count: int, seed: int, think: float,
             iterations: int, whole: int) -> int:
     """The ``--against`` mode: both trees' ``mcts`` on the same positions, side by side; with
@@ -308,7 +290,7 @@ def compare(rev: str | None, rounds: int, count: int, seed: int, think: float,
             commit, against = "pure", "this tree compiled against its pure Python build"
             ours, theirs = _Worker(ROOT, count, seed, True), _Worker(ROOT, count, seed)
         else:
-            commit = extract(rev, Path(tmp))
+            commit = extract(rev, Path(tmp), ("p2p_burgundy", "cli", "net"))
             against = f"this tree against {rev} ({commit})"
             ours, theirs = _Worker(ROOT, count, seed), _Worker(Path(tmp), count, seed)
         same = "the same" if ours.ready == theirs.ready else "DIFFERENT"

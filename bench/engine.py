@@ -290,17 +290,22 @@ class _Process:
         self.proc.wait()
 
 
-def extract(rev: str, into: Path) -> str:
-    """Extract the engine of git revision ``rev`` into ``into``; its commit id."""
+def extract(rev: str, into: Path, folders: tuple[str, ...] = ("p2p_burgundy",)) -> str:
+    """Extract ``folders`` of git revision ``rev`` into ``into``, with ``net/`` and ``cli/``
+    (when asked for) moved inside ``p2p_burgundy/`` as the package installs them; its short
+    commit id."""
     commit = subprocess.run(["git", "rev-parse", "--short", f"{rev}^{{commit}}"], cwd=ROOT,
                             check=True, capture_output=True, text=True).stdout.strip()
-    archive = subprocess.run(["git", "archive", "--format=tar", commit, "p2p_burgundy"],
+    archive = subprocess.run(["git", "archive", "--format=tar", commit, *folders],
                              cwd=ROOT, check=True, capture_output=True).stdout
     with tempfile.TemporaryFile() as f:
         f.write(archive)
         f.seek(0)
         with tarfile.open(fileobj=f) as tar:
             tar.extractall(into, filter="data")
+    for folder in ("net", "cli"):
+        if folder in folders:
+            (into / folder).rename(into / "p2p_burgundy" / folder)
     return commit
 
 

@@ -32,15 +32,15 @@ import asyncio
 import json
 import os
 import platform
-import shutil
 import socket
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+from engine import extract
 
 ROOT = Path(__file__).resolve().parent.parent
 FLOODER = ROOT / "tests" / "lan" / "flooder.py"
@@ -121,23 +121,6 @@ def work(tree: str, home: str, rate: int, seed: int, nice: int) -> None:
 
 # --- the parent: extracts the revision, alternates the trees, reports -------------------------
 
-def extract(rev: str, into: Path) -> str:
-    """Extract the package of git revision ``rev`` into ``into`` as it installs (``net/`` and
-    ``cli/`` inside ``p2p_burgundy/``), with its ``tests/``; its commit id."""
-    commit = subprocess.run(["git", "rev-parse", "--short", f"{rev}^{{commit}}"], cwd=ROOT,
-                            check=True, capture_output=True, text=True).stdout.strip()
-    archive = subprocess.run(["git", "archive", "--format=tar", commit, "p2p_burgundy", "net",
-                              "cli", "tests"], cwd=ROOT, check=True, capture_output=True).stdout
-    with tempfile.TemporaryFile() as f:
-        f.write(archive)
-        f.seek(0)
-        with tarfile.open(fileobj=f) as tar:
-            tar.extractall(into, filter="data")
-    for folder in ("net", "cli"):
-        shutil.move(into / folder, into / "p2p_burgundy" / folder)
-    return commit
-
-
 def run_worker(tree: Path, home: Path, rate: int, seed: int, nice: int) -> dict[str, float]:
     done = subprocess.run(
         [sys.executable, __file__, "--work", str(tree), "--home", str(home), "--rate",
@@ -189,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[tuple[str, int], list[dict[str, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-flood-") as tmp:
         theirs = Path(tmp) / "tree"
-        commit = extract(args.against, theirs)
+        commit = extract(args.against, theirs, ("p2p_burgundy", "net", "cli", "tests"))
         print(f"python {platform.python_version()}, {os.cpu_count()} cpus, load average "
               f"{os.getloadavg()[0]:.2f}; this tree against {args.against} ({commit}); "
               f"flooder at nice {args.nice}; {args.rounds} rounds", flush=True)

@@ -32,10 +32,11 @@ import statistics
 import subprocess
 import sys
 import sysconfig
-import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+from engine import extract
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("p2p_burgundy", "net", "cli", "tests")
@@ -73,21 +74,6 @@ def copy_this_tree(into: Path) -> None:
     lay_out(into)
 
 
-def extract(rev: str, into: Path) -> str:
-    """Extract git revision ``rev``'s FOLDERS into ``into``, laid out; its commit id."""
-    commit = subprocess.run(["git", "rev-parse", "--short", f"{rev}^{{commit}}"], cwd=ROOT,
-                            check=True, capture_output=True, text=True).stdout.strip()
-    archive = subprocess.run(["git", "archive", "--format=tar", commit, *FOLDERS],
-                             cwd=ROOT, check=True, capture_output=True).stdout
-    with tempfile.TemporaryFile() as f:
-        f.write(archive)
-        f.seek(0)
-        with tarfile.open(fileobj=f) as tar:
-            tar.extractall(into, filter="data")
-    lay_out(into)
-    return commit
-
-
 def batch(tree: Path, players: int, seeds: list[int]) -> float:
     run = subprocess.run(
         [sys.executable, "-S", __file__, "--serve", str(tree), "--players", str(players),
@@ -117,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-protocol-") as tmp:
         mine, theirs = Path(tmp) / "this", Path(tmp) / "rev"
         copy_this_tree(mine)
-        commit = extract(args.against, theirs)
+        commit = extract(args.against, theirs, FOLDERS)
         print(f"this tree against {commit}: {args.rounds} rounds, {args.games} games of 2 and "
               f"of 4 players per batch, CPU time")
         for players in (2, 4):
