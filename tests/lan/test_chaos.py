@@ -42,6 +42,21 @@ def replayed_hash(peer: Machine) -> bytes:
     return state_hash(session.state)
 
 
+def apply_policies(net: Net, live: list[Machine], policies: dict[int, HandOverPolicy],
+                   away: int) -> None:
+    """Each live peer's hand-over policy at work, as a client's table runs it: it observes
+    who is missing and agrees to hand over what it finds gone (only seat ``away`` may be)."""
+    for p in live:
+        s, policy = p.session, policies[p.index]
+        assert s is not None
+        policy.observe(s, p.node.missing(net.now), net.now)
+        for seat in policy.gone(s.step, net.now):
+            assert seat == away, f"peer {p.index} handed over seat {seat}, not {away}"
+            policy.agreed(seat, s.step)
+            s.agree_seat_to_bot(seat)
+            net.flush(p)
+
+
 def assert_converged(net: Net) -> None:
     peers = net.peers
     assert all(p.session is not None and p.session.state.is_over for p in peers)
@@ -184,15 +199,7 @@ def test_seat_handed_to_a_bot_under_loss_finishes_and_the_log_verifies(seed: int
     policies = {p.index: HandOverPolicy(after=2.0) for p in live}
 
     def hand_over() -> bool:
-        for p in live:
-            s, policy = p.session, policies[p.index]
-            assert s is not None
-            policy.observe(s, p.node.missing(net.now), net.now)
-            for seat in policy.gone(s.step, net.now):
-                assert seat == gone.index, f"peer {p.index} took seat {seat} for gone"
-                policy.agreed(seat, s.step)
-                s.agree_seat_to_bot(seat)
-                net.flush(p)
+        apply_policies(net, live, policies, gone.index)
         return all(p.session is not None and p.session.state.is_over for p in live) and len(
             {p.canonical() for p in live}) == 1
 
@@ -225,15 +232,7 @@ def test_a_player_out_of_time_is_handed_over_by_every_peer_s_own_clock_under_los
                 for p in live}
 
     def hand_over() -> bool:
-        for p in live:
-            s, policy = p.session, policies[p.index]
-            assert s is not None
-            policy.observe(s, p.node.missing(net.now), net.now)
-            for seat in policy.gone(s.step, net.now):
-                assert seat == idle.index, f"peer {p.index} timed out seat {seat}"
-                policy.agreed(seat, s.step)
-                s.agree_seat_to_bot(seat)
-                net.flush(p)
+        apply_policies(net, live, policies, idle.index)
         return all(p.session is not None and p.session.state.is_over for p in net.peers) \
             and len({p.canonical() for p in net.peers}) == 1
 
