@@ -267,13 +267,7 @@ def parse_estate(item: object, official: bool = True) -> Estate:
     """
     if not isinstance(item, dict):
         raise EstateDataError(f"an estate record is an object, not {type(item).__name__}")
-    ident = item.get("id")
-
-    def bad(why: str) -> EstateDataError:
-        return EstateDataError(f"estate {ident if isinstance(ident, str) else '?'}: {why}")
-
-    if not isinstance(ident, str) or not ident or len(ident) > MAX_ID:
-        raise bad(f"id must be a string of 1 to {MAX_ID} characters, not {ident!r}")
+    ident, bad = _identified(item, "estate")
     if official:
         editions, numbers, copies, confidence = _official_fields(item, bad)
     else:
@@ -389,6 +383,19 @@ def _region_of(regions: tuple[Region, ...], size: int) -> tuple[int, ...]:
     return tuple(region_of)
 
 
+def _identified(item: dict[str, object], kind: str
+                ) -> tuple[str, Callable[[str], EstateDataError]]:
+    """The record's id (checked) and how to make an error that names ``kind`` and it."""
+    ident = item.get("id")
+
+    def bad(why: str) -> EstateDataError:
+        return EstateDataError(f"{kind} {ident if isinstance(ident, str) else '?'}: {why}")
+
+    if not isinstance(ident, str) or not ident or len(ident) > MAX_ID:
+        raise bad(f"id must be a string of 1 to {MAX_ID} characters, not {ident!r}")
+    return ident, bad
+
+
 def _official_fields(item: dict[str, object], bad: Callable[[str], EstateDataError]
                      ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...], str]:
     """Editions, numbers, copies and confidence of a shipped estate's record."""
@@ -452,13 +459,7 @@ spaces that touch across the seam, each [[0, row, column], [1, row, column]]
     """
     if not isinstance(item, dict):
         raise EstateDataError(f"a team board is an object, not {type(item).__name__}")
-    ident = item.get("id")
-
-    def bad(why: str) -> EstateDataError:
-        return EstateDataError(f"team board {ident if isinstance(ident, str) else '?'}: {why}")
-
-    if not isinstance(ident, str) or not ident or len(ident) > MAX_ID:
-        raise bad(f"id must be a string of 1 to {MAX_ID} characters, not {ident!r}")
+    ident, bad = _identified(item, "team board")
     fields = (*TEAM_FIELDS, "confidence") if official else TEAM_FIELDS
     unknown = [key for key in item if key not in fields]
     if unknown:
