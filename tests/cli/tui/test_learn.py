@@ -29,7 +29,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.cli.tui.app import dispatch, footer_keys
 from p2p_burgundy.cli.tui.layout import compute_layout
-from p2p_burgundy.cli.tui.learn import TOTAL, Lesson, first_start
+from p2p_burgundy.cli.tui.learn import TOTAL, Lesson, LessonTable, first_start
 from p2p_burgundy.cli.tui.lessons import LESSON, YOU, LessonPage, LessonStep, LessonTurn
 from p2p_burgundy.cli.tui.model import Model, Submit
 from p2p_burgundy.cli.tui.render import info_lines, render, score_lines, standings_lines, text
@@ -608,7 +608,8 @@ def test_a_menu_the_lesson_did_not_ask_for_is_pointed_out_and_esc_goes_back() ->
     assert model.lesson_text()[1] == "Press: w"
 
 
-def test_a_page_of_the_lesson_comes_before_the_next_turn() -> None:
+def after_the_first_turns() -> tuple[Lesson, LessonTable]:
+    """A new lesson and its table after the lesson's first five turns, played as told."""
     lesson = Lesson(None)
     table = lesson.table(NAME)
     for item in LESSON[:5]:
@@ -616,6 +617,11 @@ def test_a_page_of_the_lesson_comes_before_the_next_turn() -> None:
         table.poll()
         table.submit_turn(list(item.actions))
     table.poll()
+    return lesson, table
+
+
+def test_a_page_of_the_lesson_comes_before_the_next_turn() -> None:
+    lesson, table = after_the_first_turns()
     assert isinstance(lesson.current, LessonPage) and lesson.current.page == "scores"
     turn = [UseDie(0), TakeWorkers(), UseDie(1), TakeWorkers(), END_TURN]
     with pytest.raises(IllegalAction, match="look at a page first"):
@@ -687,13 +693,7 @@ def test_the_guided_game_takes_15_to_20_minutes(game: list[Played]) -> None:
 
 
 def test_the_key_the_lesson_asks_for_comes_first_in_the_footer_at_80x24() -> None:
-    lesson = Lesson(None)
-    table = lesson.table(NAME)
-    for item in LESSON[:5]:
-        assert isinstance(item, LessonTurn)
-        table.poll()
-        table.submit_turn(list(item.actions))
-    table.poll()
+    lesson, table = after_the_first_turns()
     model = Model(table, lesson)
     model.refresh()
     assert model.lesson_text()[1] == "Press: S S"
