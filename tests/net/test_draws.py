@@ -211,6 +211,20 @@ def doc_entropy(k: int) -> bytes:
     return event_entropy(DOC_GAME_ID, k, [c.reveal(k) for c in DOC_CHAINS])
 
 
+def record_draws(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The reference stream's draws from here on, as ``"n→r"`` (a draw below n gave r)."""
+    seen: list[str] = []
+    below = ReferenceStream.below
+
+    def recorded(self: ReferenceStream, n: int) -> int:
+        r = below(self, n)
+        seen.append(f"{n}→{r}")
+        return r
+
+    monkeypatch.setattr(ReferenceStream, "below", recorded)
+    return seen
+
+
 def test_first_block_and_dice_of_zero_entropy() -> None:
     block = hashlib.sha256(DRAWS_LABEL + bytes(32) + bytes(4)).digest()
     assert " ".join(block[i:i + 4].hex() for i in range(0, 32, 4)) == ZERO_WORDS
@@ -257,15 +271,7 @@ def test_the_documented_game_with_every_module_derives_the_pinned_draws(
     assert [len(pool) for pool in state.supplies] == [46, 20, 20, 12, 10, 23, 44, 5]
     ref = ReferenceGame(2, tuple(m.value for m in Module))
     assert ref.supplies == [list(pool) for pool in state.supplies]
-    seen: list[str] = []
-    below = ReferenceStream.below
-
-    def recorded(self: ReferenceStream, n: int) -> int:
-        r = below(self, n)
-        seen.append(f"{n}→{r}")
-        return r
-
-    monkeypatch.setattr(ReferenceStream, "below", recorded)
+    seen = record_draws(monkeypatch)
     state, setup = draw_chance(state, doc_entropy(0))
     assert setup == ref.setup(doc_entropy(0)) == SetupDraw(
         1, ((2, 3, 6), (3, 5, 6)), ((15,), (10,), (6,), (2,), (11,), (17,)),
@@ -420,15 +426,7 @@ def test_a_word_just_below_the_limit_is_kept() -> None:
 def test_the_documented_deal_vector(monkeypatch: pytest.MonkeyPatch, edition: str, draws: str,
                                     offers: tuple[tuple[str, str], ...]) -> None:
     """docs/protocol.md, DEAL: two players, entropy 00 x 32."""
-    seen: list[str] = []
-    below = ReferenceStream.below
-
-    def recorded(self: ReferenceStream, n: int) -> int:
-        r = below(self, n)
-        seen.append(f"{n}→{r}")
-        return r
-
-    monkeypatch.setattr(ReferenceStream, "below", recorded)
+    seen = record_draws(monkeypatch)
     assert ReferenceGame(2).deal(bytes(32), box_sides(edition)) == offers
     assert " ".join(seen) == draws
     doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")

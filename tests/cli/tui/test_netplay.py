@@ -417,6 +417,16 @@ def test_the_table_shows_one_moment_of_the_game_while_the_peer_thread_plays_on(
     assert list(table.history) == list(load_game(table.game_file.read_bytes()).history)
 
 
+def watching(watcher: Session) -> tuple[NetTable, SimpleNamespace, Snapshots]:
+    """A NetTable over ``watcher``'s snapshots (polled once), the peer it reads them from,
+    and the snapshots: give the peer a newer one to show what ``watcher`` received since."""
+    snapshots = Snapshots(watcher)
+    peer = SimpleNamespace(snapshot=snapshots.take(()), game_file=SimpleNamespace(path=Path()))
+    net = NetTable(SimpleNamespace(peer=peer))  # type: ignore[arg-type]  # what it reads
+    net.poll()
+    return net, peer, snapshots
+
+
 def test_a_table_that_read_nothing_for_a_whole_game_shows_all_of_it_at_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The events the peer keeps overflow (16 here) while our seat plays on the peer thread
@@ -464,10 +474,7 @@ def test_a_late_entry_of_a_seat_handed_over_changes_no_line_the_table_showed() -
     watcher = Session(table.start)
     for entry in [e for chain in table.sessions[0].chains for e in chain][1:]:
         watcher.receive_entry(entry.raw)
-    snapshots = Snapshots(watcher)
-    peer = SimpleNamespace(snapshot=snapshots.take(()), game_file=SimpleNamespace(path=Path()))
-    net = NetTable(SimpleNamespace(peer=peer))  # type: ignore[arg-type]  # what it reads
-    net.poll()
+    net, peer, snapshots = watching(watcher)
     handed = "Bob's seat is played by a bot from now on (agreed by all)."
     assert handed in [h.text for h in net.history] and net.snapshot.forfeits == {1: step}
     before, steps = list(net.history), net.snapshot.history
@@ -493,10 +500,7 @@ def test_the_table_names_a_withheld_reveal_and_then_what_it_would_have_drawn() -
     for entry in entries:
         if entry.author != cid or entry.seq < late_from:
             watcher.receive_entry(entry.raw)
-    snapshots = Snapshots(watcher)
-    peer = SimpleNamespace(snapshot=snapshots.take(()), game_file=SimpleNamespace(path=Path()))
-    net = NetTable(SimpleNamespace(peer=peer))  # type: ignore[arg-type]  # what it reads
-    net.poll()
+    net, peer, snapshots = watching(watcher)
     event = watcher.history[step]
     assert isinstance(event, ChanceResolved)
     assert any(h.text.endswith(f"Cid withheld its reveal for chance event {event.index}: it "
@@ -527,10 +531,7 @@ def test_the_table_names_a_misbehaving_seat_as_soon_as_its_peer_knows() -> None:
     watcher = Session(table.start)
     for entry in [e for chain in table.sessions[0].chains for e in chain][1:]:
         watcher.receive_entry(entry.raw)
-    snapshots = Snapshots(watcher)
-    peer = SimpleNamespace(snapshot=snapshots.take(()), game_file=SimpleNamespace(path=Path()))
-    net = NetTable(SimpleNamespace(peer=peer))  # type: ignore[arg-type]  # what it reads
-    net.poll()
+    net, peer, snapshots = watching(watcher)
     assert not any("misbehaved" in h.text for h in net.history)
     chain = bob.chains[1]
     for number in (90, 91):  # anything but chat after a RESIGN breaks a rule
