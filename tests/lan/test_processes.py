@@ -94,6 +94,9 @@ def test_killed_peer_resumes_its_seat_and_loses_nothing(
             group.add(tmp_path / f"bot{i}", [fp, "--interface", LOOPBACK,
                                              "--port", str(ports[i])])
         killed = group.bots[victim]
+        # The game file is written before the "game started" line: wait for both, so the
+        # count of that line below says how many times the peer really ran.
+        killed.wait_for_output("game started")
         wait_for_records(killed, after)
         killed.kill()  # SIGKILL: no chance to clean up
         before = killed.records()
