@@ -42,13 +42,12 @@ class Payment(IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """Base of all actions; ``TAG`` is the action's number on the wire."""
-
-    TAG = -1
+    """Base of all actions; each action's number on the wire is its key in
+    :data:`ACTION_TYPES`."""
 
     def to_tree(self) -> list[object]:
         """Canonical encodable form ``[tag, field...]``."""
-        return [self.TAG, *(_field_tree(getattr(self, f.name)) for f in fields(self))]
+        return [_TAGS[type(self)], *(_field_tree(getattr(self, f.name)) for f in fields(self))]
 
 
 def _field_tree(value: object) -> object:
@@ -60,7 +59,6 @@ def _field_tree(value: object) -> object:
 class UseDie(Action):
     """Choose one of your two dice (0 or 1) for your next action."""
 
-    TAG = 1
     die: int
 
 
@@ -68,7 +66,6 @@ class UseDie(Action):
 class TakeTile(Action):
     """Take the tile in ``slot`` of numbered depot ``depot`` into your storage."""
 
-    TAG = 2
     depot: int
     slot: int
 
@@ -78,7 +75,6 @@ class PlaceTile(Action):
     """Place the tile in storage ``storage`` (0..2; more with shield #4) on estate space
     ``space`` (0..36)."""
 
-    TAG = 3
     storage: int
     space: int
 
@@ -87,7 +83,6 @@ class PlaceTile(Action):
 class SellGoods(Action):
     """Sell every goods tile of type ``goods`` (1..6) you hold."""
 
-    TAG = 4
     goods: int
 
 
@@ -95,15 +90,12 @@ class SellGoods(Action):
 class TakeWorkers(Action):
     """Take worker tiles (2, or 4 with knowledge #14)."""
 
-    TAG = 5
-
 
 @dataclass(frozen=True, slots=True)
 class Buy(Action):
     """The once-a-turn purchase: tile ``slot`` of depot ``depot`` (0 = black; 7 = the inns
     beside it, slot 0) for 2."""
 
-    TAG = 6
     depot: int
     slot: int
     payment: Payment = Payment.SILVER
@@ -114,7 +106,6 @@ class Discard(Action):
     """Storage overflowed: discard the old tile in storage ``storage`` (0..2; any tile when
     shield #4 left and more than three are stored)."""
 
-    TAG = 7
     storage: int
 
 
@@ -123,7 +114,6 @@ class TakeGoods(Action):
     """A ship's goods: from ``depots`` (one, or two neighbours with knowledge #5), keeping
     the goods types ``keep`` (every type you can store; a choice only when slots run out)."""
 
-    TAG = 8
     depots: tuple[int, ...]
     keep: tuple[int, ...]
 
@@ -132,14 +122,10 @@ class TakeGoods(Action):
 class Pass(Action):
     """Decline a building's optional advantage."""
 
-    TAG = 9
-
 
 @dataclass(frozen=True, slots=True)
 class EndTurn(Action):
     """End your turn, once both dice are used (a turn is exactly one action per die)."""
-
-    TAG = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +133,6 @@ class ChooseEstate(Action):
     """Set-up: play side ``side`` of your board (0 or 1; 0 when you were given one estate)
     with your start castle on its dark green space ``space``. A whole turn by itself."""
 
-    TAG = 11
     side: int
     space: int
 
@@ -157,15 +142,12 @@ class BuyWorkers(Action):
     """Knowledge #28 (extra tiles module): buy 2 workers for 1 silverling, on your turn
     before or between your die actions, as often as you can pay."""
 
-    TAG = 12
-
 
 @dataclass(frozen=True, slots=True)
 class UseBuilding(Action):
     """The crane (extra tiles module): trigger the effect of the building whose tile number
     is ``building`` (0..7, see :class:`~p2p_burgundy.tiles.Building`; or the white castle)."""
 
-    TAG = 13
     building: int
 
 
@@ -174,7 +156,6 @@ class PayGoods(Action):
     """The solo game's ship exchange: give one goods tile of type ``goods`` (1..6), one of the
     five a black depot tile costs."""
 
-    TAG = 14
     goods: int
 
 
@@ -183,7 +164,6 @@ class BuyPoints(Action):
     """The solo game: pay ``points`` silverlings to move the victory point counter onto the
     target marker (exactly the points missing)."""
 
-    TAG = 15
     points: int
 
 
@@ -195,7 +175,6 @@ class TakeShield(Action):
     its depot's number (workers change them as usual); a castle's extra action with shield
     #11 takes any shield."""
 
-    TAG = 16
     shield: int
     replace: int = 0
 
@@ -206,7 +185,6 @@ class PayTribute(Action):
     first) at 1 each, ``workers`` of it paid in workers (shield #3), the rest in silverlings;
     the shields not kept leave the game."""
 
-    TAG = 17
     keep: tuple[int, ...]
     workers: int = 0
 
@@ -216,7 +194,6 @@ class BorrowMonasteries(Action):
     """Shield #6: choose the player ``seat`` whose knowledge tiles count as yours (once, on
     any of your turns after you took the shield)."""
 
-    TAG = 18
     seat: int
 
 
@@ -224,7 +201,6 @@ class BorrowMonasteries(Action):
 class SetDie(Action):
     """Shield #16: once a turn, turn unused die ``die`` (0 or 1) to ``value`` (1..6)."""
 
-    TAG = 19
     die: int
     value: int
 
@@ -234,7 +210,6 @@ class PlaceFromDepot(Action):
     """Shields #14 and #15, at a phase end: place the tile in ``slot`` of depot ``depot``
     (1..6 for #14, 0 the black depot for #15) straight on estate space ``space``."""
 
-    TAG = 20
     depot: int
     slot: int
     space: int
@@ -244,8 +219,6 @@ class PlaceFromDepot(Action):
 class TakeFirst(Action):
     """The solo game ("you choose the order"): of the steps still pending, take ``step``
     (with its argument ``arg``, as ``GameState.pending`` holds it) first."""
-
-    TAG = 21
     step: int
     arg: int = 0
 
@@ -256,7 +229,6 @@ class Stow(Action):
     team's (1); where that storage is full, ``discard`` is the old tile of it (its index
     there, 0..) that leaves the game, else -1."""
 
-    TAG = 22
     shared: int
     discard: int = -1
 
@@ -265,13 +237,15 @@ TAKE_WORKERS = TakeWorkers()
 PASS = Pass()
 END_TURN = EndTurn()
 
+# The wire's number of each action (a table, not a class attribute: mypyc would make one of
+# a dataclass a field).
 ACTION_TYPES: dict[int, type[Action]] = {
-    cls.TAG: cls
-    for cls in (UseDie, TakeTile, PlaceTile, SellGoods, TakeWorkers, Buy, Discard, TakeGoods,
-                Pass, EndTurn, ChooseEstate, BuyWorkers, UseBuilding, PayGoods, BuyPoints,
-                TakeShield, PayTribute, BorrowMonasteries, SetDie, PlaceFromDepot, TakeFirst,
-                Stow)
+    1: UseDie, 2: TakeTile, 3: PlaceTile, 4: SellGoods, 5: TakeWorkers, 6: Buy, 7: Discard,
+    8: TakeGoods, 9: Pass, 10: EndTurn, 11: ChooseEstate, 12: BuyWorkers, 13: UseBuilding,
+    14: PayGoods, 15: BuyPoints, 16: TakeShield, 17: PayTribute, 18: BorrowMonasteries,
+    19: SetDie, 20: PlaceFromDepot, 21: TakeFirst, 22: Stow,
 }
+_TAGS = {cls: tag for tag, cls in ACTION_TYPES.items()}
 
 
 def action_from_tree(tree: object) -> Action:

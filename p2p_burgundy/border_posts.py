@@ -6,6 +6,8 @@ reward instead)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from .config import GameConfig
 from .estate import NEIGHBOURS, bits
 from .rules import EngineModule, _Turn
@@ -13,11 +15,13 @@ from .scoring import COLOUR_BONUS_VP, PHASE_BONUS, Category
 from .state import ModulePart
 
 
-class BorderPostsPart(ModulePart, name="border-posts"):
+class BorderPostsPart(ModulePart):
     """Per seat, 1 or 2 once it was the first or second to join all its border posts, else
     0."""
 
-    __slots__ = ("border_ranks",)
+    name: ClassVar[str] = "border-posts"
+    fields: ClassVar[tuple[str, ...]] = ("border_ranks",)
+    __slots__ = fields
     border_ranks: tuple[int, ...]
 
     @classmethod

@@ -9,6 +9,8 @@ True
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from .actions import BUY, Action, Buy
 from .config import GameConfig, Module
 from .estate import Estate, bits
@@ -30,10 +32,12 @@ INN_SUPPLY = max(MODULE_TILES[Module.INNS.value])  # the inns' stack in GameStat
 _INN = int(Tile.INN)
 
 
-class InnsPart(ModulePart, name="inns"):
+class InnsPart(ModulePart):
     """How many inns lie stacked beside the black depot."""
 
-    __slots__ = ("inns",)
+    name: ClassVar[str] = "inns"
+    fields: ClassVar[tuple[str, ...]] = ("inns",)
+    __slots__ = fields
     inns: int
 
     @classmethod

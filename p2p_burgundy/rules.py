@@ -418,7 +418,7 @@ def _deal(state: GameState, draws: Draws) -> None:
         others = [i for i, ident in enumerate(box) if ident != first]
         second = box.pop(others[draws.below(len(others))])
         offers.append((first, second))
-    state.offers = tuple(offers)
+    state.changed(SetupPart.name).offers = tuple(offers)
     state.boards = tuple(state.config.board(o[0]) for o in offers)  # placeholders until chosen
 
 
@@ -1401,7 +1401,7 @@ def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
     new.boards = tuple(boards)
     chosen = list(new.offers)
     chosen[turn.seat] = ()
-    new.offers = tuple(chosen)
+    new.changed(SetupPart.name).offers = tuple(chosen)
     _next_chooser(new, turn.old.turn + 1)
 
 

@@ -20,6 +20,7 @@ import itertools
 import json
 from enum import IntEnum
 from importlib import resources
+from typing import ClassVar
 
 from .actions import (
     DISCARD,
@@ -153,7 +154,7 @@ def shield_points(shields: int, knowledge: int) -> int:
 SHIELD_TRIBUTE = 1  # silverlings (or workers, with shield #3) per shield at each phase end
 
 
-class ShieldsPart(ModulePart, name="shields"):
+class ShieldsPart(ModulePart):
     """``depot_shields`` the shield numbers on each depot (index 0, the black depot, holds
     none; empty in a game without the module); ``shields`` per seat the shields it holds, as a
     bit set (bit ``n``: shield ``n``); ``shield_box`` the shields out of the game (left over
@@ -162,8 +163,10 @@ class ShieldsPart(ModulePart, name="shields"):
     this turn; ``closing`` the seats still to play their turn of the phase end (shields #14
     and #15, tribute), the one playing first; empty otherwise."""
 
-    __slots__ = (  # noqa: RUF023 (in the encoding's order)
+    name: ClassVar[str] = "shields"
+    fields: ClassVar[tuple[str, ...]] = (
         "depot_shields", "shields", "shield_box", "borrowed", "die_changed", "closing")
+    __slots__ = fields
     depot_shields: tuple[tuple[int, ...], ...]
     shields: tuple[int, ...]
     shield_box: int

@@ -8,6 +8,8 @@ its hooks (see :class:`~p2p_burgundy.rules.EngineModule`).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from .actions import (
     PASS,
     PAY_GOODS,
@@ -50,11 +52,13 @@ TARGET_STEP = 5  # the target marker moves down 5 at each reset ...
 TARGET_FLOOR = 5  # ... but never onto the start space (our reading)
 
 
-class SoloPart(ModulePart, name="solo"):
+class SoloPart(ModulePart):
     """The victory point counter since its last reset, the target marker, and the goods tiles
     removed from the game by type (index 1..6)."""
 
-    __slots__ = ("vp_counter", "vp_target", "goods_out")  # noqa: RUF023 (in the encoding's order)
+    name: ClassVar[str] = "solo"
+    fields: ClassVar[tuple[str, ...]] = ("vp_counter", "vp_target", "goods_out")
+    __slots__ = fields
     vp_counter: int
     vp_target: int
     goods_out: tuple[int, ...]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from enum import IntEnum
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import msgpack
 
@@ -55,6 +55,8 @@ class Step(IntEnum):
     PHASE_END = 22  # shields: a turn of the phase end, its steps done (shown, never pending)
     STOW = 23  # the team game: the tile just taken goes to your storage or the team's
 
+
+_V = TypeVar("_V")
 
 EMPTY = -1  # an empty estate space or depot slot
 
@@ -148,25 +150,27 @@ GAME_FIELDS = (
     "pending", "chance", "chance_index", "white_die", "box",
 )
 class ModulePart:
-    """A module's own part of the game state, defined in the module's file (a subclass named
-    by ``name=``, with ``__slots__`` holding immutable values, and :meth:`start`), and the
-    base game's set-up choices (:class:`SetupPart`). ``GameState.modules`` holds the parts of
-    the game's modules by name, in registry order; a clone shares them (one reference for
-    all: the base game pays nothing for them), so a part is never changed in place:
-    :meth:`GameState.changed` gives a changed copy. Only a played module's part is in the
-    state and its encoding (its slots' values, after the base game's fields), so a game
-    without the module encodes, and hashes, as before it existed.
+    """A module's own part of the game state, defined in the module's file (a subclass with
+    its ``name``, its ``fields``, also its ``__slots__``, holding immutable values, and
+    :meth:`start`), and the base game's set-up choices (:class:`SetupPart`).
+    ``GameState.modules`` holds the parts of the game's modules by name, in registry order; a
+    clone shares them (one reference for all: the base game pays nothing for them), so a part
+    is never changed in place: :meth:`GameState.changed` gives a changed copy. Only a played
+    module's part is in the state and its encoding (its fields' values, after the base game's
+    fields), so a game without the module encodes, and hashes, as before it existed.
     """
 
-    __slots__: tuple[str, ...] = ()
+    __slots__ = ()
+    # Class attributes, not class keywords: a class compiled by mypyc passes none to
+    # __init_subclass__, and reads no __slots__.
     name: ClassVar[str]
+    fields: ClassVar[tuple[str, ...]] = ()
     kinds: ClassVar[dict[str, type[ModulePart]]] = {}
     """Every part by name (each registers itself when its module is imported)."""
 
-    def __init_subclass__(cls, name: str, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.name = name
-        ModulePart.kinds[name] = cls
+        ModulePart.kinds[cls.name] = cls
 
     @classmethod
     def start(cls, config: GameConfig) -> ModulePart:
@@ -174,26 +178,28 @@ class ModulePart:
         raise NotImplementedError
 
     def copy(self) -> Self:
-        new = object.__new__(type(self))
-        for name in self.__slots__:  # only on a write
+        new = type(self)()
+        for name in self.fields:  # only on a write
             setattr(new, name, getattr(self, name))
         return new
 
     def to_tree(self, config: GameConfig) -> list[object]:
-        """What the part adds to the state's encoding: its fields, in slot order."""
-        return [getattr(self, name) for name in self.__slots__]
+        """What the part adds to the state's encoding: its fields, in order."""
+        return [getattr(self, name) for name in self.fields]
 
     def values(self) -> tuple[object, ...]:
-        """Every field, in slot order (parts have no ``__eq__``)."""
-        return tuple(getattr(self, name) for name in self.__slots__)
+        """Every field, in order (parts have no ``__eq__``)."""
+        return tuple(getattr(self, name) for name in self.fields)
 
 
-class SetupPart(ModulePart, name="setup"):
+class SetupPart(ModulePart):
     """The set-up's choices: per seat, the estate ids it still chooses from (its board's two
     sides in the experts' set-up, side 0 first; its one estate when only the start space is
     chosen); empty once chosen. Encoded only when the config has set-up choices."""
 
-    __slots__ = ("offers",)
+    name: ClassVar[str] = "setup"
+    fields: ClassVar[tuple[str, ...]] = ("offers",)
+    __slots__ = fields
     offers: tuple[tuple[str, ...], ...]
 
     @classmethod
@@ -208,21 +214,23 @@ class SetupPart(ModulePart, name="setup"):
         return [[list(o) for o in self.offers]] if config.has_choices else []
 
 
-def _part_field(part: str, name: str) -> property:
+class PartField(Generic[_V]):
     """``GameState.<name>``, the field ``name`` of the module part ``part``, for readers
-    outside the engine (a game without the module reads the field's start value); a write
-    replaces the part with a changed copy."""
+    outside the engine (a game without the module reads the field's start value). Read
+    only: a write goes to ``state.changed(part)``."""
 
-    def get(state: GameState) -> object:
-        held = state.modules.get(part)
+    __slots__ = ("name", "part")
+
+    def __init__(self, part: str, name: str) -> None:
+        self.part = part
+        self.name = name
+
+    def __get__(self, state: GameState, owner: type[GameState]) -> _V:
+        held = state.modules.get(self.part)
         if held is None:
-            held = ModulePart.kinds[part].start(state.config)
-        return getattr(held, name)
-
-    def set_(state: GameState, value: object) -> None:
-        setattr(state.changed(part), name, value)
-
-    return property(get, set_, doc=f"The field ``{name}`` of the part ``{part}``.")
+            held = ModulePart.kinds[self.part].start(state.config)
+        value: _V = getattr(held, self.name)
+        return value
 
 
 class GameState:
@@ -242,7 +250,7 @@ class GameState:
     - ``chance``: the chance event waiting for entropy, or None.
     - ``modules``: the :class:`ModulePart` of the set-up's choices and of each module the game
       plays, by name; the fields below, from ``inns`` on, and ``offers`` are theirs, read
-      (and written) here as attributes of the state too.
+      here as attributes of the state too (:class:`PartField`).
     - ``inns`` (inns module): how many inns lie stacked beside the black depot.
     - ``border_ranks`` (border-post duchies): per seat, 1 or 2 once it was the first or
       second to join all its border posts, else 0.
@@ -289,23 +297,25 @@ class GameState:
     box: tuple[int, ...]
     modules: dict[str, Any]
     # The fields of the module parts, as the client, the bots and the tests read them (the
-    # engine's modules read their parts). Each is a property that gets and sets a value of
-    # the annotated type, so the ignored assignment of one is safe.
-    offers: tuple[tuple[str, ...], ...] = _part_field("setup", "offers")  # type: ignore[assignment]
-    inns: int = _part_field("inns", "inns")  # type: ignore[assignment]
-    border_ranks: tuple[int, ...] = _part_field("border-posts", "border_ranks")  # type: ignore[assignment]
-    routes: tuple[tuple[int, ...], ...] = _part_field("trade-routes", "routes")  # type: ignore[assignment]
-    route_goods: tuple[tuple[int, ...], ...] = _part_field("trade-routes", "route_goods")  # type: ignore[assignment]
-    vp_counter: int = _part_field("solo", "vp_counter")  # type: ignore[assignment]
-    vp_target: int = _part_field("solo", "vp_target")  # type: ignore[assignment]
-    goods_out: tuple[int, ...] = _part_field("solo", "goods_out")  # type: ignore[assignment]
-    depot_shields: tuple[tuple[int, ...], ...] = _part_field("shields", "depot_shields")  # type: ignore[assignment]
-    shields: tuple[int, ...] = _part_field("shields", "shields")  # type: ignore[assignment]
-    shield_box: int = _part_field("shields", "shield_box")  # type: ignore[assignment]
-    borrowed: int = _part_field("shields", "borrowed")  # type: ignore[assignment]
-    die_changed: bool = _part_field("shields", "die_changed")  # type: ignore[assignment]
-    closing: tuple[int, ...] = _part_field("shields", "closing")  # type: ignore[assignment]
-    private: tuple[int, ...] = _part_field("team", "private")  # type: ignore[assignment]
+    # engine's modules read their parts). Class attributes: mypyc makes an annotated
+    # attribute of the class body an instance attribute.
+    offers: ClassVar[PartField[tuple[tuple[str, ...], ...]]] = PartField("setup", "offers")
+    inns: ClassVar[PartField[int]] = PartField("inns", "inns")
+    border_ranks: ClassVar[PartField[tuple[int, ...]]] = PartField("border-posts", "border_ranks")
+    routes: ClassVar[PartField[tuple[tuple[int, ...], ...]]] = PartField("trade-routes", "routes")
+    route_goods: ClassVar[PartField[tuple[tuple[int, ...], ...]]] = PartField(
+        "trade-routes", "route_goods")
+    vp_counter: ClassVar[PartField[int]] = PartField("solo", "vp_counter")
+    vp_target: ClassVar[PartField[int]] = PartField("solo", "vp_target")
+    goods_out: ClassVar[PartField[tuple[int, ...]]] = PartField("solo", "goods_out")
+    depot_shields: ClassVar[PartField[tuple[tuple[int, ...], ...]]] = PartField(
+        "shields", "depot_shields")
+    shields: ClassVar[PartField[tuple[int, ...]]] = PartField("shields", "shields")
+    shield_box: ClassVar[PartField[int]] = PartField("shields", "shield_box")
+    borrowed: ClassVar[PartField[int]] = PartField("shields", "borrowed")
+    die_changed: ClassVar[PartField[bool]] = PartField("shields", "die_changed")
+    closing: ClassVar[PartField[tuple[int, ...]]] = PartField("shields", "closing")
+    private: ClassVar[PartField[tuple[int, ...]]] = PartField("team", "private")
 
     def changed(self, part: str) -> Any:
         """The module part ``part`` of this state (one being built), replaced by a copy to

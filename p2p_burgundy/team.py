@@ -18,6 +18,8 @@ another). Set-up, the scoring once per team and the outcome follow the rulebook'
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from .actions import Action, PlaceTile, Stow
 from .chance import Draws
 from .config import GameConfig
@@ -28,16 +30,18 @@ from .rules import (
     _start_castle,
     _Turn,
 )
-from .state import GameState, ModulePart, PlayerState, Step
+from .state import GameState, ModulePart, PlayerState, SetupPart, Step
 from .tiles import FACE_DOWN, Colour
 from .white_castles import WHITE_CASTLES
 
 
-class TeamPart(ModulePart, name="team"):
+class TeamPart(ModulePart):
     """Per seat, how many tiles at the front of its ``storage`` are its own; the rest are its
     team's shared storage, the same at both of its seats."""
 
-    __slots__ = ("private",)
+    name: ClassVar[str] = "team"
+    fields: ClassVar[tuple[str, ...]] = ("private",)
+    __slots__ = fields
     private: tuple[int, ...]
 
     @classmethod
@@ -108,8 +112,9 @@ def _setup(state: GameState, draws: Draws) -> None:
         lead.silver = TEAM_SILVER
         _share_fields(lead, mate)
     if config.has_choices:  # a board with a choice of castle spaces: the team's first chooses
-        state.offers = tuple(() if seat in (b for _, b in config.teams) else offer
-                             for seat, offer in enumerate(state.offers))
+        state.changed(SetupPart.name).offers = tuple(
+            () if seat in (b for _, b in config.teams) else offer
+            for seat, offer in enumerate(state.offers))
     supplies[Colour.DARK_GREEN] = tuple(sorted(castles))
     state.supplies = tuple(supplies)
     state.goods_pool = tuple(sorted(pool))
@@ -176,10 +181,10 @@ def _stow(turn: _Turn, action: Stow, _: int) -> None:
     else:
         own = tuple(part)
     p.storage = own + team
-    part = turn.new.changed(TeamPart.name)
-    private = list(part.private)
+    counts = turn.new.changed(TeamPart.name)
+    private = list(counts.private)
     private[turn.seat] = len(own)
-    part.private = tuple(private)
+    counts.private = tuple(private)
 
 
 def _counting_own(place: _Handler) -> _Handler:

@@ -3,6 +3,8 @@ at set-up, where sold goods are laid and earn the bonuses of the spaces of their
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from .chance import Draws
 from .config import GameConfig, Module
 from .rules import _CHOICES, EngineModule, _gain_workers, _Turn
@@ -11,11 +13,13 @@ from .state import GameState, ModulePart, Step
 from .trade import CARD_COUNT, CARDS_PER_PLAYER, Bonus, route_spaces
 
 
-class TradeRoutesPart(ModulePart, name="trade-routes"):
+class TradeRoutesPart(ModulePart):
     """Per seat, the trade route cards in route order, and the goods types laid on the
     route's spaces so far, left to right."""
 
-    __slots__ = ("routes", "route_goods")  # noqa: RUF023 (in the encoding's order)
+    name: ClassVar[str] = "trade-routes"
+    fields: ClassVar[tuple[str, ...]] = ("routes", "route_goods")
+    __slots__ = fields
     routes: tuple[tuple[int, ...], ...]
     route_goods: tuple[tuple[int, ...], ...]
 

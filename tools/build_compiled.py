@@ -30,19 +30,14 @@ from pathlib import Path
 
 from typecheck import ROOT, lay_out
 
-# The modules compiled, by installed folder. These stay pure Python: the package's __init__
-# (it is what hides the compiled modules on request); state.py, whose module fields are
-# properties assigned in the class body, which mypyc takes for instance attributes;
-# actions.py, since mypyc makes every class attribute of a dataclass a field (an action's
-# ``TAG`` too: "non-default argument follows default argument" when the module is imported);
-# and the modules with a part of the state (border_posts, inns, shields, solo, trade_routes),
-# since a compiled class passes no class keywords to ``__init_subclass__`` ("missing 1
-# required positional argument: 'name'" for ``class ShieldsPart(ModulePart, name=...)``).
+# The modules compiled, by installed folder: every module of the engine but the package's
+# __init__, which chooses the build (it is what hides the compiled modules on request).
 COMPILED: dict[str, tuple[str, ...]] = {
     "p2p_burgundy": (
-        "board.py", "chance.py", "config.py", "errors.py", "estate.py", "extra_tiles.py",
-        "record.py", "rivers.py", "rules.py", "scoring.py", "tiles.py", "trade.py", "turn.py",
-        "variants.py", "white_castles.py"),
+        "actions.py", "board.py", "border_posts.py", "chance.py", "config.py", "errors.py",
+        "estate.py", "extra_tiles.py", "inns.py", "record.py", "rivers.py", "rules.py",
+        "scoring.py", "shields.py", "solo.py", "state.py", "team.py", "tiles.py", "trade.py",
+        "trade_routes.py", "turn.py", "variants.py", "white_castles.py"),
     "p2p_burgundy/cli/strategies": ("greedy.py", "value.py", "mcts.py"),
 }
 # mypyc's shared library of the whole group: one extension module inside the package.

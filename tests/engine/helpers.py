@@ -37,7 +37,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.estate import NEIGHBOURS, SPACE_COUNT
-from p2p_burgundy.state import EMPTY
+from p2p_burgundy.state import EMPTY, PartField
 from p2p_burgundy.tiles import BLACK_SUPPLY, MODULE_TILES, NORMAL_SUPPLY, Tile
 
 E2011, E2019 = Edition.E2011, Edition.E2019
@@ -139,10 +139,15 @@ def with_game(state: GameState, **fields: Any) -> GameState:
     """A clone with game fields replaced.
 
     ``depots`` may be ``{depot: tiles}`` (numbered depots padded to 4 slots, the black
-    depot to 8); ``depot_goods`` ``{depot: {type: count}}`` replacing those depots' goods.
+    depot to 8); ``depot_goods`` ``{depot: {type: count}}`` replacing those depots' goods. A
+    field of a module's part (``inns=1``) is replaced in a copy of that part.
     """
     new = state.clone()
     for name, value in fields.items():
+        part_field = vars(GameState).get(name)
+        if isinstance(part_field, PartField):  # a field of a module's part
+            setattr(new.changed(part_field.part), name, value)
+            continue
         if name == "depots" and isinstance(value, Mapping):
             depots = list(new.depots)
             for d, tiles in value.items():

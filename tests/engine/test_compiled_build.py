@@ -94,6 +94,6 @@ def test_the_version_says_the_pure_build_runs() -> None:
                     reason="no compiled build (make it with tools/build_compiled.py)")
 def test_the_version_names_the_compiled_modules() -> None:
     line = " ".join(version(pure=False).split())  # argparse wraps it to the terminal's width
-    assert line == ("burgundy 0.1.0 (compiled: board, chance, cli.strategies.greedy, "
-                    "cli.strategies.mcts, cli.strategies.value, config, errors, estate, record, "
-                    "rivers, rules, scoring, tiles, trade, turn)")
+    assert line == ("burgundy 0.1.0 (compiled: actions, board, chance, cli.strategies.greedy, "
+                    "cli.strategies.mcts, cli.strategies.value, config, errors, estate, inns, "
+                    "record, rivers, rules, scoring, shields, state, tiles, trade, turn)")

@@ -84,7 +84,7 @@ def with_storage(state: GameState, own: dict[int, tuple[int, ...]],
             state = with_seat(state, seat, storage=mine + tuple(int(t) for t in team[index]))
             private[seat] = len(mine)
     state = state.clone()
-    state.private = tuple(private)
+    state.changed("team").private = tuple(private)
     return state
 
 
