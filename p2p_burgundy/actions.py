@@ -20,14 +20,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from enum import IntEnum
+from typing import Final
 
 from .board import NEIGHBOUR_DEPOT
 from .errors import IllegalAction
 from .tiles import Building, Tile
 
-BLACK_DEPOT = 0
-DEPOTS = range(1, 7)
-MAX_DEPOT_SLOTS = 8  # the black depot has 8 spaces, numbered depots 4
+BLACK_DEPOT: Final = 0
+DEPOTS: Final = range(1, 7)
+MAX_DEPOT_SLOTS: Final = 8  # the black depot has 8 spaces, numbered depots 4
 
 
 class Payment(IntEnum):
@@ -233,19 +234,19 @@ class Stow(Action):
     discard: int = -1
 
 
-TAKE_WORKERS = TakeWorkers()
-PASS = Pass()
-END_TURN = EndTurn()
+TAKE_WORKERS: Final = TakeWorkers()
+PASS: Final = Pass()
+END_TURN: Final = EndTurn()
 
 # The wire's number of each action (a table, not a class attribute: mypyc would make one of
 # a dataclass a field).
-ACTION_TYPES: dict[int, type[Action]] = {
+ACTION_TYPES: Final[dict[int, type[Action]]] = {
     1: UseDie, 2: TakeTile, 3: PlaceTile, 4: SellGoods, 5: TakeWorkers, 6: Buy, 7: Discard,
     8: TakeGoods, 9: Pass, 10: EndTurn, 11: ChooseEstate, 12: BuyWorkers, 13: UseBuilding,
     14: PayGoods, 15: BuyPoints, 16: TakeShield, 17: PayTribute, 18: BorrowMonasteries,
     19: SetDie, 20: PlaceFromDepot, 21: TakeFirst, 22: Stow,
 }
-_TAGS = {cls: tag for tag, cls in ACTION_TYPES.items()}
+_TAGS: Final = {cls: tag for tag, cls in ACTION_TYPES.items()}
 
 
 def action_from_tree(tree: object) -> Action:
@@ -284,25 +285,25 @@ def action_from_tree(tree: object) -> Action:
 
 
 # Interned instances for the hot paths (legal_actions builds lists of these, not new objects).
-USE_DIE = (UseDie(0), UseDie(1))
-TAKE_TILE = tuple(tuple(TakeTile(d, s) for s in range(MAX_DEPOT_SLOTS)) for d in range(7))
+USE_DIE: Final = (UseDie(0), UseDie(1))
+TAKE_TILE: Final = tuple(tuple(TakeTile(d, s) for s in range(MAX_DEPOT_SLOTS)) for d in range(7))
 # storage 3: a 4th tile for a moment (the one to discard, or the solo game's colour reward);
 # more with shield #4; spaces 37..73: a team board's second half
-PLACE_TILE = tuple(tuple(PlaceTile(i, s) for s in range(2 * 37)) for i in range(8))
-SELL_GOODS = tuple(SellGoods(g) for g in range(7))
-PAY_GOODS = tuple(PayGoods(g) for g in range(7))
-DISCARD = tuple(Discard(i) for i in range(8))
-BUY = tuple(
+PLACE_TILE: Final = tuple(tuple(PlaceTile(i, s) for s in range(2 * 37)) for i in range(8))
+SELL_GOODS: Final = tuple(SellGoods(g) for g in range(7))
+PAY_GOODS: Final = tuple(PayGoods(g) for g in range(7))
+DISCARD: Final = tuple(Discard(i) for i in range(8))
+BUY: Final = tuple(
     tuple((Buy(d, s, Payment.SILVER), Buy(d, s, Payment.WORKERS)) for s in range(MAX_DEPOT_SLOTS))
     for d in range(8)  # 7: the inns
 )
-BUY_WORKERS = BuyWorkers()
+BUY_WORKERS: Final = BuyWorkers()
 # TAKE_GOODS[depots][keep]: a ship's choice from ``depots`` (one depot, or two neighbours as
 # knowledge #5 allows), with ``keep`` a bit mask of goods types (bit g for type g).
-TAKE_GOODS = {
+TAKE_GOODS: Final = {
     depots: {keep: TakeGoods(depots, tuple(g for g in DEPOTS if keep >> g & 1))
              for keep in range(0, 1 << 7, 2)}
     for depots in (*((d,) for d in DEPOTS),
                    *(tuple(sorted((d, NEIGHBOUR_DEPOT[d]))) for d in DEPOTS))
 }
-USE_BUILDING = {b: UseBuilding(b) for b in (*Building, Tile.WHITE_CASTLE)}
+USE_BUILDING: Final = {b: UseBuilding(b) for b in (*Building, Tile.WHITE_CASTLE)}

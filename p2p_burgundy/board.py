@@ -8,15 +8,17 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from .tiles import Colour
 
-PHASES = 5
-ROUNDS = 5
-PHASE_LETTERS = "ABCDE"
+PHASES: Final = 5
+ROUNDS: Final = 5
+PHASE_LETTERS: Final = "ABCDE"
 
 # Each numbered depot's four spaces: (colour, smallest player count that fills it).
 # A game with N players fills the spaces printed 2..N: 12, 18 or 24 spaces.
-DEPOT_SPACES: tuple[tuple[tuple[Colour, int], ...], ...] = (
+DEPOT_SPACES: Final[tuple[tuple[tuple[Colour, int], ...], ...]] = (
     (),  # index 0 is the black depot: any tile, see BLACK_DEPOT_TILES
     ((Colour.BEIGE, 2), (Colour.BLUE, 2), (Colour.YELLOW, 3), (Colour.LIGHT_GREEN, 4)),
     ((Colour.YELLOW, 2), (Colour.DARK_GREEN, 2), (Colour.BEIGE, 3), (Colour.BEIGE, 4)),
@@ -25,12 +27,12 @@ DEPOT_SPACES: tuple[tuple[tuple[Colour, int], ...], ...] = (
     ((Colour.GREY, 2), (Colour.YELLOW, 2), (Colour.BEIGE, 3), (Colour.BEIGE, 4)),
     ((Colour.BEIGE, 2), (Colour.LIGHT_GREEN, 2), (Colour.DARK_GREEN, 3), (Colour.BLUE, 4)),
 )
-NUMBERED_DEPOT_SLOTS = 4
-BLACK_DEPOT_SLOTS = 8
-BLACK_DEPOT_TILES = {2: 4, 3: 6, 4: 8}
+NUMBERED_DEPOT_SLOTS: Final = 4
+BLACK_DEPOT_SLOTS: Final = 8
+BLACK_DEPOT_TILES: Final = {2: 4, 3: 6, 4: 8}
 # The 3-player exception: depot 6's dark green space gets a mine in phases B and D.
-THREE_PLAYER_MINE_PHASES = (1, 3)
-NEIGHBOUR_DEPOT = {d: d % 6 + 1 for d in range(1, 7)}  # the six depots form a ring: 6 ~ 1
+THREE_PLAYER_MINE_PHASES: Final = (1, 3)
+NEIGHBOUR_DEPOT: Final = {d: d % 6 + 1 for d in range(1, 7)}  # the six depots form a ring: 6 ~ 1
 
 
 def bridge_order(track: tuple[tuple[int, int], ...], on_top: int = 0) -> tuple[int, ...]:

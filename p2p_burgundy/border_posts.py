@@ -6,7 +6,7 @@ reward instead)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from .config import GameConfig
 from .estate import NEIGHBOURS, bits
@@ -87,7 +87,7 @@ def _plays(config: GameConfig) -> bool:
     return config.border_posts
 
 
-BORDER_POSTS = EngineModule(
+BORDER_POSTS: Final = EngineModule(
     name="border-posts",
     description="duchies 11a-11f: joining border posts scores the phase bonus, joining all "
                 "of them first or second the colour bonus",

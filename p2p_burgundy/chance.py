@@ -25,17 +25,18 @@ import hashlib
 import struct
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Final
 
 from .errors import ChanceError
 
-ENTROPY_SIZE = 32
-DRAWS_LABEL = b"p2p-burgundy/draws/v1"
-_WORD = 4
-_SPAN = 1 << (8 * _WORD)
-_BLOCK_WORDS = 32 // _WORD  # a SHA-256 block holds eight words
-_BLOCK = struct.Struct(f">{_BLOCK_WORDS}I").unpack
-_DIE_LIMIT = _SPAN - _SPAN % 6
-_BYTES = (bytes, bytearray)
+ENTROPY_SIZE: Final = 32
+DRAWS_LABEL: Final = b"p2p-burgundy/draws/v1"
+_WORD: Final = 4
+_SPAN: Final = 1 << (8 * _WORD)
+_BLOCK_WORDS: Final = 32 // _WORD  # a SHA-256 block holds eight words
+_BLOCK: Final = struct.Struct(f">{_BLOCK_WORDS}I").unpack
+_DIE_LIMIT: Final = _SPAN - _SPAN % 6
+_BYTES: Final = (bytes, bytearray)
 
 
 class ChanceKind(IntEnum):

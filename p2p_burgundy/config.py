@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Final
 
 from .errors import ConfigError, EstateDataError
 from .estate import (
@@ -39,11 +40,11 @@ from .rivers import never_covered
 from .tiles import Colour
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 4
-SOLO_TARGET = 50
+SOLO_TARGET: Final = 50
 """Where the solo game's target marker starts on the victory point track."""
-SOLO_TARGETS = range(45, 56)
+SOLO_TARGETS: Final = range(45, 56)
 """The rulebook's easier (45-49) and harder (51-55) starts of the target marker."""
-CHOOSE = -1
+CHOOSE: Final = -1
 """A start space the player chooses during set-up (estates that print no start castle)."""
 
 
@@ -78,11 +79,11 @@ class Module(Enum):
         return f"Module.{self.name}"
 
 
-MODULE_ORDER = tuple(Module)
+MODULE_ORDER: Final = tuple(Module)
 """The canonical order of modules in a config (declaration order)."""
-_BORDER_POSTS_BIT = 2 << len(MODULE_ORDER)
-_TEAM_BIT = 2 * _BORDER_POSTS_BIT
-VARIANTS = 2 * _TEAM_BIT
+_BORDER_POSTS_BIT: Final = 2 << len(MODULE_ORDER)
+_TEAM_BIT: Final = 2 * _BORDER_POSTS_BIT
+VARIANTS: Final = 2 * _TEAM_BIT
 """How many values :attr:`GameConfig.variant` takes (it is below this)."""
 
 
@@ -132,7 +133,7 @@ class Setup(Enum):
         return f"Setup.{self.name}"
 
 
-CLOCK_LIMIT = 24 * 3600
+CLOCK_LIMIT: Final = 24 * 3600
 """The most seconds a game clock gives a player, or adds with each turn."""
 
 
@@ -517,11 +518,12 @@ class GameConfig:
                    target, clock, teams)
 
 
-_TREE_DEFAULTS: tuple[object, ...] = (Setup.STANDARD.value, [], [], False, SOLO_TARGET, [], [])
+_TREE_DEFAULTS: Final[tuple[object, ...]] = (
+    Setup.STANDARD.value, [], [], False, SOLO_TARGET, [], [])
 """The values of the config tree's optional trailing fields (set-up, modules, boards of
 one's own, hints, the solo target, the clock, the teams) by default."""
 
-TEAM_REFUSED = (Module.TRADE_ROUTES, Module.SHIELDS)
+TEAM_REFUSED: Final = (Module.TRADE_ROUTES, Module.SHIELDS)
 """The modules the team game is not played with: each player's trade route cards and
 shields have no reading for a team in the rulebook."""
 

@@ -24,20 +24,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Final
 
 from .errors import EstateDataError
 from .tiles import COLOUR_LETTERS, Colour
 
-ROW_LENGTHS = (4, 5, 6, 7, 6, 5, 4)
-SPACE_COUNT = sum(ROW_LENGTHS)  # 37
+ROW_LENGTHS: Final = (4, 5, 6, 7, 6, 5, 4)
+SPACE_COUNT: Final = sum(ROW_LENGTHS)  # 37
 # How many spaces of each colour every estate has (rulebook: 12 buildings, 6 of animals, ships
 # and knowledge, 3 mines and 3 castles plus the start castle).
-COLOUR_COUNTS = (12, 6, 6, 4, 3, 6)
-MAX_CITIES = 6
-MAX_REGION = 8  # region points are printed for sizes 1..8
+COLOUR_COUNTS: Final = (12, 6, 6, 4, 3, 6)
+MAX_CITIES: Final = 6
+MAX_REGION: Final = 8  # region points are printed for sizes 1..8
 # The die number printed on each space, the same on every estate (shared/data/components.json,
 # "die_pattern_rows", seen on every transcribed layout): a layout that differs is a typo.
-DIE_PATTERN = (
+DIE_PATTERN: Final = (
     6, 5, 4, 3,
     2, 1, 6, 5, 4,
     5, 4, 3, 1, 2, 3,
@@ -46,8 +47,8 @@ DIE_PATTERN = (
     6, 1, 2, 5, 6,
     3, 4, 1, 3,
 )
-EDITIONS = ("2011", "2019")  # the values of config.Edition (config imports this module)
-CONFIDENCES = ("high", "medium", "low")
+EDITIONS: Final = ("2011", "2019")  # the values of config.Edition (config imports this module)
+CONFIDENCES: Final = ("high", "medium", "low")
 
 
 def _coordinates() -> tuple[tuple[int, int], ...]:
@@ -60,10 +61,10 @@ def _coordinates() -> tuple[tuple[int, int], ...]:
     return tuple(coords)
 
 
-COORDINATES = _coordinates()
-_INDEX = {c: i for i, c in enumerate(COORDINATES)}
-_OFFSETS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
-NEIGHBOURS: tuple[int, ...] = tuple(
+COORDINATES: Final = _coordinates()
+_INDEX: Final = {c: i for i, c in enumerate(COORDINATES)}
+_OFFSETS: Final = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+NEIGHBOURS: Final[tuple[int, ...]] = tuple(
     sum(1 << _INDEX[(q + dq, r + dr)] for dq, dr in _OFFSETS if (q + dq, r + dr) in _INDEX)
     for q, r in COORDINATES
 )
@@ -241,16 +242,16 @@ def post_spaces(board: Estate) -> int:
     return mask
 
 
-CUSTOM_FIELDS = ("id", "name", "rows", "start_castle", "border_posts", "source")
+CUSTOM_FIELDS: Final = ("id", "name", "rows", "start_castle", "border_posts", "source")
 """The fields of a board of one's own (``official=False``): see docs/engine.md."""
-TEAM_FIELDS = ("id", "name", "halves", "joins", "start_castle", "shared_storage",
+TEAM_FIELDS: Final = ("id", "name", "halves", "joins", "start_castle", "shared_storage",
                "private_storage", "source")
 """The fields of a team board (a file's, or the shipped provisional one's, which adds
 ``confidence``): see docs/engine.md."""
-CUSTOM = "custom"  # the confidence of a board of one's own: not an official board
-PROVISIONAL = "provisional"  # the confidence of the shipped team board: not the printed one
-MAX_STORAGE = 3  # a team board's storage spaces of either kind (the rulebook's boards: 2)
-MAX_ID = 32
+CUSTOM: Final = "custom"  # the confidence of a board of one's own: not an official board
+PROVISIONAL: Final = "provisional"  # the confidence of the shipped team board: not the printed one
+MAX_STORAGE: Final = 3  # a team board's storage spaces of either kind (the rulebook's boards: 2)
+MAX_ID: Final = 32
 
 
 def parse_estate(item: object, official: bool = True) -> Estate:
@@ -550,7 +551,7 @@ def all_team_boards() -> dict[str, Estate]:
     return {board.id: board for board in (parse_team_board(i, official=True) for i in items)}
 
 
-PROVISIONAL_TEAM_BOARD = "team-provisional"
+PROVISIONAL_TEAM_BOARD: Final = "team-provisional"
 """The id of the shipped team board a team game plays unless a team board file is given."""
 
 
@@ -667,7 +668,7 @@ def by_number(edition: str, number: str) -> Estate:
     raise EstateDataError(f"no estate {number!r} in the {edition} box; known: {known}")
 
 
-_CONFIDENCE_WORDS = {
+_CONFIDENCE_WORDS: Final = {
     "high": "our layout is confirmed by independent sources",
     "medium": "our layout comes from a few sources that agree, not from a printed board",
     "low": "our layout rests on a single transcription, not checked against a printed board",

@@ -5,6 +5,8 @@ rules for tiles of their kinds."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from .actions import BUY_WORKERS, PASS, USE_BUILDING, Action, BuyWorkers, Pass, UseBuilding
 from .config import GameConfig, Module
 from .rules import (
@@ -20,9 +22,9 @@ from .rules import (
 from .state import GameState, PlayerState, Step
 from .tiles import Tile
 
-WORKERS_BOUGHT = 2  # knowledge #28: 2 workers for 1 silverling
-_K28 = 1 << 28
-_CRANE = int(Tile.CRANE)
+WORKERS_BOUGHT: Final = 2  # knowledge #28: 2 workers for 1 silverling
+_K28: Final = 1 << 28
+_CRANE: Final = int(Tile.CRANE)
 
 
 def _crane_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
@@ -72,7 +74,7 @@ def _plays(config: GameConfig) -> bool:
     return Module.EXTRA_TILES in config.modules
 
 
-EXTRA_TILES = EngineModule(
+EXTRA_TILES: Final = EngineModule(
     name=Module.EXTRA_TILES.value,
     description="monasteries #27 (on top of any stack on the bridge) and #28 (buy 2 workers "
                 "for 1 silverling), the crane and the geese",

@@ -9,7 +9,7 @@ True
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from .actions import BUY, Action, Buy
 from .config import GameConfig, Module
@@ -27,9 +27,9 @@ from .rules import (
 from .state import GameState, ModulePart, PlayerState, Step
 from .tiles import MODULE_TILES, Tile
 
-INN_DEPOT = 7  # Buy(7, 0) buys the top inn beside the black depot
-INN_SUPPLY = max(MODULE_TILES[Module.INNS.value])  # the inns' stack in GameState.supplies
-_INN = int(Tile.INN)
+INN_DEPOT: Final = 7  # Buy(7, 0) buys the top inn beside the black depot
+INN_SUPPLY: Final = max(MODULE_TILES[Module.INNS.value])  # the inns' stack in GameState.supplies
+_INN: Final = int(Tile.INN)
 
 
 class InnsPart(ModulePart):
@@ -115,7 +115,7 @@ def _plays(config: GameConfig) -> bool:
     return Module.INNS in config.modules
 
 
-INNS = EngineModule(
+INNS: Final = EngineModule(
     name=Module.INNS.value,
     description="an inn a phase beside the black depot, bought as its tiles are: it goes on "
                 "any colour, one an area, and its area scores as one size bigger",

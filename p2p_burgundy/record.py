@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 import msgpack
 
@@ -29,7 +30,7 @@ from .rules import apply, draw_chance, new_game
 from .state import GameState, state_hash
 from .turn import Turn
 
-RECORD_VERSION = 1
+RECORD_VERSION: Final = 1
 
 
 @dataclass(frozen=True, slots=True)

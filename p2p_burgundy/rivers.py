@@ -12,11 +12,12 @@ regions and regions away from the rivers are begun as in the base game, next to 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 from .estate import NEIGHBOURS, SPACE_COUNT, Estate, bits
 from .tiles import Colour
 
-ALL_SPACES = (1 << SPACE_COUNT) - 1
+ALL_SPACES: Final = (1 << SPACE_COUNT) - 1
 
 
 def river_reach(board: Estate, occupied: int) -> int:

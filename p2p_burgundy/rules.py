@@ -26,7 +26,7 @@ import itertools
 import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from .actions import (
     BUY,
@@ -110,48 +110,73 @@ from .tiles import (
     tile_name,
 )
 
-STORAGE_SPACES = 3
-_BOTH_DICE = 0b11
-GOODS_SLOTS = 3  # goods types a player can hold at once
-START_SILVER = 1
-START_GOODS = 3
-WORKERS_TAKEN = 2
-BOARDING_HOUSE_WORKERS = 4
-BANK_SILVER = 2
-PURCHASE_PRICE = 2
-BLACK = 6  # index of the black-backed supply in GameState.supplies
-TRACK_STEPS = 7  # turn order track spaces in use: start + one per ship (6 rivers)
-ALL_SPACES = (1 << SPACE_COUNT) - 1
+STORAGE_SPACES: Final = 3
+_BOTH_DICE: Final = 0b11
+GOODS_SLOTS: Final = 3  # goods types a player can hold at once
+START_SILVER: Final = 1
+START_GOODS: Final = 3
+WORKERS_TAKEN: Final = 2
+BOARDING_HOUSE_WORKERS: Final = 4
+BANK_SILVER: Final = 2
+PURCHASE_PRICE: Final = 2
+BLACK: Final = 6  # index of the black-backed supply in GameState.supplies
+TRACK_STEPS: Final = 7  # turn order track spaces in use: start + one per ship (6 rivers)
+ALL_SPACES: Final = (1 << SPACE_COUNT) - 1
 
 # Knowledge tile bits (bit n = tile #n) tested on hot paths.
-_K1, _K2, _K3, _K4, _K5, _K6, _K7, _K8 = (1 << n for n in range(1, 9))
-_K9, _K10, _K11, _K12, _K13, _K14 = (1 << n for n in range(9, 15))
+# One name each, Final: the compiled build reads a Final name as a constant, any other global
+# from the module's dict.
+_K1: Final = 1 << 1
+_K2: Final = 1 << 2
+_K3: Final = 1 << 3
+_K4: Final = 1 << 4
+_K5: Final = 1 << 5
+_K6: Final = 1 << 6
+_K7: Final = 1 << 7
+_K8: Final = 1 << 8
+_K9: Final = 1 << 9
+_K10: Final = 1 << 10
+_K11: Final = 1 << 11
+_K12: Final = 1 << 12
+_K13: Final = 1 << 13
+_K14: Final = 1 << 14
 # Knowledge tile giving a free +/-1 when placing a tile of each colour (#9, #10, #11); none
 # for the inn (any colour).
-_FREE_PLACE_BIT = (_K9, _K10, _K10, _K11, _K11, _K11, 0)
+_FREE_PLACE_BIT: Final = (_K9, _K10, _K10, _K11, _K11, _K11, 0)
 
 # Enum members read on hot paths, bound to module names once: on CPython 3.11 reading a member
 # off its class (Colour.BLUE) goes through the enum metaclass's attribute hook, several times
 # slower than reading a global. Those only compared with or indexing by the state's numbers
 # are plain ints: CPython 3.11 specializes comparisons, arithmetic and tuple indexing for exact
 # ints only (an IntEnum member takes the generic path).
-_BEIGE, _LIGHT_GREEN, _BLUE, _DARK_GREEN, _YELLOW = map(int, (
-    Colour.BEIGE, Colour.LIGHT_GREEN, Colour.BLUE, Colour.DARK_GREEN, Colour.YELLOW))
-_TURN_STEP, _DIE_STEP, _FREE_STEP, _DISCARD_STEP, _SHIP_STEP = (
-    Step.TURN, Step.DIE, Step.FREE_ACTION, Step.DISCARD, Step.SHIP)
-_SETUP_EVENT, _PHASE_EVENT, _ROUND_EVENT = ChanceKind.SETUP, ChanceKind.PHASE, ChanceKind.ROUND
-_SALES, _ANIMALS, _REGIONS, _PHASE_BONUSES = map(int, (
-    Category.SALES, Category.ANIMALS, Category.REGIONS, Category.PHASE_BONUSES))
-_GEESE, _MINE = map(int, (Tile.GEESE, Tile.MINE))
-_FIRST_EVENT = ChanceEvent(0, _SETUP_EVENT, 0, 0)  # every game's
+_BEIGE: Final = int(Colour.BEIGE)
+_LIGHT_GREEN: Final = int(Colour.LIGHT_GREEN)
+_BLUE: Final = int(Colour.BLUE)
+_DARK_GREEN: Final = int(Colour.DARK_GREEN)
+_YELLOW: Final = int(Colour.YELLOW)
+_TURN_STEP: Final = Step.TURN
+_DIE_STEP: Final = Step.DIE
+_FREE_STEP: Final = Step.FREE_ACTION
+_DISCARD_STEP: Final = Step.DISCARD
+_SHIP_STEP: Final = Step.SHIP
+_SETUP_EVENT: Final = ChanceKind.SETUP
+_PHASE_EVENT: Final = ChanceKind.PHASE
+_ROUND_EVENT: Final = ChanceKind.ROUND
+_SALES: Final = int(Category.SALES)
+_ANIMALS: Final = int(Category.ANIMALS)
+_REGIONS: Final = int(Category.REGIONS)
+_PHASE_BONUSES: Final = int(Category.PHASE_BONUSES)
+_GEESE: Final = int(Tile.GEESE)
+_MINE: Final = int(Tile.MINE)
+_FIRST_EVENT: Final = ChanceEvent(0, _SETUP_EVENT, 0, 0)  # every game's
 
 # Tiles a carpenter's workshop / church / market may take, by colour.
-_EFFECT_COLOURS: dict[int, frozenset[int]] = {
+_EFFECT_COLOURS: Final[dict[int, frozenset[int]]] = {
     Step.CARPENTER: frozenset({Colour.BEIGE}),
     Step.CHURCH: frozenset({Colour.GREY, Colour.YELLOW, Colour.DARK_GREEN}),
     Step.MARKET: frozenset({Colour.BLUE, Colour.LIGHT_GREEN}),
 }
-_BUILDING_STEP: dict[int, Step] = {
+_BUILDING_STEP: Final[dict[int, Step]] = {
     Building.WAREHOUSE: Step.WAREHOUSE,
     Building.CARPENTERS_WORKSHOP: Step.CARPENTER,
     Building.CHURCH: Step.CHURCH,
@@ -168,7 +193,7 @@ def _die_distance(a: int, b: int) -> int:
 # COST[per][free][die][target]: workers needed to turn ``die`` into ``target`` when a worker
 # moves the die by up to ``per`` (2 with knowledge #8; index 0 unused) after ``free`` free
 # steps (#9-#12). Die or target 0 means "none" and costs more than anyone has.
-COST = tuple(
+COST: Final = tuple(
     tuple(
         tuple(
             tuple(-(-max(0, _die_distance(v, t) - free) // per) if v and t and per else 99
@@ -181,10 +206,10 @@ COST = tuple(
 )
 
 
-_MAX_COST = 3  # the most workers any target costs (three steps away, one step per worker)
+_MAX_COST: Final = 3  # the most workers any target costs (three steps away, one step per worker)
 # _TARGETS[per][free][die][workers]: the numbers 1..6 that ``die`` (0: any number) turns into
 # with at most ``workers`` (0.._MAX_COST) workers, ascending.
-_TARGETS = tuple(
+_TARGETS: Final = tuple(
     tuple(
         tuple(
             tuple(tuple(t for t in range(1, 7) if not v or COST[per][free][v][t] <= w)
@@ -199,7 +224,7 @@ _TARGETS = tuple(
 # turns into for a tile of ``colour`` (every estate prints the same numbers,
 # estate.DIE_PATTERN), where ``free`` holds the player's knowledge #9, #10 and #11 as bits 0-2
 # (``knowledge >> 9 & 7``): each a free step for the colours of _FREE_PLACE_BIT.
-_PLACE_REACH = tuple(
+_PLACE_REACH: Final = tuple(
     tuple(
         tuple(
             tuple(
@@ -392,7 +417,7 @@ def draw_chance(state: GameState, entropy: bytes) -> tuple[GameState, Draw]:
 # The PHASE and ROUND events of a game's schedule (its set-up takes one event, or two with
 # the experts' deal; then each phase takes six), made once: events are values, and making one
 # costs more than finding it.
-_EVENTS = {
+_EVENTS: Final = {
     (event.index, event.kind, event.phase, event.round): event
     for first in (1, 2)
     for phase in range(PHASES)
@@ -503,7 +528,7 @@ def _phase_draws(players: int, phase: int) -> tuple[tuple[int, ...], tuple[_RowG
     return tuple(colour for _, _, colour in places), rows
 
 
-_PHASE_DRAWS = {n: tuple(_phase_draws(n, phase) for phase in range(PHASES))
+_PHASE_DRAWS: Final = {n: tuple(_phase_draws(n, phase) for phase in range(PHASES))
                 for n in BLACK_DEPOT_TILES}
 
 
@@ -582,7 +607,7 @@ def legal_actions(state: GameState) -> list[Action]:
     return choices(state, p, arg) if choices else []
 
 
-_DICE_LEFT = ((USE_DIE[0], USE_DIE[1]), (USE_DIE[1],), (USE_DIE[0],), ())  # by dice_used
+_DICE_LEFT: Final = ((USE_DIE[0], USE_DIE[1]), (USE_DIE[1],), (USE_DIE[0],), ())  # by dice_used
 
 
 def _die_choices(state: GameState, p: PlayerState, die: int) -> list[Action]:
@@ -620,12 +645,12 @@ def _action_choices(state: GameState, p: PlayerState, value: int, workers: int) 
 # Per depot, the TakeTile choices of a row of its tiles, and its Buy choices paid in silver
 # or (only) in workers: a depot's row changes only when a tile is taken, and listing its tiles
 # anew costs several times a look-up. Bounded: the rows of a few hundred phases.
-_TAKES: tuple[dict[tuple[int, ...], tuple[Action, ...]], ...] = tuple({} for _ in range(7))
-_BUYS: tuple[tuple[dict[tuple[int, ...], tuple[Action, ...]], ...], ...] = tuple(
+_TAKES: Final[tuple[dict[tuple[int, ...], tuple[Action, ...]], ...]] = tuple({} for _ in range(7))
+_BUYS: Final[tuple[tuple[dict[tuple[int, ...], tuple[Action, ...]], ...], ...]] = tuple(
     tuple({} for _ in range(7)) for _ in Payment)
-_BUY_BY_PAY = tuple(tuple(tuple(by_slot[pay] for by_slot in row) for row in BUY)
+_BUY_BY_PAY: Final = tuple(tuple(tuple(by_slot[pay] for by_slot in row) for row in BUY)
                     for pay in Payment)
-_ROWS_KEPT = 1 << 12
+_ROWS_KEPT: Final = 1 << 12
 
 
 def _row_choices(known: dict[tuple[int, ...], tuple[Action, ...]],
@@ -674,7 +699,7 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
     return actions
 
 
-_PLACE_ROWS = len(PLACE_TILE)
+_PLACE_ROWS: Final = len(PLACE_TILE)
 
 
 def _without_duplicate_buildings(board: Estate, p: PlayerState, tile: int, mask: int) -> int:
@@ -718,7 +743,7 @@ def _can_pay_workers(state: GameState, p: PlayerState) -> bool:
                 and state.config.edition is Edition.E2019)
 
 
-_DISCARD_OLDER = DISCARD[:STORAGE_SPACES]
+_DISCARD_OLDER: Final = DISCARD[:STORAGE_SPACES]
 
 
 def _discard_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
@@ -732,10 +757,10 @@ def _ship_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     return list(_goods_choices(state, p)) or [PASS]
 
 
-_GOODS_BITS = tuple(1 << g for g in range(7))  # a count per goods type -> a mask of types
+_GOODS_BITS: Final = tuple(1 << g for g in range(7))  # a count per goods type -> a mask of types
 # _KEPT[new][free]: each way to keep ``free`` of the goods types in mask ``new``, as masks, in
 # the order of itertools.combinations over the types ascending.
-_KEPT = tuple(
+_KEPT: Final = tuple(
     tuple(tuple(sum(kept) for kept in itertools.combinations([1 << g for g in bits(new)], free))
           for free in range(GOODS_SLOTS + 1))
     for new in range(1 << 7)
@@ -793,7 +818,7 @@ def _estate_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
             for space in state.config.board(ident).castle_choices]
 
 
-_CHOICES: dict[int, Callable[[GameState, PlayerState, int], list[Action]]] = {
+_CHOICES: Final[dict[int, Callable[[GameState, PlayerState, int], list[Action]]]] = {
     Step.DIE: _die_choices,
     Step.FREE_ACTION: _free_choices,
     Step.DISCARD: _discard_choices,
@@ -863,7 +888,7 @@ def apply(state: GameState, action: Action) -> GameState:
         raise IllegalAction(f"{exc} [state {state_hash(state).hex()[:12]}]") from None
 
 
-_new_turn = _Turn.__new__  # object.__new__ in pure Python; compiled, _Turn's own
+_new_turn: Final = _Turn.__new__  # object.__new__ in pure Python; compiled, _Turn's own
 _Handler = Callable[[_Turn, Any, int], None]
 _Apply = Callable[[GameState, Any, int], GameState]
 
@@ -891,7 +916,7 @@ def _on_turn(handler: _Handler, after: Callable[[_Turn], None] | None, rules: _R
     return run
 
 
-_EXPECTED: dict[int, str] = {
+_EXPECTED: Final[dict[int, str]] = {
     Step.TURN: "use a die, buy a tile or end the turn",
     Step.DIE: "take a tile, place a tile, sell goods or take workers with the chosen die",
     Step.FREE_ACTION: "the castle's extra action: take, place, sell or take workers",
@@ -927,7 +952,7 @@ def _use_die(state: GameState, action: UseDie, _: int) -> GameState:
     return new
 
 
-_DIE_PENDING = (((Step.DIE, 0),), ((Step.DIE, 1),))  # the pending stack once a die is chosen
+_DIE_PENDING: Final = (((Step.DIE, 0),), ((Step.DIE, 1),))  # the pending stack once a die is chosen
 
 
 def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
@@ -1405,7 +1430,7 @@ def _choose_estate(turn: _Turn, action: ChooseEstate, _: int) -> None:
     _next_chooser(new, turn.old.turn + 1)
 
 
-_HANDLERS: dict[tuple[int, type[Action]], _Handler] = {
+_HANDLERS: Final[dict[tuple[int, type[Action]], _Handler]] = {
     (Step.TURN, Buy): _buy,
     (Step.DISCARD, Discard): _discard,
     (Step.SHIP, TakeGoods): _take_goods,
@@ -1650,7 +1675,7 @@ def _each(hooks: list[Callable[[_Turn], None]]) -> Callable[[_Turn], None]:
     return run
 
 
-_BOUND: list[_Rules | None] = [None] * VARIANTS  # by GameConfig.variant
+_BOUND: Final[list[_Rules | None]] = [None] * VARIANTS  # by GameConfig.variant
 
 
 def _bind(config: GameConfig) -> _Rules:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .config import Edition
 from .tiles import (
@@ -40,8 +40,8 @@ class Category(IntEnum):
     SHIELDS = 10  # shields module only: what shields add (their end-game VP, doublings)
 
 
-_CATEGORIES = tuple(Category)
-BASE_CATEGORY_COUNT = len(Category) - 1
+_CATEGORIES: Final = tuple(Category)
+BASE_CATEGORY_COUNT: Final = len(Category) - 1
 """A breakdown holds SHIELDS only with the shields module (so other games encode as before)."""
 
 
@@ -56,17 +56,17 @@ def categories(breakdown: Sequence[int]) -> tuple[Category, ...]:
 
 # By region size 1..8; 9 only with an inn in an area of 8 (our reading: the Special Edition's
 # 45), 10 with shield #17 as well (the same rule: size n scores n(n+1)/2).
-REGION_VP = (0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55)
-PHASE_BONUS = (10, 8, 6, 4, 2)  # per completed region, phases A..E
+REGION_VP: Final = (0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55)
+PHASE_BONUS: Final = (10, 8, 6, 4, 2)  # per completed region, phases A..E
 # (players, 1 = first / 2 = second to complete a colour) -> VP
-COLOUR_BONUS_VP = {(2, 1): 5, (3, 1): 6, (4, 1): 7, (2, 2): 2, (3, 2): 3, (4, 2): 4}
-SALE_VP = {2: 2, 3: 3, 4: 4}  # per goods tile sold, by player count
-WATCHTOWER_VP = 4
-KNOWLEDGE_15_VP = {Edition.E2011: 3, Edition.E2019: 2}  # per goods type sold
-KNOWLEDGE_26_VP = {Edition.E2011: 2, Edition.E2019: 3}  # per bonus tile
-KNOWLEDGE_BUILDING_VP = 4  # #16-#23, per building of the type
-KNOWLEDGE_24_VP = 4  # per animal type placed
-KNOWLEDGE_25_VP = 1  # per goods tile sold
+COLOUR_BONUS_VP: Final = {(2, 1): 5, (3, 1): 6, (4, 1): 7, (2, 2): 2, (3, 2): 3, (4, 2): 4}
+SALE_VP: Final = {2: 2, 3: 3, 4: 4}  # per goods tile sold, by player count
+WATCHTOWER_VP: Final = 4
+KNOWLEDGE_15_VP: Final = {Edition.E2011: 3, Edition.E2019: 2}  # per goods type sold
+KNOWLEDGE_26_VP: Final = {Edition.E2011: 2, Edition.E2019: 3}  # per bonus tile
+KNOWLEDGE_BUILDING_VP: Final = 4  # #16-#23, per building of the type
+KNOWLEDGE_24_VP: Final = 4  # per animal type placed
+KNOWLEDGE_25_VP: Final = 1  # per goods tile sold
 
 
 def knowledge_points(player: PlayerState, edition: Edition) -> int:
@@ -89,7 +89,7 @@ def knowledge_points(player: PlayerState, edition: Edition) -> int:
     return points
 
 
-SCORING_KNOWLEDGE = (15, *range(16, 24), 24, 25, 26, 29)
+SCORING_KNOWLEDGE: Final = (15, *range(16, 24), 24, 25, 26, 29)
 """The knowledge tiles that score victory points (at the end; in the solo game at once)."""
 
 
@@ -155,8 +155,8 @@ class Outcome:
         return self.ranking[0]
 
 
-SOLO_WON = "every space filled"
-SOLO_LOST = "spaces left empty"
+SOLO_WON: Final = "every space filled"
+SOLO_LOST: Final = "spaces left empty"
 
 
 def outcome(state: GameState) -> Outcome:

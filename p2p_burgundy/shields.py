@@ -20,7 +20,7 @@ import itertools
 import json
 from enum import IntEnum
 from importlib import resources
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from .actions import (
     DISCARD,
@@ -65,8 +65,8 @@ from .scoring import REGION_VP, SALE_VP, Category, knowledge_points
 from .state import EMPTY, GameState, ModulePart, PlayerState, Step
 from .tiles import KNOWLEDGE_NUMBER, TILE_COLOUR, TILE_COUNT, Colour, Tile
 
-SHIELD_COUNT = 18
-ALL_SHIELDS = sum(1 << n for n in range(1, SHIELD_COUNT + 1))
+SHIELD_COUNT: Final = 18
+ALL_SHIELDS: Final = sum(1 << n for n in range(1, SHIELD_COUNT + 1))
 """Every shield as a bit set."""
 
 
@@ -151,7 +151,7 @@ def shield_points(shields: int, knowledge: int) -> int:
 
 # --- The shields as an engine module ----------------------------------------------------------
 
-SHIELD_TRIBUTE = 1  # silverlings (or workers, with shield #3) per shield at each phase end
+SHIELD_TRIBUTE: Final = 1  # silverlings (or workers, with shield #3) per shield at each phase end
 
 
 class ShieldsPart(ModulePart):
@@ -186,14 +186,14 @@ class ShieldsPart(ModulePart):
         return part
 
 
-_PART = ShieldsPart.name
+_PART: Final = ShieldsPart.name
 
 # Shield bits (bit n = shield #n), as GameState.shields holds them.
 _S1, _S2, _S3, _S4, _S5, _S6, _S7, _S8, _S9 = (1 << n for n in range(1, 10))
 _S11, _S12, _S14, _S15, _S16, _S17, _S18 = (1 << n for n in (11, 12, 14, 15, 16, 17, 18))
 _FREE_STEP, _DISCARD_STEP = Step.FREE_ACTION, Step.DISCARD
 _BLUE, _DARK_GREEN, _LIGHT_GREEN = map(int, (Colour.BLUE, Colour.DARK_GREEN, Colour.LIGHT_GREEN))
-_MINE = int(Tile.MINE)
+_MINE: Final = int(Tile.MINE)
 
 
 def _draw_shields(state: GameState, draws: Draws) -> None:
@@ -594,7 +594,7 @@ def _borrow(turn: _Turn, action: BorrowMonasteries, _: int) -> None:
     turn.p.knowledge |= _own_knowledge(turn.old.players[seat].estate) & _LENT
 
 
-_LENT = ~(1 << 27)
+_LENT: Final = ~(1 << 27)
 """Knowledge that counts for shield #6's holder: all but #27 (two pieces cannot both be on
 top of one stack on the bridge)."""
 
@@ -664,7 +664,7 @@ def _plays(config: GameConfig) -> bool:
     return Module.SHIELDS in config.modules
 
 
-SHIELDS = EngineModule(
+SHIELDS: Final = EngineModule(
     name=Module.SHIELDS.value,
     description="18 shields on the depots, taken on a double: each gives its holder an "
                 "ability, costs a tribute at each phase end and scores at the end",

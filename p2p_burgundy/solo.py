@@ -8,7 +8,7 @@ its hooks (see :class:`~p2p_burgundy.rules.EngineModule`).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from .actions import (
     PASS,
@@ -45,11 +45,11 @@ from .scoring import KNOWLEDGE_BUILDING_VP, Category, monastery_points
 from .state import EMPTY, GameState, ModulePart, PlayerState, Step
 from .tiles import FACE_DOWN, KNOWLEDGE_BUILDING_SCORED, TILE_COLOUR, Colour, Tile
 
-SOLO_WORKERS = 2  # the solo player's workers at the start
-FULL_ESTATE = (1 << SPACE_COUNT) - 1  # every space covered: the solo game is won
-EXCHANGE_GOODS = 5  # goods a ship may give for a black depot tile
-TARGET_STEP = 5  # the target marker moves down 5 at each reset ...
-TARGET_FLOOR = 5  # ... but never onto the start space (our reading)
+SOLO_WORKERS: Final = 2  # the solo player's workers at the start
+FULL_ESTATE: Final = (1 << SPACE_COUNT) - 1  # every space covered: the solo game is won
+EXCHANGE_GOODS: Final = 5  # goods a ship may give for a black depot tile
+TARGET_STEP: Final = 5  # the target marker moves down 5 at each reset ...
+TARGET_FLOOR: Final = 5  # ... but never onto the start space (our reading)
 
 
 class SoloPart(ModulePart):
@@ -188,7 +188,7 @@ def _reach_target(turn: _Turn) -> None:
 # you take any (partial) game actions"). A discard comes first (the storage has no room), and
 # the ship's exchange and its payment, a colour reward's placement and shield #5's goods
 # belong to the step before them.
-_ORDERED_STEPS = frozenset((
+_ORDERED_STEPS: Final = frozenset((
     Step.FREE_ACTION, Step.SHIP, Step.WAREHOUSE, Step.CARPENTER, Step.CHURCH, Step.MARKET,
     Step.CITY_HALL, Step.WHITE_CASTLE, Step.CRANE, Step.REWARD, Step.TARGET))
 
@@ -324,7 +324,7 @@ def _plays(config: GameConfig) -> bool:
     return config.solo
 
 
-SOLO = EngineModule(
+SOLO: Final = EngineModule(
     name="solo",
     description="the solo game: one player against the target marker, on the 2-player side "
                 "of the board; won by filling all 37 spaces of the duchy",

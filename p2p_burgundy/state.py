@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from enum import IntEnum
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar
 
 import msgpack
 
@@ -58,15 +58,15 @@ class Step(IntEnum):
 
 _V = TypeVar("_V")
 
-EMPTY = -1  # an empty estate space or depot slot
+EMPTY: Final = -1  # an empty estate space or depot slot
 
-PLAYER_FIELDS = (
+PLAYER_FIELDS: Final = (
     "silver", "workers", "goods", "sold", "storage", "estate", "occupied", "frontier",
     "knowledge", "dice", "dice_used", "bought", "bonuses", "breakdown",
 )
 
 
-_MASK_INDICES = (PLAYER_FIELDS.index("occupied"), PLAYER_FIELDS.index("frontier"))
+_MASK_INDICES: Final = (PLAYER_FIELDS.index("occupied"), PLAYER_FIELDS.index("frontier"))
 
 
 class PlayerState:
@@ -144,7 +144,7 @@ class PlayerState:
         return f"<PlayerState vp={self.vp} silver={self.silver} workers={self.workers}>"
 
 
-GAME_FIELDS = (
+GAME_FIELDS: Final = (
     "config", "boards", "phase", "round", "order", "turn", "track", "track_stamp", "players",
     "depots", "depot_goods", "phase_goods", "supplies", "goods_pool", "bonus_taken",
     "pending", "chance", "chance_index", "white_die", "box",

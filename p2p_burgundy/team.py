@@ -18,7 +18,7 @@ another). Set-up, the scoring once per team and the outcome follow the rulebook'
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from .actions import Action, PlaceTile, Stow
 from .chance import Draws
@@ -51,12 +51,12 @@ class TeamPart(ModulePart):
         return part
 
 
-TEAM_WORKERS = (3, 5)  # team A's, team B's at the start
-TEAM_SILVER = 2  # each team's at the start
-TEAM_FIELDS = ("silver", "workers", "goods", "sold", "estate", "occupied", "frontier",
+TEAM_WORKERS: Final = (3, 5)  # team A's, team B's at the start
+TEAM_SILVER: Final = 2  # each team's at the start
+TEAM_FIELDS: Final = ("silver", "workers", "goods", "sold", "estate", "occupied", "frontier",
                "knowledge", "bonuses")
 """A player's fields that are the team's (the same at both seats of a team)."""
-_PLACING = {
+_PLACING: Final = {
     **{step: _HANDLERS[(step, PlaceTile)] for step in (Step.DIE, Step.FREE_ACTION,
                                                        Step.CITY_HALL)},
     **{step: handler for step, cls, handler in WHITE_CASTLES.handlers if cls is PlaceTile},
@@ -225,7 +225,7 @@ def _plays(config: GameConfig) -> bool:
     return config.team_game
 
 
-TEAM = EngineModule(
+TEAM: Final = EngineModule(
     name="team",
     description="the team game: two teams of two, each on one team board, sharing workers, "
                 "silverlings, goods, the duchy and a storage; the team's points added up",

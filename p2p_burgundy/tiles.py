@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
+from typing import Final
 
 
 class Colour(IntEnum):
@@ -35,9 +36,9 @@ class Colour(IntEnum):
         return COLOUR_LETTERS[self]
 
 
-COLOUR_LETTERS = "BASCMK"  # Building, Animal, Ship, Castle, Mine, Knowledge
-COLOUR_NAMES = ("beige", "light green", "blue", "dark green", "grey", "yellow")
-REGION_NAMES = ("city", "pasture", "river", "castle", "mine", "knowledge")
+COLOUR_LETTERS: Final = "BASCMK"  # Building, Animal, Ship, Castle, Mine, Knowledge
+COLOUR_NAMES: Final = ("beige", "light green", "blue", "dark green", "grey", "yellow")
+REGION_NAMES: Final = ("city", "pasture", "river", "castle", "mine", "knowledge")
 
 
 class Building(IntEnum):
@@ -146,16 +147,16 @@ class Tile(IntEnum):
         return KNOWLEDGE_NUMBER[self]
 
 
-TILE_COUNT = len(Tile)
-BASE_TILE_COUNT = Tile.KNOWLEDGE_26 + 1  # the tiles of the base game (the rest: modules)
-FIRST_ANIMAL = Tile.COW_2
-FIRST_KNOWLEDGE = Tile.KNOWLEDGE_1
-ANY_COLOUR = len(Colour)  # TILE_COLOUR of the inn, which goes on a space of any colour
-FACE_DOWN = 64
+TILE_COUNT: Final = len(Tile)
+BASE_TILE_COUNT: Final = Tile.KNOWLEDGE_26 + 1  # the tiles of the base game (the rest: modules)
+FIRST_ANIMAL: Final = Tile.COW_2
+FIRST_KNOWLEDGE: Final = Tile.KNOWLEDGE_1
+ANY_COLOUR: Final = len(Colour)  # TILE_COLOUR of the inn, which goes on a space of any colour
+FACE_DOWN: Final = 64
 """Added to a tile's number while it lies black side up (the solo game's ship exchange): it
 goes on a space of any colour and does nothing but fill the space, and stays that tile for
 the count of the box (``tile - FACE_DOWN``)."""
-GEESE_VP = 2  # for the geese, when placed and whenever an animal tile joins their pasture
+GEESE_VP: Final = 2  # for the geese, when placed and whenever an animal tile joins their pasture
 
 
 def knowledge_tile(number: int) -> Tile:
@@ -198,21 +199,21 @@ def _animal(tile: int) -> tuple[int, int]:
 
 # Lookup tables indexed by tile number (tuples: the hot paths index them millions of times),
 # face-down tiles included (FACE_DOWN + tile: any colour, no animals, no knowledge).
-_FACE_DOWN_PAD = FACE_DOWN - TILE_COUNT  # numbers between the tiles and the face-down tiles
-TILE_COLOUR: tuple[int, ...] = (tuple(int(_colour_of(t)) for t in range(TILE_COUNT))
+_FACE_DOWN_PAD: Final = FACE_DOWN - TILE_COUNT  # numbers between the tiles and the face-down tiles
+TILE_COLOUR: Final[tuple[int, ...]] = (tuple(int(_colour_of(t)) for t in range(TILE_COUNT))
                                 + (-1,) * _FACE_DOWN_PAD + (ANY_COLOUR,) * TILE_COUNT)
-ANIMAL_TYPE: tuple[int, ...] = (tuple(_animal(t)[0] for t in range(TILE_COUNT))
+ANIMAL_TYPE: Final[tuple[int, ...]] = (tuple(_animal(t)[0] for t in range(TILE_COUNT))
                                 + (-1,) * (_FACE_DOWN_PAD + TILE_COUNT))
-ANIMAL_COUNT: tuple[int, ...] = (tuple(_animal(t)[1] for t in range(TILE_COUNT))
+ANIMAL_COUNT: Final[tuple[int, ...]] = (tuple(_animal(t)[1] for t in range(TILE_COUNT))
                                  + (0,) * (_FACE_DOWN_PAD + TILE_COUNT))
-KNOWLEDGE_NUMBER: tuple[int, ...] = tuple(
+KNOWLEDGE_NUMBER: Final[tuple[int, ...]] = tuple(
     t - FIRST_KNOWLEDGE + 1 if TILE_COLOUR[t] == Colour.YELLOW else 0
     for t in range(FACE_DOWN + TILE_COUNT)
 )
 
 # Knowledge tiles #16..#23 (and #29, white castles module) score 4 VP per building of one
 # type at the end.
-KNOWLEDGE_BUILDING_SCORED: dict[int, int] = {
+KNOWLEDGE_BUILDING_SCORED: Final[dict[int, int]] = {
     16: Building.MARKET,
     17: Building.WATCHTOWER,
     18: Building.CARPENTERS_WORKSHOP,
@@ -225,7 +226,7 @@ KNOWLEDGE_BUILDING_SCORED: dict[int, int] = {
 }
 
 
-ANIMAL_PLURALS = ("cows", "sheep", "pigs", "chickens", "geese")  # by Animal
+ANIMAL_PLURALS: Final = ("cows", "sheep", "pigs", "chickens", "geese")  # by Animal
 
 
 def tile_name(tile: int) -> str:
@@ -257,10 +258,10 @@ def _supply(entries: Sequence[tuple[int, int]]) -> tuple[int, ...]:
     return tuple(sorted(t for t, n in entries for _ in range(n)))
 
 
-_BUILDINGS = list(Building)
-_ANIMAL_KINDS = [a for a in Animal if a != Animal.GOOSE]
+_BUILDINGS: Final = list(Building)
+_ANIMAL_KINDS: Final = [a for a in Animal if a != Animal.GOOSE]
 
-NORMAL_SUPPLY: tuple[tuple[int, ...], ...] = (
+NORMAL_SUPPLY: Final[tuple[tuple[int, ...], ...]] = (
     _supply([(b, 5) for b in _BUILDINGS]),  # beige: 40
     _supply(
         [(animal_tile(a, n), k) for a in _ANIMAL_KINDS for n, k in ((2, 2), (3, 2), (4, 1))]
@@ -270,7 +271,7 @@ NORMAL_SUPPLY: tuple[tuple[int, ...], ...] = (
     _supply([(Tile.MINE, 10)]),  # grey: 10
     _supply([(knowledge_tile(n), 1) for n in range(1, 27) if n not in (7, 12, 14, 15, 24, 25)]),
 )
-BLACK_SUPPLY: tuple[int, ...] = _supply(
+BLACK_SUPPLY: Final[tuple[int, ...]] = _supply(
     [(b, 2) for b in _BUILDINGS]
     + [(animal_tile(a, n), 1) for a in _ANIMAL_KINDS for n in (3, 4)]
     + [(Tile.SHIP, 6), (Tile.CASTLE, 2), (Tile.MINE, 2)]
@@ -280,7 +281,7 @@ BLACK_SUPPLY: tuple[int, ...] = _supply(
 # The expansion modules' tiles, by the supply they are shuffled into: 0..5 the normal backs by
 # colour, 6 the black backs, 7 the inns' own stack (one comes out beside the black depot at
 # the start of each phase). Keyed by the module's name (config.Module's value).
-MODULE_TILES: dict[str, dict[int, tuple[int, ...]]] = {
+MODULE_TILES: Final[dict[str, dict[int, tuple[int, ...]]]] = {
     "extra-tiles": {Colour.YELLOW: (Tile.KNOWLEDGE_27, Tile.KNOWLEDGE_28),
                     6: (Tile.CRANE, Tile.GEESE)},
     "white-castles": {Colour.BEIGE: (Tile.WHITE_CASTLE,) * 6, Colour.YELLOW: (Tile.KNOWLEDGE_29,),
@@ -290,7 +291,7 @@ MODULE_TILES: dict[str, dict[int, tuple[int, ...]]] = {
 
 # --- Goods ------------------------------------------------------------------------------------
 # A goods type is the die number printed on it (1..6); the colours are only for display.
-GOODS_TYPES = (1, 2, 3, 4, 5, 6)
-GOODS_NAMES = ("", "turquoise", "violet", "pink", "red", "brown", "orange")
-GOODS_PER_TYPE = 7
-GOODS_SUPPLY: tuple[int, ...] = tuple(g for g in GOODS_TYPES for _ in range(GOODS_PER_TYPE))
+GOODS_TYPES: Final = (1, 2, 3, 4, 5, 6)
+GOODS_NAMES: Final = ("", "turquoise", "violet", "pink", "red", "brown", "orange")
+GOODS_PER_TYPE: Final = 7
+GOODS_SUPPLY: Final[tuple[int, ...]] = tuple(g for g in GOODS_TYPES for _ in range(GOODS_PER_TYPE))

@@ -16,11 +16,12 @@ from __future__ import annotations
 import json
 from enum import IntEnum
 from importlib import resources
+from typing import Final
 
 from .errors import EngineError
 
-SPACES_PER_CARD = 3
-CARD_COUNT = 12
+SPACES_PER_CARD: Final = 3
+CARD_COUNT: Final = 12
 
 
 class Bonus(IntEnum):
@@ -37,13 +38,13 @@ class Bonus(IntEnum):
     VP = 8  # 4 victory points (as a watchtower)
 
 
-_NAMES = {"building": Bonus.BUILDING, "castle-mine-knowledge": Bonus.CASTLE_MINE_KNOWLEDGE,
+_NAMES: Final = {"building": Bonus.BUILDING, "castle-mine-knowledge": Bonus.CASTLE_MINE_KNOWLEDGE,
           "ship-animal": Bonus.SHIP_ANIMAL, "action": Bonus.ACTION, "place": Bonus.PLACE,
           "sell": Bonus.SELL, "4-workers": Bonus.WORKERS, "2-silver": Bonus.SILVER,
           "4-vp": Bonus.VP}
-BONUS_SHORT = ("bld", "chu", "mkt", "act", "plc", "sel", "+4w", "+2s", "+4VP")
+BONUS_SHORT: Final = ("bld", "chu", "mkt", "act", "plc", "sel", "+4w", "+2s", "+4VP")
 """Three or four letters per bonus, for narrow screens."""
-BONUS_WORDS = ("take a building", "take a castle, mine or knowledge tile",
+BONUS_WORDS: Final = ("take a building", "take a castle, mine or knowledge tile",
                "take a ship or animal", "an extra action, any number",
                "place a tile from storage", "sell one goods type", "+4 workers",
                "+2 silverlings", "+4 VP")

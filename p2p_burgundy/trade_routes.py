@@ -3,7 +3,7 @@ at set-up, where sold goods are laid and earn the bonuses of the spaces of their
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from .chance import Draws
 from .config import GameConfig, Module
@@ -43,7 +43,7 @@ def _dealt(state: GameState) -> tuple[str, tuple[tuple[int, ...], ...]]:
     return "routes", state.modules["trade-routes"].routes
 
 
-_ROUTE_STEPS = {Bonus.BUILDING: Step.CARPENTER, Bonus.CASTLE_MINE_KNOWLEDGE: Step.CHURCH,
+_ROUTE_STEPS: Final = {Bonus.BUILDING: Step.CARPENTER, Bonus.CASTLE_MINE_KNOWLEDGE: Step.CHURCH,
                 Bonus.SHIP_ANIMAL: Step.MARKET, Bonus.ACTION: Step.FREE_ACTION,
                 Bonus.PLACE: Step.CITY_HALL, Bonus.SELL: Step.WAREHOUSE}
 ROUTE_WORKERS, ROUTE_SILVER, ROUTE_VP = 4, 2, 4
@@ -85,7 +85,7 @@ def _plays(config: GameConfig) -> bool:
     return Module.TRADE_ROUTES in config.modules
 
 
-TRADE_ROUTES = EngineModule(
+TRADE_ROUTES: Final = EngineModule(
     name=Module.TRADE_ROUTES.value,
     description="each player's route of trade route cards: sold goods are laid on it, and "
                 "earn the bonus of each space of their type",

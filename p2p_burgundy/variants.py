@@ -6,6 +6,8 @@ read here what each module adds (its steps and what they ask, its tiles, its sco
 
 from __future__ import annotations
 
+from typing import Final
+
 from .border_posts import BORDER_POSTS
 from .config import GameConfig
 from .extra_tiles import EXTRA_TILES
@@ -17,7 +19,7 @@ from .team import TEAM
 from .trade_routes import TRADE_ROUTES
 from .white_castles import WHITE_CASTLES
 
-ENGINE_MODULES: tuple[EngineModule, ...] = (
+ENGINE_MODULES: Final[tuple[EngineModule, ...]] = (
     INNS, EXTRA_TILES, WHITE_CASTLES, BORDER_POSTS, TRADE_ROUTES, SOLO, SHIELDS, TEAM)
 """Every engine module, each once; a game plays those whose ``plays(config)`` holds. Their
 hooks run in this order (the inns' purchases come before monastery #28's workers and the

@@ -4,13 +4,15 @@ the buildings the crane may copy."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from .actions import Action
 from .config import GameConfig, Module
 from .rules import EngineModule, _action_choices, _make_action_handler, _Turn
 from .state import GameState, PlayerState, Step
 from .tiles import Tile
 
-_WHITE_CASTLE = int(Tile.WHITE_CASTLE)
+_WHITE_CASTLE: Final = int(Tile.WHITE_CASTLE)
 
 
 def _white_castle_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
@@ -33,7 +35,7 @@ def _plays(config: GameConfig) -> bool:
     return Module.WHITE_CASTLES in config.modules
 
 
-WHITE_CASTLES = EngineModule(
+WHITE_CASTLES: Final = EngineModule(
     name=Module.WHITE_CASTLES.value,
     description="eight white castles: placed, a white castle gives an action with the white "
                 "die's number (workers allowed); and monastery #29",

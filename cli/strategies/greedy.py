@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar
+from typing import ClassVar, Final, TypeVar
 
 from p2p_burgundy import (
     Action,
@@ -49,7 +49,7 @@ from p2p_burgundy.scoring import (
     SALE_VP,
     knowledge_points,
 )
-from p2p_burgundy.shields import shield_points
+from p2p_burgundy.shields import ShieldsPart, shield_points
 from p2p_burgundy.state import GAME_FIELDS, PLAYER_FIELDS, PlayerState, Step
 from p2p_burgundy.tiles import (
     ANIMAL_COUNT,
@@ -60,17 +60,19 @@ from p2p_burgundy.tiles import (
     Tile,
 )
 
-TOTAL_ROUNDS = PHASES * ROUNDS
-SOLO_SPACE = 10.0  # the solo game: a covered space, in VP-equivalents
+TOTAL_ROUNDS: Final = PHASES * ROUNDS
+SOLO_SPACE: Final = 10.0  # the solo game: a covered space, in VP-equivalents
 # Knowledge tiles that only score at the end (their VP is counted by knowledge_points).
-_END_KNOWLEDGE = frozenset({15, *range(16, 27)})
-_ABILITY_BITS = sum(1 << n for n in range(1, 15))
-_END_BITS = sum(1 << n for n in _END_KNOWLEDGE)
-_K1, _K7, _K8 = 1 << 1, 1 << 7, 1 << 8
-_MINE = int(Tile.MINE)  # a plain int compares faster
-_EXTRA_ACTIONS = (int(Step.FREE_ACTION), int(Step.CITY_HALL))  # a castle's, a city hall's
+_END_KNOWLEDGE: Final = frozenset({15, *range(16, 27)})
+_ABILITY_BITS: Final = sum(1 << n for n in range(1, 15))
+_END_BITS: Final = sum(1 << n for n in _END_KNOWLEDGE)
+_K1: Final = 1 << 1
+_K7: Final = 1 << 7
+_K8: Final = 1 << 8
+_MINE: Final = int(Tile.MINE)  # a plain int compares faster
+_EXTRA_ACTIONS: Final = (int(Step.FREE_ACTION), int(Step.CITY_HALL))  # a castle's, a city hall's
 # by colour; none for the inn (any colour, inns module)
-_FREE_PLACE_BIT = (1 << 9, 1 << 10, 1 << 10, 1 << 11, 1 << 11, 1 << 11, 0)
+_FREE_PLACE_BIT: Final = (1 << 9, 1 << 10, 1 << 10, 1 << 11, 1 << 11, 1 << 11, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,16 +103,16 @@ class Weights:
     shield: float = 3.0  # a held shield's ability, early (scaled by time left)
 
 
-DEFAULT_WEIGHTS = Weights()
+DEFAULT_WEIGHTS: Final = Weights()
 
-TUNED_WEIGHTS = Weights(rounds_per_tile=3.375, colour=0.36, goods=0.36, die=1.8,
+TUNED_WEIGHTS: Final = Weights(rounds_per_tile=3.375, colour=0.36, goods=0.36, die=1.8,
                         defer_completion=0.5, ship=1.5, discard=2.25, take_workers=0.3)
 """Weights tuned by self-play (``python tools/tune_weights.py --games 40 --seed 1 --sweeps
 2``): greedy bots using them in every seat average about 170 VP in 2-player games, against
 160 with :data:`DEFAULT_WEIGHTS`. The ``mcts`` bot plays with them."""
 
 
-MEMO_LIMIT = 1 << 14
+MEMO_LIMIT: Final = 1 << 14
 """Entries a memo table of :class:`Evaluator` holds before it is emptied: several searches'
 worth (one ``mcts`` search at ``--think 1`` adds a few thousand), at most about 10 MB."""
 
@@ -262,8 +264,11 @@ class Evaluator:
             value += self._knowledge_points(p, config.edition)
         if k & _ABILITY_BITS:
             value += (k & _ABILITY_BITS).bit_count() * w.knowledge * time
-        if state.depot_shields and state.shields[seat]:
-            value += self._shield_value(state, p, state.shields[seat], time)
+        # the part itself: a game without the module has none (state.shields would make one)
+        shields = state.modules.get(ShieldsPart.name)
+        if shields is not None and shields.depot_shields and shields.shields[seat]:
+            value += self._shield_value(state, p, shields.shields[seat], bool(shields.closing),
+                                        time)
 
         # Dice and extra actions still to use this turn.
         mine_to_move = state.chance is None and state.order[state.turn] == seat
@@ -316,15 +321,16 @@ class Evaluator:
             points = _remember(memo, key, knowledge_points(p, edition))
         return points
 
-    def _shield_value(self, state: GameState, p: PlayerState, held: int, time: float) -> float:
+    def _shield_value(self, state: GameState, p: PlayerState, held: int, closing: bool,
+                      time: float) -> float:
         """Held shields (shields module): the VP they score at the end (twice with #13, and
-        #10's second knowledge score), less the tributes still to pay, plus their abilities
-        while time is left."""
+        #10's second knowledge score), less the tributes still to pay (``closing``: at a
+        phase end's turn), plus their abilities while time is left."""
         w = self.weights
         count = held.bit_count()
         knowledge = self._knowledge_points(p, state.config.edition) if held >> 10 & 1 else 0
         # at a phase end's turn the tribute of this phase is paid (or being decided)
-        tributes = PHASES - state.phase - (1 if state.closing else 0)
+        tributes = PHASES - state.phase - (1 if closing else 0)
         return (shield_points(held, knowledge) - count * tributes * w.silver
                 + count * w.shield * time)
 

@@ -57,7 +57,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from p2p_burgundy import (
     Action,
@@ -77,9 +77,9 @@ from p2p_burgundy.state import Step
 from .greedy import DEFAULT_WEIGHTS, TUNED_WEIGHTS, Evaluator, GreedyStrategy, Weights
 from .value import LearnedValue
 
-DEFAULT_THINK = 1.0  # seconds per search when no iteration budget is given
-HORIZONS = ("reply", "turn")
-VALUES = ("learned", "greedy")
+DEFAULT_THINK: Final = 1.0  # seconds per search when no iteration budget is given
+HORIZONS: Final = ("reply", "turn")
+VALUES: Final = ("learned", "greedy")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +98,8 @@ class SearchParams:
     weights: Weights = TUNED_WEIGHTS  # of the greedy value: ordering, rollouts, greedy leaves
 
 
-DEFAULT_PARAMS = SearchParams()
-PARAMS_2026 = SearchParams(opponents=1.0, horizon="reply", value="greedy",
+DEFAULT_PARAMS: Final = SearchParams()
+PARAMS_2026: Final = SearchParams(opponents=1.0, horizon="reply", value="greedy",
                            weights=DEFAULT_WEIGHTS)
 """The search as first released (the ``mcts-2026`` strategy)."""
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from importlib import resources
+from typing import Final
 
 from p2p_burgundy import GameState
 from p2p_burgundy.board import PHASES
@@ -33,12 +34,12 @@ from p2p_burgundy.tiles import Tile
 
 from .greedy import TOTAL_ROUNDS, TUNED_WEIGHTS, Evaluator, rounds_left
 
-FEATURES = ("one", "greedy", "vp", "silver", "workers", "goods", "stored", "filled",
+FEATURES: Final = ("one", "greedy", "vp", "silver", "workers", "goods", "stored", "filled",
             "regions", "colours", "mines", "abilities", "access")
-POWERS = 3  # each feature times t ** 0, t ** 1, t ** 2
-WEIGHTS_FILE = "value_weights.json"
-_ABILITY_BITS = sum(1 << n for n in range(1, 15))
-_EVALUATOR = Evaluator(TUNED_WEIGHTS)
+POWERS: Final = 3  # each feature times t ** 0, t ** 1, t ** 2
+WEIGHTS_FILE: Final = "value_weights.json"
+_ABILITY_BITS: Final = sum(1 << n for n in range(1, 15))
+_EVALUATOR: Final = Evaluator(TUNED_WEIGHTS)
 
 
 def features(state: GameState, seat: int) -> list[float]:
