@@ -70,6 +70,10 @@ _K1: Final = 1 << 1
 _K7: Final = 1 << 7
 _K8: Final = 1 << 8
 _MINE: Final = int(Tile.MINE)  # a plain int compares faster
+# by tile: whether its storage credit reads the estate's tiles (a building: a city holds one
+# of each; an animal: its pasture's animals of its kind)
+_READS_ESTATE: Final = tuple(TILE_COLOUR[tile] in (Colour.BEIGE, Colour.LIGHT_GREEN)
+                             for tile in range(len(TILE_COLOUR)))
 _EXTRA_ACTIONS: Final = (int(Step.FREE_ACTION), int(Step.CITY_HALL))  # a castle's, a city hall's
 # by colour; none for the inn (any colour, inns module)
 _FREE_PLACE_BIT: Final = (1 << 9, 1 << 10, 1 << 10, 1 << 11, 1 << 11, 1 << 11, 0)
@@ -161,7 +165,7 @@ _KnowledgeKey = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 _StorageKey = tuple[tuple[int, ...], int, int, int, int, tuple[int, ...], int, int,
                     tuple[int, ...]]
 """Every input of the stored tiles' credit: storage, occupied, room to grow, knowledge,
-workers, dice left, rounds left, phase and estate."""
+workers, dice left, rounds left, phase and estate (empty when no stored tile reads it)."""
 
 
 def rounds_left(state: GameState) -> int:
@@ -285,7 +289,9 @@ class Evaluator:
 
         # Stored tiles, by how soon they can be placed.
         if p.storage:
-            skey = (p.storage, occ, front, k, p.workers, dice, left, phase, p.estate)
+            # the estate's tiles count only for a building or an animal (a long key to hash)
+            estate = p.estate if any(_READS_ESTATE[tile] for tile in p.storage) else ()
+            skey = (p.storage, occ, front, k, p.workers, dice, left, phase, estate)
             stored = info.storage.get(skey)
             if stored is None:
                 stored = _remember(info.storage, skey, self._storage_value(info, *skey))
