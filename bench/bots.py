@@ -24,8 +24,8 @@ values give the same decisions), and ``--games`` whole games of ``mcts`` self-pl
 ``--iterations`` rollouts per search (2 players, 3 players and the solo game in turn) are
 played on both sides after the rounds: the same final state or not. This tree's worker runs
 its pure Python source (``P2P_BURGUNDY_PURE=1``), even where a compiled build lies beside it.
-With ``--compiled`` (instead of ``--against``) both workers run this tree: one its compiled
-build (``tools/build_compiled.py``), the other its pure Python one.
+With ``--compiled`` this tree's worker runs its compiled build (``tools/build_compiled.py``):
+against ``REV``'s pure Python build, or without ``--against`` against this tree's own.
 
 Run from the repository root::
 
@@ -34,6 +34,7 @@ Run from the repository root::
     python bench/bots.py --against ef22910 --games 3    # figures in docs/performance.md
     python bench/bots.py --against HEAD --rounds 2 --positions 3 --games 0   # quicker
     python bench/bots.py --compiled --games 3   # the compiled build against the pure one
+    python bench/bots.py --compiled --against main --games 0   # ... against main's pure one
 """
 
 from __future__ import annotations
@@ -96,8 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", metavar="REV",
                         help="compare the mcts search with git revision REV's instead")
     parser.add_argument("--compiled", action="store_true",
-                        help="compare the mcts search of this tree's compiled build "
-                             "(tools/build_compiled.py) with its pure Python build instead")
+                        help="run the mcts search of this tree's compiled build "
+                             "(tools/build_compiled.py): against its pure Python build, or "
+                             "against --against REV's")
     parser.add_argument("--rounds", type=int, default=6, help="with --against: ABBA rounds")
     parser.add_argument("--positions", type=int, default=6,
                         help="with --against: positions searched per batch")
@@ -106,8 +108,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.serve:
         serve(args.serve, args.positions, args.seed)
         return 0
-    if args.against and args.compiled:
-        parser.error("--compiled compares this tree's two builds: not with --against")
     if args.against or args.compiled:
         if args.rounds < 1 or args.positions < 1 or args.games < 0:
             parser.error("--rounds and --positions must be at least 1, --games at least 0")
@@ -115,8 +115,8 @@ def main(argv: list[str] | None = None) -> int:
         iterations = 24 if args.iterations is None else args.iterations
         if think <= 0 or iterations < 1:
             parser.error("--think must be above 0 and --iterations at least 1")
-        return compare(args.against, args.rounds, args.positions, args.seed, think, iterations,
-                       args.games)
+        return compare(args.against, args.compiled, args.rounds, args.positions, args.seed,
+                       think, iterations, args.games)
     return games(args)
 
 
@@ -280,19 +280,21 @@ class _Worker:
         self.proc.wait()
 
 
-def compare(rev: str | None, rounds: int, count: int, seed: int, think: float,
+def compare(rev: str | None, compiled: bool, rounds: int, count: int, seed: int, think: float,
             iterations: int, whole: int) -> int:
     """The ``--against`` mode: both trees' ``mcts`` on the same positions, side by side; with
-    ``rev`` None (``--compiled``), this tree's compiled build against its pure Python one."""
+    ``compiled`` this tree's compiled build runs, against ``rev``'s pure Python build or, with
+    ``rev`` None, against its own."""
+    if compiled:
+        check_compiled()
     with tempfile.TemporaryDirectory(prefix="bench-bots-") as tmp:
         if rev is None:
-            check_compiled()
             commit, against = "pure", "this tree compiled against its pure Python build"
             ours, theirs = _Worker(ROOT, count, seed, True), _Worker(ROOT, count, seed)
         else:
             commit = extract(rev, Path(tmp), ("p2p_burgundy", "cli", "net"))
-            against = f"this tree against {rev} ({commit})"
-            ours, theirs = _Worker(ROOT, count, seed), _Worker(Path(tmp), count, seed)
+            against = f"this tree{' compiled' if compiled else ''} against {rev} ({commit})"
+            ours, theirs = _Worker(ROOT, count, seed, compiled), _Worker(Path(tmp), count, seed)
         same = "the same" if ours.ready == theirs.ready else "DIFFERENT"
         print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} "
               f"cpus, load average {os.getloadavg()[0]:.2f}; {against}: {rounds} rounds, "

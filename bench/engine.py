@@ -26,9 +26,10 @@ With ``--modules`` every game (timed and sampled) is a 2019 game with every expa
 on; ``--solo`` plays the solo game instead (its figures keep their names: the "2p" games are
 solo games, and the "4p" games half as many more).
 
-With ``--compiled`` both workers run this tree, one its compiled build (``tools/
-build_compiled.py``) and the other its pure Python source (``P2P_BURGUNDY_PURE=1``); otherwise
-this tree's worker runs the pure Python source too, even where a compiled build lies beside it.
+With ``--compiled`` this tree's worker runs its compiled build (``tools/build_compiled.py``),
+against the revision's pure Python source when ``--against`` is given, else against this
+tree's own pure Python source (``P2P_BURGUNDY_PURE=1``); without it this tree's worker runs the
+pure Python source too, even where a compiled build lies beside it.
 
 With ``--callgrind`` nothing is timed: each engine plays ``--games`` 2p and half as many 4p
 games (seeded, so the same games while the rules agree) under ``valgrind --tool=callgrind``
@@ -45,6 +46,7 @@ Run from the repository root::
     python bench/engine.py --against main --modules   # every module on
     python bench/engine.py --against main --callgrind --games 10   # instructions, not time
     python bench/engine.py --compiled          # the compiled build against the pure one
+    python bench/engine.py --compiled --against main   # ... against main's pure Python
 """
 
 from __future__ import annotations
@@ -323,8 +325,9 @@ def quartiles(values: list[float]) -> tuple[float, float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--against", default="HEAD", metavar="REV",
-                        help="git revision to compare with (default HEAD)")
+    parser.add_argument("--against", metavar="REV",
+                        help="git revision to compare with (default HEAD; with --compiled, "
+                             "this tree's pure Python build)")
     parser.add_argument("--rounds", type=int, default=15, help="rounds of ABBA batches")
     parser.add_argument("--games", type=int, default=40,
                         help="2-player games per batch (4-player: half)")
@@ -338,8 +341,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="play the solo game")
     games.add_argument("--game", choices=("base", "modules", "solo"), help=argparse.SUPPRESS)
     parser.add_argument("--compiled", action="store_true",
-                        help="this tree's compiled build against its pure Python build "
-                             "(tools/build_compiled.py), instead of a revision")
+                        help="run this tree's compiled build (tools/build_compiled.py): "
+                             "against its pure Python build, or against --against REV")
     parser.add_argument("--callgrind", action="store_true",
                         help="count instructions under valgrind instead of timing")
     parser.add_argument("--serve", metavar="TREE", help=argparse.SUPPRESS)
@@ -355,25 +358,28 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--rounds and --games must be at least 1")
     if args.callgrind and args.compiled:
         parser.error("--callgrind counts the pure Python builds only (not with --compiled)")
+    if args.compiled:
+        check_compiled()
+    revision = args.against or "HEAD"
     if args.callgrind:
         with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
-            commit = extract(args.against, Path(tmp))
+            commit = extract(revision, Path(tmp))
             mine, theirs = (instructions(tree, args.game, args.games)
                             for tree in (ROOT, Path(tmp)))
         print(f"{args.game} games, {args.games} 2p + {args.games // 2} 4p, instructions "
-              f"(callgrind): this tree {mine:,}, {args.against} ({commit}) {theirs:,}: "
+              f"(callgrind): this tree {mine:,}, {revision} ({commit}) {theirs:,}: "
               f"{theirs / mine:.3f}x")
         return 0
 
     with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
-        if args.compiled:
-            check_compiled()
+        if args.compiled and args.against is None:
             against, commit = "its pure Python build", "pure"
             ours, theirs = _Process(ROOT, args.game, True), _Process(ROOT, args.game)
         else:
-            commit = extract(args.against, Path(tmp))
-            against = f"{args.against} ({commit})"
-            ours, theirs = _Process(ROOT, args.game), _Process(Path(tmp), args.game)
+            commit = extract(revision, Path(tmp))
+            against = f"{revision} ({commit})"
+            ours = _Process(ROOT, args.game, args.compiled)
+            theirs = _Process(Path(tmp), args.game)
         print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cpus, "
               f"load average {os.getloadavg()[0]:.2f}; {args.game} games; this tree"
               f"{' compiled' if args.compiled else ''} against {against}: {args.rounds} rounds "
