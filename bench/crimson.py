@@ -41,7 +41,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from engine import ROOT, build_env, quartiles, random_game
+from engine import ROOT, build_env, check_compiled, quartiles, random_game
 
 PLAYERS = (2, 3, 4)
 WARM_UP = 5  # untimed games of each engine and size: the imports, the tables, the counts
@@ -135,12 +135,10 @@ class Worker:
 
 
 def serve(folder: str, undo: bool) -> None:
-    """Worker loop: import both engines, say which build of ours runs and the games' lengths,
-    then answer ``round games`` lines."""
+    """Worker loop: import both engines, say how long their games are, then answer ``round
+    games`` lines."""
     worker = Worker(load_crimson(Path(folder)), undo)
-    lengths = worker.warm_up()
-    compiled, stale = worker.ours.compiled_modules(), worker.ours.stale_compiled_build()
-    print(json.dumps({"compiled": compiled, "stale": stale, "lengths": lengths}), flush=True)
+    print(json.dumps({"lengths": worker.warm_up()}), flush=True)
     for line in sys.stdin:
         round_, games = map(int, line.split())
         print(json.dumps(worker.run(round_, games)), flush=True)
@@ -156,9 +154,6 @@ class _Process:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT,
             env=build_env(compiled))
         self.ready: dict[str, Any] = json.loads(self._line())
-        if compiled and not self.ready["compiled"]:
-            self.close()
-            raise SystemExit(f"the compiled build does not run: {self.ready['stale']}")
 
     def _line(self) -> str:
         assert self.proc.stdout is not None
@@ -199,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     folder = args.folder.resolve()
     load_crimson(folder)  # a wrong folder fails here, with its message
     built = next((ROOT / "p2p_burgundy").glob("compiled__mypyc.*"), None) is not None
+    if built:
+        check_compiled()  # not stale
     workers = [_Process(folder, compiled, args.undo) for compiled in (False, True)[:1 + built]]
     crimson_hash = hashlib.sha256((folder / "engine.py").read_bytes()).hexdigest()[:12]
     lengths = workers[0].ready["lengths"]

@@ -266,9 +266,15 @@ def build_env(compiled: bool) -> dict[str, str]:
 
 
 def check_compiled() -> None:
-    """Exit with a clear message when this tree has no compiled build."""
-    if not list((ROOT / "p2p_burgundy").glob("compiled__mypyc.*")):
+    """Exit with a clear message when this tree has no compiled build, or one older than its
+    source (which the package would leave aside: pure Python on both sides)."""
+    from p2p_burgundy import build_record
+
+    if not list((ROOT / "p2p_burgundy").glob(build_record.LIBRARY)):
         raise SystemExit("no compiled build in this tree: run tools/build_compiled.py first")
+    stale = build_record.stale_build(ROOT / "p2p_burgundy")
+    if stale is not None:
+        raise SystemExit(f"the compiled build is stale ({stale}): run tools/build_compiled.py")
 
 
 class _Process:

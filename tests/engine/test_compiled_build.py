@@ -25,9 +25,18 @@ from p2p_burgundy import build_record
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = 1000
-BUILT = importlib.util.find_spec("p2p_burgundy.compiled__mypyc") is not None
-needs_build = pytest.mark.skipif(
-    not BUILT, reason="no compiled build (make it with tools/build_compiled.py)")
+
+def _no_build() -> str | None:
+    """Why the tests of the compiled build cannot run here (None: they can)."""
+    if importlib.util.find_spec("p2p_burgundy.compiled__mypyc") is None:
+        return "no compiled build (make it with tools/build_compiled.py)"
+    stale = build_record.stale_build(ROOT / "p2p_burgundy")
+    if stale is not None:  # the package leaves it aside
+        return f"the compiled build is stale, {stale} (tools/build_compiled.py builds it again)"
+    return None
+
+
+needs_build = pytest.mark.skipif(_no_build() is not None, reason=str(_no_build()))
 
 # Plays the games of ``tests/engine/helpers.py``'s random_game over every player count
 # (1: the solo game; "team": the team game, with the modules it plays) and module set, with
