@@ -420,6 +420,11 @@ class Session:
         many."""
         return self._sync.recovering
 
+    def heads(self) -> Heads:
+        """What we announce we hold: how many entries of each seat, durably, and the id of
+        the last (HEADS)."""
+        return self._sync.heads()
+
     def settle(self) -> None:
         """No entry will arrive any more (an audit holds the whole file): decide every step
         by the entries held, as the function of the set of entries says (a voter that said
