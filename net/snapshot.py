@@ -71,6 +71,11 @@ class Snapshot:
         """Whether we owe our secret set-up choice (made in :attr:`choice_state`)."""
         return self.choice_state is not None
 
+    @property
+    def faulty(self) -> frozenset[int]:
+        """The seats caught equivocating (nothing they sign counts any more)."""
+        return frozenset(proof.seat for proof in self.equivocations)
+
     def waiting_for(self) -> Waiting | None:
         """:attr:`waiting`, read the way :class:`~p2p_burgundy.net.policy.HandOverPolicy`
         reads a session."""

@@ -57,6 +57,7 @@ class FakeSession:
     waiting: Waiting | None
     my_seat: int | None = 0
     forfeits: dict[int, int] = field(default_factory=dict)
+    faulty: dict[int, str] = field(default_factory=dict)
 
     def waiting_for(self) -> Waiting | None:
         return self.waiting

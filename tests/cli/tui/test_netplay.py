@@ -27,6 +27,7 @@ from p2p_burgundy.cli.tui.render import render
 from p2p_burgundy.cli.tui.table import (
     ChatReceived,
     EntryKind,
+    GameEnded,
     HistoryEntry,
     Notice,
     chance_lines,
@@ -544,3 +545,25 @@ def test_the_table_names_a_misbehaving_seat_as_soon_as_its_peer_knows() -> None:
     assert len(said) == 1 and said[0].startswith("Bob misbehaved: Bob resigned (seq ")
     assert [e for e in events if isinstance(e, Notice) and e.text == said[0]]
     assert not net.snapshot.over
+
+
+def test_an_equivocation_names_the_cheat_and_the_table_plays_on_without_it() -> None:
+    """Cid signs two versions of one entry: the table says so, does not stop, and offers to
+    let a bot play Cid's seat (B) at once where the game waits for it."""
+    table = Table(3, seed=6)
+    table.play(turns=7)
+    table.leave(2)
+    ann = table.sessions[0]
+    net, peer, snapshots = watching(ann)
+    seq, prev = len(ann.chains[2]), ann.chains[2][-1].id
+    for text in ("one", "two"):
+        ann.receive_entry(sign_entry(table.ids[2], table.game_id, seq, prev, Kind.CHAT,
+                                     [text]).raw)
+    assert 2 in ann.faulty
+    peer.snapshot = snapshots.take(())
+    events = net.poll()
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert "Nothing Cid signs counts now: B lets a bot play that seat, and the game goes on." \
+        in notices
+    assert not any(isinstance(e, GameEnded) for e in events) and net.ended is None
+    assert net.gone() == [2] and net.waiting_for() is not None
