@@ -829,3 +829,21 @@ def test_the_document_lists_every_action_of_the_engine() -> None:
     assert listed == {tag: cls.__name__ for tag, cls in ACTION_TYPES.items()}
     assert {tag: len(fields(cls)) for tag, cls in ACTION_TYPES.items()} == {
         tag: len(shapes) for tag, shapes in ACTION_FIELDS.items()}
+
+
+def test_the_outsider_follows_a_seat_handed_over_in_the_secret_set_up_as_verify_does() -> None:
+    """Bob leaves before his secret choice is in; Ann hands him over there, and the stand-in
+    chooses for him, openly."""
+    table = Table(2, seed=2, config=GameConfig(2, setup=Setup.EXPERTS_SECRET))
+    table.paused = True
+    for _ in range(3):
+        table.tick()  # the set-up's draws and the deal: the game waits for the choices
+    table.paused = False
+    table.leave(1)
+    table.hand_over(1)
+    table.play()
+    data = game_file(canonical(table))
+    said = outsider_says(data)
+    assert said == verify_says(data) and said[2] == {1: 2} and said[3] == set()
+    assert (1, None) in {(seat, seq) for _, seat, seq in said[1][:2]}  # the stand-in's choice
+    assert replay(data).over
