@@ -42,7 +42,7 @@ from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.clock import GameClock
 from p2p_burgundy.net.discovery import TableInfo, find_tables
 from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
-from p2p_burgundy.net.events import EntryRejected, GameOver
+from p2p_burgundy.net.events import EntryRejected, Equivocation, GameOver
 from p2p_burgundy.net.identity import data_dir, fingerprint, key_path, load_or_create, table_code
 from p2p_burgundy.net.known import KnownHosts, marks
 from p2p_burgundy.net.known import load as load_known
@@ -310,9 +310,10 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
     With ``replace_missing``, agree to hand a seat to a bot once the game has waited that
     many seconds for a player we have not heard from (the table policy, net/policy.py). At
     a table with a game clock, agree at once for a seat out of time (the table's rule,
-    net/clock.py). A seat caught signing two versions of one entry is handed over at once
-    wherever the game waits for it, and the honest seats play on (nothing it signs counts
-    any more; the game file names it).
+    net/clock.py). A seat caught signing two versions of an entry that cannot have changed
+    the game (a chat line, a SEEN: ``Session.set_aside``) is handed over at once wherever the
+    game waits for it, and we play on; two versions of any other entry may have made the
+    peers follow different games: LanError.
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -328,6 +329,9 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
         for event in events:
             if isinstance(event, GameOver):
                 return event
+            if isinstance(event, Equivocation) and event.seat not in session.set_aside:
+                raise LanError(f"{session.seats[event.seat].name} signed two versions of one "
+                               "entry that counts: the players may follow different games")
             if isinstance(event, EntryRejected) and event.seat == session.my_seat:
                 raise LanError(f"our own entry was rejected: {event.reason}")
         if session.handed_over and session.my_seat not in session.resigned:

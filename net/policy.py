@@ -12,13 +12,14 @@ silent for ``after`` seconds again before we agree at another step (an agreement
 step: if the game moved on meanwhile, we agree again where it waits). At a table with a game
 clock (net/clock.py) a seat whose time has run out is gone at once, heard from or not, at
 every step that waits for its decision: that is the table's rule for a player out of time.
-A seat caught signing two bodies for one entry (equivocation) is gone at once too, at every
-step that waits for its input: nobody takes its entries any more, so it can never give one,
-and the honest players go on with the stand-in in its seat.
+A seat caught signing two bodies for one entry (equivocation) that cannot have changed the
+game (``set_aside``: chat lines, SEENs) is gone at once too, at every step that waits for its
+input: nobody takes its entries any more, so it can never give one, and the honest players go
+on with the stand-in in its seat.
 
 >>> from types import SimpleNamespace as Fake
 >>> session = Fake(waiting_for=lambda: Fake(what="turn", seats=(2,)), my_seat=0, forfeits={},
-...                faulty={}, step=7)
+...                set_aside=set(), step=7)
 >>> policy = HandOverPolicy(after=10.0)
 >>> policy.observe(session, missing=[2], now=100.0), policy.silent, policy.gone(7, now=105.0)
 (True, {2}, [])
@@ -32,7 +33,7 @@ With a clock of 30 seconds, seat 2 (heard from all along) is gone once its 30 se
 
 >>> from p2p_burgundy.config import TimeControl
 >>> session = Fake(waiting_for=lambda: Waiting("turn", 4, (2,)), my_seat=0, forfeits={},
-...                faulty={})
+...                set_aside=set())
 >>> policy = HandOverPolicy(after=10.0, clock=GameClock(TimeControl(30), players=3))
 >>> policy.observe(session, missing=[], now=100.0), policy.gone(7, now=129.0)
 (False, [])
@@ -43,7 +44,7 @@ Seat 1, caught equivocating, is gone at once where the game waits for its reveal
 or not:
 
 >>> session = Fake(waiting_for=lambda: Waiting("reveal", 3, (1,)), my_seat=0, forfeits={},
-...                faulty={1: "equivocated at seq 9"})
+...                set_aside={1})
 >>> policy = HandOverPolicy(after=10.0)
 >>> policy.observe(session, missing=[], now=100.0), policy.gone(5, now=100.0)
 (True, [1])
@@ -68,7 +69,7 @@ class WaitingGame(Protocol):
     def forfeits(self) -> Mapping[int, int]: ...
 
     @property
-    def faulty(self) -> Collection[int]: ...
+    def set_aside(self) -> Collection[int]: ...
 
     def waiting_for(self) -> Waiting | None: ...
 
@@ -109,7 +110,7 @@ class HandOverPolicy:
                     else set())
         others = {session.my_seat, *session.forfeits}
         silent = (set(missing) & blocking) - others
-        self._caught = (set(session.faulty) & blocking) - others
+        self._caught = (set(session.set_aside) & blocking) - others
         if self.clock is not None:
             self.clock.observe(waiting, now, session.forfeits)
             self._out = self.clock.out(now)

@@ -227,6 +227,16 @@ class Session:
         return self.marks[-1].turn
 
     @property
+    def set_aside(self) -> frozenset[int]:
+        """The seats caught equivocating on entries that cannot have changed the game (each
+        of the two bodies a chat line, a SEEN, or of the wrong shape): whichever body a peer
+        took first, every peer followed the same game, so the others may hand such a seat to
+        the stand-in and play on. Two bodies of any other kind (a turn, a reveal, an
+        agreement, a resignation...) may have been resolved differently by different peers,
+        which then follow different games for good: nobody can go on with that table."""
+        return frozenset(p.seat for p in self.proofs if _inert(p.first) and _inert(p.second))
+
+    @property
     def sole_contributor(self) -> tuple[int, int] | None:
         """``(seat, k)`` when hand-overs left one seat contributing entropy at a table of
         several: from chance event ``k`` on, that seat's chain alone decides every roll and
@@ -1037,6 +1047,16 @@ class Session:
             me = self.my_seat
             if me is not None and self._may_author() and self._pass_at(me) is None:
                 self._author(Seen(self.step))
+
+
+def _inert(raw: bytes) -> bool:
+    """Whether the entry ``raw`` cannot change the game, whoever holds it: a chat line, a
+    SEEN (an equivocator's say ends at its fork, so its SEEN there passes nothing), or a
+    payload of the wrong shape (which says nothing)."""
+    try:
+        return isinstance(content_of(decode_entry(raw)), Chat | Seen)
+    except Malformed:
+        return True
 
 
 _HANDLERS: dict[type[Message], Callable[[Session, Any, object], None]] = {

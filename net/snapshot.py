@@ -57,6 +57,7 @@ class Snapshot:
     chats: tuple[tuple[str, ...], ...]  # each seat's chat lines, in the order it wrote them
     rejected: tuple[EntryRejected, ...]  # every void entry, in the order it was found void
     equivocations: tuple[Equivocation, ...]  # proofs, in the order they were found
+    set_aside: frozenset[int]  # equivocators the others may play on without (Session.set_aside)
     overruled: int | None  # the step our seat was handed over at after our own entry for it
     missing: tuple[int, ...]  # seats the driver has not heard from for a while
     withheld: tuple[Withheld, ...]  # reveals withheld where their seats were handed over
@@ -70,11 +71,6 @@ class Snapshot:
     def choice_due(self) -> bool:
         """Whether we owe our secret set-up choice (made in :attr:`choice_state`)."""
         return self.choice_state is not None
-
-    @property
-    def faulty(self) -> frozenset[int]:
-        """The seats caught equivocating (nothing they sign counts any more)."""
-        return frozenset(proof.seat for proof in self.equivocations)
 
     def waiting_for(self) -> Waiting | None:
         """:attr:`waiting`, read the way :class:`~p2p_burgundy.net.policy.HandOverPolicy`
@@ -137,6 +133,7 @@ class Snapshots:
             chats=tuple(self._chats),
             rejected=tuple(session.rejected.values()),
             equivocations=tuple(session.proofs),
+            set_aside=session.set_aside,
             overruled=session.overruled,
             missing=silent,
             withheld=withheld_reveals(session) if session.forfeits else (),

@@ -297,6 +297,8 @@ def snapshot_view(snapshot: Snapshot) -> View:
     status = waiting_text(snapshot.waiting, names, list(snapshot.forfeits))
     if snapshot.ended is not None:
         status = f"{names[snapshot.ended[0]]}, the only player left, ended the game and wins"
+    elif stopped := [p.seat for p in snapshot.equivocations if p.seat not in snapshot.set_aside]:
+        status = f"{names[stopped[0]]} signed two versions of one entry: the game stopped"
     elif snapshot.equivocations:
         status = (f"{status} ({names[snapshot.equivocations[0].seat]} signed two versions of "
                   "one entry: nothing it signs counts any more)")

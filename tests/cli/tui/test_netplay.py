@@ -547,23 +547,37 @@ def test_the_table_names_a_misbehaving_seat_as_soon_as_its_peer_knows() -> None:
     assert not net.snapshot.over
 
 
-def test_an_equivocation_names_the_cheat_and_the_table_plays_on_without_it() -> None:
-    """Cid signs two versions of one entry: the table says so, does not stop, and offers to
-    let a bot play Cid's seat (B) at once where the game waits for it."""
+def forked(kind: Kind, payload: list[object]) -> tuple[NetTable, list[object]]:
+    """A 3-player table that waits for Cid, and what Ann's NetTable shows once Cid has shown
+    her two bodies for his next slot: a chat line, and one of ``kind``."""
     table = Table(3, seed=6)
     table.play(turns=7)
     table.leave(2)
     ann = table.sessions[0]
     net, peer, snapshots = watching(ann)
     seq, prev = len(ann.chains[2]), ann.chains[2][-1].id
-    for text in ("one", "two"):
-        ann.receive_entry(sign_entry(table.ids[2], table.game_id, seq, prev, Kind.CHAT,
-                                     [text]).raw)
+    for other, words in ((Kind.CHAT, ["one"]), (kind, payload)):
+        ann.receive_entry(sign_entry(table.ids[2], table.game_id, seq, prev, other,
+                                     words).raw)
     assert 2 in ann.faulty
     peer.snapshot = snapshots.take(())
-    events = net.poll()
+    return net, list(net.poll())
+
+
+def test_an_equivocation_on_chat_names_the_cheat_and_the_table_plays_on_without_it() -> None:
+    """Cid signs two chat lines for one slot: that cannot have changed the game, so the
+    table says so, does not stop, and offers to let a bot play Cid's seat (B) at once."""
+    net, events = forked(Kind.CHAT, ["two"])
     notices = [e.text for e in events if isinstance(e, Notice)]
     assert "Nothing Cid signs counts now: B lets a bot play that seat, and the game goes on." \
         in notices
     assert not any(isinstance(e, GameEnded) for e in events) and net.ended is None
     assert net.gone() == [2] and net.waiting_for() is not None
+
+
+def test_an_equivocation_on_an_entry_that_counts_stops_the_table() -> None:
+    """Cid's second body is an agreement: peers that took one body or the other may follow
+    different games, so the table stops there, as before."""
+    net, events = forked(Kind.SEAT_TO_BOT, [1, 0])
+    assert net.ended == "Cid signed two versions of one entry; the game stopped"
+    assert any(isinstance(e, GameEnded) for e in events) and net.gone() == []
