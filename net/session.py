@@ -228,13 +228,16 @@ class Session:
 
     @property
     def set_aside(self) -> frozenset[int]:
-        """The seats caught equivocating on entries that cannot have changed the game (each
-        of the two bodies a chat line, a SEEN, or of the wrong shape): whichever body a peer
-        took first, every peer followed the same game, so the others may hand such a seat to
-        the stand-in and play on. Two bodies of any other kind (a turn, a reveal, an
-        agreement, a resignation...) may have been resolved differently by different peers,
-        which then follow different games for good: nobody can go on with that table."""
-        return frozenset(p.seat for p in self.proofs if _inert(p.first) and _inert(p.second))
+        """The seats caught equivocating where it cannot have changed our game: each of the
+        two bodies is a chat line, a SEEN or of the wrong shape, and we took nothing of the
+        seat after that slot. We may then hand the seat to the stand-in and play on; another
+        player goes on with us only if the same holds for it (a hand-over needs every
+        voter), and then we both follow the same game. Two bodies of any other kind (a turn,
+        a reveal, an agreement...), or an entry taken after the fork, may have been resolved
+        differently by different peers, which then follow different games for good."""
+        return frozenset(p.seat for p in self.proofs
+                         if len(self.chains[p.seat]) <= p.seq + 1
+                         and _inert(p.first) and _inert(p.second))
 
     @property
     def sole_contributor(self) -> tuple[int, int] | None:

@@ -547,18 +547,23 @@ def test_the_table_names_a_misbehaving_seat_as_soon_as_its_peer_knows() -> None:
     assert not net.snapshot.over
 
 
-def forked(kind: Kind, payload: list[object]) -> tuple[NetTable, list[object]]:
+def forked(kind: Kind, payload: list[object], *, later: bool = False
+           ) -> tuple[NetTable, list[object]]:
     """A 3-player table that waits for Cid, and what Ann's NetTable shows once Cid has shown
-    her two bodies for his next slot: a chat line, and one of ``kind``."""
+    her two bodies for his next slot: a chat line (followed by another entry if ``later``),
+    and one of ``kind``."""
     table = Table(3, seed=6)
     table.play(turns=7)
     table.leave(2)
     ann = table.sessions[0]
     net, peer, snapshots = watching(ann)
     seq, prev = len(ann.chains[2]), ann.chains[2][-1].id
-    for other, words in ((Kind.CHAT, ["one"]), (kind, payload)):
-        ann.receive_entry(sign_entry(table.ids[2], table.game_id, seq, prev, other,
-                                     words).raw)
+    first = sign_entry(table.ids[2], table.game_id, seq, prev, Kind.CHAT, ["one"])
+    ann.receive_entry(first.raw)
+    if later:
+        ann.receive_entry(sign_entry(table.ids[2], table.game_id, seq + 1, first.id,
+                                     Kind.CHAT, ["and more"]).raw)
+    ann.receive_entry(sign_entry(table.ids[2], table.game_id, seq, prev, kind, payload).raw)
     assert 2 in ann.faulty
     peer.snapshot = snapshots.take(())
     return net, list(net.poll())
@@ -575,9 +580,13 @@ def test_an_equivocation_on_chat_names_the_cheat_and_the_table_plays_on_without_
     assert net.gone() == [2] and net.waiting_for() is not None
 
 
-def test_an_equivocation_on_an_entry_that_counts_stops_the_table() -> None:
-    """Cid's second body is an agreement: peers that took one body or the other may follow
-    different games, so the table stops there, as before."""
-    net, events = forked(Kind.SEAT_TO_BOT, [1, 0])
+@pytest.mark.parametrize("kind, payload, later", [
+    (Kind.SEAT_TO_BOT, [1, 0], False), (Kind.CHAT, ["two"], True)])
+def test_an_equivocation_that_may_have_counted_stops_the_table(
+        kind: Kind, payload: list[object], later: bool) -> None:
+    """Cid's second body is an agreement, or Ann took an entry of Cid's after the slot before
+    she saw the second body: peers may follow different games, so the table stops there, as
+    before."""
+    net, events = forked(kind, payload, later=later)
     assert net.ended == "Cid signed two versions of one entry; the game stopped"
     assert any(isinstance(e, GameEnded) for e in events) and net.gone() == []
