@@ -53,6 +53,9 @@ from .harness import Table, canonical, forge_chain, random_turn
 from .test_draws import EVERY_MODULE, ReferenceStream
 
 MAGIC = b"P2PBURGUNDY-GAME\x00\x03"
+VOID = 0  # an entry whose payload has the wrong shape for its kind: it says nothing
+(START, REVEAL, TURN, CHAT, SEAT_TO_BOT, CHOICE_COMMIT, CHOICE_REVEAL, RESIGN, END,
+ SEEN) = range(1, 11)  # the kinds
 
 
 def label(purpose: str) -> bytes:
@@ -130,7 +133,7 @@ def check_seats(data: bytes) -> tuple[list[str], set[int], dict[int, bytes]]:
     signed_ = signed_entries(records)
     defects += ["signature"] * signed_.unsigned
     entries = signed_.by_slot
-    start = next(e for e in entries.values() if e[2] == 1)
+    start = next(e for e in entries.values() if e[2] == START)
     table_id, config, roster, acceptances = start[3]
     game_id = start[4]
     digest = hashlib.sha256(label("start") + msgpack.packb(
@@ -170,9 +173,6 @@ def entropy_of(game_id: bytes, k: int, links: list[bytes]) -> bytes:
 
 # --- What each entry says ("Kinds and payloads") ------------------------------------------------
 
-VOID = 0  # an entry whose payload has the wrong shape for its kind: it says nothing
-(START, REVEAL, TURN, CHAT, SEAT_TO_BOT, CHOICE_COMMIT, CHOICE_REVEAL, RESIGN, END,
- SEEN) = range(1, 11)
 INT, LIST, PAYMENT = "int", "list", "payment"
 ACTION_FIELDS: dict[int, tuple[str, ...]] = {
     1: (INT,), 2: (INT, INT), 3: (INT, INT), 4: (INT,), 5: (), 6: (INT, INT, PAYMENT),
@@ -315,13 +315,13 @@ class Replay:
         records, _ = read_records(data)
         signed_ = signed_entries(records)
         entries = signed_.by_slot
-        start = next(e for e in entries.values() if e[2] == 1)
+        start = next(e for e in entries.values() if e[2] == START)
         _, config_tree, self.roster, _ = start[3]
         self.game_id = start[4]
         self.keys = [seat[0] for seat in self.roster]
         config = GameConfig.from_tree(config_tree)
         self.secret = config.setup is Setup.EXPERTS_SECRET
-        host = self.keys.index(next(a for (a, q), e in entries.items() if e is start))
+        host = self.keys.index(next(author for (author, _), e in entries.items() if e is start))
         self.chains: list[list[tuple[int, list[Any]]]] = []
         for seat, key in enumerate(self.keys):
             chain: list[tuple[int, list[Any]]] = []
@@ -728,9 +728,11 @@ def test_a_payload_of_the_wrong_shape_says_nothing_and_fails_its_author_only(
     assert audit_file(data).exit_code == 1
 
 
-def resigned_chain(table: Table, seat: int,
-                   edit: Callable[[list[tuple[Kind, list[Any]]]], list[tuple[Kind, list[Any]]]]
-                   ) -> list[bytes]:
+Contents = list[tuple[Kind, list[Any]]]
+"""What a chain says, entry by entry."""
+
+
+def signed_anew(table: Table, seat: int, edit: Callable[[Contents], Contents]) -> list[bytes]:
     """The game's records after ``seat`` (not the host) signed its chain anew, as ``edit``
     changes it: what a cheating player can produce with its own key."""
     chains = [list(chain) for chain in table.sessions[0].chains]
@@ -752,12 +754,12 @@ def secret_game() -> Table:
     return table
 
 
-def commitment_and_choice(contents: list[tuple[Kind, list[Any]]]) -> tuple[int, int]:
+def commitment_and_choice(contents: Contents) -> tuple[int, int]:
     kinds = [kind for kind, _ in contents]
     return kinds.index(Kind.CHOICE_COMMIT), kinds.index(Kind.CHOICE_REVEAL)
 
 
-def another_choice(contents: list[tuple[Kind, list[Any]]]) -> list[tuple[Kind, list[Any]]]:
+def another_choice(contents: Contents) -> Contents:
     """The revealed choice is not the committed one."""
     _, at = commitment_and_choice(contents)
     (_, side, space), salt = contents[at][1]
@@ -765,10 +767,9 @@ def another_choice(contents: list[tuple[Kind, list[Any]]]) -> list[tuple[Kind, l
     return contents
 
 
-def refused_choice(game_id: bytes) -> Callable[[list[tuple[Kind, list[Any]]]],
-                                               list[tuple[Kind, list[Any]]]]:
+def refused_choice(game_id: bytes) -> Callable[[Contents], Contents]:
     """Bob commits to a choice the rules refuse (side 5 of his board) and reveals it."""
-    def edit(contents: list[tuple[Kind, list[Any]]]) -> list[tuple[Kind, list[Any]]]:
+    def edit(contents: Contents) -> Contents:
         commit, at = commitment_and_choice(contents)
         choice, salt = [11, 5, 18], contents[at][1][1]
         contents[commit] = (Kind.CHOICE_COMMIT, [choice_digest(game_id, 1, choice, salt)])
@@ -777,7 +778,7 @@ def refused_choice(game_id: bytes) -> Callable[[list[tuple[Kind, list[Any]]]],
     return edit
 
 
-def revealed_first(contents: list[tuple[Kind, list[Any]]]) -> list[tuple[Kind, list[Any]]]:
+def revealed_first(contents: Contents) -> Contents:
     """A copy of the reveal before the commitment (void), then the two as they were."""
     commit, at = commitment_and_choice(contents)
     return [*contents[:commit], contents[at], *contents[commit:]]
@@ -808,7 +809,7 @@ def test_the_outsider_names_the_same_seats_as_verify_on_a_wrong_secret_choice(
         "a second choice reveal": lambda c: [*c, c[commitment_and_choice(c)[1]]],
         "a second choice commitment": lambda c: [*c, (Kind.CHOICE_COMMIT, [bytes(32)])],
     }[tamper]
-    data = game_file(resigned_chain(table, 1, edit))
+    data = game_file(signed_anew(table, 1, edit))
     said = outsider_says(data)
     assert said == verify_says(data)
     steps, turns, _, misbehaved = said
