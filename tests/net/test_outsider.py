@@ -94,21 +94,26 @@ def read_records(data: bytes) -> tuple[list[bytes], bool]:
 @dataclass
 class Entries:
     """The signed entries of a file: the first body of each (author, seq) in file order, the
-    authors that signed a second body for a slot (and that slot), and the records that do
-    not verify."""
+    authors that signed a second body for a slot (and that slot), the records that do not
+    decode (an unknown kind, a payload that is no array: checked before the signature) and
+    those whose signature does not verify."""
 
     by_slot: dict[tuple[bytes, int], tuple[bytes, bytes, int, list[Any], bytes]]
     forks: dict[bytes, int]
+    undecodable: int
     unsigned: int
 
 
 def signed_entries(records: list[bytes]) -> Entries:
     by_slot: dict[tuple[bytes, int], tuple[bytes, bytes, int, list[Any], bytes]] = {}
     forks: dict[bytes, int] = {}
-    unsigned = 0
+    undecodable = unsigned = 0
     for record in records:
         body, signature = msgpack.unpackb(record)
         version, game_id, author, seq, prev, kind, payload = msgpack.unpackb(body)
+        if not (integer(kind, 1) and kind <= SEEN and isinstance(payload, list)):
+            undecodable += 1
+            continue
         if version != 3 or not signed(author, b"entry", body, signature):
             unsigned += 1
             continue
@@ -116,7 +121,7 @@ def signed_entries(records: list[bytes]) -> Entries:
         held = by_slot.setdefault((author, seq), (entry_id, prev, kind, payload, game_id))
         if held[0] != entry_id:
             forks[author] = min(seq, forks.get(author, seq))
-    return Entries(by_slot, forks, unsigned)
+    return Entries(by_slot, forks, undecodable, unsigned)
 
 
 def check_seats(data: bytes) -> tuple[list[str], set[int], dict[int, bytes]]:
@@ -131,7 +136,7 @@ def check_seats(data: bytes) -> tuple[list[str], set[int], dict[int, bytes]]:
     if torn:
         defects.append("tail")
     signed_ = signed_entries(records)
-    defects += ["signature"] * signed_.unsigned
+    defects += ["decode"] * signed_.undecodable + ["signature"] * signed_.unsigned
     entries = signed_.by_slot
     start = next(e for e in entries.values() if e[2] == START)
     table_id, config, roster, acceptances = start[3]
@@ -539,6 +544,17 @@ def test_the_outsider_agrees_with_verify_on_tampered_files() -> None:
     data = game_file([*records[:5], bytes(forged), *records[6:]])
     assert "signature" in check(data)[0] and not audit_file(data).ok
     assert audit_file(data).exit_code == 2  # the file is broken: nobody's misbehaviour
+    bob, chain = table.ids[1], table.sessions[0].chains[1]
+    for kind, payload in ((11, []), (Kind.CHAT, "not an array")):
+        body = msgpack.packb([3, table.game_id, bob.public_key, len(chain), chain[-1].id, kind,
+                              payload])
+        signed_record = msgpack.packb([body, bob.sign(b"entry", body)])
+        data = game_file([*records, signed_record])
+        defects, seats, _ = check_seats(data)
+        report = audit_file(data)
+        assert defects == ["decode"] and seats == set() and replay(data).misbehaved == set()
+        assert [p.check.value for p in report.problems] == ["decode"]
+        assert report.exit_code == 2  # it does not decode: checked before its signature
 
 
 def test_the_outsider_agrees_with_verify_seat_by_seat() -> None:
