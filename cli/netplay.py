@@ -592,9 +592,15 @@ class NetTable(Shown):
                     out += self._misbehaved(void.seat, void.reason.removeprefix(author))
         for proof in snapshot.equivocations[self._proofs:]:
             out += self._misbehaved(proof.seat, f"two signed versions of its entry {proof.seq}")
-            self._ended = (f"{self._names[proof.seat]} signed two versions of one entry; "
-                           "the game stopped")
-            out.append(GameEnded(self._ended))
+            if proof.seat not in snapshot.set_aside:  # the players may follow other games
+                self._ended = (f"{self._names[proof.seat]} signed two versions of one entry; "
+                               "the game stopped")
+                out.append(GameEnded(self._ended))
+            elif proof.seat != self.my_seat:
+                text = (f"Nothing {self._names[proof.seat]} signs counts now: B lets a bot "
+                        "play that seat, and the game goes on.")
+                self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
+                out.append(Notice(text))
         self._proofs = len(snapshot.equivocations)
         if snapshot.over and not self._over:
             self._over = True

@@ -57,6 +57,7 @@ class Snapshot:
     chats: tuple[tuple[str, ...], ...]  # each seat's chat lines, in the order it wrote them
     rejected: tuple[EntryRejected, ...]  # every void entry, in the order it was found void
     equivocations: tuple[Equivocation, ...]  # proofs, in the order they were found
+    set_aside: frozenset[int]  # equivocators the others may play on without (Session.set_aside)
     overruled: int | None  # the step our seat was handed over at after our own entry for it
     missing: tuple[int, ...]  # seats the driver has not heard from for a while
     withheld: tuple[Withheld, ...]  # reveals withheld where their seats were handed over
@@ -132,6 +133,7 @@ class Snapshots:
             chats=tuple(self._chats),
             rejected=tuple(session.rejected.values()),
             equivocations=tuple(session.proofs),
+            set_aside=session.set_aside,
             overruled=session.overruled,
             missing=silent,
             withheld=withheld_reveals(session) if session.forfeits else (),

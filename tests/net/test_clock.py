@@ -57,6 +57,7 @@ class FakeSession:
     waiting: Waiting | None
     my_seat: int | None = 0
     forfeits: dict[int, int] = field(default_factory=dict)
+    set_aside: set[int] = field(default_factory=set)
 
     def waiting_for(self) -> Waiting | None:
         return self.waiting

@@ -27,6 +27,7 @@ from p2p_burgundy.cli.tui.render import render
 from p2p_burgundy.cli.tui.table import (
     ChatReceived,
     EntryKind,
+    GameEnded,
     HistoryEntry,
     Notice,
     chance_lines,
@@ -544,3 +545,48 @@ def test_the_table_names_a_misbehaving_seat_as_soon_as_its_peer_knows() -> None:
     assert len(said) == 1 and said[0].startswith("Bob misbehaved: Bob resigned (seq ")
     assert [e for e in events if isinstance(e, Notice) and e.text == said[0]]
     assert not net.snapshot.over
+
+
+def forked(kind: Kind, payload: list[object], *, later: bool = False
+           ) -> tuple[NetTable, list[object]]:
+    """A 3-player table that waits for Cid, and what Ann's NetTable shows once Cid has shown
+    her two bodies for his next slot: a chat line (followed by another entry if ``later``),
+    and one of ``kind``."""
+    table = Table(3, seed=6)
+    table.play(turns=7)
+    table.leave(2)
+    ann = table.sessions[0]
+    net, peer, snapshots = watching(ann)
+    seq, prev = len(ann.chains[2]), ann.chains[2][-1].id
+    first = sign_entry(table.ids[2], table.game_id, seq, prev, Kind.CHAT, ["one"])
+    ann.receive_entry(first.raw)
+    if later:
+        ann.receive_entry(sign_entry(table.ids[2], table.game_id, seq + 1, first.id,
+                                     Kind.CHAT, ["and more"]).raw)
+    ann.receive_entry(sign_entry(table.ids[2], table.game_id, seq, prev, kind, payload).raw)
+    assert 2 in ann.faulty
+    peer.snapshot = snapshots.take(())
+    return net, list(net.poll())
+
+
+def test_an_equivocation_on_chat_names_the_cheat_and_the_table_plays_on_without_it() -> None:
+    """Cid signs two chat lines for one slot: that cannot have changed the game, so the
+    table says so, does not stop, and offers to let a bot play Cid's seat (B) at once."""
+    net, events = forked(Kind.CHAT, ["two"])
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert "Nothing Cid signs counts now: B lets a bot play that seat, and the game goes on." \
+        in notices
+    assert not any(isinstance(e, GameEnded) for e in events) and net.ended is None
+    assert net.gone() == [2] and net.waiting_for() is not None
+
+
+@pytest.mark.parametrize("kind, payload, later", [
+    (Kind.SEAT_TO_BOT, [1, 0], False), (Kind.CHAT, ["two"], True)])
+def test_an_equivocation_that_may_have_counted_stops_the_table(
+        kind: Kind, payload: list[object], later: bool) -> None:
+    """Cid's second body is an agreement, or Ann took an entry of Cid's after the slot before
+    she saw the second body: peers may follow different games, so the table stops there, as
+    before."""
+    net, events = forked(kind, payload, later=later)
+    assert net.ended == "Cid signed two versions of one entry; the game stopped"
+    assert any(isinstance(e, GameEnded) for e in events) and net.gone() == []
