@@ -116,6 +116,7 @@ INNS = EngineModule(
     description="an inn a phase beside the black depot, bought as its tiles are: it goes on "
                 "any colour, one an area, and its area scores as one size bigger",
     plays=_plays,
+    summary="an inn a phase: its area scores one size bigger",
     handlers=((Step.TURN, Buy, _buy_inn),),
     tiles=(Tile.INN,),
     part=InnsPart,

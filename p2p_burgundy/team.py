@@ -24,6 +24,7 @@ from .config import GameConfig
 from .rules import (
     _HANDLERS,
     EngineModule,
+    StepWords,
     _Handler,
     _start_castle,
     _Turn,
@@ -220,13 +221,22 @@ def _plays(config: GameConfig) -> bool:
     return config.team_game
 
 
+def _taken_tile(state: GameState) -> dict[str, int]:
+    """The tile just taken, waiting at the end of the storage."""
+    return {"tile": state.players[state.to_move or 0].storage[-1]}
+
+
 TEAM = EngineModule(
     name="team",
     description="the team game: two teams of two, each on one team board, sharing workers, "
                 "silverlings, goods, the duchy and a storage; the team's points added up",
     plays=_plays,
-    steps=((Step.STOW, "put the tile you took in your own storage or the team's (discarding "
-                       "an old tile of a full one)"),),
+    steps=(StepWords(Step.STOW, "put the tile you took in your own storage or the team's "
+                                "(discarding an old tile of a full one)",
+                     prompt="Where does {tile:code} go?", fields=_taken_tile,
+                     reminder="Team game: your own storage or the team's; a full one drops an "
+                              "old tile.",
+                     holds_taken_tile=True),),
     choices=((Step.STOW, _stow_choices),),
     handlers=((Step.STOW, Stow, _stow),
               *((step, PlaceTile, _counting_own(place)) for step, place in _PLACING.items())),

@@ -86,6 +86,7 @@ TRADE_ROUTES = EngineModule(
     description="each player's route of trade route cards: sold goods are laid on it, and "
                 "earn the bonus of each space of their type",
     plays=_plays,
+    summary="sold goods laid on a route of bonuses",
     part=TradeRoutesPart,
     setup=_deal,
     setup_drew=_dealt,
