@@ -1485,7 +1485,9 @@ class EngineModule:
     ``tiles`` and ``categories`` are the tiles and scoring categories it brings (each
     category with its name on a score sheet), and
     ``crane_buildings`` those of its buildings whose effect the crane may trigger; ``part`` its
-    part of the game state (a :class:`~p2p_burgundy.state.ModulePart`). A module
+    part of the game state (a :class:`~p2p_burgundy.state.ModulePart`), and ``visible(state)``
+    and ``seat_visible(state, seat)`` what a program sees of it (of the game, of a seat), as
+    JSON values by name (docs/bots.md, "The visible state"). A module
     may replace a base game's row (the shields' DISCARD and FREE_ACTION rows call the base
     game's and add their own; the inns' Buy).
 
@@ -1539,6 +1541,8 @@ class EngineModule:
     categories: tuple[tuple[Category, str], ...] = ()
     crane_buildings: tuple[int, ...] = ()
     part: type[ModulePart] | None = None
+    visible: Callable[[GameState], dict[str, object]] | None = None
+    seat_visible: Callable[[GameState, int], dict[str, object]] | None = None
     setup: Callable[[GameState, Draws], None] | None = None
     setup_drew: Callable[[GameState], tuple[str, Any]] | None = None
     phase_setup: Callable[[GameState], None] | None = None

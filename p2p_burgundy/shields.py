@@ -671,6 +671,18 @@ def _tile_shield(state: GameState) -> dict[str, int]:
     return {"shield": 14 if state.pending[-1][1] else 15}
 
 
+def _visible(state: GameState) -> dict[str, object]:
+    part = state.modules[_PART]
+    return {"shields": {"depots": [list(on) for on in part.depot_shields],
+                        "box": list(shield_numbers(part.shield_box)),
+                        "borrowed": part.borrowed, "die_changed": part.die_changed,
+                        "closing": list(part.closing)}}
+
+
+def _seat_visible(state: GameState, seat: int) -> dict[str, object]:
+    return {"shields": list(shield_numbers(state.modules[_PART].shields[seat]))}
+
+
 SHIELDS = EngineModule(
     name=Module.SHIELDS.value,
     description="18 shields on the depots, taken on a double: each gives its holder an "
@@ -719,6 +731,8 @@ SHIELDS = EngineModule(
     ),
     categories=((Category.SHIELDS, "shields"),),
     part=ShieldsPart,
+    visible=_visible,
+    seat_visible=_seat_visible,
     setup=_draw_shields,
     setup_drew=_shields_drawn,
     turn_choices=_shield_turn_choices,

@@ -332,6 +332,12 @@ def _points_to_target(state: GameState) -> dict[str, int]:
     return {"points": part.vp_target - part.vp_counter}
 
 
+def _visible(state: GameState) -> dict[str, object]:
+    part = state.modules["solo"]
+    return {"solo": {"vp_counter": part.vp_counter, "vp_target": part.vp_target,
+                     "goods_out": list(part.goods_out), "round": state.game_round}}
+
+
 SOLO = EngineModule(
     name="solo",
     description="the solo game: one player against the target marker, on the 2-player side "
@@ -386,6 +392,7 @@ SOLO = EngineModule(
     ),
     after_action=_after_action,
     part=SoloPart,
+    visible=_visible,
     setup=_setup,
     round_setup=_remove_depot_tile,
     reach=river_reach,

@@ -21,6 +21,7 @@ from __future__ import annotations
 from .actions import Action, PlaceTile, Stow
 from .chance import Draws
 from .config import GameConfig
+from .estate import bits
 from .rules import (
     _HANDLERS,
     EngineModule,
@@ -226,6 +227,17 @@ def _taken_tile(state: GameState) -> dict[str, int]:
     return {"tile": state.players[state.to_move or 0].storage[-1]}
 
 
+def _visible(state: GameState) -> dict[str, object]:
+    return {"teams": [list(team) for team in state.config.teams]}
+
+
+def _seat_visible(state: GameState, seat: int) -> dict[str, object]:
+    """A seat's board's own adjacency, and how many of its stored tiles are its own."""
+    board = state.boards[seat]
+    return {"neighbours": [bits(mask) for mask in board.neighbours],
+            "own_storage": state.modules[TeamPart.name].private[seat]}
+
+
 TEAM = EngineModule(
     name="team",
     description="the team game: two teams of two, each on one team board, sharing workers, "
@@ -245,4 +257,6 @@ TEAM = EngineModule(
     store=_store,
     end_scorers=_end_scorers,
     part=TeamPart,
+    visible=_visible,
+    seat_visible=_seat_visible,
 )
