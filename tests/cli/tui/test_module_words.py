@@ -8,8 +8,10 @@ from pathlib import Path
 
 import p2p_burgundy.cli
 from p2p_burgundy import Edition, Module, legal_actions
+from p2p_burgundy.cli.tui.app import dispatch
 from p2p_burgundy.cli.tui.describe import describe_action
 from p2p_burgundy.cli.tui.menu import build_menu
+from p2p_burgundy.cli.tui.model import Model
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import Tile
 from p2p_burgundy.variants import ENGINE_MODULES, MODULES_BY_NAME, STEP_WORDS
@@ -91,3 +93,17 @@ def test_the_shields_and_white_castles_steps_read_in_their_modules_words() -> No
     assert menu_and_log(((Step.WHITE_CASTLE, 0),)) == (
         "White castle: an action with a 3", ["take workers"],
         ["Bob took workers with the white castle (the white die's 3) (+2 workers)."])
+
+
+def test_the_help_pages_rule_for_a_modules_step_is_its_modules() -> None:
+    from .helpers import FixedTable
+
+    state = position(2, edition=Edition.E2019, modules=(Module.SHIELDS,),
+                     pending=((Step.SHIELD_TILE, 0),), depots={0: (Tile.SHIP,)})
+    model = Model(FixedTable(state, ["Ann", "Bob"], state.to_move))
+    model.refresh()
+    assert model.rule_reminder() == \
+        "The phase is over: your shields act (tiles, tribute) before mines pay."
+    dispatch(model, "1")  # into the black depot's tile: where it goes, the client's own rule
+    assert model.rule_reminder() == \
+        "A free space of its colour, next to your tiles, with the die's number."
