@@ -107,3 +107,19 @@ def test_the_help_pages_rule_for_a_modules_step_is_its_modules() -> None:
     dispatch(model, "1")  # into the black depot's tile: where it goes, the client's own rule
     assert model.rule_reminder() == \
         "A free space of its colour, next to your tiles, with the die's number."
+
+
+def test_a_module_is_named_by_what_it_alone_brings() -> None:
+    from p2p_burgundy.shields import SHIELDS
+    from p2p_burgundy.solo import SOLO
+    from tools.module_reach import words
+
+    shields = words(SHIELDS)
+    assert [bool(shields.search(text)) for text in (
+        "Module.SHIELDS", "from p2p_burgundy.shields import", "Step.TRIBUTE", "TakeShield(3, 0)",
+        "state.depot_shields", "Step.TURN", "EndTurn()", "p.silver")] == [
+        True, True, True, True, True, False, False, False]
+    solo = words(SOLO)
+    assert [bool(solo.search(text)) for text in (
+        "config.solo", "state.vp_counter", "TakeFirst", "Step.ORDER", "solo_lines")] == [
+        True, True, True, True, False]
