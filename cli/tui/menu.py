@@ -227,15 +227,15 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
     options = _numbered(options)
     if any(isinstance(a, Pass) for a in actions):
         options.append(Option("x", words.passing if words else "pass (use nothing)", Pass()))
-    prompt = base.get(step) or (_module_prompt(state, words) if words else asks(state))
-    return prompt[0].upper() + prompt[1:], options
+    return base[step] if words is None else _module_prompt(state, words), options
 
 
 def _module_prompt(state: GameState, words: StepWords) -> str:
     """A module's step's question: its prompt (in fewer words if that does not fit), else
     what its module says it asks."""
     if not words.prompt:
-        return asks(state)
+        asked = asks(state)
+        return asked[0].upper() + asked[1:]
     return _fitting(step_text(state, words.prompt), step_text(state, words.brief or words.prompt))
 
 
