@@ -663,6 +663,8 @@ def _plays(config: GameConfig) -> bool:
 
 
 _PHASE_END_RULE = "The phase is over: your shields act (tiles, tribute) before mines pay."
+SHIELD_RULE = "A shield works while it stands on one of your castles (i: what each does)."
+"""The rule of a shield's choice, in a line of a client's help page."""
 
 
 def _tile_shield(state: GameState) -> dict[str, int]:
@@ -703,8 +705,7 @@ SHIELDS = EngineModule(
                                      "depots (or pass)",
                   prompt="Shield #5: every goods tile of one type", name="shield's goods",
                   actor="shield #5", passing="pass (take none)",
-                  reminder="Shield #5 takes every goods tile of one type from the depots, or "
-                           "none."),
+                  reminder=SHIELD_RULE),
         StepWords(Step.PHASE_END, "your turn of the phase end is done: end it",
                   prompt="The phase is over: end your turn", reminder=_PHASE_END_RULE),
     ),

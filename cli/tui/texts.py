@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from p2p_burgundy.shields import SHIELD_COUNT, SHIELD_VP, SHIELD_WORDS
+from p2p_burgundy.shields import SHIELD_COUNT, SHIELD_RULE, SHIELD_VP, SHIELD_WORDS
 from p2p_burgundy.tiles import (
     ANIMAL_COUNT,
     ANIMAL_TYPE,
@@ -434,7 +434,7 @@ RULE_REMINDERS: dict[str, str] = {
     "ship": "A ship loads all goods of one depot and moves you up the turn order.",
     "building": "The building you placed gives its advantage now, or you may pass.",
     "estate": "Choose your board's side and the dark green space of your start castle.",
-    "shield": "A shield works while it stands on one of your castles (i: what each does).",
+    "shield": SHIELD_RULE,
     "wait": "The others play in turn order; looking around changes nothing.",
     "replay": "A replay changes nothing: step by action or by turn, watch the scores.",
     "scores": "Most VP wins; ties: fewer empty spaces, then later in turn order.",
