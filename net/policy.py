@@ -27,7 +27,7 @@ every step that waits for its decision: that is the table's rule for a player ou
 
 With a clock of 30 seconds, seat 2 (heard from all along) is gone once its 30 seconds are out:
 
->>> from p2p_burgundy.config import TimeControl
+>>> from p2p_burgundy.net.clock import TimeControl
 >>> session = Fake(waiting_for=lambda: Waiting("turn", 4, (2,)), my_seat=0, forfeits={})
 >>> policy = HandOverPolicy(after=10.0, clock=GameClock(TimeControl(30), players=3))
 >>> policy.observe(session, missing=[], now=100.0), policy.gone(7, now=129.0)

@@ -15,6 +15,7 @@ from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.net.events import GameOver
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.peer import Peer
+from p2p_burgundy.net.tablerules import DEFAULT_RULES, TableRules
 
 LOOPBACK = "127.0.0.1"
 
@@ -24,12 +25,12 @@ def identity(n: int) -> Identity:
 
 
 async def open_table(home: Path, players: int, spectators: int = 0,
-                     timeout: float = 30.0, config: GameConfig | None = None
-                     ) -> tuple[list[Peer], list[Peer]]:
+                     timeout: float = 30.0, config: GameConfig | None = None,
+                     rules: TableRules = DEFAULT_RULES) -> tuple[list[Peer], list[Peer]]:
     """Started sessions: ``players`` peers (the first hosts) and ``spectators`` watchers, at
-    a table of ``config`` (default: the base game)."""
+    a table of ``config`` (default: the base game) and ``rules``."""
     host = await Peer.open(identity(0), home / "p0", host=LOOPBACK, announce=False)
-    await host.host(config or GameConfig(players=players), "p0", "red")
+    await host.host(config or GameConfig(players=players), "p0", "red", rules)
     peers = [host]
     watchers = []
     for i in range(1, players + spectators):

@@ -43,6 +43,7 @@ from p2p_burgundy.net.start import (
     start_digest,
 )
 from p2p_burgundy.net.sync import HEADS_INTERVAL
+from p2p_burgundy.net.tablerules import DEFAULT_RULES, TableRules
 
 TABLE_ID = bytes.fromhex("00112233445566778899aabbccddeeff")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -70,19 +71,20 @@ def make_table_start(
 
 def start_entry(ids: list[Identity], config: GameConfig, table_id: bytes = TABLE_ID, *,
                 host: int = 0, contributions: list[bytes] | None = None,
-                names: list[str] | None = None) -> Entry:
-    """The START entry of these players at this table, every one accepting."""
+                names: list[str] | None = None, rules: TableRules = DEFAULT_RULES) -> Entry:
+    """The START entry of these players at this table (with the table's ``rules``), every
+    one accepting."""
     contributions = contributions or [bytes([i + 1]) * 16 for i in range(len(ids))]
     names = names or list(NAMES)
     base = [Seat(ident.public_key, names[i], COLOURS[i], contributions[i], b"")
             for i, ident in enumerate(ids)]
-    game_id = game_id_of(table_id, config, base)
+    game_id = game_id_of(table_id, config, base, rules)
     seats = [replace(s, commitment=game_chain(ident, game_id).commitment)
              for s, ident in zip(base, ids, strict=True)]
-    digest = start_digest(table_id, config, seats)
+    digest = start_digest(table_id, config, seats, rules)
     acceptances = [accept_start(ident, digest, s.commitment)
                    for ident, s in zip(ids, seats, strict=True)]
-    return make_start(ids[host], table_id, config, seats, acceptances)
+    return make_start(ids[host], table_id, config, seats, acceptances, rules)
 
 
 def random_turn(state: GameState, rng: random.Random) -> list[Action]:
