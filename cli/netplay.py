@@ -56,6 +56,7 @@ from p2p_burgundy.net.tablerules import TableRules
 from . import files
 from .estates import table_config
 from .lan import LanError, open_peer, play_headless
+from .loopback import LOOPBACK
 from .strategies import make
 from .tui.table import (
     ChatReceived as TableChat,
@@ -82,7 +83,6 @@ CALL_TIMEOUT = 10.0
 GONE_AFTER = 10.0
 """Seconds a player the game waits for must stay silent (beyond the peer's own few seconds
 before it counts them missing) before the client offers to let a bot play their seat."""
-LOOPBACK = "127.0.0.1"
 DRAFT_SUFFIX = ".draft"
 """Beside a game file, our turn under way (:meth:`NetTable.keep_draft`)."""
 CLOCK_SUFFIX = ".clock"

@@ -27,6 +27,7 @@ from p2p_burgundy import GameConfig, state_hash
 from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.events import ChanceResolved, TurnApplied
 from p2p_burgundy.net.identity import Identity
+from p2p_burgundy.net.inmemory import random_turn, start_entry
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby
 from p2p_burgundy.net.log import Entry, decode_entry
 from p2p_burgundy.net.node import Node
@@ -34,7 +35,6 @@ from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.start import CONTRIBUTION_SIZE
 from p2p_burgundy.net.sync import HEADS_INTERVAL
 from p2p_burgundy.net.tablerules import DEFAULT_RULES, TableRules
-from tests.net.harness import random_turn, start_entry
 
 Address = tuple[str, int]
 GAME_ID = bytes.fromhex("5eed5eed5eed5eed5eed5eed5eed5eed")

@@ -10,12 +10,11 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy.cli.lan import play_headless
+from p2p_burgundy.cli.loopback import close_all, open_table
 from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.net.clock import TimeControl
 from p2p_burgundy.net.events import TurnApplied
 from p2p_burgundy.net.tablerules import TableRules
-
-from .inproc import close_all, open_table
 
 SECONDS = 3
 

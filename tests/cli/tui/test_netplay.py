@@ -38,12 +38,12 @@ from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.clock import TimeControl
 from p2p_burgundy.net.contents import Reveal
 from p2p_burgundy.net.events import ChanceResolved
+from p2p_burgundy.net.inmemory import Table, random_turn
 from p2p_burgundy.net.log import FILE_MAGIC, GameFile, Kind, decode_entry, read_records, sign_entry
 from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
 from p2p_burgundy.net.tablerules import TableRules
 
-from ...net.harness import Table, random_turn
 from ...net.test_rewind import rewound
 from .netgames import bot_game, play_out, play_until, wait_until
 

@@ -14,10 +14,10 @@ from p2p_burgundy.cli.tui.draft import changes_between
 from p2p_burgundy.cli.tui.table import ReplayTable
 from p2p_burgundy.cli.web.feed import LiveFeed, ReplayFeed
 from p2p_burgundy.cli.web.view import as_step, lobby_view, snapshot_view
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.net.lobby import Member
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
 from p2p_burgundy.net.tablerules import DEFAULT_RULES
-from tests.net.harness import Table
 from tests.net.test_expert_setup import first_choice
 
 
