@@ -12,10 +12,13 @@ from p2p_burgundy.errors import ConfigError
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.clock import TimeControl
+from p2p_burgundy.net.identity import Identity
+from p2p_burgundy.net.lobby import HostLobby, JoinLobby
 from p2p_burgundy.net.log import Kind, parse_entry, read_records
 from p2p_burgundy.net.report import TurnReport
 from p2p_burgundy.net.start import parse_start
 from p2p_burgundy.net.tablerules import DEFAULT_RULES, TableRules, read_table_tree, table_tree
+from tests.net.test_lobby import HOST, exchange
 
 OLD_GAME = Path(__file__).parents[1] / "data" / "hints-clock.game"
 RULES = TableRules(hints=True, clock=TimeControl(900, 10))
@@ -71,3 +74,32 @@ def test_a_game_file_of_a_table_with_hints_and_a_clock_checks_as_it_did():
     assert report.to_json()["config"] == [2, "2011", ["1", "1"], [18, 18], "standard", [],
                                              [], True, 50, [900, 10]]
     assert sum(isinstance(step, TurnReport) for step in report.steps) == 8
+
+
+def _table(rules: TableRules) -> tuple[HostLobby, JoinLobby]:
+    host = HostLobby(Identity.from_private_bytes(bytes([1]) * 32), b"g" * 16,
+                     GameConfig(players=2), "Hana", "red", contribution=b"h" * 16, rules=rules)
+    guest = JoinLobby(Identity.from_private_bytes(bytes([2]) * 32), HOST, "Gus", "blue",
+                      nonce=bytes(16), contribution=b"j" * 16)
+    exchange(host, guest)
+    guest.set_me("Gus", "blue", True)
+    exchange(host, guest)
+    return host, guest
+
+
+def test_a_joiner_learns_the_host_s_rules_and_both_sign_them_in_the_start():
+    host, guest = _table(RULES)
+    assert (guest.config, guest.rules) == (GameConfig(2), RULES)
+    host.start()
+    exchange(host, guest)
+    assert host.started is not None and guest.started is not None
+    assert host.started.entry == guest.started.entry and guest.started.rules == RULES
+
+
+def test_a_joiner_refuses_a_start_under_other_rules_than_the_table_showed():
+    host, guest = _table(RULES)
+    host.rules = TableRules(hints=True)  # the clock gone once everyone is ready
+    host.start()
+    exchange(host, guest)
+    assert guest.refused == "the host proposed a game we did not agree to"
+    assert guest.started is None
