@@ -8,10 +8,11 @@ import asyncio
 from pathlib import Path
 
 from p2p_burgundy.cli.lan import play_headless
-from p2p_burgundy.cli.loopback import LOOPBACK, close_all, identity, open_table
+from p2p_burgundy.cli.loopback import LOOPBACK, close_all, open_table
 from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.events import GameOver
+from p2p_burgundy.net.inmemory import identity
 from p2p_burgundy.net.peer import Peer
 
 TIMEOUT = 120.0
