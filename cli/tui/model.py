@@ -62,8 +62,8 @@ from .table import (
     Endable,
     EntryKind,
     Handover,
-    Hinting,
     Recorded,
+    Ruled,
     Scored,
     ScoreTrack,
     Steppable,
@@ -542,7 +542,7 @@ class Model:
         if self.hint_level == HintLevel.NONE:
             self.message = "Hints are off in your settings (O changes them)."
             return None
-        if not (isinstance(self.table, Hinting) and self.table.hints):
+        if not (isinstance(self.table, Ruled) and self.table.rules.hints):
             self.message = "Hints are off at this table."
             return None
         if self.hint is not None and self.hint_for is self.draft.state:
