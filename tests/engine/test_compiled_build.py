@@ -111,9 +111,11 @@ def test_the_version_says_the_pure_build_runs() -> None:
 @needs_build
 def test_the_version_names_the_compiled_modules() -> None:
     line = " ".join(version(pure=False).split())  # argparse wraps it to the terminal's width
-    assert line == ("burgundy 0.1.0 (compiled: actions, board, chance, cli.strategies.greedy, "
-                    "cli.strategies.mcts, cli.strategies.value, config, errors, estate, inns, "
-                    "record, rivers, rules, scoring, shields, state, tiles, trade, turn)")
+    assert line == ("burgundy 0.1.0 (compiled: actions, board, border_posts, chance, "
+                    "cli.strategies.greedy, cli.strategies.mcts, cli.strategies.value, config, "
+                    "errors, estate, extra_tiles, inns, record, rivers, rules, scoring, shields, "
+                    "solo, state, team, tiles, trade, trade_routes, turn, variants, "
+                    "white_castles)")
 
 
 # --- a build older than its source ------------------------------------------------------------
