@@ -463,6 +463,14 @@ class Replay:
         game.steps.append(("turn", t, state_hash(self.state)))
         return True
 
+    def refused_here(self, seat: int, turn: list[Any]) -> bool:
+        """Whether the game stopped at this turn of ``seat`` (the file holds no legal one)
+        and the rules refuse ``turn`` for it."""
+        state = self.state
+        return (not state.is_over and state.chance is None and not self.choosing()
+                and state.to_move == seat and turn[0] == len(self.game.turns)
+                and played(state, turn[1]) is None)
+
     def judge(self) -> set[int]:
         """The seats with an entry void for a reason that fails ("A verdict for every
         entry")."""
@@ -489,7 +497,8 @@ class Replay:
                         out.add(seat)  # never needed
                 elif kind == TURN and (seat, q) not in self.used:
                     late = handed is not None and p[0] >= handed.turns
-                    if not late and (p[0] < len(game.turns) or game.over):
+                    if not late and (p[0] < len(game.turns) or game.over
+                                     or self.refused_here(seat, p)):
                         out.add(seat)  # illegal, a second one, not its own, or never reached
                 elif kind == SEAT_TO_BOT:
                     if tuple(p) in agreements or (game.over and p[1] >= len(game.steps)):
@@ -864,3 +873,14 @@ def test_the_outsider_follows_a_seat_handed_over_in_the_secret_set_up_as_verify_
     assert said == verify_says(data) and said[2] == {1: 2} and said[3] == set()
     assert (1, None) in {(seat, seq) for _, seat, seq in said[1][:2]}  # the stand-in's choice
     assert replay(data).over
+
+
+def test_the_outsider_agrees_with_verify_on_a_history_signed_anew(handed_over: Table) -> None:
+    """Cid signs his chain anew from seq 6 with a resignation there: in that file the
+    stand-in plays his turn 3, and Ann's turn 4, signed for the real game, is illegal, which
+    both count against her ("What a player can trust": no entry says which state its author
+    saw); the file that holds Cid's real chain names nobody."""
+    data = game_file(forge_chain(handed_over, 2, 6, Kind.RESIGN, [], insert=True))
+    said = outsider_says(data)
+    assert said == verify_says(data) and said[2] == {2: 3} and said[3] == {0, 2}
+    assert outsider_says(game_file(canonical(handed_over)))[3] == set()
