@@ -60,6 +60,7 @@ from p2p_burgundy.net.policy import HandOverPolicy
 from p2p_burgundy.net.report import Audit
 from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.start import COLOURS
+from p2p_burgundy.net.tablerules import TableRules
 from p2p_burgundy.scoring import categories
 
 from . import options
@@ -319,8 +320,8 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
     deadline = loop.time() + timeout
     seen = 0
     assert peer.session is not None
-    config = peer.session.config
-    clock = GameClock(config.clock, config.players) if config.clock is not None else None
+    control = peer.session.start.rules.clock
+    clock = GameClock(control, peer.session.config.players) if control is not None else None
     policy = HandOverPolicy(math.inf if replace_missing is None else replace_missing, clock)
     while True:
         session = peer.session
@@ -565,9 +566,9 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
             await _resume(peer, args)
         elif args.host:
             config = table_config(args.players, args.edition, args.estate, args.setup,
-                                  args.modules, args.board, clock=args.clock,
-                                  teams=args.teams)
-            await peer.host(config, name, args.colour or COLOURS[0])
+                                  args.modules, args.board, teams=args.teams)
+            await peer.host(config, name, args.colour or COLOURS[0],
+                            TableRules(clock=args.clock))
             log.write(f"hosting at {peer.address[0]}:{peer.address[1]} "
                       f"[{fingerprint(peer.identity.public_key)}]\n")
             log.flush()

@@ -289,6 +289,7 @@ class _Auditor:
             game_id=start.game_id,
             table_code=table_code(start.game_id, [s.key for s in start.seats]),
             config=config,
+            rules=start.rules,
             players=players,
             steps=tuple(steps),
             chats=chat_reports,

@@ -45,6 +45,7 @@ from .session import Session
 from .snapshot import LobbySnapshot, Snapshot, Snapshots
 from .start import CONTRIBUTION_SIZE
 from .sync import HEADS_INTERVAL
+from .tablerules import DEFAULT_RULES, TableRules
 from .transport import Address, Transport
 
 log = logging.getLogger(__name__)
@@ -160,10 +161,12 @@ class Peer:
 
     # --- forming a table ---
 
-    async def host(self, config: GameConfig, name: str, colour: str) -> HostLobby:
-        """Open a table and (unless ``announce`` is off) announce it on the LAN."""
+    async def host(self, config: GameConfig, name: str, colour: str,
+                   rules: TableRules = DEFAULT_RULES) -> HostLobby:
+        """Open a table of ``config`` and the table's ``rules`` and (unless ``announce`` is
+        off) announce it on the LAN."""
         lobby = HostLobby(self.identity, os.urandom(16), config, name, colour,
-                          contribution=os.urandom(CONTRIBUTION_SIZE))
+                          contribution=os.urandom(CONTRIBUTION_SIZE), rules=rules)
         self.node.host(lobby)
         self._publish(self._loop.time())
         if self.announce:

@@ -31,7 +31,7 @@ on with the stand-in in its seat.
 
 With a clock of 30 seconds, seat 2 (heard from all along) is gone once its 30 seconds are out:
 
->>> from p2p_burgundy.config import TimeControl
+>>> from p2p_burgundy.net.clock import TimeControl
 >>> session = Fake(waiting_for=lambda: Waiting("turn", 4, (2,)), my_seat=0, forfeits={},
 ...                set_aside=set())
 >>> policy = HandOverPolicy(after=10.0, clock=GameClock(TimeControl(30), players=3))

@@ -46,10 +46,11 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.actions import ACTION_TYPES
 from p2p_burgundy.net.audit import audit_file
+from p2p_burgundy.net.inmemory import Table, random_turn
 from p2p_burgundy.net.log import Kind, sign_entry
 from p2p_burgundy.net.report import ChanceReport, TurnReport
 
-from .harness import Table, canonical, forge_chain, random_turn
+from .harness import canonical, forge_chain
 from .test_draws import EVERY_MODULE, ReferenceStream
 
 MAGIC = b"P2PBURGUNDY-GAME\x00\x03"

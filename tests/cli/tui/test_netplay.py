@@ -33,16 +33,18 @@ from p2p_burgundy.cli.tui.table import (
     chance_lines,
     turn_lines,
 )
-from p2p_burgundy.config import Setup, TimeControl
+from p2p_burgundy.config import Setup
 from p2p_burgundy.net import peer as peer_module
 from p2p_burgundy.net.audit import audit_file
+from p2p_burgundy.net.clock import TimeControl
 from p2p_burgundy.net.contents import Reveal
 from p2p_burgundy.net.events import ChanceResolved
+from p2p_burgundy.net.inmemory import Table, random_turn
 from p2p_burgundy.net.log import FILE_MAGIC, GameFile, Kind, decode_entry, read_records, sign_entry
 from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
+from p2p_burgundy.net.tablerules import TableRules
 
-from ...net.harness import Table, random_turn
 from ...net.test_rewind import rewound
 from .netgames import bot_game, play_out, play_until, wait_until
 
@@ -233,15 +235,15 @@ def test_hints_and_the_clock_the_host_chose_are_in_every_players_config(
     host.host(2, "Hana", "red", hints=True, clock=TimeControl(900, 10))
     joiner = open_lobby(threads, tmp_path / "joiner")
     joiner.join(host.address, "Jo", "blue")
-    wait_until(joiner.thread, lambda: (config := at(joiner).config) is not None and config.hints,
+    wait_until(joiner.thread, lambda: at(joiner).rules.hints,
                what="the joiner to see the table's rules")
-    assert at(joiner).config.clock == TimeControl(900, 10)  # type: ignore[union-attr]
+    assert at(joiner).rules == TableRules(hints=True, clock=TimeControl(900, 10))
     joiner.set_me("Jo", "blue", True)
     wait_until(host.thread, lambda: at(host).can_start, what="the joiner ready")
     host.start()
     wait_until(joiner.thread, lambda: joiner.game is not None, what="the start")
     tables = NetTable(joiner.thread), NetTable(host.thread)
-    assert all(table.hints for table in tables)
+    assert all(table.rules.hints for table in tables)
     for table in tables:  # nobody has decided anything yet: full time each
         clocks = table.clocks
         assert clocks is not None and clocks.left == (900.0, 900.0)
