@@ -51,9 +51,9 @@ from .transport import Address, Transport
 log = logging.getLogger(__name__)
 
 MAX_EVENTS = 1024
-SETTLE_SECONDS = 10.0
+SETTLE_SECONDS = 5.0
 """How long closing a finished game waits, at most, for the other seats to hold the entries
-we hold (:meth:`Peer.close`)."""
+we hold (:meth:`Peer.close`); a seat silent for ``MISSING_AFTER`` (3 s) is not waited for."""
 
 
 def games_dir(data_dir: Path) -> Path:
