@@ -138,7 +138,7 @@ class Node:
         self._secret = secret
         self._keys: dict[int, bytes] = {}  # seat -> our pairwise key (net/pairwise.py)
         self._sealed_by: set[int] = set()  # seats whose MAC we have seen: they always seal
-        self._sealing: set[Address] = set()  # their addresses (for arrival)
+        self._sealing: frozenset[Address] = frozenset()  # their addresses (for arrival)
         self._players: set[Address] = set()  # the players' addresses (for arrival)
         self._asked: OrderedDict[Address, float] = OrderedDict()  # address -> last WHO
         self._checked: OrderedDict[tuple[Address, bytes], None] = OrderedDict()
@@ -262,6 +262,14 @@ class Node:
         mine = self.session.my_seat if self.session else None
         targets = [a for seat, a in self.addresses.items() if seat != mine]
         return targets + [c for c in self.contacts if c not in targets]
+
+    @property
+    def sealing(self) -> frozenset[Address]:
+        """The addresses of the seats that seal their datagrams to us: :meth:`arrival`
+        refuses an unsealed datagram from them (so may the driver's kernel, before reading
+        it: :meth:`Transport.refuse_unsealed
+        <p2p_burgundy.net.transport.Transport.refuse_unsealed>`)."""
+        return self._sealing
 
     def missing(self, now: float) -> list[int]:
         """Seats we have not heard from for :data:`MISSING_AFTER` seconds."""
@@ -400,7 +408,8 @@ class Node:
         if isinstance(self.lobby, HostLobby):
             known |= set(self.lobby.spectators.values())
         self.admission.known = self.replies.known = known
-        self._sealing = {a for seat, a in self.addresses.items() if seat in self._sealed_by}
+        self._sealing = frozenset(a for seat, a in self.addresses.items()
+                                  if seat in self._sealed_by)
 
     def _remember(self, source: Address) -> None:
         """Broadcast to ``source`` too (a spectator, a player back on another port): only

@@ -11,6 +11,13 @@ is refused there, or queued with the players' datagrams, which are received firs
 everyone else's. Each queue holds :data:`MAX_QUEUE` datagrams; more are dropped, so a flood
 of strangers' datagrams never takes a player's place.
 
+On Linux the kernel drops the cheapest of them before we ever wake up: the node's seats that
+seal their datagrams to us (:attr:`Node.sealing <p2p_burgundy.net.node.Node.sealing>`) are
+given to :meth:`Transport.refuse_unsealed`, which attaches a classic BPF socket filter that
+drops a datagram from one of those addresses unless it starts like a sealed one (the rule
+``Node.arrival`` applies first, moved into the kernel). A forger who starts its datagrams with
+the seal's byte passes the filter and pays us the MAC check in ``Node.arrival``, as before.
+
 A failed send (no route, a refused port, an address we may not send to) is counted, logged
 once per kind of error, and never stops the receiving: the protocol resends, so the game goes
 on when the route returns.
@@ -20,13 +27,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import socket
+import struct
+import sys
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from .admission import Arrival
+from .pairwise import SEAL_SIZE, SEALED
 
 Address = tuple[str, int]
 log = logging.getLogger(__name__)
@@ -38,6 +49,47 @@ READ_SIZE = 65536  # any UDP datagram whole: the node's shape check drops the ov
 RECEIVE_BUFFER = 4 << 20
 """Bytes the kernel may hold for our socket (its default is about 200 KB): a flood's burst
 that outruns the receive loop then fills it, not the players' datagrams' place in it."""
+SO_ATTACH_FILTER, SO_MEMINFO = 26, 55  # Linux (asm-generic/socket.h): not in Python's socket
+_MEMINFO_DROPS = 8  # SK_MEMINFO_DROPS: the index of the drops in SO_MEMINFO's array
+MAX_REFUSED = 31
+"""Addresses :meth:`Transport.refuse_unsealed` takes at most (a classic BPF jump reaches 255
+instructions ahead, 8 an address): a table has 3 other seats at most."""
+_SOURCE_ADDRESS = (-0x100000 + 12) & 0xFFFFFFFF  # SKF_NET_OFF + 12: the IP source address
+_UDP_HEADER = 8  # a UDP socket's filter sees the datagram from its UDP header on
+_BPF_LOAD_WORD, _BPF_LOAD_HALF, _BPF_LOAD_BYTE = 0x20, 0x28, 0x30  # BPF_LD|size|BPF_ABS
+_BPF_JUMP_EQUAL, _BPF_JUMP_GREATER, _BPF_RETURN = 0x15, 0x25, 0x06  # BPF_JMP|...|BPF_K, BPF_RET
+
+
+def unsealed_filter(sources: Collection[Address]) -> list[tuple[int, int, int, int]]:
+    """The classic BPF program (``(code, jump if true, jump if false, k)`` instructions) that
+    drops a UDP datagram from one of ``sources`` (IPv4 addresses) unless it is longer than a
+    seal and starts with its byte (:func:`~p2p_burgundy.net.pairwise.is_sealed`), and keeps
+    every other datagram whole.
+
+    >>> [code for code, *_ in unsealed_filter([])]
+    [6, 6]
+    >>> len(unsealed_filter([("127.0.0.1", 4000), ("10.0.0.2", 4001)]))
+    18
+    """
+    if len(sources) > MAX_REFUSED:
+        raise ValueError(f"a socket filter takes {MAX_REFUSED} addresses at most")
+    program = []
+    blocks = sorted(sources)
+    keep, drop = 8 * len(blocks), 8 * len(blocks) + 1  # the two returns, after the blocks
+    for n, (host, port) in enumerate(blocks):
+        at = 8 * n  # each block: is it this address? then is it sealed?
+        ip = int.from_bytes(socket.inet_aton(host), "big")
+        program += [
+            (_BPF_LOAD_WORD, 0, 0, _SOURCE_ADDRESS),
+            (_BPF_JUMP_EQUAL, 0, 6, ip),  # another: the next block
+            (_BPF_LOAD_HALF, 0, 0, 0),  # the source port
+            (_BPF_JUMP_EQUAL, 0, 4, port),
+            (_BPF_LOAD_HALF, 0, 0, 4),  # the UDP length: its header and the datagram
+            (_BPF_JUMP_GREATER, 0, drop - (at + 6), _UDP_HEADER + SEAL_SIZE),
+            (_BPF_LOAD_BYTE, 0, 0, _UDP_HEADER),  # the datagram's first byte
+            (_BPF_JUMP_EQUAL, keep - (at + 8), drop - (at + 8), SEALED),
+        ]
+    return [*program, (_BPF_RETURN, 0, 0, 0xFFFFFFFF), (_BPF_RETURN, 0, 0, 0)]
 
 
 @dataclass
@@ -64,6 +116,9 @@ class Transport:
         self.dropped_full = 0  # datagrams dropped because their queue was full
         self.stats = Stats()
         self._reported: set[int] = set()  # errno of every send error already logged
+        self.refusing: frozenset[Address] = frozenset()
+        """The addresses whose unsealed datagrams the kernel drops (:meth:`refuse_unsealed`)."""
+        self._can_filter = sys.platform == "linux"  # until the kernel refuses a filter
         self._loop.add_reader(sock.fileno(), self._read_ready)
 
     @classmethod
@@ -84,6 +139,15 @@ class Transport:
     def address(self) -> Address:
         host, port = self._sock.getsockname()[:2]
         return host, port
+
+    @property
+    def kernel_drops(self) -> int:
+        """Datagrams the kernel dropped for our socket: its receive buffer was full, or our
+        filter refused them (:meth:`refuse_unsealed`). Linux; 0 elsewhere."""
+        if sys.platform != "linux":
+            return 0
+        info = self._sock.getsockopt(socket.SOL_SOCKET, SO_MEMINFO, 4 * (_MEMINFO_DROPS + 1))
+        return int(struct.unpack_from("I", info, 4 * _MEMINFO_DROPS)[0])
 
     @property
     def queued(self) -> int:
@@ -107,6 +171,28 @@ class Transport:
             self.stats.sent += 1
         except OSError as exc:
             self._send_failed(exc)
+
+    def refuse_unsealed(self, sources: Collection[Address]) -> None:
+        """Have the kernel drop every datagram from ``sources`` that is not sealed (and keep
+        everyone else's), replacing the previous such list: a flood of them then never wakes
+        us. Linux only (elsewhere, and if the system refuses the filter, which is logged, the
+        node's arrival check refuses them as they are read, as it does anyway)."""
+        refusing = frozenset(sources)
+        if refusing == self.refusing or not self._can_filter:
+            return
+        try:
+            program = b"".join(struct.pack("HBBI", *instruction)
+                               for instruction in unsealed_filter(refusing))
+            buffer = ctypes.create_string_buffer(program, len(program))
+            # struct sock_fprog: the number of instructions, a pointer to them
+            self._sock.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, struct.pack(
+                "HP", len(program) // 8, ctypes.addressof(buffer)))
+        except OSError as exc:
+            self._can_filter = False
+            log.warning("no socket filter (%s): forged datagrams are refused as they are "
+                        "read instead", exc.strerror or exc)
+            return
+        self.refusing = refusing
 
     def close(self) -> None:
         if self._sock.fileno() >= 0:
