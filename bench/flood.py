@@ -3,10 +3,12 @@
 Two :class:`~p2p_burgundy.net.peer.Peer` objects in one process play a whole 2-player game
 with random bots over real UDP on loopback, while another process (``tests/lan/flooder.py
 --entries --spoof``, a raw socket: needs root) sends the host forged ENTRY datagrams in the
-joiner's name that carry the joiner's source address, at 1000, 5000 and 20000 a second, and
-at 20000 a second behind a false seal (``--seal``: what passes the kernel's filter and costs
-a MAC check). A control condition floods, at 5000 a second, a socket nobody reads: it costs
-the game only the flooder's own use of the CPUs.
+joiner's name that carry the joiner's source address, at 1000, 5000 and 20000 a second; at
+20000 a second behind a false seal (``--seal``: a random label and MAC); and at 5000 and 20000
+a second behind a seal with the pair's real label (``--label``: what a forger who sees the
+pair's traffic can send; it passes the host's socket filter and costs a MAC check; on a tree
+without labels, a false seal). A control condition floods, at 5000 a second, a socket nobody
+reads: it costs the game only the flooder's own use of the CPUs.
 
 Each game runs in a fresh worker process, on this tree or on the tree of a git revision
 ``--against`` (one or more; each extracted with ``git archive`` and laid out as it
@@ -45,17 +47,22 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine import extract, quartiles
 
+if TYPE_CHECKING:  # the worker imports the package of the tree it measures, not this one
+    from p2p_burgundy.net.identity import Identity
+
 ROOT = Path(__file__).resolve().parent.parent
 FLOODER = ROOT / "tests" / "lan" / "flooder.py"
-CONDITIONS = (("none", 0, False), ("1000/s", 1000, False), ("5000/s", 5000, False),
-              ("20000/s", 20000, False), ("20000/s, false seal", 20000, True),
-              ("5000/s elsewhere", -5000, False))
-"""Each condition's label, flood rate, and whether the forged entries carry a false seal; a
-negative rate floods a socket nobody reads instead of the host (the control: what the
-flooder's own CPU use costs the game)."""
+CONDITIONS = (("none", 0, ""), ("1000/s", 1000, ""), ("5000/s", 5000, ""),
+              ("20000/s", 20000, ""), ("20000/s, false seal", 20000, "false"),
+              ("5000/s, pair's label", 5000, "label"), ("20000/s, pair's label", 20000, "label"),
+              ("5000/s elsewhere", -5000, ""))
+"""Each condition's name, flood rate, and the forged entries' seal (none, ``false``, or with
+the pair's ``label``); a negative rate floods a socket nobody reads instead of the host (the
+control: what the flooder's own CPU use costs the game)."""
 TICK = os.sysconf("SC_CLK_TCK")  # the unit of /proc's CPU times
 
 
@@ -90,7 +97,21 @@ def process_cpu(pid: int) -> float:
 
 # --- the worker: one game on one tree, its figures as a JSON line ----------------------------
 
-async def one_game(home: Path, rate: int, seal: bool, seed: int, nice: int
+def seal_options(seal: str, host_key: bytes, joiner: Identity, game_id: bytes) -> list[str]:
+    """The flooder's options for ``seal`` (see :data:`CONDITIONS`): the pair's label as
+    ``joiner`` and the host share it, where the tree's seals carry one."""
+    if not seal:
+        return []
+    try:
+        from p2p_burgundy.net.pairwise import label, pairwise_key
+    except ImportError:  # seals without labels: a false one costs the same MAC check
+        return ["--seal"]
+    if seal == "false":
+        return ["--seal"]
+    return ["--seal", "--label", label(pairwise_key(joiner, host_key, game_id)).hex()]
+
+
+async def one_game(home: Path, rate: int, seal: str, seed: int, nice: int
                    ) -> dict[str, float]:
     from tests.lan.inproc import close_all, open_table, play
 
@@ -110,7 +131,8 @@ async def one_game(home: Path, rate: int, seal: bool, seed: int, nice: int
     if rate:
         flood = await asyncio.create_subprocess_exec(
             "nice", "-n", str(nice), sys.executable, str(FLOODER), "--entries",
-            *(["--seal"] if seal else []), "--targets", f"{target[0]}:{target[1]}",
+            *seal_options(seal, host.identity.public_key, joiner.identity, session.game_id),
+            "--targets", f"{target[0]}:{target[1]}",
             "--spoof", f"{joiner.address[0]}:{joiner.address[1]}",
             "--game", session.game_id.hex(), "--keys", joiner.identity.public_key.hex(),
             "--rate", str(abs(rate)), "--seconds", "600", "--max", str(10**8),
@@ -149,7 +171,7 @@ async def one_game(home: Path, rate: int, seal: bool, seed: int, nice: int
         await close_all(peers)
 
 
-def work(tree: str, home: str, rate: int, seal: bool, seed: int, nice: int) -> None:
+def work(tree: str, home: str, rate: int, seal: str, seed: int, nice: int) -> None:
     """Play one game on the package found in ``tree`` and print its figures."""
     sys.path.insert(0, tree)
     import p2p_burgundy.net
@@ -162,11 +184,11 @@ def work(tree: str, home: str, rate: int, seal: bool, seed: int, nice: int) -> N
 
 # --- the parent: extracts the revisions, alternates the trees, reports ------------------------
 
-def run_worker(tree: Path, home: Path, rate: int, seal: bool, seed: int, nice: int
+def run_worker(tree: Path, home: Path, rate: int, seal: str, seed: int, nice: int
                ) -> dict[str, float]:
     done = subprocess.run(
         [sys.executable, __file__, "--work", str(tree), "--home", str(home), "--rate",
-         str(rate), *(["--seal"] if seal else []), "--seed", str(seed), "--nice", str(nice)],
+         str(rate), "--seal", seal, "--seed", str(seed), "--nice", str(nice)],
         cwd=tree, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         raise SystemExit(f"the worker on {tree} failed:\n{done.stderr}")
@@ -208,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", metavar="TREE", help=argparse.SUPPRESS)
     parser.add_argument("--home", help=argparse.SUPPRESS)
     parser.add_argument("--rate", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--seal", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--seal", default="", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.work:
@@ -219,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     if os.geteuid() != 0:
         print("bench/flood.py sends from another address: run it as root", file=sys.stderr)
         return 2
-    results: dict[tuple[str, int, bool], list[dict[str, float]]] = {}
+    results: dict[tuple[str, int, str], list[dict[str, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-flood-") as tmp:
         trees = [("this tree", ROOT)]
         for n, rev in enumerate(args.against or ["HEAD"]):
@@ -246,8 +268,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, _ in trees:
         print(f"{name}:")
         for label, rate, seal in CONDITIONS:
-            print(f"  {label:>19}: "
-                  f"{report(results[(name, rate, seal)], results[(name, 0, False)])}")
+            print(f"  {label:>21}: "
+                  f"{report(results[(name, rate, seal)], results[(name, 0, '')])}")
     return 0
 
 

@@ -11,12 +11,13 @@ is refused there, or queued with the players' datagrams, which are received firs
 everyone else's. Each queue holds :data:`MAX_QUEUE` datagrams; more are dropped, so a flood
 of strangers' datagrams never takes a player's place.
 
-On Linux the kernel drops the cheapest of them before we ever wake up: the node's seats that
-seal their datagrams to us (:attr:`Node.sealing <p2p_burgundy.net.node.Node.sealing>`) are
-given to :meth:`Transport.refuse_unsealed`, which attaches a classic BPF socket filter that
-drops a datagram from one of those addresses unless it starts like a sealed one (the rule
-``Node.arrival`` applies first, moved into the kernel). A forger who starts its datagrams with
-the seal's byte passes the filter and pays us the MAC check in ``Node.arrival``, as before.
+On Linux the kernel drops most forgeries before we ever wake up: the node's seats that seal
+their datagrams to us (:attr:`Node.sealing <p2p_burgundy.net.node.Node.sealing>`) are given
+to :meth:`Transport.refuse_unsealed`, which attaches a classic BPF socket filter that drops a
+datagram from one of those addresses unless it is sealed and carries the pair's label
+(net/pairwise.py): what ``Node.arrival`` would refuse first, or at its MAC check for want of
+the label, moved into the kernel. A forger who sees the pair's traffic can copy the label;
+its datagrams pass the filter and cost us the MAC check in ``Node.arrival``.
 
 A failed send (no route, a refused port, an address we may not send to) is counted, logged
 once per kind of error, and never stops the receiving: the protocol resends, so the game goes
@@ -33,7 +34,7 @@ import socket
 import struct
 import sys
 from collections import deque
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .admission import Arrival
@@ -51,43 +52,47 @@ RECEIVE_BUFFER = 4 << 20
 that outruns the receive loop then fills it, not the players' datagrams' place in it."""
 SO_ATTACH_FILTER, SO_MEMINFO = 26, 55  # Linux (asm-generic/socket.h): not in Python's socket
 _MEMINFO_DROPS = 8  # SK_MEMINFO_DROPS: the index of the drops in SO_MEMINFO's array
-MAX_REFUSED = 31
+MAX_REFUSED = 21
 """Addresses :meth:`Transport.refuse_unsealed` takes at most (a classic BPF jump reaches 255
-instructions ahead, 8 an address): a table has 3 other seats at most."""
+instructions ahead, 12 an address): a table has 3 other seats at most."""
 _SOURCE_ADDRESS = (-0x100000 + 12) & 0xFFFFFFFF  # SKF_NET_OFF + 12: the IP source address
 _UDP_HEADER = 8  # a UDP socket's filter sees the datagram from its UDP header on
 _BPF_LOAD_WORD, _BPF_LOAD_HALF, _BPF_LOAD_BYTE = 0x20, 0x28, 0x30  # BPF_LD|size|BPF_ABS
 _BPF_JUMP_EQUAL, _BPF_JUMP_GREATER, _BPF_RETURN = 0x15, 0x25, 0x06  # BPF_JMP|...|BPF_K, BPF_RET
 
 
-def unsealed_filter(sources: Collection[Address]) -> list[tuple[int, int, int, int]]:
+def unsealed_filter(labels: Mapping[Address, bytes]) -> list[tuple[int, int, int, int]]:
     """The classic BPF program (``(code, jump if true, jump if false, k)`` instructions) that
-    drops a UDP datagram from one of ``sources`` (IPv4 addresses) unless it is longer than a
-    seal and starts with its byte (:func:`~p2p_burgundy.net.pairwise.is_sealed`), and keeps
-    every other datagram whole.
+    drops a UDP datagram from one of the IPv4 addresses of ``labels`` unless it is sealed
+    (:func:`~p2p_burgundy.net.pairwise.is_sealed`) and carries that address's label
+    (:data:`~p2p_burgundy.net.pairwise.LABEL_SIZE` bytes), and keeps every other datagram.
 
-    >>> [code for code, *_ in unsealed_filter([])]
+    >>> [code for code, *_ in unsealed_filter({})]
     [6, 6]
-    >>> len(unsealed_filter([("127.0.0.1", 4000), ("10.0.0.2", 4001)]))
-    18
+    >>> len(unsealed_filter({("127.0.0.1", 4000): bytes(8), ("10.0.0.2", 4001): bytes(8)}))
+    26
     """
-    if len(sources) > MAX_REFUSED:
+    if len(labels) > MAX_REFUSED:
         raise ValueError(f"a socket filter takes {MAX_REFUSED} addresses at most")
     program = []
-    blocks = sorted(sources)
-    keep, drop = 8 * len(blocks), 8 * len(blocks) + 1  # the two returns, after the blocks
-    for n, (host, port) in enumerate(blocks):
-        at = 8 * n  # each block: is it this address? then is it sealed?
-        ip = int.from_bytes(socket.inet_aton(host), "big")
+    blocks = sorted(labels.items())
+    keep, drop = 12 * len(blocks), 12 * len(blocks) + 1  # the two returns, after the blocks
+    for n, ((host, port), label) in enumerate(blocks):
+        at = 12 * n  # each block: is it this address? then is it sealed, with its label?
+        first, second = struct.unpack("!II", label)
         program += [
             (_BPF_LOAD_WORD, 0, 0, _SOURCE_ADDRESS),
-            (_BPF_JUMP_EQUAL, 0, 6, ip),  # another: the next block
-            (_BPF_LOAD_HALF, 0, 0, 0),  # the source port
-            (_BPF_JUMP_EQUAL, 0, 4, port),
+            (_BPF_JUMP_EQUAL, 0, 10, int.from_bytes(socket.inet_aton(host), "big")),
+            (_BPF_LOAD_HALF, 0, 0, 0),  # the source port (another address: the next block)
+            (_BPF_JUMP_EQUAL, 0, 8, port),
             (_BPF_LOAD_HALF, 0, 0, 4),  # the UDP length: its header and the datagram
             (_BPF_JUMP_GREATER, 0, drop - (at + 6), _UDP_HEADER + SEAL_SIZE),
             (_BPF_LOAD_BYTE, 0, 0, _UDP_HEADER),  # the datagram's first byte
-            (_BPF_JUMP_EQUAL, keep - (at + 8), drop - (at + 8), SEALED),
+            (_BPF_JUMP_EQUAL, 0, drop - (at + 8), SEALED),
+            (_BPF_LOAD_WORD, 0, 0, _UDP_HEADER + 1),  # the label, in two words
+            (_BPF_JUMP_EQUAL, 0, drop - (at + 10), first),
+            (_BPF_LOAD_WORD, 0, 0, _UDP_HEADER + 5),
+            (_BPF_JUMP_EQUAL, keep - (at + 12), drop - (at + 12), second),
         ]
     return [*program, (_BPF_RETURN, 0, 0, 0xFFFFFFFF), (_BPF_RETURN, 0, 0, 0)]
 
@@ -116,8 +121,9 @@ class Transport:
         self.dropped_full = 0  # datagrams dropped because their queue was full
         self.stats = Stats()
         self._reported: set[int] = set()  # errno of every send error already logged
-        self.refusing: frozenset[Address] = frozenset()
-        """The addresses whose unsealed datagrams the kernel drops (:meth:`refuse_unsealed`)."""
+        self.refusing: dict[Address, bytes] = {}
+        """The addresses whose datagrams the kernel drops unless sealed with their label
+        (:meth:`refuse_unsealed`)."""
         self._can_filter = sys.platform == "linux"  # until the kernel refuses a filter
         self._loop.add_reader(sock.fileno(), self._read_ready)
 
@@ -172,17 +178,17 @@ class Transport:
         except OSError as exc:
             self._send_failed(exc)
 
-    def refuse_unsealed(self, sources: Collection[Address]) -> None:
-        """Have the kernel drop every datagram from ``sources`` that is not sealed (and keep
-        everyone else's), replacing the previous such list: a flood of them then never wakes
-        us. Linux only (elsewhere, and if the system refuses the filter, which is logged, the
-        node's arrival check refuses them as they are read, as it does anyway)."""
-        refusing = frozenset(sources)
-        if refusing == self.refusing or not self._can_filter:
+    def refuse_unsealed(self, labels: Mapping[Address, bytes]) -> None:
+        """Have the kernel drop every datagram from an address of ``labels`` that is not
+        sealed with that address's label (and keep everyone else's), replacing the previous
+        such list: a flood of them then never wakes us. Linux only (elsewhere, and if the
+        system refuses the filter, which is logged, the node's arrival check refuses them as
+        they are read, as it does anyway, at the cost of a MAC check at most)."""
+        if labels == self.refusing or not self._can_filter:
             return
         try:
             program = b"".join(struct.pack("HBBI", *instruction)
-                               for instruction in unsealed_filter(refusing))
+                               for instruction in unsealed_filter(labels))
             buffer = ctypes.create_string_buffer(program, len(program))
             # struct sock_fprog: the number of instructions, a pointer to them
             self._sock.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, struct.pack(
@@ -192,7 +198,7 @@ class Transport:
             log.warning("no socket filter (%s): forged datagrams are refused as they are "
                         "read instead", exc.strerror or exc)
             return
-        self.refusing = refusing
+        self.refusing = dict(labels)
 
     def close(self) -> None:
         if self._sock.fileno() >= 0:

@@ -9,8 +9,7 @@ It sends from ``--sockets`` source ports in turn, mixing: random bytes; bytes th
 transport's shape check but are not msgpack; ENTRY messages for the right game by a seated key
 with a forged signature (they reach the signature check); HEADS that claim more entries (each
 costs a WANT reply); HELLOs with fresh keys (each costs the host a signature); unknown tags;
-forged entries behind a false seal (they pass a socket filter for unsealed datagrams and
-cost a MAC check).
+forged entries behind a false seal.
 It stops after ``--seconds`` or ``--max`` datagrams, whichever comes first (or on SIGTERM),
 and prints how many it sent. Only the given targets (loopback in the tests) are ever sent anything.
 
@@ -19,8 +18,10 @@ spend its budgets): it is written as a whole IP packet on a raw socket, which ne
 ``--entries`` every datagram is a forged ENTRY in the name of a key of ``--keys``, taken in
 turn from :data:`POOL` made beforehand, with their IP headers: sending is then all the
 flooder does, so it reaches high rates on little CPU (a benchmark measures the target's cost,
-not the flooder's). ``--seal`` puts a false seal in front of each (the seal's first byte and
-16 random bytes, net/pairwise.py): what a forger who knows the format sends.
+not the flooder's). ``--seal`` puts a false seal in front of each (the seal's first byte, a
+random label and MAC, net/pairwise.py): what a forger who knows the format sends;
+``--label HEX`` gives them the pair's real label instead, as a forger who sees the pair's
+traffic could (they pass the receiver's socket filter, and fail its MAC check).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from collections.abc import Callable
 
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.messages import Tag
-from p2p_burgundy.net.pairwise import MAC_SIZE, SEALED
+from p2p_burgundy.net.pairwise import LABEL_SIZE, MAC_SIZE, SEALED
 
 POOL = 512  # distinct forged entries that --entries sends in turn
 
@@ -49,9 +50,11 @@ def forged_entry(rng: random.Random, game_id: bytes, key: bytes) -> bytes:
     return wire.encode_message(Tag.ENTRY, [wire.encode([body, rng.randbytes(64)])])
 
 
-def falsely_sealed(rng: random.Random, message: bytes) -> bytes:
-    """``message`` behind a seal's first byte and a random MAC (it fails any key's check)."""
-    return bytes([SEALED]) + rng.randbytes(MAC_SIZE) + message
+def falsely_sealed(rng: random.Random, message: bytes, label: bytes | None = None) -> bytes:
+    """``message`` behind a seal's first byte, ``label`` (default: a random one) and a
+    random MAC (it fails any key's check)."""
+    label = rng.randbytes(LABEL_SIZE) if label is None else label
+    return bytes([SEALED]) + label + rng.randbytes(MAC_SIZE) + message
 
 
 def datagram(rng: random.Random, game_id: bytes, keys: list[bytes], seats: int) -> bytes:
@@ -118,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--entries", action="store_true", help="forged entries only")
     parser.add_argument("--seal", action="store_true",
                         help="with --entries: each behind a false seal")
+    parser.add_argument("--label", help="HEX: with --seal, the pair's label in each seal")
     args = parser.parse_args(argv)
     targets = [(h, int(p)) for h, _, p in (t.rpartition(":") for t in args.targets.split(","))]
     game_id = bytes.fromhex(args.game)
@@ -134,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         sockets.append(s)
     entries = [forged_entry(rng, game_id, rng.choice(keys)) for _ in range(POOL)]
     if args.seal:
-        entries = [falsely_sealed(rng, entry) for entry in entries]
+        label = bytes.fromhex(args.label) if args.label else None
+        entries = [falsely_sealed(rng, entry, label) for entry in entries]
     pool = [prepared(sockets[i % len(sockets)], entries[i], targets[i % len(targets)])
             for i in range(POOL if args.entries else 0)]
     stop: list[int] = []

@@ -1,8 +1,9 @@
 """The kernel drops what a sealing seat cannot have sent (net/transport.py's socket filter).
 
-Once a seat seals its datagrams to us, an unsealed datagram with its address is a forgery:
-the transport has the kernel drop it (a classic BPF filter), so a flood of them never wakes
-our process. Real sockets on loopback; the flood with a player's address needs root.
+Once a seat seals its datagrams to us, a datagram with its address that is not sealed with
+the pair's label (net/pairwise.py) is a forgery: the transport has the kernel drop it (a
+classic BPF filter), so a flood of them never wakes our process. Real sockets on loopback;
+the flood with a player's address needs root.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy.net.admission import Arrival
+from p2p_burgundy.net.pairwise import LABEL_SIZE, SEAL_SIZE
 from p2p_burgundy.net.transport import Transport
 
 from .inproc import LOOPBACK, close_all, open_table, play
@@ -24,8 +26,11 @@ from .test_flood import FLOODER
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="a Linux socket filter")
 
-SENT = [b"", b"x", b"\x93\x03\x01", b"\xc1" * 17, b"\xc1" + bytes(17), b"\xc1" * 300]
-"""Empty, unsealed, too short to be sealed (17 bytes), sealed (18 and 300 bytes)."""
+LABEL = b"\xc1" * LABEL_SIZE  # the seat's
+SENT = [b"", b"x", b"\x93\x03\x01", b"\xc1" * SEAL_SIZE, b"\xc1" + bytes(SEAL_SIZE),
+        b"\xc1" * (SEAL_SIZE + 1), b"\xc1" + LABEL + bytes(300)]
+"""Empty, unsealed, too short to be sealed, sealed with another label, sealed with the seat's
+label (the shortest, and a longer one)."""
 
 
 def test_the_kernel_drops_unsealed_datagrams_from_the_refused_addresses_only() -> None:
@@ -40,13 +45,14 @@ def test_the_kernel_drops_unsealed_datagrams_from_the_refused_addresses_only() -
             transport.arrival = lambda data, source: (
                 read.append((data, senders[source])), Arrival.REFUSE)[1]
             # The seat's address, and one on another host with the seat's port.
-            transport.refuse_unsealed([seat.getsockname(), ("10.9.9.9", seat.getsockname()[1])])
+            transport.refuse_unsealed({seat.getsockname(): LABEL,
+                                       ("10.9.9.9", seat.getsockname()[1]): LABEL})
             for data in SENT:
                 seat.sendto(data, transport.address)
                 stranger.sendto(data, transport.address)
             await asyncio.sleep(0.2)
             drops = transport.kernel_drops
-            transport.refuse_unsealed([])  # taken back: the seat's unsealed arrive again
+            transport.refuse_unsealed({})  # taken back: the seat's unsealed arrive again
             seat.sendto(b"y", transport.address)
             await asyncio.sleep(0.2)
             return read, drops, [data for data, sender in read[len(SENT) + 2:]]
@@ -56,17 +62,17 @@ def test_the_kernel_drops_unsealed_datagrams_from_the_refused_addresses_only() -
             transport.close()
 
     read, drops, after = asyncio.run(run())
-    sealed = [b"\xc1" + bytes(17), b"\xc1" * 300]
-    assert [data for data, sender in read if sender == 0] == [*sealed, b"y"]
+    assert [data for data, sender in read if sender == 0] == [*SENT[-2:], b"y"]
     assert [data for data, sender in read if sender == 1] == SENT
-    assert drops == 4
+    assert drops == len(SENT) - 2
     assert after == [b"y"]
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(os.geteuid() != 0, reason="sending from another address needs root")
-def test_a_flood_of_unsealed_entries_from_a_sealing_seats_address_never_reaches_the_peer(
-        tmp_path: Path) -> None:
+@pytest.mark.parametrize("seal", [[], ["--seal"]], ids=["unsealed", "false seal"])
+def test_forged_entries_with_a_seats_address_and_without_its_label_never_reach_the_peer(
+        tmp_path: Path, seal: list[str]) -> None:
     result: dict[str, object] = {}
 
     async def run() -> None:
@@ -78,11 +84,11 @@ def test_a_flood_of_unsealed_entries_from_a_sealing_seats_address_never_reaches_
         deadline = loop.time() + 5.0
         while not host.transport.refusing and loop.time() < deadline:
             await asyncio.sleep(0.05)  # until the joiner's first sealed datagram
-        result["refusing"] = host.transport.refusing == {joiner.address}
+        result["refusing"] = list(host.transport.refusing) == [joiner.address]
         stats = host.node.admission.stats
         read, drops = stats.unsealed, host.transport.kernel_drops
         flood = await asyncio.create_subprocess_exec(
-            sys.executable, str(FLOODER), "--entries",
+            sys.executable, str(FLOODER), "--entries", *seal,
             "--targets", f"{host.address[0]}:{host.address[1]}",
             "--spoof", f"{joiner.address[0]}:{joiner.address[1]}",
             "--game", session.game_id.hex(), "--keys", joiner.identity.public_key.hex(),
