@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from .admission import Arrival
 from .pairwise import SEAL_SIZE, SEALED
+from .wire import MAX_DATAGRAM
 
 Address = tuple[str, int]
 log = logging.getLogger(__name__)
@@ -46,54 +47,67 @@ MAX_QUEUE = 256  # datagrams waiting for the node in each queue; more are droppe
 READ_BATCH = 512
 """Datagrams read in one wake-up at most, so that a flood cannot keep the event loop (the
 players' timers and sends) waiting on its reading for long: a millisecond or two of refusals."""
-READ_SIZE = 65536  # any UDP datagram whole: the node's shape check drops the oversized
+READ_SIZE = MAX_DATAGRAM + 1
+"""Bytes read of a datagram: a longer one than any valid comes cut to this, still too long for
+the node's shape check, and no read needs a 64 KiB buffer."""
 RECEIVE_BUFFER = 4 << 20
 """Bytes the kernel may hold for our socket (its default is about 200 KB): a flood's burst
 that outruns the receive loop then fills it, not the players' datagrams' place in it."""
 SO_ATTACH_FILTER, SO_MEMINFO = 26, 55  # Linux (asm-generic/socket.h): not in Python's socket
 _MEMINFO_DROPS = 8  # SK_MEMINFO_DROPS: the index of the drops in SO_MEMINFO's array
-MAX_REFUSED = 21
+MAX_REFUSED = 20
 """Addresses :meth:`Transport.refuse_unsealed` takes at most (a classic BPF jump reaches 255
-instructions ahead, 12 an address): a table has 3 other seats at most."""
+instructions ahead, 13 an address): a table has 3 other seats at most."""
 _SOURCE_ADDRESS = (-0x100000 + 12) & 0xFFFFFFFF  # SKF_NET_OFF + 12: the IP source address
 _UDP_HEADER = 8  # a UDP socket's filter sees the datagram from its UDP header on
 _BPF_LOAD_WORD, _BPF_LOAD_HALF, _BPF_LOAD_BYTE = 0x20, 0x28, 0x30  # BPF_LD|size|BPF_ABS
 _BPF_JUMP_EQUAL, _BPF_JUMP_GREATER, _BPF_RETURN = 0x15, 0x25, 0x06  # BPF_JMP|...|BPF_K, BPF_RET
+_NEXT, _KEEP, _DROP = -1, -2, -3  # where a block's jumps go, until they become offsets
 
 
 def unsealed_filter(labels: Mapping[Address, bytes]) -> list[tuple[int, int, int, int]]:
     """The classic BPF program (``(code, jump if true, jump if false, k)`` instructions) that
     drops a UDP datagram from one of the IPv4 addresses of ``labels`` unless it is sealed
-    (:func:`~p2p_burgundy.net.pairwise.is_sealed`) and carries that address's label
-    (:data:`~p2p_burgundy.net.pairwise.LABEL_SIZE` bytes), and keeps every other datagram.
+    (:func:`~p2p_burgundy.net.pairwise.is_sealed`), no longer than any datagram
+    (:data:`~p2p_burgundy.net.wire.MAX_DATAGRAM`) and carries that address's label, and keeps
+    every other datagram.
 
     >>> [code for code, *_ in unsealed_filter({})]
     [6, 6]
     >>> len(unsealed_filter({("127.0.0.1", 4000): bytes(8), ("10.0.0.2", 4001): bytes(8)}))
-    26
+    28
     """
     if len(labels) > MAX_REFUSED:
         raise ValueError(f"a socket filter takes {MAX_REFUSED} addresses at most")
-    program = []
-    blocks = sorted(labels.items())
-    keep, drop = 12 * len(blocks), 12 * len(blocks) + 1  # the two returns, after the blocks
-    for n, ((host, port), label) in enumerate(blocks):
-        at = 12 * n  # each block: is it this address? then is it sealed, with its label?
+    block: list[tuple[int, int, int, int]] = []
+    for (host, port), label in sorted(labels.items()):
         first, second = struct.unpack("!II", label)
-        program += [
+        block += [
             (_BPF_LOAD_WORD, 0, 0, _SOURCE_ADDRESS),
-            (_BPF_JUMP_EQUAL, 0, 10, int.from_bytes(socket.inet_aton(host), "big")),
-            (_BPF_LOAD_HALF, 0, 0, 0),  # the source port (another address: the next block)
-            (_BPF_JUMP_EQUAL, 0, 8, port),
+            (_BPF_JUMP_EQUAL, 0, _NEXT, int.from_bytes(socket.inet_aton(host), "big")),
+            (_BPF_LOAD_HALF, 0, 0, 0),  # the source port
+            (_BPF_JUMP_EQUAL, 0, _NEXT, port),
             (_BPF_LOAD_HALF, 0, 0, 4),  # the UDP length: its header and the datagram
-            (_BPF_JUMP_GREATER, 0, drop - (at + 6), _UDP_HEADER + SEAL_SIZE),
+            (_BPF_JUMP_GREATER, 0, _DROP, _UDP_HEADER + SEAL_SIZE),
+            (_BPF_JUMP_GREATER, _DROP, 0, _UDP_HEADER + MAX_DATAGRAM),
             (_BPF_LOAD_BYTE, 0, 0, _UDP_HEADER),  # the datagram's first byte
-            (_BPF_JUMP_EQUAL, 0, drop - (at + 8), SEALED),
+            (_BPF_JUMP_EQUAL, 0, _DROP, SEALED),
             (_BPF_LOAD_WORD, 0, 0, _UDP_HEADER + 1),  # the label, in two words
-            (_BPF_JUMP_EQUAL, 0, drop - (at + 10), first),
+            (_BPF_JUMP_EQUAL, 0, _DROP, first),
             (_BPF_LOAD_WORD, 0, 0, _UDP_HEADER + 5),
-            (_BPF_JUMP_EQUAL, keep - (at + 12), drop - (at + 12), second),
+            (_BPF_JUMP_EQUAL, _KEEP, _DROP, second),
         ]
+    keep = len(block)
+    size = keep // len(labels) if labels else 0  # instructions a block
+    targets = {_KEEP: keep, _DROP: keep + 1}
+
+    def offset(at: int, to: int) -> int:  # a jump's offset from instruction ``at``
+        if to >= 0:
+            return to
+        return (at // size + 1) * size - at - 1 if to == _NEXT else targets[to] - at - 1
+
+    program = [(code, offset(at, true), offset(at, false), k)
+               for at, (code, true, false, k) in enumerate(block)]
     return [*program, (_BPF_RETURN, 0, 0, 0xFFFFFFFF), (_BPF_RETURN, 0, 0, 0)]
 
 
@@ -208,6 +222,7 @@ class Transport:
     def _read_ready(self) -> None:
         """The socket is readable: read every datagram waiting, up to :data:`READ_BATCH`."""
         recvfrom, arrival = self._sock.recvfrom, self.arrival
+        refuse, first = Arrival.REFUSE, Arrival.FIRST
         read = 0
         while read < READ_BATCH:
             try:
@@ -219,9 +234,9 @@ class Transport:
                 continue
             read += 1
             verdict = arrival(data, source)
-            if verdict is Arrival.REFUSE:
+            if verdict is refuse:
                 continue
-            queue = self._first if verdict is Arrival.FIRST else self._rest
+            queue = self._first if verdict is first else self._rest
             if len(queue) >= MAX_QUEUE:
                 self.dropped_full += 1
                 continue
