@@ -8,7 +8,8 @@ joiner's name that carry the joiner's source address, at 1000, 5000 and 20000 a 
 a second behind a seal with the pair's real label (``--label``: what a forger who sees the
 pair's traffic can send; it passes the host's socket filter and costs a MAC check; on a tree
 without labels, a false seal). A control condition floods, at 5000 a second, a socket nobody
-reads: it costs the game only the flooder's own use of the CPUs.
+reads, and so does one at 20000 a second: they cost the game only the flooder's own use of
+the CPUs.
 
 Each game runs in a fresh worker process, on this tree or on the tree of a git revision
 ``--against`` (one or more; each extracted with ``git archive`` and laid out as it
@@ -59,7 +60,7 @@ FLOODER = ROOT / "tests" / "lan" / "flooder.py"
 CONDITIONS = (("none", 0, ""), ("1000/s", 1000, ""), ("5000/s", 5000, ""),
               ("20000/s", 20000, ""), ("20000/s, false seal", 20000, "false"),
               ("5000/s, pair's label", 5000, "label"), ("20000/s, pair's label", 20000, "label"),
-              ("5000/s elsewhere", -5000, ""))
+              ("5000/s elsewhere", -5000, ""), ("20000/s elsewhere", -20000, ""))
 """Each condition's name, flood rate, and the forged entries' seal (none, ``false``, or with
 the pair's ``label``); a negative rate floods a socket nobody reads instead of the host (the
 control: what the flooder's own CPU use costs the game)."""
