@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from p2p_burgundy.cli.loopback import LOOPBACK, close_all, open_table, play
 from p2p_burgundy.net.admission import Arrival
 from p2p_burgundy.net.pairwise import LABEL_SIZE, SEAL_SIZE
 from p2p_burgundy.net.transport import READ_SIZE, Transport
 from p2p_burgundy.net.wire import MAX_DATAGRAM
 
-from .inproc import LOOPBACK, close_all, open_table, play
 from .test_flood import FLOODER
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="a Linux socket filter")
