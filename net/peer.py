@@ -360,6 +360,9 @@ class Peer:
         publish the session's snapshot."""
         now = self._loop.time()
         datagrams = self.node.flush(self._save, now)
+        # The kernel drops what the node's arrival check would refuse first (a forger
+        # sending as a sealing seat), so a flood of it never wakes us: net/transport.py.
+        self.transport.refuse_unsealed(self.node.sealing)
         while (event := self.node.next_event()) is not None:
             self._record(event)
         self._publish(now)
