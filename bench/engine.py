@@ -77,6 +77,30 @@ DETAIL_LEAST = 20  # calls of a kind in the sample for its own figure
 
 # --- the worker: runs inside a process that imported one revision's engine -------------------
 
+def random_game(e: Any, config: Any, rng: random.Random,
+                on_decision: Callable[[Any, Any, random.Random], None] | None = None,
+                on_chance: Callable[[tuple[Any, bytes]], None] | None = None) -> Any:
+    """One whole game of ``config`` with the engine ``e`` (the ``p2p_burgundy`` module), every
+    choice uniformly random among the legal actions and every chance event's entropy from
+    ``rng``; its final state. ``on_decision`` and ``on_chance`` see each decision and event."""
+    apply, legal_actions, resolve_chance = e.apply, e.legal_actions, e.resolve_chance
+    state = e.new_game(config)
+    while True:
+        if state.chance is not None:
+            entropy = rng.randbytes(32)
+            if on_chance is not None:
+                on_chance((state, entropy))
+            state = resolve_chance(state, entropy)
+        elif state.is_over:
+            return state
+        else:
+            actions = legal_actions(state)
+            action = actions[rng.randrange(len(actions))]
+            if on_decision is not None:
+                on_decision(state, action, rng)
+            state = apply(state, action)
+
+
 class Worker:
     """Times batches of work with the engine ``engine`` (the ``p2p_burgundy`` module)."""
 
@@ -124,30 +148,15 @@ class Worker:
     def play(self, players: int, rng: random.Random,
              on_decision: Callable[[Any, Any, random.Random], None] | None = None,
              on_chance: Callable[[tuple[Any, bytes]], None] | None = None) -> Any:
-        """One whole game with uniformly random choices."""
+        """One whole game of this worker's kind with uniformly random choices."""
         e = self.e
-        apply, legal_actions, resolve_chance = e.apply, e.legal_actions, e.resolve_chance
         if self.game == "modules":
             config = e.GameConfig(players, e.Edition.E2019, modules=tuple(e.Module))
         elif self.game == "solo":
             config = e.GameConfig(1, e.Edition.E2019)
         else:
             config = e.GameConfig(players=players)
-        state = e.new_game(config)
-        while True:
-            if state.chance is not None:
-                entropy = rng.randbytes(32)
-                if on_chance is not None:
-                    on_chance((state, entropy))
-                state = resolve_chance(state, entropy)
-            elif state.is_over:
-                return state
-            else:
-                actions = legal_actions(state)
-                action = actions[rng.randrange(len(actions))]
-                if on_decision is not None:
-                    on_decision(state, action, rng)
-                state = apply(state, action)
+        return random_game(e, config, rng, on_decision, on_chance)
 
     def run(self, round_: int, games: int, detail: bool) -> dict[str, float]:
         """Seconds per unit of each figure for round ``round_`` (and, with ``detail``, of each
@@ -257,9 +266,15 @@ def build_env(compiled: bool) -> dict[str, str]:
 
 
 def check_compiled() -> None:
-    """Exit with a clear message when this tree has no compiled build."""
-    if not list((ROOT / "p2p_burgundy").glob("compiled__mypyc.*")):
+    """Exit with a clear message when this tree has no compiled build, or one older than its
+    source (which the package would leave aside: pure Python on both sides)."""
+    from p2p_burgundy import build_record
+
+    if not list((ROOT / "p2p_burgundy").glob(build_record.LIBRARY)):
         raise SystemExit("no compiled build in this tree: run tools/build_compiled.py first")
+    stale = build_record.stale_build(ROOT / "p2p_burgundy")
+    if stale is not None:
+        raise SystemExit(f"the compiled build is stale ({stale}): run tools/build_compiled.py")
 
 
 class _Process:

@@ -35,15 +35,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from p2p_burgundy import GameConfig
-from p2p_burgundy.cli.lan import play_headless, wait_for_session
-from p2p_burgundy.cli.strategies import make
+from p2p_burgundy.cli.loopback import LOOPBACK, close_all, open_table, play
 from p2p_burgundy.net.discovery import Announcer, Browser, TableInfo, instance_name
 from p2p_burgundy.net.events import TurnApplied
 from p2p_burgundy.net.identity import Identity, fingerprint
-from p2p_burgundy.net.peer import Peer
-
-LOOPBACK = "127.0.0.1"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -111,11 +106,7 @@ def bench_discovery(rounds: int) -> dict[str, list[float]]:
 
 async def game_in_process(home: Path, seed: int) -> tuple[list[float], float]:
     """One 4-player game between 4 in-process peers; (turn propagation times, game time)."""
-    peers = []
-    for i in range(4):
-        peer = await Peer.open(Identity.from_private_bytes(os.urandom(32)), home / f"p{i}",
-                               host=LOOPBACK, announce=False)
-        peers.append(peer)
+    peers, _ = await open_table(home, 4)
     submitted: dict[int, float] = {}
     applied: dict[int, list[float]] = {}
 
@@ -136,19 +127,11 @@ async def game_in_process(home: Path, seed: int) -> tuple[list[float], float]:
         peer.submit_turn = submit  # type: ignore[method-assign]
         peer._record = record  # type: ignore[method-assign]
     try:
-        host = peers[0]
-        await host.host(GameConfig(players=4), "p0", "red")
-        for i, peer in enumerate(peers[1:], 1):
-            lobby = await peer.join(host.address, f"p{i}", "blue")
-            await peer.set_me(f"p{i}", lobby.colour, ready=True)
-        await asyncio.gather(*(wait_for_session(p, 30) for p in peers))
         started = time.perf_counter()
-        await asyncio.gather(*(play_headless(p, make("random", seed * 10 + i), 300)
-                               for i, p in enumerate(peers)))
+        await play(peers, timeout=300, seed=seed)
         game_time = time.perf_counter() - started
     finally:
-        for peer in peers:
-            await peer.close()
+        await close_all(peers)
     # Each turn is applied by its author first (inside submit_turn), then by the 3 others.
     times = [max(applied[t]) - submitted[t] for t in submitted if len(applied.get(t, ())) == 4]
     return times, game_time

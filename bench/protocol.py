@@ -4,7 +4,7 @@ Reports, on one core:
 
 - log entries signed per second (``sign_entry`` of a typical 6-action TURN) and verified per
   second (``parse_entry``: strict decoding and the Ed25519 check);
-- the cost of one turn in the in-process harness with 4 peers (``tests/net/harness.py``):
+- the cost of one turn on the in-memory table with 4 peers (``net/inmemory.py``):
   from ``submit_turn`` (signing) until every peer's engine has applied it, delivery included
   (each datagram decoded, the entry verified and the turn replayed by each peer). The bot's
   choice of the turn is made before the clock starts. Turns that end a round also carry the
@@ -31,17 +31,14 @@ import platform
 import statistics
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from p2p_burgundy import UseDie
 from p2p_burgundy.actions import END_TURN, PlaceTile, SellGoods, TakeTile
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.identity import Identity, verify
+from p2p_burgundy.net.inmemory import Table, random_turn
 from p2p_burgundy.net.log import Kind, parse_entry, sign_entry
 from p2p_burgundy.net.snapshot import Snapshots
-from tests.net.harness import Table, random_turn
 
 TURN = [UseDie(0), TakeTile(3, 1), UseDie(1), PlaceTile(0, 17), SellGoods(4), END_TURN]
 

@@ -1,8 +1,8 @@
 """Big-screen benchmark (not a test): how fast a turn reaches the page with 1 and with 50
 viewers, and what a view costs to build.
 
-4-player games are played turn by turn with the sans-I/O sessions the chaos tests use
-(``tests/net/harness.py``), and the snapshot after each turn is kept. A
+4-player games are played turn by turn with the sans-I/O sessions of the in-memory table
+(``net/inmemory.py``), and the snapshot after each turn is kept. A
 :class:`~p2p_burgundy.cli.web.server.WebServer` serves a
 :class:`~p2p_burgundy.cli.web.feed.LiveFeed` on loopback, and viewers hold its event stream
 open (aiohttp clients in a second process, as browsers would be elsewhere). For each turn
@@ -31,17 +31,14 @@ import statistics
 import sys
 import time
 from multiprocessing.connection import Connection
-from pathlib import Path
 
 import aiohttp
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.net.harness
 
 from p2p_burgundy.cli.web.feed import LiveFeed, encode
 from p2p_burgundy.cli.web.server import WebServer
 from p2p_burgundy.cli.web.view import snapshot_view
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.net.snapshot import Snapshot, Snapshots
-from tests.net.harness import Table
 
 
 def percentile(values: list[float], q: float) -> float:

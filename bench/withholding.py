@@ -1,7 +1,7 @@
 """Does withholding a reveal pay? An adversary on the real session code (docs/protocol.md,
 "What a player can trust").
 
-Two players play mcts on in-process sessions (``tests.net.harness.Table``). Seat 0 is the
+Two players play mcts on in-process sessions (``p2p_burgundy.net.inmemory.Table``). Seat 0 is the
 adversary: at each chance event it waits for seat 1's reveal, computes the roll with its own
 reveal and the roll without it (what the others draw once they hand it over), values both
 with the mcts value (``LearnedValue``: its predicted score minus the opponent's), and
@@ -21,10 +21,6 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from p2p_burgundy import draw_chance
 from p2p_burgundy.cli.lan import compose_turn
@@ -33,9 +29,9 @@ from p2p_burgundy.cli.strategies.value import LearnedValue
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.beacon import event_entropy
 from p2p_burgundy.net.contents import Reveal
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.net.log import decode_entry
 from p2p_burgundy.net.messages import Tag
-from tests.net.harness import Table
 
 ADVERSARY, HONEST = 0, 1
 LAST_EVENT = 30  # the last round's dice in a standard game

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TextIO
 
 from p2p_burgundy import ConfigError, Edition, GameConfig, Module, Setup
-from p2p_burgundy.config import TimeControl, parse_modules
+from p2p_burgundy.config import parse_modules
 from p2p_burgundy.errors import EstateDataError
 from p2p_burgundy.estate import (
     CUSTOM,
@@ -60,6 +60,7 @@ from p2p_burgundy.estate import (
     parse_team_board,
     post_spaces,
 )
+from p2p_burgundy.net.tablerules import DEFAULT_RULES, TableRules
 from p2p_burgundy.tiles import COLOUR_LETTERS, Colour
 
 from .files import read_json
@@ -129,11 +130,10 @@ def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
 
 def table_config(players: int, edition: Edition | None, estate: str | None,
                  setup: Setup | None, modules: tuple[Module, ...] = (),
-                 board: Estate | None = None, hints: bool = False,
-                 clock: TimeControl | None = None, teams: bool = False) -> GameConfig:
+                 board: Estate | None = None, teams: bool = False) -> GameConfig:
     """The config of a table where everyone plays ``estate`` (default 1) or a ``board`` of
-    one's own, or with an experts' ``setup``, with the expansion ``modules``, ``hints``
-    from a bot allowed or not, and a game ``clock`` or none; with ``teams``, the team game
+    one's own, or with an experts' ``setup``, with the expansion ``modules``; with
+    ``teams``, the team game
     (:data:`TEAMS`) on ``board`` or the provisional team board. No ``edition``: 2019 with
     modules, the team game or the solo game, else 2011. ConfigError (a ValueError) if the
     combination cannot be played."""
@@ -145,20 +145,17 @@ def table_config(players: int, edition: Edition | None, estate: str | None,
             raise ConfigError("argument --teams: the team game is played on a team board: "
                               "no --estate or --setup (a team board file: --estate-file)")
         if board is None:
-            return GameConfig(players=players, edition=edition, modules=modules,
-                              hints=hints, clock=clock, teams=TEAMS)
+            return GameConfig(players=players, edition=edition, modules=modules, teams=TEAMS)
         return GameConfig(players=players, edition=edition, estates=(board.id,) * players,
-                          modules=modules, custom=(board,), hints=hints, clock=clock,
-                          teams=TEAMS)
+                          modules=modules, custom=(board,), teams=TEAMS)
     if setup is not None and setup is not Setup.STANDARD:
-        return GameConfig(players=players, edition=edition, setup=setup, modules=modules,
-                          hints=hints, clock=clock)
+        return GameConfig(players=players, edition=edition, setup=setup, modules=modules)
     if board is not None:
         return GameConfig(players=players, edition=edition, estates=(board.id,) * players,
-                          modules=modules, custom=(board,), hints=hints, clock=clock)
+                          modules=modules, custom=(board,))
     ident = "1" if estate is None else estate_in_box(edition, estate)
     return GameConfig(players=players, edition=edition, estates=(ident,) * players,
-                      modules=modules, hints=hints, clock=clock)
+                      modules=modules)
 
 
 _BORDER_NUMBERS = frozenset(b.number("2019") for b in all_estates().values() if b.border_posts)
@@ -180,16 +177,18 @@ def estate_in_box(edition: Edition, number: str) -> str:
         raise ConfigError(f"argument --estate: {exc}") from None
 
 
-def table_extras(config: GameConfig) -> str:
-    """What a table plays beyond the base game on estate 1, in one line ("" if nothing).
+def table_extras(config: GameConfig, rules: TableRules = DEFAULT_RULES) -> str:
+    """What a table plays beyond the base game on estate 1, and its ``rules``, in one line
+    ("" if nothing).
 
     >>> table_extras(GameConfig(2, Edition.E2019, estates=("11a", "11a"), modules=(Module.INNS,)))
     'With inns; estates 11a (border posts: medium-low confidence)'
     >>> table_extras(GameConfig(4, Edition.E2019, teams=TEAMS))
     'The team game (seats 1+3 against 2+4) on team-provisional (provisional: not the printed \
 board)'
-    >>> table_extras(GameConfig(2, clock=TimeControl(600, 5)))
-    'A clock of 10 min each + 5 s a turn'
+    >>> from p2p_burgundy.net.clock import TimeControl
+    >>> table_extras(GameConfig(2), TableRules(hints=True, clock=TimeControl(600, 5)))
+    'Hints from a bot allowed; a clock of 10 min each + 5 s a turn'
     """
     parts = []
     if config.teams:
@@ -209,10 +208,10 @@ board)'
                     else " (border posts: medium-low confidence)" if board.border_posts else "")
             names.append(f"{ident}{kind}")
         parts.append("estates " + ", ".join(names))
-    if config.hints:
+    if rules.hints:
         parts.append("hints from a bot allowed")
-    if config.clock is not None:
-        clock = config.clock
+    if rules.clock is not None:
+        clock = rules.clock
         parts.append(f"a clock of {clock.seconds / 60:g} min each + {clock.increment} s a turn")
     text = "; ".join(parts)
     return text[:1].upper() + text[1:]

@@ -20,14 +20,13 @@ from dataclasses import fields
 from enum import Enum
 from pathlib import Path
 
-from p2p_burgundy import Action, GameState, Module, Outcome, Step
+from p2p_burgundy import Action, GameState, Outcome, Step
 from p2p_burgundy.estate import NEIGHBOURS, SPACE_COUNT, bits
 from p2p_burgundy.net.report import Audit
 from p2p_burgundy.scoring import categories
-from p2p_burgundy.shields import shield_numbers
 from p2p_burgundy.state import EMPTY, PlayerState
 from p2p_burgundy.tiles import FACE_DOWN, KNOWLEDGE_NUMBER, Colour, Tile
-from p2p_burgundy.trade import CARDS
+from p2p_burgundy.variants import modules_of
 
 Json = dict[str, object]
 RESULT_VERSION = 2  # of every --json document; docs/schemas/ has one JSON Schema per document
@@ -99,18 +98,9 @@ def state_json(state: GameState) -> Json:
     }
     if config.has_choices:
         out["offers"] = [list(offer) for offer in state.offers]
-    if config.has(Module.INNS):
-        out["inns"] = state.inns
-    if config.has(Module.SHIELDS):
-        out["shields"] = {"depots": [list(on) for on in state.depot_shields],
-                          "box": list(shield_numbers(state.shield_box)),
-                          "borrowed": state.borrowed, "die_changed": state.die_changed,
-                          "closing": list(state.closing)}
-    if config.teams:
-        out["teams"] = [list(team) for team in config.teams]
-    if config.solo:
-        out["solo"] = {"vp_counter": state.vp_counter, "vp_target": state.vp_target,
-                       "goods_out": list(state.goods_out), "round": state.game_round}
+    for module in modules_of(config):  # what each module the game plays shows of its state
+        if module.visible:
+            out.update(module.visible(state))
     return out
 
 
@@ -135,19 +125,9 @@ def _player_json(state: GameState, seat: int, player: PlayerState) -> Json:
         "vp": player.vp,
         "breakdown": breakdown_json(player.breakdown),
     }
-    if board.team:  # the team game: the board's own adjacency, and whose stored tiles
-        out["neighbours"] = [bits(mask) for mask in board.neighbours]
-        out["own_storage"] = state.private[seat]
-    if board.border_posts:
-        out["border_posts"] = [bits(post) for post in board.border_posts]
-    if state.config.border_posts:
-        out["border_rank"] = state.border_ranks[seat]
-    if state.config.has(Module.TRADE_ROUTES):
-        out["route"] = [{"card": card, "goods": goods, "bonus": name(bonus)}
-                        for card in state.routes[seat] for goods, bonus in CARDS[card]]
-        out["route_goods"] = list(state.route_goods[seat])
-    if state.config.has(Module.SHIELDS):
-        out["shields"] = list(shield_numbers(state.shields[seat]))
+    for module in modules_of(state.config):
+        if module.seat_visible:
+            out.update(module.seat_visible(state, seat))
     return out
 
 

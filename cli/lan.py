@@ -60,6 +60,7 @@ from p2p_burgundy.net.policy import HandOverPolicy
 from p2p_burgundy.net.report import Audit
 from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.start import COLOURS
+from p2p_burgundy.net.tablerules import TableRules
 from p2p_burgundy.scoring import categories
 
 from . import options
@@ -310,16 +311,18 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
     With ``replace_missing``, agree to hand a seat to a bot once the game has waited that
     many seconds for a player we have not heard from (the table policy, net/policy.py). At
     a table with a game clock, agree at once for a seat out of time (the table's rule,
-    net/clock.py).
+    net/clock.py). A seat caught signing two versions of an entry that cannot have changed
+    the game (a chat line, a SEEN: ``Session.set_aside``) is handed over at once wherever the
+    game waits for it, and we play on; two versions of any other entry may have made the
+    peers follow different games: LanError.
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     seen = 0
     assert peer.session is not None
-    config = peer.session.config
-    clock = GameClock(config.clock, config.players) if config.clock is not None else None
-    policy = (HandOverPolicy(math.inf if replace_missing is None else replace_missing, clock)
-              if replace_missing is not None or clock is not None else None)
+    control = peer.session.start.rules.clock
+    clock = GameClock(control, peer.session.config.players) if control is not None else None
+    policy = HandOverPolicy(math.inf if replace_missing is None else replace_missing, clock)
     while True:
         session = peer.session
         assert session is not None
@@ -327,9 +330,9 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
         for event in events:
             if isinstance(event, GameOver):
                 return event
-            if isinstance(event, Equivocation):
+            if isinstance(event, Equivocation) and event.seat not in session.set_aside:
                 raise LanError(f"{session.seats[event.seat].name} signed two versions of one "
-                               "entry: the game cannot be trusted")
+                               "entry that counts: the players may follow different games")
             if isinstance(event, EntryRejected) and event.seat == session.my_seat:
                 raise LanError(f"our own entry was rejected: {event.reason}")
         if session.handed_over and session.my_seat not in session.resigned:
@@ -349,11 +352,10 @@ async def play_headless(peer: Peer, strategy: Strategy, timeout: float,
             continue
         if session.over:  # its GameOver event left the buffer already
             return GameOver(session.outcome(), state_hash(session.state))
-        if policy is not None:
-            policy.observe(session, peer.missing(), loop.time())
-            for seat in policy.gone(session.step, loop.time()):
-                policy.agreed(seat, session.step)
-                await peer.agree_seat_to_bot(seat)
+        policy.observe(session, peer.missing(), loop.time())
+        for seat in policy.gone(session.step, loop.time()):
+            policy.agreed(seat, session.step)
+            await peer.agree_seat_to_bot(seat)
         remaining = deadline - loop.time()
         if remaining <= 0:
             waiting = session.waiting_for()
@@ -564,9 +566,9 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
             await _resume(peer, args)
         elif args.host:
             config = table_config(args.players, args.edition, args.estate, args.setup,
-                                  args.modules, args.board, clock=args.clock,
-                                  teams=args.teams)
-            await peer.host(config, name, args.colour or COLOURS[0])
+                                  args.modules, args.board, teams=args.teams)
+            await peer.host(config, name, args.colour or COLOURS[0],
+                            TableRules(clock=args.clock))
             log.write(f"hosting at {peer.address[0]}:{peer.address[1]} "
                       f"[{fingerprint(peer.identity.public_key)}]\n")
             log.flush()
@@ -600,8 +602,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
             await asyncio.to_thread(engine.game_over, session.state, over.outcome)
         if not args.json:
             print_result(session, over, out)
-        await _linger(peer)
-        await peer.close()  # leaves the game file in canonical order
+        await peer.close()  # once the others hold our last entries: the file in canonical order
         path = game_path(peer.data_dir, session.game_id).resolve()
         report = audit_file(path.read_bytes())
         if args.json:
@@ -710,11 +711,6 @@ async def _resume(peer: Peer, args: argparse.Namespace) -> None:
         raise LanError(f"cannot resume {path}: {exc.strerror}") from None
     except ProtocolError as exc:
         raise LanError(f"cannot resume {path}: {exc}") from None
-
-
-async def _linger(peer: Peer, seconds: float = 2.0) -> None:
-    """Keep answering sync for a moment so slower peers can fetch our last entries."""
-    await asyncio.sleep(seconds)
 
 
 def add_tables_arguments(parser: argparse.ArgumentParser) -> None:

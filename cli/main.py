@@ -25,7 +25,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from p2p_burgundy import compiled_modules
+from p2p_burgundy import compiled_modules, stale_compiled_build
 
 from . import analyse, estates, lan, match, options, replay, verify
 from .position import PositionError, load_position
@@ -230,10 +230,16 @@ COMMANDS: dict[str, Command] = {
 
 
 def version_text() -> str:
-    """The package's version and its build: pure Python, or which modules run compiled."""
+    """The package's version and its build: pure Python (and why not the compiled build beside
+    it, when that is stale), or which modules run compiled."""
     compiled = compiled_modules()
-    build = ("compiled: " + ", ".join(name.removeprefix("p2p_burgundy.") for name in compiled)
-             if compiled else "pure Python")
+    stale = stale_compiled_build()
+    if compiled:
+        build = "compiled: " + ", ".join(name.removeprefix("p2p_burgundy.") for name in compiled)
+    elif stale is None:
+        build = "pure Python"
+    else:
+        build = f"pure Python; the compiled build is stale: {stale}"
     return f"burgundy {metadata.version('p2p-burgundy')} ({build})"
 
 

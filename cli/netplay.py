@@ -33,9 +33,9 @@ from p2p_burgundy import (
     new_game,
     state_hash,
 )
-from p2p_burgundy.config import Module, Setup, TimeControl
+from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.estate import Estate
-from p2p_burgundy.net.clock import GameClock, clock_text
+from p2p_burgundy.net.clock import GameClock, TimeControl, clock_text
 from p2p_burgundy.net.discovery import Browser, TableInfo
 from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.events import ChanceResolved, Resolved
@@ -51,10 +51,12 @@ from p2p_burgundy.net.policy import HandOverPolicy
 from p2p_burgundy.net.report import Resignation
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot
 from p2p_burgundy.net.start import COLOURS
+from p2p_burgundy.net.tablerules import TableRules
 
 from . import files
 from .estates import table_config
 from .lan import LanError, open_peer, play_headless
+from .loopback import LOOPBACK
 from .strategies import make
 from .tui.table import (
     ChatReceived as TableChat,
@@ -81,7 +83,6 @@ CALL_TIMEOUT = 10.0
 GONE_AFTER = 10.0
 """Seconds a player the game waits for must stay silent (beyond the peer's own few seconds
 before it counts them missing) before the client offers to let a bot play their seat."""
-LOOPBACK = "127.0.0.1"
 DRAFT_SUFFIX = ".draft"
 """Beside a game file, our turn under way (:meth:`NetTable.keep_draft`)."""
 CLOCK_SUFFIX = ".clock"
@@ -267,9 +268,9 @@ class LanLobby:
         """Open a table: everyone on ``estate`` (default 1) or a ``board`` of one's own, or
         the experts' ``setup``; with the expansion ``modules``; ``hints`` from a bot allowed
         or not; a game ``clock`` or none; the team game with ``teams``."""
-        config = table_config(players, Edition(edition), estate, setup, modules, board, hints,
-                              clock, teams=teams)
-        self.thread.call(self.peer.host(config, name, colour))
+        config = table_config(players, Edition(edition), estate, setup, modules, board,
+                              teams=teams)
+        self.thread.call(self.peer.host(config, name, colour, TableRules(hints, clock)))
 
     def join(self, table: TableInfo | tuple[str, int], name: str, colour: str,
              spectator: bool = False) -> None:
@@ -370,10 +371,10 @@ class NetTable(Shown):
         self._shown_withheld: set[tuple[int, int]] = set()  # (seat, event) rolls shown
         self._ended: str | None = None
         self._clock = clock
-        config = self._snapshot.config
-        self._policy = HandOverPolicy(gone_after, GameClock(config.clock, config.players,
+        control = self._snapshot.rules.clock
+        self._policy = HandOverPolicy(gone_after, GameClock(control, self._snapshot.config.players,
                                                             *self._kept_clock())
-                                      if config.clock is not None else None)
+                                      if control is not None else None)
         self._clocks_shown: tuple[str, ...] = ()  # the clocks as last drawn, to the second
         self._clock_kept: tuple[int, ...] | None = None  # the running seats when last kept
         self._told_out: set[int] = set()  # seats whose running out of time was said
@@ -404,9 +405,10 @@ class NetTable(Shown):
         return tuple(self._resignations)
 
     @property
-    def hints(self) -> bool:
-        """Whether the table allows hints from a bot (its host chose; everyone signed it)."""
-        return self._snapshot.config.hints
+    def rules(self) -> TableRules:
+        """The table's rules: hints from a bot allowed or not, its game clock (its host
+        chose them; everyone signed them)."""
+        return self._snapshot.rules
 
     @property
     def steps(self) -> Sequence[GameStep]:
@@ -592,9 +594,15 @@ class NetTable(Shown):
                     out += self._misbehaved(void.seat, void.reason.removeprefix(author))
         for proof in snapshot.equivocations[self._proofs:]:
             out += self._misbehaved(proof.seat, f"two signed versions of its entry {proof.seq}")
-            self._ended = (f"{self._names[proof.seat]} signed two versions of one entry; "
-                           "the game stopped")
-            out.append(GameEnded(self._ended))
+            if proof.seat not in snapshot.set_aside:  # the players may follow other games
+                self._ended = (f"{self._names[proof.seat]} signed two versions of one entry; "
+                               "the game stopped")
+                out.append(GameEnded(self._ended))
+            elif proof.seat != self.my_seat:
+                text = (f"Nothing {self._names[proof.seat]} signs counts now: B lets a bot "
+                        "play that seat, and the game goes on.")
+                self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
+                out.append(Notice(text))
         self._proofs = len(snapshot.equivocations)
         if snapshot.over and not self._over:
             self._over = True

@@ -18,8 +18,8 @@ import socket
 from pathlib import Path
 
 from p2p_burgundy import Edition
-from p2p_burgundy.config import TimeControl
 from p2p_burgundy.errors import ConfigError
+from p2p_burgundy.net.clock import TimeControl
 from p2p_burgundy.net.start import MAX_NAME
 
 from .engine import Clock, EngineRun, EngineSpec, OptionSetting

@@ -4,14 +4,16 @@ strategy that plays its seat's recorded turns before handing over (``burgundy bo
 A turns file is one JSON document::
 
     {"format": "p2p-burgundy/turns", "version": 1, "game_id": "<hex>",
-     "config": [players, edition, [estates], [start spaces], (set-up)],
+     "config": [players, edition, [estates], [start spaces], ...],
      "players": [{"seat": 0, "name": "Anna", "fingerprint": "..."}, ...],
      "turns": [{"turn": 0, "seat": 1, "before": "<state hash>", "after": "<state hash>",
                 "actions": [[tag, field, ...], ...]}, ...],
      "chance": ["<entropy>", ...]}
 
-``actions`` are the engine's canonical action trees (:meth:`p2p_burgundy.Action.to_tree`),
-``before`` and ``after`` the state hashes around the turn. A scripted seat plays, for its
+``config`` is the config tree as the game's START signed it (docs/protocol.md, the table's
+rules in it), ``actions`` are the engine's canonical action trees
+(:meth:`p2p_burgundy.Action.to_tree`), ``before`` and ``after`` the state hashes around the
+turn. A scripted seat plays, for its
 k-th turn, the k-th recorded turn of its seat, one action per decision, as long as each is
 legal; the first that is not ends the script (said once), and the strategy it hands over to
 plays on. A turn counts as *exact* when the game was in the recorded state (same hash)
@@ -51,6 +53,7 @@ from p2p_burgundy import (
     state_hash,
 )
 from p2p_burgundy.net.report import Audit, ChanceReport, TurnReport
+from p2p_burgundy.net.tablerules import read_table_tree, table_tree
 
 from .strategies import Maker, Strategy, made_by
 
@@ -102,7 +105,7 @@ def export_turns(report: Audit) -> dict[str, object]:
             chance.append(step.entropy.hex())
         before = step.state_hash
     return {"format": TURNS_FORMAT, "version": TURNS_VERSION, "game_id": report.game_id.hex(),
-            "config": report.config.to_tree(),
+            "config": table_tree(report.config, report.rules),
             "players": [{"seat": p.seat, "name": p.name, "fingerprint": p.fingerprint}
                         for p in report.players],
             "turns": turns, "chance": chance}
@@ -128,7 +131,7 @@ def read_script(text: str) -> Script:
         raise ScriptError(f"a turns file of version {doc.get('version')!r}; this version "
                           f"reads {TURNS_VERSION}")
     try:
-        config = GameConfig.from_tree(doc["config"])
+        config, _ = read_table_tree(doc["config"])  # the table's rules play no part here
         turns = tuple(ScriptTurn(int(t["turn"]), int(t["seat"]),
                                  tuple(action_from_tree(a) for a in t["actions"]),
                                  bytes.fromhex(t["before"]), bytes.fromhex(t["after"]))

@@ -37,6 +37,7 @@ from p2p_burgundy.scoring import Category, outcome
 from p2p_burgundy.shields import shields_text
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import tile_name
+from p2p_burgundy.variants import CATEGORY_NAMES
 
 from . import localgame
 from .files import MAX_GAME_FILE, read_input
@@ -61,7 +62,7 @@ CATEGORY_WORDS = {
     Category.GOODS_LEFT: "goods left",
     Category.SILVER_LEFT: "silver left",
     Category.WORKERS_LEFT: "workers left",
-    Category.SHIELDS: "shields",
+    **CATEGORY_NAMES,
 }
 
 

@@ -201,21 +201,28 @@ class _Auditor:
 
     def find_start(self) -> tuple[int, Start] | None:
         """The valid START of the game most of the entries belong to (the first such START
-        in the input if the host signed several)."""
+        in the input if the host signed several). Every START that is not valid is a problem
+        of the file, unless a seat of that game signed it for that game: the session then
+        voids it as its author's own entry (a START is expected at the host's seq 0 only)."""
         starts: dict[bytes, tuple[int, Start]] = {}
+        broken: list[tuple[int, Entry, str]] = []
         for record, entry in self.entries:
             if entry.kind != Kind.START:
                 continue
             try:
                 start = parse_start(entry)
             except RemoteProtocolError as exc:
-                self.problem(Check.START, exc.message, record, entry)
+                broken.append((record, entry, exc.message))
                 continue
             starts.setdefault(entry.game_id, (record, start))
-        if not starts:
-            return None
         games = [entry.game_id for _, entry in self.entries]
-        return max(starts.values(), key=lambda found: games.count(found[1].game_id))
+        found = max(starts.values(), key=lambda found: games.count(found[1].game_id),
+                    default=None)
+        keys = {s.key for s in found[1].seats} if found is not None else set()
+        for record, entry, reason in broken:
+            if found is None or entry.game_id != found[1].game_id or entry.author not in keys:
+                self.problem(Check.START, reason, record, entry)
+        return found
 
     def drain(self, session: Session, steps: list[Resolved]) -> None:
         """Take the session's events: the steps it resolved, and proofs of equivocation."""
@@ -282,6 +289,7 @@ class _Auditor:
             game_id=start.game_id,
             table_code=table_code(start.game_id, [s.key for s in start.seats]),
             config=config,
+            rules=start.rules,
             players=players,
             steps=tuple(steps),
             chats=chat_reports,

@@ -1,8 +1,9 @@
 """The table's game clock, sans-I/O: each seat's time left, as one peer measures it.
 
-A table may have a game clock (:class:`~p2p_burgundy.config.TimeControl`, signed in its
-START with the rest of the config): each player has so many seconds for the whole game, and
-earns the increment with each turn they end. A seat's clock runs while the game waits for a
+A table may have a game clock (:class:`TimeControl`, one of the table's rules,
+:class:`~p2p_burgundy.net.tablerules.TableRules`, signed in its START with the config): each
+player has so many seconds for the whole game, and earns the increment with each turn they
+end. A seat's clock runs while the game waits for a
 decision of that seat: its turn, or its choice in the experts' secret set-up. Nothing else
 counts against anyone: not the dice reveals (the peers send them without asking their
 players), not the wait for a hand-over's voters.
@@ -16,7 +17,6 @@ the stand-in at once, at any step the game waits for it
 happens once the time is out on every other player's clock: measuring on each peer is the
 same rule for everyone.
 
->>> from p2p_burgundy.config import TimeControl
 >>> from p2p_burgundy.net.events import Waiting
 >>> clock = GameClock(TimeControl(60, 5), players=2)
 >>> clock.observe(Waiting("turn", 0, (0,)), now=100.0)
@@ -33,13 +33,45 @@ same rule for everyone.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 
-from p2p_burgundy.config import TimeControl
+from p2p_burgundy.errors import ConfigError
 
 from .events import Waiting
 
 DECISIONS = ("turn", "choice")
 """What the game may wait for that is a player's decision: only these run a clock."""
+CLOCK_LIMIT = 24 * 3600
+"""The most seconds a game clock gives a player, or adds with each turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """A game clock, a rule of the table (the engine never reads it): each player has
+    ``seconds`` for the whole game, and ``increment`` seconds more with each turn they end.
+
+    >>> TimeControl(600, 5), str(TimeControl(600, 5)), str(TimeControl(90))
+    (TimeControl(seconds=600, increment=5), '10+5', '1.5+0')
+    >>> TimeControl(0)
+    Traceback (most recent call last):
+    ...
+    p2p_burgundy.errors.ConfigError: a game clock gives each player 1 to 86400 seconds, not 0
+    """
+
+    seconds: int
+    increment: int = 0
+
+    def __post_init__(self) -> None:
+        if type(self.seconds) is not int or not 0 < self.seconds <= CLOCK_LIMIT:
+            raise ConfigError(f"a game clock gives each player 1 to {CLOCK_LIMIT} seconds, "
+                              f"not {self.seconds!r}")
+        if type(self.increment) is not int or not 0 <= self.increment <= CLOCK_LIMIT:
+            raise ConfigError(f"a game clock adds 0 to {CLOCK_LIMIT} seconds a turn, "
+                              f"not {self.increment!r}")
+
+    def __str__(self) -> str:
+        """As players write a clock: minutes each, plus seconds a turn."""
+        return f"{self.seconds / 60:g}+{self.increment}"
 
 
 class GameClock:

@@ -61,6 +61,7 @@ from .start import (
     players_problem,
     start_digest,
 )
+from .tablerules import DEFAULT_RULES, TableRules, read_table_tree, table_tree
 
 CHALLENGE_DOMAIN = b"challenge"
 UPDATE_DOMAIN = b"lobby-update"
@@ -177,9 +178,11 @@ class HostLobby(_Base):
     """The host's side: admits players and spectators, then starts the game."""
 
     def __init__(self, identity: Identity, table_id: bytes, config: GameConfig, name: str,
-                 colour: str, *, contribution: bytes) -> None:
+                 colour: str, *, contribution: bytes, rules: TableRules = DEFAULT_RULES
+                 ) -> None:
         """``table_id`` names the table in the lobby and its announcement; ``contribution``:
-        fresh random bytes of ours for the game id (like the joiners')."""
+        fresh random bytes of ours for the game id (like the joiners'); ``rules``: the
+        table's, signed with the config."""
         super().__init__(identity)
         if len(table_id) != GAME_ID_SIZE:
             raise LocalProtocolError(f"a table id is {GAME_ID_SIZE} bytes")
@@ -190,6 +193,7 @@ class HostLobby(_Base):
             raise LocalProtocolError(why)
         self.table_id = table_id
         self.config = config
+        self.rules = rules
         me = Member(identity.public_key, name, colour, True, ("", 0), contribution)
         self.members: list[Member] = [me]
         self.spectators: dict[bytes, tuple[str, int]] = {}
@@ -209,7 +213,7 @@ class HostLobby(_Base):
         """The game's id once the final roster is proposed (b"" before: it depends on it)."""
         if self._proposal is None:
             return b""
-        return game_id_of(self.table_id, self.config, self._proposal)
+        return game_id_of(self.table_id, self.config, self._proposal, self.rules)
 
     @property
     def seats_taken(self) -> int:
@@ -267,7 +271,7 @@ class HostLobby(_Base):
         signature = self.identity.sign(CHALLENGE_DOMAIN,
                                        challenge_message(self.table_id, hello.nonce, key))
         self._send(Welcome(self.table_id, self.identity.public_key, signature, nonce,
-                           wire.value(self.config.to_tree())), source)
+                           self._config_tree()), source)
 
     def _prove(self, prove: Prove, source: tuple[str, int]) -> None:
         key, contribution, name, colour = prove.key, prove.contribution, prove.name, prove.colour
@@ -411,8 +415,12 @@ class HostLobby(_Base):
         self.members = [member if m.key == member.key else m for m in self.members]
         self._broadcast_roster()
 
+    def _config_tree(self) -> wire.Value:
+        """The config as the lobby's messages and the START carry it: the table's rules in."""
+        return wire.value(table_tree(self.config, self.rules))
+
     def _roster_message(self) -> Roster:
-        return Roster(self.table_id, wire.value(self.config.to_tree()),
+        return Roster(self.table_id, self._config_tree(),
                       tuple((m.key, m.name, m.colour, m.ready, m.address[0], m.address[1])
                             for m in self.members),
                       self._proposal is not None)
@@ -448,11 +456,11 @@ class HostLobby(_Base):
 
     def _digest(self) -> bytes:
         assert self._proposal is not None
-        return start_digest(self.table_id, self.config, self._proposal)
+        return start_digest(self.table_id, self.config, self._proposal, self.rules)
 
     def _propose(self) -> None:
         assert self._proposal is not None
-        proposal = Propose(self.table_id, wire.value(self.config.to_tree()),
+        proposal = Propose(self.table_id, self._config_tree(),
                            tuple((s.key, s.name, s.colour, s.contribution)
                                  for s in self._proposal))
         for m in self.members[1:]:
@@ -477,7 +485,7 @@ class HostLobby(_Base):
             return
         seats = [replace(s, commitment=self._acceptances[s.key][0]) for s in self._proposal]
         entry = make_start(self.identity, self.table_id, self.config, seats,
-                           [self._acceptances[s.key][1] for s in self._proposal])
+                           [self._acceptances[s.key][1] for s in self._proposal], self.rules)
         self.start_entry = entry
         self.started = parse_start(entry)
         for destination in self._destinations():
@@ -556,6 +564,7 @@ class JoinLobby(_Base):
         self.host_fingerprint = host_fingerprint
         self.host_key: bytes | None = None
         self.config: GameConfig | None = None
+        self.rules = DEFAULT_RULES  # the table's, as the host's WELCOME gave them
         self.members: tuple[Member, ...] = ()
         self._nonce = nonce
         self._proved: Prove | None = None
@@ -629,12 +638,12 @@ class JoinLobby(_Base):
             self._events.append(HostBack(f"{self._silent_host} is back {again}: joining again"))
             self.silent_since = self.silent = None
         try:
-            config = GameConfig.from_tree(welcome.config)
+            config, rules = read_table_tree(welcome.config)
         except EngineError as exc:
             return self._refuse(f"the host's config is invalid: {exc}")
         if (why := players_problem(config)) is not None:
             return self._refuse(f"the host's config is invalid: {why}")
-        self.config = config
+        self.config, self.rules = config, rules
         self.table_id = table_id
         self.host_key = host_key
         proof = self.identity.sign(CHALLENGE_DOMAIN,
@@ -685,18 +694,19 @@ class JoinLobby(_Base):
         if proposal.table_id != self.table_id:
             raise DecodeError("PROPOSE for another table")
         try:
-            config = GameConfig.from_tree(proposal.config)
+            config, rules = read_table_tree(proposal.config)
         except EngineError:
             raise DecodeError("PROPOSE carries a malformed config") from None
         seats = tuple(Seat(*seat, b"") for seat in proposal.seats)
         mine = next((s for s in seats if s.key == self.identity.public_key), None)
-        if config != self.config or mine is None or mine.contribution != self.contribution:
+        if (config, rules) != (self.config, self.rules) or mine is None \
+                or mine.contribution != self.contribution:
             # Our fresh contribution is what keeps an old game from coming back.
             return self._refuse("the host proposed a game we did not agree to")
-        self.game_id = game_id_of(self.table_id, config, seats)
+        self.game_id = game_id_of(self.table_id, config, seats, rules)
         commitment = game_chain(self.identity, self.game_id).commitment
-        signature = accept_start(self.identity, start_digest(self.table_id, config, seats),
-                                 commitment)
+        signature = accept_start(self.identity,
+                                 start_digest(self.table_id, config, seats, rules), commitment)
         self._accepted = Accept(self.table_id, self.identity.public_key, commitment, signature)
         self._send(self._accepted, self.host)
         return None

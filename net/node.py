@@ -63,6 +63,7 @@ from .messages import (
     NONCE_SIZE,
     Challenge,
     EntryMessage,
+    Heads,
     Message,
     Response,
     Seated,
@@ -135,6 +136,7 @@ class Node:
         self._has_file = has_file
         self._here = here
         self._last_heard: dict[int, float] = {}  # seat -> when a datagram came from it
+        self._heads: dict[int, Heads] = {}  # seat -> the last HEADS it sent us
         self._secret = secret
         self._keys: dict[int, bytes] = {}  # seat -> our pairwise key (net/pairwise.py)
         self._sealed_by: set[int] = set()  # seats whose MAC we have seen: they always seal
@@ -196,13 +198,17 @@ class Node:
         if verdict not in (Verdict.PASS, Verdict.BY_AUTHOR):
             return False
         self.replies.received(source, len(data))
+        # The seat heard: only seats (any source would grow what we keep of it), and only
+        # by their MAC once they seal (anyone can send a HELLO with a seat's address).
         seat = self._seat_at(source)
-        if seat is not None and (sealed or seat not in self._sealed_by):
-            # Only seats (any source would grow it), and only by their MAC once they seal:
-            # anyone can send a HELLO with a seat's address.
-            self._last_heard[seat] = now
+        heard = seat if seat is not None and (sealed or seat not in self._sealed_by) else None
+        if heard is not None:
+            self._last_heard[heard] = now
         try:
-            self._route(parse(data), source, now)
+            message = parse(data)
+            self._route(message, source, now)
+            if heard is not None and isinstance(message, Heads):
+                self._heads[heard] = message  # what that seat holds (in_sync)
         except ProtocolError as exc:
             self.errors += 1
             self.last_error = exc
@@ -262,6 +268,18 @@ class Node:
         mine = self.session.my_seat if self.session else None
         targets = [a for seat, a in self.addresses.items() if seat != mine]
         return targets + [c for c in self.contacts if c not in targets]
+
+    def in_sync(self, now: float) -> bool:
+        """Whether every other seat we heard from lately last announced (HEADS) exactly the
+        entries we hold: in a finished game, nobody has entries left to send, so every
+        peer's file in canonical order is the same. Each player signs its last entry (SEEN)
+        the moment its game is over, so the game being over is not enough."""
+        session = self.session
+        if session is None:
+            return True
+        ours, missing = session.heads(), self.missing(now)
+        return all(self._heads.get(seat) == ours for seat in self.addresses
+                   if seat != session.my_seat and seat not in missing)
 
     def missing(self, now: float) -> list[int]:
         """Seats we have not heard from for :data:`MISSING_AFTER` seconds."""

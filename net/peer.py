@@ -45,11 +45,15 @@ from .session import Session
 from .snapshot import LobbySnapshot, Snapshot, Snapshots
 from .start import CONTRIBUTION_SIZE
 from .sync import HEADS_INTERVAL
+from .tablerules import DEFAULT_RULES, TableRules
 from .transport import Address, Transport
 
 log = logging.getLogger(__name__)
 
 MAX_EVENTS = 1024
+SETTLE_SECONDS = 10.0
+"""How long closing a finished game waits, at most, for the other seats to hold the entries
+we hold (:meth:`Peer.close`)."""
 
 
 def games_dir(data_dir: Path) -> Path:
@@ -157,10 +161,12 @@ class Peer:
 
     # --- forming a table ---
 
-    async def host(self, config: GameConfig, name: str, colour: str) -> HostLobby:
-        """Open a table and (unless ``announce`` is off) announce it on the LAN."""
+    async def host(self, config: GameConfig, name: str, colour: str,
+                   rules: TableRules = DEFAULT_RULES) -> HostLobby:
+        """Open a table of ``config`` and the table's ``rules`` and (unless ``announce`` is
+        off) announce it on the LAN."""
         lobby = HostLobby(self.identity, os.urandom(16), config, name, colour,
-                          contribution=os.urandom(CONTRIBUTION_SIZE))
+                          contribution=os.urandom(CONTRIBUTION_SIZE), rules=rules)
         self.node.host(lobby)
         self._publish(self._loop.time())
         if self.announce:
@@ -302,10 +308,18 @@ class Peer:
         return self.node.missing(self._loop.time())
 
     async def close(self) -> None:
-        """Stop, and leave the game file in canonical order if the game is over."""
+        """Stop, and leave the game file in canonical order if the game is over: first, for
+        at most :data:`SETTLE_SECONDS`, until every other seat we hear holds exactly the
+        entries we hold (the players' last entries are signed as the game ends, so some may
+        still be on their way), so that every peer leaves the same file."""
         if self._closed:
             return
         self._closed = True
+        if self.session is not None and self.session.state.is_over:
+            deadline = self._loop.time() + SETTLE_SECONDS
+            while (not self.node.in_sync(self._loop.time())
+                   and self._loop.time() < deadline):
+                await asyncio.sleep(0.05)  # our loops run meanwhile: anti-entropy goes on
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

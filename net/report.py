@@ -14,6 +14,7 @@ from p2p_burgundy.chance import ChanceKind, DealDraw, Draw, PhaseDraw, SetupDraw
 from p2p_burgundy.scoring import Category, Outcome, categories
 
 from .events import Equivocation, Waiting
+from .tablerules import DEFAULT_RULES, TableRules, table_tree
 
 
 class Check(Enum):
@@ -217,6 +218,7 @@ class Audit:
     game_id: bytes | None = None
     table_code: str | None = None
     config: GameConfig | None = None
+    rules: TableRules = DEFAULT_RULES  # the table's, signed with the config
     players: tuple[Player, ...] = ()
     steps: tuple[Step, ...] = ()
     chats: tuple[Chat, ...] = ()
@@ -355,7 +357,7 @@ def _audit_json(a: Audit) -> dict[str, object]:
         "records": a.records,
         "game_id": a.game_id.hex() if a.game_id is not None else None,
         "table_code": a.table_code,
-        "config": a.config.to_tree() if a.config is not None else None,
+        "config": table_tree(a.config, a.rules) if a.config is not None else None,
         "players": [
             {"seat": p.seat, "name": p.name, "colour": p.colour, "key": p.key.hex(),
              "fingerprint": p.fingerprint, "commitment": p.commitment.hex(), "host": p.host}

@@ -227,6 +227,19 @@ class Session:
         return self.marks[-1].turn
 
     @property
+    def set_aside(self) -> frozenset[int]:
+        """The seats caught equivocating where it cannot have changed our game: each of the
+        two bodies is a chat line, a SEEN or of the wrong shape, and we took nothing of the
+        seat after that slot. We may then hand the seat to the stand-in and play on; another
+        player goes on with us only if the same holds for it (a hand-over needs every
+        voter), and then we both follow the same game. Two bodies of any other kind (a turn,
+        a reveal, an agreement...), or an entry taken after the fork, may have been resolved
+        differently by different peers, which then follow different games for good."""
+        return frozenset(p.seat for p in self.proofs
+                         if len(self.chains[p.seat]) <= p.seq + 1
+                         and _inert(p.first) and _inert(p.second))
+
+    @property
     def sole_contributor(self) -> tuple[int, int] | None:
         """``(seat, k)`` when hand-overs left one seat contributing entropy at a table of
         several: from chance event ``k`` on, that seat's chain alone decides every roll and
@@ -419,6 +432,11 @@ class Session:
         until every other live seat said (signed) how many of them it holds, and we hold as
         many."""
         return self._sync.recovering
+
+    def heads(self) -> Heads:
+        """What we announce we hold: how many entries of each seat, durably, and the id of
+        the last (HEADS)."""
+        return self._sync.heads()
 
     def settle(self) -> None:
         """No entry will arrive any more (an audit holds the whole file): decide every step
@@ -1032,6 +1050,16 @@ class Session:
             me = self.my_seat
             if me is not None and self._may_author() and self._pass_at(me) is None:
                 self._author(Seen(self.step))
+
+
+def _inert(raw: bytes) -> bool:
+    """Whether the entry ``raw`` cannot change the game, whoever holds it: a chat line, a
+    SEEN (an equivocator's say ends at its fork, so its SEEN there passes nothing), or a
+    payload of the wrong shape (which says nothing)."""
+    try:
+        return isinstance(content_of(decode_entry(raw)), Chat | Seen)
+    except Malformed:
+        return True
 
 
 _HANDLERS: dict[type[Message], Callable[[Session, Any, object], None]] = {

@@ -29,6 +29,7 @@ from .lobby import HostLobby, JoinLobby, Member
 from .report import Withheld
 from .session import Session
 from .start import Seat
+from .tablerules import TableRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,7 @@ class Snapshot:
     seq: int  # snapshots of this session taken before this one: a later one has a higher seq
     game_id: bytes
     config: GameConfig
+    rules: TableRules  # the table's, signed with the config
     seats: tuple[Seat, ...]
     my_seat: int | None  # None for a spectator
     state: GameState
@@ -57,6 +59,7 @@ class Snapshot:
     chats: tuple[tuple[str, ...], ...]  # each seat's chat lines, in the order it wrote them
     rejected: tuple[EntryRejected, ...]  # every void entry, in the order it was found void
     equivocations: tuple[Equivocation, ...]  # proofs, in the order they were found
+    set_aside: frozenset[int]  # equivocators the others may play on without (Session.set_aside)
     overruled: int | None  # the step our seat was handed over at after our own entry for it
     missing: tuple[int, ...]  # seats the driver has not heard from for a while
     withheld: tuple[Withheld, ...]  # reveals withheld where their seats were handed over
@@ -113,6 +116,7 @@ class Snapshots:
             seq=last.seq + 1 if last is not None else 0,
             game_id=session.game_id,
             config=session.config,
+            rules=session.start.rules,
             seats=session.seats,
             my_seat=session.my_seat,
             state=session.state,
@@ -132,6 +136,7 @@ class Snapshots:
             chats=tuple(self._chats),
             rejected=tuple(session.rejected.values()),
             equivocations=tuple(session.proofs),
+            set_aside=session.set_aside,
             overruled=session.overruled,
             missing=silent,
             withheld=withheld_reveals(session) if session.forfeits else (),
@@ -146,7 +151,8 @@ class LobbySnapshot:
 
     hosting: bool  # our table (a HostLobby), else one we joined
     host: tuple[str, int] | None  # the host we joined (None when hosting)
-    config: GameConfig | None  # the table's rules (a joiner learns them from the host)
+    config: GameConfig | None  # the game's config (a joiner learns it from the host)
+    rules: TableRules  # the table's rules, with the config
     members: tuple[Member, ...]  # the roster, the host first
     game_id: bytes  # b"" until the host proposes the final roster (it depends on it)
     admitted: bool  # we are in the roster (a host always is)
@@ -159,11 +165,12 @@ class LobbySnapshot:
     def of(cls, lobby: HostLobby | JoinLobby) -> LobbySnapshot:
         """``lobby`` as it is now."""
         if isinstance(lobby, HostLobby):
-            return cls(hosting=True, host=None, config=lobby.config,
+            return cls(hosting=True, host=None, config=lobby.config, rules=lobby.rules,
                        members=tuple(lobby.members), game_id=lobby.game_id, admitted=True,
                        closed=lobby.proposed, can_start=lobby.can_start and not lobby.proposed,
                        refused=None, silent=None)
-        return cls(hosting=False, host=lobby.host, config=lobby.config, members=lobby.members,
+        return cls(hosting=False, host=lobby.host, config=lobby.config, rules=lobby.rules,
+                   members=lobby.members,
                    game_id=lobby.game_id, admitted=lobby.admitted, closed=lobby.closed,
                    can_start=False, refused=lobby.refused, silent=lobby.silent)
 

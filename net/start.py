@@ -20,6 +20,7 @@ from .beacon import LINK_SIZE, HashChain
 from .errors import LocalProtocolError, RemoteProtocolError
 from .identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
 from .log import GAME_ID_SIZE, Entry, Kind, sign_entry
+from .tablerules import DEFAULT_RULES, TableRules, read_table_tree, table_tree
 
 START_DOMAIN = b"start"
 START_LABEL = b"p2p-burgundy/v1/start\x00"
@@ -57,21 +58,24 @@ class Seat:
     commitment: bytes  # the tip of the player's beacon chain for this game
 
 
-def start_digest(table_id: bytes, config: GameConfig, seats: Sequence[Seat]) -> bytes:
+def start_digest(table_id: bytes, config: GameConfig, seats: Sequence[Seat],
+                 rules: TableRules = DEFAULT_RULES) -> bytes:
     """What fixes a game before any chain exists: ``SHA-256(START_LABEL || encode([table id,
-    config, [[key, name, colour, contribution], ...]]))`` (commitments are not in it: they
-    depend on the game id, which is this digest's first 16 bytes)."""
+    config, [[key, name, colour, contribution], ...]]))``, the config with the table's
+    ``rules`` in it (commitments are not in it: they depend on the game id, which is this
+    digest's first 16 bytes)."""
     roster: list[wire.Encodable] = [[s.key, s.name, s.colour, s.contribution] for s in seats]
     return hashlib.sha256(
-        START_LABEL + wire.encode([table_id, wire.value(config.to_tree()), roster])
+        START_LABEL + wire.encode([table_id, wire.value(table_tree(config, rules)), roster])
     ).digest()
 
 
-def game_id_of(table_id: bytes, config: GameConfig, seats: Sequence[Seat]) -> bytes:
+def game_id_of(table_id: bytes, config: GameConfig, seats: Sequence[Seat],
+               rules: TableRules = DEFAULT_RULES) -> bytes:
     """The game id: the first 16 bytes of :func:`start_digest`. Every player's fresh
     contribution is in it, so no member chooses it (or the beacon chains and the table
     code that depend on it), and re-hosting an old table never gives an old game id."""
-    return start_digest(table_id, config, seats)[:GAME_ID_SIZE]
+    return start_digest(table_id, config, seats, rules)[:GAME_ID_SIZE]
 
 
 def accept_start(identity: Identity, digest: bytes, commitment: bytes) -> bytes:
@@ -86,17 +90,19 @@ def make_start(
     config: GameConfig,
     seats: Sequence[Seat],
     acceptances: Sequence[bytes],
+    rules: TableRules = DEFAULT_RULES,
 ) -> Entry:
-    """The START entry (the host's seq 0): table id, config, roster with contributions and
-    commitments, everyone's acceptance. Raises LocalProtocolError if anything would make
-    peers reject it."""
+    """The START entry (the host's seq 0): table id, config (with the table's ``rules``),
+    roster with contributions and commitments, everyone's acceptance. Raises
+    LocalProtocolError if anything would make peers reject it."""
     entry = sign_entry(
         host,
-        game_id_of(table_id, config, seats),
+        game_id_of(table_id, config, seats, rules),
         0,
         b"",
         Kind.START,
-        [table_id, wire.value(config.to_tree()), _roster_tree(seats), list(acceptances)],
+        [table_id, wire.value(table_tree(config, rules)), _roster_tree(seats),
+         list(acceptances)],
     )
     try:
         parse_start(entry)
@@ -117,6 +123,7 @@ class Start:
     table_id: bytes
     config: GameConfig
     seats: tuple[Seat, ...]
+    rules: TableRules  # the table's rules, signed with the config
 
     @property
     def game_id(self) -> bytes:
@@ -137,7 +144,7 @@ def parse_start(entry: Entry) -> Start:
     if not (isinstance(table_id, bytes) and len(table_id) == GAME_ID_SIZE):
         raise bad(f"a table id is {GAME_ID_SIZE} bytes")
     try:
-        config = GameConfig.from_tree(config_tree)
+        config, rules = read_table_tree(config_tree)
     except EngineError as exc:
         raise bad(str(exc)) from None
     if (why := players_problem(config)) is not None:
@@ -169,11 +176,11 @@ def parse_start(entry: Entry) -> Start:
         raise bad("two players have the same colour")
     if entry.author not in {s.key for s in seats}:
         raise bad("the host is not in the roster")
-    if entry.game_id != game_id_of(table_id, config, seats):
+    if entry.game_id != game_id_of(table_id, config, seats, rules):
         raise bad("the game id is not the one the table and every contribution give")
     if not (isinstance(acceptances, tuple) and len(acceptances) == len(seats)):
         raise bad("every player must accept")
-    digest = start_digest(table_id, config, seats)
+    digest = start_digest(table_id, config, seats, rules)
     for seat, signature in zip(seats, acceptances, strict=True):
         if not (
             isinstance(signature, bytes)
@@ -181,7 +188,7 @@ def parse_start(entry: Entry) -> Start:
             and verify(seat.key, START_DOMAIN, digest + seat.commitment, signature)
         ):
             raise bad(f"{seat.name}'s acceptance does not verify")
-    return Start(entry, table_id, config, tuple(seats))
+    return Start(entry, table_id, config, tuple(seats), rules)
 
 
 def game_chain(identity: Identity, game_id: bytes) -> HashChain:

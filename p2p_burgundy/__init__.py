@@ -13,7 +13,9 @@ The engine and the bots' value and search also come as an optional compiled buil
 (``tools/build_compiled.py``: the same source compiled by mypyc). Its extension modules sit
 beside the source files and are imported in their place; with the environment variable
 ``P2P_BURGUNDY_PURE=1`` the package imports its source files only (as the tests do to compare
-the two builds). :func:`compiled_modules` says which build runs.
+the two builds). So it does, saying why on stderr, when the compiled build is older than its
+source (``build_record.py``). :func:`compiled_modules` says which build runs, and
+:func:`stale_compiled_build` why a compiled build beside the source was left aside.
 """
 
 import os
@@ -21,6 +23,7 @@ import sys
 from collections.abc import Sequence
 from importlib.machinery import EXTENSION_SUFFIXES, SOURCE_SUFFIXES, FileFinder, SourceFileLoader
 from importlib.machinery import ModuleSpec as _ModuleSpec
+from pathlib import Path as _Path
 from types import ModuleType as _ModuleType
 
 
@@ -39,8 +42,21 @@ class _SourceOnly:
         return None  # a folder mapped elsewhere (``p2p_burgundy.cli``): the install finds it
 
 
-if os.environ.get("P2P_BURGUNDY_PURE") == "1":
+from . import build_record  # noqa: E402  (before any module the compiled build may hold)
+
+_FOLDER = _Path(__file__).parent
+_PURE_ASKED = os.environ.get("P2P_BURGUNDY_PURE") == "1"
+_STALE = None if _PURE_ASKED else build_record.stale_build(_FOLDER)
+if _STALE is not None:
+    sys.stderr.write(build_record.warning(_STALE, _FOLDER))
+if _PURE_ASKED or _STALE is not None:
     sys.meta_path.insert(0, _SourceOnly)
+
+
+def stale_compiled_build() -> str | None:
+    """Why the compiled build beside the source was left aside (what changed since it was
+    built); None when there is none, it runs, or ``P2P_BURGUNDY_PURE=1`` asked for the source."""
+    return _STALE
 
 
 def compiled_modules() -> list[str]:
@@ -141,5 +157,6 @@ __all__ = [
     "outcome",
     "play_turn",
     "resolve_chance",
+    "stale_compiled_build",
     "state_hash",
 ]

@@ -10,7 +10,7 @@ from .config import GameConfig
 from .estate import NEIGHBOURS, bits
 from .rules import EngineModule, _Turn
 from .scoring import COLOUR_BONUS_VP, PHASE_BONUS, Category
-from .state import ModulePart
+from .state import GameState, ModulePart
 
 
 class BorderPostsPart(ModulePart, name="border-posts"):
@@ -83,11 +83,21 @@ def _plays(config: GameConfig) -> bool:
     return config.border_posts
 
 
+def _seat_visible(state: GameState, seat: int) -> dict[str, object]:
+    """A seat's rank in joining all its posts, and where its duchy's posts are, if it has
+    any."""
+    posts = state.boards[seat].border_posts
+    out: dict[str, object] = {"border_posts": [bits(post) for post in posts]} if posts else {}
+    out["border_rank"] = state.modules["border-posts"].border_ranks[seat]
+    return out
+
+
 BORDER_POSTS = EngineModule(
     name="border-posts",
     description="duchies 11a-11f: joining border posts scores the phase bonus, joining all "
                 "of them first or second the colour bonus",
     plays=_plays,
     part=BorderPostsPart,
+    seat_visible=_seat_visible,
     tile_placed=_score_border_posts,
 )

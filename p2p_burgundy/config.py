@@ -132,37 +132,12 @@ class Setup(Enum):
         return f"Setup.{self.name}"
 
 
-CLOCK_LIMIT = 24 * 3600
-"""The most seconds a game clock gives a player, or adds with each turn."""
-
-
-@dataclass(frozen=True, slots=True)
-class TimeControl:
-    """A game clock, a rule of the table (the engine never reads it): each player has
-    ``seconds`` for the whole game, and ``increment`` seconds more with each turn they end.
-
-    >>> TimeControl(600, 5), str(TimeControl(600, 5)), str(TimeControl(90))
-    (TimeControl(seconds=600, increment=5), '10+5', '1.5+0')
-    >>> TimeControl(0)
-    Traceback (most recent call last):
-    ...
-    p2p_burgundy.errors.ConfigError: a game clock gives each player 1 to 86400 seconds, not 0
-    """
-
-    seconds: int
-    increment: int = 0
-
-    def __post_init__(self) -> None:
-        if type(self.seconds) is not int or not 0 < self.seconds <= CLOCK_LIMIT:
-            raise ConfigError(f"a game clock gives each player 1 to {CLOCK_LIMIT} seconds, "
-                              f"not {self.seconds!r}")
-        if type(self.increment) is not int or not 0 <= self.increment <= CLOCK_LIMIT:
-            raise ConfigError(f"a game clock adds 0 to {CLOCK_LIMIT} seconds a turn, "
-                              f"not {self.increment!r}")
-
-    def __str__(self) -> str:
-        """As players write a clock: minutes each, plus seconds a turn."""
-        return f"{self.seconds / 60:g}+{self.increment}"
+TABLE_DEFAULTS: tuple[object, object] = (False, [])
+"""The two fields of the config tree a network table signs with the config, as a table
+without them writes them: whether hints from a bot are allowed (at 7) and the game clock (at
+9; docs/protocol.md, START). They are the table's rules, not the game's: the engine writes
+what the table layer (``net/tablerules.py``) gives it and hands back what it reads, and
+never reads them itself."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,13 +157,8 @@ class GameConfig:
     setup: Setup = Setup.STANDARD
     modules: tuple[Module, ...] = ()
     custom: tuple[Estate, ...] = ()  # boards of one's own that ``estates`` may name
-    hints: bool = False
-    """Whether players may ask a bot what it would do (a table's rule, not the game's: the
-    engine never reads it; it is here so that every player signs it with the rest)."""
     target: int = SOLO_TARGET
     """The solo game: where the target marker starts (45 easier ... 55 harder)."""
-    clock: TimeControl | None = None
-    """The table's game clock, if it has one (a table's rule, as :attr:`hints` is)."""
     teams: tuple[tuple[int, int], ...] = ()
     """The team game: the two teams' seats, team A first, each in its players' order (A1,
     A2), so round 1 is played A1, B1, A2, B2; every seat plays the one team board."""
@@ -217,10 +187,6 @@ class GameConfig:
             raise ConfigError(f"edition must be an Edition, not {self.edition!r}")
         if not isinstance(self.setup, Setup):
             raise ConfigError(f"setup must be a Setup, not {self.setup!r}")
-        if type(self.hints) is not bool:
-            raise ConfigError(f"hints must be True or False, not {self.hints!r}")
-        if not (self.clock is None or isinstance(self.clock, TimeControl)):
-            raise ConfigError(f"clock must be a TimeControl or None, not {self.clock!r}")
         self._check_solo()
         self._check_modules()
         self._check_custom()
@@ -377,13 +343,11 @@ class GameConfig:
         setup = "" if self.setup is Setup.STANDARD else f", setup={self.setup!r}"
         modules = f", modules={self.modules!r}" if self.modules else ""
         custom = f", custom={self.custom!r}" if self.custom else ""
-        hints = ", hints=True" if self.hints else ""
         target = f", target={self.target!r}" if self.target != SOLO_TARGET else ""
-        clock = f", clock={self.clock!r}" if self.clock is not None else ""
         teams = f", teams={self.teams!r}" if self.teams else ""
         return (f"GameConfig(players={self.players!r}, edition={self.edition!r}, "
                 f"estates={self.estates!r}, start_spaces={self.start_spaces!r}{setup}{modules}"
-                f"{custom}{hints}{target}{clock}{teams})")
+                f"{custom}{target}{teams})")
 
     @property
     def border_posts(self) -> bool:
@@ -426,34 +390,50 @@ class GameConfig:
         """
         return [line for line in (caveat(self.board(e)) for e in self.estate_pool()) if line]
 
-    def to_tree(self) -> list[object]:
+    def to_tree(self, table: tuple[object, object] = TABLE_DEFAULTS) -> list[object]:
         """Canonical encodable form: ``[players, edition, [estate ids], [start spaces],
-        set-up, [module names], [boards of one's own], hints, solo target, clock, teams]``,
-        where trailing fields that hold their default (the standard set-up, no modules, no
-        boards, no hints, the target marker on 50, no clock: ``[]``, else ``[seconds,
-        increment]``, no teams: ``[]``, else ``[[a1, a2], [b1, b2]]``) are left out, so a base
-        game encodes as it always did.
+        set-up, [module names], [boards of one's own], table field 0, solo target, table
+        field 1, teams]``, where trailing fields that hold their default (the standard set-up,
+        no modules, no boards, the table's defaults, the target marker on 50, no teams: ``[]``,
+        else ``[[a1, a2], [b1, b2]]``) are left out, so a base game encodes as it always did.
+        ``table``: the two fields a network table signs with the config (see
+        :data:`TABLE_DEFAULTS`), as the table layer encodes them.
 
-        >>> GameConfig(players=2, clock=TimeControl(900, 10)).to_tree()
-        [2, '2011', ['1', '1'], [18, 18], 'standard', [], [], False, 50, [900, 10]]
+        >>> GameConfig(players=1, edition=Edition.E2019, target=55).to_tree()
+        [1, '2019', ['1'], [-1], 'standard', [], [], False, 55]
+        >>> GameConfig(players=2).to_tree(table=(True, [900, 10]))
+        [2, '2011', ['1', '1'], [18, 18], 'standard', [], [], True, 50, [900, 10]]
         """
-        clock = [] if self.clock is None else [self.clock.seconds, self.clock.increment]
         tree: list[object] = [self.players, self.edition.value, list(self.estates),
                               list(self.start_spaces), self.setup.value,
                               [m.value for m in self.modules],
-                              [_board_tree(b) for b in self.custom], self.hints, self.target,
-                              clock, [list(team) for team in self.teams]]
+                              [_board_tree(b) for b in self.custom], table[0], self.target,
+                              table[1], [list(team) for team in self.teams]]
         while len(tree) > 4 and tree[-1] == _TREE_DEFAULTS[len(tree) - 5]:
             tree.pop()
         return tree
 
     @classmethod
     def from_tree(cls, tree: object) -> GameConfig:
-        """Inverse of :meth:`to_tree`; raises ConfigError on anything malformed."""
+        """Inverse of :meth:`to_tree` for a config without a table's fields (a game on one
+        computer); raises ConfigError on anything malformed, or if the table's fields do not
+        hold their defaults (a network table reads those: :meth:`split_tree`)."""
+        config, table = cls.split_tree(tree)
+        if not (table[0] is False and isinstance(table[1], list | tuple) and not table[1]):
+            raise ConfigError("this config carries a network table's rules (hints, a game "
+                              "clock): only a network game reads them")
+        return config
+
+    @classmethod
+    def split_tree(cls, tree: object) -> tuple[GameConfig, tuple[object, object]]:
+        """Inverse of :meth:`to_tree`: the config, and the table's two fields as written
+        (their defaults where left out), unchecked: the table layer reads them. Raises
+        ConfigError on anything malformed in the game's fields."""
         if not (isinstance(tree, list | tuple) and 4 <= len(tree) <= 4 + len(_TREE_DEFAULTS)):
             raise ConfigError("a game config is [players, edition, estates, start spaces] "
                               "(then the set-up, the modules, boards of one's own, hints, "
-                              "the solo target and the clock, where not the defaults)")
+                              "the solo target, the clock and the teams, where not the "
+                              "defaults)")
         if len(tree) > 4 and tree[-1] == _TREE_DEFAULTS[len(tree) - 5]:
             raise ConfigError("a trailing field that holds its default is written by "
                               "leaving it out")
@@ -480,22 +460,11 @@ class GameConfig:
             if not isinstance(tree[6], list | tuple):
                 raise ConfigError("boards of one's own must be a list")
             custom = tuple(_board_from_tree(b) for b in tree[6])
-        hints = False
-        if len(tree) > 7:
-            if type(tree[7]) is not bool:
-                raise ConfigError(f"hints must be true or false, not {tree[7]!r}")
-            hints = tree[7]
         target = SOLO_TARGET
         if len(tree) > 8:
             if type(tree[8]) is not int:
                 raise ConfigError(f"the solo target must be an integer, not {tree[8]!r}")
             target = tree[8]
-        clock = None
-        if len(tree) > 9:
-            # [] (no clock) only before the teams: a trailing default is refused above
-            if not (isinstance(tree[9], list | tuple) and len(tree[9]) in (0, 2)):
-                raise ConfigError(f"the clock must be [seconds, increment], not {tree[9]!r}")
-            clock = TimeControl(*tree[9]) if tree[9] else None
         teams: tuple[tuple[int, int], ...] = ()
         if len(tree) > 10:
             if not (isinstance(tree[10], list | tuple) and all(
@@ -513,13 +482,17 @@ class GameConfig:
             raise ConfigError("start spaces must be a list of space numbers")
         if type(players) is not int:
             raise ConfigError(f"players must be an integer, not {players!r}")
-        return cls(players, ed, tuple(estates), tuple(starts), setup, modules, custom, hints,
-                   target, clock, teams)
+        table = (tree[7] if len(tree) > 7 else TABLE_DEFAULTS[0],
+                 tree[9] if len(tree) > 9 else TABLE_DEFAULTS[1])
+        return cls(players, ed, tuple(estates), tuple(starts), setup, modules, custom, target,
+                   teams), table
 
 
-_TREE_DEFAULTS: tuple[object, ...] = (Setup.STANDARD.value, [], [], False, SOLO_TARGET, [], [])
+_TREE_DEFAULTS: tuple[object, ...] = (Setup.STANDARD.value, [], [], TABLE_DEFAULTS[0], SOLO_TARGET,
+                                      TABLE_DEFAULTS[1], [])
 """The values of the config tree's optional trailing fields (set-up, modules, boards of
-one's own, hints, the solo target, the clock, the teams) by default."""
+one's own, the table's first field, the solo target, the table's second field, the teams) by
+default."""
 
 TEAM_REFUSED = (Module.TRADE_ROUTES, Module.SHIELDS)
 """The modules the team game is not played with: each player's trade route cards and

@@ -11,6 +11,7 @@ from .rules import (
     _BUILDING_STEP,
     _CHOICES,
     EngineModule,
+    StepWords,
     _gain_workers,
     _pass,
     _rules,
@@ -77,7 +78,9 @@ EXTRA_TILES = EngineModule(
     description="monasteries #27 (on top of any stack on the bridge) and #28 (buy 2 workers "
                 "for 1 silverling), the crane and the geese",
     plays=_plays,
-    steps=((Step.CRANE, "the crane may trigger the effect of any building (or pass)"),),
+    summary="monasteries #27 #28, the crane, the geese",
+    steps=(StepWords(Step.CRANE, "the crane may trigger the effect of any building (or pass)",
+                     prompt="Crane: trigger the effect of any building", name="crane"),),
     choices=((Step.CRANE, _crane_choices),),
     handlers=(
         (Step.CRANE, UseBuilding, _use_building),

@@ -105,14 +105,20 @@ def _plays(config: GameConfig) -> bool:
     return Module.INNS in config.modules
 
 
+def _visible(state: GameState) -> dict[str, object]:
+    return {"inns": state.modules["inns"].inns}
+
+
 INNS = EngineModule(
     name=Module.INNS.value,
     description="an inn a phase beside the black depot, bought as its tiles are: it goes on "
                 "any colour, one an area, and its area scores as one size bigger",
     plays=_plays,
+    summary="an inn a phase: its area scores one size bigger",
     handlers=((Step.TURN, Buy, _buy_inn),),
     tiles=(Tile.INN,),
     part=InnsPart,
+    visible=_visible,
     phase_setup=_inn_comes_out,
     purchases=_inn_purchases,
     tile_spaces=((_INN, _without_inn_areas, "already has an inn (one inn per area)"),),

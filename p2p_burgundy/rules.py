@@ -1451,19 +1451,56 @@ _Spaces = Callable[[Estate, PlayerState, int], int]
 
 
 @dataclass(frozen=True)
+class StepWords:
+    """A step a module adds, and the words a client shows for it (the base game's steps are
+    the client's own).
+
+    ``asks`` is what the step asks, as an illegal action's error says it (and a client's
+    prompt when ``prompt`` is empty). The others are a client's, each a format string of the
+    step's fields: ``arg`` (its argument), ``white_die``, and what ``fields(state)`` adds (a
+    field ``tile`` is a tile: ``{tile}`` its code and name, ``{tile:code}`` its code).
+    ``prompt`` is the menu's question, ``brief`` the same in fewer words for a narrow pane;
+    ``name`` the advantage as the log names it ("Ann let the crane go unused"), ``actor``
+    what acts in it ("Ann's crane worked as a church"; default: ``name``), ``pending`` how a
+    choice of which step comes first names it (default: "the " and ``name``); ``how`` ends
+    the sentence of a tile taken or placed, goods sold or workers taken in it; ``passing``
+    labels its ``Pass``; ``reminder`` is its rule in a line of the help page.
+    ``holds_taken_tile``: the tile just taken waits, off the storage, for this step to say
+    where it goes.
+    """
+
+    step: Step
+    asks: str
+    prompt: str = ""
+    brief: str = ""
+    fields: Callable[[GameState], dict[str, int]] | None = None
+    name: str = ""
+    actor: str = ""
+    pending: str = ""
+    how: str = ""
+    passing: str = "pass (use nothing)"
+    reminder: str = ""
+    holds_taken_tile: bool = False
+
+
+@dataclass(frozen=True)
 class EngineModule:
     """The solo game or an expansion module, as what it adds to the base game's rules: python-
     chess's variants are the model (a class per variant plugging into the board's hooks).
 
-    ``plays(config)`` says whether a game of that config plays the module. ``steps`` are the
-    steps it adds, each with what it asks of the player (the words of an illegal action's
-    error, and a client's prompt); ``choices`` and ``handlers`` are its rows in the dispatch
+    ``plays(config)`` says whether a game of that config plays the module; ``summary`` says
+    what it adds in a line of a table's set-up (a module a config switches on). ``steps`` are
+    the steps it adds, each with what it asks of the player and the words a client shows for
+    it (:class:`StepWords`); ``choices`` and ``handlers`` are its rows in the dispatch
     tables of :func:`legal_actions` and :func:`apply` (a handler changes the ``_Turn`` being
     built, as the base game's do); ``after_action`` runs after every action a handler
     applies (not after a die chosen or a turn ended, which build their states directly).
-    ``tiles`` and ``categories`` are the tiles and scoring categories it brings, and
+    ``tiles`` and ``categories`` are the tiles and scoring categories it brings (each
+    category with its name on a score sheet), and
     ``crane_buildings`` those of its buildings whose effect the crane may trigger; ``part`` its
-    part of the game state (a :class:`~p2p_burgundy.state.ModulePart`). A module
+    part of the game state (a :class:`~p2p_burgundy.state.ModulePart`), and ``visible(state)``
+    and ``seat_visible(state, seat)`` what a program sees of it (of the game, of a seat), as
+    JSON values by name (docs/bots.md, "The visible state"). A module
     may replace a base game's row (the shields' DISCARD and FREE_ACTION rows call the base
     game's and add their own; the inns' Buy).
 
@@ -1517,14 +1554,17 @@ class EngineModule:
     name: str
     description: str
     plays: Callable[[GameConfig], bool]
-    steps: tuple[tuple[Step, str], ...] = ()
+    summary: str = ""
+    steps: tuple[StepWords, ...] = ()
     choices: tuple[tuple[Step, _Choices], ...] = ()
     handlers: tuple[tuple[Step, type[Action], _Handler], ...] = ()
     after_action: Callable[[_Turn], None] | None = None
     tiles: tuple[int, ...] = ()
-    categories: tuple[Category, ...] = ()
+    categories: tuple[tuple[Category, str], ...] = ()
     crane_buildings: tuple[int, ...] = ()
     part: type[ModulePart] | None = None
+    visible: Callable[[GameState], dict[str, object]] | None = None
+    seat_visible: Callable[[GameState, int], dict[str, object]] | None = None
     setup: Callable[[GameState, Draws], None] | None = None
     setup_drew: Callable[[GameState], tuple[str, Any]] | None = None
     phase_setup: Callable[[GameState], None] | None = None
@@ -1612,7 +1652,7 @@ class _Rules:
         self.goods_sold = tuple(m.goods_sold for m in modules if m.goods_sold)
         self.workers_gained = tuple(m.workers_gained for m in modules if m.workers_gained)
         self.crane_buildings = (*Building, *(b for m in modules for b in m.crane_buildings))
-        self.categories = max((c + 1 for m in modules for c in m.categories),
+        self.categories = max((c + 1 for m in modules for c, _ in m.categories),
                               default=BASE_CATEGORY_COUNT)
         self.parts = tuple(m.part for m in modules if m.part)
         choices: dict[int, _Choices] = dict(_CHOICES)
@@ -1621,7 +1661,7 @@ class _Rules:
         hooks = [module.after_action for module in modules if module.after_action]
         after = None if not hooks else hooks[0] if len(hooks) == 1 else _each(hooks)
         for module in modules:
-            expected.update(module.steps)
+            expected.update((words.step, words.asks) for words in module.steps)
             choices.update(module.choices)
             handlers.update(((step, cls), handler) for step, cls, handler in module.handlers)
         steps = range(max(Step) + 1)

@@ -49,6 +49,7 @@ from .rules import (
     GOODS_SLOTS,
     STORAGE_SPACES,
     EngineModule,
+    StepWords,
     _discard,
     _discard_choices,
     _free_choices,
@@ -673,18 +674,52 @@ def _plays(config: GameConfig) -> bool:
     return Module.SHIELDS in config.modules
 
 
+_PHASE_END_RULE = "The phase is over: your shields act (tiles, tribute) before mines pay."
+SHIELD_RULE = "A shield works while it stands on one of your castles (i: what each does)."
+"""The rule of a shield's choice, in a line of a client's help page."""
+
+
+def _tile_shield(state: GameState) -> dict[str, int]:
+    """Which shield places a tile at the phase end: #14 (argument 1: from a numbered depot) or
+    #15 (argument 0: from the black depot)."""
+    return {"shield": 14 if state.pending[-1][1] else 15}
+
+
+def _visible(state: GameState) -> dict[str, object]:
+    part = state.modules[_PART]
+    return {"shields": {"depots": [list(on) for on in part.depot_shields],
+                        "box": list(shield_numbers(part.shield_box)),
+                        "borrowed": part.borrowed, "die_changed": part.die_changed,
+                        "closing": list(part.closing)}}
+
+
+def _seat_visible(state: GameState, seat: int) -> dict[str, object]:
+    return {"shields": list(shield_numbers(state.modules[_PART].shields[seat]))}
+
+
 SHIELDS = EngineModule(
     name=Module.SHIELDS.value,
     description="18 shields on the depots, taken on a double: each gives its holder an "
                 "ability, costs a tribute at each phase end and scores at the end",
     plays=_plays,
+    summary="18 shields: taken on a double, an ability each",
     steps=(
-        (Step.TRIBUTE, "the phase ends: pay 1 for each shield you keep"),
-        (Step.SHIELD_TILE, "the phase ends: your shield places a depot's tile on your estate "
-                           "(or pass)"),
-        (Step.SHIELD_GOODS, "your shield takes every goods tile of one type from the depots "
-                            "(or pass)"),
-        (Step.PHASE_END, "your turn of the phase end is done: end it"),
+        StepWords(Step.TRIBUTE, "the phase ends: pay 1 for each shield you keep",
+                  prompt="Phase end: pay 1 for each shield you keep",
+                  reminder="Each shield you keep costs 1 silverling now; the others leave the "
+                           "game."),
+        StepWords(Step.SHIELD_TILE, "the phase ends: your shield places a depot's tile on your "
+                                    "estate (or pass)",
+                  prompt="Phase end, shield #{shield}: place a tile now", fields=_tile_shield,
+                  name="shield's tile", actor="shield", passing="pass (place none)",
+                  reminder=_PHASE_END_RULE),
+        StepWords(Step.SHIELD_GOODS, "your shield takes every goods tile of one type from the "
+                                     "depots (or pass)",
+                  prompt="Shield #5: every goods tile of one type", name="shield's goods",
+                  actor="shield #5", passing="pass (take none)",
+                  reminder=SHIELD_RULE),
+        StepWords(Step.PHASE_END, "your turn of the phase end is done: end it",
+                  prompt="The phase is over: end your turn", reminder=_PHASE_END_RULE),
     ),
     choices=(
         (Step.FREE_ACTION, _free_choices_with_shield),
@@ -707,8 +742,10 @@ SHIELDS = EngineModule(
         (Step.SHIELD_GOODS, Pass, _pass),
         (Step.PHASE_END, EndTurn, _end_phase_turn),
     ),
-    categories=(Category.SHIELDS,),
+    categories=((Category.SHIELDS, "shields"),),
     part=ShieldsPart,
+    visible=_visible,
+    seat_visible=_seat_visible,
     setup=_draw_shields,
     setup_drew=_shields_drawn,
     turn_choices=_shield_turn_choices,

@@ -28,6 +28,7 @@ from .rivers import river_reach
 from .rules import (
     _K1,
     EngineModule,
+    StepWords,
     _check_goods,
     _check_placement,
     _check_slot,
@@ -326,19 +327,55 @@ def _plays(config: GameConfig) -> bool:
     return config.solo
 
 
+def _reward_tile(state: GameState) -> dict[str, int]:
+    """The colour reward's tile, waiting in the storage space the step's argument names."""
+    return {"tile": state.players[0].storage[state.pending[-1][1]]}
+
+
+def _points_to_target(state: GameState) -> dict[str, int]:
+    """The victory points the counter lacks to reach the target marker."""
+    part = state.modules["solo"]
+    return {"points": part.vp_target - part.vp_counter}
+
+
+def _visible(state: GameState) -> dict[str, object]:
+    part = state.modules["solo"]
+    return {"solo": {"vp_counter": part.vp_counter, "vp_target": part.vp_target,
+                     "goods_out": list(part.goods_out), "round": state.game_round}}
+
+
 SOLO = EngineModule(
     name="solo",
     description="the solo game: one player against the target marker, on the 2-player side "
                 "of the board; won by filling all 37 spaces of the duchy",
     plays=_plays,
     steps=(
-        (Step.EXCHANGE, "after your ship you may give 5 goods for a black depot tile "
-                        "(or pass)"),
-        (Step.PAY_GOODS, "pay the exchange's goods, one tile at a time"),
-        (Step.REWARD, "a colour is complete: choose a black depot tile to place at once"),
-        (Step.REWARD_PLACE, "place the black depot tile you chose, any die number"),
-        (Step.TARGET, "you may buy the victory points that reach the target marker (or pass)"),
-        (Step.ORDER, "choose which of the pending steps you take first"),
+        StepWords(Step.EXCHANGE, "after your ship you may give 5 goods for a black depot tile "
+                                 "(or pass)",
+                  prompt="Ship: give 5 goods for a black depot tile, face down?",
+                  how=", face down, for 5 goods", passing="pass",
+                  reminder="Solo: after a ship, 5 goods buy a black depot tile, laid face down."),
+        StepWords(Step.PAY_GOODS, "pay the exchange's goods, one tile at a time",
+                  prompt="Pay the goods: {arg} more",
+                  reminder="Solo: choose the goods that pay for the face-down tile, one at a "
+                           "time."),
+        StepWords(Step.REWARD, "a colour is complete: choose a black depot tile to place at "
+                               "once",
+                  prompt="Colour complete: a black depot tile to place now",
+                  pending="the colour reward", how=" for the colour completed", passing="pass",
+                  reminder="Solo: a colour completed gives a black depot tile, placed at once."),
+        StepWords(Step.REWARD_PLACE, "place the black depot tile you chose, any die number",
+                  prompt="Place {tile} on which space? (any number)", fields=_reward_tile,
+                  reminder="Solo: place it on a free space of its colour, with any number."),
+        StepWords(Step.TARGET, "you may buy the victory points that reach the target marker "
+                               "(or pass)",
+                  prompt="Buy {points} VP for {points} silver to reach the target?",
+                  fields=_points_to_target, pending="buying points", passing="pass",
+                  reminder="Solo: 1 silverling a VP; at the target you get an action of any "
+                           "number."),
+        StepWords(Step.ORDER, "choose which of the pending steps you take first",
+                  prompt="Which comes first?",
+                  reminder="Solo: you choose the order of what your action set off."),
     ),
     choices=(
         (Step.EXCHANGE, _exchange_choices),
@@ -361,6 +398,7 @@ SOLO = EngineModule(
     ),
     after_action=_after_action,
     part=SoloPart,
+    visible=_visible,
     setup=_setup,
     round_setup=_remove_depot_tile,
     reach=river_reach,

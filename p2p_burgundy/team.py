@@ -21,9 +21,11 @@ from __future__ import annotations
 from .actions import Action, PlaceTile, Stow
 from .chance import Draws
 from .config import GameConfig
+from .estate import bits
 from .rules import (
     _HANDLERS,
     EngineModule,
+    StepWords,
     _Handler,
     _start_castle,
     _Turn,
@@ -220,13 +222,33 @@ def _plays(config: GameConfig) -> bool:
     return config.team_game
 
 
+def _taken_tile(state: GameState) -> dict[str, int]:
+    """The tile just taken, waiting at the end of the storage."""
+    return {"tile": state.players[state.to_move or 0].storage[-1]}
+
+
+def _visible(state: GameState) -> dict[str, object]:
+    return {"teams": [list(team) for team in state.config.teams]}
+
+
+def _seat_visible(state: GameState, seat: int) -> dict[str, object]:
+    """A seat's board's own adjacency, and how many of its stored tiles are its own."""
+    board = state.boards[seat]
+    return {"neighbours": [bits(mask) for mask in board.neighbours],
+            "own_storage": state.modules[TeamPart.name].private[seat]}
+
+
 TEAM = EngineModule(
     name="team",
     description="the team game: two teams of two, each on one team board, sharing workers, "
                 "silverlings, goods, the duchy and a storage; the team's points added up",
     plays=_plays,
-    steps=((Step.STOW, "put the tile you took in your own storage or the team's (discarding "
-                       "an old tile of a full one)"),),
+    steps=(StepWords(Step.STOW, "put the tile you took in your own storage or the team's "
+                                "(discarding an old tile of a full one)",
+                     prompt="Where does {tile:code} go?", fields=_taken_tile,
+                     reminder="Team game: your own storage or the team's; a full one drops an "
+                              "old tile.",
+                     holds_taken_tile=True),),
     choices=((Step.STOW, _stow_choices),),
     handlers=((Step.STOW, Stow, _stow),
               *((step, PlaceTile, _counting_own(place)) for step, place in _PLACING.items())),
@@ -235,4 +257,6 @@ TEAM = EngineModule(
     store=_store,
     end_scorers=_end_scorers,
     part=TeamPart,
+    visible=_visible,
+    seat_visible=_seat_visible,
 )

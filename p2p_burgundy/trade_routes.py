@@ -8,7 +8,7 @@ from .config import GameConfig, Module
 from .rules import _CHOICES, EngineModule, _gain_workers, _Turn
 from .scoring import Category
 from .state import GameState, ModulePart, Step
-from .trade import CARD_COUNT, CARDS_PER_PLAYER, Bonus, route_spaces
+from .trade import CARD_COUNT, CARDS, CARDS_PER_PLAYER, Bonus, route_spaces
 
 
 class TradeRoutesPart(ModulePart, name="trade-routes"):
@@ -81,12 +81,21 @@ def _plays(config: GameConfig) -> bool:
     return Module.TRADE_ROUTES in config.modules
 
 
+def _seat_visible(state: GameState, seat: int) -> dict[str, object]:
+    part = state.modules["trade-routes"]
+    return {"route": [{"card": card, "goods": goods, "bonus": bonus.name.lower()}
+                      for card in part.routes[seat] for goods, bonus in CARDS[card]],
+            "route_goods": list(part.route_goods[seat])}
+
+
 TRADE_ROUTES = EngineModule(
     name=Module.TRADE_ROUTES.value,
     description="each player's route of trade route cards: sold goods are laid on it, and "
                 "earn the bonus of each space of their type",
     plays=_plays,
+    summary="sold goods laid on a route of bonuses",
     part=TradeRoutesPart,
+    seat_visible=_seat_visible,
     setup=_deal,
     setup_drew=_dealt,
     goods_sold=_lay_on_route,

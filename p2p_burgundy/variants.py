@@ -1,7 +1,8 @@
 """Every engine module, in one registry: the solo game, the team game and the expansion
 modules, each as the rows it adds to the rules (:class:`p2p_burgundy.rules.EngineModule`). A
 game binds the rows of the modules its config plays, once per variant; the client and the bots
-read here what each module adds (its steps and what they ask, its tiles, its scoring categories).
+read here what each module adds (its steps and the words for them, its tiles, its scoring
+categories and their names, its summary), so they name no module's step themselves.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from .border_posts import BORDER_POSTS
 from .config import GameConfig
 from .extra_tiles import EXTRA_TILES
 from .inns import INNS
-from .rules import EngineModule
+from .rules import EngineModule, StepWords
+from .scoring import Category
 from .shields import SHIELDS
 from .solo import SOLO
 from .team import TEAM
@@ -28,3 +30,16 @@ state holds their fields in it."""
 def modules_of(config: GameConfig) -> tuple[EngineModule, ...]:
     """The engine modules a game of ``config`` plays."""
     return tuple(module for module in ENGINE_MODULES if module.plays(config))
+
+
+MODULES_BY_NAME: dict[str, EngineModule] = {module.name: module for module in ENGINE_MODULES}
+"""Each engine module by its name (a :class:`~p2p_burgundy.config.Module`'s value for a module
+a config switches on)."""
+
+STEP_WORDS: dict[int, StepWords] = {
+    words.step: words for module in ENGINE_MODULES for words in module.steps}
+"""The words for each step a module adds, by step (the base game's steps have none here)."""
+
+CATEGORY_NAMES: dict[Category, str] = {
+    category: words for module in ENGINE_MODULES for category, words in module.categories}
+"""The name on a score sheet of each scoring category a module brings."""

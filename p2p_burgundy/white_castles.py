@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .actions import Action
 from .config import GameConfig, Module
-from .rules import EngineModule, _action_choices, _make_action_handler, _Turn
+from .rules import EngineModule, StepWords, _action_choices, _make_action_handler, _Turn
 from .state import GameState, PlayerState, Step
 from .tiles import Tile
 
@@ -38,8 +38,13 @@ WHITE_CASTLES = EngineModule(
     description="eight white castles: placed, a white castle gives an action with the white "
                 "die's number (workers allowed); and monastery #29",
     plays=_plays,
-    steps=((Step.WHITE_CASTLE, "the white castle's action with the white die: take, place, "
-                               "sell or take workers"),),
+    summary="8 white castles: an action with the white die",
+    steps=(StepWords(Step.WHITE_CASTLE, "the white castle's action with the white die: take, "
+                                        "place, sell or take workers",
+                     prompt="White castle: one action with the white die's {white_die}",
+                     brief="White castle: an action with a {white_die}",
+                     pending="the white castle's action",
+                     how=" with the white castle (the white die's {white_die})"),),
     choices=((Step.WHITE_CASTLE, _white_castle_choices),),
     handlers=tuple((Step.WHITE_CASTLE, cls, handler)
                    for cls, handler in _make_action_handler(_white_die).items()),

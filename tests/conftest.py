@@ -9,12 +9,19 @@ hundreds of times a run). Compiling it once here, before any test, lets them all
 The same setting stops pytest from keeping the test modules it rewrites (for its assertion
 messages): each run, and each pytest-xdist worker, would rewrite all of them again, most of
 the time collection takes. The suite keeps both in the ``__pycache__`` folders git ignores.
+
+No test may touch the user's own data folder (identity key, logs, saved games): the suite
+points ``P2P_BURGUNDY_HOME`` at a folder of its own for the run, which the processes tests
+start (and pytest-xdist's workers) inherit.
 """
 
 from __future__ import annotations
 
 import compileall
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,6 +33,10 @@ import p2p_burgundy.net
 
 def pytest_configure(config: pytest.Config) -> None:
     sys.dont_write_bytecode = False  # before any test module is collected and rewritten
+    if "P2P_BURGUNDY_HOME" not in os.environ:
+        home = tempfile.mkdtemp(prefix="p2p-burgundy-home-")
+        os.environ["P2P_BURGUNDY_HOME"] = home
+        config.add_cleanup(lambda: shutil.rmtree(home, ignore_errors=True))
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: the controller compiled it
         return
     for package in (p2p_burgundy, p2p_burgundy.net, p2p_burgundy.cli):

@@ -14,11 +14,16 @@ Run from the repository root::
 
 ``burgundy --version`` says which build runs. Setting ``P2P_BURGUNDY_PURE=1`` runs the pure
 Python modules even where the compiled ones are built (the tests compare the two that way).
+
+Beside the build goes its record of the sources it was compiled from
+(``p2p_burgundy/build_record.py``): after any of them changes, the package runs its source
+files, saying on stderr that the build is stale, until this command builds it again.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import shutil
 import sys
@@ -31,7 +36,8 @@ from pathlib import Path
 from typecheck import ROOT, lay_out
 
 # The modules compiled, by installed folder. These stay pure Python: the package's __init__
-# (it is what hides the compiled modules on request); state.py, whose module fields are
+# (it is what hides the compiled modules on request) and build_record.py (it says whether the
+# build may run); state.py, whose module fields are
 # properties assigned in the class body, which mypyc takes for instance attributes;
 # actions.py, since mypyc makes every class attribute of a dataclass a field (an action's
 # ``TAG`` too: "non-default argument follows default argument" when the module is imported);
@@ -53,6 +59,44 @@ SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
 def compiled_sources() -> list[str]:
     """The installed paths (relative to the layout) of every module to compile."""
     return [f"{folder}/{name}" for folder, names in COMPILED.items() for name in names]
+
+
+def compiled_from(layout: Path, modules: list[str]) -> list[str]:
+    """The installed paths (relative to ``layout``) of every module the compiled ``modules``
+    were compiled from: their own, their packages' ``__init__`` and every module of the
+    package they import, directly or not (mypy reads them all, and mypyc builds their types
+    and their ``Final`` constants into the compiled code)."""
+    seen: set[str] = set()
+    todo = list(modules)
+    while todo:
+        path = todo.pop()
+        if path not in seen:
+            seen.add(path)
+            todo.extend(_package_imports(layout, path))
+    return sorted(seen)
+
+
+def _package_imports(layout: Path, path: str) -> list[str]:
+    """The installed paths of the package's modules that the module at ``path`` imports (under
+    ``if TYPE_CHECKING`` too), and of its parent packages' ``__init__``."""
+    parts = path.removesuffix(".py").split("/")
+    package = parts[:-1]  # of a package's __init__ too: the package itself
+    names = [".".join(parts[:cut]) for cut in range(1, len(parts))]  # the parent packages
+    for node in ast.walk(ast.parse((layout / path).read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            # ``from ..x import y``: x in the package ``level - 1`` packages up
+            above = package[:len(package) - node.level + 1] if node.level else []
+            base = ".".join([*above, *([node.module] if node.module else [])])
+            names.append(base)
+            names.extend(f"{base}.{alias.name}" for alias in node.names)
+    found = []
+    for name in names:
+        for candidate in (name.replace(".", "/") + ".py", name.replace(".", "/") + "/__init__.py"):
+            if (layout / candidate).is_file():
+                found.append(candidate)
+    return found
 
 
 def built_extensions(folders: dict[str, str]) -> list[Path]:
@@ -90,14 +134,34 @@ def build(jobs: int) -> list[Path]:
             target = ROOT / folders[installed] / built.name
             shutil.move(built, target)
             moved.append(target)
+        record(layout, folders)
     return moved
 
 
+def record(layout: Path, folders: dict[str, str]) -> Path:
+    """Write the build's record of its sources: each source by its path in the repository,
+    fingerprinted as the copy in ``layout`` that was compiled (an edit made during the build
+    leaves the build stale)."""
+    from p2p_burgundy import build_record  # the source files: main() asked for them
+
+    def in_repository(installed: str) -> str:
+        folder, _, name = installed.rpartition("/")
+        return folders[folder + "/"] + name
+
+    return build_record.write(ROOT / "p2p_burgundy", (
+        (in_repository(path), layout / path)
+        for path in compiled_from(layout, compiled_sources())))
+
+
 def remove(folders: dict[str, str]) -> list[Path]:
-    """Delete the compiled extension modules from the repository (the pure build remains)."""
+    """Delete the compiled extension modules and their record from the repository (the pure
+    build remains)."""
+    from p2p_burgundy import build_record  # the source files: main() asked for them
+
     gone = built_extensions(folders)
     for path in gone:
         path.unlink()
+    (ROOT / "p2p_burgundy" / build_record.RECORD).unlink(missing_ok=True)
     return gone
 
 
@@ -108,6 +172,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="C compilers run at once (default: one a core)")
     args = parser.parse_args(argv)
+    # This command replaces the compiled build: the package it imports (for the record) is its
+    # source, never the build it deletes (nor does the import warn that the build is stale).
+    os.environ["P2P_BURGUNDY_PURE"] = "1"
     if args.remove:
         with tempfile.TemporaryDirectory(prefix="compiled-") as tmp:
             gone = remove(lay_out(ROOT, Path(tmp)))

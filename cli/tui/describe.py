@@ -60,8 +60,10 @@ from p2p_burgundy.scoring import Category, categories
 from p2p_burgundy.shields import SHIELD_WORDS, shields_text
 from p2p_burgundy.state import EMPTY, Step
 from p2p_burgundy.tiles import COLOUR_NAMES, tile_name
+from p2p_burgundy.variants import CATEGORY_NAMES
+from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
 
-from .texts import goods_label, tile_label
+from .texts import goods_label, tile_code, tile_label
 
 CATEGORY_WORDS: dict[Category, str] = {
     Category.ANIMALS: "animals",
@@ -74,28 +76,48 @@ CATEGORY_WORDS: dict[Category, str] = {
     Category.GOODS_LEFT: "goods left",
     Category.SILVER_LEFT: "silver left",
     Category.WORKERS_LEFT: "workers left",
-    Category.SHIELDS: "shields",
+    **CATEGORY_NAMES,
 }
-STEP_WORDS: dict[Step, str] = {
+"""Each scoring category as the log and the score pages name it (a module's: as it names it)."""
+STEP_WORDS: dict[int, str] = {
     Step.WAREHOUSE: "warehouse",
     Step.CARPENTER: "carpenter's workshop",
     Step.CHURCH: "church",
     Step.MARKET: "market",
     Step.CITY_HALL: "city hall",
-    Step.CRANE: "crane",
-    Step.SHIELD_TILE: "shield's tile",
-    Step.SHIELD_GOODS: "shield's goods",
+    **{step: words.name for step, words in MODULE_STEPS.items() if words.name},
 }
+"""A building's (or a module's) advantage, as the log names it when it is used or let go."""
+_ACTORS: dict[int, str] = {
+    **STEP_WORDS, **{step: words.actor for step, words in MODULE_STEPS.items() if words.actor}}
+"""What acts in a step, as the log names it: "Ann's church took ..."."""
 
-PENDING_WORDS: dict[Step, str] = {
+PENDING_WORDS: dict[int, str] = {
     **{step: f"the {words}" for step, words in STEP_WORDS.items()},
     Step.FREE_ACTION: "the action of any number",
     Step.SHIP: "the ship's goods",
-    Step.WHITE_CASTLE: "the white castle's action",
-    Step.REWARD: "the colour reward",
-    Step.TARGET: "buying points",
+    **{step: words.pending for step, words in MODULE_STEPS.items() if words.pending},
 }
 """A pending step as the solo game's order choice names it (``TakeFirst``)."""
+
+
+class _TileWords(int):
+    """A tile in a module's words: ``{tile}`` its code and name, ``{tile:code}`` its code."""
+
+    def __format__(self, spec: str) -> str:
+        return tile_code(self) if spec == "code" else tile_label(self)
+
+
+def step_text(state: GameState, text: str) -> str:
+    """One of the words of the module's step of the player to move (:class:`StepWords`),
+    filled in with the step's fields (the solo game's "Pay the goods: {arg} more" reads "Pay
+    the goods: 4 more" with 4 goods to pay)."""
+    words = MODULE_STEPS[state.step]
+    fields = {"arg": state.pending[-1][1] if state.pending else 0,
+              "white_die": state.white_die, **(words.fields(state) if words.fields else {})}
+    if "tile" in fields:
+        fields["tile"] = _TileWords(fields["tile"])
+    return text.format(**fields)
 
 
 def shield_label(shield: int) -> str:
@@ -203,8 +225,8 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
     how = f" with a {die}" if die else ""
     if step == Step.FREE_ACTION:
         how = " with the castle's extra action"
-    elif step == Step.WHITE_CASTLE:
-        how = f" with the white castle (the white die's {state.white_die})"
+    elif step in MODULE_STEPS:
+        how = step_text(state, MODULE_STEPS[step].how)
     if isinstance(action, EndTurn):
         unused = [p.dice[i] for i in (0, 1) if not p.dice_used >> i & 1]
         if unused:
@@ -239,12 +261,6 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
     if isinstance(action, BuyPoints):
         return (f"{name} bought {action.points} VP for {plural(action.points, 'silverling')}: "
                 "the counter reaches the target marker.")
-    if step == Step.EXCHANGE and isinstance(action, TakeTile):
-        tile = state.depots[0][action.slot]
-        return f"{name} took {tile_label(tile)} from the black depot, face down, for 5 goods."
-    if step == Step.REWARD and isinstance(action, TakeTile):
-        tile = state.depots[0][action.slot]
-        return f"{name} took {tile_label(tile)} from the black depot for the colour completed."
     if isinstance(action, ChooseEstate):
         board = state.config.board(state.offers[seat][action.side])
         return f"{name} chose estate {board.id}, start castle on {board.label(action.space)}."
@@ -252,7 +268,7 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
         counts = [state.depot_goods[d][g] for d in action.depots for g in action.keep]
         depots = " and ".join(str(d) for d in action.depots)
         kinds = ", ".join(str(g) for g in action.keep)
-        what = "shield #5" if step == Step.SHIELD_GOODS else "ship"
+        what = _ACTORS.get(step, "ship")
         return (f"{name}'s {what} took {plural(sum(counts), 'goods tile')} ({kinds}) "
                 f"from depot{'s' if len(action.depots) > 1 else ''} {depots}.")
     if isinstance(action, PayTribute):
@@ -263,8 +279,8 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
     if isinstance(action, BorrowMonasteries):
         return (f"{name} chose {names[action.seat]}: their knowledge tiles count for "
                 f"{name} too (shield #6).")
-    if step in STEP_WORDS:
-        who = f"{name}'s {STEP_WORDS[Step(step)]}"
+    if step in _ACTORS:
+        who = f"{name}'s {_ACTORS[step]}"
         how = ""
     else:
         who = name
@@ -273,7 +289,8 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
     tail = f" ({extra})." if extra else "."
     if isinstance(action, TakeTile):
         tile = state.depots[action.depot][action.slot]
-        return f"{who} took {tile_label(tile)} from depot {action.depot}{how}{tail}"
+        where = "the black depot" if action.depot == 0 else f"depot {action.depot}"
+        return f"{who} took {tile_label(tile)} from {where}{how}{tail}"
     if isinstance(action, PlaceTile):
         tile = p.storage[action.storage]
         label = state.boards[seat].label(action.space)
@@ -296,8 +313,7 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
     if isinstance(action, PlaceFromDepot):
         tile = state.depots[action.depot][action.slot]
         label = state.boards[seat].label(action.space)
-        return (f"{name}'s shield placed {tile_label(tile)} from depot {action.depot} "
-                f"on {label}{tail}")
+        return f"{who} placed {tile_label(tile)} from depot {action.depot} on {label}{tail}"
     return f"{who}: {action!r}{tail}"
 
 

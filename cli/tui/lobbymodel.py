@@ -25,8 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from p2p_burgundy.config import MODULE_ORDER, Module, Setup, TimeControl
+from p2p_burgundy.config import MODULE_ORDER, Module, Setup
 from p2p_burgundy.estate import Estate
+from p2p_burgundy.net.clock import TimeControl
 from p2p_burgundy.net.discovery import TableInfo
 from p2p_burgundy.net.errors import AddressError
 from p2p_burgundy.net.lobby import Member

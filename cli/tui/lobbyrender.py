@@ -8,7 +8,8 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from p2p_burgundy.config import MODULE_ORDER, Module
+from p2p_burgundy.config import MODULE_ORDER
+from p2p_burgundy.variants import MODULES_BY_NAME
 
 from ..web.qr import qr_lines
 from .layout import MIN_HEIGHT, MIN_WIDTH, Dim
@@ -27,14 +28,6 @@ from .lobbymodel import (
 from .render import Canvas, Line, Seg, Style, fit, footer_line, too_small_lines
 from .table import clean_name
 
-MODULE_TEXT: dict[Module, str] = {
-    Module.EXTRA_TILES: "monasteries #27 #28, the crane, the geese",
-    Module.WHITE_CASTLES: "8 white castles: an action with the white die",
-    Module.INNS: "an inn a phase: its area scores one size bigger",
-    Module.TRADE_ROUTES: "sold goods laid on a route of bonuses",
-    Module.SHIELDS: "18 shields: taken on a double, an ability each",
-}
-"""What each 2019 expansion module does, in a line of the host page."""
 ACTION_KEYS = {"bots": "b", "host": "h", "address": "a", "learn": "l"}
 
 PAGE_HELP: dict[Page, tuple[str, ...]] = {
@@ -210,7 +203,7 @@ def module_lines(model: LobbyModel, width: int) -> list[Line]:
         mark = "[x]" if module in model.modules else "[ ]"
         style = Style.CURSOR if i == model.module_cursor else Style.NORMAL
         lines.append([Seg(" "), Seg(f"{mark} {module.value:<14}", style),
-                      Seg(fit(f" {MODULE_TEXT.get(module, '')}", width - 20), Style.DIM)])
+                      Seg(fit(f" {MODULES_BY_NAME[module.value].summary}", width - 20), Style.DIM)])
     return lines
 
 

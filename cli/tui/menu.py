@@ -51,12 +51,20 @@ from p2p_burgundy import (
 from p2p_burgundy.actions import BUY_WORKERS, Stow
 from p2p_burgundy.estate import caveat
 from p2p_burgundy.inns import INN_DEPOT, bought_tile
-from p2p_burgundy.rules import asks
+from p2p_burgundy.rules import StepWords, asks
 from p2p_burgundy.shields import SHIELD_WORDS
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import tile_name
+from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
 
-from .describe import PENDING_WORDS, describe_action, gains, gains_short, tribute_words
+from .describe import (
+    PENDING_WORDS,
+    describe_action,
+    gains,
+    gains_short,
+    step_text,
+    tribute_words,
+)
 from .layout import LEFT
 from .texts import goods_label, tile_code, tile_label
 
@@ -153,7 +161,8 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
     assert seat is not None, "nobody to move"
     p = state.players[seat]
     step = state.step
-    if step in (Step.TURN, Step.PHASE_END):
+    words = MODULE_STEPS.get(step)  # a module's step: the words its module gives it
+    if step == Step.TURN or END_TURN in actions:  # a turn, or a module's step that ends one
         options = []
         for a in actions:
             if isinstance(a, UseDie):
@@ -171,28 +180,21 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
             options.append(Option("e", "end the turn", END_TURN))
         if any(isinstance(a, UseDie) for a in actions):
             return "Your turn: use a die (or buy a tile)", options
-        if step == Step.PHASE_END:
-            return "The phase is over: end your turn", options
+        if words:
+            return _module_prompt(state, words), options
         return "Both dice used: buy a tile or end the turn", options
-    if step in (Step.DIE, Step.FREE_ACTION, Step.WHITE_CASTLE):
+    if step in (Step.DIE, Step.FREE_ACTION) or any(isinstance(a, TakeWorkers) for a in actions):
+        # the four actions of a die (a module's step that offers them: with its number)
         if step == Step.DIE:
             die = p.dice[state.pending[-1][1]]
             prompt = f"With your {die}: take, place, sell or workers"
-        elif step == Step.WHITE_CASTLE:
-            prompt = _fitting(f"White castle: one action with the white die's {state.white_die}",
-                              f"White castle: an action with a {state.white_die}")
+        elif words:
+            prompt = _module_prompt(state, words)
         else:
             prompt = "Castle: one more action, any number"
         return prompt, _die_groups(state, actions) + _shield_turn_groups(state, actions)
-    if step == Step.CRANE:
-        options = _numbered([_leaf(state, a, f"as a {tile_name(a.building)}", tile=a.building)
-                             for a in actions if isinstance(a, UseBuilding)])
-        options.append(Option("x", "pass (use nothing)", Pass()))
-        return "Crane: trigger the effect of any building", options
     if step == Step.CHOOSE_ESTATE:
         return _estate_choice(state, actions)
-    if step == Step.STOW:
-        return _stow_choice(state, actions)
     if step == Step.DISCARD:
         options = [_tile_leaf(state, a, "discard", p.storage[a.storage],
                               ("storage", a.storage, 0))
@@ -201,10 +203,6 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
             return "Shield #4 gone: discard down to 3 tiles", _numbered(options)
         new = tile_code(p.storage[-1])
         return f"Storage full (new: {new}): discard one", _numbered(options)
-    if step in SOLO_PROMPTS:
-        return _solo_choice(state, step, actions)
-    if step in (Step.TRIBUTE, Step.SHIELD_TILE, Step.SHIELD_GOODS):
-        return _shield_step(state, actions)
     if step == Step.SHIP:
         options = []
         for a in actions:
@@ -214,54 +212,51 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
                 options.append(_leaf(state, a, f"depot {depots}: goods {kinds}",
                                      target=("goods_depot", a.depots[0], 0)))
         return "Your ship: take the goods of a depot", _numbered(options)
-    words = {Step.WAREHOUSE: "Warehouse: you may sell one goods type",
-             Step.CARPENTER: "Carpenter: you may take a building",
-             Step.CHURCH: "Church: take a mine, castle or knowledge",
-             Step.MARKET: "Market: you may take a ship or an animal",
-             Step.CITY_HALL: "City hall: place one more tile, any die"}
+    base = {Step.WAREHOUSE: "Warehouse: you may sell one goods type",
+            Step.CARPENTER: "Carpenter: you may take a building",
+            Step.CHURCH: "Church: take a mine, castle or knowledge",
+            Step.MARKET: "Market: you may take a ship or an animal",
+            Step.CITY_HALL: "City hall: place one more tile, any die"}
     options = []
     places = [a for a in actions if isinstance(a, PlaceTile)]
     if places:
-        options += _place_groups(state, places)
-    for a in actions:
-        if isinstance(a, SellGoods):
-            options.append(_goods_leaf(state, a))
-        elif isinstance(a, TakeTile):
-            options.append(_tile_leaf(state, a, f"depot {a.depot}",
-                                      state.depots[a.depot][a.slot], ("depot", a.depot, a.slot)))
-        elif not isinstance(a, PlaceTile | Pass):  # a module's own choice: in its words
-            options.append(_leaf(state, a, describe_action(state, a, _YOU * len(state.players))))
+        groups = _place_groups(state, places)
+        # a module's step places one tile its prompt names: its spaces are the choices
+        options += groups[0].children if words and len(groups) == 1 else groups
+    options += _choice_leaves(state, actions)
     options = _numbered(options)
     if any(isinstance(a, Pass) for a in actions):
-        options.append(Option("x", "pass (use nothing)", Pass()))
-    prompt = words.get(step) or asks(state)  # a module's step: what its module says it asks
-    return prompt[0].upper() + prompt[1:], options
+        options.append(Option("x", words.passing if words else "pass (use nothing)", Pass()))
+    return base[step] if words is None else _module_prompt(state, words), options
+
+
+def _module_prompt(state: GameState, words: StepWords) -> str:
+    """A module's step's question: its prompt (in fewer words if that does not fit), else
+    what its module says it asks."""
+    if not words.prompt:
+        asked = asks(state)
+        return asked[0].upper() + asked[1:]
+    return _fitting(step_text(state, words.prompt), step_text(state, words.brief or words.prompt))
 
 
 _YOU = ("You",)
 
 
-SOLO_PROMPTS = {
-    Step.EXCHANGE: "Ship: give 5 goods for a black depot tile, face down?",
-    Step.PAY_GOODS: "Pay the goods: {left} more",
-    Step.REWARD: "Colour complete: a black depot tile to place now",
-    Step.REWARD_PLACE: "Place {tile} on which space? (any number)",
-    Step.TARGET: "Buy {points} VP for {points} silver to reach the target?",
-    Step.ORDER: "Which comes first?",
-}
-
-
-def _solo_choice(state: GameState, step: Step, actions: Sequence[Action]
-                 ) -> tuple[str, list[Option]]:
-    """The solo game's own decisions: the ship's exchange and its payment, the colour
-    reward and where it goes, buying the points to the target marker."""
-    p = state.players[0]
-    arg = state.pending[-1][1]
+def _choice_leaves(state: GameState, actions: Sequence[Action]) -> list[Option]:
+    """A choice for each action but placing and passing (which have their own), by its type;
+    an action of a type the client does not know is labelled as the log describes it."""
+    seat = state.to_move
+    assert seat is not None
+    p = state.players[seat]
     options = []
+    shield_places: dict[tuple[int, int], list[Option]] = {}
     for a in actions:
-        if isinstance(a, TakeTile):
-            options.append(_tile_leaf(state, a, "black", state.depots[0][a.slot],
-                                      ("depot", 0, a.slot)))
+        if isinstance(a, SellGoods):
+            options.append(_goods_leaf(state, a))
+        elif isinstance(a, TakeTile):
+            where = "black" if a.depot == 0 else f"depot {a.depot}"
+            options.append(_tile_leaf(state, a, where, state.depots[a.depot][a.slot],
+                                      ("depot", a.depot, a.slot)))
         elif isinstance(a, PayGoods):
             options.append(_leaf(state, a, f"pay 1 x {goods_label(a.goods)} "
                                            f"(of {p.goods[a.goods]})",
@@ -269,36 +264,48 @@ def _solo_choice(state: GameState, step: Step, actions: Sequence[Action]
         elif isinstance(a, BuyPoints):
             options.append(_leaf(state, a, f"buy {a.points} VP for {a.points} silver", key="y"))
         elif isinstance(a, TakeFirst):
-            options.append(_leaf(state, a, PENDING_WORDS[Step(a.step)]))
-    places = [a for a in actions if isinstance(a, PlaceTile)]
-    if places:
-        options += _place_groups(state, places)[0].children
-    options = _numbered(options)
-    if any(isinstance(a, Pass) for a in actions):
-        options.append(Option("x", "pass", Pass()))
-    tile = tile_label(p.storage[arg]) if step == Step.REWARD_PLACE else ""
-    points = state.vp_target - state.vp_counter
-    return SOLO_PROMPTS[step].format(left=arg, tile=tile, points=points), options
+            options.append(_leaf(state, a, PENDING_WORDS[a.step]))
+        elif isinstance(a, UseBuilding):
+            options.append(_leaf(state, a, f"as a {tile_name(a.building)}", tile=a.building))
+        elif isinstance(a, Stow):
+            options.append(_stow_leaf(state, a))
+        elif isinstance(a, PayTribute):
+            options.append(_leaf(state, a, tribute_words(a)))
+        elif isinstance(a, TakeGoods):  # shield #5: every goods tile of one type
+            count = sum(state.depot_goods[d][a.keep[0]] for d in a.depots)
+            depots = ", ".join(map(str, a.depots))
+            options.append(_leaf(state, a, f"{count} x {goods_label(a.keep[0])} "
+                                           f"(depot {depots})",
+                                 target=("goods_depot", a.depots[0], 0)))
+        elif isinstance(a, PlaceFromDepot):
+            tile = state.depots[a.depot][a.slot]
+            shield_places.setdefault((a.depot, a.slot), []).append(
+                _leaf(state, a, state.boards[seat].label(a.space), tile=tile,
+                      target=("space", a.space, 0)))
+        elif not isinstance(a, PlaceTile | Pass):  # a module's own choice: in its words
+            options.append(_leaf(state, a, describe_action(state, a, _YOU * len(state.players))))
+    for (depot, slot), spaces in shield_places.items():
+        tile = state.depots[depot][slot]
+        where = "black depot" if depot == 0 else f"depot {depot}"
+        options.append(Option("", f"{where}: {tile_label(tile)}", tile=tile,
+                              children=tuple(_numbered(spaces)),
+                              target=("depot", depot, slot), brief=f"{where}: {tile_code(tile)}",
+                              prompt=_fitting(f"Place {tile_label(tile)} on which space?",
+                                              f"Place {tile_code(tile)} on which space?")))
+    return options
 
 
-def _stow_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, list[Option]]:
-    """The team game: the tile just taken goes to the player's own storage or the team's,
-    a full one discarding an old tile of its own (marked on the storage line)."""
+def _stow_leaf(state: GameState, action: Stow) -> Option:
+    """The team game: the tile just taken to the player's own storage or the team's, a full
+    one discarding an old tile of its own (marked on the storage line)."""
     seat = state.to_move
     assert seat is not None
-    p = state.players[seat]
-    options = []
-    for a in actions:
-        if not isinstance(a, Stow):
-            continue
-        where = "the team's storage" if a.shared else "your storage"
-        if a.discard < 0:
-            options.append(_leaf(state, a, f"to {where}"))
-        else:
-            index = a.discard + (state.private[seat] if a.shared else 0)
-            options.append(_tile_leaf(state, a, f"to {where}, discarding", p.storage[index],
-                                      ("storage", index, 0)))
-    return f"Where does {tile_code(p.storage[-1])} go?", _numbered(options)
+    where = "the team's storage" if action.shared else "your storage"
+    if action.discard < 0:
+        return _leaf(state, action, f"to {where}")
+    index = action.discard + (state.private[seat] if action.shared else 0)
+    return _tile_leaf(state, action, f"to {where}, discarding", state.players[seat].storage[index],
+                      ("storage", index, 0))
 
 
 def _shield_turn_groups(state: GameState, actions: Sequence[Action]) -> list[Option]:
@@ -333,46 +340,6 @@ def _shield_turn_groups(state: GameState, actions: Sequence[Action]) -> list[Opt
                               children=tuple(_numbered(leaves)),
                               prompt="Whose knowledge tiles count for you?"))
     return options
-
-
-def _shield_step(state: GameState, actions: Sequence[Action]) -> tuple[str, list[Option]]:
-    """A shield's decision: the tribute, shield #14's or #15's tile, shield #5's goods."""
-    step = state.step
-    options: list[Option] = []
-    if step == Step.TRIBUTE:
-        options = [_leaf(state, a, tribute_words(a)) for a in actions
-                   if isinstance(a, PayTribute)]
-        return "Phase end: pay 1 for each shield you keep", _numbered(options)
-    if step == Step.SHIELD_GOODS:
-        for a in actions:
-            if isinstance(a, TakeGoods):
-                count = sum(state.depot_goods[d][a.keep[0]] for d in a.depots)
-                depots = ", ".join(map(str, a.depots))
-                options.append(_leaf(state, a, f"{count} x {goods_label(a.keep[0])} "
-                                               f"(depot {depots})",
-                                     target=("goods_depot", a.depots[0], 0)))
-        options = _numbered(options)
-        options.append(Option("x", "pass (take none)", Pass()))
-        return "Shield #5: every goods tile of one type", options
-    board = state.boards[state.to_move or 0]
-    groups: dict[tuple[int, int], list[Option]] = {}
-    for a in actions:
-        if isinstance(a, PlaceFromDepot):
-            tile = state.depots[a.depot][a.slot]
-            groups.setdefault((a.depot, a.slot), []).append(
-                _leaf(state, a, board.label(a.space), tile=tile, target=("space", a.space, 0)))
-    for (depot, slot), spaces in groups.items():
-        tile = state.depots[depot][slot]
-        where = "black depot" if depot == 0 else f"depot {depot}"
-        options.append(Option("", f"{where}: {tile_label(tile)}", tile=tile,
-                              children=tuple(_numbered(spaces)),
-                              target=("depot", depot, slot), brief=f"{where}: {tile_code(tile)}",
-                              prompt=_fitting(f"Place {tile_label(tile)} on which space?",
-                                              f"Place {tile_code(tile)} on which space?")))
-    options = _numbered(options)
-    options.append(Option("x", "pass (place none)", Pass()))
-    shield = 14 if state.pending[-1][1] else 15
-    return f"Phase end, shield #{shield}: place a tile now", options
 
 
 def _estate_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, list[Option]]:

@@ -43,6 +43,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.state import Step
+from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
 
 from .describe import describe_played
 from .draft import (
@@ -61,14 +62,14 @@ from .table import (
     Endable,
     EntryKind,
     Handover,
-    Hinting,
     Recorded,
+    Ruled,
     Scored,
     ScoreTrack,
     Steppable,
     Table,
 )
-from .texts import guide, info_for_shield, info_for_tile, seat_name
+from .texts import RULE_REMINDERS, guide, info_for_shield, info_for_tile, seat_name
 
 if TYPE_CHECKING:
     from .hint import Hint
@@ -319,19 +320,20 @@ class Model:
             group = self.draft.menu()[1][self.path[0]].key
             return {"t": "take", "p": "place", "s": "sell", "b": "buy",
                     "h": "shield", "d": "shield", "m": "shield"}.get(group, "place")
-        if step == Step.PHASE_END:
-            return "phase_end"
         if step == Step.TURN:
             return "turn" if any(isinstance(a, UseDie) for a in legal_actions(state)) \
                 else "turn_done"
         if step == Step.SHIP and state.config.solo:
             return "solo_ship"
         return {Step.DIE: "die", Step.FREE_ACTION: "free", Step.DISCARD: "discard",
-                Step.SHIP: "ship", Step.CHOOSE_ESTATE: "estate", Step.TRIBUTE: "tribute",
-                Step.SHIELD_TILE: "phase_end", Step.SHIELD_GOODS: "shield",
-                Step.EXCHANGE: "exchange", Step.PAY_GOODS: "pay_goods", Step.REWARD: "reward",
-                Step.REWARD_PLACE: "reward_place", Step.TARGET: "target",
-                Step.ORDER: "order", Step.STOW: "stow"}.get(step, "building")
+                Step.SHIP: "ship", Step.CHOOSE_ESTATE: "estate"}.get(step, "building")
+
+    def rule_reminder(self) -> str:
+        """The rule of the decision at hand, in a line of the help page: its module's words
+        for a module's step, else the client's for :meth:`help_topic`."""
+        words = None if self.path or not self.draft or self.replay or self.game_over \
+            else MODULE_STEPS.get(self.draft.state.step)
+        return words.reminder if words and words.reminder else RULE_REMINDERS[self.help_topic()]
 
     def options(self) -> list[Option]:
         menu = self.menu()
@@ -540,7 +542,7 @@ class Model:
         if self.hint_level == HintLevel.NONE:
             self.message = "Hints are off in your settings (O changes them)."
             return None
-        if not (isinstance(self.table, Hinting) and self.table.hints):
+        if not (isinstance(self.table, Ruled) and self.table.rules.hints):
             self.message = "Hints are off at this table."
             return None
         if self.hint is not None and self.hint_for is self.draft.state:

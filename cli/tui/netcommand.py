@@ -331,7 +331,7 @@ class LobbyRunner:
             at = AtTable(hosting=table.hosting, address=address or ("?", 0),
                          members=table.members, seats=table.seats,
                          edition=config.edition.value if config else "?",
-                         extras=table_extras(config) if config else "",
+                         extras=table_extras(config, table.rules) if config else "",
                          code=table.code, admitted=table.admitted,
                          can_start=table.can_start, closed=table.closed,
                          free=lobby.free_seats(table) if table.hosting else 0,

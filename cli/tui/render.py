@@ -32,9 +32,10 @@ from p2p_burgundy.inns import INN_DEPOT
 from p2p_burgundy.net.clock import clock_text
 from p2p_burgundy.scoring import categories, end_game_points
 from p2p_burgundy.shields import shield_numbers
-from p2p_burgundy.state import EMPTY, Step
+from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 from p2p_burgundy.trade import BONUS_SHORT, route_spaces
+from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
 
 from .describe import CATEGORY_WORDS, solo_result
 from .draft import CatchUpFrame, Changes
@@ -47,7 +48,6 @@ from .table import Clocked, Clocks, EntryKind, HistoryEntry, LocalTable, Resigne
 from .texts import (
     KNOWLEDGE_SHORT,
     NAME_WIDTH,
-    RULE_REMINDERS,
     guide,
     help_for,
     seat_name,
@@ -308,7 +308,8 @@ def team_storage_line(state: GameState, seat: int, marks: Marks, star: str = "")
     board = state.boards[seat]
     stored = state.players[seat].storage
     own = state.private[seat]
-    waiting = bool(state.pending) and state.pending[-1][0] == Step.STOW
+    step = MODULE_STEPS.get(state.pending[-1][0]) if state.pending else None
+    waiting = bool(step and step.holds_taken_tile)
     held = stored[:-1] if waiting else stored
     line: Line = [Seg(f"Own{star}", Style.BOLD)]
     empty = [Seg("  "), Seg(" ---  ", Style.DIM)]  # no number: no choice reaches it
@@ -1086,7 +1087,7 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
                    Context.SCORES: "scores"}.get(model.base_context(), "wait")
         menu = model.menu()
         now = menu.prompt if menu else table.waiting_for() or model.message or "the game"
-        text = help_now(now, RULE_REMINDERS[model.help_topic()], now_keys, body.width)
+        text = help_now(now, model.rule_reminder(), now_keys, body.width)
         canvas.draw(body, page_lines([*text, "", *help_for(context, state.config.team_game)],
                                      "Help (Esc closes, arrows scroll)", body.height,
                                      model.overlay_scroll))

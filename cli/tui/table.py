@@ -46,6 +46,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.board import PHASES, ROUNDS
 from p2p_burgundy.chance import ChanceKind, Draw
+from p2p_burgundy.net.tablerules import TableRules
 from p2p_burgundy.record import Recorder
 
 from ..estates import table_config
@@ -254,12 +255,13 @@ class Clocked(Protocol):
 
 
 @runtime_checkable
-class Hinting(Protocol):
-    """A table that says whether a player may ask the bot for hints."""
+class Ruled(Protocol):
+    """A table that has rules beyond the game's (net/tablerules.py): whether a player may
+    ask the bot for hints, and its game clock."""
 
     @property
-    def hints(self) -> bool:
-        """True where hints are allowed (a game against bots on this computer)."""
+    def rules(self) -> TableRules:
+        """The table's rules (a networked table's host chose them; everyone signed them)."""
 
 
 @runtime_checkable
@@ -405,7 +407,7 @@ class LocalTable(Shown):
     """
 
     networked = False
-    hints = True  # nobody else to be fair to
+    rules = TableRules(hints=True)  # nobody else to be fair to, and no clock
 
     def __init__(self, config: GameConfig, names: Sequence[str], my_seat: int | None,
                  bots: Mapping[int, BotForTurn], entropy: Callable[[int], bytes],

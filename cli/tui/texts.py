@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from p2p_burgundy.shields import SHIELD_COUNT, SHIELD_VP, SHIELD_WORDS
+from p2p_burgundy.shields import SHIELD_COUNT, SHIELD_RULE, SHIELD_VP, SHIELD_WORDS
 from p2p_burgundy.tiles import (
     ANIMAL_COUNT,
     ANIMAL_TYPE,
@@ -434,26 +434,16 @@ RULE_REMINDERS: dict[str, str] = {
     "ship": "A ship loads all goods of one depot and moves you up the turn order.",
     "building": "The building you placed gives its advantage now, or you may pass.",
     "estate": "Choose your board's side and the dark green space of your start castle.",
-    "shield": "A shield works while it stands on one of your castles (i: what each does).",
-    "tribute": "Each shield you keep costs 1 silverling now; the others leave the game.",
-    "phase_end": "The phase is over: your shields act (tiles, tribute) before mines pay.",
+    "shield": SHIELD_RULE,
     "wait": "The others play in turn order; looking around changes nothing.",
     "replay": "A replay changes nothing: step by action or by turn, watch the scores.",
     "scores": "Most VP wins; ties: fewer empty spaces, then later in turn order.",
-    # the solo game
     "solo_ship": "Solo: one depot's goods, any types; the rest leave the game.",
-    "exchange": "Solo: after a ship, 5 goods buy a black depot tile, laid face down.",
-    "pay_goods": "Solo: choose the goods that pay for the face-down tile, one at a time.",
-    "reward": "Solo: a colour completed gives a black depot tile, placed at once.",
-    "reward_place": "Solo: place it on a free space of its colour, with any number.",
-    "target": "Solo: 1 silverling a VP; at the target you get an action of any number.",
-    "order": "Solo: you choose the order of what your action set off.",
-    # the team game
-    "stow": "Team game: your own storage or the team's; a full one drops an old tile.",
     "team_scores": "Team game: a team's points added up; a tie: more empty spaces wins.",
     "solo_scores": "Solo: fill all 37 spaces within 25 rounds to win; VP only move you on.",
 }
-"""One line per kind of decision, for the top of the help page (``?``)."""
+"""One line per kind of decision, for the top of the help page (``?``); a module's step has
+its module's line (:attr:`~p2p_burgundy.rules.StepWords.reminder`)."""
 
 
 def help_for(context: str, team: bool = False) -> list[str]:

@@ -297,9 +297,11 @@ def snapshot_view(snapshot: Snapshot) -> View:
     status = waiting_text(snapshot.waiting, names, list(snapshot.forfeits))
     if snapshot.ended is not None:
         status = f"{names[snapshot.ended[0]]}, the only player left, ended the game and wins"
+    elif stopped := [p.seat for p in snapshot.equivocations if p.seat not in snapshot.set_aside]:
+        status = f"{names[stopped[0]]} signed two versions of one entry: the game stopped"
     elif snapshot.equivocations:
-        status = (f"{names[snapshot.equivocations[0].seat]} signed two versions of one entry: "
-                  "the game stopped")
+        status = (f"{status} ({names[snapshot.equivocations[0].seat]} signed two versions of "
+                  "one entry: nothing it signs counts any more)")
     return steps_view(snapshot.config, players, [as_step(s) for s in snapshot.history],
                       status=status, flags=flags, result=snapshot.outcome)
 

@@ -20,9 +20,9 @@ import pytest
 
 from p2p_burgundy.cli import localgame
 from p2p_burgundy.cli.tui.table import LocalTable
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.net.log import _RECORD_HEADER, FILE_MAGIC
 from tests.cli.forked import TRACEBACK_EXIT, Case, Run, run_all
-from tests.net.harness import Table
 
 NET = ("--no-mdns", "--interface", "127.0.0.1")
 """Nothing here reaches beyond this computer."""

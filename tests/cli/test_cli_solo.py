@@ -118,14 +118,15 @@ def test_the_solo_steps_have_their_choices_and_sentences_in_the_client():
 
 
 def test_a_step_the_client_has_no_words_for_is_shown_in_its_modules_words(monkeypatch):
+    from dataclasses import replace
+
     from p2p_burgundy.cli.tui import menu
     from tests.engine.helpers import position, with_game
 
-    monkeypatch.setattr(menu, "SOLO_PROMPTS", {})  # as a new module's step would be
+    words = menu.MODULE_STEPS[Step.TARGET]  # as a new module's step might be: no prompt
+    monkeypatch.setitem(menu.MODULE_STEPS, Step.TARGET, replace(words, prompt=""))
     target = with_game(position(1, edition=Edition.E2019, start_space=18, silver=5),
                        vp_counter=47, vp_target=50, pending=((Step.TARGET, 0),))
     prompt, options = menu.build_menu(target)
     assert prompt == "You may buy the victory points that reach the target marker (or pass)"
-    assert [(o.key, o.label) for o in options] == [
-        ("1", "You bought 3 VP for 3 silverlings: the counter reaches the target marker."),
-        ("x", "pass (use nothing)")]
+    assert [(o.key, o.label) for o in options] == [("y", "buy 3 VP for 3 silver"), ("x", "pass")]

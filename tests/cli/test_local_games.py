@@ -118,6 +118,18 @@ def test_a_solo_game_round_trips_through_its_bytes():
     assert again.history[0].text == "Solo game: seed 5 (burgundy solo --seed 5 replays it)."
 
 
+def test_a_solo_game_saved_by_an_earlier_version_loads_and_plays_on():
+    """Saved when the engine's config still held the table's rules: its config tree writes
+    their defaults (hints false) before the harder target, which the record still hashes."""
+    saved = decode((Path(__file__).parents[1] / "data" / "solo-target-55.local").read_bytes())
+    assert saved.record.config == GameConfig(1, Edition.E2019, target=55)
+    assert saved.chat == ((2, "hello"),) and len(saved.record.actions) == 11
+    table = LocalTable.restore(saved)
+    assert state_hash(table.state) == saved.record.hashes[-1]
+    my_turn(table, make("greedy"))
+    assert len(table.saved().record.actions) > 11
+
+
 def test_a_file_cut_anywhere_is_refused_as_damaged(tmp_path):
     _, path = saved_game(tmp_path, turns=2)
     data = path.read_bytes()

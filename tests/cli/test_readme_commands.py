@@ -16,9 +16,9 @@ import pytest
 from p2p_burgundy.cli.main import parse
 from p2p_burgundy.cli.script import export_turns
 from p2p_burgundy.net.audit import audit_file
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.net.log import _RECORD_HEADER, FILE_MAGIC
 from tests.engine.test_estates import _own
-from tests.net.harness import Table
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

@@ -13,13 +13,13 @@ import pytest
 
 from p2p_burgundy.cli import main as cli
 from p2p_burgundy.cli.lan import play_headless
+from p2p_burgundy.cli.loopback import close_all, open_table, play
 from p2p_burgundy.cli.script import ScriptedStrategy, read_script
 from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.net import peer as peer_module
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.peer import game_path
 from tests.cli.schemas import problems
-from tests.lan.inproc import close_all, open_table, play
 
 
 async def _record(home: Path) -> Path:

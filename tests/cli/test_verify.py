@@ -12,9 +12,10 @@ import pytest
 from p2p_burgundy.cli.main import main
 from p2p_burgundy.net.contents import Reveal
 from p2p_burgundy.net.events import ChanceResolved
+from p2p_burgundy.net.inmemory import NAMES, Table
 from p2p_burgundy.net.log import _RECORD_HEADER, FILE_MAGIC, Kind, decode_entry, sign_entry
 from tests.cli.schemas import problems
-from tests.net.harness import NAMES, Table, canonical, forge_chain
+from tests.net.harness import canonical, forge_chain
 from tests.net.test_fairness_attacks import ended_game, hostile_game
 from tests.net.test_rewind import rewound
 

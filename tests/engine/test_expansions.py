@@ -26,7 +26,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.actions import BuyWorkers, UseBuilding, action_from_tree
 from p2p_burgundy.border_posts import border_links
-from p2p_burgundy.config import Edition, Module, Setup, TimeControl, parse_modules
+from p2p_burgundy.config import TABLE_DEFAULTS, Edition, Module, Setup, parse_modules
 from p2p_burgundy.estate import estate
 from p2p_burgundy.inns import INN_DEPOT
 from p2p_burgundy.scoring import Category, knowledge_points
@@ -64,21 +64,18 @@ def test_modules_are_kept_in_canonical_order_and_round_trip_through_the_tree():
     assert GameConfig.from_tree(experts.to_tree()) == experts
 
 
-def test_a_table_that_allows_hints_says_so_in_its_config_and_nowhere_else():
-    config = GameConfig(2, hints=True)
-    assert config.to_tree() == [2, "2011", ["1", "1"], [18, 18], "standard", [], [], True]
-    assert GameConfig.from_tree(config.to_tree()) == config
-    assert GameConfig(2).hints is False
-    with pytest.raises(ConfigError, match="hints must be True or False, not 1"):
-        GameConfig(2, hints=1)  # type: ignore[arg-type]
-
-
-def test_a_game_clock_is_the_config_tree_s_last_field_and_comes_back():
-    config = GameConfig(2, clock=TimeControl(900, 10))
-    assert config.to_tree() == [2, "2011", ["1", "1"], [18, 18], "standard", [], [], False, 50,
-                                [900, 10]]
-    assert GameConfig.from_tree(config.to_tree()) == config
-    assert GameConfig(2) != config  # a clock is part of what the players sign
+def test_the_table_s_two_fields_are_carried_in_the_tree_but_are_not_the_game_s():
+    config = GameConfig(2)
+    tree = config.to_tree(table=(True, [900, 10]))
+    assert tree == [2, "2011", ["1", "1"], [18, 18], "standard", [], [], True, 50, [900, 10]]
+    assert GameConfig.split_tree(tree) == (config, (True, [900, 10]))
+    assert GameConfig.split_tree(config.to_tree()) == (config, TABLE_DEFAULTS)
+    assert config.to_tree(table=TABLE_DEFAULTS) == config.to_tree()
+    with pytest.raises(ConfigError, match="carries a network table's rules"):
+        GameConfig.from_tree(tree)
+    solo = GameConfig(1, E2019, target=55)  # a field of the game's after the table's first
+    assert solo.to_tree() == [1, "2019", ["1"], [-1], "standard", [], [], False, 55]
+    assert GameConfig.from_tree(solo.to_tree()) == solo
 
 
 def test_a_base_game_config_encodes_as_before():
@@ -98,13 +95,10 @@ def test_a_base_game_config_encodes_as_before():
      "a game config is"),
     ([2, "2019", [], [], "standard", ["inns"], [], True, 50, [], 7], "teams must be a list"),
     ([2, "2019", [], [], "standard", ["inns"], [], True, 50, [60, 0], []], "leaving it out"),
-    ([2, "2019", [], [], "standard", ["inns"], [], True, 50, 7], "clock must be .seconds"),
-    ([2, "2019", [], [], "standard", ["inns"], [], True, 50, [0, 5]], "1 to 86400 seconds"),
-    ([2, "2019", [], [], "standard", ["inns"], [], True, 50, [60, True]], "0 to 86400"),
     ([2, "2019", [], [], "standard", ["inns"], [], True, 50, []], "leaving it out"),
     ([2, "2019", [], [], "standard", ["inns"], [], True, 7], "in the solo game only"),
-    ([2, "2019", [], [], "standard", ["inns"], [], 7], "hints must be true or false"),
     ([2, "2019", [], [], "standard", ["inns"], [], False], "leaving it out"),
+    ([2, "2019", [], [], "standard", ["inns"], [], True], "carries a network table's rules"),
     ([2, "2019", [], [], "standard", ["inns"], 7], "boards of one.s own must be a list"),
 ])
 def test_a_bad_modules_field_is_refused_with_the_reason(tree, phrase):

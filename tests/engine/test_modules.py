@@ -72,9 +72,9 @@ def test_the_rules_name_no_module() -> None:
 
 
 def test_the_shields_inns_and_border_posts_modules_say_what_they_add() -> None:
-    assert [step for step, _ in SHIELDS.steps] == [
+    assert [words.step for words in SHIELDS.steps] == [
         Step.TRIBUTE, Step.SHIELD_TILE, Step.SHIELD_GOODS, Step.PHASE_END]
-    assert SHIELDS.categories == (Category.SHIELDS,)
+    assert SHIELDS.categories == ((Category.SHIELDS, "shields"),)
     assert INNS.tiles == (Tile.INN,) and INNS.steps == ()
     assert BORDER_POSTS.tiles == () and BORDER_POSTS.steps == ()
 
@@ -98,16 +98,16 @@ def test_a_game_without_shields_has_no_row_of_their_phase_end() -> None:
 
 
 def test_the_white_castles_module_says_what_it_adds() -> None:
-    assert [step for step, _ in WHITE_CASTLES.steps] == [Step.WHITE_CASTLE]
+    assert [words.step for words in WHITE_CASTLES.steps] == [Step.WHITE_CASTLE]
     assert WHITE_CASTLES.tiles == (Tile.WHITE_CASTLE, Tile.KNOWLEDGE_29)
     assert WHITE_CASTLES.crane_buildings == (Tile.WHITE_CASTLE,)
 
 
 def test_the_solo_module_says_what_it_adds() -> None:
-    assert [step for step, _ in SOLO.steps] == [
+    assert [words.step for words in SOLO.steps] == [
         Step.EXCHANGE, Step.PAY_GOODS, Step.REWARD, Step.REWARD_PLACE, Step.TARGET, Step.ORDER]
-    assert dict(SOLO.steps)[Step.ORDER] == "choose which of the pending steps you take first"
-    assert {step for step, _ in SOLO.choices} == {step for step, _ in SOLO.steps}
+    assert SOLO.steps[-1].asks == "choose which of the pending steps you take first"
+    assert {step for step, _ in SOLO.choices} == {words.step for words in SOLO.steps}
 
 
 def test_a_game_of_several_players_has_no_row_of_the_solo_game() -> None:

@@ -27,13 +27,14 @@ from p2p_burgundy import GameConfig, state_hash
 from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.events import ChanceResolved, TurnApplied
 from p2p_burgundy.net.identity import Identity
+from p2p_burgundy.net.inmemory import random_turn, start_entry
 from p2p_burgundy.net.lobby import HostLobby, JoinLobby
 from p2p_burgundy.net.log import Entry, decode_entry
 from p2p_burgundy.net.node import Node
 from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.start import CONTRIBUTION_SIZE
 from p2p_burgundy.net.sync import HEADS_INTERVAL
-from tests.net.harness import random_turn, start_entry
+from p2p_burgundy.net.tablerules import DEFAULT_RULES, TableRules
 
 Address = tuple[str, int]
 GAME_ID = bytes.fromhex("5eed5eed5eed5eed5eed5eed5eed5eed")
@@ -192,12 +193,13 @@ class Net:
     @classmethod
     def with_table(cls, players: int, seed: int, *, loss: float = 0.3,
                    duplication: float = 0.1, partition: bool = False,
-                   config: GameConfig | None = None) -> Net:
+                   config: GameConfig | None = None, rules: TableRules = DEFAULT_RULES
+                   ) -> Net:
         """A started game (START made directly) between ``players`` seeded peers, at a
-        table of ``config`` (default: the base game)."""
+        table of ``config`` (default: the base game) and the table's ``rules``."""
         rng = random.Random(seed)
         ids = [Identity.from_private_bytes(rng.randbytes(32)) for _ in range(players)]
-        start = table_start(ids, GAME_ID, config)
+        start = table_start(ids, GAME_ID, config, rules)
         peers = [Machine(i, ident, random.Random(rng.random())) for i, ident in enumerate(ids)]
         for p in peers:
             p.node.resume(Session(start, p.identity),
@@ -344,10 +346,11 @@ class Net:
 
 
 def table_start(ids: Sequence[Identity], table_id: bytes,
-                config: GameConfig | None = None) -> Entry:
-    """The START entry of a table of ``ids`` (seat order) and ``config`` (default: the base
-    game), signed by the first."""
-    return start_entry(list(ids), config or GameConfig(players=len(ids)), table_id)
+                config: GameConfig | None = None, rules: TableRules = DEFAULT_RULES) -> Entry:
+    """The START entry of a table of ``ids`` (seat order), ``config`` (default: the base
+    game) and ``rules``, signed by the first."""
+    return start_entry(list(ids), config or GameConfig(players=len(ids)), table_id,
+                       rules=rules)
 
 
 def random_partition(rng: random.Random, players: int) -> Partition:

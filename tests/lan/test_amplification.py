@@ -16,13 +16,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from p2p_burgundy import GameConfig
+from p2p_burgundy.cli.loopback import LOOPBACK, close_all, open_table, play
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.admission import AMPLIFICATION
+from p2p_burgundy.net.inmemory import identity
 from p2p_burgundy.net.messages import Tag
 from p2p_burgundy.net.peer import Peer
 from p2p_burgundy.net.session import Session
-
-from .inproc import LOOPBACK, close_all, identity, open_table, play
 
 REPEATS = 5
 KEY, NONCE = bytes(range(32)), bytes(16)

@@ -13,9 +13,8 @@ import math
 import pytest
 
 from p2p_burgundy import END_TURN, GameConfig, state_hash
-from p2p_burgundy.config import TimeControl
 from p2p_burgundy.net.audit import audit
-from p2p_burgundy.net.clock import GameClock
+from p2p_burgundy.net.clock import GameClock, TimeControl
 from p2p_burgundy.net.errors import LocalProtocolError, ProtocolError
 from p2p_burgundy.net.events import ChatReceived, EntryRejected
 from p2p_burgundy.net.identity import Identity
@@ -24,6 +23,7 @@ from p2p_burgundy.net.log import decode_entry
 from p2p_burgundy.net.messages import Tag, parse
 from p2p_burgundy.net.policy import HandOverPolicy
 from p2p_burgundy.net.session import Session
+from p2p_burgundy.net.tablerules import TableRules
 
 from .sim import Machine, Net, final_hash, random_turn
 
@@ -161,7 +161,6 @@ def test_retransmitted_hello_gets_the_same_challenge() -> None:
     """A joiner proves the first WELCOME it got; a HELLO repeated meanwhile (lost WELCOME,
     duplicated datagram) must not replace the challenge it is proving."""
     host_id, joiner_id = (Identity.from_private_bytes(bytes([i]) * 32) for i in (1, 2))
-    from p2p_burgundy import GameConfig
     from p2p_burgundy.net import wire
 
     host = HostLobby(host_id, b"g" * 16, GameConfig(players=2), "Ann", "red",
@@ -222,7 +221,7 @@ def test_a_player_out_of_time_is_handed_over_by_every_peer_s_own_clock_under_los
     peer ends with the same game, which verifies."""
     control = TimeControl(120, 10)
     net = Net.with_table(3, seed, loss=0.3, duplication=0.1,
-                         config=GameConfig(players=3, clock=control))
+                         rules=TableRules(clock=control))
     idle = net.peers[seed % 3]
     net.run(lambda: all(p.session is not None and p.session.turn_number >= 6
                         for p in net.peers), limit=600)

@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from p2p_burgundy import GameConfig
 from p2p_burgundy.cli.lan import play_headless
+from p2p_burgundy.cli.loopback import close_all, open_table
 from p2p_burgundy.cli.strategies import make
-from p2p_burgundy.config import TimeControl
+from p2p_burgundy.net.clock import TimeControl
 from p2p_burgundy.net.events import TurnApplied
-
-from .inproc import close_all, open_table
+from p2p_burgundy.net.tablerules import TableRules
 
 SECONDS = 3
 
@@ -24,8 +23,7 @@ SECONDS = 3
 def test_a_player_out_of_time_is_handed_to_the_stand_in_at_once(tmp_path: Path) -> None:
     async def run() -> None:
         # Seat 0 has a second more with each turn: its bot never runs out.
-        config = GameConfig(players=2, clock=TimeControl(SECONDS, 1))
-        peers, _ = await open_table(tmp_path, 2, config=config)
+        peers, _ = await open_table(tmp_path, 2, rules=TableRules(clock=TimeControl(SECONDS, 1)))
         quick, idle = peers  # idle: its peer runs (it answers), its player never moves
         try:
             loop = asyncio.get_running_loop()

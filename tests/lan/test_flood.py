@@ -20,11 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from p2p_burgundy.cli.loopback import LOOPBACK, close_all, open_table, play
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.peer import Peer
 from p2p_burgundy.net.transport import MAX_QUEUE, Transport
-
-from .inproc import LOOPBACK, close_all, open_table, play
 
 FLOODER = Path(__file__).with_name("flooder.py")
 RATE = 3000  # datagrams per second, from 64 source ports

@@ -8,12 +8,12 @@ import asyncio
 from pathlib import Path
 
 from p2p_burgundy.cli.lan import play_headless
+from p2p_burgundy.cli.loopback import LOOPBACK, close_all, open_table
 from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.events import GameOver
+from p2p_burgundy.net.inmemory import identity
 from p2p_burgundy.net.peer import Peer
-
-from .inproc import LOOPBACK, close_all, identity, open_table
 
 TIMEOUT = 120.0
 

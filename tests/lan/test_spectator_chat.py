@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy import END_TURN, state_hash
+from p2p_burgundy.cli.loopback import close_all, open_table, play
 from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.events import ChatReceived
 from p2p_burgundy.net.log import Kind, decode_entry, read_records
-
-from .inproc import close_all, open_table, play
 
 pytestmark = pytest.mark.slow
 

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from .inproc import close_all, open_table, play
+from p2p_burgundy.cli.loopback import close_all, open_table, play
+
 from .test_flood import FLOODER
 
 pytestmark = [

@@ -14,10 +14,9 @@ from p2p_burgundy.net.admission import (
     Replies,
     Verdict,
 )
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.net.log import decode_entry
 from p2p_burgundy.net.messages import Tag
-
-from .harness import Table
 
 VICTIM = ("10.0.0.2", 4000)
 SPOOFER_RATE = 1000  # datagrams per second, every one with the victim's address

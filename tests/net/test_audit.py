@@ -14,11 +14,12 @@ from p2p_burgundy.net.audit import REJECTION_CHECKS, audit, audit_file
 from p2p_burgundy.net.beacon import event_entropy, verify_reveal
 from p2p_burgundy.net.events import GameOver, Rejection
 from p2p_burgundy.net.identity import Identity, fingerprint, table_code
+from p2p_burgundy.net.inmemory import NAMES, Table
 from p2p_burgundy.net.log import _RECORD_HEADER, FILE_MAGIC, Kind, decode_entry, sign_entry
 from p2p_burgundy.net.report import Audit, Check
 from p2p_burgundy.net.start import accept_start, make_start, start_digest
 
-from .harness import NAMES, Table, canonical, forge_chain, shuffled
+from .harness import canonical, forge_chain, shuffled
 
 
 @pytest.fixture(scope="module")

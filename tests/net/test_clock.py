@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from p2p_burgundy.config import TimeControl
-from p2p_burgundy.net.clock import GameClock, clock_text
+from p2p_burgundy.net.clock import GameClock, TimeControl, clock_text
 from p2p_burgundy.net.events import Waiting
 from p2p_burgundy.net.policy import HandOverPolicy
 
@@ -57,6 +56,7 @@ class FakeSession:
     waiting: Waiting | None
     my_seat: int | None = 0
     forfeits: dict[int, int] = field(default_factory=dict)
+    set_aside: set[int] = field(default_factory=set)
 
     def waiting_for(self) -> Waiting | None:
         return self.waiting

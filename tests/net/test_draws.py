@@ -26,8 +26,7 @@ from p2p_burgundy.config import Setup
 from p2p_burgundy.estate import box_sides
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.beacon import HashChain, event_entropy
-
-from .harness import Table
+from p2p_burgundy.net.inmemory import Table
 
 # --- The reference implementation, from docs/protocol.md ("From entropy to dice and draws") ------
 

@@ -11,9 +11,9 @@ from p2p_burgundy import Edition, GameConfig, Module
 from p2p_burgundy.chance import SetupDraw
 from p2p_burgundy.cli.verify import write_report
 from p2p_burgundy.net.audit import audit
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.rules import CHOOSE
 from p2p_burgundy.shields import shields_text
-from tests.net.harness import Table
 
 
 @pytest.mark.slow

@@ -26,11 +26,11 @@ from p2p_burgundy.net import wire
 from p2p_burgundy.net.choice import choice_digest
 from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.events import EntryRejected, TurnApplied, Waiting
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.net.log import Entry, Kind, decode_entry, sign_entry
 from p2p_burgundy.net.messages import Tag
 from p2p_burgundy.net.session import Session
 from p2p_burgundy.tiles import Colour
-from tests.net.harness import Table
 
 OPEN = Setup.EXPERTS_OPEN
 SECRET = Setup.EXPERTS_SECRET

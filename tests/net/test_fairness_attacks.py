@@ -28,10 +28,11 @@ from p2p_burgundy.net.events import (
     TurnApplied,
     follow,
 )
+from p2p_burgundy.net.inmemory import Table, random_turn
 from p2p_burgundy.net.log import Kind
 from p2p_burgundy.net.session import Session
 
-from .harness import Table, canonical, random_turn
+from .harness import canonical
 from .test_lobby import started
 
 Step = ChanceResolved | TurnApplied

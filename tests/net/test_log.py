@@ -14,6 +14,7 @@ from p2p_burgundy.net import wire
 from p2p_burgundy.net.beacon import HashChain
 from p2p_burgundy.net.errors import DecodeError, RemoteProtocolError
 from p2p_burgundy.net.identity import Identity, signing_input, verify
+from p2p_burgundy.net.inmemory import TABLE_ID, Table
 from p2p_burgundy.net.log import (
     _RECORD_HEADER,
     ENTRY_DOMAIN,
@@ -27,8 +28,6 @@ from p2p_burgundy.net.log import (
     sign_entry,
 )
 from p2p_burgundy.net.session import Session
-
-from .harness import TABLE_ID, Table
 
 GAME_ID = TABLE_ID  # the game id of the documented vectors
 

@@ -30,7 +30,7 @@ from p2p_burgundy import GameConfig, draw_chance, new_game
 from p2p_burgundy.chance import Draws
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.log import Kind, sign_entry
-from tests.net.harness import Table, identity
+from p2p_burgundy.net.inmemory import Table, identity
 from tests.net.test_draws import doc_entropy
 d = Draws(bytes(32))
 print([d.die() for _ in range(8)], [d.below(40) for _ in range(12)])

@@ -5,20 +5,23 @@ and link, the START (its game id and acceptances), every reveal against its comm
 the entropy of every chance event; :func:`replay` follows "How the game advances" with the
 whole file in hand: the hand-overs (SEAT_TO_BOT, RESIGN, the voters, SEEN passing a step),
 every chance event, every turn (the mover's first legal TURN, or the stand-in's, computed by
-the strategy of "The stand-in"), and the verdict of every entry by the table of "A verdict for
-every entry" (payloads of the wrong shape and the secret set-up's choices aside: the games
-here have neither). Both must agree with ``burgundy verify`` on honest and tampered files, seat by
-seat: a defect of the file itself (a torn tail, a bad signature, a broken link) belongs to
-nobody, a void entry that fails to its author only. (The draws have their own independent
+the strategy of "The stand-in"; a secret set-up choice from its CHOICE_REVEAL), and the verdict
+of every entry by the table of "A verdict for every entry", each payload's shape checked as
+"Kinds and payloads" states it. Both must agree with ``burgundy verify`` on honest and tampered
+files, seat by seat: a defect of the file itself (a torn tail, a bad signature, a broken link)
+belongs to nobody, a void entry that fails to its author only. (The draws have their own independent
 implementation in ``test_draws.py``, whose stream this one reads the stand-in's ties with.)
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import struct
 import zlib
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -33,6 +36,7 @@ from p2p_burgundy import (
     EngineError,
     GameConfig,
     GameState,
+    Setup,
     action_from_tree,
     apply,
     draw_chance,
@@ -40,14 +44,19 @@ from p2p_burgundy import (
     new_game,
     state_hash,
 )
+from p2p_burgundy.actions import ACTION_TYPES
 from p2p_burgundy.net.audit import audit_file
+from p2p_burgundy.net.inmemory import Table, random_turn
 from p2p_burgundy.net.log import Kind, sign_entry
 from p2p_burgundy.net.report import ChanceReport, TurnReport
 
-from .harness import Table, canonical, forge_chain, random_turn
+from .harness import canonical, forge_chain
 from .test_draws import EVERY_MODULE, ReferenceStream
 
 MAGIC = b"P2PBURGUNDY-GAME\x00\x03"
+VOID = 0  # an entry whose payload has the wrong shape for its kind: it says nothing
+(START, REVEAL, TURN, CHAT, SEAT_TO_BOT, CHOICE_COMMIT, CHOICE_REVEAL, RESIGN, END,
+ SEEN) = range(1, 11)  # the kinds
 
 
 def label(purpose: str) -> bytes:
@@ -86,21 +95,26 @@ def read_records(data: bytes) -> tuple[list[bytes], bool]:
 @dataclass
 class Entries:
     """The signed entries of a file: the first body of each (author, seq) in file order, the
-    authors that signed a second body for a slot (and that slot), and the records that do
-    not verify."""
+    authors that signed a second body for a slot (and that slot), the records that do not
+    decode (an unknown kind, a payload that is no array: checked before the signature) and
+    those whose signature does not verify."""
 
     by_slot: dict[tuple[bytes, int], tuple[bytes, bytes, int, list[Any], bytes]]
     forks: dict[bytes, int]
+    undecodable: int
     unsigned: int
 
 
 def signed_entries(records: list[bytes]) -> Entries:
     by_slot: dict[tuple[bytes, int], tuple[bytes, bytes, int, list[Any], bytes]] = {}
     forks: dict[bytes, int] = {}
-    unsigned = 0
+    undecodable = unsigned = 0
     for record in records:
         body, signature = msgpack.unpackb(record)
         version, game_id, author, seq, prev, kind, payload = msgpack.unpackb(body)
+        if not (integer(kind, 1) and kind <= SEEN and isinstance(payload, list)):
+            undecodable += 1
+            continue
         if version != 3 or not signed(author, b"entry", body, signature):
             unsigned += 1
             continue
@@ -108,7 +122,7 @@ def signed_entries(records: list[bytes]) -> Entries:
         held = by_slot.setdefault((author, seq), (entry_id, prev, kind, payload, game_id))
         if held[0] != entry_id:
             forks[author] = min(seq, forks.get(author, seq))
-    return Entries(by_slot, forks, unsigned)
+    return Entries(by_slot, forks, undecodable, unsigned)
 
 
 def check_seats(data: bytes) -> tuple[list[str], set[int], dict[int, bytes]]:
@@ -123,9 +137,9 @@ def check_seats(data: bytes) -> tuple[list[str], set[int], dict[int, bytes]]:
     if torn:
         defects.append("tail")
     signed_ = signed_entries(records)
-    defects += ["signature"] * signed_.unsigned
+    defects += ["decode"] * signed_.undecodable + ["signature"] * signed_.unsigned
     entries = signed_.by_slot
-    start = next(e for e in entries.values() if e[2] == 1)
+    start = next(e for e in entries.values() if e[2] == START)
     table_id, config, roster, acceptances = start[3]
     game_id = start[4]
     digest = hashlib.sha256(label("start") + msgpack.packb(
@@ -141,7 +155,7 @@ def check_seats(data: bytes) -> tuple[list[str], set[int], dict[int, bytes]]:
     reveals: dict[int, dict[int, bytes]] = {}
     for i, seat in enumerate(roster):
         for (author, _), (_, _, kind, payload, _) in sorted(entries.items()):
-            if author == seat[0] and kind == 2:
+            if author == seat[0] and kind == REVEAL and reveal_shaped(payload):
                 k, link = payload
                 if not hashes_to(link, k, seat[4]):
                     misbehaved.add(i)
@@ -163,9 +177,74 @@ def entropy_of(game_id: bytes, k: int, links: list[bytes]) -> bytes:
                           + k.to_bytes(4, "big") + b"".join(links)).digest()
 
 
+# --- What each entry says ("Kinds and payloads") ------------------------------------------------
+
+INT, LIST, PAYMENT = "int", "list", "payment"
+ACTION_FIELDS: dict[int, tuple[str, ...]] = {
+    1: (INT,), 2: (INT, INT), 3: (INT, INT), 4: (INT,), 5: (), 6: (INT, INT, PAYMENT),
+    7: (INT,), 8: (LIST, LIST), 9: (), 10: (), 11: (INT, INT), 12: (), 13: (INT,),
+    14: (INT,), 15: (INT,), 16: (INT, INT), 17: (LIST, INT), 18: (INT,), 19: (INT, INT),
+    20: (INT, INT, INT), 21: (INT, INT), 22: (INT, INT),
+}
+"""The fields of each action tag: an integer, an array of integers, or a payment (0 or 1)."""
+
+
+def integer(value: Any, low: int = 0) -> bool:
+    return type(value) is int and value >= low  # msgpack's true and false are no integers
+
+
+def field_shaped(shape: str, value: Any) -> bool:
+    if shape == LIST:
+        return isinstance(value, list) and all(type(x) is int for x in value)
+    return type(value) is int and (shape == INT or value in (0, 1))
+
+
+def action_shaped(action: Any) -> bool:
+    """``[tag, field...]`` with a known tag and its fields."""
+    if not (isinstance(action, list) and action and type(action[0]) is int
+            and action[0] in ACTION_FIELDS):
+        return False
+    shapes = ACTION_FIELDS[action[0]]
+    return len(action) == 1 + len(shapes) and all(
+        field_shaped(f, v) for f, v in zip(shapes, action[1:], strict=True))
+
+
+def reveal_shaped(p: list[Any]) -> bool:
+    return len(p) == 2 and integer(p[0]) and isinstance(p[1], bytes) and len(p[1]) == 32
+
+
+def shaped(kind: int, p: list[Any], seat: int, seq: int, host: int, players: int,
+           secret: bool) -> bool:
+    """Whether ``p`` is a payload of the shape its kind takes, from this seat at this seq."""
+    if kind == START:
+        return seat == host and seq == 0  # the game's START; no other is expected
+    if kind == REVEAL:
+        return reveal_shaped(p)
+    if kind == TURN:
+        return (len(p) == 2 and integer(p[0]) and isinstance(p[1], list)
+                and 1 <= len(p[1]) <= 64 and all(action_shaped(a) for a in p[1]))
+    if kind == CHAT:
+        return len(p) == 1 and isinstance(p[0], str) and 1 <= len(p[0]) <= 280
+    if kind == SEAT_TO_BOT:
+        return (len(p) == 2 and integer(p[0]) and p[0] < players and p[0] != seat
+                and integer(p[1]))
+    if kind == CHOICE_COMMIT:
+        return secret and len(p) == 1 and isinstance(p[0], bytes) and len(p[0]) == 32
+    if kind == CHOICE_REVEAL:
+        return (secret and len(p) == 2 and action_shaped(p[0]) and p[0][0] == 11
+                and isinstance(p[1], bytes) and len(p[1]) == 16)
+    if kind in (RESIGN, END):
+        return p == []
+    return kind == SEEN and len(p) == 1 and integer(p[0], 1)
+
+
+def choice_digest(game_id: bytes, seat: int, choice: list[int], salt: bytes) -> bytes:
+    return hashlib.sha256(label("estate-choice") + msgpack.packb([game_id, seat, choice, salt])
+                          ).digest()
+
+
 # --- The game, step by step ("How the game advances", "SEAT_TO_BOT", "The stand-in") -----------
 
-REVEAL, TURN, CHAT, SEAT_TO_BOT, RESIGN, END, SEEN = 2, 3, 4, 5, 8, 9, 10
 NEVER = 1 << 62
 
 
@@ -242,16 +321,23 @@ class Replay:
         records, _ = read_records(data)
         signed_ = signed_entries(records)
         entries = signed_.by_slot
-        start = next(e for e in entries.values() if e[2] == 1)
+        start = next(e for e in entries.values() if e[2] == START)
         _, config_tree, self.roster, _ = start[3]
         self.game_id = start[4]
         self.keys = [seat[0] for seat in self.roster]
+        config = GameConfig.from_tree(config_tree)
+        self.secret = config.setup is Setup.EXPERTS_SECRET
+        host = self.keys.index(next(author for (author, _), e in entries.items() if e is start))
         self.chains: list[list[tuple[int, list[Any]]]] = []
-        for key in self.keys:
+        for seat, key in enumerate(self.keys):
             chain: list[tuple[int, list[Any]]] = []
             last = signed_.forks.get(key, NEVER)  # nothing after a slot signed twice counts
             while (key, len(chain)) in entries and len(chain) <= last:
-                chain.append(entries[(key, len(chain))][2:4])
+                _, _, kind, payload, _ = entries[(key, len(chain))]
+                if not shaped(kind, payload, seat, len(chain), host, len(self.keys),
+                              self.secret):
+                    kind = VOID  # it says nothing: it passes no step, hands nobody over
+                chain.append((kind, payload))
             self.chains.append(chain)
         seats = range(len(self.keys))
         self.signoff = [min(self._first(s, RESIGN), self._first(s, END)) for s in seats]
@@ -259,9 +345,10 @@ class Replay:
                          for s in seats]
         self.forked = {self.keys.index(key) for key in signed_.forks}
         self.game = Game()
-        self.state = new_game(GameConfig.from_tree(config_tree))
+        self.state = new_game(config)
         self.marks: list[Mark] = []
         self.used: set[tuple[int, int]] = set()  # (seat, seq) of the entries that resolved a step
+        self.refused: set[tuple[int, int]] = set()  # set-up choices the rules refused
         self.entropy = b""  # the last chance event's, for the stand-in
 
     def _first(self, seat: int, kind: int) -> int:
@@ -283,9 +370,29 @@ class Replay:
                 and (step == 0 or any(self.marks[step - 1].passes(*e)
                                       for e in self.chains[voter][:seq])))
 
+    def choosing(self) -> bool:
+        """Whether the game waits for the set-up choices made in secret."""
+        return self.secret and self.state.chance is None and any(
+            isinstance(a, ChooseEstate) for a in legal_actions(self.state))
+
+    def choice_of(self, seat: int) -> tuple[int, list[int]] | None:
+        """(seq, choice) of the seat's first CHOICE_REVEAL that matches its first
+        CHOICE_COMMIT (and that the rules did not refuse), before any RESIGN or END."""
+        digest = None
+        for q, (k, p) in enumerate(self.chains[seat][:self.signoff[seat]]):
+            if k == CHOICE_COMMIT and digest is None:
+                digest = p[0]
+            elif (k == CHOICE_REVEAL and digest is not None and (seat, q) not in self.refused
+                  and choice_digest(self.game_id, seat, p[0], p[1]) == digest):
+                return q, p[0]
+        return None
+
     def input_of(self, seat: int) -> tuple[int, Any] | None:
-        """(seq, link) of the seat's reveal for the chance event, or (seq, state after) of
-        its first TURN for the turn that the rules accept, before any RESIGN or END."""
+        """(seq, choice) of the seat's secret set-up choice while the game waits for those,
+        (seq, link) of its reveal for the chance event, or (seq, state after) of its first
+        TURN for the turn that the rules accept, before any RESIGN or END."""
+        if self.choosing():
+            return self.choice_of(seat)
         chance = self.state.chance
         for q, (k, p) in enumerate(self.chains[seat][:self.signoff[seat]]):
             if chance and k == REVEAL and p[0] == chance.index and hashes_to(
@@ -306,7 +413,8 @@ class Replay:
         if len(self.marks) == step:
             self.marks.append(Mark(step, chance.index if chance else events - 1,
                                    len(game.turns), chance is not None))
-        needed = ([s for s in range(n) if s not in game.handed] if chance
+        choosing = self.choosing()
+        needed = ([s for s in range(n) if s not in game.handed] if chance or choosing
                   else [] if mover in game.handed else [mover])
         voters = self.voters()
         if any(self.signoff[x] == self._first(x, END) < NEVER and self.input_of(x) is None
@@ -341,12 +449,63 @@ class Replay:
                 state = apply(state, action)
             self.state = state
             game.turns.append((t, mover, None))
+        elif choosing:
+            q, choice = found[mover]
+            try:
+                self.state = apply(state, action_from_tree(choice))
+            except EngineError:
+                self.refused.add((mover, q))  # bound by its commitment: it waits to be handed over
+                return True
+            game.turns.append((t, mover, q))
         else:
             q, self.state = found[mover]
             self.used.add((mover, q))
             game.turns.append((t, mover, q))
         game.steps.append(("turn", t, state_hash(self.state)))
         return True
+
+    def judge(self) -> set[int]:
+        """The seats with an entry void for a reason that fails ("A verdict for every
+        entry")."""
+        game, marks, out = self.game, self.marks, set()
+        events = {index for what, index, _ in game.steps if what == "chance"}
+        for seat, chain in enumerate(self.chains):
+            handed = marks[game.handed[seat]] if seat in game.handed else None
+            reveals: set[int] = set()
+            agreements: set[tuple[int, int]] = set()
+            digest, matched = None, False
+            for q, (kind, p) in enumerate(chain):
+                if kind == VOID:
+                    out.add(seat)  # the wrong shape, or a kind not expected
+                elif kind in (START, CHAT):
+                    continue
+                elif q > self.signoff[seat]:
+                    out.add(seat)  # anything but chat after RESIGN or END
+                elif kind == REVEAL:
+                    if not hashes_to(p[1], p[0], self.roster[seat][4]) or p[0] in reveals:
+                        out.add(seat)
+                    reveals.add(p[0])
+                    late = handed is not None and p[0] >= handed.event + (not handed.chance)
+                    if game.over and p[0] not in events and not late:
+                        out.add(seat)  # never needed
+                elif kind == TURN and (seat, q) not in self.used:
+                    late = handed is not None and p[0] >= handed.turns
+                    if not late and (p[0] < len(game.turns) or game.over):
+                        out.add(seat)  # illegal, a second one, not its own, or never reached
+                elif kind == SEAT_TO_BOT:
+                    if tuple(p) in agreements or (game.over and p[1] >= len(game.steps)):
+                        out.add(seat)
+                    agreements.add(tuple(p))
+                elif kind == CHOICE_COMMIT:
+                    if digest is not None:
+                        out.add(seat)  # a second commitment: the first stands
+                    digest = digest or p[0]
+                elif kind == CHOICE_REVEAL:
+                    matches = digest == choice_digest(self.game_id, seat, p[0], p[1])
+                    if not matches or matched or (seat, q) in self.refused:
+                        out.add(seat)  # before the commitment, not matching it, a second one
+                    matched = matched or matches
+        return out
 
 
 def replay(data: bytes) -> Game:
@@ -356,43 +515,8 @@ def replay(data: bytes) -> Game:
         pass
     game = replay.game
     game.over = game.over or replay.state.is_over
-    game.misbehaved = judge(game, replay.chains, replay.marks, replay.used, replay.signoff,
-                            replay.roster) | replay.forked
+    game.misbehaved = replay.judge() | replay.forked
     return game
-
-
-def judge(game: Game, chains: list[list[tuple[int, list[Any]]]], marks: list[Mark],
-          used: set[tuple[int, int]], signoff: list[int], roster: list[Any]) -> set[int]:
-    """The seats with an entry void for a reason that fails ("A verdict for every entry")."""
-    out: set[int] = set()
-    events = {index for what, index, _ in game.steps if what == "chance"}
-    for seat, chain in enumerate(chains):
-        handed = marks[game.handed[seat]] if seat in game.handed else None
-        reveals: set[int] = set()
-        agreements: set[tuple[int, int]] = set()
-        for q, (kind, p) in enumerate(chain):
-            if kind == 1 or kind == CHAT:
-                continue
-            if q > signoff[seat]:
-                out.add(seat)  # anything but chat after RESIGN or END
-            elif kind == REVEAL:
-                if not hashes_to(p[1], p[0], roster[seat][4]) or p[0] in reveals:
-                    out.add(seat)
-                reveals.add(p[0])
-                late = handed is not None and p[0] >= handed.event + (not handed.chance)
-                if game.over and p[0] not in events and not late:
-                    out.add(seat)  # never needed
-            elif kind == TURN and (seat, q) not in used:
-                late = handed is not None and p[0] >= handed.turns
-                if not late and (p[0] < len(game.turns) or game.over):
-                    out.add(seat)  # illegal, a second one, not its own, or never reached
-            elif kind == SEAT_TO_BOT:
-                x, step = p
-                if x == seat or not 0 <= x < len(chains) or (x, step) in agreements or (
-                        game.over and step >= len(game.steps)):
-                    out.add(seat)
-                agreements.add((x, step))
-    return out
 
 
 def game_file(records: list[bytes]) -> bytes:
@@ -421,6 +545,17 @@ def test_the_outsider_agrees_with_verify_on_tampered_files() -> None:
     data = game_file([*records[:5], bytes(forged), *records[6:]])
     assert "signature" in check(data)[0] and not audit_file(data).ok
     assert audit_file(data).exit_code == 2  # the file is broken: nobody's misbehaviour
+    bob, chain = table.ids[1], table.sessions[0].chains[1]
+    for kind, payload in ((11, []), (Kind.CHAT, "not an array")):
+        body = msgpack.packb([3, table.game_id, bob.public_key, len(chain), chain[-1].id, kind,
+                              payload])
+        signed_record = msgpack.packb([body, bob.sign(b"entry", body)])
+        data = game_file([*records, signed_record])
+        defects, seats, _ = check_seats(data)
+        report = audit_file(data)
+        assert defects == ["decode"] and seats == set() and replay(data).misbehaved == set()
+        assert [p.check.value for p in report.problems] == ["decode"]
+        assert report.exit_code == 2  # it does not decode: checked before its signature
 
 
 def test_the_outsider_agrees_with_verify_seat_by_seat() -> None:
@@ -562,3 +697,171 @@ def test_the_outsider_names_the_same_seats_as_verify_on_tampered_files(
     steps, turns, handed, misbehaved = outsider_says(data)
     assert (steps, turns, handed, misbehaved) == verify_says(data)
     assert len(misbehaved) == 1 and audit_file(data).exit_code == 1
+
+
+# --- Payloads of the wrong shape, and the secret set-up's choices ---------------------------------
+
+MALFORMED: dict[str, tuple[Kind, list[Any]]] = {
+    "a reveal with a short link": (Kind.REVEAL, [40, bytes(31)]),
+    "a reveal for a negative event": (Kind.REVEAL, [-1, bytes(32)]),
+    "a turn with an unknown action": (Kind.TURN, [1000, [[99]]]),
+    "a turn with a field of the wrong type": (Kind.TURN, [1000, [[1, b"\x00"], [10]]]),
+    "a turn with no actions": (Kind.TURN, [1000, []]),
+    "a turn numbered by a boolean": (Kind.TURN, [True, [[10]]]),
+    "an empty chat": (Kind.CHAT, [""]),
+    "a chat of 281 characters": (Kind.CHAT, ["x" * 281]),
+    "an agreement about its own seat": (Kind.SEAT_TO_BOT, [0, 5]),
+    "an agreement about no seat": (Kind.SEAT_TO_BOT, [3, 5]),
+    "an agreement for a negative step": (Kind.SEAT_TO_BOT, [2, -1]),
+    "a resignation with a payload": (Kind.RESIGN, [0]),
+    "an end with a payload": (Kind.END, [None]),
+    "a seen for step 0": (Kind.SEEN, [0]),
+    "a seen with two steps": (Kind.SEEN, [1000, 2]),
+    "a choice commitment at a table without secret set-up": (Kind.CHOICE_COMMIT, [bytes(32)]),
+}
+
+
+@pytest.mark.parametrize("what", [*MALFORMED, "a start after seq 0",
+                                  "a start of another table after seq 0"])
+def test_a_payload_of_the_wrong_shape_says_nothing_and_fails_its_author_only(
+        handed_over: Table, what: str) -> None:
+    """Ann signs a malformed entry just before her agreement to hand Cid over: it is void and
+    names her, and it says nothing: no resignation, no step passed (her agreement still
+    counts), so the game is the honest one, step for step."""
+    table = handed_over
+    if what == "a start after seq 0":
+        kind, payload = Kind.START, list(table.start.payload)
+    elif what == "a start of another table after seq 0":
+        kind, payload = Kind.START, [b"another table id", *table.start.payload[1:]]
+    else:
+        kind, payload = MALFORMED[what]
+    agreement = next(e.seq for e in table.sessions[0].chains[0] if e.kind == Kind.SEAT_TO_BOT)
+    data = game_file(forge_chain(table, 0, agreement, kind, payload, insert=True))
+    said = outsider_says(data)
+    assert said == verify_says(data)
+    steps, _, handed, misbehaved = said
+    honest = verify_says(game_file(canonical(table)))
+    assert (steps, handed) == (honest[0], honest[2]) and misbehaved == {0}
+    assert audit_file(data).exit_code == 1
+
+
+Contents = list[tuple[Kind, list[Any]]]
+"""What a chain says, entry by entry."""
+
+
+def signed_anew(table: Table, seat: int, edit: Callable[[Contents], Contents]) -> list[bytes]:
+    """The game's records after ``seat`` (not the host) signed its chain anew, as ``edit``
+    changes it: what a cheating player can produce with its own key."""
+    chains = [list(chain) for chain in table.sessions[0].chains]
+    contents = edit([(e.kind, list(e.payload)) for e in chains[seat]])
+    chain: list[Any] = []
+    for kind, payload in contents:
+        chain.append(sign_entry(table.ids[seat], table.game_id, len(chain),
+                                chain[-1].id if chain else b"", kind, payload))
+    chains[seat] = chain
+    start = table.sessions[0].start.entry
+    return [start.raw] + [e.raw for c in chains for e in c if e.body != start.body]
+
+
+@pytest.fixture(scope="module")
+def secret_game() -> Table:
+    """Two players choose their boards in secret (the experts' set-up), then play it out."""
+    table = Table(2, seed=2, config=GameConfig(2, setup=Setup.EXPERTS_SECRET))
+    table.play()
+    return table
+
+
+def commitment_and_choice(contents: Contents) -> tuple[int, int]:
+    kinds = [kind for kind, _ in contents]
+    return kinds.index(Kind.CHOICE_COMMIT), kinds.index(Kind.CHOICE_REVEAL)
+
+
+def another_choice(contents: Contents) -> Contents:
+    """The revealed choice is not the committed one."""
+    _, at = commitment_and_choice(contents)
+    (_, side, space), salt = contents[at][1]
+    contents[at] = (Kind.CHOICE_REVEAL, [[11, 1 - side, space], salt])
+    return contents
+
+
+def refused_choice(game_id: bytes) -> Callable[[Contents], Contents]:
+    """Bob commits to a choice the rules refuse (side 5 of his board) and reveals it."""
+    def edit(contents: Contents) -> Contents:
+        commit, at = commitment_and_choice(contents)
+        choice, salt = [11, 5, 18], contents[at][1][1]
+        contents[commit] = (Kind.CHOICE_COMMIT, [choice_digest(game_id, 1, choice, salt)])
+        contents[at] = (Kind.CHOICE_REVEAL, [choice, salt])
+        return contents
+    return edit
+
+
+def revealed_first(contents: Contents) -> Contents:
+    """A copy of the reveal before the commitment (void), then the two as they were."""
+    commit, at = commitment_and_choice(contents)
+    return [*contents[:commit], contents[at], *contents[commit:]]
+
+
+def test_the_outsider_follows_the_secret_set_up_as_verify_does(secret_game: Table) -> None:
+    data = game_file(canonical(secret_game))
+    said = outsider_says(data)
+    assert said == verify_says(data) and said[3] == set() and replay(data).over
+    bob = secret_game.sessions[0].chains[1]
+    reveal = next(e.seq for e in bob if e.kind == Kind.CHOICE_REVEAL)
+    assert (1, reveal) in {(seat, seq) for _, seat, seq in said[1][:2]}  # his choice, applied
+
+
+@pytest.mark.parametrize("tamper", [
+    "a choice that does not match its commitment", "a choice the rules refuse",
+    "a choice revealed before its commitment", "a second choice reveal",
+    "a second choice commitment"])
+def test_the_outsider_names_the_same_seats_as_verify_on_a_wrong_secret_choice(
+        secret_game: Table, tamper: str) -> None:
+    """Bob's secret set-up choice is wrong: both name Bob, and only Bob. A choice that does
+    not count leaves the game waiting for him at the set-up (nobody handed him over)."""
+    table = secret_game
+    edit = {
+        "a choice that does not match its commitment": another_choice,
+        "a choice the rules refuse": refused_choice(table.game_id),
+        "a choice revealed before its commitment": revealed_first,
+        "a second choice reveal": lambda c: [*c, c[commitment_and_choice(c)[1]]],
+        "a second choice commitment": lambda c: [*c, (Kind.CHOICE_COMMIT, [bytes(32)])],
+    }[tamper]
+    data = game_file(signed_anew(table, 1, edit))
+    said = outsider_says(data)
+    assert said == verify_says(data)
+    steps, turns, _, misbehaved = said
+    assert misbehaved == {1} and audit_file(data).exit_code == 1
+    waits = tamper in ("a choice that does not match its commitment", "a choice the rules refuse")
+    assert replay(data).over is not waits
+    if waits:  # the set-up's chance events only: Bob, first to choose, never chose
+        assert [what for what, _, _ in steps] == ["chance", "chance"] and turns == []
+
+
+def test_the_document_lists_every_action_of_the_engine() -> None:
+    """The actions table of "Kinds and payloads", which the outsider's shapes follow, names
+    every action the engine decodes, with its number of fields."""
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    table = doc[doc.index("**TURN** `[t, [action, ...]]`"):doc.index("**CHAT** `[text]`")]
+    listed = {int(tag): name
+              for tag, name in re.findall(r"^\| (\d+) +\| `(\w+)` *\|", table, re.MULTILINE)}
+    assert listed == {tag: cls.__name__ for tag, cls in ACTION_TYPES.items()}
+    assert {tag: len(fields(cls)) for tag, cls in ACTION_TYPES.items()} == {
+        tag: len(shapes) for tag, shapes in ACTION_FIELDS.items()}
+
+
+def test_the_outsider_follows_a_seat_handed_over_in_the_secret_set_up_as_verify_does() -> None:
+    """Bob leaves before his secret choice is in; Ann hands him over there, and the stand-in
+    chooses for him, openly."""
+    table = Table(2, seed=2, config=GameConfig(2, setup=Setup.EXPERTS_SECRET))
+    table.paused = True
+    for _ in range(3):
+        table.tick()  # the set-up's draws and the deal: the game waits for the choices
+    table.paused = False
+    table.leave(1)
+    table.hand_over(1)
+    table.play()
+    data = game_file(canonical(table))
+    said = outsider_says(data)
+    assert said == verify_says(data) and said[2] == {1: 2} and said[3] == set()
+    assert (1, None) in {(seat, seq) for _, seat, seq in said[1][:2]}  # the stand-in's choice
+    assert replay(data).over

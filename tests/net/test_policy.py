@@ -3,10 +3,9 @@ silence, never our own or one that spoke again, and we agree once per seat and s
 
 from __future__ import annotations
 
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.net.policy import HandOverPolicy
 from p2p_burgundy.net.session import Session
-
-from .harness import Table
 
 
 def waiting_session() -> tuple[Session, int, int]:

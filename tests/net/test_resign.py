@@ -10,10 +10,11 @@ from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.contents import End
 from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.events import GameOver, HandedOver, TurnApplied
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.net.log import Kind, sign_entry
 from p2p_burgundy.net.session import Session
 
-from .harness import Table, canonical, forge_chain
+from .harness import canonical, forge_chain
 
 
 def resign(table: Table, seat: int) -> None:

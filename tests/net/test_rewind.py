@@ -30,11 +30,12 @@ from p2p_burgundy.net.events import (
     Waiting,
     follow,
 )
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.net.log import decode_entry
 from p2p_burgundy.net.messages import Tag
 from p2p_burgundy.net.report import Withheld
 
-from .harness import Table, canonical
+from .harness import canonical
 from .test_fairness_attacks import spectator
 
 WITHHOLDER = 2

@@ -39,12 +39,13 @@ from p2p_burgundy.net.events import (
     Waiting,
 )
 from p2p_burgundy.net.identity import Identity
+from p2p_burgundy.net.inmemory import Table, make_table_start, random_turn
 from p2p_burgundy.net.log import Entry, GameFile, Kind, decode_entry, sign_entry
 from p2p_burgundy.net.messages import Tag
 from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.start import make_start
 
-from .harness import Table, canonical, make_table_start, random_turn, shuffled
+from .harness import canonical, shuffled
 
 # --- helpers -------------------------------------------------------------------------------------
 

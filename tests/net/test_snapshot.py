@@ -10,9 +10,9 @@ import pytest
 from p2p_burgundy import state_hash
 from p2p_burgundy.net.events import Waiting
 from p2p_burgundy.net.identity import fingerprint, table_code
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
 
-from .harness import Table
 from .test_lobby import HOST, SILENT, exchange, silent_guest, table
 
 

@@ -111,9 +111,8 @@ def test_a_start_with_a_chosen_game_id_or_a_bad_roster_is_not_a_game(
 
 
 def test_a_start_of_four_players_with_long_accented_names_fits_one_entry() -> None:
+    from p2p_burgundy.net.inmemory import start_entry
     from p2p_burgundy.net.log import MAX_ENTRY
-
-    from .harness import start_entry
 
     ids = [Identity.from_private_bytes(bytes([i + 1]) * 32) for i in range(4)]
     names = ["é" * 32, "ü" * 32, "ø" * 32, "ñ" * 32]

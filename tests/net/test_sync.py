@@ -9,11 +9,10 @@ import pytest
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.errors import DecodeError, LocalProtocolError, RemoteProtocolError
 from p2p_burgundy.net.identity import Identity
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.net.log import Entry, Kind, sign_entry
 from p2p_burgundy.net.messages import EntryMessage, Heads, Held, Message, Recover, Tag, Want
 from p2p_burgundy.net.sync import HEADS_INTERVAL, HELD_DOMAIN, WANT_BATCH, Sync, held_message
-
-from .harness import Table
 
 # --- Sync alone, on the chains of a real game ----------------------------------------------------
 

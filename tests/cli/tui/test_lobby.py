@@ -35,6 +35,7 @@ from p2p_burgundy.cli.tui.render import render
 from p2p_burgundy.net.discovery import TableInfo
 from p2p_burgundy.net.identity import Identity, fingerprint
 from p2p_burgundy.net.lobby import Member
+from p2p_burgundy.net.tablerules import TableRules
 
 from .helpers import FixedTable, started
 
@@ -240,9 +241,9 @@ def test_the_host_removes_a_member_by_x_and_its_seat_number() -> None:
 
 
 def test_everyone_at_the_table_sees_whether_hints_are_on() -> None:
-    config = table_config(3, None, None, None, hints=True)
+    config = table_config(3, None, None, None)
     at = at_table(member(0, "Ann", "red", True), member(1, "Bob", "blue", False),
-                  hosting=False, extras=table_extras(config))
+                  hosting=False, extras=table_extras(config, TableRules(hints=True)))
     assert screen(lobby_model(at))[3] == "Hints from a bot allowed"
 
 

@@ -27,21 +27,24 @@ from p2p_burgundy.cli.tui.render import render
 from p2p_burgundy.cli.tui.table import (
     ChatReceived,
     EntryKind,
+    GameEnded,
     HistoryEntry,
     Notice,
     chance_lines,
     turn_lines,
 )
-from p2p_burgundy.config import Setup, TimeControl
+from p2p_burgundy.config import Setup
 from p2p_burgundy.net import peer as peer_module
 from p2p_burgundy.net.audit import audit_file
+from p2p_burgundy.net.clock import TimeControl
 from p2p_burgundy.net.contents import Reveal
 from p2p_burgundy.net.events import ChanceResolved
+from p2p_burgundy.net.inmemory import Table, random_turn
 from p2p_burgundy.net.log import FILE_MAGIC, GameFile, Kind, decode_entry, read_records, sign_entry
 from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
+from p2p_burgundy.net.tablerules import TableRules
 
-from ...net.harness import Table, random_turn
 from ...net.test_rewind import rewound
 from .netgames import bot_game, play_out, play_until, wait_until
 
@@ -232,15 +235,15 @@ def test_hints_and_the_clock_the_host_chose_are_in_every_players_config(
     host.host(2, "Hana", "red", hints=True, clock=TimeControl(900, 10))
     joiner = open_lobby(threads, tmp_path / "joiner")
     joiner.join(host.address, "Jo", "blue")
-    wait_until(joiner.thread, lambda: (config := at(joiner).config) is not None and config.hints,
+    wait_until(joiner.thread, lambda: at(joiner).rules.hints,
                what="the joiner to see the table's rules")
-    assert at(joiner).config.clock == TimeControl(900, 10)  # type: ignore[union-attr]
+    assert at(joiner).rules == TableRules(hints=True, clock=TimeControl(900, 10))
     joiner.set_me("Jo", "blue", True)
     wait_until(host.thread, lambda: at(host).can_start, what="the joiner ready")
     host.start()
     wait_until(joiner.thread, lambda: joiner.game is not None, what="the start")
     tables = NetTable(joiner.thread), NetTable(host.thread)
-    assert all(table.hints for table in tables)
+    assert all(table.rules.hints for table in tables)
     for table in tables:  # nobody has decided anything yet: full time each
         clocks = table.clocks
         assert clocks is not None and clocks.left == (900.0, 900.0)
@@ -544,3 +547,48 @@ def test_the_table_names_a_misbehaving_seat_as_soon_as_its_peer_knows() -> None:
     assert len(said) == 1 and said[0].startswith("Bob misbehaved: Bob resigned (seq ")
     assert [e for e in events if isinstance(e, Notice) and e.text == said[0]]
     assert not net.snapshot.over
+
+
+def forked(kind: Kind, payload: list[object], *, later: bool = False
+           ) -> tuple[NetTable, list[object]]:
+    """A 3-player table that waits for Cid, and what Ann's NetTable shows once Cid has shown
+    her two bodies for his next slot: a chat line (followed by another entry if ``later``),
+    and one of ``kind``."""
+    table = Table(3, seed=6)
+    table.play(turns=7)
+    table.leave(2)
+    ann = table.sessions[0]
+    net, peer, snapshots = watching(ann)
+    seq, prev = len(ann.chains[2]), ann.chains[2][-1].id
+    first = sign_entry(table.ids[2], table.game_id, seq, prev, Kind.CHAT, ["one"])
+    ann.receive_entry(first.raw)
+    if later:
+        ann.receive_entry(sign_entry(table.ids[2], table.game_id, seq + 1, first.id,
+                                     Kind.CHAT, ["and more"]).raw)
+    ann.receive_entry(sign_entry(table.ids[2], table.game_id, seq, prev, kind, payload).raw)
+    assert 2 in ann.faulty
+    peer.snapshot = snapshots.take(())
+    return net, list(net.poll())
+
+
+def test_an_equivocation_on_chat_names_the_cheat_and_the_table_plays_on_without_it() -> None:
+    """Cid signs two chat lines for one slot: that cannot have changed the game, so the
+    table says so, does not stop, and offers to let a bot play Cid's seat (B) at once."""
+    net, events = forked(Kind.CHAT, ["two"])
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert "Nothing Cid signs counts now: B lets a bot play that seat, and the game goes on." \
+        in notices
+    assert not any(isinstance(e, GameEnded) for e in events) and net.ended is None
+    assert net.gone() == [2] and net.waiting_for() is not None
+
+
+@pytest.mark.parametrize("kind, payload, later", [
+    (Kind.SEAT_TO_BOT, [1, 0], False), (Kind.CHAT, ["two"], True)])
+def test_an_equivocation_that_may_have_counted_stops_the_table(
+        kind: Kind, payload: list[object], later: bool) -> None:
+    """Cid's second body is an agreement, or Ann took an entry of Cid's after the slot before
+    she saw the second body: peers may follow different games, so the table stops there, as
+    before."""
+    net, events = forked(kind, payload, later=later)
+    assert net.ended == "Cid signed two versions of one entry; the game stopped"
+    assert any(isinstance(e, GameEnded) for e in events) and net.gone() == []

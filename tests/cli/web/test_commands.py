@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy.cli.main import main
+from p2p_burgundy.net.inmemory import Table
 from tests.cli.test_verify import write
-from tests.net.harness import Table
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,8 @@ from p2p_burgundy.cli.tui.table import ReplayTable
 from p2p_burgundy.cli.web.feed import LiveFeed, ReplayFeed
 from p2p_burgundy.cli.web.server import WebServer
 from p2p_burgundy.cli.web.view import as_step
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
-from tests.net.harness import Table
 
 Source = list[Snapshot | LobbySnapshot | None]
 

@@ -14,9 +14,10 @@ from p2p_burgundy.cli.tui.draft import changes_between
 from p2p_burgundy.cli.tui.table import ReplayTable
 from p2p_burgundy.cli.web.feed import LiveFeed, ReplayFeed
 from p2p_burgundy.cli.web.view import as_step, lobby_view, snapshot_view
+from p2p_burgundy.net.inmemory import Table
 from p2p_burgundy.net.lobby import Member
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
-from tests.net.harness import Table
+from p2p_burgundy.net.tablerules import DEFAULT_RULES
 from tests.net.test_expert_setup import first_choice
 
 
@@ -134,8 +135,8 @@ def test_before_the_game_the_page_shows_who_sits_at_the_table() -> None:
     assert lobby_view(None) == {"lobby": True, "title": "The Castles of Burgundy",
                                 "status": "waiting for a table", "players": [], "seats": 0}
     ann = Member(bytes(32), "Ann\x1b[2J", "red", True, ("", 0))
-    lobby = LobbySnapshot(hosting=True, host=None, config=GameConfig(3), members=(ann,),
-                          game_id=b"", admitted=True, closed=False, can_start=False,
+    lobby = LobbySnapshot(hosting=True, host=None, config=GameConfig(3), rules=DEFAULT_RULES,
+                          members=(ann,), game_id=b"", admitted=True, closed=False, can_start=False,
                           refused=None, silent=None)
     assert lobby_view(lobby) == {
         "lobby": True, "title": "The Castles of Burgundy",
