@@ -1701,7 +1701,7 @@ def _held(module: EngineModule, bits: int) -> tuple[str, int] | None:
     them: (the part's name, the bits); None without any."""
     if not bits:
         return None
-    if module.part is None or "held" not in module.part.__slots__:
+    if module.part is None or not hasattr(module.part, "held"):
         raise ValueError(f"engine module {module.name}: a part with 'held' gives abilities")
     return module.part.name, bits
 
