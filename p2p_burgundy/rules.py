@@ -1514,10 +1514,10 @@ class EngineModule:
     offers nothing: then only for a player holding one of them (no call on the others'
     decisions); ``purchases(state, silver, workers)`` more purchases after the depots' (the
     inns'), called only when the player may buy and can pay in silverlings or (``workers``)
-    in workers; ``idle_step``: (part, field, step) the step a
-    player faces with nothing pending while that field of the module's part is not empty: a
-    turn after the phase's last round, every die used (TURN otherwise: the shields' turn of
-    the phase end; a test written out, no call, and tested only in the last round);
+    in workers; ``idle_step``: (part, field, step) the step a player faces with nothing
+    pending while that field of the module's part is not empty: a turn after the phase's last
+    round, every die used (TURN otherwise: the shields' turn of the phase end; a test written
+    out, no call, and tested only in the last round);
     ``turn_ended(state)`` on the state after EndTurn; ``won(player)`` ends the game at the end
     of a turn. The phase end: ``phase_end(state)`` when the last round is over, True if the
     module gives turns of the phase end (it then calls :func:`finish_phase` after the last);
