@@ -300,7 +300,7 @@ class GameState:
     vp_target: int = _part_field("solo", "vp_target")  # type: ignore[assignment]
     goods_out: tuple[int, ...] = _part_field("solo", "goods_out")  # type: ignore[assignment]
     depot_shields: tuple[tuple[int, ...], ...] = _part_field("shields", "depot_shields")  # type: ignore[assignment]
-    shields: tuple[int, ...] = _part_field("shields", "shields")  # type: ignore[assignment]
+    shields: tuple[int, ...] = _part_field("shields", "held")  # type: ignore[assignment]
     shield_box: int = _part_field("shields", "shield_box")  # type: ignore[assignment]
     borrowed: int = _part_field("shields", "borrowed")  # type: ignore[assignment]
     die_changed: bool = _part_field("shields", "die_changed")  # type: ignore[assignment]
