@@ -219,8 +219,9 @@ class PeerThread:
             await _cancel(self._bot_tasks)
             if self.browser is not None:
                 await self.browser.close()
-            for peer in [*self.bots, *([self.peer] if self.peer else [])]:
-                await peer.close()
+            # Together: a finished game's peers each wait for the others to hold its entries.
+            await asyncio.gather(*(peer.close()
+                                   for peer in [*self.bots, *([self.peer] if self.peer else [])]))
             await _cancel([t for t in asyncio.all_tasks() if t is not asyncio.current_task()])
 
         with contextlib.suppress(concurrent.futures.TimeoutError, RuntimeError):

@@ -71,7 +71,7 @@ from .messages import (
     Who,
     parse,
 )
-from .pairwise import SEAL_SIZE, is_sealed, opened, seal, seat_keys
+from .pairwise import SEAL_SIZE, is_sealed, label, label_of, opened, seal, seat_keys
 from .session import BROADCAST, Session
 
 Address = tuple[str, int]
@@ -139,8 +139,10 @@ class Node:
         self._heads: dict[int, Heads] = {}  # seat -> the last HEADS it sent us
         self._secret = secret
         self._keys: dict[int, bytes] = {}  # seat -> our pairwise key (net/pairwise.py)
+        self._labels: dict[bytes, int] = {}  # the pair's label -> seat
         self._sealed_by: set[int] = set()  # seats whose MAC we have seen: they always seal
-        self._sealing: set[Address] = set()  # their addresses (for arrival)
+        self._sealing: dict[Address, bytes] = {}  # their addresses -> labels (:attr:`sealing`)
+        self._sealing_keys: dict[Address, bytes] = {}  # their addresses -> keys (for arrival)
         self._players: set[Address] = set()  # the players' addresses (for arrival)
         self._asked: OrderedDict[Address, float] = OrderedDict()  # address -> last WHO
         self._checked: OrderedDict[tuple[Address, bytes], None] = OrderedDict()
@@ -177,7 +179,7 @@ class Node:
         beside it."""
         self.session = session
         self.addresses = dict(addresses)
-        self._keys = self._seat_keys(session)
+        self._use_keys(session)
         self._update_known()
 
     # --- input ---
@@ -269,6 +271,15 @@ class Node:
         targets = [a for seat, a in self.addresses.items() if seat != mine]
         return targets + [c for c in self.contacts if c not in targets]
 
+    @property
+    def sealing(self) -> dict[Address, bytes]:
+        """The addresses of the seats that seal their datagrams to us, each with the label
+        their seal carries (net/pairwise.py): :meth:`arrival` refuses a datagram from them
+        that is not sealed (so may the driver's kernel, before reading it, one without the
+        label: :meth:`Transport.refuse_unsealed
+        <p2p_burgundy.net.transport.Transport.refuse_unsealed>`). Not to be changed."""
+        return self._sealing
+
     def in_sync(self, now: float) -> bool:
         """Whether every other seat we heard from lately last announced (HEADS) exactly the
         entries we hold: in a finished game, nobody has entries left to send, so every
@@ -315,12 +326,14 @@ class Node:
         most, is counted in ``stats.unsealed`` and refused, so a flood of them takes no place
         in a queue. The players' datagrams go ahead of everyone else's. :meth:`receive`
         makes the same check and the rest."""
-        if source in self._sealing:
-            if is_sealed(data) and self._unseal(data, source)[0] is not None:
-                return Arrival.FIRST
-            self.admission.stats.unsealed += 1
-            return Arrival.REFUSE
-        return Arrival.FIRST if source in self._players else Arrival.QUEUE
+        key = self._sealing_keys.get(source)
+        if key is None:
+            return Arrival.FIRST if source in self._players else Arrival.QUEUE
+        # The seat already seals to us: its MAC, no more (under a flood, every step counts).
+        if len(data) <= wire.MAX_DATAGRAM and opened(data, key) is not None:
+            return Arrival.FIRST
+        self.admission.stats.unsealed += 1
+        return Arrival.REFUSE
 
     def _unseal(self, data: bytes, source: Address) -> tuple[bytes | None, bool]:
         """The message of a datagram, and whether a seat's MAC proved it (net/pairwise.py).
@@ -336,12 +349,13 @@ class Node:
         if is_sealed(data):
             if not keys:
                 return data[SEAL_SIZE:], False
-            for sealer in [seat] if seat in keys else [] if seat is not None else list(keys):
-                if (message := opened(data, keys[sealer])) is not None:
-                    if sealer not in self._sealed_by:
-                        self._sealed_by.add(sealer)
-                        self._update_known()
-                    return message, True
+            sealer = self._labels.get(label_of(data))  # whose key: one MAC check at most
+            if (sealer is not None and seat in (None, sealer)
+                    and (message := opened(data, keys[sealer])) is not None):
+                if sealer not in self._sealed_by:
+                    self._sealed_by.add(sealer)
+                    self._update_known()
+                return message, True
             return None, False
         if seat in self._sealed_by and is_session_message(data):
             return None, False
@@ -383,17 +397,17 @@ class Node:
         self.session = Session(start.entry, self.identity if seated else None,
                                recovering=recovering,
                                recovery_nonce=self._nonces() if recovering else b"")
-        self._keys = self._seat_keys(self.session)
+        self._use_keys(self.session)
         self._learn_addresses()
         if isinstance(self.lobby, HostLobby):
             for address in self.lobby.spectators.values():
                 self._remember(address)
 
-    def _seat_keys(self, session: Session) -> dict[int, bytes]:
-        """Our pairwise key with each other seat (none for a spectator)."""
-        if session.my_seat is None:
-            return {}
-        return seat_keys(self.identity, [s.key for s in session.seats], session.game_id)
+    def _use_keys(self, session: Session) -> None:
+        """Our pairwise key with each other seat, and their labels (none for a spectator)."""
+        self._keys = ({} if session.my_seat is None else
+                      seat_keys(self.identity, [s.key for s in session.seats], session.game_id))
+        self._labels = {label(key): seat for seat, key in self._keys.items()}
 
     def _learn_addresses(self) -> None:
         """Seat addresses from the lobby's roster (the host's is where we sent HELLO)."""
@@ -418,7 +432,9 @@ class Node:
         if isinstance(self.lobby, HostLobby):
             known |= set(self.lobby.spectators.values())
         self.admission.known = self.replies.known = known
-        self._sealing = {a for seat, a in self.addresses.items() if seat in self._sealed_by}
+        self._sealing_keys = {a: self._keys[seat] for seat, a in self.addresses.items()
+                              if seat in self._sealed_by}
+        self._sealing = {a: label(key) for a, key in self._sealing_keys.items()}
 
     def _remember(self, source: Address) -> None:
         """Broadcast to ``source`` too (a spectator, a player back on another port): only

@@ -5,7 +5,8 @@ and a source address is only a claim, so anyone on the LAN could make a peer che
 with the seat's own budget) datagrams "from" a player. Between seats, every datagram of the
 session therefore carries a 16-byte keyed BLAKE2b MAC under a key only the two seats hold:
 a datagram that fails it costs one hash of at most 1200 bytes (about a microsecond), is
-dropped before anything else, and gets no reply.
+dropped before anything else, and gets no reply (or, without the pair's label, is dropped by
+the kernel before we read it).
 
 The key of each pair comes from their identities alone, with nothing more on the wire: each
 Ed25519 key has an X25519 twin (:meth:`Identity.exchange_key
@@ -13,8 +14,14 @@ Ed25519 key has an X25519 twin (:meth:`Identity.exchange_key
 conversion libsodium uses), the two seats' X25519 agreement gives a shared secret, and
 :func:`pairwise_key` hashes it with both keys and the game id (so every game has its own).
 
-A sealed datagram is ``0xC1 || MAC(16) || message``: 0xC1 is a byte msgpack never uses, so
-it cannot be mistaken for an unsealed message (``0x92..0x9F``).
+A sealed datagram is ``0xC1 || label(8) || MAC(16) || message``: 0xC1 is a byte msgpack
+never uses, so it cannot be mistaken for an unsealed message (``0x92..0x9F``). The pair's
+:func:`label`, the same in every datagram between them, names the key to check (one MAC,
+whatever the source address) and lets the receiver's kernel drop, before it is read, a
+datagram from a seat's address without it (net/transport.py's socket filter): someone who
+does not see the pair's traffic cannot guess it. It proves nothing: whoever does see that
+traffic can copy it, and then pays the receiver a MAC check per datagram, as any forger would
+without the label.
 
 >>> from p2p_burgundy.net.identity import Identity
 >>> anna, bo = (Identity.from_private_bytes(bytes([n]) * 32) for n in (1, 2))
@@ -27,6 +34,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from collections.abc import Sequence
@@ -37,8 +45,9 @@ from .identity import Identity
 
 SEALED = 0xC1
 """The first byte of a sealed datagram (a byte no msgpack value starts with)."""
+LABEL_SIZE = 8
 MAC_SIZE = 16
-SEAL_SIZE = 1 + MAC_SIZE  # what sealing adds to a datagram
+SEAL_SIZE = 1 + LABEL_SIZE + MAC_SIZE  # what sealing adds to a datagram
 _P = 2**255 - 19
 
 
@@ -73,13 +82,32 @@ def seat_keys(identity: Identity, seats: Sequence[bytes], game_id: bytes) -> dic
     return keys
 
 
+@functools.lru_cache(maxsize=64)
+def label(key: bytes) -> bytes:
+    """The label of the pair whose key is ``key``, in clear in each datagram they seal."""
+    return hashlib.blake2b(key, digest_size=LABEL_SIZE, person=b"datagram-label").digest()
+
+
+def label_of(datagram: bytes) -> bytes:
+    """The label a sealed datagram carries."""
+    return datagram[1:1 + LABEL_SIZE]
+
+
+@functools.lru_cache(maxsize=64)
+def _keyed(key: bytes) -> hashlib.blake2b:
+    """A MAC's hash with ``key`` taken in (a block of work), to copy for each datagram."""
+    return hashlib.blake2b(key=key, digest_size=MAC_SIZE, person=b"datagram")
+
+
 def _mac(message: bytes, key: bytes) -> bytes:
-    return hashlib.blake2b(message, key=key, digest_size=MAC_SIZE, person=b"datagram").digest()
+    mac = _keyed(key).copy()
+    mac.update(message)
+    return mac.digest()
 
 
 def seal(message: bytes, key: bytes) -> bytes:
-    """``message`` with its MAC under ``key``."""
-    return bytes([SEALED]) + _mac(message, key) + message
+    """``message`` with the pair's label and its MAC under ``key``."""
+    return bytes([SEALED]) + label(key) + _mac(message, key) + message
 
 
 def is_sealed(datagram: bytes) -> bool:
@@ -87,8 +115,10 @@ def is_sealed(datagram: bytes) -> bool:
 
 
 def opened(datagram: bytes, key: bytes) -> bytes | None:
-    """The message of a datagram sealed under ``key``, or None if it is not."""
-    if not is_sealed(datagram):
+    """The message of a datagram sealed under ``key``, or None if it is not (checked in
+    order of cost: the seal's byte, the pair's label, then the MAC)."""
+    if len(datagram) <= SEAL_SIZE or datagram[0] != SEALED or label_of(datagram) != label(key):
         return None
     message = datagram[SEAL_SIZE:]
-    return message if hmac.compare_digest(datagram[1:SEAL_SIZE], _mac(message, key)) else None
+    proof = datagram[1 + LABEL_SIZE:SEAL_SIZE]
+    return message if hmac.compare_digest(proof, _mac(message, key)) else None

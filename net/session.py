@@ -1043,12 +1043,15 @@ class Session:
         return None
 
     def _report_over(self) -> None:
-        """Report the end of the game, once; a player still in it then signs DONE."""
+        """Report the end of the game, once; a player still in it then signs SEEN [steps],
+        unless its last entry says that already (it held the last step's inputs, another
+        seat's turn, before the step resolved)."""
         if self.over and not self._end_reported:
             self._end_reported = True
             self._event(GameOver(self.outcome(), state_hash(self.state)))
             me = self.my_seat
-            if me is not None and self._may_author() and self._pass_at(me) is None:
+            if (me is not None and self._may_author() and self._pass_at(me) is None
+                    and self.contents[me][-1:] != [Seen(self.step)]):
                 self._author(Seen(self.step))
 
 

@@ -11,6 +11,14 @@ is refused there, or queued with the players' datagrams, which are received firs
 everyone else's. Each queue holds :data:`MAX_QUEUE` datagrams; more are dropped, so a flood
 of strangers' datagrams never takes a player's place.
 
+On Linux the kernel drops most forgeries before we ever wake up: the node's seats that seal
+their datagrams to us (:attr:`Node.sealing <p2p_burgundy.net.node.Node.sealing>`) are given
+to :meth:`Transport.refuse_unsealed`, which attaches a classic BPF socket filter that drops a
+datagram from one of those addresses unless it is sealed and carries the pair's label
+(net/pairwise.py): what ``Node.arrival`` would refuse first, or at its MAC check for want of
+the label, moved into the kernel. A forger who sees the pair's traffic can copy the label;
+its datagrams pass the filter and cost us the MAC check in ``Node.arrival``.
+
 A failed send (no route, a refused port, an address we may not send to) is counted, logged
 once per kind of error, and never stops the receiving: the protocol resends, so the game goes
 on when the route returns.
@@ -20,13 +28,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import socket
+import struct
+import sys
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .admission import Arrival
+from .pairwise import SEAL_SIZE, SEALED
+from .wire import MAX_DATAGRAM
 
 Address = tuple[str, int]
 log = logging.getLogger(__name__)
@@ -34,10 +47,68 @@ MAX_QUEUE = 256  # datagrams waiting for the node in each queue; more are droppe
 READ_BATCH = 512
 """Datagrams read in one wake-up at most, so that a flood cannot keep the event loop (the
 players' timers and sends) waiting on its reading for long: a millisecond or two of refusals."""
-READ_SIZE = 65536  # any UDP datagram whole: the node's shape check drops the oversized
+READ_SIZE = MAX_DATAGRAM + 1
+"""Bytes read of a datagram: a longer one than any valid comes cut to this, still too long for
+the node's shape check, and no read needs a 64 KiB buffer."""
 RECEIVE_BUFFER = 4 << 20
 """Bytes the kernel may hold for our socket (its default is about 200 KB): a flood's burst
 that outruns the receive loop then fills it, not the players' datagrams' place in it."""
+SO_ATTACH_FILTER, SO_MEMINFO = 26, 55  # Linux (asm-generic/socket.h): not in Python's socket
+_MEMINFO_DROPS = 8  # SK_MEMINFO_DROPS: the index of the drops in SO_MEMINFO's array
+MAX_REFUSED = 20
+"""Addresses :meth:`Transport.refuse_unsealed` takes at most (a classic BPF jump reaches 255
+instructions ahead, 13 an address): a table has 3 other seats at most."""
+_SOURCE_ADDRESS = (-0x100000 + 12) & 0xFFFFFFFF  # SKF_NET_OFF + 12: the IP source address
+_UDP_HEADER = 8  # a UDP socket's filter sees the datagram from its UDP header on
+_BPF_LOAD_WORD, _BPF_LOAD_HALF, _BPF_LOAD_BYTE = 0x20, 0x28, 0x30  # BPF_LD|size|BPF_ABS
+_BPF_JUMP_EQUAL, _BPF_JUMP_GREATER, _BPF_RETURN = 0x15, 0x25, 0x06  # BPF_JMP|...|BPF_K, BPF_RET
+_NEXT, _KEEP, _DROP = -1, -2, -3  # where a block's jumps go, until they become offsets
+
+
+def unsealed_filter(labels: Mapping[Address, bytes]) -> list[tuple[int, int, int, int]]:
+    """The classic BPF program (``(code, jump if true, jump if false, k)`` instructions) that
+    drops a UDP datagram from one of the IPv4 addresses of ``labels`` unless it is sealed
+    (:func:`~p2p_burgundy.net.pairwise.is_sealed`), no longer than any datagram
+    (:data:`~p2p_burgundy.net.wire.MAX_DATAGRAM`) and carries that address's label, and keeps
+    every other datagram.
+
+    >>> [code for code, *_ in unsealed_filter({})]
+    [6, 6]
+    >>> len(unsealed_filter({("127.0.0.1", 4000): bytes(8), ("10.0.0.2", 4001): bytes(8)}))
+    28
+    """
+    if len(labels) > MAX_REFUSED:
+        raise ValueError(f"a socket filter takes {MAX_REFUSED} addresses at most")
+    block: list[tuple[int, int, int, int]] = []
+    for (host, port), label in sorted(labels.items()):
+        first, second = struct.unpack("!II", label)
+        block += [
+            (_BPF_LOAD_WORD, 0, 0, _SOURCE_ADDRESS),
+            (_BPF_JUMP_EQUAL, 0, _NEXT, int.from_bytes(socket.inet_aton(host), "big")),
+            (_BPF_LOAD_HALF, 0, 0, 0),  # the source port
+            (_BPF_JUMP_EQUAL, 0, _NEXT, port),
+            (_BPF_LOAD_HALF, 0, 0, 4),  # the UDP length: its header and the datagram
+            (_BPF_JUMP_GREATER, 0, _DROP, _UDP_HEADER + SEAL_SIZE),
+            (_BPF_JUMP_GREATER, _DROP, 0, _UDP_HEADER + MAX_DATAGRAM),
+            (_BPF_LOAD_BYTE, 0, 0, _UDP_HEADER),  # the datagram's first byte
+            (_BPF_JUMP_EQUAL, 0, _DROP, SEALED),
+            (_BPF_LOAD_WORD, 0, 0, _UDP_HEADER + 1),  # the label, in two words
+            (_BPF_JUMP_EQUAL, 0, _DROP, first),
+            (_BPF_LOAD_WORD, 0, 0, _UDP_HEADER + 5),
+            (_BPF_JUMP_EQUAL, _KEEP, _DROP, second),
+        ]
+    keep = len(block)
+    size = keep // len(labels) if labels else 0  # instructions a block
+    targets = {_KEEP: keep, _DROP: keep + 1}
+
+    def offset(at: int, to: int) -> int:  # a jump's offset from instruction ``at``
+        if to >= 0:
+            return to
+        return (at // size + 1) * size - at - 1 if to == _NEXT else targets[to] - at - 1
+
+    program = [(code, offset(at, true), offset(at, false), k)
+               for at, (code, true, false, k) in enumerate(block)]
+    return [*program, (_BPF_RETURN, 0, 0, 0xFFFFFFFF), (_BPF_RETURN, 0, 0, 0)]
 
 
 @dataclass
@@ -64,6 +135,10 @@ class Transport:
         self.dropped_full = 0  # datagrams dropped because their queue was full
         self.stats = Stats()
         self._reported: set[int] = set()  # errno of every send error already logged
+        self.refusing: dict[Address, bytes] = {}
+        """The addresses whose datagrams the kernel drops unless sealed with their label
+        (:meth:`refuse_unsealed`)."""
+        self._can_filter = sys.platform == "linux"  # until the kernel refuses a filter
         self._loop.add_reader(sock.fileno(), self._read_ready)
 
     @classmethod
@@ -84,6 +159,15 @@ class Transport:
     def address(self) -> Address:
         host, port = self._sock.getsockname()[:2]
         return host, port
+
+    @property
+    def kernel_drops(self) -> int:
+        """Datagrams the kernel dropped for our socket: its receive buffer was full, or our
+        filter refused them (:meth:`refuse_unsealed`). Linux; 0 elsewhere."""
+        if sys.platform != "linux":
+            return 0
+        info = self._sock.getsockopt(socket.SOL_SOCKET, SO_MEMINFO, 4 * (_MEMINFO_DROPS + 1))
+        return int(struct.unpack_from("I", info, 4 * _MEMINFO_DROPS)[0])
 
     @property
     def queued(self) -> int:
@@ -108,6 +192,28 @@ class Transport:
         except OSError as exc:
             self._send_failed(exc)
 
+    def refuse_unsealed(self, labels: Mapping[Address, bytes]) -> None:
+        """Have the kernel drop every datagram from an address of ``labels`` that is not
+        sealed with that address's label (and keep everyone else's), replacing the previous
+        such list: a flood of them then never wakes us. Linux only (elsewhere, and if the
+        system refuses the filter, which is logged, the node's arrival check refuses them as
+        they are read, as it does anyway, at the cost of a MAC check at most)."""
+        if labels == self.refusing or not self._can_filter:
+            return
+        try:
+            program = b"".join(struct.pack("HBBI", *instruction)
+                               for instruction in unsealed_filter(labels))
+            buffer = ctypes.create_string_buffer(program, len(program))
+            # struct sock_fprog: the number of instructions, a pointer to them
+            self._sock.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, struct.pack(
+                "HP", len(program) // 8, ctypes.addressof(buffer)))
+        except OSError as exc:
+            self._can_filter = False
+            log.warning("no socket filter (%s): forged datagrams are refused as they are "
+                        "read instead", exc.strerror or exc)
+            return
+        self.refusing = dict(labels)
+
     def close(self) -> None:
         if self._sock.fileno() >= 0:
             self._loop.remove_reader(self._sock.fileno())
@@ -116,6 +222,7 @@ class Transport:
     def _read_ready(self) -> None:
         """The socket is readable: read every datagram waiting, up to :data:`READ_BATCH`."""
         recvfrom, arrival = self._sock.recvfrom, self.arrival
+        refuse, first = Arrival.REFUSE, Arrival.FIRST
         read = 0
         while read < READ_BATCH:
             try:
@@ -127,9 +234,9 @@ class Transport:
                 continue
             read += 1
             verdict = arrival(data, source)
-            if verdict is Arrival.REFUSE:
+            if verdict is refuse:
                 continue
-            queue = self._first if verdict is Arrival.FIRST else self._rest
+            queue = self._first if verdict is first else self._rest
             if len(queue) >= MAX_QUEUE:
                 self.dropped_full += 1
                 continue

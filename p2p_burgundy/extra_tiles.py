@@ -91,5 +91,6 @@ EXTRA_TILES: Final = EngineModule(
     ),
     tiles=(Tile.KNOWLEDGE_27, Tile.KNOWLEDGE_28, Tile.CRANE, Tile.GEESE),
     turn_choices=_buy_workers_choice,
+    turn_choices_knowledge=_K28,
     tile_effects=((_CRANE, _crane_placed),),
 )

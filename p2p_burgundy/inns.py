@@ -15,11 +15,8 @@ from .actions import BUY, Action, Buy
 from .config import GameConfig, Module
 from .estate import Estate, bits
 from .rules import (
-    _K6,
-    PURCHASE_PRICE,
     EngineModule,
     _buy,
-    _can_pay_workers,
     _store,
     _Turn,
     pay_purchase,
@@ -64,17 +61,14 @@ def _inn_comes_out(state: GameState) -> None:
         state.changed(InnsPart.name).inns += 1
 
 
-def _inn_purchases(state: GameState, p: PlayerState) -> list[Action]:
+def _inn_purchases(state: GameState, silver: bool, workers: bool) -> tuple[Action, ...]:
     """The top inn, paid as a depot's tile is (after the depots' purchases)."""
-    if p.bought or not state.modules["inns"].inns:
-        return []
-    silver = p.silver >= PURCHASE_PRICE
-    workers = bool(p.knowledge & _K6) and _can_pay_workers(state, p)
+    if not state.modules["inns"].inns:
+        return ()
+    buy = BUY[INN_DEPOT][0]  # paid in silverlings, in workers
     if silver and workers:
-        return list(BUY[INN_DEPOT][0])
-    if silver or workers:
-        return [BUY[INN_DEPOT][0][0 if silver else 1]]
-    return []
+        return buy
+    return (buy[0],) if silver else (buy[1],)
 
 
 def _buy_inn(turn: _Turn, action: Buy, arg: int) -> None:
@@ -130,7 +124,7 @@ INNS: Final = EngineModule(
     part=InnsPart,
     visible=_visible,
     phase_setup=_inn_comes_out,
-    turn_choices=_inn_purchases,
+    purchases=_inn_purchases,
     tile_spaces=((_INN, _without_inn_areas, "already has an inn (one inn per area)"),),
     area_size=_area_size,
 )

@@ -122,6 +122,7 @@ PURCHASE_PRICE: Final = 2
 BLACK: Final = 6  # index of the black-backed supply in GameState.supplies
 TRACK_STEPS: Final = 7  # turn order track spaces in use: start + one per ship (6 rivers)
 ALL_SPACES: Final = (1 << SPACE_COUNT) - 1
+_LAST_ROUND: Final = ROUNDS - 1
 
 # Knowledge tile bits (bit n = tile #n) tested on hot paths.
 # One name each, Final: the compiled build reads a Final name as a constant, any other global
@@ -591,17 +592,20 @@ def legal_actions(state: GameState) -> list[Action]:
         if step == _DIE_STEP:  # the commonest decision after the turn's
             return _action_choices(state, p, p.dice[arg], p.workers)
         rules = _BOUND[state.config.variant] or _bind(state.config)  # _rules, inline
-    elif (idle := (rules := _BOUND[state.config.variant] or _bind(state.config)).idle_step) \
-            is None or not getattr(state.modules[idle[0]], idle[1]):
-        actions: list[Action] = list(_DICE_LEFT[p.dice_used])
-        if not p.bought and (p.silver >= PURCHASE_PRICE or p.knowledge & _K6):
-            actions += _purchases(state, p)
-        for more in rules.turn_choices:
-            actions += more(state, p)
-        if p.dice_used == _BOTH_DICE:
-            actions.append(END_TURN)
-        return actions
     else:
+        rules = _BOUND[state.config.variant] or _bind(state.config)
+        # A module's idle step comes only after the last round's dice (see EngineModule).
+        if (idle := rules.idle_step) is None or p.dice_used != _BOTH_DICE \
+                or state.round != _LAST_ROUND or not getattr(state.modules[idle[0]], idle[1]):
+            actions: list[Action] = list(_DICE_LEFT[p.dice_used])
+            if not p.bought and (p.silver >= PURCHASE_PRICE or p.knowledge & _K6):
+                actions += _purchases(state, p)
+            for tiles, more in rules.turn_choices:
+                if not tiles or p.knowledge & tiles:  # tiles: the knowledge it needs
+                    actions += more(state, p)
+            if p.dice_used == _BOTH_DICE:
+                actions.append(END_TURN)
+            return actions
         step, arg = idle[2], 0
     choices = rules.choices[step]
     return choices(state, p, arg) if choices else []
@@ -674,7 +678,11 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
     colour_masks = board.colour_masks
     k = p.knowledge
     rules = _BOUND[state.config.variant] or _bind(state.config)
-    frontier = p.frontier if rules.frontier is None else rules.frontier(state, seat, p)
+    anywhere = rules.anywhere
+    if anywhere is not None and state.modules[anywhere[0]].held[seat] & anywhere[1]:
+        frontier = colour_masks[ANY_COLOUR] & ~p.occupied  # any empty space
+    else:
+        frontier = p.frontier
     if rules.reach is not None:
         frontier &= rules.reach(board, p.occupied)
     tile_spaces = rules.tile_spaces
@@ -735,6 +743,8 @@ def _purchases(state: GameState, p: PlayerState) -> list[Action]:
         if buys is None:
             buys = _row_choices(_BUYS[pay][d], _BUY_BY_PAY[pay][d], row)
         actions += buys
+    for more in (_BOUND[state.config.variant] or _bind(state.config)).purchases:  # _rules
+        actions += more(state, silver, workers)
     return actions
 
 
@@ -875,7 +885,8 @@ def apply(state: GameState, action: Action) -> GameState:
     rules = _BOUND[state.config.variant] or _bind(state.config)  # _rules, inline: a hot path
     if state.pending:
         step, arg = state.pending[-1]
-    elif (idle := rules.idle_step) is None or not getattr(state.modules[idle[0]], idle[1]):
+    elif (idle := rules.idle_step) is None or state.round != _LAST_ROUND \
+            or not getattr(state.modules[idle[0]], idle[1]):
         step, arg = _TURN_STEP, 0
     else:
         step, arg = idle[2], 0
@@ -1061,9 +1072,10 @@ def _store(turn: _Turn, tile: int) -> None:
         return
     p = turn.p
     p.storage = storage = (*p.storage, tile)
-    if len(storage) > STORAGE_SPACES and (turn.rules.storage_unlimited is None
-                                          or not turn.rules.storage_unlimited(turn.new, turn.seat)):
-        turn.push(_DISCARD_STEP)
+    if len(storage) > STORAGE_SPACES:
+        unlimited = turn.rules.unlimited_storage
+        if unlimited is None or not turn.new.modules[unlimited[0]].held[turn.seat] & unlimited[1]:
+            turn.push(_DISCARD_STEP)
 
 
 def _gain_workers(turn: _Turn, workers: int) -> None:
@@ -1139,8 +1151,8 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
     if not (isinstance(action.storage, int) and 0 <= action.storage < len(p.storage)):
         raise turn.fail(action, f"storage space {action.storage} is empty")
     board = turn.old.boards[turn.seat]
-    if not (isinstance(action.space, int) and 0 <= action.space < len(board.spaces)):
-        raise turn.fail(action, f"estate spaces are 0..{len(board.spaces) - 1}")
+    if not (isinstance(action.space, int) and 0 <= action.space < len(board.colours)):
+        raise turn.fail(action, f"estate spaces are 0..{len(board.colours) - 1}")
     tile = p.storage[action.storage]
     space = action.space
     if p.occupied >> space & 1:
@@ -1150,8 +1162,9 @@ def _check_placement(turn: _Turn, action: PlaceTile) -> int:
         raise turn.fail(action, f"a {Colour(colour).name.lower()} tile ({tile_name(tile)}) "
                                 f"cannot go on {board.label(space)}: colours must match")
     rules = turn.rules
-    frontier = p.frontier if rules.frontier is None else rules.frontier(turn.old, turn.seat, p)
-    if not frontier >> space & 1:
+    anywhere = rules.anywhere
+    if not p.frontier >> space & 1 and (
+            anywhere is None or not turn.old.modules[anywhere[0]].held[turn.seat] & anywhere[1]):
         raise turn.fail(action, f"space {board.label(space)} is not next to a placed tile")
     if rules.reach is not None and not rules.reach(board, p.occupied) >> space & 1:
         raise turn.fail(action, f"space {board.label(space)} {rules.unreachable}")
@@ -1521,32 +1534,41 @@ class EngineModule:
     order), ``setup_drew(state)`` what it drew there, as a field of
     :class:`~p2p_burgundy.chance.SetupDraw` and its value; ``phase_setup`` after a phase's
     draws, ``round_setup`` after a round's dice and goods. The turn: ``turn_choices(state,
-    player)`` more choices of the TURN step (before EndTurn); ``idle_step``: (part, field, step)
-    the step a player faces with nothing pending while that field of the module's part is not
-    empty (TURN otherwise: the shields' turn of the phase end, a test written out, no call);
+    player)`` more choices of the TURN step (before EndTurn), called on every TURN decision
+    unless ``turn_choices_knowledge`` names knowledge tiles (bit n: tile #n) without which it
+    offers nothing: then only for a player holding one of them (no call on the others'
+    decisions); ``purchases(state, silver, workers)`` more purchases after the depots' (the
+    inns'), called only when the player may buy and can pay in silverlings or (``workers``)
+    in workers; ``idle_step``: (part, field, step) the step a player faces with nothing
+    pending while that field of the module's part is not empty: a turn after the phase's last
+    round, every die used (TURN otherwise: the shields' turn of the phase end; a test written
+    out, no call, and tested only in the last round);
     ``turn_ended(state)`` on the state after EndTurn; ``won(player)`` ends the game at the end
     of a turn. The phase end: ``phase_end(state)`` when the last round is over, True if the
     module gives turns of the phase end (it then calls :func:`finish_phase` after the last);
     ``phase_income(state, players)`` after the mines paid (the players are fresh copies);
     ``final_scoring`` False for no end-game scoring, ``final_points(state, seat, player)`` after
-    the base game's. Placing: ``frontier(state, seat, player)`` the empty spaces a tile may go
-    on instead of those next to a tile; ``reach(board, occupied)`` the spaces a tile may go on
-    at all (besides colour and adjacency), and ``unreachable`` why another space is refused
-    (after its label); ``tile_spaces``: (tile, spaces(board, player, mask), why) for a tile of
-    its own that goes on fewer spaces (why: after "the area of <space>"); ``area_size(board,
-    player, space)`` the size a completed area scores as; ``tile_placed(turn, tile, space,
-    occupied_before)`` after a tile scored its area and colour, before its effect;
+    the base game's. Placing: ``anywhere``, bits of what a seat holds of the module (its part's
+    ``held``: per seat a bit set) with any of which the seat places a tile on any empty space,
+    not only one next to a tile (data, tested inline: no call); ``reach(board, occupied)`` the
+    spaces a tile may go on at all (besides colour and adjacency), and ``unreachable`` why
+    another space is refused (after its label); ``tile_spaces``: (tile, spaces(board, player,
+    mask), why) for a tile of its own that goes on fewer spaces (why: after "the area of
+    <space>"); ``area_size(board, player, space)`` the size a completed area scores as;
+    ``tile_placed(turn, tile, space, occupied_before)`` after a tile scored its area and
+    colour, before its effect;
     ``colour_bonus`` (a colour completed, or all border posts joined) instead of its VP;
     ``colour_bonus_scored(turn, points)`` after its VP; ``tile_effects``: (tile, effect(turn,
     tile)) before that tile's effect, True if it did the effect instead. Goods and workers:
-    ``goods_types`` how many goods types a player may hold; ``storage_unlimited(state, seat)``
-    whether a seat stores more than three tiles; ``after_ship`` once a ship's goods are taken
+    ``goods_types`` how many goods types a player may hold; ``unlimited_storage``, bits of
+    ``held`` (as ``anywhere``) with any of which a seat stores more than three tiles;
+    ``after_ship`` once a ship's goods are taken
     (or none lay anywhere); ``knowledge_placed`` after a knowledge tile's number is recorded;
     ``goods_sold(turn, goods, count)`` after a sale is scored; ``workers_gained(turn)`` after
     the mover gains workers; ``store(turn, tile)`` instead of putting a tile taken into the
     mover's storage. The final scoring: ``end_scorers(config)`` the seats it scores (instead
-    of every seat). A hook that replaces a rule (``idle_step``, ``phase_end``, ``frontier``,
-    ``reach``, ``area_size``, ``storage_unlimited``, ``won``, ``colour_bonus``, ``store``,
+    of every seat). A hook that replaces a rule (``idle_step``, ``phase_end``, ``anywhere``,
+    ``reach``, ``area_size``, ``unlimited_storage``, ``won``, ``colour_bonus``, ``store``,
     ``end_scorers``) comes from one module of a game at most; the others run in registry
     order.
 
@@ -1573,6 +1595,8 @@ class EngineModule:
     phase_setup: Callable[[GameState], None] | None = None
     round_setup: Callable[[GameState], None] | None = None
     turn_choices: Callable[[GameState, PlayerState], list[Action]] | None = None
+    turn_choices_knowledge: int = 0
+    purchases: Callable[[GameState, bool, bool], tuple[Action, ...]] | None = None
     idle_step: tuple[str, str, Step] | None = None
     turn_ended: Callable[[GameState], None] | None = None
     won: Callable[[PlayerState], bool] | None = None
@@ -1580,7 +1604,7 @@ class EngineModule:
     phase_income: Callable[[GameState, list[PlayerState]], None] | None = None
     final_scoring: bool = True
     final_points: Callable[[GameState, int, PlayerState], None] | None = None
-    frontier: Callable[[GameState, int, PlayerState], int] | None = None
+    anywhere: int = 0
     reach: Callable[[Estate, int], int] | None = None
     unreachable: str = ""
     tile_spaces: tuple[tuple[int, _Spaces, str], ...] = ()
@@ -1590,7 +1614,7 @@ class EngineModule:
     colour_bonus_scored: Callable[[_Turn, int], None] | None = None
     tile_effects: tuple[tuple[int, Callable[[_Turn, int], bool]], ...] = ()
     goods_types: int = GOODS_SLOTS
-    storage_unlimited: Callable[[GameState, int], bool] | None = None
+    unlimited_storage: int = 0
     after_ship: Callable[[_Turn], None] | None = None
     knowledge_placed: Callable[[_Turn, int], None] | None = None
     goods_sold: Callable[[_Turn, int, int], None] | None = None
@@ -1606,22 +1630,22 @@ class _Rules:
     hooks are those of :class:`EngineModule`, each as a tuple of the modules' (in registry
     order), or the one module's where a hook replaces a rule."""
 
-    __slots__ = ("after_ship", "apply", "area_size", "categories", "choices", "colour_bonus",
-                 "colour_bonus_scored", "crane_buildings", "end_scorers", "expected",
-                 "final_points",
-                 "final_scoring", "frontier", "goods_sold", "goods_types", "idle_step",
-                 "knowledge_placed", "parts", "phase_end", "phase_income", "phase_setup", "reach",
-                 "round_setup", "setup", "setup_drew", "storage_unlimited", "store",
-                 "tile_effects",
-                 "tile_placed", "tile_spaces", "turn_choices", "turn_ended", "unreachable",
-                 "won", "workers_gained")
+    __slots__ = ("after_ship", "anywhere", "apply", "area_size", "categories", "choices",
+                 "colour_bonus", "colour_bonus_scored", "crane_buildings", "end_scorers",
+                 "expected", "final_points", "final_scoring", "goods_sold", "goods_types",
+                 "idle_step", "knowledge_placed", "parts", "phase_end", "phase_income",
+                 "phase_setup", "purchases", "reach", "round_setup", "setup", "setup_drew",
+                 "store", "tile_effects", "tile_placed", "tile_spaces", "turn_choices",
+                 "turn_ended", "unlimited_storage", "unreachable", "won", "workers_gained")
 
     def __init__(self, modules: tuple[EngineModule, ...]) -> None:
         self.setup = tuple(m.setup for m in modules if m.setup)
         self.setup_drew = tuple(m.setup_drew for m in modules if m.setup_drew)
         self.phase_setup = tuple(m.phase_setup for m in modules if m.phase_setup)
         self.round_setup = tuple(m.round_setup for m in modules if m.round_setup)
-        self.turn_choices = tuple(m.turn_choices for m in modules if m.turn_choices)
+        self.turn_choices = tuple((m.turn_choices_knowledge, m.turn_choices) for m in modules
+                                  if m.turn_choices)
+        self.purchases = tuple(m.purchases for m in modules if m.purchases)
         self.idle_step = _one(m.idle_step for m in modules)
         self.turn_ended = tuple(m.turn_ended for m in modules if m.turn_ended)
         self.won = _one(m.won for m in modules)
@@ -1629,7 +1653,7 @@ class _Rules:
         self.phase_income = tuple(m.phase_income for m in modules if m.phase_income)
         self.final_scoring = all(m.final_scoring for m in modules)
         self.final_points = tuple(m.final_points for m in modules if m.final_points)
-        self.frontier = _one(m.frontier for m in modules)
+        self.anywhere = _one(_held(m, m.anywhere) for m in modules)
         self.reach = _one(m.reach for m in modules)
         self.unreachable = next((m.unreachable for m in modules if m.reach), "")
         self.tile_spaces = {tile: (spaces, why) for m in modules
@@ -1645,7 +1669,7 @@ class _Rules:
                 tile_effects[tile] = (*tile_effects.get(tile, ()), effect)
         self.tile_effects = tile_effects
         self.goods_types = max((m.goods_types for m in modules), default=GOODS_SLOTS)
-        self.storage_unlimited = _one(m.storage_unlimited for m in modules)
+        self.unlimited_storage = _one(_held(m, m.unlimited_storage) for m in modules)
         self.store = _one(m.store for m in modules)
         self.end_scorers = _one(m.end_scorers for m in modules)
         self.after_ship = tuple(m.after_ship for m in modules if m.after_ship)
@@ -1697,6 +1721,16 @@ def _ending(won: Callable[[PlayerState], bool]) -> _Apply:
 _T = TypeVar("_T")
 
 
+def _held(module: EngineModule, bits: int) -> tuple[str, int] | None:
+    """``bits`` of what a seat holds of ``module`` (its part's ``held``), as the rules test
+    them: (the part's name, the bits); None without any."""
+    if not bits:
+        return None
+    if module.part is None or not hasattr(module.part, "held"):
+        raise ValueError(f"engine module {module.name}: a part with 'held' gives abilities")
+    return module.part.name, bits
+
+
 def _one(hooks: Iterable[_T | None]) -> _T | None:
     """The one module's hook that replaces a rule, or None."""
     given = [hook for hook in hooks if hook is not None]
@@ -1742,7 +1776,7 @@ def idle_step(state: GameState) -> int:
     """The step the player to move faces with nothing pending: TURN, unless a module of the
     game plays a step of its own then (see :attr:`EngineModule.idle_step`)."""
     idle = (_BOUND[state.config.variant] or _bind(state.config)).idle_step
-    if idle is None or not getattr(state.modules[idle[0]], idle[1]):
+    if idle is None or state.round != _LAST_ROUND or not getattr(state.modules[idle[0]], idle[1]):
         return _TURN_STEP
     return idle[2]
 

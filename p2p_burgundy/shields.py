@@ -41,11 +41,11 @@ from .actions import (
 from .chance import Draws
 from .config import GameConfig, Module
 from .errors import EngineError
+from .estate import bits
 from .rules import (
     _BOTH_DICE,
     _K2,
     _K8,
-    ALL_SPACES,
     COST,
     GOODS_SLOTS,
     STORAGE_SPACES,
@@ -122,7 +122,7 @@ shields lie on each numbered depot 1..6 at set-up, by player count."""
 
 def shield_numbers(shields: int) -> tuple[int, ...]:
     """The shield numbers of a bit set, smallest first."""
-    return tuple(n for n in range(1, SHIELD_COUNT + 1) if shields >> n & 1)
+    return tuple(bits(shields))
 
 
 def shields_text(shields: tuple[tuple[int, ...], ...]) -> str:
@@ -157,8 +157,9 @@ SHIELD_TRIBUTE: Final = 1  # silverlings (or workers, with shield #3) per shield
 
 class ShieldsPart(ModulePart):
     """``depot_shields`` the shield numbers on each depot (index 0, the black depot, holds
-    none; empty in a game without the module); ``shields`` per seat the shields it holds, as a
-    bit set (bit ``n``: shield ``n``); ``shield_box`` the shields out of the game (left over
+    none; empty in a game without the module); ``held`` per seat the shields it holds, as a
+    bit set (bit ``n``: shield ``n``; ``GameState.shields``, and the rules' ``anywhere`` and
+    ``unlimited_storage`` read it); ``shield_box`` the shields out of the game (left over
     at set-up, or removed), a bit set; ``borrowed`` the seat whose knowledge tiles count for
     the holder of shield #6 (-1 until chosen); ``die_changed`` whether shield #16 set a die
     this turn; ``closing`` the seats still to play their turn of the phase end (shields #14
@@ -166,10 +167,10 @@ class ShieldsPart(ModulePart):
 
     name: ClassVar[str] = "shields"
     fields: ClassVar[tuple[str, ...]] = (
-        "depot_shields", "shields", "shield_box", "borrowed", "die_changed", "closing")
+        "depot_shields", "held", "shield_box", "borrowed", "die_changed", "closing")
     __slots__ = fields
     depot_shields: tuple[tuple[int, ...], ...]
-    shields: tuple[int, ...]
+    held: tuple[int, ...]
     shield_box: int
     borrowed: int
     die_changed: bool
@@ -179,7 +180,7 @@ class ShieldsPart(ModulePart):
     def start(cls, config: GameConfig) -> ShieldsPart:
         part = cls()
         part.depot_shields = ((),) * 7 if Module.SHIELDS in config.modules else ()
-        part.shields = (0,) * config.players
+        part.held = (0,) * config.players
         part.shield_box = 0
         part.borrowed = -1
         part.die_changed = False
@@ -214,7 +215,7 @@ def _shields_drawn(state: GameState) -> tuple[str, tuple[tuple[int, ...], ...]]:
 
 def _holder(state: GameState, shield: int) -> int:
     """The seat holding ``shield``, or -1."""
-    for seat, held in enumerate(state.modules[_PART].shields):
+    for seat, held in enumerate(state.modules[_PART].held):
         if held >> shield & 1:
             return seat
     return -1
@@ -237,19 +238,39 @@ def shield_cost(p: PlayerState, depot: int) -> int:
     return cost[p.dice[0]][depot] + cost[p.dice[1]][depot]
 
 
+_MOST_FOR_DOUBLE = 6  # workers: each die is at most three steps from any number
+# _DOUBLES[per][die0][die1][workers]: the depots 1..6 (ascending) whose number both dice show
+# with at most ``workers`` (0.._MOST_FOR_DOUBLE) workers in all, a worker moving a die by up
+# to ``per`` (as rules.COST): where a double can take a shield, without a call per depot.
+_DOUBLES = tuple(
+    tuple(
+        tuple(
+            tuple(tuple(d for d in range(1, 7) if COST[per][0][a][d] + COST[per][0][b][d] <= w)
+                  for w in range(_MOST_FOR_DOUBLE + 1))
+            for b in range(7)
+        )
+        for a in range(7)
+    )
+    for per in range(3)
+)
+
+
 def _shield_turn_choices(state: GameState, p: PlayerState) -> list[Action]:
     """TURN-step shield choices: a shield on a double (both dice unused), shield #16's die,
     and shield #6's choice of player."""
     seat = state.order[state.turn]
     part = state.modules[_PART]
-    held = part.shields[seat]
+    held = part.held[seat]
     actions: list[Action] = []
     if not p.dice_used:
-        replaces = _replace_options(p, held)
-        for depot in range(1, 7):
-            if part.depot_shields[depot] and shield_cost(p, depot) <= p.workers:
-                actions += [TakeShield(shield, r) for shield in part.depot_shields[depot]
-                            for r in replaces]
+        workers = p.workers if p.workers < _MOST_FOR_DOUBLE else _MOST_FOR_DOUBLE
+        replaces: list[int] | None = None  # found once a shield is in reach
+        for depot in _DOUBLES[2 if p.knowledge & _K8 else 1][p.dice[0]][p.dice[1]][workers]:
+            lying = part.depot_shields[depot]
+            if lying:
+                if replaces is None:
+                    replaces = _replace_options(p, held)
+                actions += [TakeShield(shield, r) for shield in lying for r in replaces]
     if held & _S16 and not part.die_changed:
         actions += [SetDie(die, value) for die in (0, 1) if not p.dice_used >> die & 1
                     for value in range(1, 7) if value != p.dice[die]]
@@ -262,7 +283,7 @@ def _shield_turn_choices(state: GameState, p: PlayerState) -> list[Action]:
 def _tribute_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     """Which shields to keep at 1 each, and how much of it in workers (only while keeping
     shield #3); a shield not paid for leaves the game."""
-    held = shield_numbers(state.modules[_PART].shields[state.order[state.turn]])
+    held = shield_numbers(state.modules[_PART].held[state.order[state.turn]])
     actions: list[Action] = []
     for size in range(len(held) + 1):
         for keep in itertools.combinations(held, size):
@@ -310,7 +331,7 @@ def _free_choices_with_shield(state: GameState, p: PlayerState,
     any shield instead)."""
     actions = _free_choices(state, p, castle_shield)
     if castle_shield:
-        replaces = _replace_options(p, state.modules[_PART].shields[state.order[state.turn]])
+        replaces = _replace_options(p, state.modules[_PART].held[state.order[state.turn]])
         actions += [TakeShield(shield, r) for depot in state.modules[_PART].depot_shields
                     for shield in depot for r in replaces]
     return actions
@@ -342,7 +363,7 @@ def _phase_end_choices(state: GameState, p: PlayerState, _: int) -> list[Action]
 def _end_phase(state: GameState) -> bool:
     """Every player has played the phase's last round: the shield holders play a turn of the
     phase end each first, in this round's turn order."""
-    held = state.modules[_PART].shields
+    held = state.modules[_PART].held
     state.changed(_PART).closing = tuple(seat for seat in state.order if held[seat])
     _next_closer(state)
     return bool(state.modules[_PART].closing)
@@ -364,7 +385,7 @@ def _next_closer(state: GameState) -> None:
     it with) is paid at once, without a turn."""
     while state.modules[_PART].closing:
         seat = state.modules[_PART].closing[0]
-        held = state.modules[_PART].shields[seat]
+        held = state.modules[_PART].held[seat]
         p = state.players[seat]
         state.turn = state.order.index(seat)
         steps: list[tuple[int, int]] = [(Step.TRIBUTE, 0)]
@@ -390,9 +411,9 @@ def _drop_shields(state: GameState, seat: int, p: PlayerState, lost: int) -> int
     """Shields ``lost`` leave ``seat`` (``p``, a fresh copy) and the game. Returns how many
     tiles the player must discard (shield #4 gone with more than three stored)."""
     part = state.changed(_PART)
-    shields = list(part.shields)
+    shields = list(part.held)
     shields[seat] &= ~lost
-    part.shields = tuple(shields)
+    part.held = tuple(shields)
     part.shield_box |= lost
     if lost & _S6:
         part.borrowed = -1
@@ -423,7 +444,7 @@ def _phase_income(state: GameState, players: list[PlayerState]) -> None:
     echoes = 0
     for seat, p in enumerate(players):
         mines = p.estate.count(_MINE)
-        if state.modules[_PART].shields[seat] & _S8:
+        if state.modules[_PART].held[seat] & _S8:
             p.silver += mines
         if p.knowledge & _K2 and mines and echo >= 0 and seat != echo:
             echoes += 1
@@ -433,22 +454,13 @@ def _phase_income(state: GameState, players: list[PlayerState]) -> None:
 
 def _final_points(state: GameState, seat: int, p: PlayerState) -> None:
     p.add_vp(Category.SHIELDS, shield_points(
-        state.modules[_PART].shields[seat], knowledge_points(p, state.config.edition)))
-
-
-def _frontier(state: GameState, seat: int, p: PlayerState) -> int:
-    """Shield #18: any empty space, not only one next to a tile."""
-    return ALL_SPACES & ~p.occupied if state.modules[_PART].shields[seat] & _S18 else p.frontier
-
-
-def _storage_unlimited(state: GameState, seat: int) -> bool:
-    return bool(state.modules[_PART].shields[seat] & _S4)
+        state.modules[_PART].held[seat], knowledge_points(p, state.config.edition)))
 
 
 def _tile_placed(turn: _Turn, tile: int, space: int, before: int) -> None:
     """Shield #1: all pastures are one when animals score; #17: a completed area scores as
     one size bigger."""
-    held = turn.new.modules[_PART].shields[turn.seat]
+    held = turn.new.modules[_PART].held[turn.seat]
     if not held & (_S1 | _S17):
         return
     p = turn.p
@@ -464,7 +476,7 @@ def _tile_placed(turn: _Turn, tile: int, space: int, before: int) -> None:
 
 
 def _colour_bonus_scored(turn: _Turn, points: int) -> None:
-    if turn.new.modules[_PART].shields[turn.seat] & _S7:  # bonus tiles score double
+    if turn.new.modules[_PART].held[turn.seat] & _S7:  # bonus tiles score double
         turn.p.add_vp(Category.SHIELDS, points)
 
 
@@ -472,7 +484,7 @@ def _tile_effect(turn: _Turn, tile: int) -> bool:
     """Shield #5: a ship also takes every goods tile of one type (after its goods); #11: a
     castle's extra action may take a shield."""
     colour = TILE_COLOUR[tile]
-    held = turn.new.modules[_PART].shields[turn.seat]
+    held = turn.new.modules[_PART].held[turn.seat]
     if colour == _BLUE:
         if held & _S5 and any(map(any, turn.new.depot_goods)):
             turn.push(Step.SHIELD_GOODS)  # the base game's SHIP comes on top of it
@@ -490,7 +502,7 @@ def _knowledge_placed(turn: _Turn, number: int) -> None:
 def _goods_sold(turn: _Turn, goods: int, count: int) -> None:
     """Shield #9: a silverling per goods tile sold (not 1 a sale); #12: sold goods score
     double."""
-    held = turn.new.modules[_PART].shields[turn.seat]
+    held = turn.new.modules[_PART].held[turn.seat]
     if held & _S9:
         turn.p.silver += count - 1
     if held & _S12:
@@ -518,7 +530,7 @@ def _check_shield(turn: _Turn, action: TakeShield) -> int:
                           for d, on in enumerate(turn.old.modules[_PART].depot_shields)
                           for n in on) or "none"
         raise turn.fail(action, f"shield {shield} lies on no depot (shields left: {lying})")
-    held = turn.old.modules[_PART].shields[turn.seat]
+    held = turn.old.modules[_PART].held[turn.seat]
     if type(replace) is not int or replace not in _replace_options(turn.p, held):
         if replace == 0:
             raise turn.fail(action, "each of your castles already holds a shield: replace "
@@ -536,9 +548,9 @@ def _put_shield(turn: _Turn, action: TakeShield, depot: int) -> None:
     on_depots = list(part.depot_shields)
     on_depots[depot] = tuple(n for n in on_depots[depot] if n != action.shield)
     part.depot_shields = tuple(on_depots)
-    shields = list(part.shields)
+    shields = list(part.held)
     shields[turn.seat] |= 1 << action.shield
-    part.shields = tuple(shields)
+    part.held = tuple(shields)
     if action.replace:
         for _ in range(_drop_shields(new, turn.seat, turn.p, 1 << action.replace)):
             turn.push(_DISCARD_STEP, 1)
@@ -570,7 +582,7 @@ def _castle_shield(turn: _Turn, action: TakeShield, castle_shield: int) -> None:
 
 def _pay_tribute(turn: _Turn, action: PayTribute, _: int) -> None:
     if action not in _tribute_choices(turn.old, turn.p, 0):
-        held = ", ".join(map(str, shield_numbers(turn.old.modules[_PART].shields[turn.seat])))
+        held = ", ".join(map(str, shield_numbers(turn.old.modules[_PART].held[turn.seat])))
         raise turn.fail(action, f"keep some of your shields ({held}) at 1 each, paid in "
                                 f"silverlings (you have {turn.p.silver}) or, while you keep "
                                 f"shield #3, workers (you have {turn.p.workers})")
@@ -578,13 +590,13 @@ def _pay_tribute(turn: _Turn, action: PayTribute, _: int) -> None:
     p.workers -= action.workers
     p.silver -= SHIELD_TRIBUTE * len(action.keep) - action.workers
     kept = sum(1 << n for n in action.keep)
-    dropped = turn.old.modules[_PART].shields[turn.seat] & ~kept
+    dropped = turn.old.modules[_PART].held[turn.seat] & ~kept
     for _ in range(_drop_shields(turn.new, turn.seat, p, dropped)):
         turn.push(_DISCARD_STEP, 1)
 
 
 def _borrow(turn: _Turn, action: BorrowMonasteries, _: int) -> None:
-    if not turn.old.modules[_PART].shields[turn.seat] & _S6:
+    if not turn.old.modules[_PART].held[turn.seat] & _S6:
         raise turn.fail(action, "only the holder of shield #6 chooses, on its turn")
     if turn.old.modules[_PART].borrowed >= 0:
         raise turn.fail(action, f"you chose seat {turn.old.modules[_PART].borrowed} already")
@@ -612,7 +624,7 @@ def _lend_knowledge(state: GameState, knowledge: int) -> None:
 
 def _set_die(turn: _Turn, action: SetDie, _: int) -> None:
     p = turn.p
-    if not turn.old.modules[_PART].shields[turn.seat] & _S16:
+    if not turn.old.modules[_PART].held[turn.seat] & _S16:
         raise turn.fail(action, "setting a die needs shield #16")
     if turn.old.modules[_PART].die_changed:
         raise turn.fail(action, "shield #16 sets one die a turn; you set one already")
@@ -685,7 +697,7 @@ def _visible(state: GameState) -> dict[str, object]:
 
 
 def _seat_visible(state: GameState, seat: int) -> dict[str, object]:
-    return {"shields": list(shield_numbers(state.modules[_PART].shields[seat]))}
+    return {"shields": list(shield_numbers(state.modules[_PART].held[seat]))}
 
 
 SHIELDS: Final = EngineModule(
@@ -745,12 +757,12 @@ SHIELDS: Final = EngineModule(
     phase_end=_end_phase,
     phase_income=_phase_income,
     final_points=_final_points,
-    frontier=_frontier,
+    anywhere=_S18,
     tile_placed=_tile_placed,
     colour_bonus_scored=_colour_bonus_scored,
     tile_effects=tuple((tile, _tile_effect) for tile in range(TILE_COUNT)
                        if TILE_COLOUR[tile] in (_BLUE, _DARK_GREEN)),
-    storage_unlimited=_storage_unlimited,
+    unlimited_storage=_S4,
     knowledge_placed=_knowledge_placed,
     goods_sold=_goods_sold,
     workers_gained=_workers_gained,

@@ -22,6 +22,7 @@ from .actions import (
     TakeFirst,
     TakeTile,
 )
+from .board import PHASES
 from .chance import Draws
 from .config import GameConfig
 from .estate import SPACE_COUNT
@@ -159,11 +160,9 @@ def _buy_points(turn: _Turn, action: BuyPoints, _: int) -> None:
 
 
 def _move_counter(turn: _Turn, gained: int) -> None:
-    """After every action: points gained move the counter, and reaching the
+    """After an action that gained points: they move the counter, and reaching the
     target marker resets it; short of it, if the player's silver reaches the target, buying
     the missing points is offered."""
-    if not gained:
-        return
     new = turn.new
     part = new.modules["solo"]
     counter = part.vp_counter + gained
@@ -189,6 +188,7 @@ def _reach_target(turn: _Turn) -> None:
 # you take any (partial) game actions"). A discard comes first (the storage has no room), and
 # the ship's exchange and its payment, a colour reward's placement and shield #5's goods
 # belong to the step before them.
+_ORDER_STEP: Final = Step.ORDER  # read after every action: a member off its class is slow (rules)
 _ORDERED_STEPS: Final = frozenset((
     Step.FREE_ACTION, Step.SHIP, Step.WAREHOUSE, Step.CARPENTER, Step.CHURCH, Step.MARKET,
     Step.CITY_HALL, Step.WHITE_CASTLE, Step.CRANE, Step.REWARD, Step.TARGET))
@@ -207,12 +207,11 @@ def _order_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
 
 
 def _offer_order(new: GameState) -> None:
-    """After an action: when two different steps it (or an earlier one) set
-    off are pending, the player chooses which comes first."""
+    """After an action that left one of the ordered steps on top of another: when two
+    different steps it (or an earlier one) set off are pending, the player chooses which
+    comes first."""
     pending = new.pending
-    if len(pending) < 2 or pending[-1][0] not in _ORDERED_STEPS:
-        return
-    new.pending = (*pending, (Step.ORDER, 0))
+    new.pending = (*pending, (_ORDER_STEP, 0))
     if len(_order_choices(new, new.players[0], 0)) < 2:
         new.pending = pending
 
@@ -312,13 +311,20 @@ def _score_monastery(turn: _Turn, number: int) -> None:
 
 def _after_action(turn: _Turn) -> None:
     """After every action: the points gained move the counter; when two different steps it
-    (or an earlier one) set off are pending, the player chooses which comes first."""
-    if turn.new.is_over:
+    (or an earlier one) set off are pending, the player chooses which comes first. (It runs
+    after every action of a solo game: what most actions leave as it was is tested here,
+    without a call.)"""
+    new = turn.new
+    if new.phase >= PHASES:  # the game is over
         return
-    _move_counter(turn, turn.p.vp - turn.old.players[0].vp)
-    pending = turn.old.pending
-    if not pending or pending[-1][0] != Step.ORDER:
-        _offer_order(turn.new)
+    gained = turn.p.vp - turn.old.players[0].vp
+    if gained:
+        _move_counter(turn, gained)
+    pending = new.pending
+    if len(pending) >= 2 and pending[-1][0] in _ORDERED_STEPS:
+        before = turn.old.pending
+        if not before or before[-1][0] != _ORDER_STEP:
+            _offer_order(new)
 
 
 def _plays(config: GameConfig) -> bool:

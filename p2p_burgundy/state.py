@@ -310,7 +310,7 @@ class GameState:
     goods_out: ClassVar[PartField[tuple[int, ...]]] = PartField("solo", "goods_out")
     depot_shields: ClassVar[PartField[tuple[tuple[int, ...], ...]]] = PartField(
         "shields", "depot_shields")
-    shields: ClassVar[PartField[tuple[int, ...]]] = PartField("shields", "shields")
+    shields: ClassVar[PartField[tuple[int, ...]]] = PartField("shields", "held")
     shield_box: ClassVar[PartField[int]] = PartField("shields", "shield_box")
     borrowed: ClassVar[PartField[int]] = PartField("shields", "borrowed")
     die_changed: ClassVar[PartField[bool]] = PartField("shields", "die_changed")

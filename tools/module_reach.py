@@ -21,6 +21,7 @@ from pathlib import Path
 
 from p2p_burgundy import GameConfig, config, rules, variants
 from p2p_burgundy.rules import EngineModule
+from p2p_burgundy.state import GameState, PartField
 from p2p_burgundy.tiles import Tile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,6 +36,31 @@ def module_file(module: EngineModule) -> str:
     return module.plays.__module__.rsplit(".", 1)[-1]
 
 
+def state_names(module: EngineModule) -> list[str]:
+    """The names by which code outside the engine reads the fields of ``module``'s part:
+    ``GameState``'s view of a field where it has one (``state.shields`` reads the shields'
+    ``held``), else the field's own name. Found by reading every view of a state whose part
+    holds a mark in each field."""
+    part = module.part
+    if part is None:
+        return []
+    marks = {field: object() for field in part.fields}
+    probe = part.__new__(part)
+    for field, mark in marks.items():
+        setattr(probe, field, mark)
+    state = GameState.__new__(GameState)
+    state.modules = {part.name: probe}
+    views: dict[str, str] = {}
+    for attr, value in vars(GameState).items():
+        if isinstance(value, PartField):
+            try:
+                seen = getattr(state, attr)
+            except (AttributeError, KeyError, TypeError):  # a view of another field, unset
+                continue
+            views.update((field, attr) for field, mark in marks.items() if seen is mark)
+    return [views.get(field, field) for field in part.fields]
+
+
 def words(module: EngineModule) -> re.Pattern[str]:
     """A pattern matching every name of a thing ``module`` alone brings."""
     base = {cls for table in rules._rules(GameConfig(players=2)).apply for cls in table}
@@ -43,8 +69,7 @@ def words(module: EngineModule) -> re.Pattern[str]:
     names.append(rf"\bp2p_burgundy\.{module_file(module)}\b")
     names += [rf"\bStep\.{w.step.name}\b" for w in module.steps]
     names += [rf"\bTile\.{Tile(tile).name}\b" for tile in module.tiles]
-    if module.part is not None:
-        names += [rf"\.{field}\b" for field in module.part.__slots__]
+    names += [rf"\.{field}\b" for field in state_names(module)]
     names += [rf"\b{cls.__name__}\b" for _, cls, _ in module.handlers if cls not in base]
     names += [rf"\.{field}\b" for field in CONFIG_FIELDS.get(module.name, ())]
     return re.compile("|".join(dict.fromkeys(names)))

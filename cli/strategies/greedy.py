@@ -270,8 +270,8 @@ class Evaluator:
             value += (k & _ABILITY_BITS).bit_count() * w.knowledge * time
         # the part itself: a game without the module has none (state.shields would make one)
         shields = state.modules.get(ShieldsPart.name)
-        if shields is not None and shields.depot_shields and shields.shields[seat]:
-            value += self._shield_value(state, p, shields.shields[seat], bool(shields.closing),
+        if shields is not None and shields.depot_shields and shields.held[seat]:
+            value += self._shield_value(state, p, shields.held[seat], bool(shields.closing),
                                         time)
 
         # Dice and extra actions still to use this turn.

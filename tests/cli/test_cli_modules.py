@@ -137,7 +137,7 @@ def test_greedy_values_shields_takes_one_on_a_double_and_keeps_it():
     assert bot.choose(state, legal_actions(state)) == TakeShield(1, 0)
     taken = apply(state, TakeShield(1, 0))
     without = taken.clone()
-    without.changed("shields").shields = (0, 0)  # the same position had the shield gone
+    without.changed("shields").held = (0, 0)  # the same position had the shield gone
     assert position_value(taken, seat) > position_value(without, seat) + 8
     end, _ = at_phase_end(shields=(1,), silver=3)
     end = apply(end, END_TURN)

@@ -146,7 +146,7 @@ def with_game(state: GameState, **fields: Any) -> GameState:
     for name, value in fields.items():
         part_field = vars(GameState).get(name)
         if isinstance(part_field, PartField):  # a field of a module's part
-            setattr(new.changed(part_field.part), name, value)
+            setattr(new.changed(part_field.part), part_field.name, value)
             continue
         if name == "depots" and isinstance(value, Mapping):
             depots = list(new.depots)

@@ -3,6 +3,7 @@ its config plays."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import re
 
@@ -76,6 +77,15 @@ def test_the_shields_inns_and_border_posts_modules_say_what_they_add() -> None:
     assert SHIELDS.categories == ((Category.SHIELDS, "shields"),)
     assert INNS.tiles == (Tile.INN,) and INNS.steps == ()
     assert BORDER_POSTS.tiles == () and BORDER_POSTS.steps == ()
+
+
+def test_abilities_a_module_gives_seats_are_read_from_its_parts_held() -> None:
+    # Shield #18 places anywhere and #4 stores without limit: bits of each seat's shields.
+    assert (SHIELDS.anywhere, SHIELDS.unlimited_storage) == (1 << 18, 1 << 4)
+    assert rules._rules(GameConfig(2, E2019, modules=(Module.SHIELDS,))).anywhere == (
+        "shields", 1 << 18)
+    with pytest.raises(ValueError, match="inns: a part with 'held' gives abilities"):
+        rules._Rules((dataclasses.replace(INNS, anywhere=1 << 18),))
 
 
 def test_a_game_without_shields_has_no_row_of_their_phase_end() -> None:

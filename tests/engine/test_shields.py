@@ -8,6 +8,8 @@ the start castle on space 18; castles also go on 1, 2 and 6.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from p2p_burgundy import (
@@ -37,6 +39,7 @@ from p2p_burgundy.actions import (
 )
 from p2p_burgundy.chance import ChanceKind
 from p2p_burgundy.config import Module
+from p2p_burgundy.rules import worker_cost
 from p2p_burgundy.scoring import Category, knowledge_points
 from p2p_burgundy.shields import ALL_SHIELDS, SHIELD_VP, SHIELDS_PER_DEPOT, shield_points
 from p2p_burgundy.state import Step
@@ -153,6 +156,19 @@ def test_two_workers_turn_a_3_into_a_5_for_a_double_5():
     assert TakeShield(12, 0) not in legal_actions(poorer)
     assert_illegal(poorer, TakeShield(12, 0), "making a double 5 of your 3 and 5 takes 2 "
                                               "workers; you have 1")
+
+
+@pytest.mark.parametrize("knowledge", [0, 1 << 8])  # knowledge #8: a worker moves a die by 2
+def test_a_double_is_offered_from_every_depot_the_workers_reach_and_no_other(knowledge):
+    every_depot = {depot: (depot,) for depot in range(1, 7)}  # shield #d lies on depot d
+    per = 2 if knowledge else 1
+    for dice in itertools.product(range(1, 7), repeat=2):
+        for workers in range(8):
+            state, _ = shielded(dice=dice, workers=workers, knowledge=knowledge,
+                                depot_shields=every_depot)
+            offered = [a.shield for a in legal_actions(state) if isinstance(a, TakeShield)]
+            assert offered == [d for d in range(1, 7) if sum(
+                worker_cost(die, d, per_worker=per) for die in dice) <= workers], (dice, workers)
 
 
 def test_a_shield_is_taken_before_either_die_is_used():

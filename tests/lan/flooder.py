@@ -8,7 +8,8 @@ Run as a script (its own process, so it competes for the CPU like a real attacke
 It sends from ``--sockets`` source ports in turn, mixing: random bytes; bytes that pass the
 transport's shape check but are not msgpack; ENTRY messages for the right game by a seated key
 with a forged signature (they reach the signature check); HEADS that claim more entries (each
-costs a WANT reply); HELLOs with fresh keys (each costs the host a signature); unknown tags.
+costs a WANT reply); HELLOs with fresh keys (each costs the host a signature); unknown tags;
+forged entries behind a false seal.
 It stops after ``--seconds`` or ``--max`` datagrams, whichever comes first (or on SIGTERM),
 and prints how many it sent. Only the given targets (loopback in the tests) are ever sent anything.
 
@@ -17,13 +18,15 @@ spend its budgets): it is written as a whole IP packet on a raw socket, which ne
 ``--entries`` every datagram is a forged ENTRY in the name of a key of ``--keys``, taken in
 turn from :data:`POOL` made beforehand, with their IP headers: sending is then all the
 flooder does, so it reaches high rates on little CPU (a benchmark measures the target's cost,
-not the flooder's).
+not the flooder's). ``--seal`` puts a false seal in front of each (the seal's first byte, a
+random label and MAC, net/pairwise.py): what a forger who knows the format sends;
+``--label HEX`` gives them the pair's real label instead, as a forger who sees the pair's
+traffic could (they pass the receiver's socket filter, and fail its MAC check).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import random
 import signal
 import socket
@@ -34,6 +37,7 @@ from collections.abc import Callable
 
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.messages import Tag
+from p2p_burgundy.net.pairwise import LABEL_SIZE, MAC_SIZE, SEALED
 
 POOL = 512  # distinct forged entries that --entries sends in turn
 
@@ -46,8 +50,15 @@ def forged_entry(rng: random.Random, game_id: bytes, key: bytes) -> bytes:
     return wire.encode_message(Tag.ENTRY, [wire.encode([body, rng.randbytes(64)])])
 
 
+def falsely_sealed(rng: random.Random, message: bytes, label: bytes | None = None) -> bytes:
+    """``message`` behind a seal's first byte, ``label`` (default: a random one) and a
+    random MAC (it fails any key's check)."""
+    label = rng.randbytes(LABEL_SIZE) if label is None else label
+    return bytes([SEALED]) + label + rng.randbytes(MAC_SIZE) + message
+
+
 def datagram(rng: random.Random, game_id: bytes, keys: list[bytes], seats: int) -> bytes:
-    kind = rng.randrange(6)
+    kind = rng.randrange(7)
     if kind == 0:
         return rng.randbytes(rng.randrange(0, 1500))
     if kind == 1:
@@ -61,6 +72,8 @@ def datagram(rng: random.Random, game_id: bytes, keys: list[bytes], seats: int) 
     if kind == 4:
         return wire.encode_message(Tag.HELLO, [game_id, rng.randbytes(32),
                                                     rng.randbytes(16), False])
+    if kind == 5:
+        return falsely_sealed(rng, forged_entry(rng, game_id, rng.choice(keys)))
     return wire.encode_message(rng.randrange(20, 128), [game_id, rng.randbytes(8)])
 
 
@@ -106,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--spoof", help="HOST:PORT to send from (a raw socket: root)")
     parser.add_argument("--entries", action="store_true", help="forged entries only")
+    parser.add_argument("--seal", action="store_true",
+                        help="with --entries: each behind a false seal")
+    parser.add_argument("--label", help="HEX: with --seal, the pair's label in each seal")
     args = parser.parse_args(argv)
     targets = [(h, int(p)) for h, _, p in (t.rpartition(":") for t in args.targets.split(","))]
     game_id = bytes.fromhex(args.game)
@@ -120,8 +136,12 @@ def main(argv: list[str] | None = None) -> int:
         s.bind((targets[0][0], 0))
         s.setblocking(False)
         sockets.append(s)
-    pool = [prepared(sockets[i % len(sockets)], forged_entry(rng, game_id, rng.choice(keys)),
-                     targets[i % len(targets)]) for i in range(POOL if args.entries else 0)]
+    entries = [forged_entry(rng, game_id, rng.choice(keys)) for _ in range(POOL)]
+    if args.seal:
+        label = bytes.fromhex(args.label) if args.label else None
+        entries = [falsely_sealed(rng, entry, label) for entry in entries]
+    pool = [prepared(sockets[i % len(sockets)], entries[i], targets[i % len(targets)])
+            for i in range(POOL if args.entries else 0)]
     stop: list[int] = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     start = time.monotonic()
@@ -136,9 +156,11 @@ def main(argv: list[str] | None = None) -> int:
                     send, data, target = prepared(sockets[sent % len(sockets)],
                                                   datagram(rng, game_id, keys, len(keys)),
                                                   targets[sent % len(targets)])
-                # A full socket buffer (OSError): a dropped datagram is still a datagram.
-                with contextlib.suppress(OSError):
+                # Not contextlib.suppress: a context manager for each datagram costs more.
+                try:  # noqa: SIM105
                     send(data, target)
+                except OSError:  # a full socket buffer: a dropped datagram is still one
+                    pass
                 sent += 1
             # Pace to the rate: batch datagrams every batch / rate seconds.
             ahead = start + sent / args.rate - time.monotonic()

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy.cli.lan import play_headless
+from p2p_burgundy.cli.loopback import close_all, open_table
 from p2p_burgundy.cli.strategies import make
 from p2p_burgundy.net.audit import audit_file
+from p2p_burgundy.net.inmemory import identity
 from p2p_burgundy.net.log import Kind, sign_entry
 from p2p_burgundy.net.messages import EntryMessage
 from p2p_burgundy.net.peer import Peer
-
-from .inproc import close_all, identity, open_table
 
 TIMEOUT = 120.0
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from p2p_burgundy.cli.loopback import close_all, open_table, play
 from p2p_burgundy.net.peer import Peer
 
-from .inproc import close_all, open_table, play
 from .sim import Net
 
 CUT = 1.5  # seconds a peer whose game is over hears nothing from the others

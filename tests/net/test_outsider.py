@@ -16,6 +16,7 @@ implementation in ``test_draws.py``, whose stream this one reads the stand-in's 
 from __future__ import annotations
 
 import hashlib
+import random
 import re
 import struct
 import zlib
@@ -464,6 +465,14 @@ class Replay:
         game.steps.append(("turn", t, state_hash(self.state)))
         return True
 
+    def refused_here(self, seat: int, turn: list[Any]) -> bool:
+        """Whether the game stopped at this turn of ``seat`` (the file holds no legal one)
+        and the rules refuse ``turn`` for it."""
+        state = self.state
+        return (not state.is_over and state.chance is None and not self.choosing()
+                and state.to_move == seat and turn[0] == len(self.game.turns)
+                and played(state, turn[1]) is None)
+
     def judge(self) -> set[int]:
         """The seats with an entry void for a reason that fails ("A verdict for every
         entry")."""
@@ -490,7 +499,8 @@ class Replay:
                         out.add(seat)  # never needed
                 elif kind == TURN and (seat, q) not in self.used:
                     late = handed is not None and p[0] >= handed.turns
-                    if not late and (p[0] < len(game.turns) or game.over):
+                    if not late and (p[0] < len(game.turns) or game.over
+                                     or self.refused_here(seat, p)):
                         out.add(seat)  # illegal, a second one, not its own, or never reached
                 elif kind == SEAT_TO_BOT:
                     if tuple(p) in agreements or (game.over and p[1] >= len(game.steps)):
@@ -865,3 +875,50 @@ def test_the_outsider_follows_a_seat_handed_over_in_the_secret_set_up_as_verify_
     assert said == verify_says(data) and said[2] == {1: 2} and said[3] == set()
     assert (1, None) in {(seat, seq) for _, seat, seq in said[1][:2]}  # the stand-in's choice
     assert replay(data).over
+
+
+def test_the_outsider_agrees_with_verify_on_a_history_signed_anew(handed_over: Table) -> None:
+    """Cid signs his chain anew from seq 6 with a resignation there: in that file the
+    stand-in plays his turn 3, and Ann's turn 4, signed for the real game, is illegal, which
+    both count against her ("What a player can trust": no entry says which state its author
+    saw); the file that holds Cid's real chain names nobody."""
+    data = game_file(forge_chain(handed_over, 2, 6, Kind.RESIGN, [], insert=True))
+    said = outsider_says(data)
+    assert said == verify_says(data) and said[2] == {2: 3} and said[3] == {0, 2}
+    assert outsider_says(game_file(canonical(handed_over)))[3] == set()
+
+
+def random_payload(kind: Kind, rng: random.Random, turns: int, steps: int) -> list[Any]:
+    """A payload for ``kind``, of its shape or not, in ranges around the game's."""
+    if kind == Kind.REVEAL:
+        return [rng.randrange(-1, 35), rng.choice([bytes(32), bytes(31), rng.randbytes(32)])]
+    if kind == Kind.TURN:
+        return [rng.randrange(-1, turns + 3),
+                rng.choice([[[10]], [[5], [10]], [], [[99]], [[1, 0], [5], [1, 1], [5], [10]]])]
+    if kind == Kind.CHAT:
+        return [rng.choice(["", "hi", "x" * 281, b"bytes"])]
+    if kind == Kind.SEAT_TO_BOT:
+        return [rng.randrange(-1, 4), rng.randrange(-1, steps + 3)]
+    if kind == Kind.SEEN:
+        return [rng.randrange(-1, steps + 3)]
+    if kind in (Kind.RESIGN, Kind.END):
+        return rng.choice([[], [0]])
+    if kind == Kind.CHOICE_COMMIT:
+        return [bytes(32)]
+    return [[11, 0, 18], bytes(16)]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_outsider_agrees_with_verify_on_a_random_entry_signed_into_a_chain(
+        handed_over: Table, seed: int) -> None:
+    """A seat signs an entry of a random kind and payload into its chain (re-signing the
+    entries after it), anywhere: both follow the same steps and name the same seats."""
+    rng = random.Random(seed)
+    session = handed_over.sessions[0]
+    seat = rng.randrange(3)
+    length = len(session.chains[seat])
+    at = rng.randrange(1 if seat == 0 else 0, length + 1)
+    kind = rng.choice([k for k in Kind if k != Kind.START])
+    payload = random_payload(kind, rng, session.turn_number, session.step)
+    data = game_file(forge_chain(handed_over, seat, at, kind, payload, insert=at < length))
+    assert outsider_says(data) == verify_says(data)

@@ -8,7 +8,15 @@ from p2p_burgundy.net.admission import Arrival
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.log import Kind, sign_entry
 from p2p_burgundy.net.messages import EntryMessage, Heads
-from p2p_burgundy.net.pairwise import SEAL_SIZE, is_sealed, pairwise_key, seal
+from p2p_burgundy.net.pairwise import (
+    LABEL_SIZE,
+    SEAL_SIZE,
+    is_sealed,
+    label,
+    pairwise_key,
+    seal,
+)
+from p2p_burgundy.net.wire import MAX_DATAGRAM
 from tests.lan.sim import Net
 
 ANNA, BO, CY = (Identity.from_private_bytes(bytes([n]) * 32) for n in (1, 2, 3))
@@ -71,9 +79,14 @@ def test_arrival_refuses_a_seats_address_without_its_mac_and_puts_players_first(
     wrong = pairwise_key(CY, host.identity.public_key, session.game_id)
     stats = host.node.admission.stats
     unsealed = stats.unsealed
-    for forged in (heads, seal(heads, wrong), seal(heads, key)[:-1] + b"x"):
+    # Unsealed, sealed with another key, a MAC that fails, longer than any datagram, the
+    # right MAC behind another pair's label.
+    too_long = seal(heads + bytes(MAX_DATAGRAM), key)
+    relabelled = seal(heads, key)[:1] + label(wrong) + seal(heads, key)[1 + LABEL_SIZE:]
+    for forged in (heads, seal(heads, wrong), seal(heads, key)[:-1] + b"x", too_long,
+                   relabelled):
         assert host.node.arrival(forged, joiner.address) is Arrival.REFUSE
-    assert stats.unsealed == unsealed + 3
+    assert stats.unsealed == unsealed + 5
     assert host.node.arrival(seal(heads, key), joiner.address) is Arrival.FIRST
     assert host.node.arrival(heads, ("10.9.9.9", 4000)) is Arrival.QUEUE
-    assert stats.unsealed == unsealed + 3
+    assert stats.unsealed == unsealed + 5

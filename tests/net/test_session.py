@@ -20,7 +20,7 @@ from p2p_burgundy import END_TURN, EndTurn, UseDie, state_hash
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.beacon import event_entropy
-from p2p_burgundy.net.contents import MAX_TURN_ACTIONS, Reveal, Turn
+from p2p_burgundy.net.contents import MAX_TURN_ACTIONS, Reveal, Seen, Turn
 from p2p_burgundy.net.errors import (
     DecodeError,
     LocalProtocolError,
@@ -661,3 +661,16 @@ def test_a_player_whose_seat_the_others_hand_to_a_bot_sees_it_and_can_no_longer_
     assert len(set(table.final_hashes())) == 1
 
 
+
+
+def test_the_last_entry_of_each_player_is_one_seen_of_the_end() -> None:
+    """Ann held the inputs of the last step (Bob's turn) and signed SEEN [steps] before it
+    resolved: she does not sign it again when the game is over; Bob, who played that turn,
+    signs it then."""
+    table = Table(2, seed=1)
+    table.play()
+    session = table.sessions[0]
+    last = session.history[-1]
+    assert isinstance(last, TurnApplied) and last.mover == 1
+    for chain in session.contents:
+        assert chain[-1] == Seen(session.step) and chain[-2] != chain[-1]

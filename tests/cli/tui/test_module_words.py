@@ -119,6 +119,9 @@ def test_a_module_is_named_by_what_it_alone_brings() -> None:
         "Module.SHIELDS", "from p2p_burgundy.shields import", "Step.TRIBUTE", "TakeShield(3, 0)",
         "state.depot_shields", "Step.TURN", "EndTurn()", "p.silver")] == [
         True, True, True, True, True, False, False, False]
+    # Each seat's shields are the part's ``held``, read outside the engine as state.shields.
+    assert [bool(shields.search(text)) for text in ("state.shields[seat]", "sync.held(x)")] == [
+        True, False]
     solo = words(SOLO)
     assert [bool(solo.search(text)) for text in (
         "config.solo", "state.vp_counter", "TakeFirst", "Step.ORDER", "solo_lines")] == [
