@@ -50,6 +50,7 @@ from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.inmemory import Table, random_turn
 from p2p_burgundy.net.log import Kind, sign_entry
 from p2p_burgundy.net.report import ChanceReport, TurnReport
+from p2p_burgundy.net.tablerules import read_table_tree
 
 from .harness import canonical, forge_chain
 from .test_draws import EVERY_MODULE, ReferenceStream
@@ -326,7 +327,7 @@ class Replay:
         _, config_tree, self.roster, _ = start[3]
         self.game_id = start[4]
         self.keys = [seat[0] for seat in self.roster]
-        config = GameConfig.from_tree(config_tree)
+        config, _ = read_table_tree(config_tree)  # the table's rules: the game reads none
         self.secret = config.setup is Setup.EXPERTS_SECRET
         host = self.keys.index(next(author for (author, _), e in entries.items() if e is start))
         self.chains: list[list[tuple[int, list[Any]]]] = []
@@ -608,6 +609,12 @@ def outsider_says(data: bytes) -> tuple[list[tuple[str, int, bytes]],
     game = replay(data)
     _, seats, _ = check_seats(data)
     return game.steps, game.turns, game.handed, game.misbehaved | seats
+
+
+def test_the_outsider_follows_a_table_with_hints_and_a_clock_as_verify_does() -> None:
+    data = (Path(__file__).parents[1] / "data" / "hints-clock.game").read_bytes()
+    assert outsider_says(data) == verify_says(data)
+    assert len(replay(data).turns) == 8
 
 
 @pytest.fixture(scope="module")
