@@ -100,9 +100,6 @@ class Sync:
 
     # --- the timer ---
 
-    def get_timer(self) -> float:
-        return self._next_heads
-
     def handle_timer(self, now: float) -> list[Message]:
         """What to send every peer at ``now``: our HEADS when due (and RECOVER while
         recovering)."""
