@@ -45,7 +45,6 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -54,7 +53,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 # this folder is the path when a benchmark runs as a script
-from engine import build_env, check_compiled, extract, quartiles
+from engine import Served, check_compiled, extract, quartiles
 
 if TYPE_CHECKING:  # imported where used: a worker first puts its tree on the path
     from p2p_burgundy import Action, GameState
@@ -252,32 +251,14 @@ def serve(tree: str, count: int, seed: int) -> None:
 
 # --- --against: the parent extracts the revision and alternates the workers -----------------
 
-class _Worker:
+class _Worker(Served):
     def __init__(self, tree: Path, count: int, seed: int, compiled: bool = False) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, __file__, "--serve", str(tree), "--positions", str(count),
-             "--seed", str(seed)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            cwd=tree, env=build_env(compiled))
-        self.ready = self._line().split()
-
-    def _line(self) -> str:
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
-            raise SystemExit(f"benchmark worker exited with {self.proc.wait()}")
-        return line
+        super().__init__([__file__, "--serve", str(tree), "--positions", str(count),
+                          "--seed", str(seed)], tree, compiled)
+        self.fields = self.ready.split()
 
     def run(self, **request: float) -> dict[str, Any]:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(request) + "\n")
-        self.proc.stdin.flush()
-        figures: dict[str, Any] = json.loads(self._line())
-        return figures
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait()
+        return self.ask(json.dumps(request))
 
 
 def compare(rev: str | None, compiled: bool, rounds: int, count: int, seed: int, think: float,
@@ -295,10 +276,10 @@ def compare(rev: str | None, compiled: bool, rounds: int, count: int, seed: int,
             commit = extract(rev, Path(tmp), ("p2p_burgundy", "cli", "net"))
             against = f"this tree{' compiled' if compiled else ''} against {rev} ({commit})"
             ours, theirs = _Worker(ROOT, count, seed, compiled), _Worker(Path(tmp), count, seed)
-        same = "the same" if ours.ready == theirs.ready else "DIFFERENT"
+        same = "the same" if ours.fields == theirs.fields else "DIFFERENT"
         print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} "
               f"cpus, load average {os.getloadavg()[0]:.2f}; {against}: {rounds} rounds, "
-              f"{ours.ready[1]} positions ({same} on both sides), "
+              f"{ours.fields[1]} positions ({same} on both sides), "
               f"mcts with --think {think:g} and with --iterations {iterations} on each")
         mine: list[dict[str, Any]] = []
         base: list[dict[str, Any]] = []
@@ -313,7 +294,7 @@ def compare(rev: str | None, compiled: bool, rounds: int, count: int, seed: int,
             ours.close()
             theirs.close()
     print(f"  {'figure':<40} {'this tree':>10} {commit:>10}   speed-up: median [quartiles]")
-    searches = int(ours.ready[1])
+    searches = int(ours.fields[1])
     _report(f"rollouts per CPU second, --think {think:g}",
             [m["rollouts/s"] for m in mine], [b["rollouts/s"] for b in base], "{:.1f}", False)
     _report(f"CPU s per decision, --iterations {iterations}",

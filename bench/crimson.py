@@ -34,14 +34,13 @@ import os
 import platform
 import random
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from engine import ROOT, build_env, check_compiled, quartiles, random_game
+from engine import ROOT, Served, check_compiled, quartiles, random_game
 
 PLAYERS = (2, 3, 4)
 WARM_UP = 5  # untimed games of each engine and size: the imports, the tables, the counts
@@ -144,35 +143,17 @@ def serve(folder: str, undo: bool) -> None:
         print(json.dumps(worker.run(round_, games)), flush=True)
 
 
-class _Process:
+class _Process(Served):
     """A worker process of one build of ours."""
 
     def __init__(self, folder: Path, compiled: bool, undo: bool) -> None:
         self.build = "compiled" if compiled else "pure"
-        self.proc = subprocess.Popen(
-            [sys.executable, __file__, str(folder), "--serve", *(["--undo"] if undo else [])],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT,
-            env=build_env(compiled))
-        self.ready: dict[str, Any] = json.loads(self._line())
-
-    def _line(self) -> str:
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
-            raise SystemExit(f"benchmark worker exited with {self.proc.wait()}")
-        return line
+        super().__init__([__file__, str(folder), "--serve", *(["--undo"] if undo else [])],
+                         ROOT, compiled)
+        self.first: dict[str, Any] = json.loads(self.ready)
 
     def run(self, round_: int, games: int) -> dict[str, float]:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(f"{round_} {games}\n")
-        self.proc.stdin.flush()
-        figures: dict[str, float] = json.loads(self._line())
-        return figures
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait()
+        return self.ask(f"{round_} {games}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -198,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         check_compiled()  # not stale
     workers = [_Process(folder, compiled, args.undo) for compiled in (False, True)[:1 + built]]
     crimson_hash = hashlib.sha256((folder / "engine.py").read_bytes()).hexdigest()[:12]
-    lengths = workers[0].ready["lengths"]
+    lengths = workers[0].first["lengths"]
     print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cpus, "
           f"load average {os.getloadavg()[0]:.2f}; Crimson's engine.py sha256 {crimson_hash}"
           f"{' (with its undo copy)' if args.undo else ''}; {args.rounds} rounds of "

@@ -279,12 +279,14 @@ def check_compiled() -> None:
         raise SystemExit(f"the compiled build is stale ({stale}): run tools/build_compiled.py")
 
 
-class _Process:
-    def __init__(self, tree: Path, game: str, compiled: bool = False) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, __file__, "--serve", str(tree), "--game", game],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, text=True, cwd=tree, env=build_env(compiled))
+class Served:
+    """A benchmark worker in a process of its own: it reads a request a line and answers each
+    with a line of JSON; ``ready`` is the first line it writes."""
+
+    def __init__(self, argv: list[str], cwd: Path, compiled: bool) -> None:
+        self.proc = subprocess.Popen([sys.executable, *argv], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, cwd=cwd,
+                                     env=build_env(compiled))
         self.ready = self._line()
 
     def _line(self) -> str:
@@ -294,17 +296,26 @@ class _Process:
             raise SystemExit(f"benchmark worker exited with {self.proc.wait()}")
         return line
 
-    def run(self, round_: int, games: int, detail: bool) -> dict[str, float]:
+    def ask(self, request: str) -> dict[str, Any]:
+        """The worker's answer to ``request`` (one line)."""
         assert self.proc.stdin is not None
-        self.proc.stdin.write(f"{round_} {games} {int(detail)}\n")
+        self.proc.stdin.write(request + "\n")
         self.proc.stdin.flush()
-        figures: dict[str, float] = json.loads(self._line())
+        figures: dict[str, Any] = json.loads(self._line())
         return figures
 
     def close(self) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.close()
         self.proc.wait()
+
+
+class _Process(Served):
+    def __init__(self, tree: Path, game: str, compiled: bool = False) -> None:
+        super().__init__([__file__, "--serve", str(tree), "--game", game], tree, compiled)
+
+    def run(self, round_: int, games: int, detail: bool) -> dict[str, float]:
+        return self.ask(f"{round_} {games} {int(detail)}")
 
 
 def extract(rev: str, into: Path, folders: tuple[str, ...] = ("p2p_burgundy",)) -> str:
