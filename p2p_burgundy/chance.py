@@ -37,6 +37,8 @@ _BLOCK_WORDS: Final = 32 // _WORD  # a SHA-256 block holds eight words
 _BLOCK: Final = struct.Struct(f">{_BLOCK_WORDS}I").unpack
 _DIE_LIMIT: Final = _SPAN - _SPAN % 6
 _BYTES: Final = (bytes, bytearray)
+_COUNTED: Final = 64  # blocks whose counter bytes are made once (an event reads a few)
+_COUNTERS: Final = tuple(block.to_bytes(4, "big") for block in range(_COUNTED))
 
 
 class ChanceKind(IntEnum):
@@ -123,8 +125,10 @@ class Draws:
 
     def _block_words(self) -> tuple[int, ...]:
         """The next block's eight words (the stream is read a block at a time)."""
-        words = _BLOCK(hashlib.sha256(self._entropy + self._block.to_bytes(4, "big")).digest())
-        self._block += 1
+        block = self._block
+        counter = _COUNTERS[block] if block < _COUNTED else block.to_bytes(4, "big")
+        words = _BLOCK(hashlib.sha256(self._entropy + counter).digest())
+        self._block = block + 1
         return words
 
     def below(self, n: int) -> int:
@@ -158,13 +162,14 @@ class Draws:
         """
         rolls: list[int] = []
         words, i = self._words, self._next
-        while len(rolls) < count:
+        while count > 0:
             if i == _BLOCK_WORDS:
                 words, i = self._block_words(), 0
             x = words[i]
             i += 1
             if x < _DIE_LIMIT:
                 rolls.append(x % 6 + 1)
+                count -= 1
         self._words, self._next = words, i
         return rolls
 

@@ -1091,7 +1091,7 @@ def _store(turn: _Turn, tile: int) -> None:
         turn.rules.store(turn, tile)
         return
     p = turn.p
-    p.storage = storage = (*p.storage, tile)
+    p.storage = storage = p.storage + (tile,)  # noqa: RUF005 (cheaper than unpacking)
     if len(storage) > STORAGE_SPACES:
         unlimited = turn.rules.unlimited_storage
         if unlimited is None or not turn.new.modules[unlimited[0]].held[turn.seat] & unlimited[1]:
