@@ -1489,7 +1489,9 @@ class StepWords:
     what acts in it ("Ann's crane worked as a church"; default: ``name``), ``pending`` how a
     choice of which step comes first names it (default: "the " and ``name``); ``how`` ends
     the sentence of a tile taken or placed, goods sold or workers taken in it; ``passing``
-    labels its ``Pass``; ``reminder`` is its rule in a line of the help page.
+    labels its ``Pass``, and ``passed`` says in the log what passing did, after the
+    player's name (default: "let the ``name`` go unused"); ``reminder`` is its rule in a
+    line of the help page.
     ``holds_taken_tile``: the tile just taken waits, off the storage, for this step to say
     where it goes.
     """
@@ -1504,6 +1506,7 @@ class StepWords:
     pending: str = ""
     how: str = ""
     passing: str = "pass (use nothing)"
+    passed: str = ""
     reminder: str = ""
     holds_taken_tile: bool = False
 
