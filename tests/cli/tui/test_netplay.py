@@ -15,6 +15,7 @@ import pytest
 from p2p_burgundy import END_TURN, GameConfig, IllegalAction, draw_chance, new_game, state_hash
 from p2p_burgundy.chance import ChanceKind
 from p2p_burgundy.cli.lan import compose_turn, play_headless
+from p2p_burgundy.cli.loopback import LOOPBACK
 from p2p_burgundy.cli.netplay import LanLobby, NetTable, PeerThread, quick_bot_game
 from p2p_burgundy.cli.replay import ReplayError, load_game
 from p2p_burgundy.cli.strategies import make
@@ -47,8 +48,6 @@ from p2p_burgundy.net.tablerules import TableRules
 
 from ...net.test_rewind import rewound
 from .netgames import bot_game, play_out, play_until, wait_until
-
-LOOPBACK = "127.0.0.1"
 
 
 @pytest.fixture(scope="module")
