@@ -15,6 +15,7 @@ import pytest
 from p2p_burgundy import END_TURN, GameConfig, IllegalAction, draw_chance, new_game, state_hash
 from p2p_burgundy.chance import ChanceKind
 from p2p_burgundy.cli.lan import compose_turn, play_headless
+from p2p_burgundy.cli.loopback import LOOPBACK
 from p2p_burgundy.cli.netplay import LanLobby, NetTable, PeerThread, quick_bot_game
 from p2p_burgundy.cli.replay import ReplayError, load_game
 from p2p_burgundy.cli.strategies import make
@@ -46,9 +47,7 @@ from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
 from p2p_burgundy.net.tablerules import TableRules
 
 from ...net.test_rewind import rewound
-from .netgames import bot_game, play_out, play_until, wait_until
-
-LOOPBACK = "127.0.0.1"
+from .netgames import ExpertsGame, bot_game, play_out, play_until, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -130,9 +129,10 @@ def test_a_game_file_that_holds_no_game_cannot_be_replayed(tmp_path: Path,
 
 @pytest.mark.parametrize("setup", [Setup.EXPERTS_OPEN, Setup.EXPERTS_SECRET],
                          ids=["open", "secret"])
-def test_an_experts_game_replays_step_by_step_to_its_end(tmp_path: Path, setup: Setup) -> None:
+def test_an_experts_game_replays_step_by_step_to_its_end(experts_game: ExpertsGame,
+                                                         setup: Setup) -> None:
     """Each set-up choice is a turn of one action: the replay steps over it like any turn."""
-    table, path = bot_game(tmp_path, bots=1, setup=setup)
+    table, path = experts_game(setup)
     replay = load_game(path.read_bytes())
     _, total = replay.position
     assert replay.state.is_over and list(replay.history) == list(table.history)
@@ -220,8 +220,9 @@ def test_the_experts_deal_is_described_in_the_log() -> None:
     assert " or " in line and "; Bob estates " in line
 
 
-def test_the_secret_experts_set_up_is_played_through_the_table(tmp_path: Path) -> None:
-    table, path = bot_game(tmp_path, bots=1, setup=Setup.EXPERTS_SECRET)
+def test_the_secret_experts_set_up_is_played_through_the_table(experts_game: ExpertsGame
+                                                               ) -> None:
+    table, path = experts_game(Setup.EXPERTS_SECRET)
     assert table.state.is_over
     report = audit_file(path.read_bytes())
     assert report.ok, report.problems

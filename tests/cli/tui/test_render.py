@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from p2p_burgundy import PlaceTile, TakeTile, UseDie
 from p2p_burgundy.cli.tui.app import footer_keys
 from p2p_burgundy.cli.tui.layout import compute_layout
@@ -265,6 +267,7 @@ def test_status_line_keeps_a_long_wait_whole_and_drops_the_dice_first() -> None:
         " A 1/5 | waiting for the dice from Robo (not heard from) | s1 w2 | 0 VP   ? help")
 
 
+@pytest.mark.slow
 def test_every_frame_of_a_random_game_fits_without_a_cut() -> None:
     """A whole game against random bots, our seat choosing at random by keys (moving the
     cursor through long lists too): every frame at 80x24 and 120x40 is drawn whole, with no
@@ -274,6 +277,7 @@ def test_every_frame_of_a_random_game_fits_without_a_cut() -> None:
     _every_frame_fits(LocalTable.new("Tess Longname", bots=3, seed=8, strategy="random"))
 
 
+@pytest.mark.slow
 def test_every_frame_of_a_random_solo_game_fits_without_a_cut() -> None:
     """The same for the solo game with every module: its round of 25, counter and target,
     white die and its own steps."""
