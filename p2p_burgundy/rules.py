@@ -109,6 +109,7 @@ from .tiles import (
     Tile,
     tile_name,
 )
+from .words import ActionWords
 
 STORAGE_SPACES: Final = 3
 _BOTH_DICE: Final = 0b11
@@ -1516,10 +1517,12 @@ class EngineModule:
     ``plays(config)`` says whether a game of that config plays the module; ``summary`` says
     what it adds in a line of a table's set-up (a module a config switches on). ``steps`` are
     the steps it adds, each with what it asks of the player and the words a client shows for
-    it (:class:`StepWords`); ``choices`` and ``handlers`` are its rows in the dispatch
-    tables of :func:`legal_actions` and :func:`apply` (a handler changes the ``_Turn`` being
-    built, as the base game's do); ``after_action`` runs after every action a handler
-    applies (not after a die chosen or a turn ended, which build their states directly).
+    it (:class:`StepWords`), and ``actions`` the words for its own action types
+    (:class:`~p2p_burgundy.words.ActionWords`); ``choices`` and ``handlers`` are its rows in
+    the dispatch tables of :func:`legal_actions` and :func:`apply` (a handler changes the
+    ``_Turn`` being built, as the base game's do); ``after_action`` runs after every action a
+    handler applies (not after a die chosen or a turn ended, which build their states
+    directly).
     ``tiles`` and ``categories`` are the tiles and scoring categories it brings (each
     category with its name on a score sheet), and
     ``crane_buildings`` those of its buildings whose effect the crane may trigger; ``part`` its
@@ -1581,6 +1584,7 @@ class EngineModule:
     plays: Callable[[GameConfig], bool]
     summary: str = ""
     steps: tuple[StepWords, ...] = ()
+    actions: tuple[ActionWords, ...] = ()
     choices: tuple[tuple[Step, _Choices], ...] = ()
     handlers: tuple[tuple[Step, type[Action], _Handler], ...] = ()
     after_action: Callable[[_Turn], None] | None = None

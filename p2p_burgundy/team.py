@@ -35,6 +35,7 @@ from .rules import (
 from .state import GameState, ModulePart, PlayerState, SetupPart, Step
 from .tiles import FACE_DOWN, Colour
 from .white_castles import WHITE_CASTLES
+from .words import ActionWords, Target, Wording
 
 
 class TeamPart(ModulePart):
@@ -243,6 +244,49 @@ def _seat_visible(state: GameState, seat: int) -> dict[str, object]:
             "own_storage": state.modules[TeamPart.name].private[seat]}
 
 
+def _discarded(state: GameState, action: Stow) -> int | None:
+    """The storage space of the old tile a Stow discards (None: it discards none)."""
+    if action.discard < 0:
+        return None
+    seat = state.to_move or 0
+    return action.discard + (state.modules[TeamPart.name].private[seat] if action.shared
+                             else 0)
+
+
+def _stow_label(state: GameState, action: Stow, w: Wording, code: bool = False) -> str:
+    where = "the team's storage" if action.shared else "your storage"
+    index = _discarded(state, action)
+    if index is None:
+        return "" if code else f"to {where}"
+    tile = state.players[state.to_move or 0].storage[index]
+    return f"to {where}, discarding: {w.tile_code(tile) if code else w.tile(tile)}"
+
+
+def _put(state: GameState, action: Stow, w: Wording) -> str:
+    p = state.players[state.to_move or 0]
+    where = "the team's storage" if action.shared else "their own storage"
+    index = _discarded(state, action)
+    discarding = "" if index is None else f", discarding {w.tile(p.storage[index])}"
+    return f"put {w.tile(p.storage[-1])} in {where}{discarding}"
+
+
+def _discarded_tile(state: GameState, action: Stow) -> int | None:
+    index = _discarded(state, action)
+    return None if index is None else state.players[state.to_move or 0].storage[index]
+
+
+def _discarded_target(state: GameState, action: Stow) -> Target | None:
+    index = _discarded(state, action)
+    return None if index is None else ("storage", index, 0)
+
+
+_STOW_WORDS: Final = ActionWords(
+    Stow, label=_stow_label, brief=lambda state, action, w: _stow_label(state, action, w, True),
+    sentence=_put, tile=_discarded_tile, target=_discarded_target)
+"""The words of a tile stowed: the label says which old tile a full storage discards (the
+brief only then: a plain choice's label is short)."""
+
+
 TEAM: Final = EngineModule(
     name="team",
     description="the team game: two teams of two, each on one team board, sharing workers, "
@@ -254,6 +298,7 @@ TEAM: Final = EngineModule(
                      reminder="Team game: your own storage or the team's; a full one drops an "
                               "old tile.",
                      holds_taken_tile=True),),
+    actions=(_STOW_WORDS,),
     choices=((Step.STOW, _stow_choices),),
     handlers=((Step.STOW, Stow, _stow),
               *((step, PlaceTile, _counting_own(place)) for step, place in _PLACING.items())),

@@ -1,14 +1,16 @@
 """Every engine module, in one registry: the solo game, the team game and the expansion
 modules, each as the rows it adds to the rules (:class:`p2p_burgundy.rules.EngineModule`). A
 game binds the rows of the modules its config plays, once per variant; the client and the bots
-read here what each module adds (its steps and the words for them, its tiles, its scoring
-categories and their names, its summary), so they name no module's step themselves.
+read here what each module adds (its steps and its own action types and the words for them, its
+tiles, its scoring categories and their names, its summary), so they name no module's step, nor
+its action types for their words, themselves.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from .actions import Action
 from .border_posts import BORDER_POSTS
 from .config import GameConfig
 from .extra_tiles import EXTRA_TILES
@@ -20,6 +22,7 @@ from .solo import SOLO
 from .team import TEAM
 from .trade_routes import TRADE_ROUTES
 from .white_castles import WHITE_CASTLES
+from .words import ActionWords
 
 ENGINE_MODULES: Final[tuple[EngineModule, ...]] = (
     INNS, EXTRA_TILES, WHITE_CASTLES, BORDER_POSTS, TRADE_ROUTES, SOLO, SHIELDS, TEAM)
@@ -45,3 +48,8 @@ STEP_WORDS: dict[int, StepWords] = {
 CATEGORY_NAMES: dict[Category, str] = {
     category: words for module in ENGINE_MODULES for category, words in module.categories}
 """The name on a score sheet of each scoring category a module brings."""
+
+ACTION_WORDS: dict[type[Action], ActionWords] = {
+    words.action: words for module in ENGINE_MODULES for words in module.actions}
+"""The words for each action type only a module's rows take, by type, in registry order (the
+base game's action types have none here)."""

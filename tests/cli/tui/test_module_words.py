@@ -14,7 +14,7 @@ from p2p_burgundy.cli.tui.menu import build_menu
 from p2p_burgundy.cli.tui.model import Model
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import Tile
-from p2p_burgundy.variants import ENGINE_MODULES, MODULES_BY_NAME, STEP_WORDS
+from p2p_burgundy.variants import ACTION_WORDS, ENGINE_MODULES, MODULES_BY_NAME, STEP_WORDS
 from tests.engine.helpers import position
 
 CLIENT = Path(p2p_burgundy.cli.__file__).parent
@@ -25,6 +25,24 @@ def test_the_client_names_no_modules_step() -> None:
     named = re.compile(rf"\bStep\.({steps})\b")
     found = [f"{path.relative_to(CLIENT)}: {match.group()}"
              for path in sorted(CLIENT.rglob("*.py"))
+             for match in named.finditer(path.read_text())]
+    assert found == []
+
+
+def test_every_modules_own_action_type_has_its_words_and_the_client_names_none() -> None:
+    """A module's own action types (those only its rows take) are worded by their module, so
+    no file of the client or the network layer names one (the bots' search may: its
+    reasons are not words)."""
+    from p2p_burgundy import GameConfig, rules
+
+    base = {cls for table in rules._rules(GameConfig(players=2)).apply for cls in table}
+    own = {cls for module in ENGINE_MODULES for _, cls, _ in module.handlers} - base
+    assert set(ACTION_WORDS) == own and len(own) == 11
+    named = re.compile(rf"\b({'|'.join(cls.__name__ for cls in own)})\b")
+    found = [f"{path.relative_to(CLIENT.parent)}: {match.group()}"
+             for folder in (CLIENT, CLIENT.parent / "net")
+             for path in sorted(folder.rglob("*.py"))
+             if "strategies" not in path.parts
              for match in named.finditer(path.read_text())]
     assert found == []
 
