@@ -51,7 +51,7 @@ from p2p_burgundy.scoring import categories
 
 from .engine import EnginePool, EngineRun, EngineSpec, EngineStrategy, worker_pool
 from .estates import table_config
-from .gamejson import RESULT_VERSION, Json, result_json, winners
+from .gamejson import RESULT_VERSION, Json, result_json
 from .script import Script, ScriptedStrategy
 from .strategies import STRATEGIES, BotError, Strategy, checked_choice, is_spec, make
 
@@ -593,7 +593,7 @@ def _record(summary: SimSummary, result: GameResult) -> None:
     for seat, entrant in enumerate(result.entrants):
         stats = summary.entrants[entrant]
         stats.scores.append(result.outcome.scores[seat])
-        if seat in winners(result.outcome):  # solo: only a full duchy wins
+        if seat in result.outcome.winners:  # solo: only a full duchy wins
             stats.wins += 1
 
 

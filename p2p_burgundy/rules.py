@@ -1523,6 +1523,9 @@ class EngineModule:
     ``_Turn`` being built, as the base game's do); ``after_action`` runs after every action a
     handler applies (not after a die chosen or a turn ended, which build their states
     directly).
+    A mode of play says what it changes for a client's help page (``help_page``, lines of
+    at most 72 columns: the team game) and, where it scores its own way, the rule of the end
+    (``scores_reminder``, a line of the help page on the final scores).
     ``tiles`` and ``categories`` are the tiles and scoring categories it brings (each
     category with its name on a score sheet), and
     ``crane_buildings`` those of its buildings whose effect the crane may trigger; ``part`` its
@@ -1585,6 +1588,8 @@ class EngineModule:
     summary: str = ""
     steps: tuple[StepWords, ...] = ()
     actions: tuple[ActionWords, ...] = ()
+    help_page: tuple[str, ...] = ()
+    scores_reminder: str = ""
     choices: tuple[tuple[Step, _Choices], ...] = ()
     handlers: tuple[tuple[Step, type[Action], _Handler], ...] = ()
     after_action: Callable[[_Turn], None] | None = None

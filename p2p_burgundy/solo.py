@@ -407,6 +407,7 @@ SOLO: Final = EngineModule(
                   reminder="Solo: you choose the order of what your action set off."),
     ),
     actions=_ACTION_WORDS,
+    scores_reminder="Solo: fill all 37 spaces within 25 rounds to win; VP only move you on.",
     choices=(
         (Step.EXCHANGE, _exchange_choices),
         (Step.PAY_GOODS, _pay_goods_choices),

@@ -287,6 +287,29 @@ _STOW_WORDS: Final = ActionWords(
 brief only then: a plain choice's label is short)."""
 
 
+HELP_PAGE: Final = (
+    "The team game: what differs",
+    "  You and your partner (the same letter, A or B, in the players list)",
+    "  play one duchy: the team board, its two halves side by side, joined",
+    "  by the castle. Workers, silverlings, goods, the duchy and its bonuses",
+    "  are the team's; your dice, your place in the turn order and your",
+    "  points are your own. Round 1 is played A1, B1, A2, B2.",
+    "  Storage: Own is yours (2 spaces), Team is shared (2). A tile you take",
+    "  goes to either (you choose); a full one drops an old tile of its own,",
+    "  and tiles never move from one to the other. You place from yours and",
+    "  the team's, never from your partner's own.",
+    "  At the end the team's points are added up; on a tie the team with",
+    "  more empty spaces in its duchy wins.",
+    "  On the team board a placed tile shows 2 letters: wr warehouse, cp",
+    "  carpenter, ch church, mk market, bd boarding house, bn bank, ha city",
+    "  hall, tw watchtower; c/s/p/h + count: cows, sheep, pigs, hens; sh",
+    "  ship, ca castle, mi mine; k1-k9 and 10-29 knowledge. + marks a space",
+    "  you may choose, < the one under the cursor.",
+    "  The team board shipped is provisional: not the printed board.",
+)
+"""The help page's section on the team game, first on a team game's help page."""
+
+
 TEAM: Final = EngineModule(
     name="team",
     description="the team game: two teams of two, each on one team board, sharing workers, "
@@ -299,6 +322,8 @@ TEAM: Final = EngineModule(
                               "old tile.",
                      holds_taken_tile=True),),
     actions=(_STOW_WORDS,),
+    help_page=HELP_PAGE,
+    scores_reminder="Team game: a team's points added up; a tie: more empty spaces wins.",
     choices=((Step.STOW, _stow_choices),),
     handlers=((Step.STOW, Stow, _stow),
               *((step, PlaceTile, _counting_own(place)) for step, place in _PLACING.items())),

@@ -1088,7 +1088,7 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
         menu = model.menu()
         now = menu.prompt if menu else table.waiting_for() or model.message or "the game"
         text = help_now(now, model.rule_reminder(), now_keys, body.width)
-        canvas.draw(body, page_lines([*text, "", *help_for(context, state.config.team_game)],
+        canvas.draw(body, page_lines([*text, "", *help_for(context, state.config)],
                                      "Help (Esc closes, arrows scroll)", body.height,
                                      model.overlay_scroll))
     elif overlay == Overlay.INFO:

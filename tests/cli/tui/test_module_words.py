@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import p2p_burgundy.cli
-from p2p_burgundy import Edition, Module, legal_actions
+from p2p_burgundy import Edition, Module, legal_actions, new_game
 from p2p_burgundy.cli.tui.app import dispatch
 from p2p_burgundy.cli.tui.describe import describe_action
 from p2p_burgundy.cli.tui.menu import build_menu
@@ -56,6 +56,38 @@ def test_every_modules_rule_reminder_is_one_line_at_80_columns() -> None:
     reminders = [words.reminder for words in STEP_WORDS.values() if words.reminder]
     assert len(reminders) == 11
     assert [r for r in reminders if len("Rule: " + r) > 80] == []
+    ends = {module.name: module.scores_reminder for module in ENGINE_MODULES
+            if module.scores_reminder}
+    assert list(ends) == ["solo", "team"]
+    assert [r for r in ends.values() if len("Rule: " + r) > 80] == []
+
+
+def test_a_modes_help_page_and_end_of_game_rule_are_its_modules() -> None:
+    from p2p_burgundy import GameConfig
+    from p2p_burgundy.cli.tui.texts import help_for
+    from p2p_burgundy.team import HELP_PAGE
+
+    from .helpers import FixedTable
+
+    team = GameConfig(4, Edition.E2019, teams=((0, 2), (1, 3)))
+    for context in ("play", "wait", "replay", "scores"):
+        page = help_for(context, team)
+        assert page[:len(HELP_PAGE) + 1] == [*HELP_PAGE, ""]
+        assert page[len(HELP_PAGE) + 1:] == help_for(context)
+        assert all(len(line) <= 80 for line in page)
+    assert help_for("play", GameConfig(players=2)) == help_for("play")
+
+    def end_rule(players: int, **config: object) -> str:
+        over = new_game(GameConfig(players, Edition.E2019, **config))  # type: ignore[arg-type]
+        over.phase = 5  # as the game's end leaves it
+        model = Model(FixedTable(over, ["Ann", "Bob", "Cy", "Di"][:players], None))
+        model.refresh()
+        return model.rule_reminder()
+
+    assert end_rule(1) == "Solo: fill all 37 spaces within 25 rounds to win; VP only move you on."
+    assert end_rule(4, teams=((0, 2), (1, 3))) == \
+        "Team game: a team's points added up; a tie: more empty spaces wins."
+    assert end_rule(2) == "Most VP wins; ties: fewer empty spaces, then later in turn order."
 
 
 def test_every_module_a_table_switches_on_has_a_line_for_the_host_page() -> None:
