@@ -75,7 +75,7 @@ from .chance import (
     RoundDraw,
     SetupDraw,
 )
-from .config import CHOOSE, VARIANTS, Edition, GameConfig
+from .config import CHOOSE, VARIANTS, Edition, GameConfig, Switch
 from .errors import ChanceError, IllegalAction
 from .estate import DIE_PATTERN, SPACE_COUNT, Estate, bits, box_sides
 from .scoring import (
@@ -1523,6 +1523,8 @@ class EngineModule:
     ``_Turn`` being built, as the base game's do); ``after_action`` runs after every action a
     handler applies (not after a die chosen or a turn ended, which build their states
     directly).
+    A mode of play no ``--with`` turns on may have a command-line switch of its own
+    (``switch``: :class:`~p2p_burgundy.config.Switch`, the team game's ``--teams``).
     A mode of play says what it changes for a client's help page (``help_page``, lines of
     at most 72 columns: the team game) and, where it scores its own way, the rule of the end
     (``scores_reminder``, a line of the help page on the final scores).
@@ -1589,6 +1591,7 @@ class EngineModule:
     steps: tuple[StepWords, ...] = ()
     actions: tuple[ActionWords, ...] = ()
     help_page: tuple[str, ...] = ()
+    switch: Switch | None = None
     scores_reminder: str = ""
     choices: tuple[tuple[Step, _Choices], ...] = ()
     handlers: tuple[tuple[Step, type[Action], _Handler], ...] = ()

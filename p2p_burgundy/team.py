@@ -22,7 +22,7 @@ from typing import ClassVar, Final
 
 from .actions import Action, PlaceTile, Stow
 from .chance import Draws
-from .config import GameConfig
+from .config import GameConfig, Switch
 from .estate import bits
 from .rules import (
     _HANDLERS,
@@ -54,6 +54,19 @@ class TeamPart(ModulePart):
         return part
 
 
+TEAMS: Final = ((0, 2), (1, 3))
+"""The teams of ``--teams``: seats 0 and 2 (team A: A1, A2) against 1 and 3 (B1, B2), so the
+seat order is round 1's turn order A1, B1, A2, B2."""
+SWITCH: Final = Switch(
+    "--teams", game="the team game", games="team games",
+    help="the team game (2019): 4 players, seats 0 and 2 (team A, first) against 1 and 3, "
+         "sharing a team board (provisional unless --estate-file gives one)",
+    play_help="the team game (2019) against 3 bots (--bots 3, or --local --bots 3): you and the "
+              "second bot against the other two",
+    players=4, settings=(("teams", TEAMS),),
+    own_board="the team game is played on a team board: no --estate or --setup (a team board "
+              "file: --estate-file)")
+"""The team game's switch: four players in the teams :data:`TEAMS`."""
 TEAM_WORKERS: Final = (3, 5)  # team A's, team B's at the start
 TEAM_SILVER: Final = 2  # each team's at the start
 TEAM_FIELDS: Final = ("silver", "workers", "goods", "sold", "estate", "occupied", "frontier",
@@ -323,6 +336,7 @@ TEAM: Final = EngineModule(
                      holds_taken_tile=True),),
     actions=(_STOW_WORDS,),
     help_page=HELP_PAGE,
+    switch=SWITCH,
     scores_reminder="Team game: a team's points added up; a tie: more empty spaces wins.",
     choices=((Step.STOW, _stow_choices),),
     handlers=((Step.STOW, Stow, _stow),

@@ -448,17 +448,18 @@ class LocalTable(Shown):
     @classmethod
     def new(cls, name: str, bots: int = 1, seed: int | None = None, strategy: str = "greedy",
             bot_delay: float = 0.0, clock: Callable[[], float] = time.monotonic,
-            modules: tuple[Module, ...] = (), teams: bool = False) -> LocalTable:
+            modules: tuple[Module, ...] = (), switches: Sequence[str] = ()) -> LocalTable:
         """A game of ``name`` (seat 0) against ``bots`` bots; a ``seed`` makes it repeatable;
-        ``modules``: the 2019 expansion modules (2019 edition); ``teams``: the team game
-        against 3 bots (``name`` and Bot 2 against Bots 1 and 3, on the provisional board).
+        ``modules``: the 2019 expansion modules (2019 edition); ``switches``: the modes of
+        play switched on (``("team",)``: the team game against 3 bots, ``name`` and Bot 2
+        against Bots 1 and 3, on the provisional board).
 
         >>> LocalTable.new("Ann", bots=3).names
         ['Ann', 'Bot 1', 'Bot 2', 'Bot 3']
         """
         if not 1 <= bots <= 3:
             raise ValueError(f"play against 1 to 3 bots, not {bots}")
-        config = table_config(bots + 1, None, None, None, modules, teams=teams)
+        config = table_config(bots + 1, None, None, None, modules, switches=switches)
         return cls.seeded(config, name, seed, strategy, bot_delay, clock)
 
     @classmethod
