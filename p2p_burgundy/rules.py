@@ -109,7 +109,7 @@ from .tiles import (
     Tile,
     tile_name,
 )
-from .words import ActionWords
+from .words import ActionWords, DepotWords
 
 STORAGE_SPACES: Final = 3
 _BOTH_DICE: Final = 0b11
@@ -1518,7 +1518,9 @@ class EngineModule:
     what it adds in a line of a table's set-up (a module a config switches on). ``steps`` are
     the steps it adds, each with what it asks of the player and the words a client shows for
     it (:class:`StepWords`), and ``actions`` the words for its own action types
-    (:class:`~p2p_burgundy.words.ActionWords`); ``choices`` and ``handlers`` are its rows in
+    (:class:`~p2p_burgundy.words.ActionWords`), ``depots`` the places to buy from it adds
+    beside the depots (:class:`~p2p_burgundy.words.DepotWords`: the inns'); ``choices`` and
+    ``handlers`` are its rows in
     the dispatch tables of :func:`legal_actions` and :func:`apply` (a handler changes the
     ``_Turn`` being built, as the base game's do); ``after_action`` runs after every action a
     handler applies (not after a die chosen or a turn ended, which build their states
@@ -1590,6 +1592,7 @@ class EngineModule:
     summary: str = ""
     steps: tuple[StepWords, ...] = ()
     actions: tuple[ActionWords, ...] = ()
+    depots: tuple[DepotWords, ...] = ()
     help_page: tuple[str, ...] = ()
     switch: Switch | None = None
     scores_reminder: str = ""

@@ -75,3 +75,14 @@ class ActionWords:
     target: Callable[[GameState, Any], Target | None] | None = None
     group: Callable[[GameState], tuple[str, str, str]] | None = None
     place: Callable[[GameState, Any], tuple[str, int, Target]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DepotWords:
+    """A place to buy from that a module adds beside the depots (``Buy(depot, slot)``): its
+    number in a ``Buy``, where it lies as a purchase names it ("beside the black depot") and
+    the tile it sells (all of them alike)."""
+
+    depot: int
+    where: str
+    tile: int

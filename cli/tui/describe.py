@@ -44,12 +44,11 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.board import PHASE_LETTERS, PHASES, ROUNDS
 from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, SetupDraw
-from p2p_burgundy.inns import INN_DEPOT, bought_tile
 from p2p_burgundy.scoring import Category, categories
 from p2p_burgundy.shields import shields_text
 from p2p_burgundy.state import EMPTY, Step
 from p2p_burgundy.tiles import COLOUR_NAMES
-from p2p_burgundy.variants import ACTION_WORDS, CATEGORY_NAMES
+from p2p_burgundy.variants import ACTION_WORDS, CATEGORY_NAMES, DEPOTS, bought_tile
 from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
 
 from .texts import goods_label, tile_code, tile_label
@@ -241,8 +240,8 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
     if isinstance(action, Buy):
         where = "the black depot" if action.depot == 0 else f"depot {action.depot}"
         price = "2 workers" if action.payment == Payment.WORKERS else "2 silverlings"
-        if action.depot == INN_DEPOT:
-            where = "beside the black depot"
+        if action.depot in DEPOTS:  # a module's (the inns')
+            where = DEPOTS[action.depot].where
         text = f"{name} bought {tile_label(bought_tile(state, action))} " \
                f"from {where} for {price}"
         return text + "."

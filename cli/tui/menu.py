@@ -40,10 +40,9 @@ from p2p_burgundy import (
     legal_actions,
 )
 from p2p_burgundy.estate import caveat
-from p2p_burgundy.inns import INN_DEPOT, bought_tile
 from p2p_burgundy.rules import StepWords, asks
 from p2p_burgundy.state import Step
-from p2p_burgundy.variants import ACTION_WORDS
+from p2p_burgundy.variants import ACTION_WORDS, DEPOTS, bought_tile
 from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
 from p2p_burgundy.words import ActionWords
 
@@ -311,8 +310,8 @@ def _estate_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, li
 
 def _buy_leaf(state: GameState, action: Buy) -> Option:
     tile = bought_tile(state, action)
-    where = {0: "black depot", INN_DEPOT: "beside the black depot"}.get(action.depot,
-                                                                       f"depot {action.depot}")
+    where = ("black depot" if action.depot == 0 else DEPOTS[action.depot].where
+             if action.depot in DEPOTS else f"depot {action.depot}")
     pay = " with 2 workers" if action.payment == Payment.WORKERS else ""
     return _leaf(state, action, f"{where}: {tile_label(tile)}{pay}", tile=tile,
                  target=("depot", action.depot, action.slot),
