@@ -74,7 +74,7 @@ from .tui.table import (
     chance_lines,
     clean_name,
     clean_text,
-    team_notes,
+    module_notes,
     turn_lines,
 )
 
@@ -358,7 +358,7 @@ class NetTable(Shown):
         self._names = [clean_name(s.name, f"Seat {i + 1}")
                        for i, s in enumerate(self._snapshot.seats)]
         self._read = -1  # seq of the last snapshot described
-        self._history: list[HistoryEntry] = team_notes(self._snapshot.config)
+        self._history: list[HistoryEntry] = module_notes(self._snapshot.config)
         self._steps: list[Resolved] = []  # the game's steps described
         self._chats = [0] * len(self._names)  # chat lines shown per seat
         self._rejected: set[tuple[int, int]] = set()  # void entries said, as (seat, seq)

@@ -1527,6 +1527,7 @@ class EngineModule:
     directly).
     A mode of play no ``--with`` turns on may have a command-line switch of its own
     (``switch``: :class:`~p2p_burgundy.config.Switch`, the team game's ``--teams``).
+    ``notes(config)``: what a game's log says first (the team game: its board's caveat).
     A mode of play says what it changes for a client's help page (``help_page``, lines of
     at most 72 columns: the team game) and, where it scores its own way, the rule of the end
     (``scores_reminder``, a line of the help page on the final scores).
@@ -1594,6 +1595,7 @@ class EngineModule:
     actions: tuple[ActionWords, ...] = ()
     depots: tuple[DepotWords, ...] = ()
     help_page: tuple[str, ...] = ()
+    notes: Callable[[GameConfig], list[str]] | None = None
     switch: Switch | None = None
     scores_reminder: str = ""
     choices: tuple[tuple[Step, _Choices], ...] = ()

@@ -336,6 +336,7 @@ TEAM: Final = EngineModule(
                      holds_taken_tile=True),),
     actions=(_STOW_WORDS,),
     help_page=HELP_PAGE,
+    notes=lambda config: config.caveats(),  # the team board's: provisional, or not official
     switch=SWITCH,
     scores_reminder="Team game: a team's points added up; a tie: more empty spaces wins.",
     choices=((Step.STOW, _stow_choices),),
