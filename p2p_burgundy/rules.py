@@ -1527,7 +1527,10 @@ class EngineModule:
     directly).
     A mode of play no ``--with`` turns on may have a command-line switch of its own
     (``switch``: :class:`~p2p_burgundy.config.Switch`, the team game's ``--teams``).
-    ``notes(config)``: what a game's log says first (the team game: its board's caveat).
+    ``notes(config)``: what a game's log says first (the team game: its board's caveat);
+    ``step_reminders``: the rule of a base game's step where the module changes it, in a line
+    of the help page (the solo game's ship); ``result(state)``: how a finished game it decides
+    its own way ended, in a sentence (the solo game).
     A mode of play says what it changes for a client's help page (``help_page``, lines of
     at most 72 columns: the team game) and, where it scores its own way, the rule of the end
     (``scores_reminder``, a line of the help page on the final scores).
@@ -1595,6 +1598,8 @@ class EngineModule:
     actions: tuple[ActionWords, ...] = ()
     depots: tuple[DepotWords, ...] = ()
     help_page: tuple[str, ...] = ()
+    step_reminders: tuple[tuple[Step, str], ...] = ()
+    result: Callable[[GameState], str] | None = None
     notes: Callable[[GameConfig], list[str]] | None = None
     switch: Switch | None = None
     scores_reminder: str = ""

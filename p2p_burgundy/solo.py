@@ -373,6 +373,15 @@ _ACTION_WORDS: Final = (
 """The words for the solo game's own choices: paying goods, buying points, which first."""
 
 
+def _result(state: GameState) -> str:
+    """How a finished solo game ended, in a sentence."""
+    empty = state.players[0].estate.count(EMPTY)
+    if not empty:
+        return f"The duchy is full in round {state.game_round} of 25: you win!"
+    return (f"25 rounds are over with {empty} space{'' if empty == 1 else 's'} empty: the "
+            "duchy is not full.")
+
+
 SOLO: Final = EngineModule(
     name="solo",
     description="the solo game: one player against the target marker, on the 2-player side "
@@ -408,6 +417,8 @@ SOLO: Final = EngineModule(
     ),
     actions=_ACTION_WORDS,
     scores_reminder="Solo: fill all 37 spaces within 25 rounds to win; VP only move you on.",
+    step_reminders=((Step.SHIP, "Solo: one depot's goods, any types; the rest leave the game."),),
+    result=_result,
     choices=(
         (Step.EXCHANGE, _exchange_choices),
         (Step.PAY_GOODS, _pay_goods_choices),

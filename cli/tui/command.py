@@ -43,7 +43,7 @@ from ..strategies import STRATEGIES, StrategyError, make
 from ..web.command import WEB_PORT, add_web_arguments
 from . import netcommand
 from .app import run_guarded
-from .describe import solo_result
+from .describe import end_of_game
 from .learn import PROGRESS_FILE, Lesson
 from .lobbymodel import Host
 from .netcommand import NetOptions
@@ -400,7 +400,7 @@ def play_local(table: LocalTable, path: Path, home: Path, *, autoplay: str | Non
 def solo_summary(state: GameState) -> str:
     """Where a solo game stands, in a sentence (when the client closes)."""
     if state.is_over:
-        return solo_result(state)
+        return end_of_game(state) or ""
     return f"Left in round {state.game_round} of 25."
 
 

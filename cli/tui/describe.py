@@ -46,9 +46,9 @@ from p2p_burgundy.board import PHASE_LETTERS, PHASES, ROUNDS
 from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, SetupDraw
 from p2p_burgundy.scoring import Category, categories
 from p2p_burgundy.shields import shields_text
-from p2p_burgundy.state import EMPTY, Step
+from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import COLOUR_NAMES
-from p2p_burgundy.variants import ACTION_WORDS, CATEGORY_NAMES, DEPOTS, bought_tile
+from p2p_burgundy.variants import ACTION_WORDS, CATEGORY_NAMES, DEPOTS, bought_tile, modules_of
 from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
 
 from .texts import goods_label, tile_code, tile_label
@@ -316,8 +316,9 @@ def describe_phase_end(before: GameState, after: GameState, names: Sequence[str]
     """Mine income at a phase end, and the end of the game."""
     if after.phase == before.phase:
         return []
-    if after.is_over and after.config.solo and before.phase < PHASES - 1:
-        return [solo_result(after)]  # won before the last phase's end
+    ending = end_of_game(after) if after.is_over else None
+    if ending is not None and before.phase < PHASES - 1:
+        return [ending]  # won before the last phase's end (the solo game)
     paid = []
     for seat, (old, new) in enumerate(zip(before.players, after.players, strict=True)):
         silver = new.silver - old.silver
@@ -325,20 +326,19 @@ def describe_phase_end(before: GameState, after: GameState, names: Sequence[str]
             paid.append(f"{names[seat]} {silver}")
     income = f" Mines paid: {', '.join(paid)}." if paid else ""
     lines = [f"Phase {PHASE_LETTERS[before.phase]} is over.{income}"]
-    if after.is_over and after.config.solo:
-        lines.append(solo_result(after))
+    if ending is not None:
+        lines.append(ending)
     elif after.is_over:
         scores = ", ".join(f"{names[s]} {p.vp}" for s, p in enumerate(after.players))
         lines.append(f"The game is over. Final scores: {scores}.")
     return lines
 
 
-def solo_result(state: GameState) -> str:
-    """How a finished solo game ended, in a sentence."""
-    empty = state.players[0].estate.count(EMPTY)
-    if not empty:
-        return f"The duchy is full in round {state.game_round} of 25: you win!"
-    return f"25 rounds are over with {plural(empty, 'space')} empty: the duchy is not full."
+def end_of_game(state: GameState) -> str | None:
+    """How a finished game that a module decides its own way ended, in its module's sentence
+    (the solo game: "The duchy is full in round 23 of 25: you win!"); None for the others."""
+    return next((module.result(state) for module in modules_of(state.config) if module.result),
+                None)
 
 
 def describe_chance(drew: Draw, names: Sequence[str]) -> list[str]:
@@ -369,5 +369,14 @@ def describe_chance(drew: Draw, names: Sequence[str]) -> list[str]:
             f"{drew.white_die}. Order: {order}."]
 
 
-__all__ = ["Wording", "describe_action", "describe_chance", "describe_phase_end", "describe_turn",
-           "gains", "gains_short", "plural"]
+__all__ = [
+    "Wording",
+    "describe_action",
+    "describe_chance",
+    "describe_phase_end",
+    "describe_turn",
+    "end_of_game",
+    "gains",
+    "gains_short",
+    "plural",
+]

@@ -323,22 +323,28 @@ class Model:
         if step == Step.TURN:
             return "turn" if any(isinstance(a, UseDie) for a in legal_actions(state)) \
                 else "turn_done"
-        if step == Step.SHIP and state.config.solo:
-            return "solo_ship"
         return {Step.DIE: "die", Step.FREE_ACTION: "free", Step.DISCARD: "discard",
                 Step.SHIP: "ship", Step.CHOOSE_ESTATE: "estate"}.get(step, "building")
 
     def rule_reminder(self) -> str:
         """The rule of the decision at hand, in a line of the help page: its module's words
-        for a module's step or for the end of a game it scores its own way (the solo and the
-        team game), else the client's for :meth:`help_topic`."""
+        for a module's step, for a base game's step a module changes (the solo game's ship)
+        or for the end of a game it scores its own way (the solo and the team game), else the
+        client's for :meth:`help_topic`."""
+        modules = modules_of(self.state.config)
         if self.game_over and not self.replay:
-            own = [m.scores_reminder for m in modules_of(self.state.config) if m.scores_reminder]
+            own = [m.scores_reminder for m in modules if m.scores_reminder]
             if own:
                 return own[0]
-        words = None if self.path or not self.draft or self.replay or self.game_over \
-            else MODULE_STEPS.get(self.draft.state.step)
-        return words.reminder if words and words.reminder else RULE_REMINDERS[self.help_topic()]
+        if not (self.path or not self.draft or self.replay or self.game_over):
+            step = self.draft.state.step
+            words = MODULE_STEPS.get(step)
+            if words and words.reminder:
+                return words.reminder
+            changed = [text for m in modules for s, text in m.step_reminders if s == step]
+            if changed:
+                return changed[0]
+        return RULE_REMINDERS[self.help_topic()]
 
     def options(self) -> list[Option]:
         menu = self.menu()

@@ -418,7 +418,6 @@ RULE_REMINDERS: dict[str, str] = {
     "wait": "The others play in turn order; looking around changes nothing.",
     "replay": "A replay changes nothing: step by action or by turn, watch the scores.",
     "scores": "Most VP wins; ties: fewer empty spaces, then later in turn order.",
-    "solo_ship": "Solo: one depot's goods, any types; the rest leave the game.",
 }
 """One line per kind of decision, for the top of the help page (``?``); a module's step has
 its module's line (:attr:`~p2p_burgundy.rules.StepWords.reminder`), and so has the end of a game

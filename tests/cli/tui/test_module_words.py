@@ -90,6 +90,20 @@ def test_a_modes_help_page_and_end_of_game_rule_are_its_modules() -> None:
     assert end_rule(2) == "Most VP wins; ties: fewer empty spaces, then later in turn order."
 
 
+def test_a_base_steps_rule_a_module_changes_is_its_modules() -> None:
+    from .helpers import FixedTable
+
+    def ship_rule(players: int) -> str:
+        state = position(players, edition=Edition.E2019, pending=((Step.SHIP, 0),),
+                         depot_goods={2: {4: 1}})
+        model = Model(FixedTable(state, ["Ann", "Bob"][:players], state.to_move))
+        model.refresh()
+        return model.rule_reminder()
+
+    assert ship_rule(1) == "Solo: one depot's goods, any types; the rest leave the game."
+    assert ship_rule(2) == "A ship loads all goods of one depot and moves you up the turn order."
+
+
 def test_every_module_a_table_switches_on_has_a_line_for_the_host_page() -> None:
     summaries = [MODULES_BY_NAME[module.value].summary for module in Module]
     assert summaries == [
