@@ -13,9 +13,10 @@ from .actions import Action
 from .state import GameState
 
 Target = tuple[str, int, int]
-"""What a choice is about on the table: ``("goods", g, 0)`` a goods type of the mover's,
-``("storage", i, 0)`` a storage space, ``("depot", d, slot)`` a depot's tile, ``("space", n,
-0)`` a space of the mover's duchy, ``("shield", d, n)`` shield n on depot d."""
+"""What a choice is about on the table: ``("space", n, 0)`` a space of the mover's duchy,
+``("depot", d, slot)`` a depot's tile, ``("goods_depot", d, 0)`` a depot's goods,
+``("storage", i, 0)`` a storage space, ``("goods", g, 0)`` a goods type of the mover's,
+``("die", i, 0)`` a die, ``("shield", d, n)`` shield n on depot d."""
 
 
 class Wording(Protocol):

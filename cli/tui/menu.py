@@ -44,7 +44,7 @@ from p2p_burgundy.rules import StepWords, asks
 from p2p_burgundy.state import Step
 from p2p_burgundy.variants import ACTION_WORDS, DEPOTS, bought_tile
 from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
-from p2p_burgundy.words import ActionWords
+from p2p_burgundy.words import ActionWords, Target
 
 from .describe import Wording, describe_action, gains, gains_short, step_text
 from .layout import LEFT
@@ -52,11 +52,6 @@ from .texts import goods_label, tile_code, tile_label
 
 HOTKEYS = "123456789abdfghjkmnorstwyz"
 """Keys for numbered choices (letters that other keys use are left out)."""
-
-Target = tuple[str, int, int]
-"""What a choice points at on screen: ("space", n, 0), ("depot", d, slot),
-("goods_depot", d, 0), ("storage", i, 0), ("goods", g, 0), ("die", i, 0) or
-("shield", d, n)."""
 
 @dataclass(frozen=True, slots=True)
 class Option:
@@ -225,8 +220,6 @@ def _choice_leaves(state: GameState, actions: Sequence[Action]) -> list[Option]:
     """A choice for each action but placing and passing (which have their own), by its type;
     a module's own action in its module's words (:func:`_module_choices`); an action of a type
     the client does not know is labelled as the log describes it."""
-    seat = state.to_move
-    assert seat is not None
     options = []
     for a in actions:
         if isinstance(a, SellGoods):
