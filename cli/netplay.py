@@ -74,7 +74,7 @@ from .tui.table import (
     chance_lines,
     clean_name,
     clean_text,
-    team_notes,
+    module_notes,
     turn_lines,
 )
 
@@ -265,12 +265,12 @@ class LanLobby:
              setup: Setup | None = None, estate: str | None = None,
              modules: tuple[Module, ...] = (), board: Estate | None = None,
              hints: bool = False, clock: TimeControl | None = None,
-             teams: bool = False) -> None:
+             switches: Sequence[str] = ()) -> None:
         """Open a table: everyone on ``estate`` (default 1) or a ``board`` of one's own, or
         the experts' ``setup``; with the expansion ``modules``; ``hints`` from a bot allowed
-        or not; a game ``clock`` or none; the team game with ``teams``."""
+        or not; a game ``clock`` or none; with the modes of play ``switches`` names."""
         config = table_config(players, Edition(edition), estate, setup, modules, board,
-                              teams=teams)
+                              switches)
         self.thread.call(self.peer.host(config, name, colour, TableRules(hints, clock)))
 
     def join(self, table: TableInfo | tuple[str, int], name: str, colour: str,
@@ -358,7 +358,7 @@ class NetTable(Shown):
         self._names = [clean_name(s.name, f"Seat {i + 1}")
                        for i, s in enumerate(self._snapshot.seats)]
         self._read = -1  # seq of the last snapshot described
-        self._history: list[HistoryEntry] = team_notes(self._snapshot.config)
+        self._history: list[HistoryEntry] = module_notes(self._snapshot.config)
         self._steps: list[Resolved] = []  # the game's steps described
         self._chats = [0] * len(self._names)  # chat lines shown per seat
         self._rejected: set[tuple[int, int]] = set()  # void entries said, as (seat, seq)
@@ -791,16 +791,16 @@ def quick_bot_game(home: Path, bots: int, name: str,
                    colour: str = COLOURS[0], strategy: str = "greedy",
                    timeout: float = 30.0, gone_after: float = GONE_AFTER,
                    setup: Setup | None = None, modules: tuple[Module, ...] = (),
-                   teams: bool = False) -> tuple[PeerThread, NetTable]:
+                   switches: Sequence[str] = ()) -> tuple[PeerThread, NetTable]:
     """Host a table on loopback, fill it with ``bots`` local bot peers, start it (2019
-    edition when ``modules`` are in play, or the team game with ``teams``). Hints are
-    allowed: only our own bots play."""
+    edition when ``modules`` are in play or a mode of play's ``switches``: the team game).
+    Hints are allowed: only our own bots play."""
     thread = PeerThread()
     try:
         thread.open(home, interface=LOOPBACK, mdns=False)
         lobby = LanLobby(thread)
-        lobby.host(bots + 1, name, colour, "2019" if modules or teams else "2011", setup=setup,
-                   modules=modules, hints=True, teams=teams)
+        lobby.host(bots + 1, name, colour, "2019" if modules or switches else "2011", setup=setup,
+                   modules=modules, hints=True, switches=switches)
         lobby.add_bots(bots, strategy)
         deadline = time.monotonic() + timeout
         while lobby.game is None:

@@ -46,6 +46,7 @@ from .rules import (
 from .scoring import KNOWLEDGE_BUILDING_VP, Category, monastery_points
 from .state import EMPTY, GameState, ModulePart, PlayerState, Step
 from .tiles import FACE_DOWN, KNOWLEDGE_BUILDING_SCORED, TILE_COLOUR, Colour, Tile
+from .words import ActionWords, Wording
 
 SOLO_WORKERS: Final = 2  # the solo player's workers at the start
 FULL_ESTATE: Final = (1 << SPACE_COUNT) - 1  # every space covered: the solo game is won
@@ -348,6 +349,39 @@ def _visible(state: GameState) -> dict[str, object]:
                      "goods_out": list(part.goods_out), "round": state.game_round}}
 
 
+def _pay_label(state: GameState, action: PayGoods, w: Wording) -> str:
+    have = state.players[state.to_move or 0].goods[action.goods]
+    return f"pay 1 x {w.goods(action.goods)} (of {have})"
+
+
+def _bought_points(_: GameState, action: BuyPoints, w: Wording) -> str:
+    return (f"bought {action.points} VP for {w.plural(action.points, 'silverling')}: the "
+            "counter reaches the target marker")
+
+
+_ACTION_WORDS: Final = (
+    ActionWords(PayGoods, label=_pay_label,
+                sentence=lambda _, action, w: f"paid 1 x {w.goods(action.goods)} for the black "
+                                              "depot tile",
+                target=lambda _, action: ("goods", action.goods, 0)),
+    ActionWords(BuyPoints, label=lambda _, action, _w: f"buy {action.points} VP for "
+                                                       f"{action.points} silver",
+                sentence=_bought_points, key="y"),
+    ActionWords(TakeFirst, label=lambda _, action, w: w.pending(action.step),
+                sentence=lambda _, action, w: f"took {w.pending(action.step)} first"),
+)
+"""The words for the solo game's own choices: paying goods, buying points, which first."""
+
+
+def _result(state: GameState) -> str:
+    """How a finished solo game ended, in a sentence."""
+    empty = state.players[0].estate.count(EMPTY)
+    if not empty:
+        return f"The duchy is full in round {state.game_round} of 25: you win!"
+    return (f"25 rounds are over with {empty} space{'' if empty == 1 else 's'} empty: the "
+            "duchy is not full.")
+
+
 SOLO: Final = EngineModule(
     name="solo",
     description="the solo game: one player against the target marker, on the 2-player side "
@@ -385,6 +419,10 @@ SOLO: Final = EngineModule(
                   prompt="Which comes first?",
                   reminder="Solo: you choose the order of what your action set off."),
     ),
+    actions=_ACTION_WORDS,
+    scores_reminder="Solo: fill all 37 spaces within 25 rounds to win; VP only move you on.",
+    step_reminders=((Step.SHIP, "Solo: one depot's goods, any types; the rest leave the game."),),
+    result=_result,
     choices=(
         (Step.EXCHANGE, _exchange_choices),
         (Step.PAY_GOODS, _pay_goods_choices),

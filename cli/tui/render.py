@@ -37,7 +37,7 @@ from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 from p2p_burgundy.trade import BONUS_SHORT, route_spaces
 from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
 
-from .describe import CATEGORY_WORDS, solo_result
+from .describe import CATEGORY_WORDS, end_of_game
 from .draft import CatchUpFrame, Changes
 from .hint import Hint
 from .layout import LEFT, MIN_HEIGHT, MIN_WIDTH, Dim, Layout
@@ -759,7 +759,7 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
     lines.append([])
     winner = result.winner
     if state.config.solo:
-        lines.append([Seg(solo_result(state) if state.is_over else f"Stopped: {ended}.",
+        lines.append([Seg((end_of_game(state) or "") if state.is_over else f"Stopped: {ended}.",
                           Style.BOLD)])
         return lines + [[Seg(note)] for note in notes]
     if ended:  # why it stopped comes first: it may name a winner other than the points leader
@@ -1103,7 +1103,7 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
         menu = model.menu()
         now = menu.prompt if menu else table.waiting_for() or model.message or "the game"
         text = help_now(now, model.rule_reminder(), now_keys, body.width)
-        canvas.draw(body, page_lines([*text, "", *help_for(context, state.config.team_game)],
+        canvas.draw(body, page_lines([*text, "", *help_for(context, state.config)],
                                      "Help (Esc closes, arrows scroll)", body.height,
                                      model.overlay_scroll))
     elif overlay == Overlay.INFO:
