@@ -54,6 +54,7 @@ True
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import math
 import time
@@ -184,7 +185,16 @@ class MctsStrategy:
             return actions[0]
         if state.step == Step.CHOOSE_ESTATE:
             return self._policy(state.order[state.turn]).choose(state, actions)
-        best = self._search(state)
+        # The search makes many short-lived objects and no garbage cycles (a node holds its
+        # children, never its parent): the cyclic collector, set off by the allocations alone,
+        # only spends the search's time, most of it walking the long-lived memo tables.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            best = self._search(state)
+        finally:
+            if collecting:
+                gc.enable()
         line = best.line
         self._plan = []
         s = state
