@@ -221,7 +221,23 @@ def write_report(report: Audit, name: str, out: TextIO) -> None:
           "(records are numbered from 0 in file order):\n")
         for problem in report.problems:
             w(f"  - {problem}\n")
+    _write_branches(report, names, out)
     _write_verdicts(report, names, out)
+
+
+def _write_branches(report: Audit, names: list[str], out: TextIO) -> None:
+    """Which game each seat was judged in, when equivocations allow several."""
+    if len(report.branches) < 2:
+        return
+    w = out.write
+    w("\nThe equivocations let the players follow different games; each other seat is judged "
+      "in the game it followed (docs/protocol.md, \"Judging the other seats\"):\n")
+    for i, branch in enumerate(report.branches):
+        taking = ", ".join(f"record {record} for {names[seat]}'s seq {seq}"
+                           for seat, seq, record in branch.taken)
+        shown = " (the game shown above)" if i == 0 else ""
+        judged = ", ".join(names[s] for s in branch.judged) or "nobody"
+        w(f"  the game taking {taking}{shown}: {judged}\n")
 
 
 def _write_verdicts(report: Audit, names: list[str], out: TextIO) -> None:

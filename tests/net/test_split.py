@@ -1,0 +1,144 @@
+"""An equivocation on an entry that counts splits the game, and no honest seat's record fails
+for it (docs/protocol.md, "What equivocation can still do").
+
+The equivocator shows one body of its next slot (a turn, or its reveal) to one honest peer and
+another body (another turn, or a resignation) to the others, then goes silent. Each honest
+peer resolves the step from the body it took, so the two sides follow different games; they
+play on until anti-entropy shows them both bodies, and their clients stop there. In each
+honest peer's game file, a turn the other side signed may be illegal in this side's game;
+``burgundy verify`` and the outside verifier judge every seat in the game it followed: the
+equivocator alone is named, every other seat's record holds.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from p2p_burgundy.net.audit import audit
+from p2p_burgundy.net.inmemory import Table, random_turn
+from p2p_burgundy.net.log import Entry, Kind, decode_entry, sign_entry
+from p2p_burgundy.net.messages import EntryMessage, parse
+from p2p_burgundy.net.report import Branch, Check
+
+from .test_outsider import game_file, outsider_says, verify_says
+
+
+def next_body(table: Table, seat: int, kind: Kind, payload: list[object]) -> Entry:
+    """A body for ``seat``'s next slot, as peer 0 holds its chain (signed with its key)."""
+    chain = table.sessions[0].chains[seat]
+    return sign_entry(table.ids[seat], table.game_id, len(chain), chain[-1].id, kind, payload)
+
+
+def withhold_reveals(table: Table, seat: int) -> None:
+    """From its next reveal on, nothing ``seat`` signs reaches anyone."""
+    held = len(table.sessions[seat].chains[seat])
+
+    def drop(source: int, destination: int, data: bytes) -> bytes | None:
+        message = parse(data)
+        if isinstance(message, EntryMessage):
+            entry = decode_entry(message.raw)
+            mine = table.sessions[seat].chains[seat]
+            cut = next((e.seq for e in mine[held:] if e.kind == Kind.REVEAL), None)
+            if entry.author == table.ids[seat].public_key and cut is not None \
+                    and entry.seq >= cut:
+                return None
+        return data
+
+    table.filter = drop
+
+
+def split(players: int, seed: int, fork: str) -> tuple[Table, int, Entry, Entry]:
+    """A game whose last seat, the equivocator, signs two bodies for its next slot: its turn
+    (``fork`` "turn": two different turns) or its reveal (``fork`` "reveal": the reveal, and a
+    resignation), the first shown to peer 0 alone, the second to every other honest peer. They
+    play four rounds of turns, then anti-entropy shows everyone both bodies. The table, the
+    equivocator, and the two bodies."""
+    table = Table(players, seed=seed)
+    cheat = players - 1
+    honest = table.sessions[0]
+    table.play(turns=9)
+    if fork == "turn":
+        table.paused = True
+        table.pump()
+        while honest.state.chance is not None or honest.state.to_move != cheat:
+            table.paused = False
+            table.play(turns=1)
+            table.paused = True
+            table.pump()
+        state, t = table.sessions[cheat].state, honest.turn_number
+        one = random_turn(state, random.Random(1))
+        two = next(turn for s in range(2, 50)
+                   if (turn := random_turn(state, random.Random(s))) != one)
+        first, second = (next_body(table, cheat, Kind.TURN, [t, [a.to_tree() for a in turn]])
+                         for turn in (one, two))
+        table.offline = {cheat}
+    else:
+        withhold_reveals(table, cheat)
+        for _ in range(100):
+            waiting = honest.waiting_for()
+            if waiting is not None and (waiting.what, waiting.seats) == ("reveal", (cheat,)):
+                break
+            table.bot_turns()
+            table.tick()
+        else:
+            raise AssertionError("the game never waited for the withheld reveal")
+        table.offline = {cheat}
+        table.filter = None
+        chance = honest.state.chance
+        chain = table.sessions[cheat]._chain
+        assert chance is not None and chain is not None
+        first = next_body(table, cheat, Kind.REVEAL, [chance.index, chain.reveal(chance.index)])
+        second = next_body(table, cheat, Kind.RESIGN, [])
+    table.deliver(0, EntryMessage(first.raw).encode(), cheat)
+    for peer in range(1, cheat):
+        table.deliver(peer, EntryMessage(second.raw).encode(), cheat)
+    table.pump()
+    for _ in range(4):
+        table.bot_turns()
+        table.pump()
+    for _ in range(6):  # anti-entropy: everyone learns both bodies, and the clients stop
+        table.tick()
+    return table, cheat, first, second
+
+
+CASES: dict[tuple[int, int, str], list[tuple[tuple[int, ...], ...]]] = {
+    # (players, seed, fork): for each honest peer's file, the seats judged in each branch
+    # followed (the first takes the body that peer took, first in its file)
+    (3, 5, "turn"): [((0,), (1,)), ((0, 1),)],
+    (4, 5, "turn"): [((0, 1, 2),), ((1, 2), (0,)), ((1, 2), (0,))],
+    (3, 2, "reveal"): [((0,), (1,)), ((0, 1),)],
+    (3, 4, "reveal"): [((0, 1),), ((1,), (0,))],
+    (4, 3, "reveal"): [((0, 1), (2,)), ((0, 1, 2),), ((0, 1, 2),)],
+}
+
+
+@pytest.mark.parametrize("case", list(CASES), ids=[f"{p}p-{f}-{s}" for p, s, f in CASES])
+def test_an_equivocation_that_splits_the_game_fails_no_honest_record(
+        case: tuple[int, int, str]) -> None:
+    players, _, _ = case
+    table, cheat, first, second = split(*case)
+    sessions = table.sessions
+    # The split is real: peer 0 and the others resolved the forked step otherwise, and
+    # follow other games from there.
+    step = next(s for s in range(len(sessions[0].history))
+                if sessions[0].history[s] != sessions[1].history[s])
+    assert all(sessions[i].history[:step] == sessions[0].history[:step]
+               for i in range(1, cheat))
+    assert all(sessions[i].history[step] == sessions[1].history[step] for i in range(2, cheat))
+    for i, judged in enumerate(CASES[case]):
+        assert [(p.seat, p.seq) for p in sessions[i].proofs] == [(cheat, first.seq)]
+        record = table.files[i].index
+        bodies = [first, second] if i == 0 else [second, first]
+        report = audit(table.files[i])
+        assert [v.honest for v in report.verdicts] == [s != cheat for s in range(players)]
+        assert report.exit_code == 1
+        assert [(p.check, p.seat) for p in report.problems] == [(Check.EQUIVOCATION, cheat)]
+        assert [v.seat for v in report.void if v.fails] == []
+        assert report.branches == tuple(
+            Branch(((cheat, first.seq, record(body.raw)),), seats)
+            for body, seats in zip(bodies, judged, strict=False))
+        said = outsider_says(game_file(table.files[i]))
+        assert said == verify_says(game_file(table.files[i]))
+        assert said[3] == {cheat}
