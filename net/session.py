@@ -236,7 +236,8 @@ class Session:
         a reveal, an agreement...), or an entry taken after the fork, may have been resolved
         differently by different peers, which then follow different games for good."""
         return frozenset(p.seat for p in self.proofs
-                         if len(self.chains[p.seat]) <= p.seq + 1
+                         if p.seq == self._forks[p.seat]  # the lowest fork of the seat
+                         and len(self.chains[p.seat]) <= p.seq + 1
                          and _inert(p.first) and _inert(p.second))
 
     @property
@@ -397,11 +398,12 @@ class Session:
 
     def canonical_entries(self) -> list[Entry]:
         """Every entry in a fixed order: START, then each seat's chain in seat order, then the
-        second bodies of equivocation proofs by seat. Peers holding the same entries write
-        byte-identical game files in this order."""
+        second bodies of equivocation proofs by seat and slot. Peers holding the same
+        entries write byte-identical game files in this order."""
         start = self.start.entry
         chains = [e for chain in self.chains for e in chain if e is not start]
-        proofs = [decode_entry(p.second) for p in sorted(self.proofs, key=lambda p: p.seat)]
+        proofs = [decode_entry(p.second)
+                  for p in sorted(self.proofs, key=lambda p: (p.seat, p.seq))]
         return [start, *chains, *proofs]
 
     def waiting_for(self) -> Waiting | None:
@@ -495,7 +497,7 @@ class Session:
         (:func:`~.log.check_signature`), so that it is not checked twice."""
         self._receive(entry, signed=True)
 
-    def _receive(self, entry: Entry, signed: bool) -> None:
+    def _receive(self, entry: Entry, signed: bool, source: object = None) -> None:
         if entry.game_id != self.game_id:
             raise RemoteProtocolError("entry from another game", author=entry.author, seq=entry.seq)
         seat = self._seat_of.get(entry.author)
@@ -509,7 +511,7 @@ class Session:
             if known.body != entry.body:
                 if not signed:
                     check_signature(entry)  # only a validly signed second body proves anything
-                self._equivocation(seat, known, entry)
+                self._equivocation(seat, known, entry, source)
             return
         if seat in self.faulty:
             return
@@ -521,7 +523,7 @@ class Session:
         if not signed:
             check_signature(entry)
         if early is not None:
-            self._equivocation(seat, early, entry)
+            self._equivocation(seat, early, entry, source)
             return
         if entry.seq > len(chain):
             self._early[(seat, entry.seq)] = entry
@@ -547,7 +549,7 @@ class Session:
         self._events.append(event)
 
     def _receive_entry_message(self, message: EntryMessage, source: object) -> None:
-        self.receive_entry(message.raw)
+        self._receive(decode_entry(message.raw), signed=False, source=source)
 
     def _answer(self, message: Heads | Want | Recover, source: object) -> None:
         self._send_all(self._sync.answer(message), source)
@@ -557,15 +559,27 @@ class Session:
                                      if s != self.my_seat and s not in self.faulty]):
             self._advance()  # recovered: we may author again
 
-    def _equivocation(self, seat: int, first: Entry, second: Entry) -> None:
-        if seat not in self.faulty:
-            self.faulty[seat] = f"equivocated at seq {first.seq}"
-            self._forks[seat] = first.seq
-            proof = Equivocation(seat, first.seq, first.raw, second.raw)
-            self.proofs.append(proof)
-            self._unsaved.append(second)  # the game file keeps the proof too
-            self._event(proof)
-            self._advance()  # a voter less: a hand-over may be decided now
+    def _equivocation(self, seat: int, first: Entry, second: Entry,
+                      source: object = None) -> None:
+        """``seat`` signed ``first`` and ``second`` for one slot (``second`` came from
+        ``source``, if from a peer). Proven once per slot, from the lowest one found: a fork
+        found at a later slot (both sides took the equivocator's entries after it) may start
+        lower, and a verifier judges the seats that took either body by the bodies of the
+        slot where the chains part (docs/protocol.md, "Judging the other seats"), so when
+        ``second`` does not link to our chain, we ask ``source`` for the entry before it."""
+        if first.seq >= self._forks.get(seat, _NEVER):
+            return  # a slot at or after the fork we know: nothing more to prove
+        self.faulty[seat] = f"equivocated at seq {first.seq}"
+        self._forks[seat] = first.seq
+        proof = Equivocation(seat, first.seq, first.raw, second.raw)
+        self.proofs.append(proof)
+        self._unsaved.append(second)  # the game file keeps the proof too
+        self._event(proof)
+        chain = self.chains[seat]
+        if (source is not None and 0 < second.seq <= len(chain)
+                and second.prev != chain[second.seq - 1].id):
+            self._send(Want(self.game_id, seat, second.seq - 1, 1).encode(), source)
+        self._advance()  # a voter less: a hand-over may be decided now
 
     def _author(self, content: Content) -> None:
         assert self.identity is not None and self.my_seat is not None

@@ -49,12 +49,14 @@ def withhold_reveals(table: Table, seat: int) -> None:
     table.filter = drop
 
 
-def split(players: int, seed: int, fork: str) -> tuple[Table, int, Entry, Entry]:
+def split(players: int, seed: int, fork: str, *, deep: bool = False
+          ) -> tuple[Table, int, Entry, Entry]:
     """A game whose last seat, the equivocator, signs two bodies for its next slot: its turn
     (``fork`` "turn": two different turns) or its reveal (``fork`` "reveal": the reveal, and a
-    resignation), the first shown to peer 0 alone, the second to every other honest peer. They
-    play four rounds of turns, then anti-entropy shows everyone both bodies. The table, the
-    equivocator, and the two bodies."""
+    resignation), the first shown to peer 0 alone, the second to every other honest peer (and,
+    if ``deep``, a chat line after each, so that the chains part one slot below their heads).
+    They play four rounds of turns, then anti-entropy shows everyone both bodies. The table,
+    the equivocator, and the two bodies."""
     table = Table(players, seed=seed)
     cheat = players - 1
     honest = table.sessions[0]
@@ -91,9 +93,14 @@ def split(players: int, seed: int, fork: str) -> tuple[Table, int, Entry, Entry]
         assert chance is not None and chain is not None
         first = next_body(table, cheat, Kind.REVEAL, [chance.index, chain.reveal(chance.index)])
         second = next_body(table, cheat, Kind.RESIGN, [])
-    table.deliver(0, EntryMessage(first.raw).encode(), cheat)
-    for peer in range(1, cheat):
-        table.deliver(peer, EntryMessage(second.raw).encode(), cheat)
+    for body, peers in ((first, [0]), (second, range(1, cheat))):
+        shown = [body]
+        if deep:
+            shown.append(sign_entry(table.ids[cheat], table.game_id, body.seq + 1, body.id,
+                                    Kind.CHAT, ["and on"]))
+        for peer in peers:
+            for entry in shown:
+                table.deliver(peer, EntryMessage(entry.raw).encode(), cheat)
     table.pump()
     for _ in range(4):
         table.bot_turns()
@@ -142,3 +149,22 @@ def test_an_equivocation_that_splits_the_game_fails_no_honest_record(
         said = outsider_says(game_file(table.files[i]))
         assert said == verify_says(game_file(table.files[i]))
         assert said[3] == {cheat}
+
+
+def test_a_fork_found_above_the_slot_where_the_chains_part_is_traced_down_to_it() -> None:
+    """Both sides took an entry of the equivocator after its two bodies (a chat line on
+    each), so anti-entropy first finds two bodies for the slot after the fork, which cannot
+    have changed the game. Each peer asks the other for the entry before the one it got,
+    proves the fork where the chains part (two turns, which may have split the game), and
+    keeps both bodies there in its file: verify judges each seat as when the equivocator
+    stopped at its fork, and the fork is not one the players may play on after."""
+    table, cheat, first, second = split(3, 5, "turn", deep=True)
+    for i, judged in enumerate(CASES[(3, 5, "turn")]):
+        session = table.sessions[i]
+        assert [p.seq for p in session.proofs] == [first.seq + 1, first.seq]
+        assert session.set_aside == frozenset()
+        assert {first.raw, second.raw} <= set(table.files[i])
+        report = audit(table.files[i])
+        assert [v.honest for v in report.verdicts] == [True, True, False]
+        assert [b.judged for b in report.branches] == list(judged)
+        assert outsider_says(game_file(table.files[i]))[3] == {cheat}
