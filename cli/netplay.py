@@ -598,10 +598,11 @@ class NetTable(Shown):
         for proof in snapshot.equivocations[self._proofs:]:
             out += self._misbehaved(proof.seat, f"two signed versions of its entry {proof.seq}")
             if proof.seat not in snapshot.set_aside:  # the players may follow other games
-                self._ended = (f"{self._names[proof.seat]} signed two versions of one entry; "
-                               "the game stopped")
-                self._resignations = self._file_verdicts()
-                out.append(GameEnded(self._ended))
+                if not self._ended:  # a fork traced lower, or another body: said already
+                    self._ended = (f"{self._names[proof.seat]} signed two versions of one "
+                                   "entry; the game stopped")
+                    self._resignations = self._file_verdicts()
+                    out.append(GameEnded(self._ended))
             elif proof.seat != self.my_seat:
                 text = (f"Nothing {self._names[proof.seat]} signs counts now: B lets a bot "
                         "play that seat, and the game goes on.")

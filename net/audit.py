@@ -262,10 +262,11 @@ class _Auditor:
         session.settle()  # the file is all there is
         self.drain(session, steps)
         self.unlinked(session, by_author)
-        self.forks = [(p.seat, p.seq, [(record, entry) for record, entry in by_author[p.seat]
-                                       if entry.seq == p.seq
-                                       and _links(session.chains[p.seat], entry)])
-                      for p in session.proofs]
+        forks = {seat: min(p.seq for p in session.proofs if p.seat == seat)
+                 for seat in sorted(session.faulty)}
+        self.forks = [(seat, seq, [(record, entry) for record, entry in by_author[seat]
+                                   if entry.seq == seq and _links(session.chains[seat], entry)])
+                      for seat, seq in forks.items()]
         return self.report(session, start, steps)
 
     def decode(self) -> None:

@@ -105,6 +105,7 @@ from .sync import Sync
 MAX_EARLY = 64  # entries buffered per author ahead of a gap
 MAX_OUTBOX = 512  # datagrams queued; anti-entropy repairs anything dropped
 MAX_EVENTS = 4096
+MAX_ASKED = 64  # a peer's body of a fork slot, asked once each (bounds what a flood costs)
 
 _NEVER = 1 << 62  # a seq no chain reaches
 
@@ -182,6 +183,7 @@ class Session:
         self.faulty: dict[int, str] = {}
         self._forks: dict[int, int] = {}  # seat -> the first seq it signed two bodies for
         self.proofs: list[Equivocation] = []
+        self._asked: set[tuple[object, int, int]] = set()  # (peer, seat, fork slot) asked
         # A seat handed to the stand-in -> the step from which (steps count every chance
         # event and every turn the game resolved, from 0).
         self.forfeits: dict[int, int] = {}
@@ -553,6 +555,18 @@ class Session:
 
     def _answer(self, message: Heads | Want | Recover, source: object) -> None:
         self._send_all(self._sync.answer(message), source)
+        if isinstance(message, Heads):
+            self._ask_fork_bodies(source)
+
+    def _ask_fork_bodies(self, source: object) -> None:
+        """Ask a peer once for its entry at each equivocator's fork slot: a peer that took
+        another body there than the two we hold followed a game of its own, and a verifier
+        judges that peer by the body it took, so our game file keeps it too (the
+        equivocator may have shown a different body to each other player)."""
+        for seat, seq in sorted(self._forks.items()):
+            if (source, seat, seq) not in self._asked and len(self._asked) < MAX_ASKED:
+                self._asked.add((source, seat, seq))
+                self._send(Want(self.game_id, seat, seq, 1).encode(), source)
 
     def _receive_held(self, message: Held, source: object) -> None:
         if self._sync.held(message, [s for s in self._required()
@@ -567,8 +581,14 @@ class Session:
         lower, and a verifier judges the seats that took either body by the bodies of the
         slot where the chains part (docs/protocol.md, "Judging the other seats"), so when
         ``second`` does not link to our chain, we ask ``source`` for the entry before it."""
-        if first.seq >= self._forks.get(seat, _NEVER):
-            return  # a slot at or after the fork we know: nothing more to prove
+        fork = self._forks.get(seat, _NEVER)
+        if first.seq == fork and self._keeps_another(seat, second):
+            proof = Equivocation(seat, first.seq, first.raw, second.raw)
+            self.proofs.append(proof)
+            self._unsaved.append(second)
+            self._event(proof)
+        if first.seq >= fork:
+            return  # a slot at or after the fork we know: no lower fork to trace
         self.faulty[seat] = f"equivocated at seq {first.seq}"
         self._forks[seat] = first.seq
         proof = Equivocation(seat, first.seq, first.raw, second.raw)
@@ -580,6 +600,13 @@ class Session:
                 and second.prev != chain[second.seq - 1].id):
             self._send(Want(self.game_id, seat, second.seq - 1, 1).encode(), source)
         self._advance()  # a voter less: a hand-over may be decided now
+
+    def _keeps_another(self, seat: int, body: Entry) -> bool:
+        """Whether to keep ``body``, another one for ``seat``'s fork slot: one we do not hold
+        yet, while we hold fewer bodies there than the seats that may each have taken one
+        (every seat but the equivocator's)."""
+        held = {p.second for p in self.proofs if p.seat == seat and p.seq == body.seq}
+        return body.raw not in held and len(held) + 1 < len(self.seats) - 1
 
     def _author(self, content: Content) -> None:
         assert self.identity is not None and self.my_seat is not None

@@ -16,10 +16,11 @@ import random
 
 import pytest
 
+from p2p_burgundy import Action
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.inmemory import Table, random_turn
 from p2p_burgundy.net.log import Entry, Kind, decode_entry, sign_entry
-from p2p_burgundy.net.messages import EntryMessage, parse
+from p2p_burgundy.net.messages import EntryMessage, Heads, parse
 from p2p_burgundy.net.report import Branch, Check
 
 from .test_outsider import game_file, outsider_says, verify_says
@@ -49,14 +50,15 @@ def withhold_reveals(table: Table, seat: int) -> None:
     table.filter = drop
 
 
-def split(players: int, seed: int, fork: str, *, deep: bool = False
+def split(players: int, seed: int, fork: str, *, deep: bool = False, third: bool = False
           ) -> tuple[Table, int, Entry, Entry]:
     """A game whose last seat, the equivocator, signs two bodies for its next slot: its turn
     (``fork`` "turn": two different turns) or its reveal (``fork`` "reveal": the reveal, and a
     resignation), the first shown to peer 0 alone, the second to every other honest peer (and,
-    if ``deep``, a chat line after each, so that the chains part one slot below their heads).
-    They play four rounds of turns, then anti-entropy shows everyone both bodies. The table,
-    the equivocator, and the two bodies."""
+    if ``deep``, a chat line after each, so that the chains part one slot below their heads;
+    with ``third``, a third turn goes to peer 2 instead). They play four rounds of turns,
+    then anti-entropy shows everyone every body. The table, the equivocator, and the first
+    two bodies."""
     table = Table(players, seed=seed)
     cheat = players - 1
     honest = table.sessions[0]
@@ -70,11 +72,13 @@ def split(players: int, seed: int, fork: str, *, deep: bool = False
             table.paused = True
             table.pump()
         state, t = table.sessions[cheat].state, honest.turn_number
-        one = random_turn(state, random.Random(1))
-        two = next(turn for s in range(2, 50)
-                   if (turn := random_turn(state, random.Random(s))) != one)
-        first, second = (next_body(table, cheat, Kind.TURN, [t, [a.to_tree() for a in turn]])
-                         for turn in (one, two))
+        turns: list[list[Action]] = []
+        for s in range(1, 50):
+            if (turn := random_turn(state, random.Random(s))) not in turns:
+                turns.append(turn)
+        first, second, other = (
+            next_body(table, cheat, Kind.TURN, [t, [a.to_tree() for a in turn]])
+            for turn in turns[:3])
         table.offline = {cheat}
     else:
         withhold_reveals(table, cheat)
@@ -93,7 +97,10 @@ def split(players: int, seed: int, fork: str, *, deep: bool = False
         assert chance is not None and chain is not None
         first = next_body(table, cheat, Kind.REVEAL, [chance.index, chain.reveal(chance.index)])
         second = next_body(table, cheat, Kind.RESIGN, [])
-    for body, peers in ((first, [0]), (second, range(1, cheat))):
+    shows = [(first, [0]), (second, range(1, cheat))]
+    if third:
+        shows = [(first, [0]), (second, [1]), (other, [2])]
+    for body, peers in shows:
         shown = [body]
         if deep:
             shown.append(sign_entry(table.ids[cheat], table.game_id, body.seq + 1, body.id,
@@ -105,6 +112,14 @@ def split(players: int, seed: int, fork: str, *, deep: bool = False
     for _ in range(4):
         table.bot_turns()
         table.pump()
+    if third:  # peers 0 and 2 learn of the fork from peer 1 before they hear each other
+        table.filter = lambda source, destination, data: (
+            None if {source, destination} == {0, 2} and isinstance(parse(data), Heads)
+            else data)
+        for _ in range(3):
+            table.tick()
+        assert all(cheat in table.sessions[i].faulty for i in range(cheat))
+        table.filter = None
     for _ in range(6):  # anti-entropy: everyone learns both bodies, and the clients stop
         table.tick()
     return table, cheat, first, second
@@ -168,3 +183,24 @@ def test_a_fork_found_above_the_slot_where_the_chains_part_is_traced_down_to_it(
         assert [v.honest for v in report.verdicts] == [True, True, False]
         assert [b.judged for b in report.branches] == list(judged)
         assert outsider_says(game_file(table.files[i]))[3] == {cheat}
+
+
+def test_three_bodies_each_shown_to_one_honest_player_are_all_kept_and_judged() -> None:
+    """At a table of four, Dee shows each honest player another turn; Ann and Cid learn of
+    the fork from Bob before they hear each other, so anti-entropy alone would never show them
+    each other's body. Each peer asks every other once for its body of the fork slot, so each
+    honest file holds all three, and each honest seat is judged in the game of the turn it
+    took."""
+    table, cheat, first, _ = split(4, 5, "turn", third=True)
+    bodies = {raw for i in range(cheat) for raw in table.files[i]
+              if decode_entry(raw).author == table.ids[cheat].public_key
+              and decode_entry(raw).seq == first.seq}
+    assert len(bodies) == 3
+    for i in range(cheat):
+        assert bodies <= set(table.files[i])
+        report = audit(table.files[i])
+        assert [v.honest for v in report.verdicts] == [True, True, True, False]
+        assert {(p.check, p.seat) for p in report.problems} == {(Check.EQUIVOCATION, cheat)}
+        assert sorted(s for b in report.branches for s in b.judged) == [0, 1, 2]
+        said = outsider_says(game_file(table.files[i]))
+        assert said == verify_says(game_file(table.files[i])) and said[3] == {cheat}
