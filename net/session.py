@@ -183,7 +183,8 @@ class Session:
         self.faulty: dict[int, str] = {}
         self._forks: dict[int, int] = {}  # seat -> the first seq it signed two bodies for
         self.proofs: list[Equivocation] = []
-        self._asked: set[tuple[object, int, int]] = set()  # (peer, seat, fork slot) asked
+        # (peer, seat, fork slot) asked for its body there -> whether it answered
+        self._asked: dict[tuple[object, int, int], bool] = {}
         # A seat handed to the stand-in -> the step from which (steps count every chance
         # event and every turn the game resolved, from 0).
         self.forfeits: dict[int, int] = {}
@@ -565,7 +566,7 @@ class Session:
         equivocator may have shown a different body to each other player)."""
         for seat, seq in sorted(self._forks.items()):
             if (source, seat, seq) not in self._asked and len(self._asked) < MAX_ASKED:
-                self._asked.add((source, seat, seq))
+                self._asked[(source, seat, seq)] = False
                 self._send(Want(self.game_id, seat, seq, 1).encode(), source)
 
     def _receive_held(self, message: Held, source: object) -> None:
@@ -582,7 +583,7 @@ class Session:
         slot where the chains part (docs/protocol.md, "Judging the other seats"), so when
         ``second`` does not link to our chain, we ask ``source`` for the entry before it."""
         fork = self._forks.get(seat, _NEVER)
-        if first.seq == fork and self._keeps_another(seat, second):
+        if first.seq == fork and self._keeps_another(seat, second, source):
             proof = Equivocation(seat, first.seq, first.raw, second.raw)
             self.proofs.append(proof)
             self._unsaved.append(second)
@@ -601,12 +602,19 @@ class Session:
             self._send(Want(self.game_id, seat, second.seq - 1, 1).encode(), source)
         self._advance()  # a voter less: a hand-over may be decided now
 
-    def _keeps_another(self, seat: int, body: Entry) -> bool:
+    def _keeps_another(self, seat: int, body: Entry, source: object) -> bool:
         """Whether to keep ``body``, another one for ``seat``'s fork slot: one we do not hold
-        yet, while we hold fewer bodies there than the seats that may each have taken one
-        (every seat but the equivocator's)."""
+        yet, and either a peer's first answer to our asking for its body there, or one of
+        the bodies we hold while we hold fewer than the seats that may each have taken one
+        (every seat but the equivocator's; the answers come on top, so that bodies the
+        equivocator sends us first cannot crowd out those the others took)."""
         held = {p.second for p in self.proofs if p.seat == seat and p.seq == body.seq}
-        return body.raw not in held and len(held) + 1 < len(self.seats) - 1
+        if body.raw in held:
+            return False
+        if self._asked.get((source, seat, body.seq)) is False:
+            self._asked[(source, seat, body.seq)] = True
+            return True
+        return len(held) + 1 < len(self.seats) - 1
 
     def _author(self, content: Content) -> None:
         assert self.identity is not None and self.my_seat is not None

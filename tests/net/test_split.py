@@ -50,13 +50,14 @@ def withhold_reveals(table: Table, seat: int) -> None:
     table.filter = drop
 
 
-def split(players: int, seed: int, fork: str, *, deep: bool = False, third: bool = False
-          ) -> tuple[Table, int, Entry, Entry]:
+def split(players: int, seed: int, fork: str, *, deep: bool = False, third: bool = False,
+          junk: int = 0) -> tuple[Table, int, Entry, Entry]:
     """A game whose last seat, the equivocator, signs two bodies for its next slot: its turn
     (``fork`` "turn": two different turns) or its reveal (``fork`` "reveal": the reveal, and a
     resignation), the first shown to peer 0 alone, the second to every other honest peer (and,
     if ``deep``, a chat line after each, so that the chains part one slot below their heads;
-    with ``third``, a third turn goes to peer 2 instead). They play four rounds of turns,
+    with ``third``, a third turn goes to peer 2 instead; peer 0 also gets ``junk`` more
+    turns for the slot, right after the first). They play four rounds of turns,
     then anti-entropy shows everyone every body. The table, the equivocator, and the first
     two bodies."""
     table = Table(players, seed=seed)
@@ -76,9 +77,9 @@ def split(players: int, seed: int, fork: str, *, deep: bool = False, third: bool
         for s in range(1, 50):
             if (turn := random_turn(state, random.Random(s))) not in turns:
                 turns.append(turn)
-        first, second, other = (
+        first, second, other, *more = (
             next_body(table, cheat, Kind.TURN, [t, [a.to_tree() for a in turn]])
-            for turn in turns[:3])
+            for turn in turns[:3 + junk])
         table.offline = {cheat}
     else:
         withhold_reveals(table, cheat)
@@ -97,9 +98,11 @@ def split(players: int, seed: int, fork: str, *, deep: bool = False, third: bool
         assert chance is not None and chain is not None
         first = next_body(table, cheat, Kind.REVEAL, [chance.index, chain.reveal(chance.index)])
         second = next_body(table, cheat, Kind.RESIGN, [])
+        more: list[Entry] = []
     shows = [(first, [0]), (second, range(1, cheat))]
     if third:
         shows = [(first, [0]), (second, [1]), (other, [2])]
+    shows[1:1] = [(body, [0]) for body in more]
     for body, peers in shows:
         shown = [body]
         if deep:
@@ -185,22 +188,25 @@ def test_a_fork_found_above_the_slot_where_the_chains_part_is_traced_down_to_it(
         assert outsider_says(game_file(table.files[i]))[3] == {cheat}
 
 
-def test_three_bodies_each_shown_to_one_honest_player_are_all_kept_and_judged() -> None:
+@pytest.mark.parametrize("junk", [0, 2], ids=["", "junk"])
+def test_three_bodies_each_shown_to_one_honest_player_are_all_kept_and_judged(
+        junk: int) -> None:
     """At a table of four, Dee shows each honest player another turn; Ann and Cid learn of
     the fork from Bob before they hear each other, so anti-entropy alone would never show them
     each other's body. Each peer asks every other once for its body of the fork slot, so each
     honest file holds all three, and each honest seat is judged in the game of the turn it
-    took."""
-    table, cheat, first, _ = split(4, 5, "turn", third=True)
-    bodies = {raw for i in range(cheat) for raw in table.files[i]
-              if decode_entry(raw).author == table.ids[cheat].public_key
-              and decode_entry(raw).seq == first.seq}
-    assert len(bodies) == 3
+    took. Two more turns Dee sends Ann first do not crowd out the others' (``junk``)."""
+    table, cheat, first, _ = split(4, 5, "turn", third=True, junk=junk)
+    taken = {table.sessions[i].chains[cheat][first.seq].raw for i in range(cheat)}
+    assert len(taken) == 3
     for i in range(cheat):
-        assert bodies <= set(table.files[i])
+        assert taken <= set(table.files[i])
         report = audit(table.files[i])
         assert [v.honest for v in report.verdicts] == [True, True, True, False]
         assert {(p.check, p.seat) for p in report.problems} == {(Check.EQUIVOCATION, cheat)}
         assert sorted(s for b in report.branches for s in b.judged) == [0, 1, 2]
         said = outsider_says(game_file(table.files[i]))
         assert said == verify_says(game_file(table.files[i])) and said[3] == {cheat}
+    assert len({decode_entry(raw).body for raw in table.files[0]
+                if decode_entry(raw).author == table.ids[cheat].public_key
+                and decode_entry(raw).seq == first.seq}) == 3 + junk
