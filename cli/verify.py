@@ -6,12 +6,14 @@ with fingerprints, every chance event with each seat's reveal and what it drew, 
 words, the final scores, then every void entry with its verdict and every problem found, and
 who could predict the dice if hand-overs left one player contributing entropy, and a verdict
 for each seat: whether its record holds, or which of its own entries break a rule (another
-seat's entries never count against it). Exit code 0 when every seat's record holds (void
-entries that docs/protocol.md says do not affect verification are listed, not failed; an
-unfinished game says so), 1 when some seat misbehaved (each such seat is named with its
-entries), 2 when the file itself is broken (a torn tail, a record that does not decode or
-whose signature does not verify, no valid START, a missing entry), cannot be read, or the
-command line is wrong. ``--json`` prints one JSON document instead (bytes as hex).
+seat's entries never count against it: after an equivocation that let the players follow
+different games, each seat is judged in the game it followed, which the report names).
+Exit code 0 when every seat's record holds (void entries that docs/protocol.md says do not
+affect verification are listed, not failed; an unfinished game says so), 1 when some seat
+misbehaved (each such seat is named with its entries), 2 when the file itself is broken (a
+torn tail, a record that does not decode or whose signature does not verify, no valid START,
+a missing entry), cannot be read, or the command line is wrong. ``--json`` prints one JSON
+document instead (bytes as hex).
 
 A local game's file (``burgundy solo``, ``play --local``: :mod:`.localgame`) has no
 signatures or commitments to check (one player, and bots in the same process): its steps are
