@@ -141,9 +141,10 @@ Fork = tuple[int, int, list[tuple[int, Entry]]]
 file holds that link to the seat's chain before it, as (record, entry) in file order."""
 
 MAX_BRANCHES = 16
-"""The most games an audit follows for a file with equivocations: the bodies of each
-equivocator's fork slot, two each in a file an honest peer wrote, and at most three
-equivocators beside one seat to judge (2**3), with room to spare."""
+"""The most games an audit follows for a file with equivocations. A file an honest peer
+wrote holds at most one body of a fork slot per seat but the equivocator's, so two
+equivocators at a table of four give at most 9; with three, the one seat left to judge is
+judged in the first game, which takes the bodies its own peer took first."""
 
 
 def _judge_branches(records: Sequence[bytes], file_problems: Sequence[Problem], main: Audit,
@@ -198,6 +199,7 @@ def _judge_branches(records: Sequence[bytes], file_problems: Sequence[Problem], 
 
 
 def _holds(report: Audit, seat: int) -> bool:
+    """Whether no entry of ``seat``'s own breaks a rule in the game ``report`` follows."""
     return not any(not p.of_file and p.seat == seat for p in report.problems)
 
 

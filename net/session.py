@@ -560,10 +560,10 @@ class Session:
             self._ask_fork_bodies(source)
 
     def _ask_fork_bodies(self, source: object) -> None:
-        """Ask a peer once for its entry at each equivocator's fork slot: a peer that took
-        another body there than the two we hold followed a game of its own, and a verifier
-        judges that peer by the body it took, so our game file keeps it too (the
-        equivocator may have shown a different body to each other player)."""
+        """Ask a peer once for its entry at each equivocator's fork slot: the equivocator
+        may have shown each player another body, a player that took one we lack followed a
+        game of its own, and a verifier judges it in that game, so our game file keeps the
+        body (we no longer fetch the equivocator's entries by anti-entropy)."""
         for seat, seq in sorted(self._forks.items()):
             if (source, seat, seq) not in self._asked and len(self._asked) < MAX_ASKED:
                 self._asked[(source, seat, seq)] = False
@@ -577,30 +577,31 @@ class Session:
     def _equivocation(self, seat: int, first: Entry, second: Entry,
                       source: object = None) -> None:
         """``seat`` signed ``first`` and ``second`` for one slot (``second`` came from
-        ``source``, if from a peer). Proven once per slot, from the lowest one found: a fork
-        found at a later slot (both sides took the equivocator's entries after it) may start
-        lower, and a verifier judges the seats that took either body by the bodies of the
-        slot where the chains part (docs/protocol.md, "Judging the other seats"), so when
-        ``second`` does not link to our chain, we ask ``source`` for the entry before it."""
+        ``source``, if from a peer). The seat's fork slot is the lowest slot proven: a fork
+        found higher up (both sides took the equivocator's entries after it) starts lower,
+        so when ``second`` does not link to our chain we ask ``source`` for the entry before
+        it. At the fork slot we keep the bodies other players may have taken
+        (:meth:`_keeps_another`): a verifier judges each player in the game of the body it
+        took (docs/protocol.md, "Judging the other seats")."""
         fork = self._forks.get(seat, _NEVER)
         if first.seq == fork and self._keeps_another(seat, second, source):
-            proof = Equivocation(seat, first.seq, first.raw, second.raw)
-            self.proofs.append(proof)
-            self._unsaved.append(second)
-            self._event(proof)
+            self._prove(seat, first, second)
         if first.seq >= fork:
             return  # a slot at or after the fork we know: no lower fork to trace
         self.faulty[seat] = f"equivocated at seq {first.seq}"
         self._forks[seat] = first.seq
-        proof = Equivocation(seat, first.seq, first.raw, second.raw)
-        self.proofs.append(proof)
-        self._unsaved.append(second)  # the game file keeps the proof too
-        self._event(proof)
+        self._prove(seat, first, second)
         chain = self.chains[seat]
         if (source is not None and 0 < second.seq <= len(chain)
                 and second.prev != chain[second.seq - 1].id):
             self._send(Want(self.game_id, seat, second.seq - 1, 1).encode(), source)
         self._advance()  # a voter less: a hand-over may be decided now
+
+    def _prove(self, seat: int, first: Entry, second: Entry) -> None:
+        proof = Equivocation(seat, first.seq, first.raw, second.raw)
+        self.proofs.append(proof)
+        self._unsaved.append(second)  # the game file keeps the proof too
+        self._event(proof)
 
     def _keeps_another(self, seat: int, body: Entry, source: object) -> bool:
         """Whether to keep ``body``, another one for ``seat``'s fork slot: one we do not hold
