@@ -23,6 +23,7 @@ from p2p_burgundy.net.log import Entry, Kind, decode_entry, sign_entry
 from p2p_burgundy.net.messages import EntryMessage, Heads, parse
 from p2p_burgundy.net.report import Branch, Check
 
+from .harness import shuffled
 from .test_outsider import game_file, outsider_says, verify_says
 
 
@@ -210,3 +211,16 @@ def test_three_bodies_each_shown_to_one_honest_player_are_all_kept_and_judged(
     assert len({decode_entry(raw).body for raw in table.files[0]
                 if decode_entry(raw).author == table.ids[cheat].public_key
                 and decode_entry(raw).seq == first.seq}) == 3 + junk
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_verdicts_of_a_split_game_do_not_depend_on_the_order_of_the_file(seed: int) -> None:
+    """The records of Ann's file in another order (the two bodies of the fork slot may swap,
+    and with them which game the report shows): the same seat alone misbehaved, for verify
+    and the outsider."""
+    table, *_ = split(3, 5, "turn")
+    records = [table.files[0][0], *shuffled(table.files[0][1:], seed)]
+    report = audit(records)
+    assert [v.honest for v in report.verdicts] == [True, True, False]
+    assert sorted(s for b in report.branches for s in b.judged) == [0, 1]
+    assert outsider_says(game_file(records)) == verify_says(game_file(records))
