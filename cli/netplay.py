@@ -601,7 +601,11 @@ class NetTable(Shown):
                 if not self._ended:  # a fork traced lower, or another body: said already
                     self._ended = (f"{self._names[proof.seat]} signed two versions of one "
                                    "entry; the game stopped")
+                    # The log may have named a player whose turn our game refused: the
+                    # verdicts verify gives say whether that holds in the game it followed.
                     self._resignations = self._file_verdicts()
+                    self._history += [HistoryEntry(None, text, EntryKind.EVENT)
+                                      for text in self._resignations]
                     out.append(GameEnded(self._ended))
             elif proof.seat != self.my_seat:
                 text = (f"Nothing {self._names[proof.seat]} signs counts now: B lets a bot "

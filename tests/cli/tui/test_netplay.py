@@ -605,6 +605,9 @@ def test_the_end_screen_after_a_split_gives_each_seat_the_verdict_verify_gives(
         f"Cid misbehaved: 1 entry broke a rule (two signed bodies for seq {first.seq} "
         f"(records {records[0]} and {records[1]}); its later entries are not trusted); every "
         "other seat's record holds.",)
+    said = [h.text for h in net.history]  # the log named Bob as his turn was refused, then
+    assert any(text.startswith("Bob misbehaved: ") for text in said)  # this corrects it
+    assert said[-1] == net.resignations[0]
     assert [v.honest for v in audit_file(path.read_bytes()).verdicts] == [True, True, False]
 
 
