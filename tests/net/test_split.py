@@ -12,14 +12,17 @@ equivocator alone is named, every other seat's record holds.
 
 from __future__ import annotations
 
+import hashlib
 import random
+from pathlib import Path
 
 import pytest
 
 from p2p_burgundy import Action
-from p2p_burgundy.net.audit import audit
+from p2p_burgundy.net.audit import _Auditor, audit, audit_file
+from p2p_burgundy.net.events import Waiting
 from p2p_burgundy.net.inmemory import Table, random_turn
-from p2p_burgundy.net.log import Entry, Kind, decode_entry, sign_entry
+from p2p_burgundy.net.log import Entry, Kind, decode_entry, read_records, sign_entry
 from p2p_burgundy.net.messages import EntryMessage, Heads, parse
 from p2p_burgundy.net.report import Branch, Check
 
@@ -224,3 +227,18 @@ def test_the_verdicts_of_a_split_game_do_not_depend_on_the_order_of_the_file(see
     assert [v.honest for v in report.verdicts] == [True, True, False]
     assert sorted(s for b in report.branches for s in b.judged) == [0, 1]
     assert outsider_says(game_file(records)) == verify_says(game_file(records))
+
+
+def test_the_split_game_vector_of_the_document() -> None:
+    """docs/protocol.md, "Judging the other seats": Ann's file of the 3-player game whose
+    Cid showed her one turn 10 and Bob another (``split(3, 5, "turn")``, kept as a file)."""
+    data = (Path(__file__).parents[1] / "data" / "split.game").read_bytes()
+    assert hashlib.sha256(data).hexdigest().startswith("f2357ebbe0049fc7")
+    report = audit_file(data)
+    assert report.branches == (Branch(((2, 22, 67),), (0,)), Branch(((2, 22, 72),), (1,)))
+    assert [v.honest for v in report.verdicts] == [True, True, False]
+    assert report.exit_code == 1 and report.waiting == Waiting("turn", 11, (1,))
+    first = _Auditor(read_records(data)[0], [], {}).run()  # the first branch alone
+    assert [(p.check, p.seat, p.record) for p in first.problems] == [
+        (Check.EQUIVOCATION, 2, 72), (Check.ILLEGAL_TURN, 1, 70)]
+    assert outsider_says(data) == verify_says(data) and outsider_says(data)[3] == {2}
