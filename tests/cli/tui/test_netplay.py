@@ -46,7 +46,9 @@ from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
 from p2p_burgundy.net.tablerules import TableRules
 
+from ...net.test_outsider import game_file
 from ...net.test_rewind import rewound
+from ...net.test_split import split
 from .netgames import ExpertsGame, bot_game, play_out, play_until, wait_until
 
 
@@ -581,6 +583,33 @@ def test_an_equivocation_on_chat_names_the_cheat_and_the_table_plays_on_without_
         in notices
     assert not any(isinstance(e, GameEnded) for e in events) and net.ended is None
     assert net.gone() == [2] and net.waiting_for() is not None
+
+
+def test_the_end_screen_after_a_split_gives_each_seat_the_verdict_verify_gives(
+        tmp_path: Path) -> None:
+    """Cid showed Ann one turn and Bob another, and the two followed different games until
+    they saw both: Ann's peer refused Bob's next turn, illegal in her game. The table stops,
+    and its end screen gives the verdicts ``burgundy verify`` gives Ann's file, which judges
+    Bob in the game he followed: only Cid misbehaved."""
+    table, _, first, second = split(3, 5, "turn")
+    ann = table.sessions[0]
+    assert any(r.seat == 1 and r.cause.defect for r in ann.rejected.values())
+    path = tmp_path / "split.game"
+    path.write_bytes(game_file(table.files[0]))
+    snapshots = Snapshots(ann)
+    peer = SimpleNamespace(snapshot=snapshots.take(()), game_file=SimpleNamespace(path=path))
+    net = NetTable(SimpleNamespace(peer=peer))  # type: ignore[arg-type]  # what it reads
+    events = net.poll()
+    records = [table.files[0].index(body.raw) for body in (first, second)]
+    assert any(isinstance(e, GameEnded) for e in events)
+    assert net.resignations == (
+        f"Cid misbehaved: 1 entry broke a rule (two signed bodies for seq {first.seq} "
+        f"(records {records[0]} and {records[1]}); its later entries are not trusted); every "
+        "other seat's record holds.",)
+    said = [h.text for h in net.history]  # the log named Bob as his turn was refused, then
+    assert any(text.startswith("Bob misbehaved: ") for text in said)  # this corrects it
+    assert said[-1] == net.resignations[0]
+    assert [v.honest for v in audit_file(path.read_bytes()).verdicts] == [True, True, False]
 
 
 @pytest.mark.parametrize("kind, payload, later", [
