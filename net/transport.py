@@ -14,10 +14,12 @@ of strangers' datagrams never takes a player's place.
 On Linux the kernel drops most forgeries before we ever wake up: the node's seats that seal
 their datagrams to us (:attr:`Node.sealing <p2p_burgundy.net.node.Node.sealing>`) are given
 to :meth:`Transport.refuse_unsealed`, which attaches a classic BPF socket filter that drops a
-datagram from one of those addresses unless it is sealed and carries the pair's label
-(net/pairwise.py): what ``Node.arrival`` would refuse first, or at its MAC check for want of
-the label, moved into the kernel. A forger who sees the pair's traffic can copy the label;
-its datagrams pass the filter and cost us the MAC check in ``Node.arrival``.
+datagram from one of those addresses unless it is sealed and carries one of the labels that
+seat's next datagrams may carry (net/pairwise.py): what ``Node.arrival`` would refuse first,
+or for want of such a label, moved into the kernel. The labels change with every datagram
+taken from the seat, and the filter with them (:meth:`~Transport.refuse_unsealed` is called
+after each): a forger who sees the pair's traffic and copies a label copies one that is
+already taken, and the kernel drops it too.
 
 A failed send (no route, a refused port, an address we may not send to) is counted, logged
 once per kind of error, and never stops the receiving: the protocol resends, so the game goes
@@ -29,12 +31,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import functools
 import logging
 import socket
 import struct
 import sys
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .admission import Arrival
@@ -55,60 +58,73 @@ RECEIVE_BUFFER = 4 << 20
 that outruns the receive loop then fills it, not the players' datagrams' place in it."""
 SO_ATTACH_FILTER, SO_MEMINFO = 26, 55  # Linux (asm-generic/socket.h): not in Python's socket
 _MEMINFO_DROPS = 8  # SK_MEMINFO_DROPS: the index of the drops in SO_MEMINFO's array
-MAX_REFUSED = 20
-"""Addresses :meth:`Transport.refuse_unsealed` takes at most (a classic BPF jump reaches 255
-instructions ahead, 13 an address): a table has 3 other seats at most."""
+MAX_REFUSED = 16
+"""Addresses :meth:`Transport.refuse_unsealed` takes at most (a classic BPF program has 4,096
+instructions at most, an address up to 10 and 5 a label): a table has 3 other seats at most."""
+MAX_LABELS = 48
+"""Labels an address takes at most (a classic BPF jump reaches 255 instructions ahead)."""
 _SOURCE_ADDRESS = (-0x100000 + 12) & 0xFFFFFFFF  # SKF_NET_OFF + 12: the IP source address
 _UDP_HEADER = 8  # a UDP socket's filter sees the datagram from its UDP header on
 _BPF_LOAD_WORD, _BPF_LOAD_HALF, _BPF_LOAD_BYTE = 0x20, 0x28, 0x30  # BPF_LD|size|BPF_ABS
 _BPF_JUMP_EQUAL, _BPF_JUMP_GREATER, _BPF_RETURN = 0x15, 0x25, 0x06  # BPF_JMP|...|BPF_K, BPF_RET
-_NEXT, _KEEP, _DROP = -1, -2, -3  # where a block's jumps go, until they become offsets
+_KEEP, _DROP = (struct.pack("HBBI", _BPF_RETURN, 0, 0, k) for k in (0xFFFFFFFF, 0))
 
 
-def unsealed_filter(labels: Mapping[Address, bytes]) -> list[tuple[int, int, int, int]]:
+def unsealed_filter(labels: Mapping[Address, Sequence[bytes] | None]
+                    ) -> list[tuple[int, int, int, int]]:
     """The classic BPF program (``(code, jump if true, jump if false, k)`` instructions) that
     drops a UDP datagram from one of the IPv4 addresses of ``labels`` unless it is sealed
     (:func:`~p2p_burgundy.net.pairwise.is_sealed`), no longer than any datagram
-    (:data:`~p2p_burgundy.net.wire.MAX_DATAGRAM`) and carries that address's label, and keeps
-    every other datagram.
+    (:data:`~p2p_burgundy.net.wire.MAX_DATAGRAM`) and carries one of that address's labels
+    (any, for None), and keeps every other datagram.
 
     >>> [code for code, *_ in unsealed_filter({})]
-    [6, 6]
-    >>> len(unsealed_filter({("127.0.0.1", 4000): bytes(8), ("10.0.0.2", 4001): bytes(8)}))
-    28
+    [6]
+    >>> len(unsealed_filter({("127.0.0.1", 4000): [bytes(8)], ("10.0.0.2", 4001): None}))
+    27
     """
+    return [instruction for chunk in _filter_chunks(labels)
+            for instruction in struct.iter_unpack("HBBI", chunk)]
+
+
+def _filter_chunks(labels: Mapping[Address, Sequence[bytes] | None]) -> list[bytes]:
+    """:func:`unsealed_filter`'s program, packed as the kernel takes it, in pieces: a block
+    an address, each ending in its own drop, so that no jump reaches beyond it."""
     if len(labels) > MAX_REFUSED:
         raise ValueError(f"a socket filter takes {MAX_REFUSED} addresses at most")
-    block: list[tuple[int, int, int, int]] = []
-    for (host, port), label in sorted(labels.items()):
-        first, second = struct.unpack("!II", label)
-        block += [
-            (_BPF_LOAD_WORD, 0, 0, _SOURCE_ADDRESS),
-            (_BPF_JUMP_EQUAL, 0, _NEXT, int.from_bytes(socket.inet_aton(host), "big")),
-            (_BPF_LOAD_HALF, 0, 0, 0),  # the source port
-            (_BPF_JUMP_EQUAL, 0, _NEXT, port),
-            (_BPF_LOAD_HALF, 0, 0, 4),  # the UDP length: its header and the datagram
-            (_BPF_JUMP_GREATER, 0, _DROP, _UDP_HEADER + SEAL_SIZE),
-            (_BPF_JUMP_GREATER, _DROP, 0, _UDP_HEADER + MAX_DATAGRAM),
-            (_BPF_LOAD_BYTE, 0, 0, _UDP_HEADER),  # the datagram's first byte
-            (_BPF_JUMP_EQUAL, 0, _DROP, SEALED),
-            (_BPF_LOAD_WORD, 0, 0, _UDP_HEADER + 1),  # the label, in two words
-            (_BPF_JUMP_EQUAL, 0, _DROP, first),
-            (_BPF_LOAD_WORD, 0, 0, _UDP_HEADER + 5),
-            (_BPF_JUMP_EQUAL, _KEEP, _DROP, second),
-        ]
-    keep = len(block)
-    size = keep // len(labels) if labels else 0  # instructions a block
-    targets = {_KEEP: keep, _DROP: keep + 1}
+    chunks = []
+    for (host, port), expected in sorted(labels.items()):
+        checks = [_KEEP] if expected is None else [_label_check(label) for label in expected]
+        if len(checks) > MAX_LABELS:
+            raise ValueError(f"a socket filter takes {MAX_LABELS} labels an address at most")
+        size = 10 + sum(len(check) for check in checks) // 8  # the block's instructions
+        chunks.append(struct.pack(
+            "HBBI" * 9,
+            _BPF_LOAD_WORD, 0, 0, _SOURCE_ADDRESS,
+            _BPF_JUMP_EQUAL, 0, size - 2, int.from_bytes(socket.inet_aton(host), "big"),
+            _BPF_LOAD_HALF, 0, 0, 0,  # the source port
+            _BPF_JUMP_EQUAL, 0, size - 4, port,
+            _BPF_LOAD_HALF, 0, 0, 4,  # the UDP length: its header and the datagram
+            _BPF_JUMP_GREATER, 0, size - 7, _UDP_HEADER + SEAL_SIZE,
+            _BPF_JUMP_GREATER, size - 8, 0, _UDP_HEADER + MAX_DATAGRAM,
+            _BPF_LOAD_BYTE, 0, 0, _UDP_HEADER,  # the datagram's first byte
+            _BPF_JUMP_EQUAL, 0, size - 10, SEALED))
+        chunks += [*checks, _DROP]
+    return [*chunks, _KEEP]
 
-    def offset(at: int, to: int) -> int:  # a jump's offset from instruction ``at``
-        if to >= 0:
-            return to
-        return (at // size + 1) * size - at - 1 if to == _NEXT else targets[to] - at - 1
 
-    program = [(code, offset(at, true), offset(at, false), k)
-               for at, (code, true, false, k) in enumerate(block)]
-    return [*program, (_BPF_RETURN, 0, 0, 0xFFFFFFFF), (_BPF_RETURN, 0, 0, 0)]
+@functools.lru_cache(maxsize=1024)
+def _label_check(label: bytes) -> bytes:
+    """Instructions that keep a datagram carrying ``label`` and go on after them otherwise
+    (packed: the same wherever they stand, so a label's are made once)."""
+    first, second = struct.unpack("!II", label)
+    return struct.pack(
+        "HBBI" * 5,
+        _BPF_LOAD_WORD, 0, 0, _UDP_HEADER + 1,  # the label, in two words
+        _BPF_JUMP_EQUAL, 0, 3, first,
+        _BPF_LOAD_WORD, 0, 0, _UDP_HEADER + 5,
+        _BPF_JUMP_EQUAL, 0, 1, second,
+        _BPF_RETURN, 0, 0, 0xFFFFFFFF)
 
 
 @dataclass
@@ -135,9 +151,13 @@ class Transport:
         self.dropped_full = 0  # datagrams dropped because their queue was full
         self.stats = Stats()
         self._reported: set[int] = set()  # errno of every send error already logged
-        self.refusing: dict[Address, bytes] = {}
-        """The addresses whose datagrams the kernel drops unless sealed with their label
-        (:meth:`refuse_unsealed`)."""
+        self.refusing: dict[Address, tuple[bytes, ...] | None] = {}
+        """The addresses whose datagrams the kernel drops unless sealed with one of their
+        labels (:meth:`refuse_unsealed`)."""
+        self.sealing: Callable[[], Mapping[Address, tuple[bytes, ...] | None]] | None = None
+        """Where those labels come from (the node's :attr:`~p2p_burgundy.net.node.Node.sealing`):
+        asked again as soon as :attr:`arrival` took a datagram from one of those addresses,
+        so that the kernel drops copies of it from then on, not from the next flush."""
         self._can_filter = sys.platform == "linux"  # until the kernel refuses a filter
         self._loop.add_reader(sock.fileno(), self._read_ready)
 
@@ -192,17 +212,16 @@ class Transport:
         except OSError as exc:
             self._send_failed(exc)
 
-    def refuse_unsealed(self, labels: Mapping[Address, bytes]) -> None:
+    def refuse_unsealed(self, labels: Mapping[Address, tuple[bytes, ...] | None]) -> None:
         """Have the kernel drop every datagram from an address of ``labels`` that is not
-        sealed with that address's label (and keep everyone else's), replacing the previous
-        such list: a flood of them then never wakes us. Linux only (elsewhere, and if the
-        system refuses the filter, which is logged, the node's arrival check refuses them as
-        they are read, as it does anyway, at the cost of a MAC check at most)."""
+        sealed with one of that address's labels (any, for None; :func:`unsealed_filter`),
+        and keep everyone else's, replacing the previous such list: a flood of them then
+        never wakes us. Linux only (elsewhere, and if the system refuses the filter, which is
+        logged, the node's arrival check refuses them as they are read, as it does anyway)."""
         if labels == self.refusing or not self._can_filter:
             return
         try:
-            program = b"".join(struct.pack("HBBI", *instruction)
-                               for instruction in unsealed_filter(labels))
+            program = b"".join(_filter_chunks(labels))
             buffer = ctypes.create_string_buffer(program, len(program))
             # struct sock_fprog: the number of instructions, a pointer to them
             self._sock.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, struct.pack(
@@ -236,6 +255,8 @@ class Transport:
             verdict = arrival(data, source)
             if verdict is refuse:
                 continue
+            if verdict is first and source in self.refusing and self.sealing is not None:
+                self.refuse_unsealed(self.sealing())  # that seat's labels moved on
             queue = self._first if verdict is first else self._rest
             if len(queue) >= MAX_QUEUE:
                 self.dropped_full += 1
