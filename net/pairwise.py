@@ -66,10 +66,10 @@ COUNTER_SIZE = 8
 MAC_SIZE = 16
 SEAL_SIZE = 1 + LABEL_SIZE + COUNTER_SIZE + MAC_SIZE  # what sealing adds to a datagram
 _MAC_AT = 1 + LABEL_SIZE + COUNTER_SIZE
-AHEAD = 32
+AHEAD = 16
 """Counters above the highest taken that a window takes: more of a seat's datagrams lost in
 a row, and the window waits to be relaxed."""
-BEHIND = 8
+BEHIND = 4
 """Counters up to the highest taken that a window still takes once (datagrams overtaken)."""
 _P = 2**255 - 19
 
@@ -174,15 +174,22 @@ class Window:
         self.top: int | None = None  # the highest counter taken
         self.relaxed = True
         self.followed = False  # a datagram was taken since the window was last relaxed
-        self._taken: set[int] = set()  # the counters taken above top - BEHIND
+        self._taken: set[int] = set()  # the counters taken (or given up) above top - BEHIND
         self._expected: dict[int, bytes] = {}  # counter -> label, while not relaxed
         self.labels: tuple[bytes, ...] | None = None
-        """The labels of the counters taken now, lowest first, for the kernel's filter; None
-        while relaxed (any)."""
+        """The labels for the kernel's filter, lowest first; None while relaxed (any).
+        Attaching a filter costs the kernel tens of microseconds, so they are renewed only
+        when the seat has used half of those ahead, or when a datagram got through with one
+        that is no longer taken (a copy, or a replay): the kernel drops the next ones."""
+        self._published: frozenset[bytes] = frozenset()  # :attr:`labels`, to look up
+        self._published_at = 0  # the top when they were renewed
 
     def take(self, datagram: bytes) -> bytes | None:
         """The message of ``datagram`` if it is sealed by the seat with a counter still
-        taken (its label and then its MAC checked); the counter is then taken, for good."""
+        taken (its label and then its MAC checked); the counter is then taken, for good.
+        A counter whose label came with a MAC that fails is given up (its label was copied
+        from the seat's datagram, lost or on its way: that costs one MAC check, not one a
+        copy)."""
         if not is_sealed(datagram):
             return None
         counter = counter_of(datagram)
@@ -191,10 +198,16 @@ class Window:
                     or label_of(datagram) != label(self._key, self._sender, counter)):
                 return None
         elif self._expected.get(counter) != label_of(datagram):  # no hash: a lookup
+            if label_of(datagram) in self._published:
+                self._publish()  # the kernel still takes it: no longer
             return None
         message = _proven(datagram, self._key)
         if message is not None:
             self._take(counter)
+        elif not self.relaxed:
+            self._taken.add(counter)
+            self._expect()
+            self._publish()
         return message
 
     def start(self, counter: int) -> None:
@@ -203,17 +216,19 @@ class Window:
         window back to)."""
         self.relaxed = False
         self._take(counter)
+        self._publish()
 
     def relax(self) -> None:
         """Take any counter above the last :data:`BEHIND` (the seat's own may have jumped)."""
         self.relaxed, self.followed, self.labels = True, False, None
-        self._expected = {}
+        self._expected, self._published = {}, frozenset()
 
     def tighten(self) -> None:
         """Take only the counters around the highest taken (once one was)."""
         if self.top is not None:
             self.relaxed = False
             self._expect()
+            self._publish()
 
     def _take(self, counter: int) -> None:
         self.followed = True
@@ -223,6 +238,8 @@ class Window:
             self._taken = {c for c in self._taken if c > counter - BEHIND}
         if not self.relaxed:
             self._expect()
+            if self.top - self._published_at >= AHEAD // 2:
+                self._publish()
 
     def _expect(self) -> None:
         assert self.top is not None
@@ -230,4 +247,9 @@ class Window:
         self._expected = {c: known.get(c) or label(self._key, self._sender, c)
                           for c in range(max(0, top - BEHIND + 1), top + AHEAD + 1)
                           if c not in self._taken}
+
+    def _publish(self) -> None:
+        assert self.top is not None
         self.labels = tuple(self._expected.values())
+        self._published = frozenset(self.labels)
+        self._published_at = self.top

@@ -59,37 +59,52 @@ def test_a_window_takes_each_counter_once_around_the_highest_and_relaxed_any_lat
     def sealed(counter: int, message: bytes = b"m") -> bytes:
         return seal(message, KEY, ANNA.public_key, counter)
 
+    def labels(*counters: int) -> tuple[bytes, ...]:
+        return tuple(label(KEY, ANNA.public_key, c) for c in counters)
+
     # Relaxed until it took one: it cannot know where Anna's counter is.
     assert window.relaxed and window.labels is None
     assert window.take(sealed(NOW)) == b"m"
     assert window.take(sealed(NOW)) is None  # a copy
     window.tighten()
-    expected = [c for c in range(NOW - BEHIND + 1, NOW + AHEAD + 1) if c != NOW]
-    assert window.labels == tuple(label(KEY, ANNA.public_key, c) for c in expected)
-    assert len(expected) == BEHIND - 1 + AHEAD == 39
-    # Beyond the window, or not Anna's label for that counter, or a false MAC: refused.
+    assert window.labels == labels(*range(NOW - BEHIND + 1, NOW), *range(NOW + 1, NOW + AHEAD + 1))
+    assert len(window.labels) == BEHIND - 1 + AHEAD == 19
+    # Beyond the window, Anna's label of another counter, Bo's label: refused.
     assert window.take(sealed(NOW + AHEAD + 1)) is None
-    forged = sealed(NOW + 1)
-    assert window.take(forged[:-1] + b"x") is None  # the MAC fails: not taken
-    assert window.take(forged[:1] + label(KEY, ANNA.public_key, NOW + 2) + forged[9:]) is None
+    assert window.take(sealed(NOW + 1)[:1] + labels(NOW + 2)[0] + sealed(NOW + 1)[9:]) is None
     assert window.take(seal(b"m", KEY, BO.public_key, NOW + 1)) is None
     # Overtaken datagrams are taken once each, as long as they are within BEHIND.
-    assert window.take(sealed(NOW + 5)) == b"m"
-    assert window.take(forged) == b"m" and window.take(forged) is None
-    assert window.top == NOW + 5
-    assert label(KEY, ANNA.public_key, NOW + 1) not in (window.labels or ())
-    assert window.take(sealed(NOW + 5 + AHEAD)) == b"m"  # the window moved on
-    assert window.take(sealed(NOW + 4)) is None  # now BEHIND too far below the top
+    published = window.labels
+    assert window.take(sealed(NOW + 3)) == b"m" and window.take(sealed(NOW + 1)) == b"m"
+    assert window.top == NOW + 3 and window.labels is published  # the kernel's, unchanged
+    # A copy that got through (the kernel still takes its label): refused, and the labels
+    # are renewed without those taken, so that the kernel drops the next copies.
+    assert window.take(sealed(NOW + 1)) is None
+    assert window.labels == labels(NOW + 2, *range(NOW + 4, NOW + 3 + AHEAD + 1))
+    # A label copied with a false MAC costs one MAC check: its counter is given up (the
+    # seat's own datagram with it is lost, and repaired like any lost one).
+    assert window.take(sealed(NOW + 2)[:-1] + b"x") is None
+    assert window.take(sealed(NOW + 2)) is None
+    assert window.labels == labels(*range(NOW + 4, NOW + 3 + AHEAD + 1))
+    # The labels are renewed once the seat used half of those ahead.
+    for counter in range(NOW + 4, NOW + 3 + AHEAD // 2):
+        assert window.take(sealed(counter)) == b"m"
+    assert window.labels == labels(*range(NOW + 4, NOW + 3 + AHEAD + 1))
+    assert window.take(sealed(NOW + 3 + AHEAD // 2)) == b"m"
+    top = NOW + 3 + AHEAD // 2
+    assert window.labels == labels(*range(top + 1, top + AHEAD + 1))
+    assert window.take(sealed(top - BEHIND)) is None  # too far below the top
     # More than AHEAD lost in a row, or Anna restarted: relaxed, any later counter, once.
     jumped = NOW + 10**9
     assert window.take(sealed(jumped)) is None
     window.relax()
     assert window.labels is None and not window.followed
-    assert window.take(sealed(NOW + 5 + AHEAD - BEHIND)) is None  # older than the window
+    assert window.take(sealed(top - BEHIND)) is None  # older than the window
     assert window.take(sealed(jumped)) == b"m" and window.take(sealed(jumped)) is None
     assert window.followed and window.top == jumped
     window.tighten()
-    assert window.labels is not None and label(KEY, ANNA.public_key, jumped + 1) in window.labels
+    assert window.labels == labels(*range(jumped - BEHIND + 1, jumped),
+                                   *range(jumped + 1, jumped + AHEAD + 1))
 
 
 def playing(seed: int = 5) -> tuple[Net, Machine, Machine]:
@@ -148,18 +163,21 @@ def test_arrival_takes_a_seats_datagram_once_and_refuses_what_it_did_not_seal() 
     own = seal(heads, key, joiner.identity.public_key, nxt)
     stats = host.node.admission.stats
     unsealed = stats.unsealed
-    # Unsealed, sealed with another key, a MAC that fails, longer than any datagram, the
-    # right MAC behind the label of another counter, the host's own label for that counter.
+    # Unsealed, sealed with another key, a MAC that fails (for another counter: that one is
+    # given up), longer than any datagram, the right MAC behind the label of another counter,
+    # the host's own label for that counter.
     too_long = seal(heads + bytes(MAX_DATAGRAM), key, joiner.identity.public_key, nxt)
     relabelled = own[:1] + label(key, joiner.identity.public_key, nxt + 1) + own[9:]
     mirrored = seal(heads, key, host.identity.public_key, nxt)
-    for forged in (heads, seal(heads, wrong, joiner.identity.public_key, nxt),
-                   own[:-1] + b"x", too_long, relabelled, mirrored):
+    false_mac = seal(heads, key, joiner.identity.public_key, nxt + 2)[:-1] + b"x"
+    for forged in (heads, seal(heads, wrong, joiner.identity.public_key, nxt), false_mac,
+                   too_long, relabelled, mirrored):
         assert host.node.arrival(forged, joiner.address) is Arrival.REFUSE
     assert stats.unsealed == unsealed + 6
     assert host.node.arrival(own, joiner.address) is Arrival.FIRST
     assert host.node.arrival(own, joiner.address) is Arrival.REFUSE  # a replay
-    assert label(key, joiner.identity.public_key, nxt) not in host.node.sealing[joiner.address]
+    labels = host.node.sealing[joiner.address]  # renewed: the kernel drops the next one
+    assert labels is not None and label(key, joiner.identity.public_key, nxt) not in labels
     assert host.node.arrival(heads, ("10.9.9.9", 4000)) is Arrival.QUEUE
     assert stats.unsealed == unsealed + 7
 
