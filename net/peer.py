@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import socket
+import time
 from collections import deque
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
@@ -118,9 +119,12 @@ class Peer:
         self.data_dir = data_dir
         self.interfaces = interfaces
         self.announce = announce
+        # Our seals' counters start from the wall clock, so a restart never repeats one.
         self.node = Node(identity, secret=os.urandom(16), nonces=lambda: os.urandom(16),
-                         has_file=self._has_file, here=self._here)
+                         has_file=self._has_file, here=self._here,
+                         first_counter=time.time_ns() // 1000)
         transport.arrival = self.node.arrival  # a flood's cheapest drop, before any queue
+        transport.sealing = lambda: self.node.sealing
         self.game_file: GameFile | None = None
         self.events: deque[LobbyEvent | Event | SeatMoved] = deque(maxlen=MAX_EVENTS)
         self.event_count = 0  # events ever recorded (the deque keeps the latest)
