@@ -75,7 +75,7 @@ from .chance import (
     RoundDraw,
     SetupDraw,
 )
-from .config import CHOOSE, VARIANTS, Edition, GameConfig
+from .config import CHOOSE, VARIANTS, Edition, GameConfig, Switch
 from .errors import ChanceError, IllegalAction
 from .estate import DIE_PATTERN, SPACE_COUNT, Estate, bits, box_sides
 from .scoring import (
@@ -109,6 +109,7 @@ from .tiles import (
     Tile,
     tile_name,
 )
+from .words import ActionWords, DepotWords
 
 STORAGE_SPACES: Final = 3
 _BOTH_DICE: Final = 0b11
@@ -1509,7 +1510,9 @@ class StepWords:
     what acts in it ("Ann's crane worked as a church"; default: ``name``), ``pending`` how a
     choice of which step comes first names it (default: "the " and ``name``); ``how`` ends
     the sentence of a tile taken or placed, goods sold or workers taken in it; ``passing``
-    labels its ``Pass``; ``reminder`` is its rule in a line of the help page.
+    labels its ``Pass``, and ``passed`` says in the log what passing did, after the
+    player's name (default: "let the ``name`` go unused"); ``reminder`` is its rule in a
+    line of the help page.
     ``holds_taken_tile``: the tile just taken waits, off the storage, for this step to say
     where it goes.
     """
@@ -1524,6 +1527,7 @@ class StepWords:
     pending: str = ""
     how: str = ""
     passing: str = "pass (use nothing)"
+    passed: str = ""
     reminder: str = ""
     holds_taken_tile: bool = False
 
@@ -1536,10 +1540,23 @@ class EngineModule:
     ``plays(config)`` says whether a game of that config plays the module; ``summary`` says
     what it adds in a line of a table's set-up (a module a config switches on). ``steps`` are
     the steps it adds, each with what it asks of the player and the words a client shows for
-    it (:class:`StepWords`); ``choices`` and ``handlers`` are its rows in the dispatch
-    tables of :func:`legal_actions` and :func:`apply` (a handler changes the ``_Turn`` being
-    built, as the base game's do); ``after_action`` runs after every action a handler
-    applies (not after a die chosen or a turn ended, which build their states directly).
+    it (:class:`StepWords`), and ``actions`` the words for its own action types
+    (:class:`~p2p_burgundy.words.ActionWords`), ``depots`` the places to buy from it adds
+    beside the depots (:class:`~p2p_burgundy.words.DepotWords`: the inns'); ``choices`` and
+    ``handlers`` are its rows in
+    the dispatch tables of :func:`legal_actions` and :func:`apply` (a handler changes the
+    ``_Turn`` being built, as the base game's do); ``after_action`` runs after every action a
+    handler applies (not after a die chosen or a turn ended, which build their states
+    directly).
+    A mode of play no ``--with`` turns on may have a command-line switch of its own
+    (``switch``: :class:`~p2p_burgundy.config.Switch`, the team game's ``--teams``).
+    ``notes(config)``: what a game's log says first (the team game: its board's caveat);
+    ``step_reminders``: the rule of a base game's step where the module changes it, in a line
+    of the help page (the solo game's ship); ``result(state)``: how a finished game it decides
+    its own way ended, in a sentence (the solo game).
+    A mode of play says what it changes for a client's help page (``help_page``, lines of
+    at most 72 columns: the team game) and, where it scores its own way, the rule of the end
+    (``scores_reminder``, a line of the help page on the final scores).
     ``tiles`` and ``categories`` are the tiles and scoring categories it brings (each
     category with its name on a score sheet), and
     ``crane_buildings`` those of its buildings whose effect the crane may trigger; ``part`` its
@@ -1601,6 +1618,14 @@ class EngineModule:
     plays: Callable[[GameConfig], bool]
     summary: str = ""
     steps: tuple[StepWords, ...] = ()
+    actions: tuple[ActionWords, ...] = ()
+    depots: tuple[DepotWords, ...] = ()
+    help_page: tuple[str, ...] = ()
+    step_reminders: tuple[tuple[Step, str], ...] = ()
+    result: Callable[[GameState], str] | None = None
+    notes: Callable[[GameConfig], list[str]] | None = None
+    switch: Switch | None = None
+    scores_reminder: str = ""
     choices: tuple[tuple[Step, _Choices], ...] = ()
     handlers: tuple[tuple[Step, type[Action], _Handler], ...] = ()
     after_action: Callable[[_Turn], None] | None = None
