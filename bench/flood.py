@@ -3,22 +3,22 @@
 Two :class:`~p2p_burgundy.net.peer.Peer` objects in one process play a whole 2-player game
 with random bots over real UDP on loopback, while another process (``tests/lan/flooder.py
 --entries --spoof``, a raw socket: needs root) sends the host forged ENTRY datagrams in the
-joiner's name that carry the joiner's source address, at 1000, 5000 and 20000 a second; at
-20000 a second behind a false seal (``--seal``: a random label and MAC); and at 5000 and 20000
-a second behind a seal with the pair's real label (``--label``: what a forger who sees the
-pair's traffic can send; it passes the host's socket filter and costs a MAC check; on a tree
-without labels, a false seal). A control condition floods, at 5000 a second, a socket nobody
-reads, and so does one at 20000 a second: they cost the game only the flooder's own use of
-the CPUs.
+joiner's name that carry the joiner's source address, at 1000, 5000 and 20000 a second, each
+rate in four kinds (:data:`KINDS`): unsealed; behind a false seal (``--seal``: a random label,
+counter and MAC); behind the label and counter of the pair's latest datagram (``--copy``:
+what a forger who sees the pair's traffic can send; the worker taps the joiner's transport,
+so the flooder learns each label the moment it is sent, sooner than a forger on the wire
+would); and a control that floods, unsealed, a socket nobody reads: what the flooder's own
+use of the machine costs the game.
 
 Each game runs in a fresh worker process, on this tree or on the tree of a git revision
 ``--against`` (one or more; each extracted with ``git archive`` and laid out as it
 installs); the flooder is this tree's for all. A round plays every condition on every tree,
 the trees in turn, their order reversed every other round, so the machine's load falls on
 all alike; a figure is the median over the rounds, with its quartiles, each round's game
-against the same tree's game without a flood in that round. The flooder runs at ``nice
---nice`` (0 by default: a niced flooder may not reach its rates on a busy machine; the
-control condition shows what its share of the CPUs costs the game).
+against the same tree's game without a flood in that round, and against its game under the
+control at the same rate. The flooder runs at ``nice --nice`` (0 by default: a niced flooder
+may not reach its rates on a busy machine; the control shows what its share costs).
 
 Reported apart, for each game: how many forged datagrams a second reached the host's
 socket (the flooder may not reach its rate) and how many of them our process read (the rest
@@ -30,14 +30,15 @@ interrupts); the load average; and the host's signature checks for the flood.
 
 Run from the repository root, as root::
 
-    python bench/flood.py --against 400c5f2 --against 11277eb   # 5 rounds
-    python bench/flood.py --against 400c5f2 --rounds 2          # quicker, noisier
+    python bench/flood.py --against main               # 5 rounds
+    python bench/flood.py --against main --rounds 2    # quicker, noisier
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import json
 import os
 import platform
@@ -48,22 +49,21 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from engine import extract, quartiles
 
-if TYPE_CHECKING:  # the worker imports the package of the tree it measures, not this one
-    from p2p_burgundy.net.identity import Identity
-
 ROOT = Path(__file__).resolve().parent.parent
 FLOODER = ROOT / "tests" / "lan" / "flooder.py"
-CONDITIONS = (("none", 0, ""), ("1000/s", 1000, ""), ("5000/s", 5000, ""),
-              ("20000/s", 20000, ""), ("20000/s, false seal", 20000, "false"),
-              ("5000/s, pair's label", 5000, "label"), ("20000/s, pair's label", 20000, "label"),
-              ("5000/s elsewhere", -5000, ""), ("20000/s elsewhere", -20000, ""))
-"""Each condition's name, flood rate, and the forged entries' seal (none, ``false``, or with
-the pair's ``label``); a negative rate floods a socket nobody reads instead of the host (the
-control: what the flooder's own CPU use costs the game)."""
+RATES = (1000, 5000, 20000)
+KINDS = (("unsealed", ""), ("false seal", "false"), ("copied label", "copy"),
+         ("control", "control"))
+"""Each kind of flood: its name and the forged entries' seal (none, a ``false`` one, or one
+that ``copy``-ies the label and counter of the pair's latest datagram); the ``control`` floods,
+unsealed, a socket nobody reads instead of the host: what the flooder's own use of the
+machine costs the game."""
+CONDITIONS = (("none", 0, ""), *((f"{rate}/s {kind}", rate, seal) for kind, seal in KINDS
+                                 for rate in RATES))
+"""Each condition's name, flood rate and seal."""
 TICK = os.sysconf("SC_CLK_TCK")  # the unit of /proc's CPU times
 
 
@@ -98,26 +98,29 @@ def process_cpu(pid: int) -> float:
 
 # --- the worker: one game on one tree, its figures as a JSON line ----------------------------
 
-def seal_options(seal: str, host_key: bytes, joiner: Identity, game_id: bytes) -> list[str]:
-    """The flooder's options for ``seal`` (see :data:`CONDITIONS`): the pair's label as
-    ``joiner`` and the host share it, where the tree's seals carry one."""
-    if not seal:
+def seal_options(seal: str) -> list[str]:
+    """The flooder's options for ``seal`` (see :data:`KINDS`): to copy, where the tree's
+    seals carry a label."""
+    if seal in ("", "control"):
         return []
     try:
-        from p2p_burgundy.net.pairwise import label, pairwise_key
-    except ImportError:  # seals without labels: a false one costs the same MAC check
+        import p2p_burgundy.net.pairwise  # noqa: F401
+    except ImportError:  # no seals: a false one costs the same
         return ["--seal"]
-    if seal == "false":
-        return ["--seal"]
-    return ["--seal", "--label", label(pairwise_key(joiner, host_key, game_id)).hex()]
+    return ["--seal", "--copy"] if seal == "copy" else ["--seal"]
 
 
 async def one_game(home: Path, rate: int, seal: str, seed: int, nice: int
                    ) -> dict[str, float]:
+    spec = importlib.util.spec_from_file_location("flooder", FLOODER)  # this tree's
+    assert spec is not None and spec.loader is not None
+    flooder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(flooder)
     try:
         from p2p_burgundy.cli.loopback import close_all, open_table, play
     except ImportError:  # a revision from before the table left the tests for the package
-        from tests.lan.inproc import close_all, open_table, play  # type: ignore[no-redef]
+        # (gone from this tree, so mypy finds no such module: only the older tree has it)
+        from tests.lan.inproc import close_all, open_table, play  # type: ignore[no-redef, import-not-found]
 
     peers, _ = await open_table(home, players=2)
     host, joiner = peers
@@ -126,21 +129,26 @@ async def one_game(home: Path, rate: int, seal: str, seed: int, nice: int
     flood = None
     elsewhere = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     elsewhere.bind((host.address[0], 0))  # never read: the kernel drops what overflows
-    target = host.address if rate > 0 else elsewhere.getsockname()
+    target = host.address if seal != "control" else elsewhere.getsockname()
+    copies = None
     stats = host.node.admission.stats
 
     def arrived() -> int:  # forged datagrams at the target's socket: read, or dropped there
-        return stats.unsealed * (rate > 0) + socket_drops(target[1])
+        return stats.unsealed * (target == host.address) + socket_drops(target[1])
 
     if rate:
         flood = await asyncio.create_subprocess_exec(
             "nice", "-n", str(nice), sys.executable, str(FLOODER), "--entries",
-            *seal_options(seal, host.identity.public_key, joiner.identity, session.game_id),
+            *seal_options(seal),
             "--targets", f"{target[0]}:{target[1]}",
             "--spoof", f"{joiner.address[0]}:{joiner.address[1]}",
             "--game", session.game_id.hex(), "--keys", joiner.identity.public_key.hex(),
-            "--rate", str(abs(rate)), "--seconds", "600", "--max", str(10**8),
+            "--rate", str(rate), "--seconds", "600", "--max", str(10**8),
             stdout=subprocess.PIPE)
+        if "--copy" in seal_options(seal):  # it learns each datagram the joiner sends the host
+            assert flood.stdout is not None
+            copies = flooder.tap(joiner.transport, host.address,
+                                 int(await flood.stdout.readline()))
         deadline = time.monotonic() + 10
         while arrived() < 100 and time.monotonic() < deadline:
             await asyncio.sleep(0.01)  # the flood is on before the game goes on
@@ -158,7 +166,8 @@ async def one_game(home: Path, rate: int, seal: str, seed: int, nice: int
         figures = {
             "seconds": seconds, "cpu": cpu, "flooder_cpu": flooder,
             "others_cpu": max(0.0, busy - cpu - flooder), "load": load,
-            "arrived_per_s": (arrived() - before[0]) / seconds if rate > 0 else 0.0,
+            "arrived_per_s": (arrived() - before[0]) / seconds if target == host.address
+            else 0.0,
             "read_per_s": (stats.unsealed - before[1]) / seconds,
             "buffer_drops": buffer,
             "filtered": max(0, socket_drops(host.address[1]) - before[2] - buffer),
@@ -173,6 +182,8 @@ async def one_game(home: Path, rate: int, seal: str, seed: int, nice: int
             flood.kill()
             await flood.wait()
         await close_all(peers)
+        if copies is not None:
+            copies.close()
 
 
 def work(tree: str, home: str, rate: int, seal: str, seed: int, nice: int) -> None:
@@ -206,17 +217,24 @@ def spread(values: list[float], scale: float = 1.0, form: str = "{:.2f}") -> str
     return f"{median} [{low}..{high}]"
 
 
-def report(runs: list[dict[str, float]], calm: list[dict[str, float]]) -> str:
+def report(runs: list[dict[str, float]], calm: list[dict[str, float]],
+           control: list[dict[str, float]] | None) -> str:
     """One condition's line, against the same tree's games without a flood (``calm``), round
     by round: the median of each round's ratio, its quartiles in brackets (the machine's load
-    moves single games by tens of percent), and the medians of the figures."""
+    moves single games by tens of percent), then against its games under the ``control``
+    flood at the same rate (what is left once the flooder's share of the machine is paid),
+    and the medians of the figures."""
     pairs = list(zip(runs, calm, strict=True))
     slower = [r["seconds"] / c["seconds"] - 1 for r, c in pairs]
+    than_control = ("" if control is None else " against the control " + spread(
+        [r["seconds"] / c["seconds"] - 1 for r, c in zip(runs, control, strict=True)], 100,
+        "{:+.0f}%"))
     costlier = [r["cpu"] / c["cpu"] - 1 for r, c in pairs]
     each = [(r["cpu"] - c["cpu"]) / (r["arrived_per_s"] * r["seconds"])
             for r, c in pairs if r["arrived_per_s"]]
     median = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-    return (f"game {spread(slower, 100, '{:+.0f}%')} ({median['seconds']:.2f} s); "
+    return (f"game {spread(slower, 100, '{:+.0f}%')}{than_control} "
+            f"({median['seconds']:.2f} s); "
             f"CPU {spread(costlier, 100, '{:+.0f}%')} ({median['cpu']:.2f} s"
             + (f", {spread(each, 1e6, '{:.1f}')} us a forged datagram" if each else "")
             + f"); flooder {median['flooder_cpu']:.2f} s, others "
@@ -268,13 +286,14 @@ def main(argv: list[str] | None = None) -> int:
     loads = [r["load"] for runs in results.values() for r in runs]
     print(f"\nload average {os.getloadavg()[0]:.2f} (during the games: "
           f"{spread(loads)}); {args.rounds} games each; percentages: each round's game "
-          "against the same tree's game without a flood in that round, median [quartiles]; "
-          "CPU seconds a game, median")
+          "against the same tree's game without a flood in that round (and under the "
+          "control flood at that rate), median [quartiles]; CPU seconds a game, median")
     for name, _ in trees:
         print(f"{name}:")
         for label, rate, seal in CONDITIONS:
-            print(f"  {label:>21}: "
-                  f"{report(results[(name, rate, seal)], results[(name, 0, '')])}")
+            control = None if seal in ("", "control") else results[(name, rate, "control")]
+            line = report(results[(name, rate, seal)], results[(name, 0, "")], control)
+            print(f"  {label:>21}: {line}")
     return 0
 
 

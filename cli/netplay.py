@@ -35,9 +35,10 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.estate import Estate
+from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.clock import GameClock, TimeControl, clock_text
 from p2p_burgundy.net.discovery import Browser, TableInfo
-from p2p_burgundy.net.errors import LocalProtocolError
+from p2p_burgundy.net.errors import DecodeError, LocalProtocolError
 from p2p_burgundy.net.events import ChanceResolved, Resolved
 from p2p_burgundy.net.identity import (
     Identity,
@@ -46,6 +47,7 @@ from p2p_burgundy.net.identity import (
     load_or_create,
     table_code,
 )
+from p2p_burgundy.net.log import read_records
 from p2p_burgundy.net.peer import Peer, game_path, saved_port
 from p2p_burgundy.net.policy import HandOverPolicy
 from p2p_burgundy.net.report import Resignation
@@ -596,9 +598,15 @@ class NetTable(Shown):
         for proof in snapshot.equivocations[self._proofs:]:
             out += self._misbehaved(proof.seat, f"two signed versions of its entry {proof.seq}")
             if proof.seat not in snapshot.set_aside:  # the players may follow other games
-                self._ended = (f"{self._names[proof.seat]} signed two versions of one entry; "
-                               "the game stopped")
-                out.append(GameEnded(self._ended))
+                if not self._ended:  # a fork traced lower, or another body: said already
+                    self._ended = (f"{self._names[proof.seat]} signed two versions of one "
+                                   "entry; the game stopped")
+                    # The log may have named a player whose turn our game refused: the
+                    # verdicts verify gives say whether that holds in the game it followed.
+                    self._resignations = self._file_verdicts()
+                    self._history += [HistoryEntry(None, text, EntryKind.EVENT)
+                                      for text in self._resignations]
+                    out.append(GameEnded(self._ended))
             elif proof.seat != self.my_seat:
                 text = (f"Nothing {self._names[proof.seat]} signs counts now: B lets a bot "
                         "play that seat, and the game goes on.")
@@ -669,6 +677,20 @@ class NetTable(Shown):
             out.append(Notice(text))
         return out
 
+    def _file_verdicts(self) -> list[str]:
+        """The verdict for each seat that ``burgundy verify`` gives our game file as it
+        stands (its whole records): after an equivocation that may have split the game, our
+        peer may have refused another seat's turns that were legal in the game that seat
+        followed, and verify judges each seat in its own (docs/protocol.md, "Judging the
+        other seats")."""
+        try:
+            records, _ = read_records(self.game_file.read_bytes())
+        except (OSError, DecodeError):
+            return self._verdicts(self._snapshot)  # what our peer found, as it found it
+        broke = {v.seat: [p.reason for p in v.problems]
+                 for v in audit(records).verdicts if not v.honest}
+        return self._verdict_lines(broke)
+
     def _verdicts(self, snapshot: Snapshot) -> list[str]:
         """A verdict for each seat, from the entries that broke a rule (another seat's never
         count against it): as ``burgundy verify`` gives them for this game file."""
@@ -679,6 +701,11 @@ class NetTable(Shown):
         for proof in snapshot.equivocations:
             broke.setdefault(proof.seat, []).append(
                 f"{self._names[proof.seat]}: two signed versions of its entry {proof.seq}")
+        return self._verdict_lines(broke)
+
+    def _verdict_lines(self, broke: Mapping[int, list[str]]) -> list[str]:
+        """One line per seat whose entries broke a rule (the reasons of each), or one line
+        saying every record holds."""
         if not broke:
             return ["Every seat's record holds."]
         return [f"{self._names[seat]} misbehaved: {len(reasons)} entr"

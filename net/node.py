@@ -31,7 +31,7 @@ goes there, and :class:`SeatMoved` says so (the driver saves the address book).
 >>> from p2p_burgundy.net.identity import Identity
 >>> node = Node(Identity.from_private_bytes(bytes(32)), secret=bytes(16),
 ...             nonces=lambda: bytes(16), has_file=lambda game_id: False,
-...             here=lambda address: address == ("10.0.0.1", 4000))
+...             here=lambda address: address == ("10.0.0.1", 4000), first_counter=0)
 >>> node.receive(b"GET / HTTP/1.0", ("10.0.0.9", 80), now=0.0)
 False
 >>> node.admission.stats.dropped_shape, node.flush(save=print, now=0.0)
@@ -71,7 +71,7 @@ from .messages import (
     Who,
     parse,
 )
-from .pairwise import SEAL_SIZE, is_sealed, label, label_of, opened, seal, seat_keys
+from .pairwise import SEAL_SIZE, Window, counter_of, is_sealed, opened, seal, seat_keys
 from .session import BROADCAST, Session
 
 Address = tuple[str, int]
@@ -94,6 +94,13 @@ WHO_ANSWER_RATE = 2.0
 carrying a seat's address, which anyone can send, would otherwise buy a signature each."""
 WHO_ANSWER_BURST = 2.0
 SEATED_DOMAIN = b"seated"
+RESYNC_AFTER = 1.0
+"""Seconds of a sealing seat's silence after which its :class:`~.pairwise.Window` is relaxed:
+it sends HEADS every half second, so it lost more than the window in a row or restarted."""
+RELAXED_FOR = 1.0
+"""Seconds a relaxed window follows the seat's datagrams before it takes only the counters
+around the highest again: the seat's own (HEADS every half second) pull it there, past any
+replay of an older one that came first."""
 
 
 def seated_message(game_id: bytes, nonce: bytes, asker: int, seat: int,
@@ -117,12 +124,15 @@ class Node:
     """One player's (or spectator's) protocol state; see the module's docstring."""
 
     def __init__(self, identity: Identity, *, secret: bytes, nonces: Callable[[], bytes],
-                 has_file: Callable[[bytes], bool], here: Callable[[Address], bool]) -> None:
+                 has_file: Callable[[bytes], bool], here: Callable[[Address], bool],
+                 first_counter: int) -> None:
         """``secret``: fresh random bytes keying our address tokens; ``nonces``: fresh 16
         random bytes at each call; ``has_file(game_id)``: whether we hold a game file for
         that game (a player without one, seated in a START it never accepted, recovers);
         ``here(address)``: whether ``address`` is ours (our port, on one of this machine's
-        addresses), what we sign for in SEATED."""
+        addresses), what we sign for in SEATED; ``first_counter``: the counter of our first
+        sealed datagram to each seat (net/pairwise.py), above any we sent before: the wall
+        clock in microseconds."""
         self.identity = identity
         self.admission = Admission()
         self.replies = Replies(secret)
@@ -139,10 +149,13 @@ class Node:
         self._heads: dict[int, Heads] = {}  # seat -> the last HEADS it sent us
         self._secret = secret
         self._keys: dict[int, bytes] = {}  # seat -> our pairwise key (net/pairwise.py)
-        self._labels: dict[bytes, int] = {}  # the pair's label -> seat
+        self._counters: dict[int, int] = {}  # seat -> the counter of our next seal to it
+        self._first_counter = first_counter
+        self._windows: dict[int, Window] = {}  # seat -> what we take of its seals
+        self._followed: dict[int, float] = {}  # seat -> since when its relaxed window follows it
+        self._new_game = False  # a game we began (not resumed, not recovering): no old seals
         self._sealed_by: set[int] = set()  # seats whose MAC we have seen: they always seal
-        self._sealing: dict[Address, bytes] = {}  # their addresses -> labels (:attr:`sealing`)
-        self._sealing_keys: dict[Address, bytes] = {}  # their addresses -> keys (for arrival)
+        self._sealing: dict[Address, Window] = {}  # their addresses (:attr:`sealing`, arrival)
         self._players: set[Address] = set()  # the players' addresses (for arrival)
         self._asked: OrderedDict[Address, float] = OrderedDict()  # address -> last WHO
         self._checked: OrderedDict[tuple[Address, bytes], None] = OrderedDict()
@@ -225,6 +238,7 @@ class Node:
         the lobby's retry interval)."""
         if self.session is not None:
             self.session.handle_timer(now)
+            self._resync(now)
         elif isinstance(self.lobby, JoinLobby):
             self.lobby.handle_timer(now, self._nonces())
         elif self.lobby is not None:
@@ -272,13 +286,14 @@ class Node:
         return targets + [c for c in self.contacts if c not in targets]
 
     @property
-    def sealing(self) -> dict[Address, bytes]:
-        """The addresses of the seats that seal their datagrams to us, each with the label
-        their seal carries (net/pairwise.py): :meth:`arrival` refuses a datagram from them
-        that is not sealed (so may the driver's kernel, before reading it, one without the
-        label: :meth:`Transport.refuse_unsealed
-        <p2p_burgundy.net.transport.Transport.refuse_unsealed>`). Not to be changed."""
-        return self._sealing
+    def sealing(self) -> dict[Address, tuple[bytes, ...] | None]:
+        """The addresses of the seats that seal their datagrams to us, each with the labels
+        their next seals may carry (net/pairwise.py's :attr:`Window.labels`; None: any):
+        :meth:`arrival` refuses a datagram from them that is not sealed with one of those (so
+        may the driver's kernel, before reading it: :meth:`Transport.refuse_unsealed
+        <p2p_burgundy.net.transport.Transport.refuse_unsealed>`). Changes with every datagram
+        taken from them."""
+        return {address: window.labels for address, window in self._sealing.items()}
 
     def in_sync(self, now: float) -> bool:
         """Whether every other seat we heard from lately last announced (HEADS) exactly the
@@ -325,12 +340,13 @@ class Node:
         key with it: anyone can send with its address, and such a datagram costs a hash at
         most, is counted in ``stats.unsealed`` and refused, so a flood of them takes no place
         in a queue. The players' datagrams go ahead of everyone else's. :meth:`receive`
-        makes the same check and the rest."""
-        key = self._sealing_keys.get(source)
-        if key is None:
+        makes the same check and the rest; only here is a seal's counter taken, so a copy of
+        a datagram already taken (a replay) is refused, for a dictionary lookup."""
+        window = self._sealing.get(source)
+        if window is None:
             return Arrival.FIRST if source in self._players else Arrival.QUEUE
-        # The seat already seals to us: its MAC, no more (under a flood, every step counts).
-        if len(data) <= wire.MAX_DATAGRAM and opened(data, key) is not None:
+        # The seat already seals to us: its seal, no more (under a flood, every step counts).
+        if len(data) <= wire.MAX_DATAGRAM and window.take(data) is not None:
             return Arrival.FIRST
         self.admission.stats.unsealed += 1
         return Arrival.REFUSE
@@ -349,24 +365,35 @@ class Node:
         if is_sealed(data):
             if not keys:
                 return data[SEAL_SIZE:], False
-            sealer = self._labels.get(label_of(data))  # whose key: one MAC check at most
-            if (sealer is not None and seat in (None, sealer)
-                    and (message := opened(data, keys[sealer])) is not None):
-                if sealer not in self._sealed_by:
-                    self._sealed_by.add(sealer)
-                    self._update_known()
-                return message, True
-            return None, False
+            session = self.session
+            assert session is not None  # there are keys
+            # Whose key: the seat's at its address; from elsewhere, the one whose label fits
+            # (a hash a seat, one MAC check at most).
+            for sealer in (keys if seat is None else [seat] if seat in keys else []):
+                message = opened(data, keys[sealer], session.seats[sealer].key)
+                if message is not None:
+                    break
+            else:
+                return None, False
+            if sealer not in self._sealed_by:
+                self._sealed_by.add(sealer)
+                if self._new_game and self._windows[sealer].top is None:
+                    self._windows[sealer].start(counter_of(data))
+                self._update_known()
+            return message, True
         if seat in self._sealed_by and is_session_message(data):
             return None, False
         return data, False
 
     def _seal(self, data: bytes, address: Address) -> bytes:
-        """``data`` with its MAC if it is a session message to a seat's address."""
+        """``data`` sealed, with our next counter to that seat, if it is a session message
+        to a seat's address."""
         seat = self._seat_at(address)
         if seat is None or seat not in self._keys or not is_session_message(data):
             return data
-        return seal(data, self._keys[seat])
+        counter = self._counters.get(seat, self._first_counter)
+        self._counters[seat] = counter + 1
+        return seal(data, self._keys[seat], self.identity.public_key, counter)
 
     def _allowed(self, data: bytes, address: Address, now: float) -> bytes | None:
         """What may go to ``address`` in place of ``data``: itself, a CHALLENGE (an unproven
@@ -397,6 +424,7 @@ class Node:
         self.session = Session(start.entry, self.identity if seated else None,
                                recovering=recovering,
                                recovery_nonce=self._nonces() if recovering else b"")
+        self._new_game = seated and not recovering
         self._use_keys(self.session)
         self._learn_addresses()
         if isinstance(self.lobby, HostLobby):
@@ -404,10 +432,12 @@ class Node:
                 self._remember(address)
 
     def _use_keys(self, session: Session) -> None:
-        """Our pairwise key with each other seat, and their labels (none for a spectator)."""
+        """Our pairwise key with each other seat, and a window on its seals (none for a
+        spectator)."""
         self._keys = ({} if session.my_seat is None else
                       seat_keys(self.identity, [s.key for s in session.seats], session.game_id))
-        self._labels = {label(key): seat for seat, key in self._keys.items()}
+        self._windows = {seat: Window(key, session.seats[seat].key)
+                         for seat, key in self._keys.items()}
 
     def _learn_addresses(self) -> None:
         """Seat addresses from the lobby's roster (the host's is where we sent HELLO)."""
@@ -432,9 +462,21 @@ class Node:
         if isinstance(self.lobby, HostLobby):
             known |= set(self.lobby.spectators.values())
         self.admission.known = self.replies.known = known
-        self._sealing_keys = {a: self._keys[seat] for seat, a in self.addresses.items()
-                              if seat in self._sealed_by}
-        self._sealing = {a: label(key) for a, key in self._sealing_keys.items()}
+        self._sealing = {a: self._windows[seat] for seat, a in self.addresses.items()
+                         if seat in self._sealed_by}
+
+    def _resync(self, now: float) -> None:
+        """Relax the window of a sealing seat silent for :data:`RESYNC_AFTER`, and tighten it
+        again once it followed the seat for :data:`RELAXED_FOR` (net/pairwise.py)."""
+        for seat in self._sealed_by:
+            window = self._windows[seat]
+            if self._silent(seat, now) > RESYNC_AFTER:
+                window.relax()
+                self._followed.pop(seat, None)
+            elif (window.relaxed and window.followed
+                  and now - self._followed.setdefault(seat, now) >= RELAXED_FOR):
+                window.tighten()
+                del self._followed[seat]
 
     def _remember(self, source: Address) -> None:
         """Broadcast to ``source`` too (a spectator, a player back on another port): only

@@ -392,6 +392,7 @@ SOLO: Final = EngineModule(
                                  "(or pass)",
                   prompt="Ship: give 5 goods for a black depot tile, face down?",
                   how=", face down, for 5 goods", passing="pass",
+                  passed="did not trade 5 goods for a black depot tile",
                   reminder="Solo: after a ship, 5 goods buy a black depot tile, laid face down."),
         StepWords(Step.PAY_GOODS, "pay the exchange's goods, one tile at a time",
                   prompt="Pay the goods: {arg} more",
@@ -401,6 +402,8 @@ SOLO: Final = EngineModule(
                                "once",
                   prompt="Colour complete: a black depot tile to place now",
                   pending="the colour reward", how=" for the colour completed", passing="pass",
+                  passed="took no black depot tile for the colour completed: none can go on "
+                         "the duchy",
                   reminder="Solo: a colour completed gives a black depot tile, placed at once."),
         StepWords(Step.REWARD_PLACE, "place the black depot tile you chose, any die number",
                   prompt="Place {tile} on which space? (any number)", fields=_reward_tile,
@@ -409,6 +412,7 @@ SOLO: Final = EngineModule(
                                "(or pass)",
                   prompt="Buy {points} VP for {points} silver to reach the target?",
                   fields=_points_to_target, pending="buying points", passing="pass",
+                  passed="did not buy the {points} VP that reach the target marker",
                   reminder="Solo: 1 silverling a VP; at the target you get an action of any "
                            "number."),
         StepWords(Step.ORDER, "choose which of the pending steps you take first",

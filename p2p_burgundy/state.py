@@ -103,7 +103,8 @@ class PlayerState:
 
     def copy(self) -> PlayerState:
         # Field by field: several times faster than a loop over PLAYER_FIELDS (a hot path).
-        new = PlayerState.__new__(PlayerState)
+        # PlayerState() (no __init__) is made faster than by PlayerState.__new__(PlayerState).
+        new = PlayerState()
         new.silver = self.silver
         new.workers = self.workers
         new.goods = self.goods
@@ -331,7 +332,8 @@ class GameState:
     def clone(self) -> GameState:
         """A copy sharing all (immutable) field values: cheap enough for search."""
         # Field by field: several times faster than a loop over GAME_FIELDS (a hot path).
-        new = GameState.__new__(GameState)
+        # GameState() (no __init__) is made faster than by GameState.__new__(GameState).
+        new = GameState()
         new.config = self.config
         new.boards = self.boards
         new.phase = self.phase

@@ -236,6 +236,8 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
     if isinstance(action, UseDie):
         return f"{name} chose the {p.dice[action.die]}."
     if isinstance(action, Pass):
+        if step in MODULE_STEPS and MODULE_STEPS[step].passed:
+            return f"{name} {step_text(state, MODULE_STEPS[step].passed)}."
         return f"{name} let the {STEP_WORDS.get(step, 'advantage')} go unused."
     if isinstance(action, Buy):
         where = "the black depot" if action.depot == 0 else f"depot {action.depot}"

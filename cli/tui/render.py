@@ -705,19 +705,34 @@ def status_line(model: Model, width: int) -> Line:
 
 
 def footer_line(keys: Sequence[tuple[str, str]], width: int) -> Line:
-    """The keys that work now, as many as fit.
+    """The keys that work now, most useful first, as many whole ones as fit; the help key
+    (``?``) always among them, as its page lists every key.
 
     >>> text(footer_line([("u", "undo"), ("?", "help"), ("q", "quit")], 20))
     ' u undo  ? help     '
+    >>> text(footer_line([("u", "undo"), ("q", "quit"), ("?", "help")], 17))
+    ' u undo  ? help  '
     """
-    line: Line = []
+    def need(entry: tuple[str, str]) -> int:
+        return len(entry[0]) + len(entry[1]) + 3
+
+    help_entry = next((entry for entry in keys if entry[0] == "?"), None)
+    kept_for_help = need(help_entry) if help_entry else 0
+    shown: list[tuple[str, str]] = []
     used = 0
-    for key, label in keys:
-        need = len(key) + len(label) + 3
-        if used + need > width:
+    for entry in keys:
+        if entry == help_entry:
+            kept_for_help = 0
+        if used + need(entry) + kept_for_help > width:
             break
+        shown.append(entry)
+        used += need(entry)
+    if help_entry and help_entry not in shown and used + need(help_entry) <= width:
+        shown.append(help_entry)
+        used += need(help_entry)
+    line: Line = []
+    for key, label in shown:
         line += [Seg(" "), Seg(key, Style.KEY), Seg(f" {label} ", Style.BAR)]
-        used += need
     line.append(Seg(" " * (width - used), Style.BAR))
     return line
 

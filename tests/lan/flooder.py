@@ -19,9 +19,13 @@ spend its budgets): it is written as a whole IP packet on a raw socket, which ne
 turn from :data:`POOL` made beforehand, with their IP headers: sending is then all the
 flooder does, so it reaches high rates on little CPU (a benchmark measures the target's cost,
 not the flooder's). ``--seal`` puts a false seal in front of each (the seal's first byte, a
-random label and MAC, net/pairwise.py): what a forger who knows the format sends;
-``--label HEX`` gives them the pair's real label instead, as a forger who sees the pair's
-traffic could (they pass the receiver's socket filter, and fail its MAC check).
+random label, counter and MAC, net/pairwise.py): what a forger who knows the format sends.
+``--copy`` gives them, instead, the label and counter of the pair's latest datagram (and a
+random MAC), as a forger who sees the pair's traffic could: the flooder first prints the port
+of a UDP socket on 127.0.0.1 that it then reads without blocking between batches, and each
+datagram that arrives there is the start of one of the pair's sealed datagrams, up to its MAC
+(a test's tap on the sender: the flooder learns each label the moment it is sent, sooner
+than a forger on the wire could).
 """
 
 from __future__ import annotations
@@ -34,10 +38,11 @@ import struct
 import sys
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.messages import Tag
-from p2p_burgundy.net.pairwise import LABEL_SIZE, MAC_SIZE, SEALED
+from p2p_burgundy.net.pairwise import MAC_SIZE, SEAL_SIZE, SEALED
 
 POOL = 512  # distinct forged entries that --entries sends in turn
 
@@ -50,11 +55,10 @@ def forged_entry(rng: random.Random, game_id: bytes, key: bytes) -> bytes:
     return wire.encode_message(Tag.ENTRY, [wire.encode([body, rng.randbytes(64)])])
 
 
-def falsely_sealed(rng: random.Random, message: bytes, label: bytes | None = None) -> bytes:
-    """``message`` behind a seal's first byte, ``label`` (default: a random one) and a
-    random MAC (it fails any key's check)."""
-    label = rng.randbytes(LABEL_SIZE) if label is None else label
-    return bytes([SEALED]) + label + rng.randbytes(MAC_SIZE) + message
+def falsely_sealed(rng: random.Random, message: bytes) -> bytes:
+    """``message`` behind a seal's first byte, a random label and counter and a random MAC
+    (it fails any key's check)."""
+    return bytes([SEALED]) + rng.randbytes(SEAL_SIZE - 1) + message
 
 
 def datagram(rng: random.Random, game_id: bytes, keys: list[bytes], seats: int) -> bytes:
@@ -75,6 +79,26 @@ def datagram(rng: random.Random, game_id: bytes, keys: list[bytes], seats: int) 
     if kind == 5:
         return falsely_sealed(rng, forged_entry(rng, game_id, rng.choice(keys)))
     return wire.encode_message(rng.randrange(20, 128), [game_id, rng.randbytes(8)])
+
+
+class Sender(Protocol):
+    def send(self, data: bytes, address: tuple[str, int]) -> None: ...
+
+
+def tap(sender: Sender, destination: tuple[str, int], port: int) -> socket.socket:
+    """Copy every datagram ``sender`` (a peer's transport) sends to ``destination`` to
+    127.0.0.1:``port`` (a flooder's ``--copy`` socket) right after it is sent; the socket
+    that copies, to close."""
+    copies = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    send = sender.send
+
+    def tapped(data: bytes, address: tuple[str, int]) -> None:
+        send(data, address)
+        if address == destination:
+            copies.sendto(data, ("127.0.0.1", port))
+
+    sender.send = tapped  # type: ignore[method-assign]
+    return copies
 
 
 class Spoofer:
@@ -121,7 +145,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--entries", action="store_true", help="forged entries only")
     parser.add_argument("--seal", action="store_true",
                         help="with --entries: each behind a false seal")
-    parser.add_argument("--label", help="HEX: with --seal, the pair's label in each seal")
+    parser.add_argument("--copy", action="store_true",
+                        help="with --seal: the label and counter of the pair's latest datagram "
+                        "(learnt on a socket whose port is printed first)")
     args = parser.parse_args(argv)
     targets = [(h, int(p)) for h, _, p in (t.rpartition(":") for t in args.targets.split(","))]
     game_id = bytes.fromhex(args.game)
@@ -138,10 +164,18 @@ def main(argv: list[str] | None = None) -> int:
         sockets.append(s)
     entries = [forged_entry(rng, game_id, rng.choice(keys)) for _ in range(POOL)]
     if args.seal:
-        label = bytes.fromhex(args.label) if args.label else None
-        entries = [falsely_sealed(rng, entry, label) for entry in entries]
+        entries = [falsely_sealed(rng, entry) for entry in entries]
     pool = [prepared(sockets[i % len(sockets)], entries[i], targets[i % len(targets)])
             for i in range(POOL if args.entries else 0)]
+    tap, head = None, b""
+    if args.copy:
+        tap = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        tap.bind(("127.0.0.1", 0))
+        tap.setblocking(False)
+        print(tap.getsockname()[1], flush=True)
+        # Each datagram as a bytearray whose seal's head is written over before it is sent.
+        pool = [(send, bytearray(data), target) for send, data, target in pool]
+        at = len(pool[0][1]) - len(entries[0])  # where the datagram starts in the packet
     stop: list[int] = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     start = time.monotonic()
@@ -149,9 +183,16 @@ def main(argv: list[str] | None = None) -> int:
     batch = max(1, int(args.rate / 100))
     try:
         while not stop and sent < args.max and time.monotonic() - start < args.seconds:
+            while tap is not None:
+                try:
+                    head = tap.recv(SEAL_SIZE)[:SEAL_SIZE - MAC_SIZE]
+                except BlockingIOError:
+                    break
             for _ in range(batch):
                 if pool:
                     send, data, target = pool[sent % POOL]
+                    if head:
+                        data[at:at + len(head)] = head  # type: ignore[index]
                 else:
                     send, data, target = prepared(sockets[sent % len(sockets)],
                                                   datagram(rng, game_id, keys, len(keys)),
@@ -169,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         for s in sockets:
             s.close()
+        if tap is not None:
+            tap.close()
     print(sent, flush=True)
     return 0
 

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from p2p_burgundy import GameConfig, state_hash
+from p2p_burgundy.net.admission import Arrival
 from p2p_burgundy.net.errors import ProtocolError
 from p2p_burgundy.net.events import ChanceResolved, TurnApplied
 from p2p_burgundy.net.identity import Identity
@@ -126,14 +127,17 @@ class Machine:
     """A simulated computer running one node: its game file is a list of raw entries."""
 
     def __init__(self, index: int, identity: Identity, rng: random.Random,
-                 address: Address | None = None) -> None:
+                 address: Address | None = None, started: float = 0.0) -> None:
+        """``started``: the fake time it starts at (its seals' counters start from it in
+        microseconds, as a peer's do from the wall clock)."""
         self.index = index
         self.address = address or address_of(index)
         self.identity = identity
         self.rng = rng  # the bot's choices and the node's nonces
         self.node = Node(identity, secret=rng.randbytes(16), nonces=lambda: rng.randbytes(16),
                          has_file=lambda game_id: bool(self.file),
-                         here=lambda address: address == self.address)
+                         here=lambda address: address == self.address,
+                         first_counter=int(started * 1_000_000))
         self.file: list[bytes] = []  # the game file: raw entries in the order they were saved
         self.events: list[object] = []
         self.online = True
@@ -236,7 +240,7 @@ class Net:
 
     def add_joiner(self, identity: Identity, *, spectator: bool = True) -> Machine:
         """A new peer that asks peer 0's table for a seat (or, by default, to watch) now."""
-        peer = Machine(len(self.peers), identity, random.Random(self.now))
+        peer = Machine(len(self.peers), identity, random.Random(self.now), started=self.now)
         peer.node.join(JoinLobby(identity, address_of(0), f"p{peer.index}", "blue",
                                  nonce=peer.rng.randbytes(16),
                                  contribution=peer.rng.randbytes(CONTRIBUTION_SIZE),
@@ -251,7 +255,8 @@ class Net:
         ``Peer.resume``: its session replayed from its game file, its address book kept.
         What was in flight to or from it is lost with the crash."""
         peer.online = False
-        back = Machine(peer.index, peer.identity, random.Random(self.now), address)
+        back = Machine(peer.index, peer.identity, random.Random(self.now), address,
+                       started=self.now)
         back.file = list(peer.file)
         session = Session(decode_entry(back.file[0]), back.identity)
         for raw in back.file[1:]:
@@ -298,8 +303,10 @@ class Net:
                 partition.start = self.now
         for source, destination, data in self.link.due(self.now):
             peer = self.peers[destination]
-            if peer.online:
-                peer.node.receive(data, self.peers[source].address, self.now)
+            sender = self.peers[source].address
+            # As the transport does: the node's arrival check as the datagram is read.
+            if peer.online and peer.node.arrival(data, sender) is not Arrival.REFUSE:
+                peer.node.receive(data, sender, self.now)
                 self.flush(peer)
         for p in self.peers:
             if p.online:

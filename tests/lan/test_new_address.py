@@ -259,8 +259,8 @@ def test_who_answers_are_paced_per_address() -> None:
     def answers(now: float, count: int, sealed: bool = True) -> int:
         for n in range(count):
             who = Who(session.game_id, n.to_bytes(16, "big"), *seat.address).encode()
-            seat.node.receive(seal(who, key) if sealed else who, asker.address,
-                              now + n / count)
+            seat.node.receive(seal(who, key, asker.identity.public_key, n) if sealed else who,
+                              asker.address, now + n / count)
         return sum(parse(data[SEAL_SIZE:]).TAG == Tag.SEATED
                    for data, address in seat.flush(now + 1) if address == asker.address)
 
