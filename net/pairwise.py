@@ -180,9 +180,11 @@ class Window:
         """The labels for the kernel's filter, lowest first; None while relaxed (any).
         Attaching a filter costs the kernel tens of microseconds, so they are renewed only
         when the seat has used half of those ahead, or when a datagram got through with one
-        that is no longer taken (a copy, or a replay): the kernel drops the next ones."""
+        that is no longer taken (a copy, or a replay): the kernel drops the next ones; and,
+        once that happened, with every datagram taken (someone copies the seat's labels)."""
         self._published: frozenset[bytes] = frozenset()  # :attr:`labels`, to look up
         self._published_at = 0  # the top when they were renewed
+        self._copied = False  # a copy got through since the window was last relaxed
 
     def take(self, datagram: bytes) -> bytes | None:
         """The message of ``datagram`` if it is sealed by the seat with a counter still
@@ -198,7 +200,8 @@ class Window:
                     or label_of(datagram) != label(self._key, self._sender, counter)):
                 return None
         elif self._expected.get(counter) != label_of(datagram):  # no hash: a lookup
-            if label_of(datagram) in self._published:
+            if counter not in self._expected and label_of(datagram) in self._published:
+                self._copied = True
                 self._publish()  # the kernel still takes it: no longer
             return None
         message = _proven(datagram, self._key)
@@ -220,7 +223,7 @@ class Window:
 
     def relax(self) -> None:
         """Take any counter above the last :data:`BEHIND` (the seat's own may have jumped)."""
-        self.relaxed, self.followed, self.labels = True, False, None
+        self.relaxed, self.followed, self.labels, self._copied = True, False, None, False
         self._expected, self._published = {}, frozenset()
 
     def tighten(self) -> None:
@@ -238,7 +241,7 @@ class Window:
             self._taken = {c for c in self._taken if c > counter - BEHIND}
         if not self.relaxed:
             self._expect()
-            if self.top - self._published_at >= AHEAD // 2:
+            if self._copied or self.top - self._published_at >= AHEAD // 2:
                 self._publish()
 
     def _expect(self) -> None:
