@@ -170,9 +170,10 @@ def positions(count: int, seed: int) -> list[Any]:
     from p2p_burgundy.cli.strategies import make
 
     class Picker:
-        """Greedy, and the ``n``-th position of the kind wanted is kept."""
+        """Greedy, and the ``n[0]``-th position of the kind wanted is kept (``n``: one
+        countdown the bots of a game share)."""
 
-        def __init__(self, bot: Any, n: int, kept: list[Any]) -> None:
+        def __init__(self, bot: Any, n: list[int], kept: list[Any]) -> None:
             self.bot, self.name, self.n, self.kept = bot, bot.name, n, kept
 
         def choose(self, state: Any, actions: Sequence[Any]) -> Any:

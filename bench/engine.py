@@ -390,11 +390,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.callgrind:
         with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
             commit = extract(revision, Path(tmp))
-            mine, theirs = (instructions(tree, args.game, args.games)
-                            for tree in (ROOT, Path(tmp)))
+            counted, base_counted = (instructions(tree, args.game, args.games)
+                                     for tree in (ROOT, Path(tmp)))
         print(f"{args.game} games, {args.games} 2p + {args.games // 2} 4p, instructions "
-              f"(callgrind): this tree {mine:,}, {revision} ({commit}) {theirs:,}: "
-              f"{theirs / mine:.3f}x")
+              f"(callgrind): this tree {counted:,}, {revision} ({commit}) {base_counted:,}: "
+              f"{base_counted / counted:.3f}x")
         return 0
 
     with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:

@@ -71,9 +71,10 @@ def main() -> None:
     first: list[float] = []
     rest: list[float] = []
     for game in range(args.games):
-        engine = Timed(EngineStrategy(f"{sys.executable} {TINY}", 0, timeout=10))
+        strategy = EngineStrategy(f"{sys.executable} {TINY}", 0, timeout=10)
+        engine = Timed(strategy)
         play_game(GameConfig(players=2), [engine, make("random", 2)], seed=game)
-        engine.bot.close()
+        strategy.close()
         first.append(engine.seconds[0])
         rest.extend(engine.seconds[1:])
     print(f"{args.games} games, {len(rest) + len(first)} engine decisions")

@@ -33,12 +33,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
+from p2p_burgundy import Action
 from p2p_burgundy.cli.loopback import LOOPBACK, close_all, open_table, play
 from p2p_burgundy.net.discovery import Announcer, Browser, TableInfo, instance_name
 from p2p_burgundy.net.events import TurnApplied
 from p2p_burgundy.net.identity import Identity, fingerprint
+from p2p_burgundy.net.peer import Peer
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -114,16 +118,19 @@ async def game_in_process(home: Path, seed: int) -> tuple[list[float], float]:
         original_submit = peer.submit_turn
         original_record = peer._record
 
-        async def submit(actions, peer=peer, original=original_submit):  # type: ignore[no-untyped-def]
+        async def submit(actions: Sequence[Action], peer: Peer = peer,
+                         original: Callable[[Sequence[Action]], Awaitable[None]] = original_submit
+                         ) -> None:
             assert peer.session is not None
             submitted[peer.session.turn_number] = time.perf_counter()
             await original(actions)
 
-        def record(event, original=original_record):  # type: ignore[no-untyped-def]
+        def record(event: object, original: Callable[[Any], None] = original_record) -> None:
             if isinstance(event, TurnApplied):
                 applied.setdefault(event.turn, []).append(time.perf_counter())
             original(event)
 
+        # Wrapped to time them, each calling the peer's own method as before.
         peer.submit_turn = submit  # type: ignore[method-assign]
         peer._record = record  # type: ignore[method-assign]
     try:

@@ -31,9 +31,11 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
 from p2p_burgundy import UseDie
 from p2p_burgundy.actions import END_TURN, PlaceTile, SellGoods, TakeTile
+from p2p_burgundy.net import wire
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.identity import Identity, verify
 from p2p_burgundy.net.inmemory import Table, random_turn
@@ -43,20 +45,20 @@ from p2p_burgundy.net.snapshot import Snapshots
 TURN = [UseDie(0), TakeTile(3, 1), UseDie(1), PlaceTile(0, 17), SellGoods(4), END_TURN]
 
 
-def per_second(run: object, count: int, repeat: int = 3) -> float:
+def per_second(run: Callable[[], object], count: int, repeat: int = 3) -> float:
     """Calls per second of ``run()`` (best of ``repeat`` batches of ``count``)."""
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
         for _ in range(count):
-            run()  # type: ignore[operator]
+            run()
         best = min(best, time.perf_counter() - start)
     return count / best
 
 
 def entry_rates(count: int) -> tuple[float, float, int]:
     me = Identity.from_private_bytes(bytes([1]) * 32)
-    payload = [17, [a.to_tree() for a in TURN]]
+    payload: list[wire.Encodable] = [17, [wire.value(a.to_tree()) for a in TURN]]
     game_id, prev = bytes(16), bytes(32)
     raw = sign_entry(me, game_id, 5, prev, Kind.TURN, payload).raw
     signed = per_second(lambda: sign_entry(me, game_id, 5, prev, Kind.TURN, payload), count)

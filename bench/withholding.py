@@ -50,8 +50,8 @@ def play(seed: int, think: float, adversary: bool, only_last: bool,
         if source != ADVERSARY:
             return data
         tag, fields = wire.decode_message(data)
-        if tag == Tag.ENTRY:
-            entry = decode_entry(fields[0])  # type: ignore[arg-type]
+        if tag == Tag.ENTRY and isinstance(fields[0], bytes):
+            entry = decode_entry(fields[0])
             first = next((q for q, c in enumerate(mine.contents[ADVERSARY])
                           if isinstance(c, Reveal) and c.event > released), None)
             if first is not None and entry.seq >= first:

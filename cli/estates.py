@@ -27,7 +27,7 @@ Setup.EXPERTS_SECRET
 Edition.E2019
 >>> table_config(2, Edition.E2019, "10", None).estates  # 2019's duchy 10 is 2011's estate 2
 ('2', '2')
->>> table_config(4, None, None, None, teams=True).teams
+>>> table_config(4, None, None, None, switches=("team",)).teams
 ((0, 2), (1, 3))
 >>> import io
 >>> _ = run(argparse.Namespace(edition="2019", layout=False), out := io.StringIO())
@@ -39,11 +39,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from p2p_burgundy import ConfigError, Edition, GameConfig, Module, Setup
-from p2p_burgundy.config import parse_modules
+from p2p_burgundy.config import Switch, parse_modules
 from p2p_burgundy.errors import EstateDataError
 from p2p_burgundy.estate import (
     CUSTOM,
@@ -62,13 +63,15 @@ from p2p_burgundy.estate import (
 )
 from p2p_burgundy.net.tablerules import DEFAULT_RULES, TableRules
 from p2p_burgundy.tiles import COLOUR_LETTERS, Colour
+from p2p_burgundy.variants import ENGINE_MODULES
 
 from .files import read_json
 
 EXPERT_SETUPS = {s.value: s for s in Setup if s is not Setup.STANDARD}
-TEAMS = ((0, 2), (1, 3))
-"""The teams of ``--teams``: seats 0 and 2 (team A: A1, A2) against 1 and 3 (B1, B2), so the
-seat order is round 1's turn order A1, B1, A2, B2."""
+SWITCHES: dict[str, Switch] = {module.name: module.switch for module in ENGINE_MODULES
+                               if module.switch is not None}
+"""The command-line switch of each mode of play that has one (the team game's ``--teams``), by
+its module's name: parsed into ``switches``, the names of those switched on."""
 
 
 def setup_name(text: str) -> Setup:
@@ -118,44 +121,48 @@ def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
                        metavar="FILE",
                        help="everyone plays the board described in FILE (JSON; a board of "
                             "one's own, not an official one; with --teams, a team board)")
-    parser.add_argument("--teams", action="store_true",
-                        help="the team game (2019): 4 players, seats 0 and 2 (team A, first) "
-                             "against 1 and 3, sharing a team board (provisional unless "
-                             "--estate-file gives one)")
+    add_switches(parser)
     group.add_argument("--setup", type=setup_name, default=None, metavar="NAME",
                        help="the experts' set-up: each player is dealt a random board and "
                             "chooses its side and start castle, experts-open (in turn order) "
                             "or experts-secret (all at once)")
 
 
+def add_switches(parser: argparse.ArgumentParser, play: bool = False) -> None:
+    """Each mode of play's own switch (:data:`SWITCHES`), with its help among a table's
+    options, or (``play``) among those of a game against bots."""
+    for name, switch in SWITCHES.items():
+        parser.add_argument(switch.flag, dest="switches", action="append_const", const=name,
+                            default=[], help=switch.play_help if play else switch.help)
+
+
 def table_config(players: int, edition: Edition | None, estate: str | None,
                  setup: Setup | None, modules: tuple[Module, ...] = (),
-                 board: Estate | None = None, teams: bool = False) -> GameConfig:
+                 board: Estate | None = None, switches: Sequence[str] = ()) -> GameConfig:
     """The config of a table where everyone plays ``estate`` (default 1) or a ``board`` of
-    one's own, or with an experts' ``setup``, with the expansion ``modules``; with
-    ``teams``, the team game
-    (:data:`TEAMS`) on ``board`` or the provisional team board. No ``edition``: 2019 with
-    modules, the team game or the solo game, else 2011. ConfigError (a ValueError) if the
-    combination cannot be played."""
+    one's own, or with an experts' ``setup``, with the expansion ``modules``; with the modes
+    of play ``switches`` names (:data:`SWITCHES`: ``("team",)``, the team game on ``board`` or
+    the provisional team board). No ``edition``: 2019 with modules, a mode of play's switch
+    or the solo game, else 2011. ConfigError (a ValueError) if the combination cannot be
+    played."""
+    switched = [SWITCHES[name] for name in switches]
     if edition is None:  # the modules, border posts, the solo and team games are 2019's
         edition = Edition.E2019 if modules or estate in _BORDER_NUMBERS or players == 1 \
-            or teams else Edition.E2011
-    if teams:
-        if estate is not None or setup is not None:
-            raise ConfigError("argument --teams: the team game is played on a team board: "
-                              "no --estate or --setup (a team board file: --estate-file)")
-        if board is None:
-            return GameConfig(players=players, edition=edition, modules=modules, teams=TEAMS)
-        return GameConfig(players=players, edition=edition, estates=(board.id,) * players,
-                          modules=modules, custom=(board,), teams=TEAMS)
+            or switched else Edition.E2011
+    settings: dict[str, Any] = {key: value for switch in switched
+                                for key, value in switch.settings}
+    for switch in switched:
+        if switch.own_board and (estate is not None or setup is not None):
+            raise ConfigError(f"argument {switch.flag}: {switch.own_board}")
     if setup is not None and setup is not Setup.STANDARD:
-        return GameConfig(players=players, edition=edition, setup=setup, modules=modules)
+        return GameConfig(players=players, edition=edition, setup=setup, modules=modules,
+                          **settings)
     if board is not None:
         return GameConfig(players=players, edition=edition, estates=(board.id,) * players,
-                          modules=modules, custom=(board,))
-    ident = "1" if estate is None else estate_in_box(edition, estate)
-    return GameConfig(players=players, edition=edition, estates=(ident,) * players,
-                      modules=modules)
+                          modules=modules, custom=(board,), **settings)
+    estates = () if estate is None else (estate_in_box(edition, estate),) * players
+    return GameConfig(players=players, edition=edition, estates=estates, modules=modules,
+                      **settings)
 
 
 _BORDER_NUMBERS = frozenset(b.number("2019") for b in all_estates().values() if b.border_posts)
@@ -183,7 +190,7 @@ def table_extras(config: GameConfig, rules: TableRules = DEFAULT_RULES) -> str:
 
     >>> table_extras(GameConfig(2, Edition.E2019, estates=("11a", "11a"), modules=(Module.INNS,)))
     'With inns; estates 11a (border posts: medium-low confidence)'
-    >>> table_extras(GameConfig(4, Edition.E2019, teams=TEAMS))
+    >>> table_extras(GameConfig(4, Edition.E2019, teams=((0, 2), (1, 3))))
     'The team game (seats 1+3 against 2+4) on team-provisional (provisional: not the printed \
 board)'
     >>> from p2p_burgundy.net.clock import TimeControl
@@ -222,7 +229,7 @@ def check_table(args: argparse.Namespace) -> str | None:
     ``--setup``, ``--with``, ``--teams``) cannot make a game, or None."""
     try:
         table_config(getattr(args, "players", 2), args.edition, args.estate, args.setup,
-                     args.modules, args.board, teams=args.teams)
+                     args.modules, args.board, args.switches)
     except ConfigError as exc:
         return str(exc)
     return None

@@ -147,14 +147,6 @@ def scores_json(breakdowns: Sequence[Sequence[int]], result: Outcome) -> list[Js
             for seat, breakdown in enumerate(breakdowns)]
 
 
-def winners(result: Outcome) -> tuple[int, ...]:
-    """The seats that won: the winner, the winning team's two players in the team game, none
-    in a lost solo game."""
-    if not result.won:
-        return ()
-    return result.teams[0] if result.teams else (result.winner,)
-
-
 def winner_json(result: Outcome) -> int | None:
     """The winning seat, or None when nobody won (a lost solo game)."""
     return result.winner if result.won else None

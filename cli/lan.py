@@ -566,7 +566,7 @@ async def _bot(args: argparse.Namespace, out: TextIO) -> int:
             await _resume(peer, args)
         elif args.host:
             config = table_config(args.players, args.edition, args.estate, args.setup,
-                                  args.modules, args.board, teams=args.teams)
+                                  args.modules, args.board, args.switches)
             await peer.host(config, name, args.colour or COLOURS[0],
                             TableRules(clock=args.clock))
             log.write(f"hosting at {peer.address[0]}:{peer.address[1]} "

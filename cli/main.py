@@ -70,8 +70,10 @@ class Command:
 
 def _configure_sim(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=options.players, default=None, metavar="N",
-                        help="players per game, 2-4, or 1: the solo game (default 2, 4 with "
-                             "--teams, or the position's or turns file's)")
+                        help="players per game, 2-4, or 1: the solo game (default 2, "
+                             + "".join(f"{switch.players} with {switch.flag}, "
+                                       for switch in estates.SWITCHES.values())
+                             + "or the position's or turns file's)")
     parser.add_argument("--games", type=options.positive, default=1, metavar="N",
                         help="games to play (default 1)")
     start = parser.add_mutually_exclusive_group()
@@ -131,17 +133,18 @@ def _check_sim(args: argparse.Namespace) -> str | None:
         return f"argument --moves: {args.moves}: {exc}"
     started = args.start_position or args.script
     if started is not None:
-        table = [o for o in ("edition", "estate", "setup", "board", "teams")
-                 if getattr(args, o)]
+        table = [f"--{o}" for o in ("edition", "estate", "setup", "board") if getattr(args, o)]
+        table += [estates.SWITCHES[name].flag for name in args.switches]
         if table or args.modules:
-            option = "--" + (table[0] if table else "with")
+            option = table[0] if table else "--with"
             return (f"argument {option}: the game's table is the "
                     f"{'position' if args.position else 'turns file'}'s")
         players = started.config.players
         if args.players not in (None, players):
             return f"argument --players: the game is for {players} players"
         args.players = players
-    args.players = args.players or (4 if args.teams else 2)
+    args.players = args.players or next(
+        (estates.SWITCHES[name].players for name in args.switches), 2)
     if args.bots is not None and len(args.bots) != args.players:
         return (f"argument --bots: {len(args.bots)} bots for {args.players} players "
                 "(name one strategy per seat)")
@@ -161,7 +164,7 @@ def sim_config(args: argparse.Namespace) -> SimConfig:
     return SimConfig(players=args.players, games=args.games, seed=args.seed, bots=bots,
                      edition=args.edition, rotate=args.rotate, quiet=args.quiet,
                      estate=args.estate, setup=args.setup, modules=args.modules,
-                     board=args.board, teams=args.teams,
+                     board=args.board, switches=tuple(args.switches),
                      think=args.think,
                      iterations=args.iterations, jobs=args.jobs, engines=tuple(args.engine),
                      engine_run=options.engine_run(args), engine_fallback=args.engine_fallback,

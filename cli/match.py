@@ -575,9 +575,10 @@ def match_config(args: argparse.Namespace) -> MatchConfig:
 
 
 def check(args: argparse.Namespace) -> str | None:
-    if args.teams:  # rated seat by seat, a team's partners are not two results
-        return ("argument --teams: a match rates each entrant on its own; play team games "
-                "with burgundy sim --teams")
+    for name in args.switches:  # a mode of play's seats are not each a result (partners)
+        switch = estates.SWITCHES[name]
+        return (f"argument {switch.flag}: a match rates each entrant on its own; play "
+                f"{switch.games} with burgundy sim {switch.flag}")
     problem = estates.check_table(args) or options.check_engine_run(
         args, [e.name for e in args.engine])
     if problem is not None:

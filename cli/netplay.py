@@ -35,9 +35,10 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.config import Module, Setup
 from p2p_burgundy.estate import Estate
+from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.clock import GameClock, TimeControl, clock_text
 from p2p_burgundy.net.discovery import Browser, TableInfo
-from p2p_burgundy.net.errors import LocalProtocolError
+from p2p_burgundy.net.errors import DecodeError, LocalProtocolError
 from p2p_burgundy.net.events import ChanceResolved, Resolved
 from p2p_burgundy.net.identity import (
     Identity,
@@ -46,6 +47,7 @@ from p2p_burgundy.net.identity import (
     load_or_create,
     table_code,
 )
+from p2p_burgundy.net.log import read_records
 from p2p_burgundy.net.peer import Peer, game_path, saved_port
 from p2p_burgundy.net.policy import HandOverPolicy
 from p2p_burgundy.net.report import Resignation
@@ -74,7 +76,7 @@ from .tui.table import (
     chance_lines,
     clean_name,
     clean_text,
-    team_notes,
+    module_notes,
     turn_lines,
 )
 
@@ -265,12 +267,12 @@ class LanLobby:
              setup: Setup | None = None, estate: str | None = None,
              modules: tuple[Module, ...] = (), board: Estate | None = None,
              hints: bool = False, clock: TimeControl | None = None,
-             teams: bool = False) -> None:
+             switches: Sequence[str] = ()) -> None:
         """Open a table: everyone on ``estate`` (default 1) or a ``board`` of one's own, or
         the experts' ``setup``; with the expansion ``modules``; ``hints`` from a bot allowed
-        or not; a game ``clock`` or none; the team game with ``teams``."""
+        or not; a game ``clock`` or none; with the modes of play ``switches`` names."""
         config = table_config(players, Edition(edition), estate, setup, modules, board,
-                              teams=teams)
+                              switches)
         self.thread.call(self.peer.host(config, name, colour, TableRules(hints, clock)))
 
     def join(self, table: TableInfo | tuple[str, int], name: str, colour: str,
@@ -358,7 +360,7 @@ class NetTable(Shown):
         self._names = [clean_name(s.name, f"Seat {i + 1}")
                        for i, s in enumerate(self._snapshot.seats)]
         self._read = -1  # seq of the last snapshot described
-        self._history: list[HistoryEntry] = team_notes(self._snapshot.config)
+        self._history: list[HistoryEntry] = module_notes(self._snapshot.config)
         self._steps: list[Resolved] = []  # the game's steps described
         self._chats = [0] * len(self._names)  # chat lines shown per seat
         self._rejected: set[tuple[int, int]] = set()  # void entries said, as (seat, seq)
@@ -596,9 +598,15 @@ class NetTable(Shown):
         for proof in snapshot.equivocations[self._proofs:]:
             out += self._misbehaved(proof.seat, f"two signed versions of its entry {proof.seq}")
             if proof.seat not in snapshot.set_aside:  # the players may follow other games
-                self._ended = (f"{self._names[proof.seat]} signed two versions of one entry; "
-                               "the game stopped")
-                out.append(GameEnded(self._ended))
+                if not self._ended:  # a fork traced lower, or another body: said already
+                    self._ended = (f"{self._names[proof.seat]} signed two versions of one "
+                                   "entry; the game stopped")
+                    # The log may have named a player whose turn our game refused: the
+                    # verdicts verify gives say whether that holds in the game it followed.
+                    self._resignations = self._file_verdicts()
+                    self._history += [HistoryEntry(None, text, EntryKind.EVENT)
+                                      for text in self._resignations]
+                    out.append(GameEnded(self._ended))
             elif proof.seat != self.my_seat:
                 text = (f"Nothing {self._names[proof.seat]} signs counts now: B lets a bot "
                         "play that seat, and the game goes on.")
@@ -669,6 +677,20 @@ class NetTable(Shown):
             out.append(Notice(text))
         return out
 
+    def _file_verdicts(self) -> list[str]:
+        """The verdict for each seat that ``burgundy verify`` gives our game file as it
+        stands (its whole records): after an equivocation that may have split the game, our
+        peer may have refused another seat's turns that were legal in the game that seat
+        followed, and verify judges each seat in its own (docs/protocol.md, "Judging the
+        other seats")."""
+        try:
+            records, _ = read_records(self.game_file.read_bytes())
+        except (OSError, DecodeError):
+            return self._verdicts(self._snapshot)  # what our peer found, as it found it
+        broke = {v.seat: [p.reason for p in v.problems]
+                 for v in audit(records).verdicts if not v.honest}
+        return self._verdict_lines(broke)
+
     def _verdicts(self, snapshot: Snapshot) -> list[str]:
         """A verdict for each seat, from the entries that broke a rule (another seat's never
         count against it): as ``burgundy verify`` gives them for this game file."""
@@ -679,6 +701,11 @@ class NetTable(Shown):
         for proof in snapshot.equivocations:
             broke.setdefault(proof.seat, []).append(
                 f"{self._names[proof.seat]}: two signed versions of its entry {proof.seq}")
+        return self._verdict_lines(broke)
+
+    def _verdict_lines(self, broke: Mapping[int, list[str]]) -> list[str]:
+        """One line per seat whose entries broke a rule (the reasons of each), or one line
+        saying every record holds."""
         if not broke:
             return ["Every seat's record holds."]
         return [f"{self._names[seat]} misbehaved: {len(reasons)} entr"
@@ -791,16 +818,16 @@ def quick_bot_game(home: Path, bots: int, name: str,
                    colour: str = COLOURS[0], strategy: str = "greedy",
                    timeout: float = 30.0, gone_after: float = GONE_AFTER,
                    setup: Setup | None = None, modules: tuple[Module, ...] = (),
-                   teams: bool = False) -> tuple[PeerThread, NetTable]:
+                   switches: Sequence[str] = ()) -> tuple[PeerThread, NetTable]:
     """Host a table on loopback, fill it with ``bots`` local bot peers, start it (2019
-    edition when ``modules`` are in play, or the team game with ``teams``). Hints are
-    allowed: only our own bots play."""
+    edition when ``modules`` are in play or a mode of play's ``switches``: the team game).
+    Hints are allowed: only our own bots play."""
     thread = PeerThread()
     try:
         thread.open(home, interface=LOOPBACK, mdns=False)
         lobby = LanLobby(thread)
-        lobby.host(bots + 1, name, colour, "2019" if modules or teams else "2011", setup=setup,
-                   modules=modules, hints=True, teams=teams)
+        lobby.host(bots + 1, name, colour, "2019" if modules or switches else "2011", setup=setup,
+                   modules=modules, hints=True, switches=switches)
         lobby.add_bots(bots, strategy)
         deadline = time.monotonic() + timeout
         while lobby.game is None:

@@ -39,6 +39,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.chance import Draw
 from p2p_burgundy.net.report import Audit, ChanceReport, TurnReport
+from p2p_burgundy.net.tablerules import read_table_tree
 from p2p_burgundy.record import GameRecord
 from p2p_burgundy.rules import draw_chance
 
@@ -156,13 +157,18 @@ def position_from_json(doc: object) -> Position:
         raise PositionError(f"a position of version {doc.get('version')!r}; this version "
                             f"reads {POSITION_VERSION}")
     try:
-        position = Position(GameConfig.from_tree(doc["config"]),
-                            tuple(bytes.fromhex(e) for e in doc["entropy"]),
+        # A networked game's position exported while the engine's config still held its
+        # table's rules (hints, a clock) carries them, and its hash was taken with them.
+        config, rules = read_table_tree(doc["config"])
+        position = Position(config, tuple(bytes.fromhex(e) for e in doc["entropy"]),
                             tuple(action_from_tree(a) for a in doc["actions"]))
         expected = doc.get("state_hash")
-        if expected is not None and bytes.fromhex(expected) != position.state_hash():
-            raise PositionError(f"its actions reach state {position.state_hash().hex()[:16]}"
-                                f"..., not the recorded {str(expected)[:16]}...")
+        if expected is not None:
+            state = position.state()
+            if bytes.fromhex(expected) not in (state_hash(state),
+                                               state_hash(state, rules.fields())):
+                raise PositionError(f"its actions reach state {state_hash(state).hex()[:16]}"
+                                    f"..., not the recorded {str(expected)[:16]}...")
     except (KeyError, TypeError, ValueError, EngineError) as exc:
         what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
         raise PositionError(f"malformed position: {what}") from None

@@ -51,7 +51,7 @@ from p2p_burgundy.scoring import categories
 
 from .engine import EnginePool, EngineRun, EngineSpec, EngineStrategy, worker_pool
 from .estates import table_config
-from .gamejson import RESULT_VERSION, Json, result_json, winners
+from .gamejson import RESULT_VERSION, Json, result_json
 from .script import Script, ScriptedStrategy
 from .strategies import STRATEGIES, BotError, Strategy, checked_choice, is_spec, make
 
@@ -185,7 +185,7 @@ class SimConfig:
     setup: Setup | None = None  # ...or an experts' set-up deals them
     modules: tuple[Module, ...] = ()  # the 2019 expansion modules in play
     board: Estate | None = None  # ...or everyone plays this board of one's own
-    teams: bool = False  # the team game: seats 0 and 2 against 1 and 3
+    switches: tuple[str, ...] = ()  # the modes of play switched on (estates.SWITCHES)
     think: float | None = None  # seconds per decision for search bots (mcts)...
     iterations: int | None = None  # ...or rollouts per decision: reproducible, overrides think
     jobs: int = 1  # worker processes; the games and summary do not depend on it
@@ -228,7 +228,7 @@ class SimConfig:
         if self.script is not None:
             return self.script.config
         return table_config(self.players, self.edition, self.estate, self.setup,
-                            self.modules, self.board, teams=self.teams)
+                            self.modules, self.board, self.switches)
 
     @property
     def recorded(self) -> tuple[bytes, ...]:
@@ -593,7 +593,7 @@ def _record(summary: SimSummary, result: GameResult) -> None:
     for seat, entrant in enumerate(result.entrants):
         stats = summary.entrants[entrant]
         stats.scores.append(result.outcome.scores[seat])
-        if seat in winners(result.outcome):  # solo: only a full duchy wins
+        if seat in result.outcome.winners:  # solo: only a full duchy wins
             stats.wins += 1
 
 
@@ -615,7 +615,7 @@ def format_game(config: SimConfig, result: GameResult) -> str:
     rotation = f", seating {result.rotation + 1}/{config.players}" if config.rotate else ""
     lines = [f"game {result.game + 1}/{config.games}{rotation}, seed {config.seed}: "
              f"{_seats(config.players)}, {_rules(config.game_config)}"]
-    if config.teams:
+    if config.switches and result.state.config.teams:  # switched on, not a position's
         lines.append(f"  team game on {result.state.boards[0].id}: seats 0 and 2 (team A) "
                      "against 1 and 3 (team B)")
     elif config.estate is not None or config.setup is not None or config.board is not None:

@@ -6,12 +6,14 @@ with fingerprints, every chance event with each seat's reveal and what it drew, 
 words, the final scores, then every void entry with its verdict and every problem found, and
 who could predict the dice if hand-overs left one player contributing entropy, and a verdict
 for each seat: whether its record holds, or which of its own entries break a rule (another
-seat's entries never count against it). Exit code 0 when every seat's record holds (void
-entries that docs/protocol.md says do not affect verification are listed, not failed; an
-unfinished game says so), 1 when some seat misbehaved (each such seat is named with its
-entries), 2 when the file itself is broken (a torn tail, a record that does not decode or
-whose signature does not verify, no valid START, a missing entry), cannot be read, or the
-command line is wrong. ``--json`` prints one JSON document instead (bytes as hex).
+seat's entries never count against it: after an equivocation that let the players follow
+different games, each seat is judged in the game it followed, which the report names).
+Exit code 0 when every seat's record holds (void entries that docs/protocol.md says do not
+affect verification are listed, not failed; an unfinished game says so), 1 when some seat
+misbehaved (each such seat is named with its entries), 2 when the file itself is broken (a
+torn tail, a record that does not decode or whose signature does not verify, no valid START,
+a missing entry), cannot be read, or the command line is wrong. ``--json`` prints one JSON
+document instead (bytes as hex).
 
 A local game's file (``burgundy solo``, ``play --local``: :mod:`.localgame`) has no
 signatures or commitments to check (one player, and bots in the same process): its steps are
@@ -221,7 +223,23 @@ def write_report(report: Audit, name: str, out: TextIO) -> None:
           "(records are numbered from 0 in file order):\n")
         for problem in report.problems:
             w(f"  - {problem}\n")
+    _write_branches(report, names, out)
     _write_verdicts(report, names, out)
+
+
+def _write_branches(report: Audit, names: list[str], out: TextIO) -> None:
+    """Which game each seat was judged in, when equivocations allow several."""
+    if len(report.branches) < 2:
+        return
+    w = out.write
+    w("\nThe equivocations let the players follow different games; each other seat is judged "
+      "in the game it followed (docs/protocol.md, \"Judging the other seats\"):\n")
+    for i, branch in enumerate(report.branches):
+        taking = ", ".join(f"record {record} for {names[seat]}'s seq {seq}"
+                           for seat, seq, record in branch.taken)
+        shown = " (the game shown above)" if i == 0 else ""
+        judged = ", ".join(names[s] for s in branch.judged) or "nobody"
+        w(f"  the game taking {taking}{shown}: {judged}\n")
 
 
 def _write_verdicts(report: Audit, names: list[str], out: TextIO) -> None:

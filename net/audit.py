@@ -20,6 +20,8 @@ Pure: bytes in, a report out (:func:`audit_file` takes a game file's bytes).
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from collections.abc import Sequence
 
 from p2p_burgundy import draw_chance, new_game, state_hash
@@ -42,6 +44,7 @@ from .log import (
 )
 from .report import (
     Audit,
+    Branch,
     ChanceReport,
     Chat,
     Check,
@@ -122,18 +125,96 @@ def audit(records: Sequence[bytes], *, file_problems: Sequence[Problem] = ()) ->
 
     Finds the START entry (the first valid one), feeds every other entry of the game to a
     spectator session in each author's seq order, collects every problem, and replays the
-    engine to report each chance event's draws, each turn and the final scores.
+    engine to report each chance event's draws, each turn and the final scores. When a seat
+    signed two bodies for one slot, every other seat is judged in the game it followed
+    (:func:`_judge_branches`).
     """
-    return _Auditor(records, file_problems).run()
+    auditor = _Auditor(records, file_problems, {})
+    report = auditor.run()
+    if not auditor.forks:
+        return report
+    return _judge_branches(records, file_problems, report, auditor.forks)
+
+
+Fork = tuple[int, int, list[tuple[int, Entry]]]
+"""An equivocation in a file: the seat, its fork slot (seq), and the bodies of that slot the
+file holds that link to the seat's chain before it, as (record, entry) in file order."""
+
+MAX_BRANCHES = 16
+"""The most games an audit follows for a file with equivocations. A file an honest peer
+wrote holds at most one body of a fork slot per seat but the equivocator's, so two
+equivocators at a table of four give at most 9; with three, the one seat left to judge is
+judged in the first game, which takes the bodies its own peer took first."""
+
+
+def _judge_branches(records: Sequence[bytes], file_problems: Sequence[Problem], main: Audit,
+                    forks: list[Fork]) -> Audit:
+    """Judge every seat but the equivocators in a game it may have followed.
+
+    A peer resolves a step from the body of an equivocator's slot it took first, so honest
+    peers that took different bodies follow different games (docs/protocol.md, "What
+    equivocation can still do"), and in one of them the other's later turns may be illegal.
+    Each combination of the equivocators' bodies at their fork slots is one such game (a
+    branch; ``main``, each seat's first body in file order, is the first); a seat's record
+    holds if all its own entries are valid in one branch (the one its entries say it
+    followed), and is judged in the main branch when none is. Branches are followed lazily,
+    in order, only while some seat's record fails in every branch followed yet, and at most
+    :data:`MAX_BRANCHES` of them. The report shows the main branch's game; each seat's
+    problems and void entries are those of the branch it is judged in (``Audit.branches``).
+    """
+    equivocators = {seat for seat, _, _ in forks}
+    judged = [p.seat for p in main.players if p.seat not in equivocators]
+    reports = [main]
+    taken: list[tuple[tuple[int, Entry], ...]] = []
+    branch_of = dict.fromkeys(range(len(main.players)), 0)
+    combos = itertools.product(*(bodies for _, _, bodies in forks))
+    for combo in itertools.islice(combos, MAX_BRANCHES):
+        if taken:  # the first combination is the main branch, followed already
+            if all(_holds(reports[branch_of[s]], s) for s in judged):
+                break
+            report = _Auditor(records, file_problems,
+                              {seat: body.body for (seat, _, _), (_, body)
+                               in zip(forks, combo, strict=True)}).run()
+            reports.append(report)
+            for s in judged:
+                if not _holds(reports[branch_of[s]], s) and _holds(report, s):
+                    branch_of[s] = len(reports) - 1
+        taken.append(combo)
+    problems = [p for p in main.problems if p.of_file]
+    void: list[VoidEntry] = []
+    for seat in range(len(main.players)):
+        report = reports[branch_of[seat]]
+        problems += [p for p in report.problems if not p.of_file and p.seat == seat]
+        void += [v for v in report.void if v.seat == seat]
+    branches = tuple(
+        Branch(tuple((seat, seq, record) for (seat, seq, _), (record, _)
+                     in zip(forks, combo, strict=True)),
+               tuple(s for s in judged if branch_of[s] == i))
+        for i, combo in enumerate(taken))
+    return dataclasses.replace(
+        main, problems=tuple(problems),
+        void=tuple(sorted(void, key=lambda v: (v.record is None, v.record or 0, v.seat,
+                                               v.seq))),
+        branches=branches)
+
+
+def _holds(report: Audit, seat: int) -> bool:
+    """Whether no entry of ``seat``'s own breaks a rule in the game ``report`` follows."""
+    return not any(not p.of_file and p.seat == seat for p in report.problems)
 
 
 class _Auditor:
-    def __init__(self, records: Sequence[bytes], file_problems: Sequence[Problem]) -> None:
+    def __init__(self, records: Sequence[bytes], file_problems: Sequence[Problem],
+                 first: dict[int, bytes]) -> None:
+        """``first``: for an equivocating seat, the body of its fork slot to take (the one
+        first in file order for a seat not named)."""
         self.records = records
+        self.first = first
         self.problems: list[Problem] = list(file_problems)
         self.record_of: dict[bytes, int] = {}  # body -> first record holding it
         self.copies: list[tuple[int, Entry]] = []  # records repeating an earlier one
         self.entries: list[tuple[int, Entry]] = []
+        self.forks: list[Fork] = []  # each equivocation, with its bodies in the file
 
     def problem(self, check: Check, reason: str, record: int | None = None,
                 entry: Entry | None = None, seat: int | None = None) -> None:
@@ -169,7 +250,9 @@ class _Auditor:
                 continue
             by_author.setdefault(seat, []).append((record, entry))
         for seat in sorted(by_author):
-            for record, entry in sorted(by_author[seat], key=lambda item: item[1].seq):
+            first = self.first.get(seat)
+            for record, entry in sorted(by_author[seat],
+                                        key=lambda item: (item[1].seq, item[1].body != first)):
                 try:
                     session.receive_signed_entry(entry)  # decode() checked its signature
                 except ProtocolError as exc:
@@ -181,6 +264,11 @@ class _Auditor:
         session.settle()  # the file is all there is
         self.drain(session, steps)
         self.unlinked(session, by_author)
+        forks = {seat: min(p.seq for p in session.proofs if p.seat == seat)
+                 for seat in sorted(session.faulty)}
+        self.forks = [(seat, seq, [(record, entry) for record, entry in by_author[seat]
+                                   if entry.seq == seq and _links(session.chains[seat], entry)])
+                      for seat, seq in forks.items()]
         return self.report(session, start, steps)
 
     def decode(self) -> None:
@@ -442,6 +530,11 @@ def withheld_reveals(session: Session) -> tuple[Withheld, ...]:
             would_have = draw_chance(before, entropy)[1]
         out.append(Withheld(seat, k, step, would_have))
     return tuple(out)
+
+
+def _links(chain: Sequence[Entry], entry: Entry) -> bool:
+    """Whether ``entry`` links to ``chain``, its author's chain before it."""
+    return entry.prev == (chain[entry.seq - 1].id if entry.seq else b"")
 
 
 def _who(key: bytes) -> str:

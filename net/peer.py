@@ -54,7 +54,8 @@ log = logging.getLogger(__name__)
 MAX_EVENTS = 1024
 SETTLE_SECONDS = 5.0
 """How long closing a finished game waits, at most, for the other seats to hold the entries
-we hold (:meth:`Peer.close`); a seat silent for ``MISSING_AFTER`` (3 s) is not waited for."""
+we hold (:meth:`Peer.close`); a seat already silent for ``MISSING_AFTER`` (3 s) when closing
+begins is not waited for."""
 
 
 def games_dir(data_dir: Path) -> Path:
@@ -320,9 +321,11 @@ class Peer:
             return
         self._closed = True
         if self.session is not None and self.session.state.is_over:
-            deadline = self._loop.time() + SETTLE_SECONDS
-            while (not self.node.in_sync(self._loop.time())
-                   and self._loop.time() < deadline):
+            # Whom we wait for is fixed as we begin: a seat silent for MISSING_AFTER by then
+            # may be gone for good, but one we heard until then is waited for to the
+            # deadline, even if a flood or a bad link silences it meanwhile.
+            began = self._loop.time()
+            while not self.node.in_sync(began) and self._loop.time() < began + SETTLE_SECONDS:
                 await asyncio.sleep(0.05)  # our loops run meanwhile: anti-entropy goes on
         for task in self._tasks:
             task.cancel()

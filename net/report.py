@@ -113,6 +113,19 @@ class VoidEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class Branch:
+    """One game a file with equivocations allows: ``taken`` holds, for each seat that signed
+    two bodies for one slot, ``(seat, seq, record)``: the body of that slot this game takes
+    (its record in the file). ``judged`` are the seats judged in it: the other seats whose
+    record holds in this game and in no branch before it (docs/protocol.md, "What
+    equivocation can still do"); the first branch, each equivocator's body first in file
+    order, is the game the report shows, and judges every seat no branch clears."""
+
+    taken: tuple[tuple[int, int, int], ...]
+    judged: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Withheld:
     """Seat ``seat`` withheld its reveal for chance event ``event`` and was handed over at
     that step (``step``), so the event was drawn without it. ``would_have`` is what the
@@ -231,6 +244,7 @@ class Audit:
     withheld: tuple[Withheld, ...] = ()  # every reveal withheld where its seat was handed over
     sole_contributor: tuple[int, int] | None = None  # (seat, k): only it from event k on
     waiting: Waiting | None = None
+    branches: tuple[Branch, ...] = ()  # the games the equivocations allow, if any, as judged
     final_hash: bytes | None = None
     scores: tuple[Score, ...] = ()
     outcome: Outcome | None = None
@@ -387,6 +401,9 @@ def _audit_json(a: Audit) -> dict[str, object]:
             "seat": a.sole_contributor[0], "from_event": a.sole_contributor[1],
             "message": a.sole_contributor_text},
         "waiting": waiting,
+        "branches": [{"taken": [{"seat": seat, "seq": seq, "record": record}
+                                for seat, seq, record in b.taken],
+                      "judged": list(b.judged)} for b in a.branches],
         "final_hash": a.final_hash.hex() if a.final_hash is not None else None,
         "scores": [{"seat": s.seat, "vp": s.vp,
                     "breakdown": {c.name.lower(): v for c, v in s.by_category.items()}}

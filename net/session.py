@@ -105,6 +105,7 @@ from .sync import Sync
 MAX_EARLY = 64  # entries buffered per author ahead of a gap
 MAX_OUTBOX = 512  # datagrams queued; anti-entropy repairs anything dropped
 MAX_EVENTS = 4096
+MAX_ASKED = 64  # a peer's body of a fork slot, asked once each (bounds what a flood costs)
 
 _NEVER = 1 << 62  # a seq no chain reaches
 
@@ -182,6 +183,8 @@ class Session:
         self.faulty: dict[int, str] = {}
         self._forks: dict[int, int] = {}  # seat -> the first seq it signed two bodies for
         self.proofs: list[Equivocation] = []
+        # (peer, seat, fork slot) asked for its body there -> whether it answered
+        self._asked: dict[tuple[object, int, int], bool] = {}
         # A seat handed to the stand-in -> the step from which (steps count every chance
         # event and every turn the game resolved, from 0).
         self.forfeits: dict[int, int] = {}
@@ -236,7 +239,8 @@ class Session:
         a reveal, an agreement...), or an entry taken after the fork, may have been resolved
         differently by different peers, which then follow different games for good."""
         return frozenset(p.seat for p in self.proofs
-                         if len(self.chains[p.seat]) <= p.seq + 1
+                         if p.seq == self._forks[p.seat]  # the lowest fork of the seat
+                         and len(self.chains[p.seat]) <= p.seq + 1
                          and _inert(p.first) and _inert(p.second))
 
     @property
@@ -397,11 +401,12 @@ class Session:
 
     def canonical_entries(self) -> list[Entry]:
         """Every entry in a fixed order: START, then each seat's chain in seat order, then the
-        second bodies of equivocation proofs by seat. Peers holding the same entries write
-        byte-identical game files in this order."""
+        second bodies of equivocation proofs by seat and slot. Peers holding the same
+        entries write byte-identical game files in this order."""
         start = self.start.entry
         chains = [e for chain in self.chains for e in chain if e is not start]
-        proofs = [decode_entry(p.second) for p in sorted(self.proofs, key=lambda p: p.seat)]
+        proofs = [decode_entry(p.second)
+                  for p in sorted(self.proofs, key=lambda p: (p.seat, p.seq))]
         return [start, *chains, *proofs]
 
     def waiting_for(self) -> Waiting | None:
@@ -495,7 +500,7 @@ class Session:
         (:func:`~.log.check_signature`), so that it is not checked twice."""
         self._receive(entry, signed=True)
 
-    def _receive(self, entry: Entry, signed: bool) -> None:
+    def _receive(self, entry: Entry, signed: bool, source: object = None) -> None:
         if entry.game_id != self.game_id:
             raise RemoteProtocolError("entry from another game", author=entry.author, seq=entry.seq)
         seat = self._seat_of.get(entry.author)
@@ -509,7 +514,7 @@ class Session:
             if known.body != entry.body:
                 if not signed:
                     check_signature(entry)  # only a validly signed second body proves anything
-                self._equivocation(seat, known, entry)
+                self._equivocation(seat, known, entry, source)
             return
         if seat in self.faulty:
             return
@@ -521,7 +526,7 @@ class Session:
         if not signed:
             check_signature(entry)
         if early is not None:
-            self._equivocation(seat, early, entry)
+            self._equivocation(seat, early, entry, source)
             return
         if entry.seq > len(chain):
             self._early[(seat, entry.seq)] = entry
@@ -547,25 +552,70 @@ class Session:
         self._events.append(event)
 
     def _receive_entry_message(self, message: EntryMessage, source: object) -> None:
-        self.receive_entry(message.raw)
+        self._receive(decode_entry(message.raw), signed=False, source=source)
 
     def _answer(self, message: Heads | Want | Recover, source: object) -> None:
         self._send_all(self._sync.answer(message), source)
+        if isinstance(message, Heads):
+            self._ask_fork_bodies(source)
+
+    def _ask_fork_bodies(self, source: object) -> None:
+        """Ask a peer once for its entry at each equivocator's fork slot: the equivocator
+        may have shown each player another body, a player that took one we lack followed a
+        game of its own, and a verifier judges it in that game, so our game file keeps the
+        body (we no longer fetch the equivocator's entries by anti-entropy)."""
+        for seat, seq in sorted(self._forks.items()):
+            if (source, seat, seq) not in self._asked and len(self._asked) < MAX_ASKED:
+                self._asked[(source, seat, seq)] = False
+                self._send(Want(self.game_id, seat, seq, 1).encode(), source)
 
     def _receive_held(self, message: Held, source: object) -> None:
         if self._sync.held(message, [s for s in self._required()
                                      if s != self.my_seat and s not in self.faulty]):
             self._advance()  # recovered: we may author again
 
-    def _equivocation(self, seat: int, first: Entry, second: Entry) -> None:
-        if seat not in self.faulty:
-            self.faulty[seat] = f"equivocated at seq {first.seq}"
-            self._forks[seat] = first.seq
-            proof = Equivocation(seat, first.seq, first.raw, second.raw)
-            self.proofs.append(proof)
-            self._unsaved.append(second)  # the game file keeps the proof too
-            self._event(proof)
-            self._advance()  # a voter less: a hand-over may be decided now
+    def _equivocation(self, seat: int, first: Entry, second: Entry,
+                      source: object = None) -> None:
+        """``seat`` signed ``first`` and ``second`` for one slot (``second`` came from
+        ``source``, if from a peer). The seat's fork slot is the lowest slot proven: a fork
+        found higher up (both sides took the equivocator's entries after it) starts lower,
+        so when ``second`` does not link to our chain we ask ``source`` for the entry before
+        it. At the fork slot we keep the bodies other players may have taken
+        (:meth:`_keeps_another`): a verifier judges each player in the game of the body it
+        took (docs/protocol.md, "Judging the other seats")."""
+        fork = self._forks.get(seat, _NEVER)
+        if first.seq == fork and self._keeps_another(seat, second, source):
+            self._prove(seat, first, second)
+        if first.seq >= fork:
+            return  # a slot at or after the fork we know: no lower fork to trace
+        self.faulty[seat] = f"equivocated at seq {first.seq}"
+        self._forks[seat] = first.seq
+        self._prove(seat, first, second)
+        chain = self.chains[seat]
+        if (source is not None and 0 < second.seq <= len(chain)
+                and second.prev != chain[second.seq - 1].id):
+            self._send(Want(self.game_id, seat, second.seq - 1, 1).encode(), source)
+        self._advance()  # a voter less: a hand-over may be decided now
+
+    def _prove(self, seat: int, first: Entry, second: Entry) -> None:
+        proof = Equivocation(seat, first.seq, first.raw, second.raw)
+        self.proofs.append(proof)
+        self._unsaved.append(second)  # the game file keeps the proof too
+        self._event(proof)
+
+    def _keeps_another(self, seat: int, body: Entry, source: object) -> bool:
+        """Whether to keep ``body``, another one for ``seat``'s fork slot: one we do not hold
+        yet, and either a peer's first answer to our asking for its body there, or one of
+        the bodies we hold while we hold fewer than the seats that may each have taken one
+        (every seat but the equivocator's; the answers come on top, so that bodies the
+        equivocator sends us first cannot crowd out those the others took)."""
+        held = {p.second for p in self.proofs if p.seat == seat and p.seq == body.seq}
+        if body.raw in held:
+            return False
+        if self._asked.get((source, seat, body.seq)) is False:
+            self._asked[(source, seat, body.seq)] = True
+            return True
+        return len(held) + 1 < len(self.seats) - 1
 
     def _author(self, content: Content) -> None:
         assert self.identity is not None and self.my_seat is not None

@@ -79,6 +79,28 @@ class Module(Enum):
         return f"Module.{self.name}"
 
 
+@dataclass(frozen=True, slots=True)
+class Switch:
+    """A mode of play's own command-line switch, for a module no ``--with`` turns on (the team
+    game's ``--teams``): the words a client offers it in and what it sets in a table's config.
+
+    ``flag`` is the switch; ``game`` what it plays, as a message names it, and ``games``
+    several of them; ``help`` is its help among a table's options (``sim``, ``host``, ``bot``,
+    ``match``), ``play_help`` among those of a game against bots (``play``); ``players`` is how
+    many play it; ``settings`` the fields of :class:`GameConfig` it sets, by name;
+    ``own_board``, where given, says why it takes no ``--estate`` or ``--setup``.
+    """
+
+    flag: str
+    game: str
+    games: str
+    help: str
+    play_help: str
+    players: int
+    settings: tuple[tuple[str, object], ...]
+    own_board: str = ""
+
+
 MODULE_ORDER: Final = tuple(Module)
 """The canonical order of modules in a config (declaration order)."""
 _BORDER_POSTS_BIT: Final = 2 << len(MODULE_ORDER)

@@ -21,7 +21,8 @@ from .rules import (
     tile_effect,
 )
 from .state import GameState, PlayerState, Step
-from .tiles import Tile
+from .tiles import Tile, tile_name
+from .words import ActionWords, Wording
 
 WORKERS_BOUGHT: Final = 2  # knowledge #28: 2 workers for 1 silverling
 _K28: Final = 1 << 28
@@ -75,6 +76,23 @@ def _plays(config: GameConfig) -> bool:
     return Module.EXTRA_TILES in config.modules
 
 
+_BUY_WORKERS_WORDS: Final = ActionWords(
+    BuyWorkers, label=lambda _s, _a, _w: "buy 2 workers for 1 silverling (#28)",
+    sentence=lambda _s, _a, _w: "bought 2 workers for 1 silverling", key="w", gains=True)
+
+
+def _as_building(_: GameState, action: UseBuilding, _w: Wording) -> str:
+    return f"as a {tile_name(action.building)}"
+
+
+def _worked_as(_: GameState, action: UseBuilding, _w: Wording) -> str:
+    return f"worked as a {tile_name(action.building)}"
+
+
+_USE_BUILDING_WORDS: Final = ActionWords(UseBuilding, label=_as_building, sentence=_worked_as,
+                                         gains=True, tile=lambda _, action: action.building)
+
+
 EXTRA_TILES: Final = EngineModule(
     name=Module.EXTRA_TILES.value,
     description="monasteries #27 (on top of any stack on the bridge) and #28 (buy 2 workers "
@@ -83,6 +101,7 @@ EXTRA_TILES: Final = EngineModule(
     summary="monasteries #27 #28, the crane, the geese",
     steps=(StepWords(Step.CRANE, "the crane may trigger the effect of any building (or pass)",
                      prompt="Crane: trigger the effect of any building", name="crane"),),
+    actions=(_BUY_WORKERS_WORDS, _USE_BUILDING_WORDS),
     choices=((Step.CRANE, _crane_choices),),
     handlers=(
         (Step.CRANE, UseBuilding, _use_building),

@@ -1,10 +1,6 @@
 """The inns module as an engine module: an inn comes out beside the black depot each phase,
 bought there as a tile of the black depot is (``Buy(INN_DEPOT, 0)``); it goes on a space of
 any colour, one inn an area, and an area with an inn scores as one size bigger.
-
->>> from p2p_burgundy import GameConfig, new_game
->>> bought_tile(new_game(GameConfig(players=2)), Buy(INN_DEPOT, 0)) == Tile.INN
-True
 """
 
 from __future__ import annotations
@@ -23,6 +19,7 @@ from .rules import (
 )
 from .state import GameState, ModulePart, PlayerState, Step
 from .tiles import MODULE_TILES, Tile
+from .words import DepotWords
 
 INN_DEPOT: Final = 7  # Buy(7, 0) buys the top inn beside the black depot
 INN_SUPPLY: Final = max(MODULE_TILES[Module.INNS.value])  # the inns' stack in GameState.supplies
@@ -42,13 +39,6 @@ class InnsPart(ModulePart):
         part = cls()
         part.inns = 0
         return part
-
-
-def bought_tile(state: GameState, action: Buy) -> int:
-    """The tile ``action`` would buy: a depot's tile, or an inn from beside the black depot."""
-    if action.depot == INN_DEPOT:
-        return _INN
-    return state.depots[action.depot][action.slot]
 
 
 def _inn_comes_out(state: GameState) -> None:
@@ -120,6 +110,7 @@ INNS: Final = EngineModule(
     plays=_plays,
     summary="an inn a phase: its area scores one size bigger",
     handlers=((Step.TURN, Buy, _buy_inn),),
+    depots=(DepotWords(INN_DEPOT, "beside the black depot", _INN),),
     tiles=(Tile.INN,),
     part=InnsPart,
     visible=_visible,

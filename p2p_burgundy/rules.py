@@ -75,7 +75,7 @@ from .chance import (
     RoundDraw,
     SetupDraw,
 )
-from .config import CHOOSE, VARIANTS, Edition, GameConfig
+from .config import CHOOSE, VARIANTS, Edition, GameConfig, Switch
 from .errors import ChanceError, IllegalAction
 from .estate import DIE_PATTERN, SPACE_COUNT, Estate, bits, box_sides
 from .scoring import (
@@ -109,6 +109,7 @@ from .tiles import (
     Tile,
     tile_name,
 )
+from .words import ActionWords, DepotWords
 
 STORAGE_SPACES: Final = 3
 _BOTH_DICE: Final = 0b11
@@ -176,6 +177,11 @@ _EFFECT_COLOURS: Final[dict[int, frozenset[int]]] = {
     Step.CARPENTER: frozenset({Colour.BEIGE}),
     Step.CHURCH: frozenset({Colour.GREY, Colour.YELLOW, Colour.DARK_GREEN}),
     Step.MARKET: frozenset({Colour.BLUE, Colour.LIGHT_GREEN}),
+}
+# The same as tiles: TILE_COLOUR looked up once, not for each depot slot at every look.
+_EFFECT_TILES: Final[dict[int, frozenset[int]]] = {
+    step: frozenset(t for t in range(TILE_COUNT) if TILE_COLOUR[t] in colours)
+    for step, colours in _EFFECT_COLOURS.items()
 }
 _BUILDING_STEP: Final[dict[int, Step]] = {
     Building.WAREHOUSE: Step.WAREHOUSE,
@@ -265,7 +271,7 @@ def new_game(config: GameConfig) -> GameState:
     n = config.players
     rules = _rules(config)
     boards = config.boards or (config.board("1"),) * n  # placeholders: the experts' deal
-    state = GameState.__new__(GameState)
+    state = GameState()
     state.config = config
     state.boards = boards
     state.phase = 0
@@ -276,7 +282,7 @@ def new_game(config: GameConfig) -> GameState:
     state.track_stamp = 0
     players = []
     for seat in range(n):
-        p = PlayerState.__new__(PlayerState)
+        p = PlayerState()
         p.silver = START_SILVER
         p.workers = 0
         p.goods = (0,) * 7
@@ -699,15 +705,31 @@ def _placements(state: GameState, p: PlayerState, value: int, workers: int,
                 mask = _without_duplicate_buildings(board, p, tile, mask)
         elif tile_spaces and tile in tile_spaces:  # a module's tile (an empty dict is false)
             mask = tile_spaces[tile][0](board, p, mask)
-        row = PLACE_TILE[i] if i < _PLACE_ROWS else [PlaceTile(i, s) for s in board.spaces]
-        while mask:
-            low = mask & -mask
-            actions.append(row[low.bit_length() - 1])
-            mask ^= low
+        if i < _PLACE_ROWS:
+            places = _PLACES[i].get(mask)
+            if places is None:
+                places = _spaces_choices(_PLACES[i], PLACE_TILE[i], mask)
+            actions += places
+        else:  # shield #4's storage beyond the interned rows
+            actions += [PlaceTile(i, space) for space in bits(mask)]
     return actions
 
 
 _PLACE_ROWS: Final = len(PLACE_TILE)
+# Per storage space, the PlaceTile choices of a mask of estate spaces: listing a mask's spaces
+# bit by bit costs several times a look-up. Bounded as _TAKES.
+_PLACES: Final[tuple[dict[int, tuple[Action, ...]], ...]] = tuple({} for _ in range(_PLACE_ROWS))
+
+
+def _spaces_choices(known: dict[int, tuple[Action, ...]], by_space: tuple[Action, ...],
+                    mask: int) -> tuple[Action, ...]:
+    """The choices ``by_space[space]`` of the spaces of ``mask``, lowest first, remembered in
+    ``known``."""
+    choices = tuple(by_space[space] for space in bits(mask))
+    if len(known) >= _ROWS_KEPT:
+        known.clear()
+    known[mask] = choices
+    return choices
 
 
 def _without_duplicate_buildings(board: Estate, p: PlayerState, tile: int, mask: int) -> int:
@@ -806,13 +828,13 @@ def _warehouse_choices(state: GameState, p: PlayerState, _: int) -> list[Action]
 
 
 def _effect_take_choices(state: GameState, p: PlayerState, step: int) -> list[Action]:
-    colours = _EFFECT_COLOURS[step]
+    tiles = _EFFECT_TILES[step]
     actions: list[Action] = []
     depots = state.depots
     for d in range(1, 7):
         take = TAKE_TILE[d]
         for slot, tile in enumerate(depots[d]):
-            if tile != EMPTY and TILE_COLOUR[tile] in colours:
+            if tile in tiles:  # never EMPTY
                 actions.append(take[slot])
     actions.append(PASS)
     return actions
@@ -862,7 +884,7 @@ class _Turn:
         return IllegalAction(f"{action!r}: {why}")
 
     def push(self, step: Step, arg: int = 0) -> None:
-        self.new.pending = (*self.new.pending, (step, arg))
+        self.new.pending += ((step, arg),)
 
 
 def apply(state: GameState, action: Action) -> GameState:
@@ -899,7 +921,6 @@ def apply(state: GameState, action: Action) -> GameState:
         raise IllegalAction(f"{exc} [state {state_hash(state).hex()[:12]}]") from None
 
 
-_new_turn: Final = _Turn.__new__  # object.__new__ in pure Python; compiled, _Turn's own
 _Handler = Callable[[_Turn, Any, int], None]
 _Apply = Callable[[GameState, Any, int], GameState]
 
@@ -909,7 +930,7 @@ def _on_turn(handler: _Handler, after: Callable[[_Turn], None] | None, rules: _R
     ``after_action``), if any."""
 
     def run(state: GameState, action: Action, arg: int) -> GameState:
-        turn = _new_turn(_Turn)
+        turn = _Turn()
         turn.rules = rules
         turn.old = state
         turn.new = new = state.clone()
@@ -1489,7 +1510,9 @@ class StepWords:
     what acts in it ("Ann's crane worked as a church"; default: ``name``), ``pending`` how a
     choice of which step comes first names it (default: "the " and ``name``); ``how`` ends
     the sentence of a tile taken or placed, goods sold or workers taken in it; ``passing``
-    labels its ``Pass``; ``reminder`` is its rule in a line of the help page.
+    labels its ``Pass``, and ``passed`` says in the log what passing did, after the
+    player's name (default: "let the ``name`` go unused"); ``reminder`` is its rule in a
+    line of the help page.
     ``holds_taken_tile``: the tile just taken waits, off the storage, for this step to say
     where it goes.
     """
@@ -1504,6 +1527,7 @@ class StepWords:
     pending: str = ""
     how: str = ""
     passing: str = "pass (use nothing)"
+    passed: str = ""
     reminder: str = ""
     holds_taken_tile: bool = False
 
@@ -1516,10 +1540,23 @@ class EngineModule:
     ``plays(config)`` says whether a game of that config plays the module; ``summary`` says
     what it adds in a line of a table's set-up (a module a config switches on). ``steps`` are
     the steps it adds, each with what it asks of the player and the words a client shows for
-    it (:class:`StepWords`); ``choices`` and ``handlers`` are its rows in the dispatch
-    tables of :func:`legal_actions` and :func:`apply` (a handler changes the ``_Turn`` being
-    built, as the base game's do); ``after_action`` runs after every action a handler
-    applies (not after a die chosen or a turn ended, which build their states directly).
+    it (:class:`StepWords`), and ``actions`` the words for its own action types
+    (:class:`~p2p_burgundy.words.ActionWords`), ``depots`` the places to buy from it adds
+    beside the depots (:class:`~p2p_burgundy.words.DepotWords`: the inns'); ``choices`` and
+    ``handlers`` are its rows in
+    the dispatch tables of :func:`legal_actions` and :func:`apply` (a handler changes the
+    ``_Turn`` being built, as the base game's do); ``after_action`` runs after every action a
+    handler applies (not after a die chosen or a turn ended, which build their states
+    directly).
+    A mode of play no ``--with`` turns on may have a command-line switch of its own
+    (``switch``: :class:`~p2p_burgundy.config.Switch`, the team game's ``--teams``).
+    ``notes(config)``: what a game's log says first (the team game: its board's caveat);
+    ``step_reminders``: the rule of a base game's step where the module changes it, in a line
+    of the help page (the solo game's ship); ``result(state)``: how a finished game it decides
+    its own way ended, in a sentence (the solo game).
+    A mode of play says what it changes for a client's help page (``help_page``, lines of
+    at most 72 columns: the team game) and, where it scores its own way, the rule of the end
+    (``scores_reminder``, a line of the help page on the final scores).
     ``tiles`` and ``categories`` are the tiles and scoring categories it brings (each
     category with its name on a score sheet), and
     ``crane_buildings`` those of its buildings whose effect the crane may trigger; ``part`` its
@@ -1581,6 +1618,14 @@ class EngineModule:
     plays: Callable[[GameConfig], bool]
     summary: str = ""
     steps: tuple[StepWords, ...] = ()
+    actions: tuple[ActionWords, ...] = ()
+    depots: tuple[DepotWords, ...] = ()
+    help_page: tuple[str, ...] = ()
+    step_reminders: tuple[tuple[Step, str], ...] = ()
+    result: Callable[[GameState], str] | None = None
+    notes: Callable[[GameConfig], list[str]] | None = None
+    switch: Switch | None = None
+    scores_reminder: str = ""
     choices: tuple[tuple[Step, _Choices], ...] = ()
     handlers: tuple[tuple[Step, type[Action], _Handler], ...] = ()
     after_action: Callable[[_Turn], None] | None = None

@@ -154,6 +154,14 @@ class Outcome:
     def winner(self) -> int:
         return self.ranking[0]
 
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won: the winner, the winning team's two players in the team game,
+        none in a lost solo game."""
+        if not self.won:
+            return ()
+        return self.teams[0] if self.teams else (self.winner,)
+
 
 SOLO_WON: Final = "every space filled"
 SOLO_LOST: Final = "spaces left empty"

@@ -65,6 +65,7 @@ from .rules import (
 from .scoring import REGION_VP, SALE_VP, Category, knowledge_points
 from .state import EMPTY, GameState, ModulePart, PlayerState, Step
 from .tiles import KNOWLEDGE_NUMBER, TILE_COLOUR, TILE_COUNT, Colour, Tile
+from .words import ActionWords, Target, Wording
 
 SHIELD_COUNT: Final = 18
 ALL_SHIELDS: Final = sum(1 << n for n in range(1, SHIELD_COUNT + 1))
@@ -700,6 +701,97 @@ def _seat_visible(state: GameState, seat: int) -> dict[str, object]:
     return {"shields": list(shield_numbers(state.modules[_PART].held[seat]))}
 
 
+def _depot_of(state: GameState, shield: int) -> int:
+    """The depot a shield lies on."""
+    return next(d for d, on in enumerate(state.modules[_PART].depot_shields) if shield in on)
+
+
+def _shield_label(state: GameState, action: TakeShield, _: Wording) -> str:
+    instead = f" (instead of #{action.replace})" if action.replace else ""
+    return (f"#{action.shield} from depot {_depot_of(state, action.shield)}: "
+            f"{SHIELD_WORDS[action.shield]}{instead}")
+
+
+def _shield_brief(state: GameState, action: TakeShield, _: Wording) -> str:
+    instead = f" for #{action.replace}" if action.replace else ""
+    return f"#{action.shield} depot {_depot_of(state, action.shield)}{instead}"
+
+
+def _took_shield(state: GameState, action: TakeShield, w: Wording) -> str:
+    instead = f", instead of #{action.replace}" if action.replace else ""
+    return (f"took shield #{action.shield} ({SHIELD_WORDS[action.shield]}) from depot "
+            f"{_depot_of(state, action.shield)}{w.how or ' with a double'}{instead}")
+
+
+def _shield_group(state: GameState) -> tuple[str, str, str]:
+    label = ("take a shield instead of both dice" if state.step == Step.TURN
+             else "take a shield (shield #11)")
+    return "h", label, "Put which shield on a castle?"
+
+
+def _die_set(state: GameState, action: SetDie, _: Wording) -> str:
+    die = state.players[state.to_move or 0].dice[action.die]
+    return f"die {action.die + 1}: the {die} becomes a {action.value}"
+
+
+def _turned_die(state: GameState, action: SetDie, _: Wording) -> str:
+    die = state.players[state.to_move or 0].dice[action.die]
+    return f"turned the {die} into a {action.value} with shield #16"
+
+
+def _borrowed(state: GameState, action: BorrowMonasteries, w: Wording) -> str:
+    return (f"chose {w.name(action.seat)}: their knowledge tiles count for "
+            f"{w.name(state.to_move or 0)} too (shield #6)")
+
+
+def tribute_words(_: GameState, action: PayTribute, w: Wording) -> str:
+    """What a tribute keeps and costs: ``keep #3, #12 for 1 silverling and 1 worker``, or
+    ``keep no shield (all leave the game)``."""
+    if not action.keep:
+        return "keep no shield (all leave the game)"
+    silver = len(action.keep) - action.workers
+    paid = " and ".join(w.plural(n, word) for n, word in ((silver, "silverling"),
+                                                           (action.workers, "worker")) if n)
+    return f"keep {', '.join(f'#{n}' for n in action.keep)} for {paid}"
+
+
+def _depot_tile(state: GameState, action: PlaceFromDepot) -> tuple[str, int, Target]:
+    where = "black depot" if action.depot == 0 else f"depot {action.depot}"
+    return where, state.depots[action.depot][action.slot], ("depot", action.depot, action.slot)
+
+
+def _placed_from_depot(state: GameState, action: PlaceFromDepot, w: Wording) -> str:
+    tile = state.depots[action.depot][action.slot]
+    space = state.boards[state.to_move or 0].label(action.space)
+    return f"placed {w.tile(tile)} from depot {action.depot} on {space}"
+
+
+_ACTION_WORDS: Final = (
+    ActionWords(TakeShield, label=_shield_label, brief=_shield_brief, sentence=_took_shield,
+                gains=True, group=_shield_group,
+                target=lambda state, action: ("shield", _depot_of(state, action.shield),
+                                              action.shield)),
+    ActionWords(SetDie, label=_die_set, sentence=_turned_die,
+                group=lambda _: ("d", "set a die to any number (shield #16)", "Set which die?")),
+    ActionWords(BorrowMonasteries, label=lambda _, action, _w: f"the player in seat "
+                                                               f"{action.seat + 1}",
+                sentence=_borrowed,
+                group=lambda _: ("m", "choose whose knowledge tiles count as yours (#6)",
+                                 "Whose knowledge tiles count for you?")),
+    ActionWords(PayTribute, label=tribute_words,
+                sentence=lambda state, action, w: "paid the shields' tribute: "
+                                                  + tribute_words(state, action, w)),
+    ActionWords(PlaceFromDepot,
+                label=lambda state, action, _: state.boards[state.to_move or 0].label(
+                    action.space),
+                sentence=_placed_from_depot, gains=True,
+                tile=lambda state, action: state.depots[action.depot][action.slot],
+                target=lambda _, action: ("space", action.space, 0), place=_depot_tile),
+)
+"""The words for the shields' own choices (a shield taken, a die set, whose monasteries, the
+tribute, a depot's tile placed by shield #14 or #15)."""
+
+
 SHIELDS: Final = EngineModule(
     name=Module.SHIELDS.value,
     description="18 shields on the depots, taken on a double: each gives its holder an "
@@ -724,6 +816,7 @@ SHIELDS: Final = EngineModule(
         StepWords(Step.PHASE_END, "your turn of the phase end is done: end it",
                   prompt="The phase is over: end your turn", reminder=_PHASE_END_RULE),
     ),
+    actions=_ACTION_WORDS,
     choices=(
         (Step.FREE_ACTION, _free_choices_with_shield),
         (Step.DISCARD, _discard_any_choices),

@@ -46,6 +46,7 @@ from .rules import (
 from .scoring import KNOWLEDGE_BUILDING_VP, Category, monastery_points
 from .state import EMPTY, GameState, ModulePart, PlayerState, Step
 from .tiles import FACE_DOWN, KNOWLEDGE_BUILDING_SCORED, TILE_COLOUR, Colour, Tile
+from .words import ActionWords, Wording
 
 SOLO_WORKERS: Final = 2  # the solo player's workers at the start
 FULL_ESTATE: Final = (1 << SPACE_COUNT) - 1  # every space covered: the solo game is won
@@ -348,6 +349,39 @@ def _visible(state: GameState) -> dict[str, object]:
                      "goods_out": list(part.goods_out), "round": state.game_round}}
 
 
+def _pay_label(state: GameState, action: PayGoods, w: Wording) -> str:
+    have = state.players[state.to_move or 0].goods[action.goods]
+    return f"pay 1 x {w.goods(action.goods)} (of {have})"
+
+
+def _bought_points(_: GameState, action: BuyPoints, w: Wording) -> str:
+    return (f"bought {action.points} VP for {w.plural(action.points, 'silverling')}: the "
+            "counter reaches the target marker")
+
+
+_ACTION_WORDS: Final = (
+    ActionWords(PayGoods, label=_pay_label,
+                sentence=lambda _, action, w: f"paid 1 x {w.goods(action.goods)} for the black "
+                                              "depot tile",
+                target=lambda _, action: ("goods", action.goods, 0)),
+    ActionWords(BuyPoints, label=lambda _, action, _w: f"buy {action.points} VP for "
+                                                       f"{action.points} silver",
+                sentence=_bought_points, key="y"),
+    ActionWords(TakeFirst, label=lambda _, action, w: w.pending(action.step),
+                sentence=lambda _, action, w: f"took {w.pending(action.step)} first"),
+)
+"""The words for the solo game's own choices: paying goods, buying points, which first."""
+
+
+def _result(state: GameState) -> str:
+    """How a finished solo game ended, in a sentence."""
+    empty = state.players[0].estate.count(EMPTY)
+    if not empty:
+        return f"The duchy is full in round {state.game_round} of 25: you win!"
+    return (f"25 rounds are over with {empty} space{'' if empty == 1 else 's'} empty: the "
+            "duchy is not full.")
+
+
 SOLO: Final = EngineModule(
     name="solo",
     description="the solo game: one player against the target marker, on the 2-player side "
@@ -358,6 +392,7 @@ SOLO: Final = EngineModule(
                                  "(or pass)",
                   prompt="Ship: give 5 goods for a black depot tile, face down?",
                   how=", face down, for 5 goods", passing="pass",
+                  passed="did not trade 5 goods for a black depot tile",
                   reminder="Solo: after a ship, 5 goods buy a black depot tile, laid face down."),
         StepWords(Step.PAY_GOODS, "pay the exchange's goods, one tile at a time",
                   prompt="Pay the goods: {arg} more",
@@ -367,6 +402,8 @@ SOLO: Final = EngineModule(
                                "once",
                   prompt="Colour complete: a black depot tile to place now",
                   pending="the colour reward", how=" for the colour completed", passing="pass",
+                  passed="took no black depot tile for the colour completed: none can go on "
+                         "the duchy",
                   reminder="Solo: a colour completed gives a black depot tile, placed at once."),
         StepWords(Step.REWARD_PLACE, "place the black depot tile you chose, any die number",
                   prompt="Place {tile} on which space? (any number)", fields=_reward_tile,
@@ -375,12 +412,17 @@ SOLO: Final = EngineModule(
                                "(or pass)",
                   prompt="Buy {points} VP for {points} silver to reach the target?",
                   fields=_points_to_target, pending="buying points", passing="pass",
+                  passed="did not buy the {points} VP that reach the target marker",
                   reminder="Solo: 1 silverling a VP; at the target you get an action of any "
                            "number."),
         StepWords(Step.ORDER, "choose which of the pending steps you take first",
                   prompt="Which comes first?",
                   reminder="Solo: you choose the order of what your action set off."),
     ),
+    actions=_ACTION_WORDS,
+    scores_reminder="Solo: fill all 37 spaces within 25 rounds to win; VP only move you on.",
+    step_reminders=((Step.SHIP, "Solo: one depot's goods, any types; the rest leave the game."),),
+    result=_result,
     choices=(
         (Step.EXCHANGE, _exchange_choices),
         (Step.PAY_GOODS, _pay_goods_choices),

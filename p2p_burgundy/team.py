@@ -22,7 +22,7 @@ from typing import ClassVar, Final
 
 from .actions import Action, PlaceTile, Stow
 from .chance import Draws
-from .config import GameConfig
+from .config import GameConfig, Switch
 from .estate import bits
 from .rules import (
     _HANDLERS,
@@ -35,6 +35,7 @@ from .rules import (
 from .state import GameState, ModulePart, PlayerState, SetupPart, Step
 from .tiles import FACE_DOWN, Colour
 from .white_castles import WHITE_CASTLES
+from .words import ActionWords, Target, Wording
 
 
 class TeamPart(ModulePart):
@@ -53,6 +54,19 @@ class TeamPart(ModulePart):
         return part
 
 
+TEAMS: Final = ((0, 2), (1, 3))
+"""The teams of ``--teams``: seats 0 and 2 (team A: A1, A2) against 1 and 3 (B1, B2), so the
+seat order is round 1's turn order A1, B1, A2, B2."""
+SWITCH: Final = Switch(
+    "--teams", game="the team game", games="team games",
+    help="the team game (2019): 4 players, seats 0 and 2 (team A, first) against 1 and 3, "
+         "sharing a team board (provisional unless --estate-file gives one)",
+    play_help="the team game (2019) against 3 bots (--bots 3, or --local --bots 3): you and the "
+              "second bot against the other two",
+    players=4, settings=(("teams", TEAMS),),
+    own_board="the team game is played on a team board: no --estate or --setup (a team board "
+              "file: --estate-file)")
+"""The team game's switch: four players in the teams :data:`TEAMS`."""
 TEAM_WORKERS: Final = (3, 5)  # team A's, team B's at the start
 TEAM_SILVER: Final = 2  # each team's at the start
 TEAM_FIELDS: Final = ("silver", "workers", "goods", "sold", "estate", "occupied", "frontier",
@@ -243,6 +257,72 @@ def _seat_visible(state: GameState, seat: int) -> dict[str, object]:
             "own_storage": state.modules[TeamPart.name].private[seat]}
 
 
+def _discarded(state: GameState, action: Stow) -> int | None:
+    """The storage space of the old tile a Stow discards (None: it discards none)."""
+    if action.discard < 0:
+        return None
+    seat = state.to_move or 0
+    return action.discard + (state.modules[TeamPart.name].private[seat] if action.shared
+                             else 0)
+
+
+def _stow_label(state: GameState, action: Stow, w: Wording, code: bool = False) -> str:
+    where = "the team's storage" if action.shared else "your storage"
+    index = _discarded(state, action)
+    if index is None:
+        return "" if code else f"to {where}"
+    tile = state.players[state.to_move or 0].storage[index]
+    return f"to {where}, discarding: {w.tile_code(tile) if code else w.tile(tile)}"
+
+
+def _put(state: GameState, action: Stow, w: Wording) -> str:
+    p = state.players[state.to_move or 0]
+    where = "the team's storage" if action.shared else "their own storage"
+    index = _discarded(state, action)
+    discarding = "" if index is None else f", discarding {w.tile(p.storage[index])}"
+    return f"put {w.tile(p.storage[-1])} in {where}{discarding}"
+
+
+def _discarded_tile(state: GameState, action: Stow) -> int | None:
+    index = _discarded(state, action)
+    return None if index is None else state.players[state.to_move or 0].storage[index]
+
+
+def _discarded_target(state: GameState, action: Stow) -> Target | None:
+    index = _discarded(state, action)
+    return None if index is None else ("storage", index, 0)
+
+
+_STOW_WORDS: Final = ActionWords(
+    Stow, label=_stow_label, brief=lambda state, action, w: _stow_label(state, action, w, True),
+    sentence=_put, tile=_discarded_tile, target=_discarded_target)
+"""The words of a tile stowed: the label says which old tile a full storage discards (the
+brief only then: a plain choice's label is short)."""
+
+
+HELP_PAGE: Final = (
+    "The team game: what differs",
+    "  You and your partner (the same letter, A or B, in the players list)",
+    "  play one duchy: the team board, its two halves side by side, joined",
+    "  by the castle. Workers, silverlings, goods, the duchy and its bonuses",
+    "  are the team's; your dice, your place in the turn order and your",
+    "  points are your own. Round 1 is played A1, B1, A2, B2.",
+    "  Storage: Own is yours (2 spaces), Team is shared (2). A tile you take",
+    "  goes to either (you choose); a full one drops an old tile of its own,",
+    "  and tiles never move from one to the other. You place from yours and",
+    "  the team's, never from your partner's own.",
+    "  At the end the team's points are added up; on a tie the team with",
+    "  more empty spaces in its duchy wins.",
+    "  On the team board a placed tile shows 2 letters: wr warehouse, cp",
+    "  carpenter, ch church, mk market, bd boarding house, bn bank, ha city",
+    "  hall, tw watchtower; c/s/p/h + count: cows, sheep, pigs, hens; sh",
+    "  ship, ca castle, mi mine; k1-k9 and 10-29 knowledge. + marks a space",
+    "  you may choose, < the one under the cursor.",
+    "  The team board shipped is provisional: not the printed board.",
+)
+"""The help page's section on the team game, first on a team game's help page."""
+
+
 TEAM: Final = EngineModule(
     name="team",
     description="the team game: two teams of two, each on one team board, sharing workers, "
@@ -254,6 +334,11 @@ TEAM: Final = EngineModule(
                      reminder="Team game: your own storage or the team's; a full one drops an "
                               "old tile.",
                      holds_taken_tile=True),),
+    actions=(_STOW_WORDS,),
+    help_page=HELP_PAGE,
+    notes=lambda config: config.caveats(),  # the team board's: provisional, or not official
+    switch=SWITCH,
+    scores_reminder="Team game: a team's points added up; a tie: more empty spaces wins.",
     choices=((Step.STOW, _stow_choices),),
     handlers=((Step.STOW, Stow, _stow),
               *((step, PlaceTile, _counting_own(place)) for step, place in _PLACING.items())),

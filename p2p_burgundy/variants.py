@@ -1,14 +1,16 @@
 """Every engine module, in one registry: the solo game, the team game and the expansion
 modules, each as the rows it adds to the rules (:class:`p2p_burgundy.rules.EngineModule`). A
 game binds the rows of the modules its config plays, once per variant; the client and the bots
-read here what each module adds (its steps and the words for them, its tiles, its scoring
-categories and their names, its summary), so they name no module's step themselves.
+read here what each module adds (its steps and its own action types and the words for them, its
+tiles, its scoring categories and their names, its summary), so they name no module's step, nor
+its action types for their words, themselves.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from .actions import Action, Buy
 from .border_posts import BORDER_POSTS
 from .config import GameConfig
 from .extra_tiles import EXTRA_TILES
@@ -17,9 +19,11 @@ from .rules import EngineModule, StepWords
 from .scoring import Category
 from .shields import SHIELDS
 from .solo import SOLO
+from .state import GameState
 from .team import TEAM
 from .trade_routes import TRADE_ROUTES
 from .white_castles import WHITE_CASTLES
+from .words import ActionWords, DepotWords
 
 ENGINE_MODULES: Final[tuple[EngineModule, ...]] = (
     INNS, EXTRA_TILES, WHITE_CASTLES, BORDER_POSTS, TRADE_ROUTES, SOLO, SHIELDS, TEAM)
@@ -45,3 +49,26 @@ STEP_WORDS: dict[int, StepWords] = {
 CATEGORY_NAMES: dict[Category, str] = {
     category: words for module in ENGINE_MODULES for category, words in module.categories}
 """The name on a score sheet of each scoring category a module brings."""
+
+ACTION_WORDS: dict[type[Action], ActionWords] = {
+    words.action: words for module in ENGINE_MODULES for words in module.actions}
+"""The words for each action type only a module's rows take, by type, in registry order (the
+base game's action types have none here)."""
+
+DEPOTS: dict[int, DepotWords] = {
+    depot.depot: depot for module in ENGINE_MODULES for depot in module.depots}
+"""Each place to buy from that a module adds beside the depots, by its number in a ``Buy``."""
+
+
+def bought_tile(state: GameState, action: Buy) -> int:
+    """The tile ``action`` would buy: a depot's tile, or the tile of a place a module adds
+    (an inn from beside the black depot).
+
+    >>> from p2p_burgundy import GameConfig, new_game
+    >>> from p2p_burgundy.inns import INN_DEPOT
+    >>> from p2p_burgundy.tiles import Tile
+    >>> bought_tile(new_game(GameConfig(players=2)), Buy(INN_DEPOT, 0)) == Tile.INN
+    True
+    """
+    depot = DEPOTS.get(action.depot)
+    return depot.tile if depot is not None else state.depots[action.depot][action.slot]

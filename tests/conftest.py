@@ -10,6 +10,16 @@ The same setting stops pytest from keeping the test modules it rewrites (for its
 messages): each run, and each pytest-xdist worker, would rewrite all of them again, most of
 the time collection takes. The suite keeps both in the ``__pycache__`` folders git ignores.
 
+Side by side (pytest-xdist), the modules holding slow tests (``@pytest.mark.slow``: whole
+games, live peers and processes, each seconds to a minute) run first, the quick ones after:
+the workers' last tests are then short ones, and no worker is left alone on a long game at
+the end while the others have nothing to do. A module's tests stay together, in their own
+order, so that its module fixtures are set up once per worker. pytest-xdist would hand
+each worker a quarter of its share at the start (hundreds of tests, kept to the end): the
+slow modules, now first, would all go to one worker. Unless ``--maxschedchunk`` says
+otherwise, it hands them out one at a time instead, as each worker finishes one (a message
+of milliseconds).
+
 No test may touch the user's own data folder (identity key, logs, saved games): the suite
 points ``P2P_BURGUNDY_HOME`` at a folder of its own for the run, which the processes tests
 start (and pytest-xdist's workers) inherit.
@@ -39,7 +49,16 @@ def pytest_configure(config: pytest.Config) -> None:
         config.add_cleanup(lambda: shutil.rmtree(home, ignore_errors=True))
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: the controller compiled it
         return
+    if config.getoption("maxschedchunk", None) is None:  # pytest-xdist's controller
+        config.option.maxschedchunk = 1
     for package in (p2p_burgundy, p2p_burgundy.net, p2p_burgundy.cli):
         # compileall skips a module whose bytecode is up to date (it compares the source's
         # modification time), so only the first run after a change pays.
         compileall.compile_dir(Path(package.__file__).parent, quiet=1)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not hasattr(config, "workerinput"):  # in order, one process: as collected
+        return
+    slow = {item.path for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: item.path not in slow)  # stable: each group as collected

@@ -9,6 +9,10 @@ folder its mapping names), runs mypy there with pyproject's ``[tool.mypy]`` sett
 reports each error at its file in the repository (``net/peer.py``, not
 ``p2p_burgundy/net/peer.py``).
 
+The benchmarks (``bench/``) are checked with it: they are not installed, but they use the
+package as it installs, and each other as scripts do (a script's folder is its import path:
+``from engine import Served``), which mypy sees in the same layout.
+
 Run from the repository root (the README's test command does)::
 
     .venv/bin/python tools/typecheck.py
@@ -29,6 +33,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "p2p_burgundy"
+SCRIPTS = "bench"
+"""The folder of scripts checked with the package: they import it, and each other."""
 
 
 def source_folder(package: str, package_dir: Mapping[str, str]) -> str:
@@ -65,6 +71,14 @@ def lay_out(root: Path, target: Path) -> dict[str, str]:
     return folders
 
 
+def copy_scripts(root: Path, target: Path) -> dict[str, str]:
+    """Copy the :data:`SCRIPTS` folder's modules under ``target``; return its folder mapping."""
+    (target / SCRIPTS).mkdir()
+    for module in sorted((root / SCRIPTS).glob("*.py")):
+        shutil.copy2(module, target / SCRIPTS / module.name)
+    return {SCRIPTS + "/": SCRIPTS + "/"}
+
+
 def to_repository_paths(line: str, folders: Mapping[str, str]) -> str:
     """Rewrite an installed path at the start of a mypy line to the repository's path.
 
@@ -81,10 +95,10 @@ def to_repository_paths(line: str, folders: Mapping[str, str]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     extra = list(sys.argv[1:] if argv is None else argv)
     with tempfile.TemporaryDirectory(prefix="typecheck-") as tmp:
-        folders = lay_out(ROOT, Path(tmp))
+        folders = lay_out(ROOT, Path(tmp)) | copy_scripts(ROOT, Path(tmp))
         run = subprocess.run(
             [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
-             "--cache-dir", str(ROOT / ".mypy_cache"), *extra, "-p", PACKAGE],
+             "--cache-dir", str(ROOT / ".mypy_cache"), *extra, PACKAGE, SCRIPTS],
             cwd=tmp, capture_output=True, text=True, check=False,
         )
     for line in run.stdout.splitlines():

@@ -75,6 +75,7 @@ _MINE: Final = int(Tile.MINE)  # a plain int compares faster
 _READS_ESTATE: Final = tuple(TILE_COLOUR[tile] in (Colour.BEIGE, Colour.LIGHT_GREEN)
                              for tile in range(len(TILE_COLOUR)))
 _EXTRA_ACTIONS: Final = (int(Step.FREE_ACTION), int(Step.CITY_HALL))  # a castle's, a city hall's
+_SHIELDS: Final = ShieldsPart.name  # a constant: the class attribute is a look-up each time
 # by colour; none for the inn (any colour, inns module)
 _FREE_PLACE_BIT: Final = (1 << 9, 1 << 10, 1 << 10, 1 << 11, 1 << 11, 1 << 11, 0)
 
@@ -139,6 +140,47 @@ def _remember(memo: dict[K, V], key: K, value: V) -> V:
     return value
 
 
+class _Numbers:
+    """Small numbers standing for a player's estate (37 spaces) in memo keys, where hashing and
+    comparing the whole tuple on every look-up was most of the cost: found by the estate's
+    identity first (a search's states share every field that did not change), by its content
+    when the object is new. A number is never given twice, so a key never takes one estate for
+    another (an estate forgotten when the tables are emptied gets a new number)."""
+
+    __slots__ = ("_by_id", "_by_value", "_last", "_last_number", "_next")
+
+    def __init__(self) -> None:
+        # id -> (the estate, kept so that no other object can take its id, its number)
+        self._by_id: dict[int, tuple[tuple[int, ...], int]] = {}
+        self._by_value: dict[tuple[int, ...], int] = {}
+        self._next = 0
+        # the estate asked for last, and its number (asked for again most of the time)
+        self._last: tuple[int, ...] | None = None
+        self._last_number = -1
+
+    def number(self, estate: tuple[int, ...]) -> int:
+        """``estate``'s number (the same for equal estates while they are remembered).
+
+        >>> numbers = _Numbers()
+        >>> a, b = (1, 2), (3, 4)
+        >>> numbers.number(a), numbers.number(b), numbers.number(tuple([1, 2])), numbers.number(a)
+        (0, 1, 0, 0)
+        """
+        if estate is self._last:
+            return self._last_number
+        seen = self._by_id.get(id(estate))
+        if seen is not None and seen[0] is estate:
+            number = seen[1]
+        else:
+            number = self._by_value.get(estate, -1)
+            if number < 0:
+                number = _remember(self._by_value, estate, self._next)
+                self._next += 1
+            _remember(self._by_id, id(estate), (estate, number))
+        self._last, self._last_number = estate, number
+        return number
+
+
 class _BoardInfo:
     """Per-estate tables the value function reads (built once per estate), and what it has
     worked out on this estate before: each memo table is keyed by every input of what it
@@ -153,19 +195,19 @@ class _BoardInfo:
         self.die_masks = board.die_masks
         self.regions = tuple((r.mask, r.size) for r in board.regions)
         self.region_of = board.region_of
-        # (occupied, phase, rounds left, bonuses, bonuses taken, players) -> progress terms
-        self.progress: dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...], int],
+        # (occupied, rounds left, bonuses, bonuses taken, players) -> progress terms
+        self.progress: dict[tuple[int, int, tuple[int, ...], tuple[int, ...], int],
                             tuple[float, ...]] = {}
         self.reach: dict[int, int] = {}  # occupied -> river_reach (the solo game)
         self.rooms: dict[int, int] = {}  # room to grow -> colours with a space in it
         self.storage: dict[_StorageKey, float] = {}  # see Evaluator._storage_value
 
 
-_KnowledgeKey = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-_StorageKey = tuple[tuple[int, ...], int, int, int, int, tuple[int, ...], int, int,
-                    tuple[int, ...]]
+_KnowledgeKey = tuple[int, tuple[int, ...], tuple[int, ...], int]
+_StorageKey = tuple[tuple[int, ...], int, int, int, int, tuple[int, ...], int, int]
 """Every input of the stored tiles' credit: storage, occupied, room to grow, knowledge,
-workers, dice left, rounds left, phase and estate (empty when no stored tile reads it)."""
+workers, dice left, rounds left (which give the phase) and the estate's number (-1 when no
+stored tile reads the estate)."""
 
 
 def rounds_left(state: GameState) -> int:
@@ -183,16 +225,17 @@ def rounds_left(state: GameState) -> int:
 class Evaluator:
     """:func:`position_value` with its per-estate tables and what it worked out cached."""
 
-    __slots__ = ("_boards", "_gains", "_knowledge", "weights")
+    __slots__ = ("_boards", "_estates", "_gains", "_knowledge", "weights")
 
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
         self._boards: dict[str, _BoardInfo] = {}
         # (filled, size, rounds left, phase) -> _space_gains (a few thousand at most)
         self._gains: dict[tuple[int, int, int, int], tuple[float, float]] = {}
-        # by edition (2011, 2019; an enum's hash is slow): (knowledge, sold, bonuses, estate)
-        # -> knowledge_points
+        # by edition (2011, 2019; an enum's hash is slow): (knowledge, sold, bonuses, estate's
+        # number) -> knowledge_points
         self._knowledge: tuple[dict[_KnowledgeKey, int], dict[_KnowledgeKey, int]] = ({}, {})
+        self._estates = _Numbers()
 
     def _board(self, board: Estate) -> _BoardInfo:
         info = self._boards.get(board.id)
@@ -225,10 +268,11 @@ class Evaluator:
 
         # Regions under way and colour bonuses still on offer (added one by one, in the same
         # order as ever: a sum in another order can differ in the last bit).
-        key = (occ, phase, left, p.bonuses, state.bonus_taken, players)
+        key = (occ, left, p.bonuses, state.bonus_taken, players)  # the rounds left give the phase
         terms = info.progress.get(key)
         if terms is None:
-            terms = _remember(info.progress, key, self._progress(info, *key))
+            terms = _remember(info.progress, key, self._progress(
+                info, occ, phase, left, p.bonuses, state.bonus_taken, players))
         for term in terms:
             value += term
 
@@ -269,7 +313,7 @@ class Evaluator:
         if k & _ABILITY_BITS:
             value += (k & _ABILITY_BITS).bit_count() * w.knowledge * time
         # the part itself: a game without the module has none (state.shields would make one)
-        shields = state.modules.get(ShieldsPart.name)
+        shields = state.modules.get(_SHIELDS)
         if shields is not None and shields.depot_shields and shields.held[seat]:
             value += self._shield_value(state, p, shields.held[seat], bool(shields.closing),
                                         time)
@@ -289,12 +333,15 @@ class Evaluator:
 
         # Stored tiles, by how soon they can be placed.
         if p.storage:
-            # the estate's tiles count only for a building or an animal (a long key to hash)
-            estate = p.estate if any(_READS_ESTATE[tile] for tile in p.storage) else ()
-            skey = (p.storage, occ, front, k, p.workers, dice, left, phase, estate)
+            # the estate's tiles count only for a building or an animal
+            reads = any(_READS_ESTATE[tile] for tile in p.storage)
+            skey = (p.storage, occ, front, k, p.workers, dice, left,
+                    self._estates.number(p.estate) if reads else -1)
             stored = info.storage.get(skey)
             if stored is None:
-                stored = _remember(info.storage, skey, self._storage_value(info, *skey))
+                stored = _remember(info.storage, skey, self._storage_value(
+                    info, p.storage, occ, front, k, p.workers, dice, left, phase,
+                    p.estate if reads else ()))
             value += stored
         return value
 
@@ -321,7 +368,7 @@ class Evaluator:
     def _knowledge_points(self, p: PlayerState, edition: Edition) -> int:
         """:func:`~p2p_burgundy.scoring.knowledge_points`, remembered."""
         memo = self._knowledge[edition is Edition.E2019]
-        key = (p.knowledge, p.sold, p.bonuses, p.estate)
+        key = (p.knowledge, p.sold, p.bonuses, self._estates.number(p.estate))
         points = memo.get(key)
         if points is None:
             points = _remember(memo, key, knowledge_points(p, edition))

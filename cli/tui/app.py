@@ -70,11 +70,14 @@ log = logging.getLogger("p2p_burgundy.tui")
 Handler = tuple[str, ...]  # a Model method name, then its int arguments
 
 # --- the keymap: context -> key name -> (handler, footer label) ---------------------------
+# Each context lists its keys most useful first: the footer shows as many as fit in that
+# order (the help key always), and the help page lists them all.
 _VIEW_KEYS: dict[str, tuple[Handler, str]] = {
     "?": (("show", "help"), "help"),
+    "q": (("quit",), "quit"),
     "i": (("show", "info"), "tiles"),
-    "l": (("show", "log"), "log"),
     "v": (("next_view",), "view"),
+    "l": (("show", "log"), "log"),
     "KEY_F(1)": (("view", "0"), ""),
     "KEY_F(2)": (("view", "1"), ""),
     "KEY_F(3)": (("view", "2"), ""),
@@ -82,7 +85,6 @@ _VIEW_KEYS: dict[str, tuple[Handler, str]] = {
     "KEY_PPAGE": (("log_page", "5"), ""),
     "KEY_NPAGE": (("log_page", "-5"), ""),
     "c": (("start_chat",), "chat"),
-    "q": (("quit",), "quit"),
     "O": (("show_settings",), "settings"),
 }
 _CLOSE = (("close_overlay",), "back")
@@ -99,12 +101,12 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
         "^J": (("select",), "choose"),
         "^[": (("back",), "back"),
         "u": (("undo",), "undo"),
+        "H": (("ask_hint",), "hint"),
+        "S": (("toggle_scores",), "scores"),
         "KEY_UP": (("cursor_up",), ""),
         "KEY_DOWN": (("cursor_down",), ""),
         **_VIEW_KEYS,
         "R": (("ask_resign",), "resign"),
-        "S": (("toggle_scores",), "scores"),
-        "H": (("ask_hint",), "hint"),
         "M": (("catch_up",), "meanwhile"),
     },
     Context.WAIT: {"B": (("ask_seat_to_bot",), HANDOVER_KEY[1]),  # footer: see footer_keys
@@ -123,12 +125,12 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
         "KEY_SLEFT": (("step_replay", "-1", "1"), ""),
         "]": (("step_replay", "1", "2"), "round"),
         "[": (("step_replay", "-1", "2"), "round back"),
-        "g": (("start_go_to",), "go to"),
         "KEY_HOME": (("step_replay", "-1000000"), ""),
         "KEY_END": (("step_replay", "1000000"), ""),
+        **{k: v for k, v in _VIEW_KEYS.items() if k != "c"},
+        "g": (("start_go_to",), "go to"),
         "s": (("toggle_scores",), "scores"), "S": (("toggle_scores",), ""),
         "G": (("toggle_chart",), "chart"),
-        **{k: v for k, v in _VIEW_KEYS.items() if k != "c"},
     },
     Context.STANDINGS: {"S": (("toggle_scores",), "back"), "s": (("toggle_scores",), ""),
                         "^[": (("toggle_scores",), ""), "q": (("toggle_scores",), ""),
@@ -149,8 +151,7 @@ KEYMAP: dict[Context, dict[str, tuple[Handler, str]]] = {
     Context.SCORES: {
         "s": (("toggle_scores",), "scores"), "S": (("toggle_scores",), ""),
         "G": (("toggle_chart",), "chart"),
-        **{k: v for k, v in _VIEW_KEYS.items() if k != "?"},
-        "?": (("show", "help"), "help"),
+        **_VIEW_KEYS,
     },
     Context.HELP: {"^[": _CLOSE, "?": _ALSO_CLOSE, "q": _ALSO_CLOSE,
                    "KEY_UP": (("scroll", "-1"), "scroll"), "KEY_DOWN": (("scroll", "1"), ""),

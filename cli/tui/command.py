@@ -35,7 +35,7 @@ from p2p_burgundy.net.identity import data_dir
 from p2p_burgundy.net.start import COLOURS
 
 from .. import localgame, options
-from ..estates import add_setup_arguments, modules, table_config
+from ..estates import SWITCHES, add_setup_arguments, add_switches, modules, table_config
 from ..lan import add_peer_arguments
 from ..netplay import GONE_AFTER
 from ..program import program
@@ -43,7 +43,7 @@ from ..strategies import STRATEGIES, StrategyError, make
 from ..web.command import WEB_PORT, add_web_arguments
 from . import netcommand
 from .app import run_guarded
-from .describe import solo_result
+from .describe import end_of_game
 from .learn import PROGRESS_FILE, Lesson
 from .lobbymodel import Host
 from .netcommand import NetOptions
@@ -97,9 +97,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--with", dest="modules", type=modules, default=(), metavar="MODULES",
                         help="2019 expansion modules for a game against bots, "
                              "comma-separated, or all")
-    parser.add_argument("--teams", action="store_true",
-                        help="the team game (2019) against 3 bots (--bots 3, or --local "
-                             "--bots 3): you and the second bot against the other two")
+    add_switches(parser, play=True)
     _client_arguments(parser)
     add_web_arguments(parser, "the networked game")
 
@@ -137,9 +135,11 @@ def check_play(args: argparse.Namespace) -> str | None:
             return problem
     if args.modules and play_mode(args) not in ("local", "bots"):
         return "argument --with: needs a new game against bots (--bots N, --local or --seed)"
-    if args.teams and (play_mode(args) not in ("local", "bots") or args.bots != 3):
-        return ("argument --teams: the team game is for 4 players: a new game against 3 bots "
-                "(--bots 3, or --local --bots 3)")
+    for switch in (SWITCHES[name] for name in args.switches):
+        bots = switch.players - 1
+        if play_mode(args) not in ("local", "bots") or args.bots != bots:
+            return (f"argument {switch.flag}: {switch.game} is for {switch.players} players: a "
+                    f"new game against {bots} bots (--bots {bots}, or --local --bots {bots})")
     if args.web and play_mode(args) in ("local", "local-resume"):
         return ("argument --web: shows a networked game (not --local or --seed: play "
                 "--bots N is one on this computer)")
@@ -247,14 +247,14 @@ def run(args: argparse.Namespace) -> int:
     if mode == "local":
         table = LocalTable.new(args.name or default_name(), bots=args.bots or 1,
                                seed=args.seed, strategy=args.strategy, bot_delay=delay,
-                               modules=args.modules, teams=args.teams)
+                               modules=args.modules, switches=args.switches)
         return play_local(table, localgame.new_path(home), home, autoplay=autoplay,
                           mouse=not args.no_mouse, hint_engine=args.hint_engine)
     options = net_options(args)
     if mode == "resume":
         return netcommand.run_resume(options, args.resume or None)
     if mode == "bots":
-        return netcommand.run_bot_game(options, args.bots, args.modules, args.teams)
+        return netcommand.run_bot_game(options, args.bots, args.modules, args.switches)
     return netcommand.run_lobby(options)
 
 
@@ -311,7 +311,7 @@ def check_solo(args: argparse.Namespace) -> str | None:
 def solo_config(args: argparse.Namespace) -> GameConfig:
     """The solo game a parsed ``burgundy solo`` command line asks for."""
     config = table_config(1, Edition.E2019, args.estate, args.setup, args.modules, args.board,
-                          teams=args.teams)
+                          args.switches)
     return replace(config, target=SOLO_TARGET if args.target is None else args.target)
 
 
@@ -400,7 +400,7 @@ def play_local(table: LocalTable, path: Path, home: Path, *, autoplay: str | Non
 def solo_summary(state: GameState) -> str:
     """Where a solo game stands, in a sentence (when the client closes)."""
     if state.is_over:
-        return solo_result(state)
+        return end_of_game(state) or ""
     return f"Left in round {state.game_round} of 25."
 
 
@@ -414,11 +414,11 @@ def run_host(args: argparse.Namespace) -> int:
     if problem is not None:
         return problem
     edition = table_config(args.players, args.edition, args.estate, args.setup,
-                           args.modules, args.board, teams=args.teams).edition.value
+                           args.modules, args.board, args.switches).edition.value
     return netcommand.run_lobby(net_options(args), host=Host(args.players, edition, args.estate,
                                                              args.setup, args.modules, args.board,
                                                              args.hints, args.clock,
-                                                             args.teams))
+                                                             tuple(args.switches)))
 
 
 def run_join(args: argparse.Namespace) -> int:

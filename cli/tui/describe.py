@@ -26,41 +26,29 @@ from collections.abc import Sequence
 
 from p2p_burgundy import (
     Action,
-    BorrowMonasteries,
     Buy,
-    BuyPoints,
-    BuyWorkers,
     ChooseEstate,
     Discard,
     EndTurn,
     GameState,
     Pass,
-    PayGoods,
     Payment,
-    PayTribute,
-    PlaceFromDepot,
     PlaceTile,
     SellGoods,
-    SetDie,
-    TakeFirst,
     TakeGoods,
-    TakeShield,
     TakeTile,
     TakeWorkers,
     Turn,
-    UseBuilding,
     UseDie,
     apply,
 )
-from p2p_burgundy.actions import Stow
 from p2p_burgundy.board import PHASE_LETTERS, PHASES, ROUNDS
 from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, SetupDraw
-from p2p_burgundy.inns import INN_DEPOT, bought_tile
 from p2p_burgundy.scoring import Category, categories
-from p2p_burgundy.shields import SHIELD_WORDS, shields_text
-from p2p_burgundy.state import EMPTY, Step
-from p2p_burgundy.tiles import COLOUR_NAMES, tile_name
-from p2p_burgundy.variants import CATEGORY_NAMES
+from p2p_burgundy.shields import shields_text
+from p2p_burgundy.state import Step
+from p2p_burgundy.tiles import COLOUR_NAMES
+from p2p_burgundy.variants import ACTION_WORDS, CATEGORY_NAMES, DEPOTS, bought_tile, modules_of
 from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
 
 from .texts import goods_label, tile_code, tile_label
@@ -98,7 +86,7 @@ PENDING_WORDS: dict[int, str] = {
     Step.SHIP: "the ship's goods",
     **{step: words.pending for step, words in MODULE_STEPS.items() if words.pending},
 }
-"""A pending step as the solo game's order choice names it (``TakeFirst``)."""
+"""A pending step as the solo game's choice of which comes first names it."""
 
 
 class _TileWords(int):
@@ -120,24 +108,36 @@ def step_text(state: GameState, text: str) -> str:
     return text.format(**fields)
 
 
-def shield_label(shield: int) -> str:
-    """A shield by number and ability, e.g. ``shield #9 (1 silverling per goods tile sold,
-    not per sale)``."""
-    return f"shield #{shield} ({SHIELD_WORDS[shield]})"
+class Wording:
+    """How the client writes what a module's words for its action types name
+    (:class:`~p2p_burgundy.words.Wording`): players by ``names``, tiles by code and name.
 
-
-def tribute_words(action: PayTribute) -> str:
-    """What a tribute keeps and costs, e.g. ``keep #3, #12 for 1 silverling and 1 worker``.
-
-    >>> tribute_words(PayTribute((3, 12), 1)), tribute_words(PayTribute(()))
-    ('keep #3, #12 for 1 silverling and 1 worker', 'keep no shield (all leave the game)')
+    >>> words = Wording(["Ann", "Bob"])
+    >>> words.name(1), words.plural(2, "worker"), words.tile_code(0)
+    ('Bob', '2 workers', 'Wrh')
     """
-    if not action.keep:
-        return "keep no shield (all leave the game)"
-    silver = len(action.keep) - action.workers
-    paid = " and ".join(plural(n, word) for n, word in ((silver, "silverling"),
-                                                         (action.workers, "worker")) if n)
-    return f"keep {', '.join(f'#{n}' for n in action.keep)} for {paid}"
+
+    def __init__(self, names: Sequence[str], how: str = "") -> None:
+        self.names = names
+        self.how = how
+
+    def tile(self, tile: int) -> str:
+        return tile_label(tile)
+
+    def tile_code(self, tile: int) -> str:
+        return tile_code(tile)
+
+    def goods(self, goods: int) -> str:
+        return goods_label(goods)
+
+    def name(self, seat: int) -> str:
+        return self.names[seat]
+
+    def pending(self, step: int) -> str:
+        return PENDING_WORDS[step]
+
+    def plural(self, count: int, word: str) -> str:
+        return plural(count, word)
 
 
 def plural(count: int, word: str) -> str:
@@ -236,31 +236,22 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
     if isinstance(action, UseDie):
         return f"{name} chose the {p.dice[action.die]}."
     if isinstance(action, Pass):
+        if step in MODULE_STEPS and MODULE_STEPS[step].passed:
+            return f"{name} {step_text(state, MODULE_STEPS[step].passed)}."
         return f"{name} let the {STEP_WORDS.get(step, 'advantage')} go unused."
     if isinstance(action, Buy):
         where = "the black depot" if action.depot == 0 else f"depot {action.depot}"
         price = "2 workers" if action.payment == Payment.WORKERS else "2 silverlings"
-        if action.depot == INN_DEPOT:
-            where = "beside the black depot"
+        if action.depot in DEPOTS:  # a module's (the inns')
+            where = DEPOTS[action.depot].where
         text = f"{name} bought {tile_label(bought_tile(state, action))} " \
                f"from {where} for {price}"
         return text + "."
     if isinstance(action, Discard):
         return f"{name} discarded {tile_label(p.storage[action.storage])} from storage."
-    if isinstance(action, TakeFirst):
-        return f"{name} took {PENDING_WORDS[Step(action.step)]} first."
-    if isinstance(action, Stow):
-        where = "the team's storage" if action.shared else "their own storage"
-        text = f"{name} put {tile_label(p.storage[-1])} in {where}"
-        if action.discard >= 0:
-            old = p.storage[action.discard + (state.private[seat] if action.shared else 0)]
-            text += f", discarding {tile_label(old)}"
-        return text + "."
-    if isinstance(action, PayGoods):
-        return f"{name} paid 1 x {goods_label(action.goods)} for the black depot tile."
-    if isinstance(action, BuyPoints):
-        return (f"{name} bought {action.points} VP for {plural(action.points, 'silverling')}: "
-                "the counter reaches the target marker.")
+    words = ACTION_WORDS.get(type(action))  # a module's own action: in its module's words
+    if words is not None and not words.gains:
+        return f"{name} {words.sentence(state, action, Wording(names))}."
     if isinstance(action, ChooseEstate):
         board = state.config.board(state.offers[seat][action.side])
         return f"{name} chose estate {board.id}, start castle on {board.label(action.space)}."
@@ -271,14 +262,6 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
         what = _ACTORS.get(step, "ship")
         return (f"{name}'s {what} took {plural(sum(counts), 'goods tile')} ({kinds}) "
                 f"from depot{'s' if len(action.depots) > 1 else ''} {depots}.")
-    if isinstance(action, PayTribute):
-        return f"{name} paid the shields' tribute: {tribute_words(action)}."
-    if isinstance(action, SetDie):
-        return (f"{name} turned the {p.dice[action.die]} into a {action.value} "
-                "with shield #16.")
-    if isinstance(action, BorrowMonasteries):
-        return (f"{name} chose {names[action.seat]}: their knowledge tiles count for "
-                f"{name} too (shield #6).")
     if step in _ACTORS:
         who = f"{name}'s {_ACTORS[step]}"
         how = ""
@@ -300,20 +283,8 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
         return f"{who} sold {count} x {goods_label(action.goods)}{how}{tail}"
     if isinstance(action, TakeWorkers):
         return f"{who} took workers{how}{tail}"
-    if isinstance(action, BuyWorkers):
-        return f"{who} bought 2 workers for 1 silverling{tail}"
-    if isinstance(action, UseBuilding):
-        return f"{who} worked as a {tile_name(action.building)}{tail}"
-    if isinstance(action, TakeShield):
-        depot = next(d for d, on in enumerate(state.depot_shields) if action.shield in on)
-        how = how or " with a double"
-        where = f", instead of #{action.replace}" if action.replace else ""
-        return (f"{who} took {shield_label(action.shield)} from depot {depot}{how}{where}"
-                f"{tail}")
-    if isinstance(action, PlaceFromDepot):
-        tile = state.depots[action.depot][action.slot]
-        label = state.boards[seat].label(action.space)
-        return f"{who} placed {tile_label(tile)} from depot {action.depot} on {label}{tail}"
+    if words is not None:
+        return f"{who} {words.sentence(state, action, Wording(names, how))}{tail}"
     return f"{who}: {action!r}{tail}"
 
 
@@ -347,8 +318,9 @@ def describe_phase_end(before: GameState, after: GameState, names: Sequence[str]
     """Mine income at a phase end, and the end of the game."""
     if after.phase == before.phase:
         return []
-    if after.is_over and after.config.solo and before.phase < PHASES - 1:
-        return [solo_result(after)]  # won before the last phase's end
+    ending = end_of_game(after) if after.is_over else None
+    if ending is not None and before.phase < PHASES - 1:
+        return [ending]  # won before the last phase's end (the solo game)
     paid = []
     for seat, (old, new) in enumerate(zip(before.players, after.players, strict=True)):
         silver = new.silver - old.silver
@@ -356,20 +328,19 @@ def describe_phase_end(before: GameState, after: GameState, names: Sequence[str]
             paid.append(f"{names[seat]} {silver}")
     income = f" Mines paid: {', '.join(paid)}." if paid else ""
     lines = [f"Phase {PHASE_LETTERS[before.phase]} is over.{income}"]
-    if after.is_over and after.config.solo:
-        lines.append(solo_result(after))
+    if ending is not None:
+        lines.append(ending)
     elif after.is_over:
         scores = ", ".join(f"{names[s]} {p.vp}" for s, p in enumerate(after.players))
         lines.append(f"The game is over. Final scores: {scores}.")
     return lines
 
 
-def solo_result(state: GameState) -> str:
-    """How a finished solo game ended, in a sentence."""
-    empty = state.players[0].estate.count(EMPTY)
-    if not empty:
-        return f"The duchy is full in round {state.game_round} of 25: you win!"
-    return f"25 rounds are over with {plural(empty, 'space')} empty: the duchy is not full."
+def end_of_game(state: GameState) -> str | None:
+    """How a finished game that a module decides its own way ended, in its module's sentence
+    (the solo game: "The duchy is full in round 23 of 25: you win!"); None for the others."""
+    return next((module.result(state) for module in modules_of(state.config) if module.result),
+                None)
 
 
 def describe_chance(drew: Draw, names: Sequence[str]) -> list[str]:
@@ -400,5 +371,14 @@ def describe_chance(drew: Draw, names: Sequence[str]) -> list[str]:
             f"{drew.white_die}. Order: {order}."]
 
 
-__all__ = ["describe_action", "describe_chance", "describe_phase_end", "describe_turn",
-           "gains", "gains_short", "plural"]
+__all__ = [
+    "Wording",
+    "describe_action",
+    "describe_chance",
+    "describe_phase_end",
+    "describe_turn",
+    "end_of_game",
+    "gains",
+    "gains_short",
+    "plural",
+]

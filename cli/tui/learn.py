@@ -6,9 +6,9 @@ The deal and the words are in :mod:`.lessons`. Each step says what to press and 
 only the lesson's turn, so a step is checked when the turn ends (and the pane says at once
 when a choice strays: ``u`` takes it back, Esc goes back up the menu). Between two of the
 lesson's turns the greedy bot plays both seats at once, so that the whole game fits in 15
-to 20 minutes. Progress (steps done) is saved after every turn and page in
-``learn.json`` in the data directory: leaving with ``q`` and starting ``burgundy learn`` again
-goes on from there.
+to 20 minutes. Progress (the names of the turns and pages done) is saved after every turn
+and page in ``learn.json`` in the data directory: leaving with ``q`` and starting
+``burgundy learn`` again goes on from there, even once the lesson has been edited.
 
 >>> lesson = Lesson(None)
 >>> table = lesson.table("Ann")
@@ -43,6 +43,12 @@ from .table import LocalTable, StateChanged, TableEvent
 
 PROGRESS_FILE = "learn.json"
 """Where the lesson's progress is kept, in the data directory."""
+
+INDEXED = ("A1", "A2", "A3", "A4", "A5", "scores", "guide", "B4", "B5", "C1", "C2", "C3", "C4",
+           "C5", "D1", "D2", "D4", "E2", "E3", "E4", "E5", "end")
+"""The lesson's turns and pages in the order progress files once counted them (``{"done":
+n}``: the first n; the phase A lesson's ``{"turns": t, "after": a}``: its t turns, then a
+pages), kept as it was so that such a file finds its place however the lesson changes."""
 
 _SIZES = [len(item.steps) if isinstance(item, LessonTurn) else 1 for item in LESSON]
 TOTAL = sum(_SIZES)
@@ -132,14 +138,13 @@ class Lesson:
         self.done = 0  # items of LESSON done (turns and pages)
         if path is not None and path.exists() and not restart:
             try:
-                saved = json.loads(path.read_text(encoding="utf-8"))
-                # The phase A lesson kept its turns and then its pages (scores, tile guide):
-                # the first seven steps here, in the same order.
-                done = saved["done"] if "done" in saved else \
-                    int(saved["turns"]) + min(2, int(saved.get("after", 0)))
-                self.done = min(len(LESSON) - 1, max(0, int(done)))
+                done = _names_done(json.loads(path.read_text(encoding="utf-8")))
             except (OSError, ValueError, KeyError, TypeError):
-                self.done = 0  # a damaged file: start over
+                done = frozenset()  # a damaged file: start over
+            # On from the first turn or page not done (one added since comes up then); the
+            # final scoring's page is never done.
+            self.done = next((index for index, item in enumerate(LESSON[:-1])
+                              if item.name not in done), len(LESSON) - 1)
 
     @property
     def current(self) -> LessonTurn | LessonPage:
@@ -188,7 +193,8 @@ class Lesson:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps({"done": self.done}), encoding="utf-8")
+            names = [item.name for item in LESSON[:self.done]]
+            self.path.write_text(json.dumps({"done": names}), encoding="utf-8")
         except OSError:
             pass  # the lesson goes on; only resuming it later is lost
 
@@ -237,6 +243,24 @@ class Lesson:
         if isinstance(item, LessonPage) and ((item.page == "scores" and scores)
                                              or (item.page == "guide" and guide)):
             self.step_done()
+
+
+def _names_done(saved: object) -> frozenset[str]:
+    """The names of the lesson's turns and pages a progress file says are done (a file of
+    an older client counted them: see :data:`INDEXED`).
+
+    >>> sorted(_names_done({"done": ["A2", "A1"]})), sorted(_names_done({"done": 2}))
+    (['A1', 'A2'], ['A1', 'A2'])
+    >>> sorted(_names_done({"turns": 5, "after": 1}))[-1]
+    'scores'
+    """
+    if not isinstance(saved, dict):
+        raise TypeError("a progress file holds a JSON object")
+    if isinstance(saved.get("done"), list):
+        return frozenset(name for name in saved["done"] if isinstance(name, str))
+    count = int(saved["done"]) if "done" in saved else \
+        int(saved["turns"]) + min(2, int(saved.get("after", 0)))
+    return frozenset(INDEXED[:max(0, count)])
 
 
 __all__ = ["PROGRESS_FILE", "TOTAL", "Lesson", "LessonTable", "ScriptedBot", "first_start"]

@@ -31,6 +31,7 @@ from p2p_burgundy import (
     TakeWorkers,
     UseDie,
 )
+from p2p_burgundy.board import PHASE_LETTERS
 
 SEED = 18
 """The deal of the lesson (entropy of every chance event, as ``play --seed 18``)."""
@@ -75,6 +76,12 @@ class LessonTurn:
         """The whole turn, in order."""
         return tuple(a for step in self.steps for a in step.actions)
 
+    @property
+    def name(self) -> str:
+        """The turn's phase and round (``B4``), as progress files name it: the player has one
+        turn a round, so the name holds whatever turns are added or cut around it."""
+        return f"{PHASE_LETTERS[self.phase]}{self.round + 1}"
+
 
 @dataclass(frozen=True, slots=True)
 class LessonPage:
@@ -85,6 +92,11 @@ class LessonPage:
     why: str
     page: str
     keys: str = ""
+
+    @property
+    def name(self) -> str:
+        """As progress files name it: the page it opens."""
+        return self.page
 
 
 S = LessonStep  # the tables below read better with short names

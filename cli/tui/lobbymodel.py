@@ -16,7 +16,7 @@ runner to carry out; :mod:`.lobbyrender` draws the model. Keys are data:
 <Page.HOST: 'host'>
 >>> dispatch_lobby(model, "KEY_RIGHT"); dispatch_lobby(model, "^J")
 Host(players=3, edition='2011', estate=None, setup=None, modules=(), board=None, hints=False, \
-clock=None, teams=False)
+clock=None, switches=())
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class Host:
     board: Estate | None = None  # everyone on this board of one's own (--estate-file)
     hints: bool = False  # players may ask a bot what it would do
     clock: TimeControl | None = None  # the table's game clock
-    teams: bool = False  # the team game (4 players: seats 0 and 2 against 1 and 3)
+    switches: tuple[str, ...] = ()  # the modes of play switched on (the team game's --teams)
 
 
 @dataclass(frozen=True, slots=True)

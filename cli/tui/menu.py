@@ -24,57 +24,34 @@ from dataclasses import dataclass, replace
 from p2p_burgundy import (
     END_TURN,
     Action,
-    BorrowMonasteries,
     Buy,
-    BuyPoints,
     ChooseEstate,
     Discard,
     GameState,
     Pass,
-    PayGoods,
     Payment,
-    PayTribute,
-    PlaceFromDepot,
     PlaceTile,
     SellGoods,
-    SetDie,
-    TakeFirst,
     TakeGoods,
-    TakeShield,
     TakeTile,
     TakeWorkers,
-    UseBuilding,
     UseDie,
     apply,
     legal_actions,
 )
-from p2p_burgundy.actions import BUY_WORKERS, Stow
 from p2p_burgundy.estate import caveat
-from p2p_burgundy.inns import INN_DEPOT, bought_tile
 from p2p_burgundy.rules import StepWords, asks
-from p2p_burgundy.shields import SHIELD_WORDS
 from p2p_burgundy.state import Step
-from p2p_burgundy.tiles import tile_name
+from p2p_burgundy.variants import ACTION_WORDS, DEPOTS, bought_tile
 from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
+from p2p_burgundy.words import ActionWords, Target
 
-from .describe import (
-    PENDING_WORDS,
-    describe_action,
-    gains,
-    gains_short,
-    step_text,
-    tribute_words,
-)
+from .describe import Wording, describe_action, gains, gains_short, step_text
 from .layout import LEFT
 from .texts import goods_label, tile_code, tile_label
 
 HOTKEYS = "123456789abdfghjkmnorstwyz"
 """Keys for numbered choices (letters that other keys use are left out)."""
-
-Target = tuple[str, int, int]
-"""What a choice points at on screen: ("space", n, 0), ("depot", d, slot),
-("goods_depot", d, 0), ("storage", i, 0), ("goods", g, 0), ("die", i, 0) or
-("shield", d, n)."""
 
 @dataclass(frozen=True, slots=True)
 class Option:
@@ -172,10 +149,7 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
         if buys:
             options.append(Option("b", "buy a tile (once per turn)", children=tuple(_numbered(
                 [_buy_leaf(state, a) for a in buys])), prompt="Buy which tile?"))
-        if BUY_WORKERS in actions:
-            options.append(_leaf(state, BUY_WORKERS, "buy 2 workers for 1 silverling (#28)",
-                                 key="w"))
-        options += _shield_turn_groups(state, actions)
+        options += _module_choices(state, actions)
         if END_TURN in actions:
             options.append(Option("e", "end the turn", END_TURN))
         if any(isinstance(a, UseDie) for a in actions):
@@ -192,7 +166,7 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
             prompt = _module_prompt(state, words)
         else:
             prompt = "Castle: one more action, any number"
-        return prompt, _die_groups(state, actions) + _shield_turn_groups(state, actions)
+        return prompt, _die_groups(state, actions) + _module_choices(state, actions)
     if step == Step.CHOOSE_ESTATE:
         return _estate_choice(state, actions)
     if step == Step.DISCARD:
@@ -244,12 +218,9 @@ _YOU = ("You",)
 
 def _choice_leaves(state: GameState, actions: Sequence[Action]) -> list[Option]:
     """A choice for each action but placing and passing (which have their own), by its type;
-    an action of a type the client does not know is labelled as the log describes it."""
-    seat = state.to_move
-    assert seat is not None
-    p = state.players[seat]
+    a module's own action in its module's words (:func:`_module_choices`); an action of a type
+    the client does not know is labelled as the log describes it."""
     options = []
-    shield_places: dict[tuple[int, int], list[Option]] = {}
     for a in actions:
         if isinstance(a, SellGoods):
             options.append(_goods_leaf(state, a))
@@ -257,89 +228,60 @@ def _choice_leaves(state: GameState, actions: Sequence[Action]) -> list[Option]:
             where = "black" if a.depot == 0 else f"depot {a.depot}"
             options.append(_tile_leaf(state, a, where, state.depots[a.depot][a.slot],
                                       ("depot", a.depot, a.slot)))
-        elif isinstance(a, PayGoods):
-            options.append(_leaf(state, a, f"pay 1 x {goods_label(a.goods)} "
-                                           f"(of {p.goods[a.goods]})",
-                                 target=("goods", a.goods, 0)))
-        elif isinstance(a, BuyPoints):
-            options.append(_leaf(state, a, f"buy {a.points} VP for {a.points} silver", key="y"))
-        elif isinstance(a, TakeFirst):
-            options.append(_leaf(state, a, PENDING_WORDS[a.step]))
-        elif isinstance(a, UseBuilding):
-            options.append(_leaf(state, a, f"as a {tile_name(a.building)}", tile=a.building))
-        elif isinstance(a, Stow):
-            options.append(_stow_leaf(state, a))
-        elif isinstance(a, PayTribute):
-            options.append(_leaf(state, a, tribute_words(a)))
         elif isinstance(a, TakeGoods):  # shield #5: every goods tile of one type
             count = sum(state.depot_goods[d][a.keep[0]] for d in a.depots)
             depots = ", ".join(map(str, a.depots))
             options.append(_leaf(state, a, f"{count} x {goods_label(a.keep[0])} "
                                            f"(depot {depots})",
                                  target=("goods_depot", a.depots[0], 0)))
-        elif isinstance(a, PlaceFromDepot):
-            tile = state.depots[a.depot][a.slot]
-            shield_places.setdefault((a.depot, a.slot), []).append(
-                _leaf(state, a, state.boards[seat].label(a.space), tile=tile,
-                      target=("space", a.space, 0)))
-        elif not isinstance(a, PlaceTile | Pass):  # a module's own choice: in its words
+        elif type(a) not in ACTION_WORDS and not isinstance(a, PlaceTile | Pass):
             options.append(_leaf(state, a, describe_action(state, a, _YOU * len(state.players))))
-    for (depot, slot), spaces in shield_places.items():
-        tile = state.depots[depot][slot]
-        where = "black depot" if depot == 0 else f"depot {depot}"
-        options.append(Option("", f"{where}: {tile_label(tile)}", tile=tile,
-                              children=tuple(_numbered(spaces)),
-                              target=("depot", depot, slot), brief=f"{where}: {tile_code(tile)}",
-                              prompt=_fitting(f"Place {tile_label(tile)} on which space?",
-                                              f"Place {tile_code(tile)} on which space?")))
-    return options
+    return options + _module_choices(state, actions)
 
 
-def _stow_leaf(state: GameState, action: Stow) -> Option:
-    """The team game: the tile just taken to the player's own storage or the team's, a full
-    one discarding an old tile of its own (marked on the storage line)."""
-    seat = state.to_move
-    assert seat is not None
-    where = "the team's storage" if action.shared else "your storage"
-    if action.discard < 0:
-        return _leaf(state, action, f"to {where}")
-    index = action.discard + (state.private[seat] if action.shared else 0)
-    return _tile_leaf(state, action, f"to {where}, discarding", state.players[seat].storage[index],
-                      ("storage", index, 0))
+def _module_leaf(state: GameState, words: ActionWords, action: Action) -> Option:
+    """A module's own action, labelled in its module's words."""
+    wording = Wording(_YOU * len(state.players))
+    return _leaf(state, action, words.label(state, action, wording), key=words.key,
+                 tile=words.tile(state, action) if words.tile else None,
+                 target=words.target(state, action) if words.target else None,
+                 brief=words.brief(state, action, wording) if words.brief else "")
 
 
-def _shield_turn_groups(state: GameState, actions: Sequence[Action]) -> list[Option]:
-    """Shield choices on a turn: a shield for a double (or a castle's action with #11),
-    shield #16's die and shield #6's player."""
+def _module_choices(state: GameState, actions: Sequence[Action]) -> list[Option]:
+    """The modules' own actions among ``actions``, type by type in the registry's order: in
+    the group their module gathers them in, by the tile they place, or each a choice of its
+    own."""
     options = []
-    takes = [a for a in actions if isinstance(a, TakeShield)]
-    if takes:
-        depot = {n: d for d, on in enumerate(state.depot_shields) for n in on}
-        leaves = [_leaf(state, a, f"#{a.shield} from depot {depot[a.shield]}: "
-                        f"{SHIELD_WORDS[a.shield]}"
-                        + (f" (instead of #{a.replace})" if a.replace else ""),
-                        target=("shield", depot[a.shield], a.shield),
-                        brief=f"#{a.shield} depot {depot[a.shield]}"
-                        + (f" for #{a.replace}" if a.replace else ""))
-                  for a in takes]
-        label = "take a shield instead of both dice" if state.step == Step.TURN \
-            else "take a shield (shield #11)"
-        options.append(Option("h", label, children=tuple(_numbered(leaves)),
-                              prompt="Put which shield on a castle?"))
-    dice = [a for a in actions if isinstance(a, SetDie)]
-    if dice:
-        p = state.players[state.to_move or 0]
-        leaves = [_leaf(state, a, f"die {a.die + 1}: the {p.dice[a.die]} becomes a {a.value}")
-                  for a in dice]
-        options.append(Option("d", "set a die to any number (shield #16)",
-                              children=tuple(_numbered(leaves)), prompt="Set which die?"))
-    borrows = [a for a in actions if isinstance(a, BorrowMonasteries)]
-    if borrows:
-        leaves = [_leaf(state, a, f"the player in seat {a.seat + 1}") for a in borrows]
-        options.append(Option("m", "choose whose knowledge tiles count as yours (#6)",
-                              children=tuple(_numbered(leaves)),
-                              prompt="Whose knowledge tiles count for you?"))
+    for cls, words in ACTION_WORDS.items():
+        mine = [a for a in actions if type(a) is cls]
+        if not mine:
+            continue
+        if words.group is not None:
+            key, label, prompt = words.group(state)
+            options.append(Option(key, label, prompt=prompt, children=tuple(_numbered(
+                [_module_leaf(state, words, a) for a in mine]))))
+        elif words.place is not None:
+            options += _placed_groups(state, words, mine)
+        else:
+            options += [_module_leaf(state, words, a) for a in mine]
     return options
+
+
+def _placed_groups(state: GameState, words: ActionWords, actions: list[Action]
+                   ) -> list[Option]:
+    """A module's choices that put a tile on a space: one group for each tile, its spaces in
+    it."""
+    assert words.place is not None
+    groups: dict[tuple[str, int, Target], list[Option]] = {}
+    for a in actions:
+        groups.setdefault(words.place(state, a), []).append(_module_leaf(state, words, a))
+    return [Option("", f"{where}: {tile_label(tile)}", tile=tile,
+                   children=tuple(_numbered(spaces)), target=target,
+                   brief=f"{where}: {tile_code(tile)}",
+                   prompt=_fitting(f"Place {tile_label(tile)} on which space?",
+                                   f"Place {tile_code(tile)} on which space?"))
+            for (where, tile, target), spaces in groups.items()]
 
 
 def _estate_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, list[Option]]:
@@ -361,8 +303,8 @@ def _estate_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, li
 
 def _buy_leaf(state: GameState, action: Buy) -> Option:
     tile = bought_tile(state, action)
-    where = {0: "black depot", INN_DEPOT: "beside the black depot"}.get(action.depot,
-                                                                       f"depot {action.depot}")
+    where = ("black depot" if action.depot == 0 else DEPOTS[action.depot].where
+             if action.depot in DEPOTS else f"depot {action.depot}")
     pay = " with 2 workers" if action.payment == Payment.WORKERS else ""
     return _leaf(state, action, f"{where}: {tile_label(tile)}{pay}", tile=tile,
                  target=("depot", action.depot, action.slot),

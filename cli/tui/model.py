@@ -44,6 +44,7 @@ from p2p_burgundy import (
 from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.state import Step
 from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
+from p2p_burgundy.variants import modules_of
 
 from .describe import describe_played
 from .draft import (
@@ -310,8 +311,7 @@ class Model:
         if self.replay:
             return "replay"
         if self.game_over:
-            return ("solo_scores" if self.state.config.solo else
-                    "team_scores" if self.state.config.teams else "scores")
+            return "scores"
         if not self.draft:
             return "wait"
         state = self.draft.state
@@ -323,17 +323,28 @@ class Model:
         if step == Step.TURN:
             return "turn" if any(isinstance(a, UseDie) for a in legal_actions(state)) \
                 else "turn_done"
-        if step == Step.SHIP and state.config.solo:
-            return "solo_ship"
         return {Step.DIE: "die", Step.FREE_ACTION: "free", Step.DISCARD: "discard",
                 Step.SHIP: "ship", Step.CHOOSE_ESTATE: "estate"}.get(step, "building")
 
     def rule_reminder(self) -> str:
         """The rule of the decision at hand, in a line of the help page: its module's words
-        for a module's step, else the client's for :meth:`help_topic`."""
-        words = None if self.path or not self.draft or self.replay or self.game_over \
-            else MODULE_STEPS.get(self.draft.state.step)
-        return words.reminder if words and words.reminder else RULE_REMINDERS[self.help_topic()]
+        for a module's step, for a base game's step a module changes (the solo game's ship)
+        or for the end of a game it scores its own way (the solo and the team game), else the
+        client's for :meth:`help_topic`."""
+        modules = modules_of(self.state.config)
+        if self.game_over and not self.replay:
+            own = [m.scores_reminder for m in modules if m.scores_reminder]
+            if own:
+                return own[0]
+        if not (self.path or not self.draft or self.replay or self.game_over):
+            step = self.draft.state.step
+            words = MODULE_STEPS.get(step)
+            if words and words.reminder:
+                return words.reminder
+            changed = [text for m in modules for s, text in m.step_reminders if s == step]
+            if changed:
+                return changed[0]
+        return RULE_REMINDERS[self.help_topic()]
 
     def options(self) -> list[Option]:
         menu = self.menu()

@@ -17,6 +17,7 @@ import shlex
 import sys
 import time
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -175,13 +176,14 @@ def run_lobby(options: NetOptions, *, host: Host | None = None, join: str | None
 
 
 def run_bot_game(options: NetOptions, bots: int, modules: tuple[Module, ...] = (),
-                 teams: bool = False) -> int:
-    """``burgundy play --bots N``: host on loopback, N local bot peers, start, play (the
-    team game with ``teams``: 3 bots, the second one our partner)."""
+                 switches: Sequence[str] = ()) -> int:
+    """``burgundy play --bots N``: host on loopback, N local bot peers, start, play (with
+    the modes of play ``switches`` names: the team game, 3 bots, the second one our
+    partner)."""
     try:
         thread, table = quick_bot_game(options.home, bots, options.name, options.colour,
                                        options.strategy, gone_after=options.gone_after,
-                                       modules=modules, teams=teams)
+                                       modules=modules, switches=switches)
     except (LanError, OSError) as exc:
         print(f"burgundy play: {exc}", file=sys.stderr)
         return 1
@@ -462,7 +464,7 @@ class LobbyRunner:
                 lobby.host(command.players, model.name, model.colour, command.edition,
                            setup=command.setup, estate=command.estate, modules=command.modules,
                            board=command.board, hints=command.hints, clock=command.clock,
-                           teams=command.teams)
+                           switches=command.switches)
                 if model.showing_web and self.web is None:  # w on the host page, or --web
                     self._serve_web()
             elif isinstance(command, Join):

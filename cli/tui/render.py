@@ -37,7 +37,7 @@ from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 from p2p_burgundy.trade import BONUS_SHORT, route_spaces
 from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
 
-from .describe import CATEGORY_WORDS, solo_result
+from .describe import CATEGORY_WORDS, end_of_game
 from .draft import CatchUpFrame, Changes
 from .hint import Hint
 from .layout import LEFT, MIN_HEIGHT, MIN_WIDTH, Dim, Layout
@@ -705,19 +705,34 @@ def status_line(model: Model, width: int) -> Line:
 
 
 def footer_line(keys: Sequence[tuple[str, str]], width: int) -> Line:
-    """The keys that work now, as many as fit.
+    """The keys that work now, most useful first, as many whole ones as fit; the help key
+    (``?``) always among them, as its page lists every key.
 
     >>> text(footer_line([("u", "undo"), ("?", "help"), ("q", "quit")], 20))
     ' u undo  ? help     '
+    >>> text(footer_line([("u", "undo"), ("q", "quit"), ("?", "help")], 17))
+    ' u undo  ? help  '
     """
-    line: Line = []
+    def need(entry: tuple[str, str]) -> int:
+        return len(entry[0]) + len(entry[1]) + 3
+
+    help_entry = next((entry for entry in keys if entry[0] == "?"), None)
+    kept_for_help = need(help_entry) if help_entry else 0
+    shown: list[tuple[str, str]] = []
     used = 0
-    for key, label in keys:
-        need = len(key) + len(label) + 3
-        if used + need > width:
+    for entry in keys:
+        if entry == help_entry:
+            kept_for_help = 0
+        if used + need(entry) + kept_for_help > width:
             break
+        shown.append(entry)
+        used += need(entry)
+    if help_entry and help_entry not in shown and used + need(help_entry) <= width:
+        shown.append(help_entry)
+        used += need(help_entry)
+    line: Line = []
+    for key, label in shown:
         line += [Seg(" "), Seg(key, Style.KEY), Seg(f" {label} ", Style.BAR)]
-        used += need
     line.append(Seg(" " * (width - used), Style.BAR))
     return line
 
@@ -744,7 +759,7 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
     lines.append([])
     winner = result.winner
     if state.config.solo:
-        lines.append([Seg(solo_result(state) if state.is_over else f"Stopped: {ended}.",
+        lines.append([Seg((end_of_game(state) or "") if state.is_over else f"Stopped: {ended}.",
                           Style.BOLD)])
         return lines + [[Seg(note)] for note in notes]
     if ended:  # why it stopped comes first: it may name a winner other than the points leader
@@ -1088,7 +1103,7 @@ def render(model: Model, layout: Layout, keys: Sequence[tuple[str, str]],
         menu = model.menu()
         now = menu.prompt if menu else table.waiting_for() or model.message or "the game"
         text = help_now(now, model.rule_reminder(), now_keys, body.width)
-        canvas.draw(body, page_lines([*text, "", *help_for(context, state.config.team_game)],
+        canvas.draw(body, page_lines([*text, "", *help_for(context, state.config)],
                                      "Help (Esc closes, arrows scroll)", body.height,
                                      model.overlay_scroll))
     elif overlay == Overlay.INFO:

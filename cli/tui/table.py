@@ -48,6 +48,7 @@ from p2p_burgundy.board import PHASES, ROUNDS
 from p2p_burgundy.chance import ChanceKind, Draw
 from p2p_burgundy.net.tablerules import TableRules
 from p2p_burgundy.record import Recorder
+from p2p_burgundy.variants import modules_of
 
 from ..estates import table_config
 from ..localgame import SavedGame
@@ -78,12 +79,12 @@ class HistoryEntry(NamedTuple):
     kind: EntryKind = EntryKind.ACTION
 
 
-def team_notes(config: GameConfig) -> list[HistoryEntry]:
-    """The team game's log begins with its board's note (the provisional team board: "not
-    the printed board"; a team board file: "not an official board")."""
-    if not config.teams:
-        return []
-    return [HistoryEntry(None, f"Note: {note}", EntryKind.EVENT) for note in config.caveats()]
+def module_notes(config: GameConfig) -> list[HistoryEntry]:
+    """The notes a game's log begins with, where a module it plays gives them (the team
+    game: its board's, "not the printed board" for the provisional team board, "not an
+    official board" for a team board file)."""
+    return [HistoryEntry(None, f"Note: {note}", EntryKind.EVENT)
+            for module in modules_of(config) if module.notes for note in module.notes(config)]
 
 
 class GameStep(NamedTuple):
@@ -448,17 +449,18 @@ class LocalTable(Shown):
     @classmethod
     def new(cls, name: str, bots: int = 1, seed: int | None = None, strategy: str = "greedy",
             bot_delay: float = 0.0, clock: Callable[[], float] = time.monotonic,
-            modules: tuple[Module, ...] = (), teams: bool = False) -> LocalTable:
+            modules: tuple[Module, ...] = (), switches: Sequence[str] = ()) -> LocalTable:
         """A game of ``name`` (seat 0) against ``bots`` bots; a ``seed`` makes it repeatable;
-        ``modules``: the 2019 expansion modules (2019 edition); ``teams``: the team game
-        against 3 bots (``name`` and Bot 2 against Bots 1 and 3, on the provisional board).
+        ``modules``: the 2019 expansion modules (2019 edition); ``switches``: the modes of
+        play switched on (``("team",)``: the team game against 3 bots, ``name`` and Bot 2
+        against Bots 1 and 3, on the provisional board).
 
         >>> LocalTable.new("Ann", bots=3).names
         ['Ann', 'Bot 1', 'Bot 2', 'Bot 3']
         """
         if not 1 <= bots <= 3:
             raise ValueError(f"play against 1 to 3 bots, not {bots}")
-        config = table_config(bots + 1, None, None, None, modules, teams=teams)
+        config = table_config(bots + 1, None, None, None, modules, switches=switches)
         return cls.seeded(config, name, seed, strategy, bot_delay, clock)
 
     @classmethod
@@ -496,7 +498,7 @@ class LocalTable(Shown):
         table = cls(config, names, 0, {seat: bot(seat) for seat in range(1, config.players)},
                     entropy, bot_delay, clock)
         table.seed, table.strategy = seed, strategy
-        table._history += team_notes(config)
+        table._history += module_notes(config)
         if config.solo:
             table._history.append(HistoryEntry(
                 None, f"Solo game: seed {seed} (burgundy solo --seed {seed} replays it).",

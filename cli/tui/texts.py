@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from p2p_burgundy import GameConfig
 from p2p_burgundy.shields import SHIELD_COUNT, SHIELD_RULE, SHIELD_VP, SHIELD_WORDS
 from p2p_burgundy.tiles import (
     ANIMAL_COUNT,
@@ -31,6 +32,7 @@ from p2p_burgundy.tiles import (
     Tile,
     tile_name,
 )
+from p2p_burgundy.variants import modules_of
 
 BUILDING_CODES: dict[Building, str] = {
     Building.WAREHOUSE: "Wrh",
@@ -350,28 +352,6 @@ ESTATE_LEGEND: tuple[str, ...] = (
     "  " + ", ".join(f"{g} {GOODS_NAMES[g]}" for g in range(4, 7)) + ".",
 )
 
-HELP_TEAM: tuple[str, ...] = (
-    "The team game: what differs",
-    "  You and your partner (the same letter, A or B, in the players list)",
-    "  play one duchy: the team board, its two halves side by side, joined",
-    "  by the castle. Workers, silverlings, goods, the duchy and its bonuses",
-    "  are the team's; your dice, your place in the turn order and your",
-    "  points are your own. Round 1 is played A1, B1, A2, B2.",
-    "  Storage: Own is yours (2 spaces), Team is shared (2). A tile you take",
-    "  goes to either (you choose); a full one drops an old tile of its own,",
-    "  and tiles never move from one to the other. You place from yours and",
-    "  the team's, never from your partner's own.",
-    "  At the end the team's points are added up; on a tie the team with",
-    "  more empty spaces in its duchy wins.",
-    "  On the team board a placed tile shows 2 letters: wr warehouse, cp",
-    "  carpenter, ch church, mk market, bd boarding house, bn bank, ha city",
-    "  hall, tw watchtower; c/s/p/h + count: cows, sheep, pigs, hens; sh",
-    "  ship, ca castle, mi mine; k1-k9 and 10-29 knowledge. + marks a space",
-    "  you may choose, < the one under the cursor.",
-    "  The team board shipped is provisional: not the printed board.",
-)
-"""The help page's section on the team game (shown in a team game)."""
-
 HELP_PLAY: tuple[str, ...] = (
     "Your turn, in steps: choose a die, then what to do with it, then where.",
     "Only legal choices are offered. Press a choice's key, or move with the",
@@ -438,26 +418,27 @@ RULE_REMINDERS: dict[str, str] = {
     "wait": "The others play in turn order; looking around changes nothing.",
     "replay": "A replay changes nothing: step by action or by turn, watch the scores.",
     "scores": "Most VP wins; ties: fewer empty spaces, then later in turn order.",
-    "solo_ship": "Solo: one depot's goods, any types; the rest leave the game.",
-    "team_scores": "Team game: a team's points added up; a tie: more empty spaces wins.",
-    "solo_scores": "Solo: fill all 37 spaces within 25 rounds to win; VP only move you on.",
 }
 """One line per kind of decision, for the top of the help page (``?``); a module's step has
-its module's line (:attr:`~p2p_burgundy.rules.StepWords.reminder`)."""
+its module's line (:attr:`~p2p_burgundy.rules.StepWords.reminder`), and so has the end of a game
+a module scores its own way (:attr:`~p2p_burgundy.rules.EngineModule.scores_reminder`)."""
 
 
-def help_for(context: str, team: bool = False) -> list[str]:
-    """The help page for a screen ("play", "wait", "replay" or "scores"); in the team game
-    (``team``) it says first what differs.
+def help_for(context: str, config: GameConfig | None = None) -> list[str]:
+    """The help page for a screen ("play", "wait", "replay" or "scores"); in a game of
+    ``config`` it says first what the modules it plays change, where they say it (the team
+    game).
 
     >>> help_for("scores")[0].startswith("The game is over")
     True
-    >>> help_for("play", team=True)[0]
+    >>> from p2p_burgundy import Edition
+    >>> help_for("play", GameConfig(4, Edition.E2019, teams=((0, 2), (1, 3))))[0]
     'The team game: what differs'
     """
     pages = {"play": HELP_PLAY, "wait": HELP_WAIT, "replay": HELP_REPLAY,
              "scores": HELP_SCORES}
-    lines = [*HELP_TEAM, ""] if team else []
+    lines = [line for module in (modules_of(config) if config else ()) if module.help_page
+             for line in (*module.help_page, "")]
     lines += pages.get(context, HELP_WAIT)
     if context != "scores":
         lines += ["", *HELP_KEYS]

@@ -96,6 +96,8 @@ def test_the_solo_steps_have_their_choices_and_sentences_in_the_client():
     assert [o.label for o in options] == ["black: Min (mine)", "black: Cas (castle)", "pass"]
     assert describe_action(state, options[1].action, names) == \
         "Sol took Cas (castle) from the black depot, face down, for 5 goods."
+    assert describe_action(state, options[2].action, names) == \
+        "Sol did not trade 5 goods for a black depot tile."
     state = play(state, options[1].action)
     prompt, options = build_menu(state)
     assert prompt == "Pay the goods: 5 more"
@@ -109,6 +111,15 @@ def test_the_solo_steps_have_their_choices_and_sentences_in_the_client():
     assert [o.label for o in options] == ["buy 3 VP for 3 silver", "pass"]
     assert describe_action(target, options[0].action, names) == \
         "Sol bought 3 VP for 3 silverlings: the counter reaches the target marker."
+    assert describe_action(target, options[1].action, names) == \
+        "Sol did not buy the 3 VP that reach the target marker."
+    reward = with_game(position(1, edition=Edition.E2019, start_space=18, depots={0: ()}),
+                       pending=((Step.REWARD, 0),))  # the black depot is empty: a pass
+    prompt, options = build_menu(reward)
+    assert prompt == "Colour complete: a black depot tile to place now"
+    assert [o.label for o in options] == ["pass"]
+    assert describe_action(reward, options[0].action, names) == \
+        "Sol took no black depot tile for the colour completed: none can go on the duchy."
     order = with_game(position(1, edition=Edition.E2019, start_space=18),
                       pending=((Step.SHIP, 0), (Step.FREE_ACTION, 0), (Step.ORDER, 0)))
     prompt, options = build_menu(order)

@@ -108,6 +108,19 @@ def test_think_time_is_respected() -> None:
     assert isinstance(bot, MctsStrategy) and bot.last_rollouts >= 1
 
 
+def test_think_time_is_counted_by_the_clock_given() -> None:
+    # A clock that moves 0.1 s at each read: the search starts at 0, must end by 0.95 s (5%
+    # kept for planning) and stops before a step that would likely overrun (twice the mean
+    # step so far): 0.8 + 2 * 0.8 / 8 >= 0.95 after the 8th step.
+    state = _mid_game()
+    reads = iter(range(1000))
+    bot = MctsStrategy(seed=1, think=1.0, clock=lambda: next(reads) / 10)
+    action = bot.choose(state, legal_actions(state))
+    assert next(reads) == 9  # read at the start and after each of the 8 steps
+    assert bot.last_rollouts == 8
+    assert action == MctsStrategy(seed=1, iterations=8).choose(state, legal_actions(state))
+
+
 def test_the_chosen_line_is_followed_without_searching_again() -> None:
     state = _mid_game()
     bot = MctsStrategy(seed=2, iterations=4)

@@ -59,6 +59,35 @@ def test_a_position_that_does_not_hold_is_refused(
         read_position(json.dumps(doc))
 
 
+DATA = Path(__file__).parents[1] / "data"
+
+
+def test_a_position_exported_while_the_config_held_the_tables_rules_loads(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """Exported (``replay --export-position 12``) from hints-clock.game by the revision before
+    hints and the clock left the engine's config: its config tree carries them (hints, a 15+10
+    clock), and its state hash was taken with them. It loads, as the same game without them,
+    and sim plays on from it."""
+    text = (DATA / "hints-clock-12.position").read_text()
+    doc = json.loads(text)
+    assert doc["config"] == [2, "2011", ["1", "1"], [18, 18], "standard", [], [], True, 50,
+                             [900, 10]]
+    position = read_position(text)
+    assert position.config == GameConfig(players=2)
+    assert (len(position.entropy), len(position.actions)) == (6, 36)
+    state = position.state()
+    assert state_hash(state, (True, [900, 10])).hex() == doc["state_hash"] == (
+        "9766194917cd317c3356779d2b6a9109da8ff60426792bcf5effa64211850d47")
+    assert state_hash(state).hex() != doc["state_hash"]
+    assert read_position(json.dumps(position.to_json())) == position  # exported anew: no rules
+    doc["state_hash"] = state_hash(state, (False, [900, 10])).hex()  # another table's hash
+    with pytest.raises(PositionError, match="its actions reach state"):
+        read_position(json.dumps(doc))
+    assert cli.main(["sim", "--position", str(DATA / "hints-clock-12.position"), "--json",
+                     "--jobs", "1", "--bots", "random,random"]) == 0
+    assert json.loads(capfd.readouterr().out)["config"]["position"] == state_hash(state).hex()
+
+
 def test_a_lan_game_exports_positions_and_replays_locally_on_its_real_dice(
         tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     """A LAN game's position at every tenth step has that step's state hash; its turns played

@@ -30,7 +30,7 @@ TEAMS = ((0, 2), (1, 3))
 def test_host_and_bot_host_and_sim_make_the_team_games_table(command):
     args = parse([*command, "--players", "4", "--teams"])
     config = table_config(args.players, args.edition, args.estate, args.setup, args.modules,
-                          args.board, teams=args.teams)
+                          args.board, args.switches)
     assert config.teams == TEAMS and config.edition.value == "2019"
     assert config.estates == (PROVISIONAL_TEAM_BOARD,) * 4
 
@@ -51,7 +51,7 @@ def test_a_team_game_that_cannot_be_played_is_one_line(argv, phrase, capsys):
 
 
 def test_play_local_against_three_bots_is_a_team_game():
-    table = LocalTable.new("Ann", bots=3, seed=5, teams=True)
+    table = LocalTable.new("Ann", bots=3, seed=5, switches=("team",))
     assert table.state.config.teams == TEAMS and table.names == ["Ann", "Bot 1", "Bot 2",
                                                                   "Bot 3"]
 
@@ -61,7 +61,7 @@ def test_a_networked_team_game_is_played_to_the_end_and_verifies(tmp_path: Path,
                                                                   capsys) -> None:
     """play --bots 3 --teams: four peers on loopback (ours and three bot peers), each
     running its own engine; the file's audit replays the whole game."""
-    thread, table = quick_bot_game(tmp_path, 3, "Ann", strategy="random", teams=True,
+    thread, table = quick_bot_game(tmp_path, 3, "Ann", strategy="random", switches=("team",),
                                    timeout=60)
     try:
         assert table.state.config.teams == TEAMS

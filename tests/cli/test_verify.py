@@ -18,6 +18,7 @@ from tests.cli.schemas import problems
 from tests.net.harness import canonical, forge_chain
 from tests.net.test_fairness_attacks import ended_game, hostile_game
 from tests.net.test_rewind import rewound
+from tests.net.test_split import split
 
 
 @pytest.fixture(scope="module")
@@ -351,3 +352,28 @@ def test_a_withheld_reveal_is_named_with_what_it_would_have_drawn(
     [held] = json.loads(doc)["withheld"]
     assert (held["seat"], held["event"], held["step"]) == (2, event.index, step)
     assert held["would_have_drawn"] is not None
+
+
+def test_a_split_game_names_the_game_each_seat_was_judged_in(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Cid showed Ann one turn and Bob another: in Ann's file, Bob's later turn is illegal,
+    and Bob is judged in the game of the turn he took (docs/protocol.md, "Judging the other
+    seats")."""
+    table, cheat, first, second = split(3, 5, "turn")
+    path = write(tmp_path / "split.game", table.files[0])
+    code, out = verify(path, capsys)
+    records = [table.files[0].index(body.raw) for body in (first, second)]
+    assert code == 1
+    assert out.splitlines()[-1] == ("NOT VERIFIED: Cid misbehaved; every other seat's record "
+                                    "holds; the game is not finished")
+    assert (f"  the game taking record {records[0]} for Cid's seq {first.seq} (the game shown "
+            f"above): Ann\n  the game taking record {records[1]} for Cid's seq {first.seq}: "
+            "Bob\n") in out
+    assert "  Ann (seat 0): its record holds\n  Bob (seat 1): its record holds\n" in out
+    code, doc = verify(path, capsys, "--json")
+    said = json.loads(doc)
+    assert code == 1 and problems(said, "verify") == []
+    assert said["branches"] == [
+        {"taken": [{"seat": cheat, "seq": first.seq, "record": records[0]}], "judged": [0]},
+        {"taken": [{"seat": cheat, "seq": first.seq, "record": records[1]}], "judged": [1]}]
+    assert [v["honest"] for v in said["verdicts"]] == [True, True, False]

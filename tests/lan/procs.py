@@ -20,10 +20,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from p2p_burgundy.cli.loopback import LOOPBACK
 from p2p_burgundy.net.errors import DecodeError
 from p2p_burgundy.net.log import decode_entry, read_records
 
-LOOPBACK = "127.0.0.1"
 BOT_TIMEOUT = 150  # seconds a bot gives the game before it gives up (exit 1)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy.cli.loopback import close_all, open_table, play
+from p2p_burgundy.net.node import MISSING_AFTER
 from p2p_burgundy.net.peer import Peer
 
 from .sim import Net
@@ -18,8 +19,8 @@ from .sim import Net
 CUT = 1.5  # seconds a peer whose game is over hears nothing from the others
 
 
-def deaf_after_the_end(peer: Peer) -> None:
-    """For :data:`CUT` seconds from the moment its game is over, ``peer`` drops whatever
+def deaf_after_the_end(peer: Peer, cut: float = CUT) -> None:
+    """For ``cut`` seconds from the moment its game is over, ``peer`` drops whatever
     arrives (as a flood or a bad link can): the other player's last entries among it."""
     receive = peer.node.receive
     over_at: list[float] = []
@@ -28,7 +29,7 @@ def deaf_after_the_end(peer: Peer) -> None:
         session = peer.session
         if session is not None and session.over:
             over_at[:] = over_at or [now]
-            if now < over_at[0] + CUT:
+            if now < over_at[0] + cut:
                 return False
         return receive(data, source, now)
 
@@ -36,12 +37,15 @@ def deaf_after_the_end(peer: Peer) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("cut", [CUT, MISSING_AFTER + 0.5], ids=["short", "longer"])
 def test_peers_that_close_as_soon_as_the_game_is_over_leave_the_same_file(
-        tmp_path: Path) -> None:
+        tmp_path: Path, cut: float) -> None:
+    """Deaf for longer than a seat takes to count as missing (``longer``), a closing peer
+    still waits for the other, which it heard until it began to close."""
     async def run() -> None:
         peers, _ = await open_table(tmp_path, players=2)
         for peer in peers:
-            deaf_after_the_end(peer)
+            deaf_after_the_end(peer, cut)
         try:
             overs = await play(peers, timeout=120.0)
             assert len({o.state_hash for o in overs}) == 1

@@ -268,6 +268,7 @@ def test_conflicting_agreements_give_one_game_in_two_opposite_orders() -> None:
         assert watcher.forfeits == reference.forfeits
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.integers(0, 2**32), min_size=3, max_size=3))
 def test_every_delivery_order_of_honest_and_hostile_entries_gives_the_same_game(
@@ -306,6 +307,7 @@ def resigning_game() -> tuple[Table, list[bytes]]:
     return table, canonical(table, 1)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.integers(0, 2**32), min_size=2, max_size=2))
 def test_every_delivery_order_of_a_game_with_resignations_gives_the_same_game(

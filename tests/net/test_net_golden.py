@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from . import test_beacon, test_draws, test_identity, test_log, test_standin, test_start, test_wire
 
 # Prints one of every deterministic output of the primitives.
@@ -84,6 +86,7 @@ def test_protocol_doc_shows_the_pinned_vectors() -> None:
     assert [vector for vector in vectors if vector not in doc] == []
 
 
+@pytest.mark.slow
 def test_draws_entries_and_whole_games_are_the_same_under_different_hash_seeds() -> None:
     first, second = _run("0", _GAME_SCRIPT), _run("4242", _GAME_SCRIPT)
     assert first == second

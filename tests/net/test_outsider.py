@@ -16,6 +16,7 @@ implementation in ``test_draws.py``, whose stream this one reads the stand-in's 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
 import re
 import struct
@@ -94,21 +95,46 @@ def read_records(data: bytes) -> tuple[list[bytes], bool]:
     return records, at != len(data)
 
 
+Signed = tuple[bytes, bytes, int, list[Any], bytes]
+"""An entry's id, prev, kind, payload and game id."""
+
+
 @dataclass
 class Entries:
     """The signed entries of a file: the first body of each (author, seq) in file order, the
     authors that signed a second body for a slot (and that slot), the records that do not
-    decode (an unknown kind, a payload that is no array: checked before the signature) and
-    those whose signature does not verify."""
+    decode (an unknown kind, a payload that is no array: checked before the signature),
+    those whose signature does not verify, and every body of each slot in file order."""
 
-    by_slot: dict[tuple[bytes, int], tuple[bytes, bytes, int, list[Any], bytes]]
+    by_slot: dict[tuple[bytes, int], Signed]
     forks: dict[bytes, int]
     undecodable: int
     unsigned: int
+    bodies: dict[tuple[bytes, int], list[Signed]]
+
+    def branches(self) -> list[dict[bytes, Signed]]:
+        """The games the equivocations allow ("What equivocation can still do"): for each
+        equivocator in seat order, the bodies of its fork slot that link to its chain before
+        it, in file order; each combination, the last equivocator's varying fastest, at
+        most 16."""
+        choices: list[list[tuple[bytes, Signed]]] = []
+        seat_of = self.seat_of
+        for author, seq in sorted((fork for fork in self.forks.items() if fork[0] in seat_of),
+                                  key=lambda fork: seat_of[fork[0]]):
+            before = self.by_slot[(author, seq - 1)][0] if seq else b""
+            choices.append([(author, body) for body in self.bodies[(author, seq)]
+                            if body[1] == before])
+        return [dict(combo) for combo in itertools.islice(itertools.product(*choices), 16)]
+
+    @property
+    def seat_of(self) -> dict[bytes, int]:
+        start = next(e for e in self.by_slot.values() if e[2] == START)
+        return {seat[0]: i for i, seat in enumerate(start[3][2])}
 
 
 def signed_entries(records: list[bytes]) -> Entries:
-    by_slot: dict[tuple[bytes, int], tuple[bytes, bytes, int, list[Any], bytes]] = {}
+    by_slot: dict[tuple[bytes, int], Signed] = {}
+    bodies: dict[tuple[bytes, int], list[Signed]] = {}
     forks: dict[bytes, int] = {}
     undecodable = unsigned = 0
     for record in records:
@@ -121,10 +147,14 @@ def signed_entries(records: list[bytes]) -> Entries:
             unsigned += 1
             continue
         entry_id = hashlib.sha256(label("entry-id") + body).digest()
-        held = by_slot.setdefault((author, seq), (entry_id, prev, kind, payload, game_id))
+        entry = (entry_id, prev, kind, payload, game_id)
+        held = by_slot.setdefault((author, seq), entry)
+        slot = bodies.setdefault((author, seq), [])
+        if entry_id not in [body[0] for body in slot]:
+            slot.append(entry)
         if held[0] != entry_id:
             forks[author] = min(seq, forks.get(author, seq))
-    return Entries(by_slot, forks, undecodable, unsigned)
+    return Entries(by_slot, forks, undecodable, unsigned, bodies)
 
 
 def check_seats(data: bytes) -> tuple[list[str], set[int], dict[int, bytes]]:
@@ -319,10 +349,14 @@ class Replay:
     """One pass over a game file's entries, step by step, holding the whole file: a voter
     with no agreement that counts did not agree."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, taking: dict[bytes, Signed] | None = None) -> None:
+        """``taking``: the body of each equivocator's fork slot this game takes (else the
+        first in file order)."""
         records, _ = read_records(data)
         signed_ = signed_entries(records)
-        entries = signed_.by_slot
+        entries = dict(signed_.by_slot)
+        for author, body in (taking or {}).items():
+            entries[(author, signed_.forks[author])] = body
         start = next(e for e in entries.values() if e[2] == START)
         _, config_tree, self.roster, _ = start[3]
         self.game_id = start[4]
@@ -520,8 +554,19 @@ class Replay:
 
 
 def replay(data: bytes) -> Game:
-    """Follow the game of a file and judge every entry."""
-    replay = Replay(data)
+    """Follow the game of a file and judge every entry: each seat but the equivocators in
+    each game their forks allow, its record holding if it holds in one."""
+    branches = signed_entries(read_records(data)[0]).branches()
+    games = [follow(data, taking) for taking in branches]
+    main = games[0]
+    main.misbehaved = {seat for seat in main.misbehaved
+                       if all(seat in game.misbehaved for game in games)}
+    return main
+
+
+def follow(data: bytes, taking: dict[bytes, Signed]) -> Game:
+    """The game of a file that takes these bodies of the equivocators' fork slots."""
+    replay = Replay(data, taking)
     while not replay.state.is_over and replay.step():
         pass
     game = replay.game

@@ -51,6 +51,11 @@ def play_until(thread: PeerThread, table: NetTable, done: Callable[[], bool], wh
     wait_until(thread, step, timeout, what)
 
 
+ExpertsGame = Callable[[Setup], tuple[NetTable, Path]]
+"""The played game of a set-up (the ``experts_game`` fixture): its table, peers closed, and
+our game file."""
+
+
 def bot_game(home: Path, bots: int = 1, name: str = "Ann",
              setup: Setup = Setup.STANDARD) -> tuple[NetTable, Path]:
     """A whole game at a loopback table against ``bots`` local bot peers, played out; the

@@ -129,7 +129,7 @@ def test_help_names_the_decision_its_rule_and_the_keys_valid_now() -> None:
     assert [line.rstrip() for line in screen[3:5]] == [
         "Now: Place Chu (church) on which space?",
         "Rule: A free space of its colour, next to your tiles, with the die's number."]
-    assert screen[5].startswith("Keys: 1 2 choose, Esc back, u undo, ? help")
+    assert screen[5].startswith("Keys: 1 2 choose, Esc back, u undo, H hint, S scores, ? help")
     live = LocalTable.new("Ann", seed=3)
     live.poll()
     replay = Model(live.replay())

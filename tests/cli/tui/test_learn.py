@@ -4,6 +4,7 @@ and every number and tile its words name checked against the position it is play
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections.abc import Callable
@@ -27,9 +28,10 @@ from p2p_burgundy import (
     UseDie,
     apply,
 )
+from p2p_burgundy.cli.tui import learn
 from p2p_burgundy.cli.tui.app import dispatch, footer_keys
 from p2p_burgundy.cli.tui.layout import compute_layout
-from p2p_burgundy.cli.tui.learn import TOTAL, Lesson, LessonTable, first_start
+from p2p_burgundy.cli.tui.learn import INDEXED, TOTAL, Lesson, LessonTable, first_start
 from p2p_burgundy.cli.tui.lessons import LESSON, YOU, LessonPage, LessonStep, LessonTurn
 from p2p_burgundy.cli.tui.model import Model, Submit
 from p2p_burgundy.cli.tui.render import info_lines, render, score_lines, standings_lines, text
@@ -584,13 +586,44 @@ def test_saved_progress_comes_back_and_a_damaged_file_starts_over(tmp_path: Path
         assert isinstance(item, LessonTurn)
         table.poll()
         table.submit_turn(list(item.actions))
+    assert json.loads(path.read_text(encoding="utf-8")) == {"done": ["A1", "A2"]}
     again = Lesson(path)
     assert again.done == 2
     assert again.table(NAME).state.players[YOU].estate == table.state.players[YOU].estate
-    path.write_text("{not json", encoding="utf-8")
-    assert Lesson(path).done == 0
+    for damaged in ("{not json", "[]", '{"done": "A1"}', '{"done": {}}'):
+        path.write_text(damaged, encoding="utf-8")
+        assert Lesson(path).done == 0, damaged
     path.write_text('{"turns": 5, "after": 1}', encoding="utf-8")  # the phase A lesson's
     assert Lesson(path).current == LESSON[6]  # its five turns and the scores page
+
+
+def test_saved_progress_names_its_place_so_an_edited_lesson_keeps_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    names = [item.name for item in LESSON]
+    assert len(set(names)) == len(names)
+    path = tmp_path / "learn.json"
+    by_name = json.dumps({"done": list(INDEXED[:10])})  # phase A, its pages, B4, B5, C1
+    by_index = '{"done": 10}'  # the same place, as older clients saved it
+    for saved in (by_name, by_index):
+        path.write_text(saved, encoding="utf-8")
+        assert Lesson(path).current.name == "C2", saved
+    # The lesson loses its turn of phase B round 4: both files still mean round 2 of phase
+    # C, where the bare index now points one turn further.
+    edited = tuple(item for item in LESSON if item.name != "B4")
+    monkeypatch.setattr(learn, "LESSON", edited)
+    assert edited[10].name == "C3"
+    for saved in (by_name, by_index):
+        path.write_text(saved, encoding="utf-8")
+        lesson = Lesson(path)
+        assert lesson.current.name == "C2" and lesson.done == 9, saved
+    lesson.step_done()  # the next save names the edited lesson's turns
+    assert json.loads(path.read_text(encoding="utf-8"))["done"][-3:] == ["B5", "C1", "C2"]
+    # A turn added before the place saved comes up first (then the player goes on from it).
+    added = LessonTurn(1, 1, LESSON[0].steps)  # a turn of phase B round 2, before B4
+    at = names.index("B4")
+    monkeypatch.setattr(learn, "LESSON", (*LESSON[:at], added, *LESSON[at:]))
+    path.write_text(by_name, encoding="utf-8")
+    assert Lesson(path).current == added
 
 
 def test_a_menu_the_lesson_did_not_ask_for_is_pointed_out_and_esc_goes_back() -> None:

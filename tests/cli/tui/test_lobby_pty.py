@@ -26,7 +26,7 @@ from p2p_burgundy.net.identity import fingerprint, load_or_create
 from p2p_burgundy.net.log import FILE_MAGIC, read_records
 from p2p_burgundy.net.peer import saved_port
 
-from .netgames import bot_game
+from .netgames import ExpertsGame, bot_game
 
 if sys.platform == "win32":
     pytest.skip("needs a POSIX pty", allow_module_level=True)
@@ -353,9 +353,9 @@ def test_replay_steps_forwards_and_backwards_through_a_network_game(tmp_path: Pa
         assert term.wait_exit() == 0
 
 
-@pytest.fixture(scope="module")
-def experts_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return bot_game(tmp_path_factory.mktemp("experts"), bots=1, setup=Setup.EXPERTS_SECRET)[1]
+@pytest.fixture
+def experts_file(experts_game: ExpertsGame) -> Path:
+    return experts_game(Setup.EXPERTS_SECRET)[1]
 
 
 def test_replay_steps_through_an_experts_game_to_its_end(tmp_path: Path,

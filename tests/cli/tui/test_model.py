@@ -331,6 +331,17 @@ def test_a_hint_shows_the_bots_choices_as_keys_and_enter_makes_them() -> None:
     assert model.draft.state.step == Step.TURN  # the die action is complete
 
 
+def test_the_hint_comes_from_the_strongest_search() -> None:
+    # the search whose strength docs/performance.md measures (not mcts-2026), on a fixed
+    # budget so that the same position always gets the same hint
+    from p2p_burgundy.cli.strategies.mcts import DEFAULT_PARAMS, MctsStrategy
+    from p2p_burgundy.cli.tui.hint import HINT_ITERATIONS, bot
+
+    hinter = bot(1)
+    assert type(hinter) is MctsStrategy and hinter.params == DEFAULT_PARAMS
+    assert hinter.iterations == HINT_ITERATIONS == 100
+
+
 def test_hints_are_off_where_the_table_does_not_allow_them() -> None:
     _, model = my_turn()  # a table with other people at it, as far as the model knows
     assert model.ask_hint() is None and model.message == "Hints are off at this table."

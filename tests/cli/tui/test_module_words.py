@@ -7,14 +7,14 @@ import re
 from pathlib import Path
 
 import p2p_burgundy.cli
-from p2p_burgundy import Edition, Module, legal_actions
+from p2p_burgundy import Edition, Module, legal_actions, new_game
 from p2p_burgundy.cli.tui.app import dispatch
 from p2p_burgundy.cli.tui.describe import describe_action
 from p2p_burgundy.cli.tui.menu import build_menu
 from p2p_burgundy.cli.tui.model import Model
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import Tile
-from p2p_burgundy.variants import ENGINE_MODULES, MODULES_BY_NAME, STEP_WORDS
+from p2p_burgundy.variants import ACTION_WORDS, ENGINE_MODULES, MODULES_BY_NAME, STEP_WORDS
 from tests.engine.helpers import position
 
 CLIENT = Path(p2p_burgundy.cli.__file__).parent
@@ -29,6 +29,24 @@ def test_the_client_names_no_modules_step() -> None:
     assert found == []
 
 
+def test_every_modules_own_action_type_has_its_words_and_the_client_names_none() -> None:
+    """A module's own action types (those only its rows take) are worded by their module, so
+    no file of the client or the network layer names one (the bots' search may: its
+    reasons are not words)."""
+    from p2p_burgundy import GameConfig, rules
+
+    base = {cls for table in rules._rules(GameConfig(players=2)).apply for cls in table}
+    own = {cls for module in ENGINE_MODULES for _, cls, _ in module.handlers} - base
+    assert set(ACTION_WORDS) == own and len(own) == 11
+    named = re.compile(rf"\b({'|'.join(cls.__name__ for cls in own)})\b")
+    found = [f"{path.relative_to(CLIENT.parent)}: {match.group()}"
+             for folder in (CLIENT, CLIENT.parent / "net")
+             for path in sorted(folder.rglob("*.py"))
+             if "strategies" not in path.parts
+             for match in named.finditer(path.read_text())]
+    assert found == []
+
+
 def test_each_step_has_one_modules_words() -> None:
     declared = [words.step for module in ENGINE_MODULES for words in module.steps]
     assert len(declared) == len(set(declared)) == len(STEP_WORDS) == 13
@@ -38,6 +56,52 @@ def test_every_modules_rule_reminder_is_one_line_at_80_columns() -> None:
     reminders = [words.reminder for words in STEP_WORDS.values() if words.reminder]
     assert len(reminders) == 11
     assert [r for r in reminders if len("Rule: " + r) > 80] == []
+    ends = {module.name: module.scores_reminder for module in ENGINE_MODULES
+            if module.scores_reminder}
+    assert list(ends) == ["solo", "team"]
+    assert [r for r in ends.values() if len("Rule: " + r) > 80] == []
+
+
+def test_a_modes_help_page_and_end_of_game_rule_are_its_modules() -> None:
+    from p2p_burgundy import GameConfig
+    from p2p_burgundy.cli.tui.texts import help_for
+    from p2p_burgundy.team import HELP_PAGE
+
+    from .helpers import FixedTable
+
+    team = GameConfig(4, Edition.E2019, teams=((0, 2), (1, 3)))
+    for context in ("play", "wait", "replay", "scores"):
+        page = help_for(context, team)
+        assert page[:len(HELP_PAGE) + 1] == [*HELP_PAGE, ""]
+        assert page[len(HELP_PAGE) + 1:] == help_for(context)
+        assert all(len(line) <= 80 for line in page)
+    assert help_for("play", GameConfig(players=2)) == help_for("play")
+
+    def end_rule(players: int, **config: object) -> str:
+        over = new_game(GameConfig(players, Edition.E2019, **config))  # type: ignore[arg-type]
+        over.phase = 5  # as the game's end leaves it
+        model = Model(FixedTable(over, ["Ann", "Bob", "Cy", "Di"][:players], None))
+        model.refresh()
+        return model.rule_reminder()
+
+    assert end_rule(1) == "Solo: fill all 37 spaces within 25 rounds to win; VP only move you on."
+    assert end_rule(4, teams=((0, 2), (1, 3))) == \
+        "Team game: a team's points added up; a tie: more empty spaces wins."
+    assert end_rule(2) == "Most VP wins; ties: fewer empty spaces, then later in turn order."
+
+
+def test_a_base_steps_rule_a_module_changes_is_its_modules() -> None:
+    from .helpers import FixedTable
+
+    def ship_rule(players: int) -> str:
+        state = position(players, edition=Edition.E2019, pending=((Step.SHIP, 0),),
+                         depot_goods={2: {4: 1}})
+        model = Model(FixedTable(state, ["Ann", "Bob"][:players], state.to_move))
+        model.refresh()
+        return model.rule_reminder()
+
+    assert ship_rule(1) == "Solo: one depot's goods, any types; the rest leave the game."
+    assert ship_rule(2) == "A ship loads all goods of one depot and moves you up the turn order."
 
 
 def test_every_module_a_table_switches_on_has_a_line_for_the_host_page() -> None:

@@ -15,6 +15,7 @@ import pytest
 from p2p_burgundy import END_TURN, GameConfig, IllegalAction, draw_chance, new_game, state_hash
 from p2p_burgundy.chance import ChanceKind
 from p2p_burgundy.cli.lan import compose_turn, play_headless
+from p2p_burgundy.cli.loopback import LOOPBACK
 from p2p_burgundy.cli.netplay import LanLobby, NetTable, PeerThread, quick_bot_game
 from p2p_burgundy.cli.replay import ReplayError, load_game
 from p2p_burgundy.cli.strategies import make
@@ -45,10 +46,10 @@ from p2p_burgundy.net.session import Session
 from p2p_burgundy.net.snapshot import LobbySnapshot, Snapshot, Snapshots
 from p2p_burgundy.net.tablerules import TableRules
 
+from ...net.test_outsider import game_file
 from ...net.test_rewind import rewound
-from .netgames import bot_game, play_out, play_until, wait_until
-
-LOOPBACK = "127.0.0.1"
+from ...net.test_split import split
+from .netgames import ExpertsGame, bot_game, play_out, play_until, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -130,9 +131,10 @@ def test_a_game_file_that_holds_no_game_cannot_be_replayed(tmp_path: Path,
 
 @pytest.mark.parametrize("setup", [Setup.EXPERTS_OPEN, Setup.EXPERTS_SECRET],
                          ids=["open", "secret"])
-def test_an_experts_game_replays_step_by_step_to_its_end(tmp_path: Path, setup: Setup) -> None:
+def test_an_experts_game_replays_step_by_step_to_its_end(experts_game: ExpertsGame,
+                                                         setup: Setup) -> None:
     """Each set-up choice is a turn of one action: the replay steps over it like any turn."""
-    table, path = bot_game(tmp_path, bots=1, setup=setup)
+    table, path = experts_game(setup)
     replay = load_game(path.read_bytes())
     _, total = replay.position
     assert replay.state.is_over and list(replay.history) == list(table.history)
@@ -220,8 +222,9 @@ def test_the_experts_deal_is_described_in_the_log() -> None:
     assert " or " in line and "; Bob estates " in line
 
 
-def test_the_secret_experts_set_up_is_played_through_the_table(tmp_path: Path) -> None:
-    table, path = bot_game(tmp_path, bots=1, setup=Setup.EXPERTS_SECRET)
+def test_the_secret_experts_set_up_is_played_through_the_table(experts_game: ExpertsGame
+                                                               ) -> None:
+    table, path = experts_game(Setup.EXPERTS_SECRET)
     assert table.state.is_over
     report = audit_file(path.read_bytes())
     assert report.ok, report.problems
@@ -580,6 +583,33 @@ def test_an_equivocation_on_chat_names_the_cheat_and_the_table_plays_on_without_
         in notices
     assert not any(isinstance(e, GameEnded) for e in events) and net.ended is None
     assert net.gone() == [2] and net.waiting_for() is not None
+
+
+def test_the_end_screen_after_a_split_gives_each_seat_the_verdict_verify_gives(
+        tmp_path: Path) -> None:
+    """Cid showed Ann one turn and Bob another, and the two followed different games until
+    they saw both: Ann's peer refused Bob's next turn, illegal in her game. The table stops,
+    and its end screen gives the verdicts ``burgundy verify`` gives Ann's file, which judges
+    Bob in the game he followed: only Cid misbehaved."""
+    table, _, first, second = split(3, 5, "turn")
+    ann = table.sessions[0]
+    assert any(r.seat == 1 and r.cause.defect for r in ann.rejected.values())
+    path = tmp_path / "split.game"
+    path.write_bytes(game_file(table.files[0]))
+    snapshots = Snapshots(ann)
+    peer = SimpleNamespace(snapshot=snapshots.take(()), game_file=SimpleNamespace(path=path))
+    net = NetTable(SimpleNamespace(peer=peer))  # type: ignore[arg-type]  # what it reads
+    events = net.poll()
+    records = [table.files[0].index(body.raw) for body in (first, second)]
+    assert any(isinstance(e, GameEnded) for e in events)
+    assert net.resignations == (
+        f"Cid misbehaved: 1 entry broke a rule (two signed bodies for seq {first.seq} "
+        f"(records {records[0]} and {records[1]}); its later entries are not trusted); every "
+        "other seat's record holds.",)
+    said = [h.text for h in net.history]  # the log named Bob as his turn was refused, then
+    assert any(text.startswith("Bob misbehaved: ") for text in said)  # this corrects it
+    assert said[-1] == net.resignations[0]
+    assert [v.honest for v in audit_file(path.read_bytes()).verdicts] == [True, True, False]
 
 
 @pytest.mark.parametrize("kind, payload, later", [

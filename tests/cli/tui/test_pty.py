@@ -42,6 +42,26 @@ def test_start_shows_estate_board_status_log_and_the_first_choices(tmp_path: Pat
         assert term.wait_exit() == 0
 
 
+def test_the_footer_fits_80_columns_most_useful_keys_first(tmp_path: Path) -> None:
+    with burgundy(tmp_path, *START) as term:
+        term.wait_for("use die 1")
+        assert term.screen.display[23] == (
+            " 1 2 choose  Esc back  u undo  H hint  S scores  ? help  q quit  i tiles"
+            "        ")
+        term.press("S")  # a page of its own: its keys, help among them
+        term.wait_for("Scores now")
+        assert term.screen.display[23].rstrip() == " S back  G chart  ? help"
+        term.press("esc")
+        term.wait_for("use die 1")
+        term.resize(132, 30)  # wider: the rest follow, in the same order
+        term.wait_quiet()
+        assert term.screen.display[29] == (
+            " 1 2 choose  Esc back  u undo  H hint  S scores  ? help  q quit  i tiles  v view"
+            "  l log  c chat  O settings  R resign  M meanwhile  ")
+        term.press("q")
+        assert term.wait_exit() == 0
+
+
 def test_a_full_turn_by_keys_then_undo_and_the_bot_replies(tmp_path: Path) -> None:
     with burgundy(tmp_path, *START) as term:
         term.wait_for("use die 1")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from p2p_burgundy import PlaceTile, TakeTile, UseDie
 from p2p_burgundy.cli.tui.app import footer_keys
 from p2p_burgundy.cli.tui.layout import compute_layout
@@ -13,6 +15,7 @@ from p2p_burgundy.cli.tui.render import (
     Style,
     board_lines,
     estate_lines,
+    footer_line,
     log_lines,
     menu_lines,
     render,
@@ -71,8 +74,25 @@ def test_whole_screen_at_80x24_while_placing_a_tile() -> None:
         "= -1 worker; +11 VP for region, phase",
         "  bonus",
         "",
-        " 1 2 choose  Esc back  u undo  ? help  i tiles  l log  v view  c chat  q quit",
+        " 1 2 choose  Esc back  u undo  H hint  S scores  ? help  q quit  i tiles",
     ]
+
+
+def test_the_footer_keeps_the_most_useful_keys_whole_and_always_the_help_key() -> None:
+    keys = footer_keys(placing_model())
+    assert [text(footer_line(keys, width)).rstrip() for width in (132, 100, 46, 45, 29, 8)] == [
+        " 1 2 choose  Esc back  u undo  H hint  S scores  ? help  q quit  i tiles  v view"
+        "  l log  c chat  O settings  R resign  M meanwhile",
+        " 1 2 choose  Esc back  u undo  H hint  S scores  ? help  q quit  i tiles  v view"
+        "  l log  c chat",
+        " 1 2 choose  Esc back  u undo  H hint  ? help",
+        " 1 2 choose  Esc back  u undo  ? help",  # H hint would leave no room for help
+        " 1 2 choose  ? help",
+        " ? help"]
+    assert text(footer_line(keys, 7)) == " " * 7  # not even the help key fits: nothing cut
+    assert [text(footer_line(keys, width)).rstrip() for width in (80, 72)] == [
+        " 1 2 choose  Esc back  u undo  H hint  S scores  ? help  q quit  i tiles",
+        " 1 2 choose  Esc back  u undo  H hint  S scores  ? help  q quit"]
 
 
 def test_estate_is_seven_offset_rows_of_colour_letter_and_die() -> None:
@@ -247,6 +267,7 @@ def test_status_line_keeps_a_long_wait_whole_and_drops_the_dice_first() -> None:
         " A 1/5 | waiting for the dice from Robo (not heard from) | s1 w2 | 0 VP   ? help")
 
 
+@pytest.mark.slow
 def test_every_frame_of_a_random_game_fits_without_a_cut() -> None:
     """A whole game against random bots, our seat choosing at random by keys (moving the
     cursor through long lists too): every frame at 80x24 and 120x40 is drawn whole, with no
@@ -256,6 +277,7 @@ def test_every_frame_of_a_random_game_fits_without_a_cut() -> None:
     _every_frame_fits(LocalTable.new("Tess Longname", bots=3, seed=8, strategy="random"))
 
 
+@pytest.mark.slow
 def test_every_frame_of_a_random_solo_game_fits_without_a_cut() -> None:
     """The same for the solo game with every module: its round of 25, counter and target,
     white die and its own steps."""
