@@ -21,8 +21,9 @@ its own :func:`label`, a keyed hash of the sender and the counter: the receiver 
 labels come next, and its kernel drops (net/transport.py's socket filter), before it is read,
 a datagram from a seat's address whose label is not one of them. Someone who does not see the
 pair's traffic cannot guess one; someone who does sees only labels already sent, and a label
-is taken once: the copy of one that arrived is dropped by the kernel as soon as the filter
-moves on (the next flush), and in the meantime by :meth:`Window.take` without a MAC check.
+is taken once: a copy of one taken is refused by :meth:`Window.take` without a MAC check, and
+then by the kernel, once the window gave it new labels (:attr:`Window.labels`). Only copies
+that arrive before we read the seat's own datagram reach us.
 
 A :class:`Window` keeps, for one seat's datagrams to us, the counters still taken: the
 :data:`AHEAD` after the highest taken so far and the :data:`BEHIND` below it not taken yet (a
