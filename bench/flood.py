@@ -114,8 +114,8 @@ async def one_game(home: Path, rate: int, seal: str, seed: int, nice: int
                    ) -> dict[str, float]:
     spec = importlib.util.spec_from_file_location("flooder", FLOODER)  # this tree's
     assert spec is not None and spec.loader is not None
-    flooder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(flooder)
+    flooder_script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(flooder_script)
     try:
         from p2p_burgundy.cli.loopback import close_all, open_table, play
     except ImportError:  # a revision from before the table left the tests for the package
@@ -147,8 +147,8 @@ async def one_game(home: Path, rate: int, seal: str, seed: int, nice: int
             stdout=subprocess.PIPE)
         if "--copy" in seal_options(seal):  # it learns each datagram the joiner sends the host
             assert flood.stdout is not None
-            copies = flooder.tap(joiner.transport, host.address,
-                                 int(await flood.stdout.readline()))
+            copies = flooder_script.tap(joiner.transport, host.address,
+                                        int(await flood.stdout.readline()))
         deadline = time.monotonic() + 10
         while arrived() < 100 and time.monotonic() < deadline:
             await asyncio.sleep(0.01)  # the flood is on before the game goes on

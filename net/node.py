@@ -291,8 +291,8 @@ class Node:
         their next seals may carry (net/pairwise.py's :attr:`Window.labels`; None: any):
         :meth:`arrival` refuses a datagram from them that is not sealed with one of those (so
         may the driver's kernel, before reading it: :meth:`Transport.refuse_unsealed
-        <p2p_burgundy.net.transport.Transport.refuse_unsealed>`). Changes with every datagram
-        taken from them."""
+        <p2p_burgundy.net.transport.Transport.refuse_unsealed>`). Changes as their windows
+        move on."""
         return {address: window.labels for address, window in self._sealing.items()}
 
     def in_sync(self, now: float) -> bool:

@@ -21,8 +21,9 @@ its own :func:`label`, a keyed hash of the sender and the counter: the receiver 
 labels come next, and its kernel drops (net/transport.py's socket filter), before it is read,
 a datagram from a seat's address whose label is not one of them. Someone who does not see the
 pair's traffic cannot guess one; someone who does sees only labels already sent, and a label
-is taken once: the copy of one that arrived is dropped by the kernel as soon as the filter
-moves on (the next flush), and in the meantime by :meth:`Window.take` without a MAC check.
+is taken once: a copy of one taken is refused by :meth:`Window.take` without a MAC check, and
+then by the kernel, once the window gave it new labels (:attr:`Window.labels`). Only copies
+that arrive before we read the seat's own datagram reach us.
 
 A :class:`Window` keeps, for one seat's datagrams to us, the counters still taken: the
 :data:`AHEAD` after the highest taken so far and the :data:`BEHIND` below it not taken yet (a
@@ -180,9 +181,11 @@ class Window:
         """The labels for the kernel's filter, lowest first; None while relaxed (any).
         Attaching a filter costs the kernel tens of microseconds, so they are renewed only
         when the seat has used half of those ahead, or when a datagram got through with one
-        that is no longer taken (a copy, or a replay): the kernel drops the next ones."""
+        that is no longer taken (a copy, or a replay): the kernel drops the next ones; and,
+        once that happened, with every datagram taken (someone copies the seat's labels)."""
         self._published: frozenset[bytes] = frozenset()  # :attr:`labels`, to look up
         self._published_at = 0  # the top when they were renewed
+        self._copied = False  # a copy got through since the window was last relaxed
 
     def take(self, datagram: bytes) -> bytes | None:
         """The message of ``datagram`` if it is sealed by the seat with a counter still
@@ -198,7 +201,8 @@ class Window:
                     or label_of(datagram) != label(self._key, self._sender, counter)):
                 return None
         elif self._expected.get(counter) != label_of(datagram):  # no hash: a lookup
-            if label_of(datagram) in self._published:
+            if counter not in self._expected and label_of(datagram) in self._published:
+                self._copied = True
                 self._publish()  # the kernel still takes it: no longer
             return None
         message = _proven(datagram, self._key)
@@ -220,7 +224,7 @@ class Window:
 
     def relax(self) -> None:
         """Take any counter above the last :data:`BEHIND` (the seat's own may have jumped)."""
-        self.relaxed, self.followed, self.labels = True, False, None
+        self.relaxed, self.followed, self.labels, self._copied = True, False, None, False
         self._expected, self._published = {}, frozenset()
 
     def tighten(self) -> None:
@@ -238,7 +242,7 @@ class Window:
             self._taken = {c for c in self._taken if c > counter - BEHIND}
         if not self.relaxed:
             self._expect()
-            if self.top - self._published_at >= AHEAD // 2:
+            if self._copied or self.top - self._published_at >= AHEAD // 2:
                 self._publish()
 
     def _expect(self) -> None:

@@ -181,8 +181,8 @@ def test_copies_of_the_label_of_a_seats_latest_datagram_are_dropped_once_it_was_
     """The flooder copies the label and counter of each datagram the joiner sends the host,
     the moment it is sent (with a false MAC): the kernel drops the copies from the moment
     the host read the joiner's own datagram and its filter moved on; those that came before
-    reach the host (how many depends on how soon it reads: about half of them on a busy
-    2-CPU machine), which refuses each for a lookup, with no signature check."""
+    reach the host (how many depends on how soon it reads: one in five or six in
+    bench/flood.py's games), which refuses each for a lookup, with no signature check."""
     result = flooded_game(tmp_path, ["--seal", "--copy"])
     assert result["refusing"] and result["over_while_flooding"], result
     assert result["dropped"] >= 1000 and result["checks"] == 0, result  # type: ignore[operator]

@@ -4,10 +4,10 @@ Two players in this process on real UDP sockets; another process sends the host 
 a second that carry the *joiner's* source address (written as whole IP packets on a raw socket,
 so the test needs root): garbage, forged entries in the joiner's name, HEADS claiming more,
 HELLOs, forged entries behind a false seal. None of its session messages carries the
-joiner's MAC (net/pairwise.py): once the joiner seals, the kernel drops every one without the
-pair's label (the transport's socket filter), and before that each costs the host one hash;
-none is decoded (no signature check) or gets a reply, so the joiner's own datagrams keep
-their budget, and the game finishes while the flood goes on.
+joiner's MAC (net/pairwise.py): once the joiner seals, the kernel drops every one without a
+label the joiner's window takes (the transport's socket filter), and before that each costs
+the host one hash; none is decoded (no signature check) or gets a reply, so the joiner's own
+datagrams keep their budget, and the game finishes while the flood goes on.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def test_a_spoofed_flood_from_a_players_address_does_not_starve_its_seat(tmp_pat
     assert result["refused_before_play"] >= REFUSED_BEFORE_PLAY, result  # type: ignore[operator]
     assert result["over_while_flooding"], result
     admission = result["admission"]
-    # Its session messages were dropped by the kernel (without the pair's label) or failed
+    # Its session messages were dropped by the kernel (without a label it takes) or failed
     # the MAC (before the filter was on): none reached a signature check.
     assert result["kernel_drops"] > REFUSED_BEFORE_PLAY, result  # type: ignore[operator]
     assert admission.forged == admission.dropped_checks == 0, result  # type: ignore[attr-defined]

@@ -86,25 +86,29 @@ def test_a_window_takes_each_counter_once_around_the_highest_and_relaxed_any_lat
     assert window.take(sealed(NOW + 2)[:-1] + b"x") is None
     assert window.take(sealed(NOW + 2)) is None
     assert window.labels == labels(*range(NOW + 4, NOW + 3 + AHEAD + 1))
-    # The labels are renewed once the seat used half of those ahead.
-    for counter in range(NOW + 4, NOW + 3 + AHEAD // 2):
-        assert window.take(sealed(counter)) == b"m"
-    assert window.labels == labels(*range(NOW + 4, NOW + 3 + AHEAD + 1))
-    assert window.take(sealed(NOW + 3 + AHEAD // 2)) == b"m"
-    top = NOW + 3 + AHEAD // 2
-    assert window.labels == labels(*range(top + 1, top + AHEAD + 1))
-    assert window.take(sealed(top - BEHIND)) is None  # too far below the top
+    # Someone copies the seat's labels: from now on they are renewed with every datagram.
+    assert window.take(sealed(NOW + 4)) == b"m"
+    assert window.labels == labels(*range(NOW + 5, NOW + 4 + AHEAD + 1))
+    assert window.take(sealed(NOW)) is None  # too far below the top
     # More than AHEAD lost in a row, or Anna restarted: relaxed, any later counter, once.
     jumped = NOW + 10**9
     assert window.take(sealed(jumped)) is None
     window.relax()
     assert window.labels is None and not window.followed
-    assert window.take(sealed(top - BEHIND)) is None  # older than the window
+    assert window.take(sealed(NOW + 4 - BEHIND)) is None  # older than the window
     assert window.take(sealed(jumped)) == b"m" and window.take(sealed(jumped)) is None
     assert window.followed and window.top == jumped
     window.tighten()
     assert window.labels == labels(*range(jumped - BEHIND + 1, jumped),
                                    *range(jumped + 1, jumped + AHEAD + 1))
+    # Otherwise they are renewed once the seat used half of those ahead.
+    for counter in range(jumped + 1, jumped + AHEAD // 2):
+        assert window.take(sealed(counter)) == b"m"
+    assert window.labels == labels(*range(jumped - BEHIND + 1, jumped),
+                                   *range(jumped + 1, jumped + AHEAD + 1))
+    assert window.take(sealed(jumped + AHEAD // 2)) == b"m"
+    top = jumped + AHEAD // 2
+    assert window.labels == labels(*range(top + 1, top + AHEAD + 1))
 
 
 def playing(seed: int = 5) -> tuple[Net, Machine, Machine]:
