@@ -86,6 +86,8 @@ from .scoring import (
     SALE_VP,
     WATCHTOWER_VP,
     Category,
+    Outcome,
+    Side,
     end_game_points,
 )
 from .state import EMPTY, GameState, ModulePart, PlayerState, SetupPart, Step, state_hash
@@ -1553,7 +1555,9 @@ class EngineModule:
     ``notes(config)``: what a game's log says first (the team game: its board's caveat);
     ``step_reminders``: the rule of a base game's step where the module changes it, in a line
     of the help page (the solo game's ship); ``result(state)``: how a finished game it decides
-    its own way ended, in a sentence (the solo game).
+    its own way ended, in a sentence (the solo game); ``sides(config, outcome)``: the sides of
+    a game it plays by sides (the team game's teams), the leading side first, which a result
+    line names with their points.
     A mode of play says what it changes for a client's help page (``help_page``, lines of
     at most 72 columns: the team game) and, where it scores its own way, the rule of the end
     (``scores_reminder``, a line of the help page on the final scores).
@@ -1623,6 +1627,7 @@ class EngineModule:
     help_page: tuple[str, ...] = ()
     step_reminders: tuple[tuple[Step, str], ...] = ()
     result: Callable[[GameState], str] | None = None
+    sides: Callable[[GameConfig, Outcome], tuple[Side, ...]] | None = None
     notes: Callable[[GameConfig], list[str]] | None = None
     switch: Switch | None = None
     scores_reminder: str = ""

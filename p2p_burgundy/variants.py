@@ -2,8 +2,9 @@
 modules, each as the rows it adds to the rules (:class:`p2p_burgundy.rules.EngineModule`). A
 game binds the rows of the modules its config plays, once per variant; the client and the bots
 read here what each module adds (its steps and its own action types and the words for them, its
-tiles, its scoring categories and their names, its summary), so they name no module's step, nor
-its action types for their words, themselves.
+tiles, its scoring categories and their names, its summary, the sides of a game it plays by
+sides), so they name no module's step, nor its action types for their words, nor the sides of
+its outcome, themselves.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from .config import GameConfig
 from .extra_tiles import EXTRA_TILES
 from .inns import INNS
 from .rules import EngineModule, StepWords
-from .scoring import Category
+from .scoring import Category, Outcome, Side
 from .shields import SHIELDS
 from .solo import SOLO
 from .state import GameState
@@ -72,3 +73,10 @@ def bought_tile(state: GameState, action: Buy) -> int:
     """
     depot = DEPOTS.get(action.depot)
     return depot.tile if depot is not None else state.depots[action.depot][action.slot]
+
+
+def sides(config: GameConfig, result: Outcome) -> tuple[Side, ...]:
+    """The sides of a game of ``config`` that a module plays by sides (the team game's teams),
+    the leading side first, as ``result`` ranks them; none in any other game."""
+    return next((module.sides(config, result) for module in modules_of(config) if module.sides),
+                ())
