@@ -36,7 +36,6 @@ from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, RoundDraw, SetupDraw
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.report import Audit, ChanceReport, TurnReport
 from p2p_burgundy.scoring import Category, Side, outcome
-from p2p_burgundy.shields import shields_text
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import tile_name
 from p2p_burgundy.variants import CATEGORY_NAMES
@@ -308,12 +307,8 @@ def _write_draw(draw: Draw, names: list[str], out: TextIO) -> None:
     if isinstance(draw, SetupDraw):
         goods = "; ".join(f"{names[s]} {' '.join(map(str, g))}" for s, g in enumerate(draw.goods))
         w(f"  {names[draw.start_player]} starts; starting goods: {goods}\n")
-        if draw.shields:
-            w(f"  shields on the depots: {shields_text(draw.shields)}\n")
-        if draw.routes:
-            routes = "; ".join(f"{names[s]} {' '.join(map(str, cards))}"
-                               for s, cards in enumerate(draw.routes))
-            w(f"  trade route cards dealt: {routes}\n")
+        for words, value in variants.drawn_at_setup(draw):
+            w(f"  {words.what}: {words.text(value, names)}\n")
     elif isinstance(draw, DealDraw):
         offers = "; ".join(f"{names[s]} estates {' or '.join(o)}"
                            for s, o in enumerate(draw.offers))

@@ -111,7 +111,7 @@ from .tiles import (
     Tile,
     tile_name,
 )
-from .words import ActionWords, DepotWords
+from .words import ActionWords, DepotWords, DrawWords
 
 STORAGE_SPACES: Final = 3
 _BOTH_DICE: Final = 0b11
@@ -1573,7 +1573,8 @@ class EngineModule:
     The hooks change what the base game's own steps do, each where the base game calls it.
     Set-up and the rounds: ``setup`` in the set-up (its draws after the base game's, in registry
     order), ``setup_drew(state)`` what it drew there, as a field of
-    :class:`~p2p_burgundy.chance.SetupDraw` and its value; ``phase_setup`` after a phase's
+    :class:`~p2p_burgundy.chance.SetupDraw` and its value, and ``drawn`` that field's words
+    (:class:`~p2p_burgundy.words.DrawWords`); ``phase_setup`` after a phase's
     draws, ``round_setup`` after a round's dice and goods. The turn: ``turn_choices(state,
     player)`` more choices of the TURN step (before EndTurn), called on every TURN decision
     unless ``turn_choices_knowledge`` names knowledge tiles (bit n: tile #n) without which it
@@ -1642,6 +1643,7 @@ class EngineModule:
     seat_visible: Callable[[GameState, int], dict[str, object]] | None = None
     setup: Callable[[GameState, Draws], None] | None = None
     setup_drew: Callable[[GameState], tuple[str, Any]] | None = None
+    drawn: DrawWords | None = None
     phase_setup: Callable[[GameState], None] | None = None
     round_setup: Callable[[GameState], None] | None = None
     turn_choices: Callable[[GameState, PlayerState], list[Action]] | None = None

@@ -1,14 +1,18 @@
-"""The views of a game's outcome learn from the registry what a module adds to it (the team
-game's teams, as :class:`~p2p_burgundy.scoring.Side`), so none names the team game."""
+"""The views of a game's outcome and of its set-up's draw learn from the registry what a module
+adds to them (the team game's teams, as :class:`~p2p_burgundy.scoring.Side`; the shields and
+the trade route cards drawn, as :class:`~p2p_burgundy.words.DrawWords`), so none names the
+module."""
 
 from __future__ import annotations
 
 import inspect
 
 from p2p_burgundy import Edition, GameConfig, new_game, outcome, variants
+from p2p_burgundy.chance import SetupDraw
 from p2p_burgundy.cli import sim, verify
 from p2p_burgundy.cli.tui import render
 from p2p_burgundy.cli.web import view
+from p2p_burgundy.net import report
 from p2p_burgundy.scoring import Side
 from p2p_burgundy.variants import ENGINE_MODULES
 from tools.module_reach import words
@@ -36,3 +40,20 @@ def test_the_team_game_declares_its_sides_from_the_outcome() -> None:
         Side("team", "B", (1, 3), 0), Side("team", "A", (0, 2), 0))
     base = new_game(GameConfig(players=2))
     assert variants.sides(base.config, outcome(base)) == ()
+
+
+def test_the_audits_setup_lines_name_no_module() -> None:
+    for fn in (verify._write_draw, report._draw_json):
+        source = inspect.getsource(fn)
+        assert [module.name for module in ENGINE_MODULES if words(module).search(source)] == []
+
+
+def test_the_shields_and_route_cards_drawn_at_setup_are_written_in_their_modules_words() -> None:
+    drew = SetupDraw(0, ((1, 2, 3), (1, 2, 4)), ((4,), (1, 8), (), (), (), ()),
+                     ((7, 3, 4), (6, 9, 12)))
+    assert [(words.what, words.text(value, ["Ann", "Bob"]), words.json(value))
+            for words, value in variants.drawn_at_setup(drew)] == [
+        ("shields on the depots", "1: #4; 2: #1, #8",
+         {"1": [4], "2": [1, 8], "3": [], "4": [], "5": [], "6": []}),
+        ("trade route cards dealt", "Ann 7 3 4; Bob 6 9 12", [[7, 3, 4], [6, 9, 12]])]
+    assert variants.drawn_at_setup(SetupDraw(0, ((1, 2, 3), (1, 2, 4)))) == []
