@@ -45,9 +45,11 @@ from p2p_burgundy import (
     outcome,
     resolve_chance,
     state_hash,
+    variants,
 )
 from p2p_burgundy.estate import Estate
-from p2p_burgundy.scoring import categories
+from p2p_burgundy.scoring import Side, categories
+from p2p_burgundy.variants import modules_of
 
 from .engine import EnginePool, EngineRun, EngineSpec, EngineStrategy, worker_pool
 from .estates import table_config
@@ -605,8 +607,13 @@ def _seats(players: int) -> str:
 def _rules(config: GameConfig) -> str:
     """The edition, and the expansion modules if any: ``edition 2019 with inns``."""
     modules = " with " + ",".join(m.value for m in config.modules) if config.modules else ""
-    team = ", the team game" if config.teams else ""
-    return f"edition {config.edition.value}{team}{modules}"
+    modes = "".join(f", {m.switch.game}" for m in modules_of(config) if m.switch)
+    return f"edition {config.edition.value}{modes}{modules}"
+
+
+def _seat_list(side: Side) -> str:
+    """A side's seats: ``0 and 2``."""
+    return " and ".join(map(str, side.seats))
 
 
 def format_game(config: SimConfig, result: GameResult) -> str:
@@ -615,9 +622,12 @@ def format_game(config: SimConfig, result: GameResult) -> str:
     rotation = f", seating {result.rotation + 1}/{config.players}" if config.rotate else ""
     lines = [f"game {result.game + 1}/{config.games}{rotation}, seed {config.seed}: "
              f"{_seats(config.players)}, {_rules(config.game_config)}"]
-    if config.switches and result.state.config.teams:  # switched on, not a position's
-        lines.append(f"  team game on {result.state.boards[0].id}: seats 0 and 2 (team A) "
-                     "against 1 and 3 (team B)")
+    sides = variants.sides(result.state.config, result.outcome)
+    if config.switches and sides:  # switched on, not a position's: the sides as set up
+        by_letter = sorted(sides, key=lambda side: side.letter)
+        lines.append(f"  {sides[0].word} game on {result.state.boards[0].id}: seats "
+                     + " against ".join(f"{_seat_list(side)} ({side.word} {side.letter})"
+                                        for side in by_letter))
     elif config.estate is not None or config.setup is not None or config.board is not None:
         lines.append("  estates: " + ", ".join(
             f"seat {seat} on {board.id}" for seat, board in enumerate(result.state.boards)))
@@ -637,13 +647,11 @@ def format_game(config: SimConfig, result: GameResult) -> str:
         verdict = "won" if result.outcome.won else "lost"
         lines.append(f"  solo game {verdict}: {result.outcome.decided_by} "
                      f"(round {result.state.game_round} of 25)")
-    elif result.outcome.teams:
-        names = {team: "AB"[i] for i, team in enumerate(result.state.config.teams)}
-        for rank, (team, score) in enumerate(zip(result.outcome.teams,
-                                                 result.outcome.team_scores, strict=True)):
+    elif sides:
+        for rank, side in enumerate(sides):
             verdict = f", winner, decided by {result.outcome.decided_by}" if rank == 0 else ""
-            lines.append(f"  team {names[team]} (seats {team[0]} and {team[1]}): "
-                         f"{score} VP{verdict}")
+            lines.append(f"  {side.word} {side.letter} (seats {_seat_list(side)}): "
+                         f"{side.points} VP{verdict}")
     else:
         lines.append(f"  winner: seat {winner} ({labels[result.entrants[winner]]}), "
                      f"decided by {result.outcome.decided_by}")

@@ -30,13 +30,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from p2p_burgundy import GameState, new_game
+from p2p_burgundy import GameState, new_game, variants
 from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, RoundDraw, SetupDraw
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.report import Audit, ChanceReport, TurnReport
-from p2p_burgundy.scoring import Category, outcome
-from p2p_burgundy.shields import shields_text
+from p2p_burgundy.scoring import Category, Side, outcome
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import tile_name
 from p2p_burgundy.variants import CATEGORY_NAMES
@@ -148,11 +147,11 @@ def verify_local(data: bytes, name: str, out: TextIO) -> int:
         out.write(f"\nNOT VERIFIED: the game is not complete{resigned}\n")
         return EXIT_FAILED
     result = outcome(state)
-    teams = "".join(f"; team {' and '.join(saved.names[s] for s in team)} {points} VP"
-                    for team, points in zip(result.teams, result.team_scores, strict=True))
+    sides = "".join(f"; {side.word} {_players(side, saved.names)} {side.points} VP"
+                    for side in variants.sides(state.config, result))
     out.write("Final scores: " + ", ".join(f"{saved.names[seat]} {result.scores[seat]} VP"
                                            for seat in result.ranking)
-              + f"{teams} (decided by {result.decided_by})\n\nVERIFIED\n")
+              + f"{sides} (decided by {result.decided_by})\n\nVERIFIED\n")
     return EXIT_OK
 
 
@@ -308,12 +307,8 @@ def _write_draw(draw: Draw, names: list[str], out: TextIO) -> None:
     if isinstance(draw, SetupDraw):
         goods = "; ".join(f"{names[s]} {' '.join(map(str, g))}" for s, g in enumerate(draw.goods))
         w(f"  {names[draw.start_player]} starts; starting goods: {goods}\n")
-        if draw.shields:
-            w(f"  shields on the depots: {shields_text(draw.shields)}\n")
-        if draw.routes:
-            routes = "; ".join(f"{names[s]} {' '.join(map(str, cards))}"
-                               for s, cards in enumerate(draw.routes))
-            w(f"  trade route cards dealt: {routes}\n")
+        for words, value in variants.drawn_at_setup(draw):
+            w(f"  {words.what}: {words.text(value, names)}\n")
     elif isinstance(draw, DealDraw):
         offers = "; ".join(f"{names[s]} estates {' or '.join(o)}"
                            for s, o in enumerate(draw.offers))
@@ -352,6 +347,11 @@ def _tiles(tiles: Sequence[int]) -> str:
     return ", ".join(shown) if shown else "(empty)"
 
 
+def _players(side: Side, names: Sequence[str]) -> str:
+    """A side's players by name: ``Ann and Cid``."""
+    return " and ".join(names[seat] for seat in side.seats)
+
+
 def _write_scores(report: Audit, names: list[str], out: TextIO) -> None:
     assert report.outcome is not None
     out.write("\nFinal scores:\n")
@@ -364,11 +364,13 @@ def _write_scores(report: Audit, names: list[str], out: TextIO) -> None:
         out.write(f"  {place}. {names[seat]:<12} {score.vp:>3} VP ({parts or 'nothing'})"
                   f"{resigned.get(seat, '')}\n")
     result = report.outcome
-    if result.teams:  # the team game: the winning team's players are listed first
-        (won, lost), (points, other) = result.teams, result.team_scores
-        out.write(f"Winning team: {names[won[0]]} and {names[won[1]]}, {points} VP against "
-                  f"{other} VP for {names[lost[0]]} and {names[lost[1]]} (decided by "
-                  f"{result.decided_by})\n")
+    assert report.config is not None  # read before any outcome
+    sides = variants.sides(report.config, result)
+    if sides:  # a game played by sides: the winning side's players are listed first
+        won, *lost = sides
+        against = ", ".join(f"{side.points} VP for {_players(side, names)}" for side in lost)
+        out.write(f"Winning {won.word}: {_players(won, names)}, {won.points} VP against "
+                  f"{against} (decided by {result.decided_by})\n")
         return
     out.write(f"Winner: {names[result.winner]} (decided by {result.decided_by})\n")
 

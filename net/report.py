@@ -12,6 +12,7 @@ from p2p_burgundy import Action, GameConfig, GameState
 from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.chance import ChanceKind, DealDraw, Draw, PhaseDraw, SetupDraw
 from p2p_burgundy.scoring import Category, Outcome, categories
+from p2p_burgundy.variants import drawn_at_setup
 
 from .events import Equivocation, Waiting
 from .tablerules import DEFAULT_RULES, TableRules, table_tree
@@ -320,10 +321,8 @@ def _draw_json(draw: Draw) -> dict[str, object]:
     if isinstance(draw, SetupDraw):
         out: dict[str, object] = {"start_player": draw.start_player,
                                    "goods": [list(g) for g in draw.goods]}
-        if draw.shields:
-            out["shields"] = {str(d): list(on) for d, on in enumerate(draw.shields, 1)}
-        if draw.routes:
-            out["routes"] = [list(cards) for cards in draw.routes]
+        out.update((words.field, words.json(value))
+                   for words, value in drawn_at_setup(draw))
         return out
     if isinstance(draw, DealDraw):
         return {"offers": [list(o) for o in draw.offers]}

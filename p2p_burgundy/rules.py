@@ -86,6 +86,8 @@ from .scoring import (
     SALE_VP,
     WATCHTOWER_VP,
     Category,
+    Outcome,
+    Side,
     end_game_points,
 )
 from .state import EMPTY, GameState, ModulePart, PlayerState, SetupPart, Step, state_hash
@@ -109,7 +111,7 @@ from .tiles import (
     Tile,
     tile_name,
 )
-from .words import ActionWords, DepotWords
+from .words import ActionWords, DepotWords, DrawWords
 
 STORAGE_SPACES: Final = 3
 _BOTH_DICE: Final = 0b11
@@ -1553,7 +1555,9 @@ class EngineModule:
     ``notes(config)``: what a game's log says first (the team game: its board's caveat);
     ``step_reminders``: the rule of a base game's step where the module changes it, in a line
     of the help page (the solo game's ship); ``result(state)``: how a finished game it decides
-    its own way ended, in a sentence (the solo game).
+    its own way ended, in a sentence (the solo game); ``sides(config, outcome)``: the sides of
+    a game it plays by sides (the team game's teams), the leading side first, which a result
+    line names with their points.
     A mode of play says what it changes for a client's help page (``help_page``, lines of
     at most 72 columns: the team game) and, where it scores its own way, the rule of the end
     (``scores_reminder``, a line of the help page on the final scores).
@@ -1569,7 +1573,8 @@ class EngineModule:
     The hooks change what the base game's own steps do, each where the base game calls it.
     Set-up and the rounds: ``setup`` in the set-up (its draws after the base game's, in registry
     order), ``setup_drew(state)`` what it drew there, as a field of
-    :class:`~p2p_burgundy.chance.SetupDraw` and its value; ``phase_setup`` after a phase's
+    :class:`~p2p_burgundy.chance.SetupDraw` and its value, and ``drawn`` that field's words
+    (:class:`~p2p_burgundy.words.DrawWords`); ``phase_setup`` after a phase's
     draws, ``round_setup`` after a round's dice and goods. The turn: ``turn_choices(state,
     player)`` more choices of the TURN step (before EndTurn), called on every TURN decision
     unless ``turn_choices_knowledge`` names knowledge tiles (bit n: tile #n) without which it
@@ -1623,6 +1628,7 @@ class EngineModule:
     help_page: tuple[str, ...] = ()
     step_reminders: tuple[tuple[Step, str], ...] = ()
     result: Callable[[GameState], str] | None = None
+    sides: Callable[[GameConfig, Outcome], tuple[Side, ...]] | None = None
     notes: Callable[[GameConfig], list[str]] | None = None
     switch: Switch | None = None
     scores_reminder: str = ""
@@ -1637,6 +1643,7 @@ class EngineModule:
     seat_visible: Callable[[GameState, int], dict[str, object]] | None = None
     setup: Callable[[GameState, Draws], None] | None = None
     setup_drew: Callable[[GameState], tuple[str, Any]] | None = None
+    drawn: DrawWords | None = None
     phase_setup: Callable[[GameState], None] | None = None
     round_setup: Callable[[GameState], None] | None = None
     turn_choices: Callable[[GameState, PlayerState], list[Action]] | None = None

@@ -132,6 +132,18 @@ def end_game_points(player: PlayerState, edition: Edition) -> dict[Category, int
 
 
 @dataclass(frozen=True, slots=True)
+class Side:
+    """One side of a game a module plays by sides (the team game's teams), as a result line
+    names it: ``word`` and ``letter`` ("team", "A"), its ``seats`` in their order of play and
+    its ``points``."""
+
+    word: str
+    letter: str
+    seats: tuple[int, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended: seats from winner to last, with the tie-break keys."""
 

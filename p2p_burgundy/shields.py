@@ -65,7 +65,7 @@ from .rules import (
 from .scoring import REGION_VP, SALE_VP, Category, knowledge_points
 from .state import EMPTY, GameState, ModulePart, PlayerState, Step
 from .tiles import KNOWLEDGE_NUMBER, TILE_COLOUR, TILE_COUNT, Colour, Tile
-from .words import ActionWords, Target, Wording
+from .words import ActionWords, DrawWords, Target, Wording
 
 SHIELD_COUNT: Final = 18
 ALL_SHIELDS: Final = sum(1 << n for n in range(1, SHIELD_COUNT + 1))
@@ -844,6 +844,8 @@ SHIELDS: Final = EngineModule(
     seat_visible=_seat_visible,
     setup=_draw_shields,
     setup_drew=_shields_drawn,
+    drawn=DrawWords("shields", "shields on the depots", lambda shields, _: shields_text(shields),
+                    lambda shields: {str(d): list(on) for d, on in enumerate(shields, 1)}),
     turn_choices=_shield_turn_choices,
     idle_step=(_PART, "closing", Step.PHASE_END),  # a turn of the phase end: no TURN
     turn_ended=_turn_ended,

@@ -32,6 +32,7 @@ from .rules import (
     _start_castle,
     _Turn,
 )
+from .scoring import Outcome, Side
 from .state import GameState, ModulePart, PlayerState, SetupPart, Step
 from .tiles import FACE_DOWN, Colour
 from .white_castles import WHITE_CASTLES
@@ -237,6 +238,20 @@ def _end_scorers(config: GameConfig) -> tuple[int, ...]:
     return tuple(first for first, _ in config.teams)
 
 
+def _sides(config: GameConfig, result: Outcome) -> tuple[Side, ...]:
+    """The teams as the outcome ranks them, each with its letter (A moves first) and its
+    players' points added up.
+
+    >>> from p2p_burgundy import Edition
+    >>> config = GameConfig(4, Edition.E2019, teams=TEAMS)
+    >>> _sides(config, Outcome((1, 3, 0, 2), (40, 55, 50, 35), (0, 0, 0, 0), "team score",
+    ...                        ((1, 3), (0, 2)), (90, 90)))[0]
+    Side(word='team', letter='B', seats=(1, 3), points=90)
+    """
+    return tuple(Side("team", "AB"[config.teams.index(team)], team, points)
+                 for team, points in zip(result.teams, result.team_scores, strict=True))
+
+
 def _plays(config: GameConfig) -> bool:
     return config.team_game
 
@@ -336,6 +351,7 @@ TEAM: Final = EngineModule(
                      holds_taken_tile=True),),
     actions=(_STOW_WORDS,),
     help_page=HELP_PAGE,
+    sides=_sides,
     notes=lambda config: config.caveats(),  # the team board's: provisional, or not official
     switch=SWITCH,
     scores_reminder="Team game: a team's points added up; a tie: more empty spaces wins.",

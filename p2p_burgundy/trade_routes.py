@@ -3,6 +3,7 @@ at set-up, where sold goods are laid and earn the bonuses of the spaces of their
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, Final
 
 from .chance import Draws
@@ -11,6 +12,7 @@ from .rules import _CHOICES, EngineModule, _gain_workers, _Turn
 from .scoring import Category
 from .state import GameState, ModulePart, Step
 from .trade import CARD_COUNT, CARDS, CARDS_PER_PLAYER, Bonus, route_spaces
+from .words import DrawWords
 
 
 class TradeRoutesPart(ModulePart):
@@ -41,6 +43,12 @@ def _deal(state: GameState, draws: Draws) -> None:
 
 def _dealt(state: GameState) -> tuple[str, tuple[tuple[int, ...], ...]]:
     return "routes", state.modules["trade-routes"].routes
+
+
+def _dealt_text(routes: tuple[tuple[int, ...], ...], names: Sequence[str]) -> str:
+    """Each seat's route cards in the order dealt: ``Ann 7 3 4; Bob 6 9 12``."""
+    return "; ".join(f"{names[seat]} {' '.join(map(str, cards))}"
+                     for seat, cards in enumerate(routes))
 
 
 _ROUTE_STEPS: Final = {Bonus.BUILDING: Step.CARPENTER, Bonus.CASTLE_MINE_KNOWLEDGE: Step.CHURCH,
@@ -102,5 +110,7 @@ TRADE_ROUTES: Final = EngineModule(
     seat_visible=_seat_visible,
     setup=_deal,
     setup_drew=_dealt,
+    drawn=DrawWords("routes", "trade route cards dealt", _dealt_text,
+                    lambda routes: [list(cards) for cards in routes]),
     goods_sold=_lay_on_route,
 )

@@ -2,28 +2,31 @@
 modules, each as the rows it adds to the rules (:class:`p2p_burgundy.rules.EngineModule`). A
 game binds the rows of the modules its config plays, once per variant; the client and the bots
 read here what each module adds (its steps and its own action types and the words for them, its
-tiles, its scoring categories and their names, its summary), so they name no module's step, nor
-its action types for their words, themselves.
+tiles, its scoring categories and their names, its summary, the sides of a game it plays by
+sides), so they name no module's step, nor its action types for their words, nor the sides of
+its outcome, themselves.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from dataclasses import fields
+from typing import Any, Final
 
 from .actions import Action, Buy
 from .border_posts import BORDER_POSTS
+from .chance import SetupDraw
 from .config import GameConfig
 from .extra_tiles import EXTRA_TILES
 from .inns import INNS
 from .rules import EngineModule, StepWords
-from .scoring import Category
+from .scoring import Category, Outcome, Side
 from .shields import SHIELDS
 from .solo import SOLO
 from .state import GameState
 from .team import TEAM
 from .trade_routes import TRADE_ROUTES
 from .white_castles import WHITE_CASTLES
-from .words import ActionWords, DepotWords
+from .words import ActionWords, DepotWords, DrawWords
 
 ENGINE_MODULES: Final[tuple[EngineModule, ...]] = (
     INNS, EXTRA_TILES, WHITE_CASTLES, BORDER_POSTS, TRADE_ROUTES, SOLO, SHIELDS, TEAM)
@@ -59,6 +62,24 @@ DEPOTS: dict[int, DepotWords] = {
     depot.depot: depot for module in ENGINE_MODULES for depot in module.depots}
 """Each place to buy from that a module adds beside the depots, by its number in a ``Buy``."""
 
+DRAW_WORDS: dict[str, DrawWords] = {
+    module.drawn.field: module.drawn for module in ENGINE_MODULES if module.drawn}
+"""The words for what each module draws at set-up, by its field of
+:class:`~p2p_burgundy.chance.SetupDraw`."""
+
+
+def drawn_at_setup(draw: SetupDraw) -> list[tuple[DrawWords, Any]]:
+    """What the modules drew at set-up, each with its words, in the order of ``draw``'s
+    fields (the shields before the trade route cards); a module the game does not play drew
+    nothing.
+
+    >>> from p2p_burgundy.chance import SetupDraw
+    >>> [(words.what, value) for words, value in drawn_at_setup(SetupDraw(0, (), (), ((7, 3),)))]
+    [('trade route cards dealt', ((7, 3),))]
+    """
+    return [(DRAW_WORDS[field.name], getattr(draw, field.name)) for field in fields(draw)
+            if field.name in DRAW_WORDS and getattr(draw, field.name)]
+
 
 def bought_tile(state: GameState, action: Buy) -> int:
     """The tile ``action`` would buy: a depot's tile, or the tile of a place a module adds
@@ -72,3 +93,10 @@ def bought_tile(state: GameState, action: Buy) -> int:
     """
     depot = DEPOTS.get(action.depot)
     return depot.tile if depot is not None else state.depots[action.depot][action.slot]
+
+
+def sides(config: GameConfig, result: Outcome) -> tuple[Side, ...]:
+    """The sides of a game of ``config`` that a module plays by sides (the team game's teams),
+    the leading side first, as ``result`` ranks them; none in any other game."""
+    return next((module.sides(config, result) for module in modules_of(config) if module.sides),
+                ())

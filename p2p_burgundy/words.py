@@ -1,11 +1,13 @@
 """The words of a module's own action types: what a client shows for a choice only a module
 offers, and how its log tells it, declared by the module (as :class:`~p2p_burgundy.rules.
-StepWords` are for its steps) and written in the client's look through a :class:`Wording`.
+StepWords` are for its steps) and written in the client's look through a :class:`Wording`;
+the place to buy from a module adds (:class:`DepotWords`) and what it draws at set-up, as an
+audit writes it (:class:`DrawWords`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -87,3 +89,16 @@ class DepotWords:
     depot: int
     where: str
     tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class DrawWords:
+    """What a module draws at set-up, as the audit writes it: the field of
+    :class:`~p2p_burgundy.chance.SetupDraw` it fills (``field``, as its ``setup_drew`` names
+    it), what that is in words (``what``: "shields on the depots"), and its value written for
+    the players (``text(value, names)``) and as JSON (``json(value)``)."""
+
+    field: str
+    what: str
+    text: Callable[[Any, Sequence[str]], str]
+    json: Callable[[Any], object]

@@ -25,12 +25,12 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
-from p2p_burgundy import GameState, outcome
+from p2p_burgundy import GameState, outcome, variants
 from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, PHASES, ROUNDS, depot_spaces
 from p2p_burgundy.estate import ROW_LENGTHS, SPACE_COUNT, post_spaces, row_col
 from p2p_burgundy.inns import INN_DEPOT
 from p2p_burgundy.net.clock import clock_text
-from p2p_burgundy.scoring import categories, end_game_points
+from p2p_burgundy.scoring import Side, categories, end_game_points
 from p2p_burgundy.shields import shield_numbers
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
@@ -472,15 +472,16 @@ def team_letter(state: GameState, seat: int) -> str:
     return "AB"[state.config.teams.index(state.config.team_of(seat))]
 
 
-def team_result_lines(state: GameState, names: Sequence[str], verb: str) -> list[Line]:
-    """The team game: each team's players and points added up, and the team that wins."""
-    result = outcome(state)
+def side_result_lines(sides: Sequence[Side], names: Sequence[str], verb: str,
+                      decided_by: str) -> list[Line]:
+    """A game played by sides (the team game's teams): each side's players and points, the
+    side that wins (or leads) first."""
     lines: list[Line] = []
-    for rank, (team, points) in enumerate(zip(result.teams, result.team_scores, strict=True)):
-        who = " and ".join(seat_name(names, s) for s in team)
-        line = f"Team {team_letter(state, team[0])} ({who}): {points} VP"
+    for rank, side in enumerate(sides):
+        who = " and ".join(seat_name(names, s) for s in side.seats)
+        line = f"{side.word.capitalize()} {side.letter} ({who}): {side.points} VP"
         if rank == 0:
-            line += f", {verb} (decided by {result.decided_by})."
+            line += f", {verb} (decided by {decided_by})."
         lines.append([Seg(line, Style.BOLD if rank == 0 else Style.NORMAL)])
     return lines
 
@@ -766,8 +767,9 @@ def score_lines(state: GameState, names: Sequence[str], ended: str | None = None
         lines.append([Seg(f"The game stopped early: {ended}.", Style.BOLD)])
         lines.append([Seg(f"On points, P{winner + 1} {names[winner]} was ahead with "
                           f"{result.scores[winner]} VP (decided by {result.decided_by}).")])
-    elif state.config.teams:
-        lines += team_result_lines(state, names, "wins" if state.is_over else "leads")
+    elif sides := variants.sides(state.config, result):
+        lines += side_result_lines(sides, names, "wins" if state.is_over else "leads",
+                                   result.decided_by)
     else:
         verb = "wins" if state.is_over else "leads"
         lines.append([Seg(f"P{winner + 1} {names[winner]} {verb} with {result.scores[winner]} VP "

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from p2p_burgundy import GameConfig, GameState, new_game, outcome
+from p2p_burgundy import GameConfig, GameState, new_game, outcome, variants
 from p2p_burgundy.board import BLACK_DEPOT_TILES, PHASE_LETTERS, depot_spaces, space_colour
 from p2p_burgundy.estate import PROVISIONAL, half_row_col, post_spaces
 from p2p_burgundy.inns import INN_DEPOT
@@ -31,6 +31,7 @@ from p2p_burgundy.shields import shield_numbers
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import COLOUR_LETTERS, COLOUR_NAMES, TILE_COLOUR, tile_name
 from p2p_burgundy.trade import BONUS_WORDS, route_spaces
+from p2p_burgundy.variants import modules_of
 
 from ..tui.describe import CATEGORY_WORDS
 from ..tui.draft import Changes, changes_between
@@ -93,27 +94,31 @@ def title(state: GameState) -> str:
     return f"Phase {PHASE_LETTERS[state.phase]}, round {state.round + 1} of 5"
 
 
-def result_text(result: Outcome, names: Sequence[str]) -> str:
+def result_text(config: GameConfig, result: Outcome, names: Sequence[str]) -> str:
     """Who won, in a sentence."""
     winner = result.winner
     if len(names) == 1:
         return f"{names[0]}: {result.decided_by} ({result.scores[0]} VP)"
-    if result.teams:
-        first, second = result.teams[0]
-        return (f"{names[first]} and {names[second]} win with {result.team_scores[0]} VP "
-                f"against {result.team_scores[1]} (decided by {result.decided_by})")
+    if sides := variants.sides(config, result):  # a game played by sides: the winning side
+        won, *lost = sides
+        players = " and ".join(names[seat] for seat in won.seats)
+        return (f"{players} win with {won.points} VP against "
+                f"{', '.join(str(side.points) for side in lost)} (decided by "
+                f"{result.decided_by})")
     return (f"{names[winner]} wins with {result.scores[winner]} VP (decided by "
             f"{result.decided_by})")
 
 
-def _team_game(state: GameState) -> str:
-    """``, the team game on BOARD`` (saying a provisional board is not the printed one), or
-    nothing in any other game."""
-    if not state.config.teams:
+def _own_board(state: GameState) -> str:
+    """A mode of play on a board of its own: ``, the team game on BOARD`` (saying a
+    provisional board is not the printed one); nothing in any other game."""
+    game = next((m.switch.game for m in modules_of(state.config)
+                 if m.switch is not None and m.switch.own_board), None)
+    if game is None:
         return ""
     board = state.boards[0]
     note = " (provisional: not the printed board)" if board.confidence == PROVISIONAL else ""
-    return f", the team game on {board.id}{note}"
+    return f", {game} on {board.id}{note}"
 
 
 def _estate(state: GameState, seat: int, changes: Changes) -> list[View]:
@@ -207,11 +212,11 @@ def board_view(state: GameState, players: Sequence[tuple[str, str]], *,
     changes = changes_between(before, state) if before is not None else frozenset()
     if result is None and state.is_over:
         result = outcome(state)
-    said = result_text(result, names) if result is not None else None
+    said = result_text(state.config, result, names) if result is not None else None
     return {
         "title": title(state),
         "rules": f"{state.config.edition.value} edition, {state.config.players} "
-                 f"player{'s' if state.config.players > 1 else ''}{_team_game(state)}",
+                 f"player{'s' if state.config.players > 1 else ''}{_own_board(state)}",
         "status": status or said or "",
         "over": state.is_over or result is not None,
         "result": said,
