@@ -160,12 +160,12 @@ async def one_game(home: Path, rate: int, seal: str, seed: int, nice: int
         await play(peers, timeout=300, seed=seed)
         seconds = time.monotonic() - started
         cpu = time.process_time() - cpu
-        flooder = 0.0 if flood is None else process_cpu(flood.pid) - before[4]
+        flooder_cpu = 0.0 if flood is None else process_cpu(flood.pid) - before[4]
         busy = machine_busy() - before[5]
         buffer = buffer_drops() - socket_drops(elsewhere.getsockname()[1]) - before[3]
         figures = {
-            "seconds": seconds, "cpu": cpu, "flooder_cpu": flooder,
-            "others_cpu": max(0.0, busy - cpu - flooder), "load": load,
+            "seconds": seconds, "cpu": cpu, "flooder_cpu": flooder_cpu,
+            "others_cpu": max(0.0, busy - cpu - flooder_cpu), "load": load,
             "arrived_per_s": (arrived() - before[0]) / seconds if target == host.address
             else 0.0,
             "read_per_s": (stats.unsealed - before[1]) / seconds,

@@ -161,8 +161,10 @@ def serve(tree: str, think: float) -> None:
     if where != Path(tree).resolve():
         raise SystemExit(f"imported the engine from {where}, not {tree}")
     # That revision's search reads the wall clock from its module's ``time``: give it the
-    # process's CPU time, as this tree's bots get.
-    mcts.time = type("CpuClock", (), {"perf_counter": staticmethod(time.process_time)})
+    # process's CPU time, as this tree's bots get (a stand-in for the module, hence the
+    # ignore: only its perf_counter is read).
+    mcts.time = type(  # type: ignore[attr-defined, assignment]
+        "CpuClock", (), {"perf_counter": staticmethod(time.process_time)})
     print("ready", flush=True)
     state: Any = None
     bots: dict[int, Any] = {}
