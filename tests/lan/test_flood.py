@@ -96,8 +96,10 @@ def test_flood_does_not_stall_play_or_grow_memory(tmp_path: Path) -> None:
     for s, high in zip(result["stats"], result["highest"], strict=True):  # type: ignore[call-overload]
         assert high <= 2 * MAX_QUEUE, result  # the players' queue and everyone else's
         # Most of the flood was dropped by the cheap checks, before decoding or signatures:
-        # garbage by its shape, the rest beyond the budget all strangers share.
-        assert s["dropped_shape"] > 0 and s["dropped_strangers"] > s["received"], result
+        # garbage by its shape, the rest beyond the budget all strangers share, or by the
+        # kernel when a loaded machine reads slower than the flood comes (the cheapest drop).
+        cheap = s["dropped_strangers"] + s["dropped_full"] + s["kernel_drops"]
+        assert s["dropped_shape"] > 0 and cheap > s["received"], result
         assert s["errors"] > 100, result  # forged entries and the like, rejected
     assert result["growth"] < MEMORY_GROWTH_LIMIT, result  # type: ignore[operator]
     files = sorted(tmp_path.glob("p*/games/*.game"))
@@ -108,7 +110,8 @@ def stats(peer: Peer) -> dict[str, int]:
     checks = peer.node.admission.stats
     return {"received": checks.received, "dropped_shape": checks.dropped_shape,
             "dropped_rate": checks.dropped_rate, "dropped_full": peer.transport.dropped_full,
-            "dropped_strangers": checks.dropped_strangers, "errors": peer.errors}
+            "dropped_strangers": checks.dropped_strangers, "errors": peer.errors,
+            "kernel_drops": peer.transport.kernel_drops}
 
 
 def test_transport_queue_drops_beyond_its_bound() -> None:
