@@ -27,7 +27,8 @@ median rollouts per search by seat and the CPU seconds of this process. A game a
 recorded for the same condition, bots' revision, build and think time is skipped, so the same
 command resumes an interrupted run (stop it any time: only the game under way is lost). The
 summary of every group recorded (or, with ``--games 0``, only that) ends each run: games,
-mean, 95% interval (normal approximation over the games) and the target.
+mean, 95% interval (normal approximation over the games; Wilson's for the share of wins) and
+the target.
 
 Run from the repository root, at low priority on a shared machine::
 
@@ -88,6 +89,16 @@ def interval(values: Sequence[float]) -> tuple[float, float, float]:
         return mean, math.nan, math.nan
     half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
     return mean, mean - half, mean + half
+
+
+def share(wins: Sequence[float]) -> tuple[float, float, float]:
+    """The share of wins (each 1 or 0) and its 95% Wilson interval (within 0 and 1 even for a
+    few games, unlike the normal approximation)."""
+    n, z2 = len(wins), 1.96 ** 2
+    p = sum(wins) / n
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = 1.96 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return p, centre - half, centre + half
 
 
 # --- the games ---------------------------------------------------------------------------------
@@ -254,8 +265,8 @@ def summary(records: list[dict[str, Any]]) -> list[str]:
         groups.setdefault(group(record), []).append(figure(record))
     lines = []
     for (condition, bots, build, think), values in sorted(groups.items()):
-        mean, low, high = interval(values)
         kind = "vs" if condition.startswith("vs-") else condition
+        mean, low, high = share(values) if kind == "vs" else interval(values)
         what = "wins" if kind == "vs" else "mean score per seat"
         lines.append(f"{condition:<11} bots {bots} {build:<8} think {think:g}: {len(values):>3} "
                      f"games, {what} {mean:.3f} ({low:.3f}-{high:.3f}), target "

@@ -74,12 +74,12 @@ def test_the_summary_has_each_groups_mean_and_interval() -> None:
                record("2p", [100, 100], bots="def5678"),
                *(record("vs-11277eb", [150, 140], winner=w, ours=(o,))
                  for w, o in ((0, 0), (0, 1), (1, 1), (1, 1)))]
-    # games' means 195, 205, 185: sd 10, so 195 -+ 1.96 * 10 / sqrt(3); wins 1, 0, 1, 1: sd 0.5
+    # games' means 195, 205, 185: sd 10, so 195 -+ 1.96 * 10 / sqrt(3); wins 3 of 4: Wilson
     assert strength.summary(records) == [
         "2p          bots abc1234 compiled think 1:   3 games, mean score per seat 195.000 "
         "(183.684-206.316), target 195",
         "2p          bots def5678 compiled think 1:   1 games, mean score per seat 100.000 "
         "(nan-nan), target 195",
-        "vs-11277eb  bots abc1234 compiled think 1:   4 games, wins 0.750 (0.260-1.240), "
+        "vs-11277eb  bots abc1234 compiled think 1:   4 games, wins 0.750 (0.301-0.954), "
         "target 0.65",
     ]
