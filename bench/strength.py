@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import math
 import os
@@ -151,6 +152,13 @@ class Remote:
         return action
 
 
+class CpuClock:
+    """Stands for the ``time`` module in the other revision's search: its ``perf_counter``
+    is the process's CPU time."""
+
+    perf_counter = staticmethod(time.process_time)
+
+
 def serve(tree: str, think: float) -> None:
     """Worker loop: import the engine and bots in ``tree`` and play its seats of each game
     (JSON lines: ``new`` starts a game, then each request has the moves so far and the state
@@ -171,9 +179,13 @@ def serve(tree: str, think: float) -> None:
     where = Path(p2p_burgundy.__file__).resolve().parent.parent
     if where != Path(tree).resolve():
         raise SystemExit(f"imported the engine from {where}, not {tree}")
-    # That revision's search reads the wall clock from its module's ``time``: give it the
-    # process's CPU time, as this tree's bots get.
-    mcts.time = type("CpuClock", (), {"perf_counter": staticmethod(time.process_time)})
+    # The process's CPU time, as this tree's bots get: a revision's search takes it as its
+    # clock, or (before it took one) reads it as its module's ``time.perf_counter``.
+    clock: dict[str, Any] = {}
+    if "clock" in inspect.signature(mcts.MctsStrategy).parameters:
+        clock["clock"] = time.process_time
+    else:
+        vars(mcts)["time"] = CpuClock
     print("ready", flush=True)
     state: Any = None
     bots: dict[int, Any] = {}
@@ -183,7 +195,8 @@ def serve(tree: str, think: float) -> None:
         if "new" in request:
             players, seed, game, seeds = request["new"]
             state, done = new_game(GameConfig(players=players)), 0
-            bots = {int(seat): mcts.MctsStrategy(s, think=think) for seat, s in seeds.items()}
+            bots = {int(seat): mcts.MctsStrategy(s, think=think, **clock)
+                    for seat, s in seeds.items()}
             print("{}", flush=True)
             continue
         moves = request["moves"]

@@ -60,8 +60,9 @@ def test_the_other_revision_plays_the_other_seat_of_each_deal(tmp_path: Path) ->
     records = _records(results)
     assert [(r["condition"], r["game"], r["deal"], r["ours"]) for r in records] == [
         (f"vs-{head}", 0, 0, [0]), (f"vs-{head}", 1, 0, [1])]
-    # the same bots and seeds by seat on both sides, thinking one rollout: the same game
-    assert records[0]["scores"] == records[1]["scores"]
+    # the worker followed both games (it checks the state hash before each decision) and
+    # both sides searched
+    assert all(len(r["scores"]) == 2 and min(r["rollouts"]) >= 1 for r in records)
 
 
 def test_the_summary_has_each_groups_mean_and_interval() -> None:
