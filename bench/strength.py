@@ -27,7 +27,8 @@ median rollouts per search by seat and the CPU seconds of this process. A game a
 recorded for the same condition, bots' revision, build and think time is skipped, so the same
 command resumes an interrupted run (stop it any time: only the game under way is lost). The
 summary of every group recorded (or, with ``--games 0``, only that) ends each run: games,
-mean, 95% interval (normal approximation over the games) and the target.
+mean, 95% interval (normal approximation over the games; Wilson's for the share of wins) and
+the target.
 
 Run from the repository root, at low priority on a shared machine::
 
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import math
 import os
@@ -88,6 +90,16 @@ def interval(values: Sequence[float]) -> tuple[float, float, float]:
         return mean, math.nan, math.nan
     half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
     return mean, mean - half, mean + half
+
+
+def share(wins: Sequence[float]) -> tuple[float, float, float]:
+    """The share of wins (each 1 or 0) and its 95% Wilson interval (within 0 and 1 even for a
+    few games, unlike the normal approximation)."""
+    n, z2 = len(wins), 1.96 ** 2
+    p = sum(wins) / n
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = 1.96 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return p, centre - half, centre + half
 
 
 # --- the games ---------------------------------------------------------------------------------
@@ -140,6 +152,13 @@ class Remote:
         return action
 
 
+class CpuClock:
+    """Stands for the ``time`` module in the other revision's search: its ``perf_counter``
+    is the process's CPU time."""
+
+    perf_counter = staticmethod(time.process_time)
+
+
 def serve(tree: str, think: float) -> None:
     """Worker loop: import the engine and bots in ``tree`` and play its seats of each game
     (JSON lines: ``new`` starts a game, then each request has the moves so far and the state
@@ -160,11 +179,13 @@ def serve(tree: str, think: float) -> None:
     where = Path(p2p_burgundy.__file__).resolve().parent.parent
     if where != Path(tree).resolve():
         raise SystemExit(f"imported the engine from {where}, not {tree}")
-    # That revision's search reads the wall clock from its module's ``time``: give it the
-    # process's CPU time, as this tree's bots get (a stand-in for the module, hence the
-    # ignore: only its perf_counter is read).
-    mcts.time = type(  # type: ignore[attr-defined, assignment]
-        "CpuClock", (), {"perf_counter": staticmethod(time.process_time)})
+    # The process's CPU time, as this tree's bots get: a revision's search takes it as its
+    # clock, or (before it took one) reads it as its module's ``time.perf_counter``.
+    clock: dict[str, Any] = {}
+    if "clock" in inspect.signature(mcts.MctsStrategy).parameters:
+        clock["clock"] = time.process_time
+    else:
+        vars(mcts)["time"] = CpuClock
     print("ready", flush=True)
     state: Any = None
     bots: dict[int, Any] = {}
@@ -174,7 +195,8 @@ def serve(tree: str, think: float) -> None:
         if "new" in request:
             players, seed, game, seeds = request["new"]
             state, done = new_game(GameConfig(players=players)), 0
-            bots = {int(seat): mcts.MctsStrategy(s, think=think) for seat, s in seeds.items()}
+            bots = {int(seat): mcts.MctsStrategy(s, think=think, **clock)
+                    for seat, s in seeds.items()}
             print("{}", flush=True)
             continue
         moves = request["moves"]
@@ -256,8 +278,8 @@ def summary(records: list[dict[str, Any]]) -> list[str]:
         groups.setdefault(group(record), []).append(figure(record))
     lines = []
     for (condition, bots, build, think), values in sorted(groups.items()):
-        mean, low, high = interval(values)
         kind = "vs" if condition.startswith("vs-") else condition
+        mean, low, high = share(values) if kind == "vs" else interval(values)
         what = "wins" if kind == "vs" else "mean score per seat"
         lines.append(f"{condition:<11} bots {bots} {build:<8} think {think:g}: {len(values):>3} "
                      f"games, {what} {mean:.3f} ({low:.3f}-{high:.3f}), target "
