@@ -238,6 +238,8 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
     if isinstance(action, Pass):
         if step in MODULE_STEPS and MODULE_STEPS[step].passed:
             return f"{name} {step_text(state, MODULE_STEPS[step].passed)}."
+        if step == Step.SHIP:  # the only pass a ship has: another took every goods tile first
+            return f"{name}'s ship took no goods: none lie on the depots."
         return f"{name} let the {STEP_WORDS.get(step, 'advantage')} go unused."
     if isinstance(action, Buy):
         where = "the black depot" if action.depot == 0 else f"depot {action.depot}"

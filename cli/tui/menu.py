@@ -185,7 +185,10 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
                 kinds = ", ".join(str(g) for g in a.keep)
                 options.append(_leaf(state, a, f"depot {depots}: goods {kinds}",
                                      target=("goods_depot", a.depots[0], 0)))
-        return "Your ship: take the goods of a depot", _numbered(options)
+        options = _numbered(options)
+        if any(isinstance(a, Pass) for a in actions):  # another ship took every goods tile
+            options.append(Option("x", "pass (no goods left on the depots)", Pass()))
+        return "Your ship: take the goods of a depot", options
     base = {Step.WAREHOUSE: "Warehouse: you may sell one goods type",
             Step.CARPENTER: "Carpenter: you may take a building",
             Step.CHURCH: "Church: take a mine, castle or knowledge",

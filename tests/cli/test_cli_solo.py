@@ -126,6 +126,12 @@ def test_the_solo_steps_have_their_choices_and_sentences_in_the_client():
     assert prompt == "Which comes first?"
     assert [o.label for o in options] == ["the action of any number", "the ship's goods"]
     assert describe_action(order, options[1].action, names) == "Sol took the ship's goods first."
+    emptied = position(1, edition=Edition.E2019, start_space=18, goods={1: 5},
+                       depots={0: (Tile.MINE,)}, pending=((Step.SHIP, 0),))
+    prompt, options = build_menu(emptied)  # another ship, placed first, took every goods tile
+    assert [o.label for o in options] == ["pass (no goods left on the depots)"]
+    assert describe_action(emptied, options[0].action, names) == \
+        "Sol's ship took no goods: none lie on the depots."
 
 
 def test_a_step_the_client_has_no_words_for_is_shown_in_its_modules_words(monkeypatch):
