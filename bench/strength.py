@@ -21,14 +21,14 @@ each record says which.
 Each finished game appends one JSON line to ``--results`` (default
 ``bench/results/strength.jsonl``): the condition, the game's number and seed, the scores by
 seat, which seats this tree's bots played, the bots' revision (the last commit of
-``cli/strategies/``, with ``+`` and a digest of its uncommitted changes if any), the tree's
-commit (the engine's speed counts too at a fixed think time), the build, the think time, the
-median rollouts per search by seat and the CPU seconds of this process. A game already
-recorded for the same condition, bots' revision, build and think time is skipped, so the same
-command resumes an interrupted run (stop it any time: only the game under way is lost). The
-summary of every group recorded (or, with ``--games 0``, only that) ends each run: games,
-mean, 95% interval (normal approximation over the games; Wilson's for the share of wins) and
-the target.
+``cli/strategies/`` or ``p2p_burgundy/``: at a fixed think time the engine's speed counts too;
+with ``+`` and a digest of uncommitted changes if any), the tree's commit, the build, the think
+time, the median rollouts per search by seat and the CPU seconds of this process. A game
+already recorded for the same condition, bots' revision, build and think time is skipped, so
+the same command resumes an interrupted run (stop it any time: only the game under way is
+lost). The summary of every group recorded (or, with ``--games 0``, only that) ends each run:
+games, mean, 95% interval (normal approximation over the games; Wilson's for the share of wins)
+and the target.
 
 Run from the repository root, at low priority on a shared machine::
 
@@ -62,7 +62,7 @@ RESULTS = ROOT / "bench" / "results" / "strength.jsonl"
 SEED = 29_000
 """The sim seed of every condition's games (tuning and fitting used seeds 1-3, 12-14 and 21)."""
 AGAINST = "11277eb"
-BOTS_SOURCE = "cli/strategies"
+BOTS_SOURCE = ("cli/strategies", "p2p_burgundy")  # the bots and the engine they search
 PLAYERS = {"2p": 2, "3p": 3, "4p": 4}
 TARGETS = {"2p": 195.0, "3p": 205.0, "4p": 218.0, "vs": 0.65}
 
@@ -74,9 +74,10 @@ def git(*args: str) -> str:
 
 
 def bots_revision() -> str:
-    """The last commit of the bots' source, with a digest of its uncommitted changes if any."""
-    commit = git("log", "-1", "--format=%h", "--", BOTS_SOURCE).strip()
-    changes = git("diff", "HEAD", "--", BOTS_SOURCE)
+    """The last commit of the bots' and the engine's source (at a fixed think time the engine's
+    speed counts too), with a digest of its uncommitted changes if any."""
+    commit = git("log", "-1", "--format=%h", "--", *BOTS_SOURCE).strip()
+    changes = git("diff", "HEAD", "--", *BOTS_SOURCE)
     if changes:
         commit += "+" + hashlib.sha256(changes.encode()).hexdigest()[:8]
     return commit
@@ -104,19 +105,12 @@ def share(wins: Sequence[float]) -> tuple[float, float, float]:
 
 # --- the games ---------------------------------------------------------------------------------
 
-class Moves:
-    """Every decision of the game so far, as its action's place among the legal actions: what a
-    worker replays to follow the game."""
-
-    def __init__(self) -> None:
-        self.played: list[int] = []
-
-
 class Local:
-    """This process's bot: its decisions go into ``moves``, and the rollouts of those that
-    searched are counted."""
+    """This process's bot: its decisions go into ``moves`` (every decision of the game so far,
+    as its action's place among the legal actions: what a worker replays to follow the game),
+    and the rollouts of those that searched are counted."""
 
-    def __init__(self, bot: Any, moves: Moves) -> None:
+    def __init__(self, bot: Any, moves: list[int]) -> None:
         self.bot, self.name, self.moves = bot, bot.name, moves
         self.rollouts: list[int] = []
 
@@ -125,7 +119,7 @@ class Local:
         action = self.bot.choose(state, actions)
         if self.bot.last_rollouts:  # it searched (else it followed its plan)
             self.rollouts.append(self.bot.last_rollouts)
-        self.moves.played.append(list(actions).index(action))
+        self.moves.append(list(actions).index(action))
         return action
 
 
@@ -133,22 +127,22 @@ class Remote:
     """A seat played by the other revision's worker: before each of its decisions the worker
     replays the moves it has not seen."""
 
-    def __init__(self, worker: Served, seat: int, moves: Moves) -> None:
-        self.worker, self.seat, self.moves = worker, seat, moves
+    def __init__(self, worker: Served, moves: list[int]) -> None:
+        self.worker, self.moves = worker, moves
         self.name = "mcts"
         self.rollouts: list[int] = []
 
     def choose(self, state: Any, actions: Sequence[Any]) -> Any:
         from p2p_burgundy import state_hash
 
-        answer = self.worker.ask(json.dumps({"moves": self.moves.played,
+        answer = self.worker.ask(json.dumps({"moves": self.moves,
                                              "hash": state_hash(state).hex()}))
         action = actions[answer["action"]]
         if repr(action) != answer["repr"]:
             raise SystemExit(f"the worker chose {answer['repr']}, here {action!r}")
         if answer["rollouts"]:
             self.rollouts.append(answer["rollouts"])
-        self.moves.played.append(answer["action"])
+        self.moves.append(answer["action"])
         return action
 
 
@@ -223,7 +217,7 @@ def play(condition: str, game: int, think: float, worker: Served | None) -> dict
     from p2p_burgundy.cli.sim import bot_seed, play_game
     from p2p_burgundy.cli.strategies.mcts import MctsStrategy
 
-    moves = Moves()
+    moves: list[int] = []
     if worker is None:
         players, deal, ours = PLAYERS[condition], game, list(range(PLAYERS[condition]))
     else:
@@ -236,7 +230,7 @@ def play(condition: str, game: int, think: float, worker: Served | None) -> dict
                               moves))
         else:
             assert worker is not None
-            bots.append(Remote(worker, seat, moves))
+            bots.append(Remote(worker, moves))
     if worker is not None:
         theirs = {seat: seeds[seat] for seat in range(players) if seat not in ours}
         worker.ask(json.dumps({"new": [players, SEED, deal, theirs]}))
