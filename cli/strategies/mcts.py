@@ -212,8 +212,9 @@ class MctsStrategy:
         root = self._kept if self._kept is not None and self._kept_key == state_hash(state) \
             else _Node(state, (), 0.0)
         self._kept = None
-        started = self.clock()
-        # 5% of the time is kept for what follows the search (planning the chosen line).
+        # 5% of the time is kept for what follows the search (planning the chosen line); with
+        # a budget of rollouts the clock is never read.
+        started = 0.0 if self.iterations is not None else self.clock()
         deadline = None if self.iterations is not None else started + 0.95 * self.think
         budget = self.iterations if self.iterations is not None else 1 << 30
         rollouts = 0

@@ -3,6 +3,7 @@ think-time budget, and parallel ``burgundy sim`` runs that match serial ones."""
 
 from __future__ import annotations
 
+import gc
 import time
 
 import pytest
@@ -119,6 +120,34 @@ def test_think_time_is_counted_by_the_clock_given() -> None:
     assert next(reads) == 9  # read at the start and after each of the 8 steps
     assert bot.last_rollouts == 8
     assert action == MctsStrategy(seed=1, iterations=8).choose(state, legal_actions(state))
+
+
+def test_a_budget_of_rollouts_never_reads_the_clock() -> None:
+    def clock() -> float:
+        raise AssertionError("the clock was read")
+
+    state = _mid_game()
+    bot = MctsStrategy(seed=1, iterations=4, clock=clock)
+    assert bot.choose(state, legal_actions(state)) in legal_actions(state)
+
+
+def test_the_search_gives_the_garbage_collector_back_as_it_found_it() -> None:
+    # paused while searching (no cycles to find there), on again after, even when the search
+    # fails; left off if the caller had turned it off
+    state = _mid_game()
+    assert gc.isenabled()
+    MctsStrategy(seed=1, iterations=2).choose(state, legal_actions(state))
+    assert gc.isenabled()
+    failing = MctsStrategy(seed=1, think=1.0, clock=lambda: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        failing.choose(state, legal_actions(state))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        MctsStrategy(seed=1, iterations=2).choose(state, legal_actions(state))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_the_chosen_line_is_followed_without_searching_again() -> None:
