@@ -104,8 +104,10 @@ def seal_options(seal: str) -> list[str]:
     if seal in ("", "control"):
         return []
     try:
-        import p2p_burgundy.net.pairwise  # noqa: F401
+        from p2p_burgundy.net import pairwise
     except ImportError:  # no seals: a false one costs the same
+        return ["--seal"]
+    if not hasattr(pairwise, "LABEL_SIZE"):  # seals without a label: nothing to copy
         return ["--seal"]
     return ["--seal", "--copy"] if seal == "copy" else ["--seal"]
 
