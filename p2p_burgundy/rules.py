@@ -1778,7 +1778,7 @@ def _held(module: EngineModule, bits: int) -> tuple[str, int] | None:
     them: (the part's name, the bits); None without any."""
     if not bits:
         return None
-    if module.part is None or not hasattr(module.part, "held"):
+    if module.part is None or "held" not in module.part.fields:
         raise ValueError(f"engine module {module.name}: a part with 'held' gives abilities")
     return module.part.name, bits
 

@@ -19,6 +19,7 @@ from p2p_burgundy import (
     TakeFirst,
     apply,
     rules,
+    state_hash,
 )
 from p2p_burgundy.border_posts import BORDER_POSTS
 from p2p_burgundy.extra_tiles import EXTRA_TILES
@@ -86,6 +87,17 @@ def test_abilities_a_module_gives_seats_are_read_from_its_parts_held() -> None:
         "shields", 1 << 18)
     with pytest.raises(ValueError, match="inns: a part with 'held' gives abilities"):
         rules._Rules((dataclasses.replace(INNS, anywhere=1 << 18),))
+
+
+def test_a_modules_fields_are_read_on_the_state_and_written_through_its_part() -> None:
+    state = new_game(GameConfig(players=2, edition=E2019, modules=(Module.INNS,)))
+    before = state_hash(state)
+    with pytest.raises(AttributeError, match="'inns' is read-only"):
+        state.inns = 1  # type: ignore[misc]  # what the test checks: the view takes no write
+    assert state_hash(state) == before
+    state.changed("inns").inns = 1
+    assert state.inns == 1 and state_hash(state) != before
+    assert new_game(GameConfig(players=2, edition=E2019)).inns == 0  # no module: its start
 
 
 def test_a_game_without_shields_has_no_row_of_their_phase_end() -> None:
