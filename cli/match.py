@@ -575,8 +575,8 @@ def match_config(args: argparse.Namespace) -> MatchConfig:
 
 
 def check(args: argparse.Namespace) -> str | None:
-    for name in args.switches:  # a mode of play's seats are not each a result (partners)
-        switch = estates.SWITCHES[name]
+    if args.switches:  # a mode of play's seats are not each a result (partners)
+        switch = estates.SWITCHES[args.switches[0]]
         return (f"argument {switch.flag}: a match rates each entrant on its own; play "
                 f"{switch.games} with burgundy sim {switch.flag}")
     problem = estates.check_table(args) or options.check_engine_run(
