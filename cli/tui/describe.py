@@ -238,7 +238,7 @@ def describe_action(state: GameState, action: Action, names: Sequence[str],
     if isinstance(action, Pass):
         if step in MODULE_STEPS and MODULE_STEPS[step].passed:
             return f"{name} {step_text(state, MODULE_STEPS[step].passed)}."
-        if step == Step.SHIP:  # the only pass a ship has: another took every goods tile first
+        if step == Step.SHIP:  # the only pass a ship has: no goods lie anywhere
             return f"{name}'s ship took no goods: none lie on the depots."
         return f"{name} let the {STEP_WORDS.get(step, 'advantage')} go unused."
     if isinstance(action, Buy):

@@ -186,7 +186,7 @@ def build_menu(state: GameState, actions: Sequence[Action] | None = None
                 options.append(_leaf(state, a, f"depot {depots}: goods {kinds}",
                                      target=("goods_depot", a.depots[0], 0)))
         options = _numbered(options)
-        if any(isinstance(a, Pass) for a in actions):  # another ship took every goods tile
+        if any(isinstance(a, Pass) for a in actions):  # no goods lie on any depot
             options.append(Option("x", "pass (no goods left on the depots)", Pass()))
         return "Your ship: take the goods of a depot", options
     base = {Step.WAREHOUSE: "Warehouse: you may sell one goods type",
