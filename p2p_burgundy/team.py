@@ -238,6 +238,16 @@ def _end_scorers(config: GameConfig) -> tuple[int, ...]:
     return tuple(first for first, _ in config.teams)
 
 
+def team_letter(config: GameConfig, seat: int) -> str:
+    """``A`` or ``B``: the team ``seat`` plays in (team A moves first).
+
+    >>> from p2p_burgundy import Edition
+    >>> [team_letter(GameConfig(4, Edition.E2019, teams=TEAMS), s) for s in range(4)]
+    ['A', 'B', 'A', 'B']
+    """
+    return "AB"[config.teams.index(config.team_of(seat))]
+
+
 def _sides(config: GameConfig, result: Outcome) -> tuple[Side, ...]:
     """The teams as the outcome ranks them, each with its letter (A moves first) and its
     players' points added up.
@@ -248,7 +258,7 @@ def _sides(config: GameConfig, result: Outcome) -> tuple[Side, ...]:
     ...                        ((1, 3), (0, 2)), (90, 90)))[0]
     Side(word='team', letter='B', seats=(1, 3), points=90)
     """
-    return tuple(Side("team", "AB"[config.teams.index(team)], team, points)
+    return tuple(Side("team", team_letter(config, team[0]), team, points)
                  for team, points in zip(result.teams, result.team_scores, strict=True))
 
 

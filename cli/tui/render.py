@@ -33,6 +33,7 @@ from p2p_burgundy.net.clock import clock_text
 from p2p_burgundy.scoring import Side, categories, end_game_points
 from p2p_burgundy.shields import shield_numbers
 from p2p_burgundy.state import EMPTY
+from p2p_burgundy.team import team_letter
 from p2p_burgundy.tiles import COLOUR_LETTERS, TILE_COLOUR
 from p2p_burgundy.trade import BONUS_SHORT, route_spaces
 from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
@@ -454,7 +455,7 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
         p = state.players[seat]
         mover = "> " if state.to_move == seat else "  "
         you = "*" if seat == my_seat else " "
-        team = f"{team_letter(state, seat)} " if state.config.teams else " "
+        team = f"{team_letter(state.config, seat)} " if state.config.teams else " "
         line = [Seg(f"{mover}{place + 1}. {seat_name(names, seat):<{NAME_WIDTH + 3}}{you}",
                     Style.BOLD if state.to_move == seat else Style.NORMAL),
                 Seg(f"{p.vp:>3} VP {team}s{p.silver} w{p.workers}")]
@@ -465,11 +466,6 @@ def board_lines(state: GameState, names: Sequence[str], marks: Marks | None = No
             line.append(Seg(tag if len(tag) <= room else f" {len(held)}sh"))
         lines.append(line)
     return lines
-
-
-def team_letter(state: GameState, seat: int) -> str:
-    """The team game: ``A`` or ``B``, the team ``seat`` plays in."""
-    return "AB"[state.config.teams.index(state.config.team_of(seat))]
 
 
 def side_result_lines(sides: Sequence[Side], names: Sequence[str], verb: str,
