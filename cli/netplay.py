@@ -365,6 +365,7 @@ class NetTable(Shown):
         self._chats = [0] * len(self._names)  # chat lines shown per seat
         self._rejected: set[tuple[int, int]] = set()  # void entries said, as (seat, seq)
         self._proofs = 0  # equivocations said
+        self._split = False  # an equivocation stopped the game: the verdicts are verify's
         self._misbehaving: set[int] = set()  # seats named for an entry that broke a rule
         self._over = False  # the end of the game described
         self._forfeits: set[int] = set()
@@ -580,6 +581,7 @@ class NetTable(Shown):
         """What changed from the snapshot read before to ``snapshot``, which the table shows
         from now on."""
         before, self._snapshot, self._read = self._snapshot, snapshot, snapshot.seq
+        named = len(self._misbehaving)  # seats the log named before this snapshot
         out: list[TableEvent] = []
         changed = self._follow(snapshot)
         for seat, lines in enumerate(snapshot.chats):
@@ -601,17 +603,16 @@ class NetTable(Shown):
                 if not self._ended:  # a fork traced lower, or another body: said already
                     self._ended = (f"{self._names[proof.seat]} signed two versions of one "
                                    "entry; the game stopped")
-                    # The log may have named a player whose turn our game refused: the
-                    # verdicts verify gives say whether that holds in the game it followed.
-                    self._resignations = self._file_verdicts()
-                    self._history += [HistoryEntry(None, text, EntryKind.EVENT)
-                                      for text in self._resignations]
+                    self._split = True
                     out.append(GameEnded(self._ended))
             elif proof.seat != self.my_seat:
                 text = (f"Nothing {self._names[proof.seat]} signs counts now: B lets a bot "
                         "play that seat, and the game goes on.")
                 self._history.append(HistoryEntry(None, text, EntryKind.EVENT))
                 out.append(Notice(text))
+        if self._split and (len(snapshot.equivocations) > self._proofs
+                            or len(self._misbehaving) > named):
+            changed |= self._judge_split()
         self._proofs = len(snapshot.equivocations)
         if snapshot.over and not self._over:
             self._over = True
@@ -676,6 +677,23 @@ class NetTable(Shown):
             self._history += chance_lines(held.would_have, self._names)
             out.append(Notice(text))
         return out
+
+    def _judge_split(self) -> bool:
+        """After an equivocation stopped the game, give the end screen the verdicts verify
+        gives our game file as it stands, and end the log with them unless it already
+        does; whether either changed. Called when the stop is first seen and again whenever
+        our peer learns another body of a fork or the log names another player: a body
+        learned later (a lower fork, another peer's answer) may change the verdicts, and the
+        log may have named a player whose turn our game refused, which the verdicts say
+        whether it holds in the game that player followed."""
+        verdicts = self._file_verdicts()
+        said = [HistoryEntry(None, text, EntryKind.EVENT) for text in verdicts]
+        if verdicts == self._resignations and self._history[-len(said):] == said:
+            return False
+        self._resignations = verdicts
+        if self._history[-len(said):] != said:
+            self._history += said
+        return True
 
     def _file_verdicts(self) -> list[str]:
         """The verdict for each seat that ``burgundy verify`` gives our game file as it

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -31,6 +32,7 @@ from p2p_burgundy.cli.tui.table import (
     GameEnded,
     HistoryEntry,
     Notice,
+    StateChanged,
     chance_lines,
     turn_lines,
 )
@@ -610,6 +612,66 @@ def test_the_end_screen_after_a_split_gives_each_seat_the_verdict_verify_gives(
     assert any(text.startswith("Bob misbehaved: ") for text in said)  # this corrects it
     assert said[-1] == net.resignations[0]
     assert [v.honest for v in audit_file(path.read_bytes()).verdicts] == [True, True, False]
+
+
+def test_the_end_screen_after_a_split_follows_a_body_learned_later(tmp_path: Path) -> None:
+    """Dee showed each of Ann, Bob and Cid another turn. Ann's table stops at the fork with
+    two bodies in her file; Cid's body comes later: the end screen and the end of the log
+    follow the verdicts verify gives the file then. A snapshot with no new body reads the
+    file no more (a file broken since then changes nothing)."""
+    table, _, first, _ = split(4, 5, "turn", third=True)
+    ann, records = table.sessions[0], table.files[0]
+    late = ann.proofs[-1]
+    assert len(ann.proofs) == 2 and records.index(late.second) == len(records) - 1
+    path = tmp_path / "split.game"
+    path.write_bytes(game_file(records[:-1]))
+    final = Snapshots(ann).take(())
+    peer = SimpleNamespace(snapshot=replace(final, equivocations=final.equivocations[:1]),
+                           game_file=SimpleNamespace(path=path))
+    net = NetTable(SimpleNamespace(peer=peer))  # type: ignore[arg-type]  # what it reads
+    assert any(isinstance(e, GameEnded) for e in net.poll())
+    reason = (f"two signed bodies for seq {first.seq} (records {records.index(first.raw)} and "
+              f"{records.index(ann.proofs[0].second)}); its later entries are not trusted")
+    before = f"Dee misbehaved: 1 entry broke a rule ({reason}); every other seat's record holds."
+    assert net.resignations == (before,) and net.history[-1].text == before
+    path.write_bytes(game_file(records))
+    peer.snapshot = replace(final, seq=1)
+    assert StateChanged() in net.poll()
+    after = f"Dee misbehaved: 2 entries broke a rule ({reason}); every other seat's record holds."
+    assert net.resignations == (after,)
+    assert [h.text for h in net.history[-2:]] == [before, after]
+    assert [(v.seat, [p.reason for p in v.problems])
+            for v in audit_file(path.read_bytes()).verdicts if not v.honest] == [(3, [
+                reason, f"two signed bodies for seq {first.seq} (records "
+                f"{records.index(first.raw)} and {records.index(late.second)}); its later "
+                "entries are not trusted"])]
+    path.write_bytes(b"not a game file")
+    peer.snapshot = replace(final, seq=2)
+    net.poll()
+    assert net.resignations == (after,) and net.history[-1].text == after
+
+
+def test_the_end_screen_after_a_split_falls_back_on_our_peer_s_findings(
+        tmp_path: Path) -> None:
+    """When the game file cannot be read (gone, or not a game file), the end screen after a split
+    gives the verdicts from what our peer found, as it found them: the turn of Bob's it
+    refused, and Cid's two bodies."""
+    table, _, first, _ = split(3, 5, "turn")
+    ann = table.sessions[0]
+    refused = next(r.reason for r in ann.rejected.values() if r.seat == 1 and r.cause.defect)
+    foreign = tmp_path / "foreign.game"
+    foreign.write_bytes(b"not a game file")
+    for path in (tmp_path / "gone.game", foreign):
+        peer = SimpleNamespace(snapshot=Snapshots(ann).take(()),
+                               game_file=SimpleNamespace(path=path))
+        net = NetTable(SimpleNamespace(peer=peer))  # type: ignore[arg-type]  # what it reads
+        assert any(isinstance(e, GameEnded) for e in net.poll())
+        assert net.resignations == (
+            f"Bob misbehaved: 1 entry broke a rule ({refused}); every other seat's record "
+            "holds.",
+            f"Cid misbehaved: 1 entry broke a rule (Cid: two signed versions of its entry "
+            f"{first.seq}); every other seat's record holds.")
+        assert [h.text for h in net.history[-2:]] == list(net.resignations)
 
 
 @pytest.mark.parametrize("kind, payload, later", [
