@@ -48,7 +48,7 @@ from p2p_burgundy import (
     variants,
 )
 from p2p_burgundy.estate import Estate
-from p2p_burgundy.scoring import Side, categories
+from p2p_burgundy.scoring import categories
 from p2p_burgundy.variants import modules_of
 
 from .engine import EnginePool, EngineRun, EngineSpec, EngineStrategy, worker_pool
@@ -611,11 +611,6 @@ def _rules(config: GameConfig) -> str:
     return f"edition {config.edition.value}{modes}{modules}"
 
 
-def _seat_list(side: Side) -> str:
-    """A side's seats: ``0 and 2``."""
-    return " and ".join(map(str, side.seats))
-
-
 def format_game(config: SimConfig, result: GameResult) -> str:
     """One game's final scores by category, the winner and why."""
     labels = config.labels
@@ -626,7 +621,7 @@ def format_game(config: SimConfig, result: GameResult) -> str:
     if config.switches and sides:  # switched on, not a position's: the sides as set up
         by_letter = sorted(sides, key=lambda side: side.letter)
         lines.append(f"  {sides[0].word} game on {result.state.boards[0].id}: seats "
-                     + " against ".join(f"{_seat_list(side)} ({side.word} {side.letter})"
+                     + " against ".join(f"{side.players(str)} ({side.word} {side.letter})"
                                         for side in by_letter))
     elif config.estate is not None or config.setup is not None or config.board is not None:
         lines.append("  estates: " + ", ".join(
@@ -650,7 +645,7 @@ def format_game(config: SimConfig, result: GameResult) -> str:
     elif sides:
         for rank, side in enumerate(sides):
             verdict = f", winner, decided by {result.outcome.decided_by}" if rank == 0 else ""
-            lines.append(f"  {side.word} {side.letter} (seats {_seat_list(side)}): "
+            lines.append(f"  {side.word} {side.letter} (seats {side.players(str)}): "
                          f"{side.points} VP{verdict}")
     else:
         lines.append(f"  winner: seat {winner} ({labels[result.entrants[winner]]}), "

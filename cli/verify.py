@@ -35,7 +35,7 @@ from p2p_burgundy.board import PHASE_LETTERS
 from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, RoundDraw, SetupDraw
 from p2p_burgundy.net.audit import audit_file
 from p2p_burgundy.net.report import Audit, ChanceReport, TurnReport
-from p2p_burgundy.scoring import Category, Side, outcome
+from p2p_burgundy.scoring import Category, outcome
 from p2p_burgundy.state import EMPTY
 from p2p_burgundy.tiles import tile_name
 from p2p_burgundy.variants import CATEGORY_NAMES
@@ -147,7 +147,7 @@ def verify_local(data: bytes, name: str, out: TextIO) -> int:
         out.write(f"\nNOT VERIFIED: the game is not complete{resigned}\n")
         return EXIT_FAILED
     result = outcome(state)
-    sides = "".join(f"; {side.word} {_players(side, saved.names)} {side.points} VP"
+    sides = "".join(f"; {side.word} {side.players(saved.names.__getitem__)} {side.points} VP"
                     for side in variants.sides(state.config, result))
     out.write("Final scores: " + ", ".join(f"{saved.names[seat]} {result.scores[seat]} VP"
                                            for seat in result.ranking)
@@ -347,11 +347,6 @@ def _tiles(tiles: Sequence[int]) -> str:
     return ", ".join(shown) if shown else "(empty)"
 
 
-def _players(side: Side, names: Sequence[str]) -> str:
-    """A side's players by name: ``Ann and Cid``."""
-    return " and ".join(names[seat] for seat in side.seats)
-
-
 def _write_scores(report: Audit, names: list[str], out: TextIO) -> None:
     assert report.outcome is not None
     out.write("\nFinal scores:\n")
@@ -368,8 +363,9 @@ def _write_scores(report: Audit, names: list[str], out: TextIO) -> None:
     sides = variants.sides(report.config, result)
     if sides:  # a game played by sides: the winning side's players are listed first
         won, *lost = sides
-        against = ", ".join(f"{side.points} VP for {_players(side, names)}" for side in lost)
-        out.write(f"Winning {won.word}: {_players(won, names)}, {won.points} VP against "
+        name = names.__getitem__
+        against = ", ".join(f"{side.points} VP for {side.players(name)}" for side in lost)
+        out.write(f"Winning {won.word}: {won.players(name)}, {won.points} VP against "
                   f"{against} (decided by {result.decided_by})\n")
         return
     out.write(f"Winner: {names[result.winner]} (decided by {result.decided_by})\n")

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Final
@@ -141,6 +141,14 @@ class Side:
     letter: str
     seats: tuple[int, ...]
     points: int
+
+    def players(self, name: Callable[[int], str]) -> str:
+        """Its players in a line, each seat as ``name`` writes it: ``Ann and Cid``.
+
+        >>> Side("team", "A", (0, 2), 90).players(str)
+        '0 and 2'
+        """
+        return " and ".join(map(name, self.seats))
 
 
 @dataclass(frozen=True, slots=True)

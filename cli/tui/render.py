@@ -474,7 +474,7 @@ def side_result_lines(sides: Sequence[Side], names: Sequence[str], verb: str,
     side that wins (or leads) first."""
     lines: list[Line] = []
     for rank, side in enumerate(sides):
-        who = " and ".join(seat_name(names, s) for s in side.seats)
+        who = side.players(lambda seat: seat_name(names, seat))
         line = f"{side.word.capitalize()} {side.letter} ({who}): {side.points} VP"
         if rank == 0:
             line += f", {verb} (decided by {decided_by})."

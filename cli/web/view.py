@@ -101,8 +101,7 @@ def result_text(config: GameConfig, result: Outcome, names: Sequence[str]) -> st
         return f"{names[0]}: {result.decided_by} ({result.scores[0]} VP)"
     if sides := variants.sides(config, result):  # a game played by sides: the winning side
         won, *lost = sides
-        players = " and ".join(names[seat] for seat in won.seats)
-        return (f"{players} win with {won.points} VP against "
+        return (f"{won.players(names.__getitem__)} win with {won.points} VP against "
                 f"{', '.join(str(side.points) for side in lost)} (decided by "
                 f"{result.decided_by})")
     return (f"{names[winner]} wins with {result.scores[winner]} VP (decided by "
