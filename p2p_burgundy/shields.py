@@ -210,8 +210,13 @@ def _draw_shields(state: GameState, draws: Draws) -> None:
     part.shield_box = sum(1 << shield for shield in pool)
 
 
+_DRAWN: Final = DrawWords("shields", "shields on the depots",
+                          lambda shields, _: shields_text(shields),
+                          lambda shields: {str(d): list(on) for d, on in enumerate(shields, 1)})
+
+
 def _shields_drawn(state: GameState) -> tuple[str, tuple[tuple[int, ...], ...]]:
-    return "shields", state.modules[_PART].depot_shields[1:]
+    return _DRAWN.field, state.modules[_PART].depot_shields[1:]
 
 
 def _holder(state: GameState, shield: int) -> int:
@@ -844,8 +849,7 @@ SHIELDS: Final = EngineModule(
     seat_visible=_seat_visible,
     setup=_draw_shields,
     setup_drew=_shields_drawn,
-    drawn=DrawWords("shields", "shields on the depots", lambda shields, _: shields_text(shields),
-                    lambda shields: {str(d): list(on) for d, on in enumerate(shields, 1)}),
+    drawn=_DRAWN,
     turn_choices=_shield_turn_choices,
     idle_step=(_PART, "closing", Step.PHASE_END),  # a turn of the phase end: no TURN
     turn_ended=_turn_ended,

@@ -41,14 +41,18 @@ def _deal(state: GameState, draws: Draws) -> None:
         tuple(draws.take(cards) for _ in range(dealt)) for _ in range(state.config.players))
 
 
-def _dealt(state: GameState) -> tuple[str, tuple[tuple[int, ...], ...]]:
-    return "routes", state.modules["trade-routes"].routes
-
-
 def _dealt_text(routes: tuple[tuple[int, ...], ...], names: Sequence[str]) -> str:
     """Each seat's route cards in the order dealt: ``Ann 7 3 4; Bob 6 9 12``."""
     return "; ".join(f"{names[seat]} {' '.join(map(str, cards))}"
                      for seat, cards in enumerate(routes))
+
+
+_DEALT: Final = DrawWords("routes", "trade route cards dealt", _dealt_text,
+                          lambda routes: [list(cards) for cards in routes])
+
+
+def _dealt(state: GameState) -> tuple[str, tuple[tuple[int, ...], ...]]:
+    return _DEALT.field, state.modules["trade-routes"].routes
 
 
 _ROUTE_STEPS: Final = {Bonus.BUILDING: Step.CARPENTER, Bonus.CASTLE_MINE_KNOWLEDGE: Step.CHURCH,
@@ -110,7 +114,6 @@ TRADE_ROUTES: Final = EngineModule(
     seat_visible=_seat_visible,
     setup=_deal,
     setup_drew=_dealt,
-    drawn=DrawWords("routes", "trade route cards dealt", _dealt_text,
-                    lambda routes: [list(cards) for cards in routes]),
+    drawn=_DEALT,
     goods_sold=_lay_on_route,
 )
