@@ -54,6 +54,15 @@ def bridge_order(track: tuple[tuple[int, int], ...], on_top: int = 0) -> tuple[i
     return tuple(sorted(range(len(keys)), key=keys.__getitem__, reverse=True))
 
 
+def depot_name(depot: int) -> str:
+    """A depot as a choice names it: the black depot (0) or a numbered one.
+
+    >>> depot_name(0), depot_name(3)
+    ('black depot', 'depot 3')
+    """
+    return "black depot" if depot == 0 else f"depot {depot}"
+
+
 def depot_spaces(depot: int, players: int) -> list[tuple[int, Colour]]:
     """(slot, colour) of each space of numbered ``depot`` filled in a ``players`` game."""
     return [(slot, colour) for slot, (colour, least) in enumerate(DEPOT_SPACES[depot])

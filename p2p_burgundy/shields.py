@@ -38,6 +38,7 @@ from .actions import (
     TakeGoods,
     TakeShield,
 )
+from .board import depot_name
 from .chance import Draws
 from .config import GameConfig, Module
 from .errors import EngineError
@@ -761,8 +762,8 @@ def tribute_words(_: GameState, action: PayTribute, w: Wording) -> str:
 
 
 def _depot_tile(state: GameState, action: PlaceFromDepot) -> tuple[str, int, Target]:
-    where = "black depot" if action.depot == 0 else f"depot {action.depot}"
-    return where, state.depots[action.depot][action.slot], ("depot", action.depot, action.slot)
+    return (depot_name(action.depot), state.depots[action.depot][action.slot],
+            ("depot", action.depot, action.slot))
 
 
 def _placed_from_depot(state: GameState, action: PlaceFromDepot, w: Wording) -> str:

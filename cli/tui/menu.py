@@ -39,6 +39,7 @@ from p2p_burgundy import (
     apply,
     legal_actions,
 )
+from p2p_burgundy.board import depot_name
 from p2p_burgundy.estate import caveat
 from p2p_burgundy.rules import StepWords, asks
 from p2p_burgundy.state import Step
@@ -306,8 +307,7 @@ def _estate_choice(state: GameState, actions: Sequence[Action]) -> tuple[str, li
 
 def _buy_leaf(state: GameState, action: Buy) -> Option:
     tile = bought_tile(state, action)
-    where = ("black depot" if action.depot == 0 else DEPOTS[action.depot].where
-             if action.depot in DEPOTS else f"depot {action.depot}")
+    where = DEPOTS[action.depot].where if action.depot in DEPOTS else depot_name(action.depot)
     pay = " with 2 workers" if action.payment == Payment.WORKERS else ""
     return _leaf(state, action, f"{where}: {tile_label(tile)}{pay}", tile=tile,
                  target=("depot", action.depot, action.slot),
