@@ -39,25 +39,13 @@ def module_file(module: EngineModule) -> str:
 def state_names(module: EngineModule) -> list[str]:
     """The names by which code outside the engine reads the fields of ``module``'s part:
     ``GameState``'s view of a field where it has one (``state.shields`` reads the shields'
-    ``held``), else the field's own name. Found by reading every view of a state whose part
-    holds a mark in each field."""
+    ``held``: each :class:`~p2p_burgundy.state.PartField` says its part and field), else the
+    field's own name."""
     part = module.part
     if part is None:
         return []
-    marks = {field: object() for field in part.fields}
-    probe = part.__new__(part)
-    for field, mark in marks.items():
-        setattr(probe, field, mark)
-    state = GameState.__new__(GameState)
-    state.modules = {part.name: probe}
-    views: dict[str, str] = {}
-    for attr, value in vars(GameState).items():
-        if isinstance(value, PartField):
-            try:
-                seen = getattr(state, attr)
-            except (AttributeError, KeyError, TypeError):  # a view of another field, unset
-                continue
-            views.update((field, attr) for field, mark in marks.items() if seen is mark)
+    views = {view.name: attr for attr, view in vars(GameState).items()
+             if isinstance(view, PartField) and view.part == part.name}
     return [views.get(field, field) for field in part.fields]
 
 
