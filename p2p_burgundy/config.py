@@ -39,7 +39,8 @@ from .estate import (
 from .rivers import never_covered
 from .tiles import Colour
 
-MIN_PLAYERS, MAX_PLAYERS = 1, 4
+MIN_PLAYERS: Final = 1
+MAX_PLAYERS: Final = 4
 SOLO_TARGET: Final = 50
 """Where the solo game's target marker starts on the victory point track."""
 SOLO_TARGETS: Final = range(45, 56)

@@ -192,11 +192,26 @@ class ShieldsPart(ModulePart):
 
 _PART: Final = ShieldsPart.name
 
-# Shield bits (bit n = shield #n), as GameState.shields holds them.
-_S1, _S2, _S3, _S4, _S5, _S6, _S7, _S8, _S9 = (1 << n for n in range(1, 10))
-_S11, _S12, _S14, _S15, _S16, _S17, _S18 = (1 << n for n in (11, 12, 14, 15, 16, 17, 18))
-_FREE_STEP, _DISCARD_STEP = Step.FREE_ACTION, Step.DISCARD
-_BLUE, _DARK_GREEN, _LIGHT_GREEN = map(int, (Colour.BLUE, Colour.DARK_GREEN, Colour.LIGHT_GREEN))
+# Shield bits (bit n = shield #n), as GameState.shields holds them: those the rules test.
+_S1: Final = 1 << 1
+_S4: Final = 1 << 4
+_S5: Final = 1 << 5
+_S6: Final = 1 << 6
+_S7: Final = 1 << 7
+_S8: Final = 1 << 8
+_S9: Final = 1 << 9
+_S11: Final = 1 << 11
+_S12: Final = 1 << 12
+_S14: Final = 1 << 14
+_S15: Final = 1 << 15
+_S16: Final = 1 << 16
+_S17: Final = 1 << 17
+_S18: Final = 1 << 18
+_FREE_STEP: Final = Step.FREE_ACTION
+_DISCARD_STEP: Final = Step.DISCARD
+_BLUE: Final = int(Colour.BLUE)
+_DARK_GREEN: Final = int(Colour.DARK_GREEN)
+_LIGHT_GREEN: Final = int(Colour.LIGHT_GREEN)
 _MINE: Final = int(Tile.MINE)
 
 
@@ -245,11 +260,11 @@ def shield_cost(p: PlayerState, depot: int) -> int:
     return cost[p.dice[0]][depot] + cost[p.dice[1]][depot]
 
 
-_MOST_FOR_DOUBLE = 6  # workers: each die is at most three steps from any number
+_MOST_FOR_DOUBLE: Final = 6  # workers: each die is at most three steps from any number
 # _DOUBLES[per][die0][die1][workers]: the depots 1..6 (ascending) whose number both dice show
 # with at most ``workers`` (0.._MOST_FOR_DOUBLE) workers in all, a worker moving a die by up
 # to ``per`` (as rules.COST): where a double can take a shield, without a call per depot.
-_DOUBLES = tuple(
+_DOUBLES: Final = tuple(
     tuple(
         tuple(
             tuple(tuple(d for d in range(1, 7) if COST[per][0][a][d] + COST[per][0][b][d] <= w)
@@ -684,8 +699,8 @@ def _plays(config: GameConfig) -> bool:
     return Module.SHIELDS in config.modules
 
 
-_PHASE_END_RULE = "The phase is over: your shields act (tiles, tribute) before mines pay."
-SHIELD_RULE = "A shield works while it stands on one of your castles (i: what each does)."
+_PHASE_END_RULE: Final = "The phase is over: your shields act (tiles, tribute) before mines pay."
+SHIELD_RULE: Final = "A shield works while it stands on one of your castles (i: what each does)."
 """The rule of a shield's choice, in a line of a client's help page."""
 
 

@@ -58,7 +58,9 @@ def _dealt(state: GameState) -> tuple[str, tuple[tuple[int, ...], ...]]:
 _ROUTE_STEPS: Final = {Bonus.BUILDING: Step.CARPENTER, Bonus.CASTLE_MINE_KNOWLEDGE: Step.CHURCH,
                 Bonus.SHIP_ANIMAL: Step.MARKET, Bonus.ACTION: Step.FREE_ACTION,
                 Bonus.PLACE: Step.CITY_HALL, Bonus.SELL: Step.WAREHOUSE}
-ROUTE_WORKERS, ROUTE_SILVER, ROUTE_VP = 4, 2, 4
+ROUTE_WORKERS: Final = 4
+ROUTE_SILVER: Final = 2
+ROUTE_VP: Final = 4
 
 
 def _lay_on_route(turn: _Turn, goods: int, count: int) -> None:
