@@ -45,10 +45,16 @@ from p2p_burgundy import (
 from p2p_burgundy.board import PHASE_LETTERS, PHASES, ROUNDS
 from p2p_burgundy.chance import DealDraw, Draw, PhaseDraw, SetupDraw
 from p2p_burgundy.scoring import Category, categories
-from p2p_burgundy.shields import shields_text
 from p2p_burgundy.state import Step
 from p2p_burgundy.tiles import COLOUR_NAMES
-from p2p_burgundy.variants import ACTION_WORDS, CATEGORY_NAMES, DEPOTS, bought_tile, modules_of
+from p2p_burgundy.variants import (
+    ACTION_WORDS,
+    CATEGORY_NAMES,
+    DEPOTS,
+    bought_tile,
+    drawn_at_setup,
+    modules_of,
+)
 from p2p_burgundy.variants import STEP_WORDS as MODULE_STEPS
 
 from .texts import goods_label, tile_code, tile_label
@@ -350,8 +356,10 @@ def describe_chance(drew: Draw, names: Sequence[str]) -> list[str]:
     if isinstance(drew, SetupDraw):
         goods = "; ".join(f"{names[s]} " + ", ".join(map(str, g))
                           for s, g in enumerate(drew.goods))
-        shields = f" Shields on the depots: {shields_text(drew.shields)}." if drew.shields else ""
-        return [f"Set-up: {names[drew.start_player]} starts; starting goods: {goods}.{shields}"]
+        # What the modules drew, in the words verify writes (their DrawWords).
+        drawn = "".join(f" {words.what[0].upper()}{words.what[1:]}: "
+                        f"{words.text(value, names)}." for words, value in drawn_at_setup(drew))
+        return [f"Set-up: {names[drew.start_player]} starts; starting goods: {goods}.{drawn}"]
     if isinstance(drew, DealDraw):
         dealt = "; ".join(f"{names[s]} estates {' or '.join(offer)}"
                           for s, offer in enumerate(drew.offers))

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
-from p2p_burgundy import PlaceTile, TakeTile, TakeWorkers, UseDie, draw_chance
+from p2p_burgundy import GameConfig, PlaceTile, TakeTile, TakeWorkers, UseDie, draw_chance, new_game
 from p2p_burgundy.cli.tui.describe import describe_action, describe_chance, describe_turn
 from p2p_burgundy.cli.tui.layout import MIN_HEIGHT, MIN_WIDTH, compute_layout
+from p2p_burgundy.cli.verify import _write_draw
+from p2p_burgundy.config import Edition, Module
 
 from .helpers import new_game_config_state, play, started
 
@@ -59,3 +63,20 @@ def test_workers_and_chance_events_read_as_sentences() -> None:
     _, drew = draw_chance(new_game_config_state(), bytes(32))
     assert describe_chance(drew, NAMES) == [
         "Set-up: Ann starts; starting goods: Ann 1, 1, 2; Bea 2, 3, 6."]
+
+
+def test_the_set_up_line_names_what_the_modules_drew_in_verify_s_words() -> None:
+    """The shields on the depots and the trade route cards dealt, each in the words its
+    module declares (its DrawWords), which verify writes too."""
+    config = GameConfig(players=2, edition=Edition.E2019,
+                        modules=(Module.TRADE_ROUTES, Module.SHIELDS))
+    _, drew = draw_chance(new_game(config), bytes(32))
+    assert describe_chance(drew, NAMES) == [
+        "Set-up: Ann starts; starting goods: Ann 1, 1, 2; Bea 2, 3, 6. Shields on the depots: "
+        "1: #14; 2: #18; 3: #2; 4: #11; 5: #1; 6: #4. Trade route cards dealt: Ann 8 9 12 7 5; "
+        "Bea 3 4 1 6 2."]
+    out = io.StringIO()
+    _write_draw(drew, NAMES, out)
+    assert out.getvalue().splitlines()[1:] == [
+        "  shields on the depots: 1: #14; 2: #18; 3: #2; 4: #11; 5: #1; 6: #4",
+        "  trade route cards dealt: Ann 8 9 12 7 5; Bea 3 4 1 6 2"]
