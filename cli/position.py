@@ -164,10 +164,11 @@ def position_from_json(doc: object) -> Position:
                             tuple(action_from_tree(a) for a in doc["actions"]))
         expected = doc.get("state_hash")
         if expected is not None:
-            state = position.state()
-            if bytes.fromhex(expected) not in (state_hash(state),
-                                               state_hash(state, rules.fields())):
-                raise PositionError(f"its actions reach state {state_hash(state).hex()[:16]}"
+            # Hashed as it was exported: with the table's rules in the config tree where the
+            # file's tree carries them (as it did then), else with their defaults.
+            reached = state_hash(position.state(), rules.fields())
+            if bytes.fromhex(expected) != reached:
+                raise PositionError(f"its actions reach state {reached.hex()[:16]}"
                                     f"..., not the recorded {str(expected)[:16]}...")
     except (KeyError, TypeError, ValueError, EngineError) as exc:
         what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
