@@ -31,7 +31,8 @@ goes there, and :class:`SeatMoved` says so (the driver saves the address book).
 >>> from p2p_burgundy.net.identity import Identity
 >>> node = Node(Identity.from_private_bytes(bytes(32)), secret=bytes(16),
 ...             nonces=lambda: bytes(16), has_file=lambda game_id: False,
-...             here=lambda address: address == ("10.0.0.1", 4000), first_counter=0)
+...             here=lambda address: address == ("10.0.0.1", 4000),
+...             first_counter=lambda game_id: 0)
 >>> node.receive(b"GET / HTTP/1.0", ("10.0.0.9", 80), now=0.0)
 False
 >>> node.admission.stats.dropped_shape, node.flush(save=print, now=0.0)
@@ -101,6 +102,9 @@ RELAXED_FOR = 1.0
 """Seconds a relaxed window follows the seat's datagrams before it takes only the counters
 around the highest again: the seat's own (HEADS every half second) pull it there, past any
 replay of an older one that came first."""
+COUNTER_BLOCK = 1 << 16
+"""Counters of our seals reserved at a time (:attr:`Node.reserved`): the driver saves a
+reservation when a block is used up (about once a game), not with every datagram."""
 
 
 def seated_message(game_id: bytes, nonce: bytes, asker: int, seat: int,
@@ -125,14 +129,15 @@ class Node:
 
     def __init__(self, identity: Identity, *, secret: bytes, nonces: Callable[[], bytes],
                  has_file: Callable[[bytes], bool], here: Callable[[Address], bool],
-                 first_counter: int) -> None:
+                 first_counter: Callable[[bytes], int]) -> None:
         """``secret``: fresh random bytes keying our address tokens; ``nonces``: fresh 16
         random bytes at each call; ``has_file(game_id)``: whether we hold a game file for
         that game (a player without one, seated in a START it never accepted, recovers);
         ``here(address)``: whether ``address`` is ours (our port, on one of this machine's
-        addresses), what we sign for in SEATED; ``first_counter``: the counter of our first
-        sealed datagram to each seat (net/pairwise.py), above any we sent before: the wall
-        clock in microseconds."""
+        addresses), what we sign for in SEATED; ``first_counter(game_id)``: the counter of
+        our first sealed datagram to each seat in that game (net/pairwise.py), above any we
+        sealed in it before: the higher of the wall clock in microseconds and the
+        :attr:`reserved` counter saved in that game."""
         self.identity = identity
         self.admission = Admission()
         self.replies = Replies(secret)
@@ -151,6 +156,13 @@ class Node:
         self._keys: dict[int, bytes] = {}  # seat -> our pairwise key (net/pairwise.py)
         self._counters: dict[int, int] = {}  # seat -> the counter of our next seal to it
         self._first_counter = first_counter
+        self.reserved = 0
+        """Every counter we sealed with, or will before this rises, is below it: the driver
+        makes it durable beside the game file before it sends what :meth:`flush` returned,
+        and starts from it after a restart (``first_counter``). So a peer whose clock went
+        back while it was down never numbers a datagram like one it sent before, which the
+        others' windows would refuse for good (net/pairwise.py)."""
+        self._counter_base = 0  # the counter of our first seal to each seat
         self._windows: dict[int, Window] = {}  # seat -> what we take of its seals
         self._followed: dict[int, float] = {}  # seat -> since when its relaxed window follows it
         self._new_game = False  # a game we began (not resumed, not recovering): no old seals
@@ -391,8 +403,10 @@ class Node:
         seat = self._seat_at(address)
         if seat is None or seat not in self._keys or not is_session_message(data):
             return data
-        counter = self._counters.get(seat, self._first_counter)
+        counter = self._counters.get(seat, self._counter_base)
         self._counters[seat] = counter + 1
+        if counter >= self.reserved:
+            self.reserved = counter + COUNTER_BLOCK
         return seal(data, self._keys[seat], self.identity.public_key, counter)
 
     def _allowed(self, data: bytes, address: Address, now: float) -> bytes | None:
@@ -436,6 +450,8 @@ class Node:
         spectator)."""
         self._keys = ({} if session.my_seat is None else
                       seat_keys(self.identity, [s.key for s in session.seats], session.game_id))
+        if self._keys:
+            self._counter_base = self.reserved = self._first_counter(session.game_id)
         self._windows = {seat: Window(key, session.seats[seat].key)
                          for seat, key in self._keys.items()}
 
