@@ -86,6 +86,9 @@ WHO_EPOCH = 2.0
 :data:`WHO_EPOCH` seconds): it needs no memory, so no number of addresses can push a
 returning seat's question out, and an answer counts in that epoch and the next."""
 MAX_ASKED = 256  # addresses whose last WHO time is remembered (pacing only)
+MAX_PROVEN = 256
+"""Datagrams :meth:`Node.arrival` proved that :meth:`Node.receive` has not taken yet: a
+transport's queue of the players' datagrams (more were dropped with a full queue)."""
 SEATED_CHECKS = 64.0
 """Signature checks of SEATED answers per second, for everyone together (burst as many):
 one per address and nonce at most; answers with a nonce we did not send cost none."""
@@ -169,6 +172,9 @@ class Node:
         self._sealed_by: set[int] = set()  # seats whose MAC we have seen: they always seal
         self._sealing: dict[Address, Window] = {}  # their addresses (:attr:`sealing`, arrival)
         self._players: set[Address] = set()  # the players' addresses (for arrival)
+        # Datagrams arrival proved (their MAC checked), to their messages: receive opens
+        # them no more. Taken out when received, the oldest dropped beyond MAX_PROVEN.
+        self._proven: dict[bytes, bytes] = {}
         self._asked: OrderedDict[Address, float] = OrderedDict()  # address -> last WHO
         self._checked: OrderedDict[tuple[Address, bytes], None] = OrderedDict()
         self._seated_checks = RateLimiter(SEATED_CHECKS, SEATED_CHECKS, max_sources=1)
@@ -352,13 +358,18 @@ class Node:
         key with it: anyone can send with its address, and such a datagram costs a hash at
         most, is counted in ``stats.unsealed`` and refused, so a flood of them takes no place
         in a queue. The players' datagrams go ahead of everyone else's. :meth:`receive`
-        makes the same check and the rest; only here is a seal's counter taken, so a copy of
-        a datagram already taken (a replay) is refused, for a dictionary lookup."""
+        makes the rest of the checks (and this one, for a datagram that did not come this
+        way), but does not check again the MAC of a datagram proved here; only here is a
+        seal's counter taken, so a copy of a datagram already taken (a replay) is refused,
+        for a dictionary lookup."""
         window = self._sealing.get(source)
         if window is None:
             return Arrival.FIRST if source in self._players else Arrival.QUEUE
         # The seat already seals to us: its seal, no more (under a flood, every step counts).
-        if len(data) <= wire.MAX_DATAGRAM and window.take(data) is not None:
+        if len(data) <= wire.MAX_DATAGRAM and (message := window.take(data)) is not None:
+            self._proven[data] = message
+            if len(self._proven) > MAX_PROVEN:
+                del self._proven[next(iter(self._proven))]
             return Arrival.FIRST
         self.admission.stats.unsealed += 1
         return Arrival.REFUSE
@@ -371,6 +382,8 @@ class Node:
         us as to a stranger). One sealed from an address that is no seat's (a seat back on a
         new port) may carry any seat's MAC. Without keys (a spectator, a joiner before the
         start) a seal cannot be checked and is only taken off."""
+        if self._proven and (proven := self._proven.pop(data, None)) is not None:
+            return proven, True  # arrival checked its MAC: that seat's
         seat, keys = self._seat_at(source), self._keys
         if len(data) > wire.MAX_DATAGRAM:
             return data, False  # the shape check drops it, unhashed
