@@ -171,6 +171,7 @@ class Node:
         self._new_game = False  # a game we began (not resumed, not recovering): no old seals
         self._sealed_by: set[int] = set()  # seats whose MAC we have seen: they always seal
         self._sealing: dict[Address, Window] = {}  # their addresses (:attr:`sealing`, arrival)
+        self._sealing_labels: dict[Address, tuple[bytes, ...] | None] | None = None
         self._players: set[Address] = set()  # the players' addresses (for arrival)
         # Datagrams arrival proved (their MAC checked), to their messages: receive opens
         # them no more. Taken out when received, the oldest dropped beyond MAX_PROVEN.
@@ -310,8 +311,12 @@ class Node:
         :meth:`arrival` refuses a datagram from them that is not sealed with one of those (so
         may the driver's kernel, before reading it: :meth:`Transport.refuse_unsealed
         <p2p_burgundy.net.transport.Transport.refuse_unsealed>`). Changes as their windows
-        move on."""
-        return {address: window.labels for address, window in self._sealing.items()}
+        move on: a new mapping each time (built once, when they changed), never changed
+        afterwards, so the driver sees that nothing changed by its identity."""
+        labels, windows = self._sealing_labels, self._sealing
+        if labels is None or any(labels[a] is not w.labels for a, w in windows.items()):
+            labels = self._sealing_labels = {a: w.labels for a, w in windows.items()}
+        return labels
 
     def in_sync(self, now: float) -> bool:
         """Whether every other seat we heard from lately last announced (HEADS) exactly the
@@ -493,6 +498,7 @@ class Node:
         self.admission.known = self.replies.known = known
         self._sealing = {a: self._windows[seat] for seat, a in self.addresses.items()
                          if seat in self._sealed_by}
+        self._sealing_labels = None
 
     def _resync(self, now: float) -> None:
         """Relax the window of a sealing seat silent for :data:`RESYNC_AFTER`, and tighten it

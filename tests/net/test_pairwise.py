@@ -181,9 +181,13 @@ def test_arrival_takes_a_seats_datagram_once_and_refuses_what_it_did_not_seal() 
                    too_long, relabelled, mirrored):
         assert host.node.arrival(forged, joiner.address) is Arrival.REFUSE
     assert stats.unsealed == unsealed + 6
+    sealing = host.node.sealing
+    assert host.node.sealing is sealing  # built once while the labels stay
     assert host.node.arrival(own, joiner.address) is Arrival.FIRST
     assert host.node.arrival(own, joiner.address) is Arrival.REFUSE  # a replay
-    labels = host.node.sealing[joiner.address]  # renewed: the kernel drops the next one
+    renewed = host.node.sealing  # renewed: the kernel drops the next one
+    assert renewed is not sealing and host.node.sealing is renewed
+    labels = renewed[joiner.address]
     assert labels is not None and label(key, joiner.identity.public_key, nxt) not in labels
     assert host.node.arrival(heads, ("10.9.9.9", 4000)) is Arrival.QUEUE
     assert stats.unsealed == unsealed + 7
