@@ -13,7 +13,6 @@ import asyncio
 import logging
 import os
 import socket
-import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -34,8 +33,7 @@ from p2p_burgundy.net.transport import (
 )
 from p2p_burgundy.net.wire import MAX_DATAGRAM
 
-from .flooder import tap
-from .test_flood import FLOODER
+from .flooder import spoofed_flood, tap
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="a Linux socket filter")
 
@@ -201,8 +199,6 @@ def flooded_game(tmp_path: Path, seal: list[str]) -> dict[str, object]:
     async def run() -> None:
         peers, _ = await open_table(tmp_path, players=2)
         host, joiner = peers
-        session = host.session
-        assert session is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 5.0
         while not host.transport.refusing and loop.time() < deadline:
@@ -210,31 +206,23 @@ def flooded_game(tmp_path: Path, seal: list[str]) -> dict[str, object]:
         result["refusing"] = list(host.transport.refusing) == [joiner.address]
         stats = host.node.admission.stats
         read, drops = stats.unsealed, host.transport.kernel_drops
-        flood = await asyncio.create_subprocess_exec(
-            sys.executable, str(FLOODER), "--entries", *seal,
-            "--targets", f"{host.address[0]}:{host.address[1]}",
-            "--spoof", f"{joiner.address[0]}:{joiner.address[1]}",
-            "--game", session.game_id.hex(), "--keys", joiner.identity.public_key.hex(),
-            "--rate", "20000", "--seconds", "60", "--max", str(10**7), stdout=subprocess.PIPE)
         copies = None
         try:
-            if "--copy" in seal:  # the flooder learns each datagram the joiner sends the host
-                assert flood.stdout is not None
-                copies = tap(joiner.transport, host.address, int(await flood.stdout.readline()))
-            while host.transport.kernel_drops - drops < 1000 and loop.time() < deadline + 5:
-                await asyncio.sleep(0.01)  # the flood is on
-            overs = await play(peers, timeout=50)
-            assert len({o.state_hash for o in overs}) == 1
-            result["over_while_flooding"] = flood.returncode is None
-            result["dropped"] = host.transport.kernel_drops - drops
-            result["read"] = stats.unsealed - read
-            result["checks"] = stats.forged + stats.by_author + stats.dropped_checks
-            flood.terminate()
-            await flood.communicate()
+            async with spoofed_flood(host, joiner, 20000, 60.0, ["--entries", *seal]) as flood:
+                if "--copy" in seal:  # the flooder learns each datagram the joiner sends
+                    assert flood.process.stdout is not None
+                    port = int(await flood.process.stdout.readline())
+                    copies = tap(joiner.transport, host.address, port)
+                while host.transport.kernel_drops - drops < 1000 and loop.time() < deadline + 5:
+                    await asyncio.sleep(0.01)  # the flood is on
+                overs = await play(peers, timeout=50)
+                assert len({o.state_hash for o in overs}) == 1
+                result["over_while_flooding"] = flood.running
+                result["dropped"] = host.transport.kernel_drops - drops
+                result["read"] = stats.unsealed - read
+                result["checks"] = stats.forged + stats.by_author + stats.dropped_checks
+                await flood.stop()
         finally:
-            if flood.returncode is None:
-                flood.kill()
-                await flood.wait()
             await close_all(peers)
             if copies is not None:
                 copies.close()
