@@ -171,6 +171,8 @@ class Node:
         self._new_game = False  # a game we began (not resumed, not recovering): no old seals
         self._sealed_by: set[int] = set()  # seats whose MAC we have seen: they always seal
         self._sealing: dict[Address, Window] = {}  # their addresses (:attr:`sealing`, arrival)
+        # :attr:`sealing`, None once it must be built again (set so wherever a window's
+        # labels may change: its datagrams taken, its relaxing and tightening, the addresses).
         self._sealing_labels: dict[Address, tuple[bytes, ...] | None] | None = None
         self._players: set[Address] = set()  # the players' addresses (for arrival)
         # Datagrams arrival proved (their MAC checked), to their messages: receive opens
@@ -313,10 +315,9 @@ class Node:
         <p2p_burgundy.net.transport.Transport.refuse_unsealed>`). Changes as their windows
         move on: a new mapping each time (built once, when they changed), never changed
         afterwards, so the driver sees that nothing changed by its identity."""
-        labels, windows = self._sealing_labels, self._sealing
-        if labels is None or any(labels[a] is not w.labels for a, w in windows.items()):
-            labels = self._sealing_labels = {a: w.labels for a, w in windows.items()}
-        return labels
+        if self._sealing_labels is None:  # a window's labels changed, or the addresses
+            self._sealing_labels = {a: w.labels for a, w in self._sealing.items()}
+        return self._sealing_labels
 
     def in_sync(self, now: float) -> bool:
         """Whether every other seat we heard from lately last announced (HEADS) exactly the
@@ -371,7 +372,11 @@ class Node:
         if window is None:
             return Arrival.FIRST if source in self._players else Arrival.QUEUE
         # The seat already seals to us: its seal, no more (under a flood, every step counts).
-        if len(data) <= wire.MAX_DATAGRAM and (message := window.take(data)) is not None:
+        labels = window.labels
+        message = window.take(data) if len(data) <= wire.MAX_DATAGRAM else None
+        if window.labels is not labels:
+            self._sealing_labels = None
+        if message is not None:
             self._proven[data] = message
             if len(self._proven) > MAX_PROVEN:
                 del self._proven[next(iter(self._proven))]
@@ -508,10 +513,12 @@ class Node:
             if self._silent(seat, now) > RESYNC_AFTER:
                 window.relax()
                 self._followed.pop(seat, None)
+                self._sealing_labels = None
             elif (window.relaxed and window.followed
                   and now - self._followed.setdefault(seat, now) >= RELAXED_FOR):
                 window.tighten()
                 del self._followed[seat]
+                self._sealing_labels = None
 
     def _remember(self, source: Address) -> None:
         """Broadcast to ``source`` too (a spectator, a player back on another port): only

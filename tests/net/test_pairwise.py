@@ -246,11 +246,14 @@ def test_a_seat_whose_peer_restarted_is_taken_again_after_a_second_of_silence() 
     old = [data for data, address in joiner.flush(net.now) if address == host.address]
     restarted = net.now
     back = net.restart(joiner, joiner.address)
+    assert host.node.sealing[back.address] == window.labels is not None
     refused = stats.unsealed
     net.run(lambda: window.relaxed, limit=net.now + RESYNC_AFTER + 1)
     assert net.now - restarted >= RESYNC_AFTER - 0.5  # the last datagram heard came before
     assert stats.unsealed > refused  # the restarted seat's, refused meanwhile
+    assert host.node.sealing == {back.address: None}  # the kernel takes any label now
     net.run(lambda: not window.relaxed, limit=net.now + RELAXED_FOR + 2)
     assert window.top is not None and window.top >= int(restarted * 1_000_000)
+    assert window.labels is not None and host.node.sealing == {back.address: window.labels}
     assert [host.node.arrival(data, back.address) for data in old] == [Arrival.REFUSE] * len(old)
     net.run_game(limit=net.now + 600)
