@@ -31,7 +31,8 @@ goes there, and :class:`SeatMoved` says so (the driver saves the address book).
 >>> from p2p_burgundy.net.identity import Identity
 >>> node = Node(Identity.from_private_bytes(bytes(32)), secret=bytes(16),
 ...             nonces=lambda: bytes(16), has_file=lambda game_id: False,
-...             here=lambda address: address == ("10.0.0.1", 4000), first_counter=0)
+...             here=lambda address: address == ("10.0.0.1", 4000),
+...             first_counter=lambda game_id: 0)
 >>> node.receive(b"GET / HTTP/1.0", ("10.0.0.9", 80), now=0.0)
 False
 >>> node.admission.stats.dropped_shape, node.flush(save=print, now=0.0)
@@ -85,6 +86,9 @@ WHO_EPOCH = 2.0
 :data:`WHO_EPOCH` seconds): it needs no memory, so no number of addresses can push a
 returning seat's question out, and an answer counts in that epoch and the next."""
 MAX_ASKED = 256  # addresses whose last WHO time is remembered (pacing only)
+MAX_PROVEN = 256
+"""Datagrams :meth:`Node.arrival` proved that :meth:`Node.receive` has not taken yet: a
+transport's queue of the players' datagrams (more were dropped with a full queue)."""
 SEATED_CHECKS = 64.0
 """Signature checks of SEATED answers per second, for everyone together (burst as many):
 one per address and nonce at most; answers with a nonce we did not send cost none."""
@@ -101,6 +105,9 @@ RELAXED_FOR = 1.0
 """Seconds a relaxed window follows the seat's datagrams before it takes only the counters
 around the highest again: the seat's own (HEADS every half second) pull it there, past any
 replay of an older one that came first."""
+COUNTER_BLOCK = 1 << 16
+"""Counters of our seals reserved at a time (:attr:`Node.reserved`): the driver saves a
+reservation when a block is used up (about once a game), not with every datagram."""
 
 
 def seated_message(game_id: bytes, nonce: bytes, asker: int, seat: int,
@@ -125,14 +132,15 @@ class Node:
 
     def __init__(self, identity: Identity, *, secret: bytes, nonces: Callable[[], bytes],
                  has_file: Callable[[bytes], bool], here: Callable[[Address], bool],
-                 first_counter: int) -> None:
+                 first_counter: Callable[[bytes], int]) -> None:
         """``secret``: fresh random bytes keying our address tokens; ``nonces``: fresh 16
         random bytes at each call; ``has_file(game_id)``: whether we hold a game file for
         that game (a player without one, seated in a START it never accepted, recovers);
         ``here(address)``: whether ``address`` is ours (our port, on one of this machine's
-        addresses), what we sign for in SEATED; ``first_counter``: the counter of our first
-        sealed datagram to each seat (net/pairwise.py), above any we sent before: the wall
-        clock in microseconds."""
+        addresses), what we sign for in SEATED; ``first_counter(game_id)``: the counter of
+        our first sealed datagram to each seat in that game (net/pairwise.py), above any we
+        sealed in it before: the higher of the wall clock in microseconds and the
+        :attr:`reserved` counter saved in that game."""
         self.identity = identity
         self.admission = Admission()
         self.replies = Replies(secret)
@@ -151,12 +159,25 @@ class Node:
         self._keys: dict[int, bytes] = {}  # seat -> our pairwise key (net/pairwise.py)
         self._counters: dict[int, int] = {}  # seat -> the counter of our next seal to it
         self._first_counter = first_counter
+        self.reserved = 0
+        """Every counter we sealed with, or will before this rises, is below it: the driver
+        makes it durable beside the game file before it sends what :meth:`flush` returned,
+        and starts from it after a restart (``first_counter``). So a peer whose clock went
+        back while it was down never numbers a datagram like one it sent before, which the
+        others' windows would refuse for good (net/pairwise.py)."""
+        self._counter_base = 0  # the counter of our first seal to each seat
         self._windows: dict[int, Window] = {}  # seat -> what we take of its seals
         self._followed: dict[int, float] = {}  # seat -> since when its relaxed window follows it
         self._new_game = False  # a game we began (not resumed, not recovering): no old seals
         self._sealed_by: set[int] = set()  # seats whose MAC we have seen: they always seal
         self._sealing: dict[Address, Window] = {}  # their addresses (:attr:`sealing`, arrival)
+        # :attr:`sealing`, None once it must be built again (set so wherever a window's
+        # labels may change: its datagrams taken, its relaxing and tightening, the addresses).
+        self._sealing_labels: dict[Address, tuple[bytes, ...] | None] | None = None
         self._players: set[Address] = set()  # the players' addresses (for arrival)
+        # Datagrams arrival proved (their MAC checked), to their messages: receive opens
+        # them no more. Taken out when received, the oldest dropped beyond MAX_PROVEN.
+        self._proven: dict[bytes, bytes] = {}
         self._asked: OrderedDict[Address, float] = OrderedDict()  # address -> last WHO
         self._checked: OrderedDict[tuple[Address, bytes], None] = OrderedDict()
         self._seated_checks = RateLimiter(SEATED_CHECKS, SEATED_CHECKS, max_sources=1)
@@ -292,8 +313,11 @@ class Node:
         :meth:`arrival` refuses a datagram from them that is not sealed with one of those (so
         may the driver's kernel, before reading it: :meth:`Transport.refuse_unsealed
         <p2p_burgundy.net.transport.Transport.refuse_unsealed>`). Changes as their windows
-        move on."""
-        return {address: window.labels for address, window in self._sealing.items()}
+        move on: a new mapping each time (built once, when they changed), never changed
+        afterwards, so the driver sees that nothing changed by its identity."""
+        if self._sealing_labels is None:  # a window's labels changed, or the addresses
+            self._sealing_labels = {a: w.labels for a, w in self._sealing.items()}
+        return self._sealing_labels
 
     def in_sync(self, now: float) -> bool:
         """Whether every other seat we heard from lately last announced (HEADS) exactly the
@@ -340,13 +364,22 @@ class Node:
         key with it: anyone can send with its address, and such a datagram costs a hash at
         most, is counted in ``stats.unsealed`` and refused, so a flood of them takes no place
         in a queue. The players' datagrams go ahead of everyone else's. :meth:`receive`
-        makes the same check and the rest; only here is a seal's counter taken, so a copy of
-        a datagram already taken (a replay) is refused, for a dictionary lookup."""
+        makes the rest of the checks (and this one, for a datagram that did not come this
+        way), but does not check again the MAC of a datagram proved here; only here is a
+        seal's counter taken, so a copy of a datagram already taken (a replay) is refused,
+        for a dictionary lookup."""
         window = self._sealing.get(source)
         if window is None:
             return Arrival.FIRST if source in self._players else Arrival.QUEUE
         # The seat already seals to us: its seal, no more (under a flood, every step counts).
-        if len(data) <= wire.MAX_DATAGRAM and window.take(data) is not None:
+        labels = window.labels
+        message = window.take(data) if len(data) <= wire.MAX_DATAGRAM else None
+        if window.labels is not labels:
+            self._sealing_labels = None
+        if message is not None:
+            self._proven[data] = message
+            if len(self._proven) > MAX_PROVEN:
+                del self._proven[next(iter(self._proven))]
             return Arrival.FIRST
         self.admission.stats.unsealed += 1
         return Arrival.REFUSE
@@ -359,6 +392,8 @@ class Node:
         us as to a stranger). One sealed from an address that is no seat's (a seat back on a
         new port) may carry any seat's MAC. Without keys (a spectator, a joiner before the
         start) a seal cannot be checked and is only taken off."""
+        if self._proven and (proven := self._proven.pop(data, None)) is not None:
+            return proven, True  # arrival checked its MAC: that seat's
         seat, keys = self._seat_at(source), self._keys
         if len(data) > wire.MAX_DATAGRAM:
             return data, False  # the shape check drops it, unhashed
@@ -391,8 +426,10 @@ class Node:
         seat = self._seat_at(address)
         if seat is None or seat not in self._keys or not is_session_message(data):
             return data
-        counter = self._counters.get(seat, self._first_counter)
+        counter = self._counters.get(seat, self._counter_base)
         self._counters[seat] = counter + 1
+        if counter >= self.reserved:
+            self.reserved = counter + COUNTER_BLOCK
         return seal(data, self._keys[seat], self.identity.public_key, counter)
 
     def _allowed(self, data: bytes, address: Address, now: float) -> bytes | None:
@@ -436,6 +473,8 @@ class Node:
         spectator)."""
         self._keys = ({} if session.my_seat is None else
                       seat_keys(self.identity, [s.key for s in session.seats], session.game_id))
+        if self._keys:
+            self._counter_base = self.reserved = self._first_counter(session.game_id)
         self._windows = {seat: Window(key, session.seats[seat].key)
                          for seat, key in self._keys.items()}
 
@@ -464,6 +503,7 @@ class Node:
         self.admission.known = self.replies.known = known
         self._sealing = {a: self._windows[seat] for seat, a in self.addresses.items()
                          if seat in self._sealed_by}
+        self._sealing_labels = None
 
     def _resync(self, now: float) -> None:
         """Relax the window of a sealing seat silent for :data:`RESYNC_AFTER`, and tighten it
@@ -473,10 +513,12 @@ class Node:
             if self._silent(seat, now) > RESYNC_AFTER:
                 window.relax()
                 self._followed.pop(seat, None)
+                self._sealing_labels = None
             elif (window.relaxed and window.followed
                   and now - self._followed.setdefault(seat, now) >= RELAXED_FOR):
                 window.tighten()
                 del self._followed[seat]
+                self._sealing_labels = None
 
     def _remember(self, source: Address) -> None:
         """Broadcast to ``source`` too (a spectator, a player back on another port): only

@@ -28,13 +28,27 @@ that arrive before we read the seat's own datagram reach us.
 A :class:`Window` keeps, for one seat's datagrams to us, the counters still taken: the
 :data:`AHEAD` after the highest taken so far and the :data:`BEHIND` below it not taken yet (a
 datagram overtaken on the way). A seat that jumps further (more than :data:`AHEAD` of its
-datagrams lost in a row, or its peer restarted: its counters start from the wall clock in
-microseconds, so they never repeat) is no longer heard, and a window whose seat has been
-silent for :data:`~p2p_burgundy.net.node.RESYNC_AFTER` is **relaxed** by the node: it takes
+datagrams lost in a row, or its peer restarted: see below) is no longer heard, and a window
+whose seat has been silent for :data:`~p2p_burgundy.net.node.RESYNC_AFTER` is **relaxed** by
+the node: it takes
 any counter above the last :data:`BEHIND` (the kernel then checks only that the datagram is
 sealed, and each one costs a label hash here, and a MAC check if the label fits), until it
 has followed the seat's own datagrams for :data:`~p2p_burgundy.net.node.RELAXED_FOR`, so that
 a replay of an older datagram taken first cannot hold it behind the seat.
+
+**A seat's counters never go back**, not even across a restart under the same key: a relaxed
+window takes nothing below the highest it took (less :data:`BEHIND`), and must not, for the
+datagrams of a seat's earlier run would then count again (a replay of any of them, whose
+counters are higher than the new run's, would pull the window up above the seat again). So a
+peer numbers its seals from the higher of the wall clock in microseconds and the counters it
+reserved in that game (:attr:`Node.reserved <p2p_burgundy.net.node.Node.reserved>`), which its
+driver saves beside the game file before it sends a datagram numbered from a new block: a
+peer whose clock was set back while it was down still starts above every counter it used.
+A signed proof that lets a window start again lower (a fresh counter in SEATED) would not do:
+the old run's datagrams with the same counters carry the same labels and MACs, and whoever
+recorded them could replay them ahead of the seat's own. What remains: a player that lost
+its game file together with the reservation beside it and whose clock went back by more
+than it was down is not heard until its clock passes the counters it used before.
 
 >>> from p2p_burgundy.net.identity import Identity
 >>> anna, bo = (Identity.from_private_bytes(bytes([n]) * 32) for n in (1, 2))

@@ -22,11 +22,12 @@ import os
 import socket
 import time
 from collections import deque
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
 from p2p_burgundy import Action, GameConfig
+from p2p_burgundy.cli.files import write_atomically
 
 from .discovery import Announcer, TableInfo, instance_name, lan_address
 from .errors import AddressError, ProtocolError
@@ -65,6 +66,12 @@ def games_dir(data_dir: Path) -> Path:
 def game_path(data_dir: Path, game_id: bytes) -> Path:
     """Where a game's file lives: ``<data dir>/games/<game id hex>.game``."""
     return games_dir(data_dir) / f"{game_id.hex()}.game"
+
+
+def counter_path(data_dir: Path, game_id: bytes) -> Path:
+    """Where the counters our seals reserved in a game are saved (:attr:`Node.reserved`):
+    ``<game id hex>.counter`` beside its game file."""
+    return game_path(data_dir, game_id).with_suffix(".counter")
 
 
 def saved_port(path: Path) -> int:
@@ -113,16 +120,20 @@ class Peer:
     """One player's (or spectator's) presence on the LAN."""
 
     def __init__(self, identity: Identity, transport: Transport, data_dir: Path, *,
-                 interfaces: Sequence[str] | None = None, announce: bool = True) -> None:
+                 interfaces: Sequence[str] | None = None, announce: bool = True,
+                 wall_clock: Callable[[], int] = time.time_ns) -> None:
+        """``wall_clock``: the time in nanoseconds since the epoch, where our seals'
+        counters start (:meth:`_first_counter`)."""
         self.identity = identity
         self.transport = transport
         self.data_dir = data_dir
         self.interfaces = interfaces
         self.announce = announce
-        # Our seals' counters start from the wall clock, so a restart never repeats one.
+        self._wall_clock = wall_clock
+        self._reserved = 0  # the node's reservation of counters, as saved (_reserve)
         self.node = Node(identity, secret=os.urandom(16), nonces=lambda: os.urandom(16),
                          has_file=self._has_file, here=self._here,
-                         first_counter=time.time_ns() // 1000)
+                         first_counter=self._first_counter)
         transport.arrival = self.node.arrival  # a flood's cheapest drop, before any queue
         transport.sealing = lambda: self.node.sealing
         self.game_file: GameFile | None = None
@@ -140,9 +151,10 @@ class Peer:
     @classmethod
     async def open(cls, identity: Identity, data_dir: Path, *, host: str = "0.0.0.0",
                    port: int = 0, interfaces: Sequence[str] | None = None,
-                   announce: bool = True) -> Peer:
+                   announce: bool = True, wall_clock: Callable[[], int] = time.time_ns
+                   ) -> Peer:
         peer = cls(identity, await Transport.open(host, port), data_dir,
-                   interfaces=interfaces, announce=announce)
+                   interfaces=interfaces, announce=announce, wall_clock=wall_clock)
         peer._tasks = [asyncio.ensure_future(peer._receive_loop()),
                        asyncio.ensure_future(peer._timer_loop())]
         return peer
@@ -367,6 +379,7 @@ class Peer:
         publish the session's snapshot."""
         now = self._loop.time()
         datagrams = self.node.flush(self._save, now)
+        self._reserve()
         # The kernel drops what the node's arrival check would refuse first (a forger
         # sending as a sealing seat), so a flood of it never wakes us: net/transport.py.
         self.transport.refuse_unsealed(self.node.sealing)
@@ -445,6 +458,29 @@ class Peer:
             if raw != session.start.entry.raw:
                 with contextlib.suppress(ProtocolError):
                     session.receive_entry(raw)
+
+    def _first_counter(self, game_id: bytes) -> int:
+        """Where our seals' counters start in a game: the wall clock in microseconds, or the
+        counters reserved in it before (``<game>.counter``, :attr:`Node.reserved`) if that
+        is higher (the clock went back while we were down)."""
+        path = counter_path(self.data_dir, game_id)
+        try:
+            self._reserved = int(path.read_bytes())
+        except FileNotFoundError:
+            self._reserved = 0
+        except (OSError, ValueError) as exc:
+            log.warning("%s cannot be read (%s): our seals' counters start from the clock",
+                        path, exc)
+            self._reserved = 0
+        return max(self._wall_clock() // 1000, self._reserved)
+
+    def _reserve(self) -> None:
+        """Make the node's reservation of counters durable (temporary file, fsync, rename)
+        before anything sealed under it is sent."""
+        if self.node.reserved > self._reserved and self.session is not None:
+            write_atomically(counter_path(self.data_dir, self.session.game_id),
+                             b"%d\n" % self.node.reserved)
+            self._reserved = self.node.reserved
 
     def _addresses_path(self, game_id: bytes) -> Path:
         return game_path(self.data_dir, game_id).with_suffix(".peers")

@@ -40,6 +40,8 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from p2p_burgundy.config import MAX_PLAYERS
+
 from .admission import Arrival
 from .pairwise import SEAL_SIZE, SEALED
 from .wire import MAX_DATAGRAM
@@ -58,10 +60,13 @@ RECEIVE_BUFFER = 4 << 20
 that outruns the receive loop then fills it, not the players' datagrams' place in it."""
 SO_ATTACH_FILTER, SO_MEMINFO = 26, 55  # Linux (asm-generic/socket.h): not in Python's socket
 _MEMINFO_DROPS = 8  # SK_MEMINFO_DROPS: the index of the drops in SO_MEMINFO's array
-MAX_REFUSED = 16
-"""Addresses :meth:`Transport.refuse_unsealed` takes at most: a table has 3 other seats."""
-MAX_LABELS = 240
-"""Labels an address takes at most (a classic BPF jump reaches 255 instructions ahead)."""
+MAX_REFUSED = MAX_PLAYERS - 1
+"""Addresses :meth:`Transport.refuse_unsealed` takes at most: the node's sealing seats are the
+other seats of a table, each at one address (a seat that moves leaves its old one)."""
+MAX_LABELS = 245
+"""Labels an address takes at most: the jump past a block whose source does not match skips
+its 10 instructions besides the labels, and a classic BPF jump reaches 255 ahead at most (a
+window gives 20, net/pairwise.py's ``AHEAD + BEHIND``)."""
 _SOURCE_ADDRESS = (-0x100000 + 12) & 0xFFFFFFFF  # SKF_NET_OFF + 12: the IP source address
 _UDP_HEADER = 8  # a UDP socket's filter sees the datagram from its UDP header on
 _BPF_LOAD_WORD, _BPF_LOAD_HALF, _BPF_LOAD_BYTE = 0x20, 0x28, 0x30  # BPF_LD|size|BPF_ABS
@@ -139,11 +144,13 @@ class Transport:
         self.refusing: dict[Address, tuple[bytes, ...] | None] = {}
         """The addresses whose datagrams the kernel drops unless sealed with one of their
         labels (:meth:`refuse_unsealed`)."""
+        self._given: Mapping[Address, tuple[bytes, ...] | None] | None = None
+        """The last mapping :meth:`refuse_unsealed` was given (the same object: nothing new)."""
         self.sealing: Callable[[], Mapping[Address, tuple[bytes, ...] | None]] | None = None
         """Where those labels come from (the node's :attr:`~p2p_burgundy.net.node.Node.sealing`):
         asked again as soon as :attr:`arrival` checked a datagram from one of those
         addresses, so that the kernel drops copies of one taken from then on, not from the
-        next flush."""
+        next flush (the same mapping while they have not changed: no work)."""
         self._can_filter = sys.platform == "linux"  # until the kernel refuses a filter
         self._loop.add_reader(sock.fileno(), self._read_ready)
 
@@ -203,22 +210,26 @@ class Transport:
         sealed with one of that address's labels (any, for None; :func:`unsealed_filter`),
         and keep everyone else's, replacing the previous such list: a flood of them then
         never wakes us. Linux only (elsewhere, and if the system refuses the filter, which is
-        logged, the node's arrival check refuses them as they are read, as it does anyway)."""
-        if labels == self.refusing or not self._can_filter:
+        logged, the node's arrival check refuses them as they are read, as it does anyway).
+        A mapping is not changed once given (new labels come in a new one: the node's
+        :attr:`~p2p_burgundy.net.node.Node.sealing`), so the same one again costs nothing."""
+        if labels is self._given or not self._can_filter:
             return
-        try:
-            program = b"".join(struct.pack("HBBI", *instruction)
-                               for instruction in unsealed_filter(labels))
-            buffer = ctypes.create_string_buffer(program, len(program))
-            # struct sock_fprog: the number of instructions, a pointer to them
-            self._sock.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, struct.pack(
-                "HP", len(program) // 8, ctypes.addressof(buffer)))
-        except OSError as exc:
-            self._can_filter = False
-            log.warning("no socket filter (%s): forged datagrams are refused as they are "
-                        "read instead", exc.strerror or exc)
-            return
-        self.refusing = dict(labels)
+        if labels != self.refusing:
+            try:
+                program = b"".join(struct.pack("HBBI", *instruction)
+                                   for instruction in unsealed_filter(labels))
+                buffer = ctypes.create_string_buffer(program, len(program))
+                # struct sock_fprog: the number of instructions, a pointer to them
+                self._sock.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, struct.pack(
+                    "HP", len(program) // 8, ctypes.addressof(buffer)))
+            except OSError as exc:
+                self._can_filter = False
+                log.warning("no socket filter (%s): forged datagrams are refused as they are "
+                            "read instead", exc.strerror or exc)
+                return
+            self.refusing = dict(labels)
+        self._given = labels
 
     def close(self) -> None:
         if self._sock.fileno() >= 0:

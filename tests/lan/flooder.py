@@ -26,23 +26,31 @@ of a UDP socket on 127.0.0.1 that it then reads without blocking between batches
 datagram that arrives there is the start of one of the pair's sealed datagrams, up to its MAC
 (a test's tap on the sender: the flooder learns each label the moment it is sent, sooner
 than a forger on the wire could).
+
+A test starts it with :func:`spoofed_flood`, which stops it as the test's block ends.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import random
 import signal
 import socket
 import struct
+import subprocess
 import sys
 import time
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from p2p_burgundy.net import wire
 from p2p_burgundy.net.messages import Tag
 from p2p_burgundy.net.pairwise import MAC_SIZE, SEAL_SIZE, SEALED
+
+if TYPE_CHECKING:
+    from p2p_burgundy.net.peer import Peer
 
 POOL = 512  # distinct forged entries that --entries sends in turn
 
@@ -131,8 +139,50 @@ def prepared(sender: socket.socket | Spoofer, data: bytes, target: tuple[str, in
     return sender.sendto, data, target
 
 
+class Flood:
+    """A flooder running in its own process (:func:`spoofed_flood`)."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+
+    @property
+    def running(self) -> bool:
+        return self.process.returncode is None
+
+    async def stop(self) -> int:
+        """Stop it (SIGTERM): how many datagrams it sent."""
+        if self.running:
+            self.process.terminate()
+        out, _ = await self.process.communicate()
+        lines = out.split()
+        return int(lines[-1]) if lines else 0
+
+
+@contextlib.asynccontextmanager
+async def spoofed_flood(host: Peer, joiner: Peer, rate: int, seconds: float,
+                        options: Sequence[str] = ()) -> AsyncIterator[Flood]:
+    """This script sending ``host`` ``rate`` datagrams a second (``options``: of which kind)
+    with ``joiner``'s source address, forged in its name, for at most ``seconds``: root
+    only. Killed at the end of the block if it still runs."""
+    session = host.session
+    assert session is not None
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, *options,
+        "--targets", f"{host.address[0]}:{host.address[1]}",
+        "--spoof", f"{joiner.address[0]}:{joiner.address[1]}",
+        "--game", session.game_id.hex(), "--keys", joiner.identity.public_key.hex(),
+        "--rate", str(rate), "--seconds", str(seconds), "--max", str(10**7),
+        stdout=subprocess.PIPE)
+    try:
+        yield Flood(process)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(prog="flooder.py")
     parser.add_argument("--targets", required=True)
     parser.add_argument("--game", required=True)
     parser.add_argument("--keys", required=True)
@@ -149,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --seal: the label and counter of the pair's latest datagram "
                         "(learnt on a socket whose port is printed first)")
     args = parser.parse_args(argv)
+    if args.seal and not args.entries:
+        parser.error("--seal needs --entries: it seals the forged entries")
+    if args.copy and not args.seal:
+        parser.error("--copy needs --entries and --seal: it copies a label onto their seals")
     targets = [(h, int(p)) for h, _, p in (t.rpartition(":") for t in args.targets.split(","))]
     game_id = bytes.fromhex(args.game)
     keys = [bytes.fromhex(k) for k in args.keys.split(",")]

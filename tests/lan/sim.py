@@ -129,7 +129,8 @@ class Machine:
     def __init__(self, index: int, identity: Identity, rng: random.Random,
                  address: Address | None = None, started: float = 0.0) -> None:
         """``started``: the fake time it starts at (its seals' counters start from it in
-        microseconds, as a peer's do from the wall clock)."""
+        microseconds, or from its saved reservation if that is higher, as a peer's do from
+        the wall clock)."""
         self.index = index
         self.address = address or address_of(index)
         self.identity = identity
@@ -137,8 +138,10 @@ class Machine:
         self.node = Node(identity, secret=rng.randbytes(16), nonces=lambda: rng.randbytes(16),
                          has_file=lambda game_id: bool(self.file),
                          here=lambda address: address == self.address,
-                         first_counter=int(started * 1_000_000))
+                         first_counter=lambda game_id: max(int(started * 1_000_000),
+                                                           self.reserved))
         self.file: list[bytes] = []  # the game file: raw entries in the order they were saved
+        self.reserved = 0  # the node's reservation of counters, saved beside the file
         self.events: list[object] = []
         self.online = True
         self.bot = True  # Net plays this peer's turns
@@ -161,6 +164,7 @@ class Machine:
     def flush(self, now: float) -> list[tuple[bytes, Address]]:
         """Entries saved, then the datagrams to send; events kept."""
         out = self.node.flush(lambda entries: self.file.extend(e.raw for e in entries), now)
+        self.reserved = self.node.reserved  # saved before anything is sent, as a Peer does
         while (event := self.node.next_event()) is not None:
             self.events.append(event)
         return out
@@ -250,14 +254,16 @@ class Net:
         self.flush(peer)
         return peer
 
-    def restart(self, peer: Machine, address: Address) -> Machine:
-        """``peer`` crashes and starts again at ``address`` (its old port taken), like
-        ``Peer.resume``: its session replayed from its game file, its address book kept.
-        What was in flight to or from it is lost with the crash."""
+    def restart(self, peer: Machine, address: Address, clock: float | None = None) -> Machine:
+        """``peer`` crashes and starts again at ``address`` (its old port taken, or the same),
+        like ``Peer.resume``: its session replayed from its game file, its address book and
+        its reservation of counters kept; its clock reads ``clock`` (default: now). What was
+        in flight to or from it is lost with the crash."""
         peer.online = False
         back = Machine(peer.index, peer.identity, random.Random(self.now), address,
-                       started=self.now)
+                       started=self.now if clock is None else clock)
         back.file = list(peer.file)
+        back.reserved = peer.reserved
         session = Session(decode_entry(back.file[0]), back.identity)
         for raw in back.file[1:]:
             with contextlib.suppress(ProtocolError):

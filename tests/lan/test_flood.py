@@ -25,6 +25,8 @@ from p2p_burgundy.net import wire
 from p2p_burgundy.net.peer import Peer
 from p2p_burgundy.net.transport import MAX_QUEUE, Transport
 
+from . import flooder
+
 FLOODER = Path(__file__).with_name("flooder.py")
 RATE = 3000  # datagrams per second, from 64 source ports
 MAX_DATAGRAMS = 300_000  # bounds: the flooder stops at either (the test stops it sooner)
@@ -136,3 +138,17 @@ def test_transport_queue_drops_beyond_its_bound() -> None:
     queued, dropped = asyncio.run(run())
     assert queued == MAX_QUEUE
     assert dropped >= 250  # the kernel may drop a few of the 300 itself
+
+
+@pytest.mark.parametrize(("options", "error"), [
+    (["--copy"], "--copy needs --entries and --seal: it copies a label onto their seals"),
+    (["--entries", "--copy"],
+     "--copy needs --entries and --seal: it copies a label onto their seals"),
+    (["--seal", "--copy"], "--seal needs --entries: it seals the forged entries"),
+])
+def test_the_flooder_refuses_options_that_would_send_nothing_they_name(
+        options: list[str], error: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        flooder.main(["--targets", "127.0.0.1:9", "--game", "00", "--keys", "00", *options])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"flooder.py: error: {error}"

@@ -11,6 +11,7 @@ import pytest
 from p2p_burgundy.net.messages import Heads, Seated, Tag, Who, parse
 from p2p_burgundy.net.node import (
     ASK_EVERY,
+    COUNTER_BLOCK,
     MISSING_AFTER,
     QUIET_AFTER,
     SEATED_DOMAIN,
@@ -19,7 +20,7 @@ from p2p_burgundy.net.node import (
     SeatMoved,
     seated_message,
 )
-from p2p_burgundy.net.pairwise import SEAL_SIZE, is_sealed, pairwise_key, seal
+from p2p_burgundy.net.pairwise import SEAL_SIZE, counter_of, is_sealed, pairwise_key, seal
 from p2p_burgundy.net.sync import HEADS_INTERVAL
 
 from .sim import Machine, Net, address_of
@@ -79,6 +80,40 @@ def test_under_loss_a_seat_back_on_a_new_port_is_found_and_the_game_finishes(see
     net.run_game(limit=net.now + 1800)
     for p in others:
         assert gone.index not in p.node.missing(net.now)
+
+
+def test_a_seat_whose_clock_went_back_while_it_was_down_is_heard_again_at_once() -> None:
+    """Seat 1 stops, is shown missing, and restarts at its own address with its clock back
+    at the moment the game began: its seals' counters start from the reservation saved
+    beside its game file, above every counter it used, not from the clock (the host's
+    window would refuse those for good), so the host hears it at its first HEADS and the
+    game finishes. No counter is sent before its reservation is saved."""
+    net = started(2, seed=5, loss=0.0)
+    host, gone = net.peers
+    highest = [0]  # the highest counter seat 1 sent
+    flush = gone.flush
+
+    def noting(now: float) -> list[tuple[bytes, tuple[str, int]]]:
+        out = flush(now)
+        for data, _ in out:
+            if is_sealed(data):
+                assert counter_of(data) < gone.reserved, "a counter sent before it was saved"
+                highest[0] = max(highest[0], counter_of(data))
+        return out
+
+    gone.flush = noting  # type: ignore[method-assign]
+    until = net.now + 1.0
+    net.run(lambda: net.now >= until, limit=until + 1)
+    gone.online = False
+    net.run(lambda: 1 in host.node.missing(net.now), limit=net.now + MISSING_AFTER + 1)
+    saved = gone.reserved
+    assert 0 < highest[0] < saved <= highest[0] + COUNTER_BLOCK
+    back = net.restart(gone, gone.address, clock=0.0)
+    restarted = net.now
+    net.run(lambda: 1 not in host.node.missing(net.now),
+            limit=restarted + HEADS_INTERVAL + MAX_DELAY + 0.1)
+    assert back.reserved == saved + COUNTER_BLOCK  # its first seal reserved the next block
+    net.run_game(limit=net.now + 1800)
 
 
 def sniff(peer: Machine, sniffed: list[bytes]) -> None:

@@ -10,24 +10,34 @@ a player's address needs root.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import socket
-import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
 
 from p2p_burgundy.cli.loopback import LOOPBACK, close_all, open_table, play
+from p2p_burgundy.net import transport as transport_module
 from p2p_burgundy.net.admission import Arrival
 from p2p_burgundy.net.pairwise import AHEAD, BEHIND, LABEL_SIZE, SEAL_SIZE
-from p2p_burgundy.net.transport import READ_SIZE, Address, Transport
+from p2p_burgundy.net.transport import (
+    MAX_LABELS,
+    MAX_REFUSED,
+    READ_SIZE,
+    Address,
+    Transport,
+    unsealed_filter,
+)
 from p2p_burgundy.net.wire import MAX_DATAGRAM
 
-from .flooder import tap
-from .test_flood import FLOODER
+from .flooder import spoofed_flood, tap
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="a Linux socket filter")
+
+SO_LOCK_FILTER = 44  # Linux (asm-generic/socket.h): no filter may be attached after it
 
 LABEL, OTHER = b"\xc1" * LABEL_SIZE, b"\xc1" * 4 + bytes(4)  # two of the seat's
 SENT = [b"", b"x", b"\x93\x03\x01", b"\xc1" * SEAL_SIZE, b"\xc1" + bytes(SEAL_SIZE),
@@ -80,24 +90,36 @@ def test_the_kernel_drops_unsealed_datagrams_from_the_refused_addresses_only() -
     assert after == [b"y"]
 
 
-def test_a_filter_for_the_largest_window_of_three_seats_is_taken() -> None:
-    """Three seats with a full window each (net/pairwise.py: AHEAD + BEHIND labels): the
-    kernel takes the program (no jump too far, not too many instructions) and keeps a
-    datagram with the last label of the last seat."""
+def test_the_largest_filter_is_taken_and_a_larger_one_refused_before_the_kernel() -> None:
+    """MAX_REFUSED addresses of MAX_LABELS labels each (far more than a window gives: the
+    jumps reach their farthest): the kernel takes the program and keeps a datagram with the
+    last label of the last address only; one more address, or one more label, is refused
+    with a ValueError before any of it reaches the kernel."""
+    assert MAX_REFUSED == 3 and MAX_LABELS == 245 >= AHEAD + BEHIND
+
+    def labels(n: int) -> tuple[bytes, ...]:
+        return tuple(bytes([n]) + k.to_bytes(3, "big") + bytes(4) for k in range(MAX_LABELS))
+
     async def run() -> tuple[dict[Address, tuple[bytes, ...] | None], list[bytes]]:
         transport = await Transport.open(LOOPBACK, 0)
-        seats = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(3)]
+        seats = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(MAX_REFUSED)]
         read: list[bytes] = []
         try:
             for s in seats:
                 s.bind((LOOPBACK, 0))
             transport.arrival = lambda data, source: (read.append(data), Arrival.REFUSE)[1]
-            labels = {s.getsockname(): tuple(bytes([n, k]) * 4 for k in range(AHEAD + BEHIND))
-                      for n, s in enumerate(seats)}
-            transport.refuse_unsealed(labels)
-            last = b"\xc1" + bytes([2, AHEAD + BEHIND - 1]) * 4 + bytes(SEAL_SIZE)
-            for data in (b"\xc1" + bytes([2, AHEAD + BEHIND]) * 4 + bytes(SEAL_SIZE), last):
-                seats[2].sendto(data, transport.address)
+            largest = {s.getsockname(): labels(n) for n, s in enumerate(seats)}
+            assert len(unsealed_filter(largest)) == MAX_REFUSED * (12 + MAX_LABELS) + 1
+            with pytest.raises(ValueError, match="3 addresses at most"):
+                transport.refuse_unsealed({**largest, ("10.9.9.9", 4000): None})
+            with pytest.raises(ValueError, match="245 labels an address at most"):
+                transport.refuse_unsealed({seats[0].getsockname(): (*labels(0), OTHER)})
+            assert transport.refusing == {}
+            transport.refuse_unsealed(largest)
+            last = MAX_REFUSED - 1
+            for data in (labels(last)[-1][:4], (MAX_LABELS + 1).to_bytes(4, "big"),
+                         labels(0)[-1][:4]):
+                seats[last].sendto(b"\xc1" + data + bytes(SEAL_SIZE), transport.address)
             await asyncio.sleep(0.2)
             return transport.refusing, read
         finally:
@@ -106,8 +128,66 @@ def test_a_filter_for_the_largest_window_of_three_seats_is_taken() -> None:
             transport.close()
 
     refusing, read = asyncio.run(run())
-    assert len(refusing) == 3 and read == [b"\xc1" + bytes([2, AHEAD + BEHIND - 1]) * 4
-                                           + bytes(SEAL_SIZE)]
+    assert len(refusing) == MAX_REFUSED
+    assert read == [b"\xc1" + labels(MAX_REFUSED - 1)[-1][:4] + bytes(SEAL_SIZE)]
+
+
+def test_where_the_kernel_refuses_a_filter_arrival_refuses_what_it_would_have(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A socket whose filter is locked (SO_LOCK_FILTER: the kernel refuses to attach one,
+    EPERM): the transport says so once, never tries again, and every datagram of a sealing
+    seat's address is read and meets the node's arrival check instead."""
+    async def run() -> tuple[dict[Address, tuple[bytes, ...] | None], list[bytes], int]:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.bind((LOOPBACK, 0))
+        sock.setsockopt(socket.SOL_SOCKET, SO_LOCK_FILTER, 1)
+        transport = Transport(sock)
+        seat = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        read: list[bytes] = []
+        try:
+            seat.bind((LOOPBACK, 0))
+            transport.arrival = lambda data, source: (read.append(data), Arrival.REFUSE)[1]
+            transport.refuse_unsealed({seat.getsockname(): (LABEL,)})
+            transport.refuse_unsealed({seat.getsockname(): (OTHER,)})
+            for data in SENT[:3]:
+                seat.sendto(data, transport.address)
+            await asyncio.sleep(0.2)
+            return transport.refusing, read, transport.kernel_drops
+        finally:
+            seat.close()
+            transport.close()
+
+    with caplog.at_level(logging.WARNING, logger="p2p_burgundy.net.transport"):
+        refusing, read, drops = asyncio.run(run())
+    assert [r.getMessage() for r in caplog.records] == [
+        "no socket filter (Operation not permitted): forged datagrams are refused as they "
+        "are read instead"]
+    assert refusing == {} and read == SENT[:3] and drops == 0
+
+
+def test_the_same_labels_again_cost_no_filter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The node hands the same mapping while its labels stay (its read loop asks after every
+    datagram from a refused address): no program is built for it, nor for an equal one."""
+    built: list[int] = []
+
+    def counted(labels: Mapping[Address, Sequence[bytes] | None]
+                ) -> list[tuple[int, int, int, int]]:
+        built.append(len(labels))
+        return unsealed_filter(labels)
+
+    monkeypatch.setattr(transport_module, "unsealed_filter", counted)
+
+    async def run() -> dict[Address, tuple[bytes, ...] | None]:
+        transport = await Transport.open(LOOPBACK, 0)
+        try:
+            labels: dict[Address, tuple[bytes, ...] | None] = {("127.0.0.2", 4000): (LABEL,)}
+            for given in (labels, labels, dict(labels), {}, {}):
+                transport.refuse_unsealed(given)
+            return transport.refusing
+        finally:
+            transport.close()
+
+    assert asyncio.run(run()) == {} and built == [1, 0]
 
 
 def flooded_game(tmp_path: Path, seal: list[str]) -> dict[str, object]:
@@ -119,8 +199,6 @@ def flooded_game(tmp_path: Path, seal: list[str]) -> dict[str, object]:
     async def run() -> None:
         peers, _ = await open_table(tmp_path, players=2)
         host, joiner = peers
-        session = host.session
-        assert session is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 5.0
         while not host.transport.refusing and loop.time() < deadline:
@@ -128,31 +206,23 @@ def flooded_game(tmp_path: Path, seal: list[str]) -> dict[str, object]:
         result["refusing"] = list(host.transport.refusing) == [joiner.address]
         stats = host.node.admission.stats
         read, drops = stats.unsealed, host.transport.kernel_drops
-        flood = await asyncio.create_subprocess_exec(
-            sys.executable, str(FLOODER), "--entries", *seal,
-            "--targets", f"{host.address[0]}:{host.address[1]}",
-            "--spoof", f"{joiner.address[0]}:{joiner.address[1]}",
-            "--game", session.game_id.hex(), "--keys", joiner.identity.public_key.hex(),
-            "--rate", "20000", "--seconds", "60", "--max", str(10**7), stdout=subprocess.PIPE)
         copies = None
         try:
-            if "--copy" in seal:  # the flooder learns each datagram the joiner sends the host
-                assert flood.stdout is not None
-                copies = tap(joiner.transport, host.address, int(await flood.stdout.readline()))
-            while host.transport.kernel_drops - drops < 1000 and loop.time() < deadline + 5:
-                await asyncio.sleep(0.01)  # the flood is on
-            overs = await play(peers, timeout=50)
-            assert len({o.state_hash for o in overs}) == 1
-            result["over_while_flooding"] = flood.returncode is None
-            result["dropped"] = host.transport.kernel_drops - drops
-            result["read"] = stats.unsealed - read
-            result["checks"] = stats.forged + stats.by_author + stats.dropped_checks
-            flood.terminate()
-            await flood.communicate()
+            async with spoofed_flood(host, joiner, 20000, 60.0, ["--entries", *seal]) as flood:
+                if "--copy" in seal:  # the flooder learns each datagram the joiner sends
+                    assert flood.process.stdout is not None
+                    port = int(await flood.process.stdout.readline())
+                    copies = tap(joiner.transport, host.address, port)
+                while host.transport.kernel_drops - drops < 1000 and loop.time() < deadline + 5:
+                    await asyncio.sleep(0.01)  # the flood is on
+                overs = await play(peers, timeout=50)
+                assert len({o.state_hash for o in overs}) == 1
+                result["over_while_flooding"] = flood.running
+                result["dropped"] = host.transport.kernel_drops - drops
+                result["read"] = stats.unsealed - read
+                result["checks"] = stats.forged + stats.by_author + stats.dropped_checks
+                await flood.stop()
         finally:
-            if flood.returncode is None:
-                flood.kill()
-                await flood.wait()
             await close_all(peers)
             if copies is not None:
                 copies.close()

@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from p2p_burgundy.cli.loopback import close_all, open_table, play
 
-from .test_flood import FLOODER
+from .flooder import spoofed_flood
 
 pytestmark = [
     pytest.mark.slow,
@@ -40,37 +38,24 @@ def test_a_spoofed_flood_from_a_players_address_does_not_starve_its_seat(tmp_pat
     async def run() -> None:
         peers, _ = await open_table(tmp_path, players=2)
         host, victim = peers
-        session = host.session
-        assert session is not None
-        flood = await asyncio.create_subprocess_exec(
-            sys.executable, str(FLOODER),
-            "--targets", f"{host.address[0]}:{host.address[1]}",
-            "--spoof", f"{victim.address[0]}:{victim.address[1]}",
-            "--game", session.game_id.hex(),
-            "--keys", victim.identity.public_key.hex(),
-            "--rate", str(RATE), "--seconds", str(FLOOD_SECONDS), "--max", str(10**6),
-            stdout=subprocess.PIPE)
         stats = host.node.admission.stats
         try:
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + 10.0
-            while (stats.unsealed + host.transport.kernel_drops < REFUSED_BEFORE_PLAY
-                   and loop.time() < deadline):
-                await asyncio.sleep(0.05)  # until the flood is on
-            result["refused_before_play"] = stats.unsealed + host.transport.kernel_drops
-            started = loop.time()
-            overs = await play(peers, timeout=FLOOD_SECONDS - 10)
-            result["game_seconds"] = loop.time() - started
-            assert len({o.state_hash for o in overs}) == 1
-            result["over_while_flooding"] = flood.returncode is None
-            flood.terminate()
-            result["sent"] = int((await flood.communicate())[0] or b"0")
-            result["admission"] = stats
-            result["kernel_drops"] = host.transport.kernel_drops
+            async with spoofed_flood(host, victim, RATE, FLOOD_SECONDS) as flood:
+                loop = asyncio.get_running_loop()
+                deadline = loop.time() + 10.0
+                while (stats.unsealed + host.transport.kernel_drops < REFUSED_BEFORE_PLAY
+                       and loop.time() < deadline):
+                    await asyncio.sleep(0.05)  # until the flood is on
+                result["refused_before_play"] = stats.unsealed + host.transport.kernel_drops
+                started = loop.time()
+                overs = await play(peers, timeout=FLOOD_SECONDS - 10)
+                result["game_seconds"] = loop.time() - started
+                assert len({o.state_hash for o in overs}) == 1
+                result["over_while_flooding"] = flood.running
+                result["sent"] = await flood.stop()
+                result["admission"] = stats
+                result["kernel_drops"] = host.transport.kernel_drops
         finally:
-            if flood.returncode is None:
-                flood.kill()
-                await flood.wait()
             await close_all(peers)
 
     asyncio.run(run())

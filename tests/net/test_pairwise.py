@@ -6,6 +6,9 @@ is taken again after a second of silence; the seat's own datagrams still count."
 
 from __future__ import annotations
 
+import pytest
+
+from p2p_burgundy.net import pairwise
 from p2p_burgundy.net.admission import Arrival
 from p2p_burgundy.net.identity import Identity
 from p2p_burgundy.net.log import Kind, sign_entry
@@ -178,12 +181,56 @@ def test_arrival_takes_a_seats_datagram_once_and_refuses_what_it_did_not_seal() 
                    too_long, relabelled, mirrored):
         assert host.node.arrival(forged, joiner.address) is Arrival.REFUSE
     assert stats.unsealed == unsealed + 6
+    sealing = host.node.sealing
+    assert host.node.sealing is sealing  # built once while the labels stay
     assert host.node.arrival(own, joiner.address) is Arrival.FIRST
     assert host.node.arrival(own, joiner.address) is Arrival.REFUSE  # a replay
-    labels = host.node.sealing[joiner.address]  # renewed: the kernel drops the next one
+    renewed = host.node.sealing  # renewed: the kernel drops the next one
+    assert renewed is not sealing and host.node.sealing is renewed
+    labels = renewed[joiner.address]
     assert labels is not None and label(key, joiner.identity.public_key, nxt) not in labels
     assert host.node.arrival(heads, ("10.9.9.9", 4000)) is Arrival.QUEUE
     assert stats.unsealed == unsealed + 7
+
+
+def test_a_datagram_proved_as_it_arrived_is_not_hashed_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat's own datagram costs one MAC check as it arrives and no hash at all as it is
+    received; a copy of it is still refused as it arrives, with no hash."""
+    _, host, joiner = playing()
+    session = host.session
+    assert session is not None
+    window = host.node._windows[1]
+    assert not window.relaxed and window.top is not None
+    heads = Heads(session.game_id, tuple(len(c) for c in session.chains),
+                  tuple(c[-1].id for c in session.chains)).encode()
+    key = pairwise_key(joiner.identity, host.identity.public_key, session.game_id)
+    own = seal(heads, key, joiner.identity.public_key, window.top + 1)
+    hashes = {"label": 0, "mac": 0}
+    real_label, real_mac = pairwise.label, pairwise._mac
+
+    def counted_label(*args: bytes | int) -> bytes:
+        hashes["label"] += 1
+        return real_label(*args)  # type: ignore[arg-type]
+
+    def counted_mac(*args: bytes) -> bytes:
+        hashes["mac"] += 1
+        return real_mac(*args)
+
+    monkeypatch.setattr(pairwise, "label", counted_label)
+    monkeypatch.setattr(pairwise, "_mac", counted_mac)
+    assert host.node.arrival(own, joiner.address) is Arrival.FIRST
+    assert hashes["mac"] == 1
+    hashes.update(label=0, mac=0)
+    stats = host.node.admission.stats
+    received, unsealed = stats.received, stats.unsealed
+    assert host.node.receive(own, joiner.address, 100.0)
+    assert hashes == {"label": 0, "mac": 0} and stats.received == received + 1
+    assert host.node.arrival(bytes(own), joiner.address) is Arrival.REFUSE  # a copy
+    assert hashes["mac"] == 0 and stats.unsealed == unsealed + 1
+    # Received without arrival (no driver does that), it is opened: a label and a MAC.
+    assert host.node.receive(own, joiner.address, 100.1)
+    assert hashes == {"label": 1, "mac": 1}
 
 
 def test_a_seat_whose_peer_restarted_is_taken_again_after_a_second_of_silence() -> None:
@@ -199,11 +246,14 @@ def test_a_seat_whose_peer_restarted_is_taken_again_after_a_second_of_silence() 
     old = [data for data, address in joiner.flush(net.now) if address == host.address]
     restarted = net.now
     back = net.restart(joiner, joiner.address)
+    assert host.node.sealing[back.address] == window.labels is not None
     refused = stats.unsealed
     net.run(lambda: window.relaxed, limit=net.now + RESYNC_AFTER + 1)
     assert net.now - restarted >= RESYNC_AFTER - 0.5  # the last datagram heard came before
     assert stats.unsealed > refused  # the restarted seat's, refused meanwhile
+    assert host.node.sealing == {back.address: None}  # the kernel takes any label now
     net.run(lambda: not window.relaxed, limit=net.now + RELAXED_FOR + 2)
     assert window.top is not None and window.top >= int(restarted * 1_000_000)
+    assert window.labels is not None and host.node.sealing == {back.address: window.labels}
     assert [host.node.arrival(data, back.address) for data in old] == [Arrival.REFUSE] * len(old)
     net.run_game(limit=net.now + 600)
