@@ -20,6 +20,8 @@ import os
 import stat
 from pathlib import Path
 
+from p2p_burgundy.net.log import write_atomically
+
 MAX_GAME_FILE = 64 * 1024 * 1024
 """A game file's size cap: a 4-player game's log is well under a megabyte."""
 MAX_JSON_FILE = 4 * 1024 * 1024
@@ -104,23 +106,6 @@ def read_json(path: Path, *, limit: int = MAX_JSON_FILE) -> object:
         raise ValueError("not JSON this program reads: nested too deeply") from None
     except ValueError as exc:
         raise ValueError(f"not JSON: {exc}") from None
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole or not at all (a temporary file beside it, flushed
-    to disk, renamed over it: a crash leaves the old file or the new one); OSError if the
-    disk refuses, the old file then left as it was."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    try:
-        with open(temporary, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except OSError:
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 __all__ = ["MAX_GAME_FILE", "MAX_JSON_FILE", "InputFileError", "check_input", "read_input",

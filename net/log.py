@@ -168,6 +168,23 @@ _RECORD_HEADER = struct.Struct(">II")  # payload length, CRC-32 of the payload
 MAX_RECORD = 64 * 1024
 
 
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all (a temporary file beside it, flushed
+    to disk, renamed over it: a crash leaves the old file or the new one); OSError if the
+    disk refuses, the old file then left as it was."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    try:
+        with open(temporary, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
 class GameFile:
     """An append-only file of entries: ``FILE_MAGIC`` then records of
     ``length (4 bytes BE) | CRC-32 (4 bytes BE) | entry``. Every append is flushed, and

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from p2p_burgundy import Action, GameConfig
-from p2p_burgundy.cli.files import write_atomically
 
 from .discovery import Announcer, TableInfo, instance_name, lan_address
 from .errors import AddressError, ProtocolError
@@ -41,7 +40,7 @@ from .lobby import (
     Refused,
     RosterChanged,
 )
-from .log import Entry, GameFile, Kind, decode_entry
+from .log import Entry, GameFile, Kind, decode_entry, write_atomically
 from .node import Node, SeatMoved
 from .session import Session
 from .snapshot import LobbySnapshot, Snapshot, Snapshots
@@ -489,7 +488,7 @@ class Peer:
         assert self.session is not None
         data = {"port": self.address[1],
                 "seats": {str(k): list(v) for k, v in self.node.addresses.items()}}
-        self._addresses_path(self.session.game_id).write_text(json.dumps(data))
+        write_atomically(self._addresses_path(self.session.game_id), json.dumps(data).encode())
 
     def _load_addresses(self, game_id: bytes) -> dict[int, Address]:
         try:

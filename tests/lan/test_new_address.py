@@ -6,6 +6,8 @@ the seat from another address never gets its traffic. In process, on the chaos h
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from p2p_burgundy.net.messages import Heads, Seated, Tag, Who, parse
@@ -114,6 +116,33 @@ def test_a_seat_whose_clock_went_back_while_it_was_down_is_heard_again_at_once()
             limit=restarted + HEADS_INTERVAL + MAX_DELAY + 0.1)
     assert back.reserved == saved + COUNTER_BLOCK  # its first seal reserved the next block
     net.run_game(limit=net.now + 1800)
+
+
+def test_a_seat_reserves_its_next_block_of_counters_before_it_seals_with_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With blocks of 8 counters, a game's seals use up block after block: each time the
+    next counter would leave the reservation, the node reserves the next block, and its
+    driver saves it before the datagram is sent, so a restart never repeats a counter."""
+    monkeypatch.setattr("p2p_burgundy.net.node.COUNTER_BLOCK", 8)
+    net = started(2, seed=5, loss=0.0)
+    peer = net.peers[1]
+    reservations = [peer.reserved]
+    flush = peer.flush
+
+    def noting(now: float) -> list[tuple[bytes, tuple[str, int]]]:
+        out = flush(now)
+        for data, _ in out:
+            if is_sealed(data):
+                assert counter_of(data) < peer.reserved, "a counter sent before it was saved"
+        if peer.reserved != reservations[-1]:
+            reservations.append(peer.reserved)
+        return out
+
+    peer.flush = noting  # type: ignore[method-assign]
+    until = net.now + 5.0
+    net.run(lambda: net.now >= until, limit=until + 1)
+    steps = {b - a for a, b in itertools.pairwise(reservations)}
+    assert len(reservations) > 3 and steps == {8}
 
 
 def sniff(peer: Machine, sniffed: list[bytes]) -> None:
