@@ -103,7 +103,7 @@ def test_a_host_killed_without_a_goodbye_leaves_live_browsers_within_two_minutes
                 living = group.add(tmp_path / "living", HOST)
                 tables = []
                 for host in (dying, living):
-                    fp = await asyncio.to_thread(lambda h=host: h.hosting()[2])
+                    _, _, fp = await asyncio.to_thread(host.hosting)
                     tables.append(await asyncio.to_thread(independent.wait_added, fp))
                 dead, alive = tables
                 await _until(lambda: dead in ours.tables and alive in ours.tables, 20)
