@@ -106,6 +106,8 @@ def safe(s: str) -> str:
     >>> safe("ok\\x07\\u754c")
     'ok??'
     """
+    if s.isascii() and s.isprintable():  # nearly every string drawn: all narrow already
+        return s
     return "".join(
         ch if ch.isprintable() and unicodedata.east_asian_width(ch) not in ("W", "F")
         and not unicodedata.combining(ch) else "?"
@@ -1045,12 +1047,13 @@ class Canvas:
         end = min(self.width, x + (width if width is not None else self.width))
         row = self._cells[y]
         for seg in line:
-            for ch in safe(seg.text):
-                if x >= end:
-                    return
-                if x >= 0:
-                    row[x] = (ch, seg.style, seg.target)
-                x += 1
+            chars = safe(seg.text)
+            start, stop = max(x, 0), min(x + len(chars), end)
+            if start < stop:
+                row[start:stop] = [(ch, seg.style, seg.target) for ch in chars[start - x:stop - x]]
+            x += len(chars)
+            if x >= end:
+                return
 
     def draw(self, dim: Dim, lines: Sequence[Line]) -> None:
         """Draw ``lines`` into the rectangle ``dim`` (clipped)."""
@@ -1072,7 +1075,7 @@ class Canvas:
 
     def text(self) -> list[str]:
         """The rows as plain strings (what a snapshot test compares)."""
-        return ["".join(ch for ch, _, _ in row) for row in self._cells]
+        return ["".join([cell[0] for cell in row]) for row in self._cells]
 
     def target_at(self, y: int, x: int) -> int | None:
         """The choice a click at (y, x) selects, if any."""

@@ -8,11 +8,13 @@ seeded :class:`~tests.lan.sim.Link` of ``tests/lan/sim.py``; a fake clock fires 
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 
 import pytest
 
 from p2p_burgundy import END_TURN, GameConfig, state_hash
+from p2p_burgundy.net import identity, log
 from p2p_burgundy.net.audit import audit
 from p2p_burgundy.net.clock import GameClock, TimeControl
 from p2p_burgundy.net.errors import LocalProtocolError, ProtocolError
@@ -29,6 +31,16 @@ from .sim import Machine, Net, final_hash, random_turn
 
 CHAOS_SEEDS = range(21)  # whole games: 7 each of 2, 3 and 4 players
 PARTITION_SEEDS = range(200)  # games of 2, 3 and 4 players in turn, until healed
+
+
+@pytest.fixture(autouse=True)
+def each_signature_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every peer checks the signature of each entry it gets, and each replay of a game file
+    checks them all again: the same Ed25519 verification of the same bytes up to eight times,
+    a third of a chaos game's time. It is a pure function of those bytes, so within a test
+    each distinct (author, body, signature) is verified once, by the real function, and its
+    answer reused: a forged or altered entry is other bytes, and is checked."""
+    monkeypatch.setattr(log, "verify", functools.cache(identity.verify))
 
 
 def replayed_hash(peer: Machine) -> bytes:

@@ -34,7 +34,27 @@ KEYS = {
 class Screen(pyte.Screen):
     """pyte's screen plus SU/SD (``CSI n S``, ``CSI n T``: scroll the region without moving
     the cursor), which ncurses sends for ``TERM=screen`` (its ``indn``/``rin``) and
-    pyte 0.8 does not know."""
+    pyte 0.8 does not know.
+
+    Its :attr:`display` is kept until the screen changes: pyte builds it a character (and
+    its width) at a time, and the waits read it after every read, most of the tests' own
+    time."""
+
+    _display: list[str] | None = None
+
+    @property
+    def display(self) -> list[str]:
+        if self._display is None:
+            self._display = super().display
+        return list(self._display)
+
+    def changed(self) -> None:
+        """Something was drawn: the display is to be built again."""
+        self._display = None
+
+    def resize(self, lines: int | None = None, columns: int | None = None) -> None:
+        super().resize(lines, columns)
+        self.changed()
 
     def scroll_up(self, count: int = 1, *args: object, **kwargs: object) -> None:
         _, bottom = self.margins or pyte.screens.Margins(0, self.lines - 1)
@@ -56,6 +76,14 @@ class Screen(pyte.Screen):
 class ByteStream(pyte.ByteStream):
     csi: ClassVar[dict[str, str]] = {**pyte.ByteStream.csi, "S": "scroll_up",
                                      "T": "scroll_down"}
+
+    def __init__(self, screen: Screen) -> None:
+        super().__init__(screen)
+        self.screen = screen
+
+    def feed(self, data: bytes) -> None:
+        super().feed(data)
+        self.screen.changed()
 
 
 class PtyTerminal:

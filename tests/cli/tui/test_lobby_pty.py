@@ -82,7 +82,8 @@ def play_a_turn(term: PtyTerminal, name: str) -> None:
     term.press("w", "2", "w")
     term.wait_for("e end the turn")
     term.press("e")
-    term.wait_until(lambda: "(this turn)" not in term.text and f"{name}'s estate" in term.text)
+    assert term.wait_until(lambda: "(this turn)" not in term.text
+                           and f"{name}'s estate" in term.text), term.text
 
 
 def game_records(home: Path) -> int:

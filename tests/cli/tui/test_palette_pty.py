@@ -88,8 +88,8 @@ def test_the_palette_is_a_setting_changed_in_the_game_and_kept(tmp_path: Path) -
         term.press("p")
         term.wait_for("Kept for your next games.")
         term.press("esc")
-        term.wait_until(lambda: "use die 1" in term.text
-                        and space_colours(term) == eight_colours("colour-blind"))
+        assert term.wait_until(lambda: "use die 1" in term.text
+                               and space_colours(term) == eight_colours("colour-blind")), term.text
         term.press("q")
         assert term.wait_exit() == 0
     assert '"palette": "colour-blind"' in (tmp_path / "settings.json").read_text()

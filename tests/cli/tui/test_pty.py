@@ -123,8 +123,8 @@ def test_m_steps_through_what_each_bot_did_action_by_action_on_its_estate(tmp_pa
         term.press("left")
         term.wait_for("> Bot 1 ended the turn.")
         term.press("esc")
-        term.wait_until(lambda: term.screen.display[1].startswith("Tess's estate")
-                        and "use die 1" in term.text)
+        assert term.wait_until(lambda: term.screen.display[1].startswith("P1 Tess's estate")
+                               and "use die 1" in term.text), term.text
         term.press("q")
         assert term.wait_exit() == 0
 
