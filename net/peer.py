@@ -327,7 +327,8 @@ class Peer:
         """Stop, and leave the game file in canonical order if the game is over: first, for
         at most :data:`SETTLE_SECONDS`, until every other seat we hear holds exactly the
         entries we hold (the players' last entries are signed as the game ends, so some may
-        still be on their way), so that every peer leaves the same file."""
+        still be on their way), so that every peer leaves the same file; then it tells them
+        what it holds (HEADS), so that none waits to the deadline for it."""
         if self._closed:
             return
         self._closed = True
@@ -338,6 +339,8 @@ class Peer:
             began = self._loop.time()
             while not self.node.in_sync(began) and self._loop.time() < began + SETTLE_SECONDS:
                 await asyncio.sleep(0.05)  # our loops run meanwhile: anti-entropy goes on
+            self.session.announce_heads()
+            await self._flush()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

@@ -476,6 +476,13 @@ class Session:
     def handle_timer(self, now: float) -> None:
         self._send_all(self._sync.handle_timer(now), BROADCAST)
 
+    def announce_heads(self) -> None:
+        """Our HEADS to every peer now, not at the next tick: what a peer leaving a finished
+        game says last, so that the others, waiting until every seat holds what they hold,
+        need not wait for it to the end (its HEADS of the last tick may be older than its
+        last entries)."""
+        self._send_all([self._sync.heads()], BROADCAST)
+
     def receive_datagram(self, data: bytes, source: object, now: float) -> None:
         """Handle one datagram from ``source`` (an opaque address the caller understands).
 

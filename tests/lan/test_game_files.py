@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy.cli.loopback import close_all, open_table, play
+from p2p_burgundy.net.messages import parse
 from p2p_burgundy.net.node import MISSING_AFTER
+from p2p_burgundy.net.pairwise import SEAL_SIZE, is_sealed
 from p2p_burgundy.net.peer import Peer
 
 from .sim import Net
@@ -55,6 +57,40 @@ def test_peers_that_close_as_soon_as_the_game_is_over_leave_the_same_file(
     asyncio.run(run())
     files = sorted(tmp_path.glob("p*/games/*.game"))
     assert len(files) == 2 and files[0].read_bytes() == files[1].read_bytes()
+
+
+@pytest.mark.slow
+def test_a_peer_closing_a_finished_game_says_last_what_it_holds(tmp_path: Path) -> None:
+    """Its last datagram to the other seat is its HEADS as it leaves: the other, which waits
+    until every seat holds what it holds, need not wait out SETTLE_SECONDS for a seat whose
+    HEADS of the last tick was older than its last entries."""
+    async def run() -> None:
+        peers, _ = await open_table(tmp_path, players=2)
+        leaving, staying = peers
+        sent: list[tuple[bytes, tuple[str, int]]] = []
+        send = leaving.transport.send
+        leaving.transport.send = lambda data, address: (  # type: ignore[method-assign]
+            sent.append((data, address)), send(data, address))[-1]
+        in_sync = leaving.node.in_sync
+        synced_at: list[int] = []  # how many datagrams it had sent when it was in sync
+
+        def noting(now: float) -> bool:
+            if (synced := in_sync(now)) and not synced_at:
+                synced_at.append(len(sent))
+            return synced
+
+        leaving.node.in_sync = noting  # type: ignore[method-assign]
+        try:
+            await play(peers, timeout=120.0)
+            await leaving.close()
+            assert leaving.session is not None and synced_at
+            after = [data for data, address in sent[synced_at[0]:] if address == staying.address]
+            assert len(after) == 1 and is_sealed(after[0])
+            assert parse(after[0][SEAL_SIZE:]) == leaving.session.heads()
+        finally:
+            await close_all(peers)
+
+    asyncio.run(run())
 
 
 @pytest.mark.parametrize("seed", [1, 2])
