@@ -157,7 +157,7 @@ def test_the_client_joining_by_name_tries_every_match_past_an_impostor(tmp_path:
                     term.wait_for(f"{name} (host)", timeout=30)  # at the real table
                     assert "HELLO" in seen  # after the copy refused us
                     known = tmp_path / "me" / KNOWN_HOSTS
-                    term.wait_until(known.exists, timeout=10)
+                    assert term.wait_until(known.exists, timeout=10)
                     assert known.read_text() == f"{fp} {name}\n"
     finally:
         watcher.close()
