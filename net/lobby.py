@@ -313,9 +313,11 @@ class HostLobby(_Base):
                 self._send(EntryMessage(self.start_entry.raw), source)
             return
         reason = None
-        if self._proposal is not None or self.start_entry is not None:
+        if self.start_entry is not None:
             reason = "the game has started"
-        elif len(self.members) >= self.config.players:
+        elif self._proposal is not None or len(self.members) >= self.config.players:
+            # A proposal may yet be withdrawn (a member that does not accept it): a joiner
+            # told the table is full asks again, and may get that member's seat.
             reason = TABLE_FULL
         elif (len(contribution) != CONTRIBUTION_SIZE or not 1 <= len(name) <= MAX_NAME
               or colour not in COLOURS):

@@ -32,7 +32,10 @@ def test_a_member_that_falls_silent_loses_its_seat_and_the_others_play(tmp_path:
         host = group.add(tmp_path / "host", ["--host", "--players", "3", *OFF_LAN])
         address = "{}:{}".format(*host.hosting()[:2])
         squatter = group.add(tmp_path / "squatter", [address, *OFF_LAN])
-        time.sleep(1.5)  # seated (a round trip or two on loopback)
+        # Seated: its interpreter started (seconds on a loaded machine), then a round trip or
+        # two on loopback.
+        squatter.wait_for_socket()
+        time.sleep(1.0)
         assert squatter.proc is not None
         squatter.proc.send_signal(signal.SIGSTOP)
         stopped = time.monotonic()

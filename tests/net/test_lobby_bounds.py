@@ -177,6 +177,20 @@ def test_a_start_not_accepted_in_time_is_withdrawn_and_made_without_the_silent_m
     assert table.guests[("10.0.1.1", 4)].started == started
 
 
+def test_a_joiner_arriving_while_a_start_waits_on_a_silent_member_gets_its_seat() -> None:
+    """The start is only proposed: told the table is full (not that the game has started),
+    the joiner asks again, and sits down in the seat of the member that did not accept."""
+    table = Table(players=3)
+    table.join(2)
+    table.deaf.add(table.join(3))
+    table.host.start()
+    table.exchange()
+    waiting = table.join(4)
+    assert table.guests[waiting].full and table.refused(waiting) is None
+    table.run(START_DEADLINE + 1.5)
+    assert table.seated() == ["Hana", "G2", "G4"] and table.refused(waiting) is None
+
+
 def test_a_member_that_keeps_talking_but_never_accepts_is_dropped_at_the_deadline() -> None:
     table = Table(players=2)
     staller = table.join(2)
