@@ -564,12 +564,16 @@ def _phase_setup(state: GameState, draws: Draws) -> None:
 
 
 def _round_setup(state: GameState, draws: Draws) -> None:
-    players = [p.copy() for p in state.players]
-    rolls = draws.dice(2 * len(players) + 1)  # two per seat in seat order, then the white die
-    for seat, p in enumerate(players):
-        p.dice = (rolls[2 * seat], rolls[2 * seat + 1])
+    rolls = draws.dice(2 * len(state.players) + 1)  # two per seat in seat order, then white
+    players = []
+    seat = 0
+    for p in state.players:
+        p = p.copy()
+        p.dice = (rolls[seat], rolls[seat + 1])
         p.dice_used = 0
         p.bought = False
+        players.append(p)
+        seat += 2
     state.players = tuple(players)
     state.white_die = rolls[-1]
     state.order = state.bridge_order()
@@ -669,11 +673,15 @@ def _row_choices(known: dict[tuple[int, ...], tuple[Action, ...]],
                  by_slot: tuple[Action, ...], row: tuple[int, ...]) -> tuple[Action, ...]:
     """The choices ``by_slot[slot]`` of the slots that ``row`` holds a tile in, remembered in
     ``known``."""
-    choices = tuple(by_slot[slot] for slot, tile in enumerate(row) if tile != EMPTY)
+    # A loop: for a handful of slots a generator or comprehension costs twice as much.
+    choices: list[Action] = []
+    for slot, tile in enumerate(row):
+        if tile != EMPTY:
+            choices.append(by_slot[slot])
     if len(known) >= _ROWS_KEPT:
         known.clear()
-    known[row] = choices
-    return choices
+    known[row] = found = tuple(choices)
+    return found
 
 
 def _placements(state: GameState, p: PlayerState, value: int, workers: int,
@@ -727,11 +735,16 @@ def _spaces_choices(known: dict[int, tuple[Action, ...]], by_space: tuple[Action
                     mask: int) -> tuple[Action, ...]:
     """The choices ``by_space[space]`` of the spaces of ``mask``, lowest first, remembered in
     ``known``."""
-    choices = tuple(by_space[space] for space in bits(mask))
+    choices: list[Action] = []
+    spaces = mask
+    while spaces:  # bits(), inline (as _row_choices, a loop)
+        low = spaces & -spaces
+        choices.append(by_space[low.bit_length() - 1])
+        spaces ^= low
     if len(known) >= _ROWS_KEPT:
         known.clear()
-    known[mask] = choices
-    return choices
+    known[mask] = found = tuple(choices)
+    return found
 
 
 def _without_duplicate_buildings(board: Estate, p: PlayerState, tile: int, mask: int) -> int:
