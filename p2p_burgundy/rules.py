@@ -90,7 +90,16 @@ from .scoring import (
     Side,
     end_game_points,
 )
-from .state import EMPTY, GameState, ModulePart, PlayerState, SetupPart, Step, state_hash
+from .state import (
+    EMPTY,
+    CommonPart,
+    GameState,
+    ModulePart,
+    PlayerState,
+    SetupPart,
+    Step,
+    state_hash,
+)
 from .tiles import (
     ANIMAL_COUNT,
     ANIMAL_TYPE,
@@ -274,14 +283,15 @@ def new_game(config: GameConfig) -> GameState:
     rules = _rules(config)
     boards = config.boards or (config.board("1"),) * n  # placeholders: the experts' deal
     state = GameState()
+    state.common = common = CommonPart()
     state.config = config
     state.boards = boards
     state.phase = 0
     state.round = 0
     state.order = tuple(range(n))
     state.turn = 0
-    state.track = tuple((0, 0) for _ in range(n))
-    state.track_stamp = 0
+    common.track = tuple((0, 0) for _ in range(n))
+    common.track_stamp = 0
     players = []
     for seat in range(n):
         p = PlayerState()
@@ -306,15 +316,15 @@ def new_game(config: GameConfig) -> GameState:
         players.append(p)
     state.players = tuple(players)
     state.depots = ((EMPTY,) * BLACK_DEPOT_SLOTS,) + ((EMPTY,) * NUMBERED_DEPOT_SLOTS,) * 6
-    state.depot_goods = ((0,) * 7,) * 7
-    state.phase_goods = ()
-    state.supplies = _supplies(n, tuple(module.value for module in config.modules))
-    state.goods_pool = GOODS_SUPPLY
-    state.bonus_taken = (0,) * 6
+    common.depot_goods = ((0,) * 7,) * 7
+    common.phase_goods = ()
+    common.supplies = _supplies(n, tuple(module.value for module in config.modules))
+    common.goods_pool = GOODS_SUPPLY
+    common.bonus_taken = (0,) * 6
     state.pending = ()
     state.chance = _FIRST_EVENT
-    state.chance_index = 0
-    state.white_die = 0
+    common.chance_index = 0
+    common.white_die = 0
     state.box = (0,) * (TILE_COUNT if config.modules else BASE_TILE_COUNT)
     state.modules = {"setup": SetupPart.start(config),
                      **{part.name: part.start(config) for part in rules.parts}}
@@ -370,14 +380,16 @@ def resolve_chance(state: GameState, entropy: bytes) -> GameState:
         raise ChanceError("no chance event is pending")
     draws = Draws(entropy)
     new = state.clone()
-    new.chance_index = event.index + 1
+    # Every event changes the common part: one copy, which the set-ups below may write.
+    new.common = common = new.common.copy()
+    common.chance_index = event.index + 1
     kind = event.kind
     if kind == _ROUND_EVENT:
         _round_setup(new, draws)
         new.chance = None
     elif kind == _PHASE_EVENT:
         _phase_setup(new, draws)
-        new.chance = _event(new.chance_index, _ROUND_EVENT, new.phase, 0)
+        new.chance = _event(common.chance_index, _ROUND_EVENT, new.phase, 0)
     elif kind == _SETUP_EVENT:
         _setup(new, draws)
         if new.config.experts:
@@ -553,32 +565,37 @@ def _phase_setup(state: GameState, draws: Draws) -> None:
     pools = list(map(supplies.__getitem__, colours))
     pools += (goods,) * ROUNDS  # then the phase's goods
     drawn = draws.take_each(pools, EMPTY)
-    state.phase_goods = tuple(drawn[len(colours):])
+    state.common.phase_goods = tuple(drawn[len(colours):])  # a copy: see resolve_chance
     del drawn[len(colours):]
     drawn.append(EMPTY)  # for the spaces not drawn
     state.depots = tuple([row(drawn) for row in rows])
-    state.goods_pool = tuple(goods)
-    state.supplies = tuple(tuple(s) for s in supplies)
+    state.common.goods_pool = tuple(goods)
+    state.common.supplies = tuple(tuple(s) for s in supplies)
     for phase_setup in _rules(state.config).phase_setup:
         phase_setup(state)
 
 
 def _round_setup(state: GameState, draws: Draws) -> None:
-    players = [p.copy() for p in state.players]
-    rolls = draws.dice(2 * len(players) + 1)  # two per seat in seat order, then the white die
-    for seat, p in enumerate(players):
-        p.dice = (rolls[2 * seat], rolls[2 * seat + 1])
+    rolls = draws.dice(2 * len(state.players) + 1)  # two per seat in seat order, then white
+    players = []
+    seat = 0
+    for p in state.players:
+        p = p.copy()
+        p.dice = (rolls[seat], rolls[seat + 1])
         p.dice_used = 0
         p.bought = False
+        players.append(p)
+        seat += 2
     state.players = tuple(players)
-    state.white_die = rolls[-1]
+    common = state.common  # a copy: see resolve_chance
+    common.white_die = white = rolls[-1]
     state.order = state.bridge_order()
     state.turn = 0
-    goods = list(state.depot_goods)
-    depot = list(goods[state.white_die])
-    depot[state.phase_goods[state.round]] += 1
-    goods[state.white_die] = tuple(depot)
-    state.depot_goods = tuple(goods)
+    goods = list(common.depot_goods)
+    depot = list(goods[white])
+    depot[common.phase_goods[state.round]] += 1
+    goods[white] = tuple(depot)
+    common.depot_goods = tuple(goods)
     for round_setup in (_BOUND[state.config.variant] or _bind(state.config)).round_setup:
         round_setup(state)
 
@@ -669,11 +686,15 @@ def _row_choices(known: dict[tuple[int, ...], tuple[Action, ...]],
                  by_slot: tuple[Action, ...], row: tuple[int, ...]) -> tuple[Action, ...]:
     """The choices ``by_slot[slot]`` of the slots that ``row`` holds a tile in, remembered in
     ``known``."""
-    choices = tuple(by_slot[slot] for slot, tile in enumerate(row) if tile != EMPTY)
+    # A loop: for a handful of slots a generator or comprehension costs twice as much.
+    choices: list[Action] = []
+    for slot, tile in enumerate(row):
+        if tile != EMPTY:
+            choices.append(by_slot[slot])
     if len(known) >= _ROWS_KEPT:
         known.clear()
-    known[row] = choices
-    return choices
+    known[row] = found = tuple(choices)
+    return found
 
 
 def _placements(state: GameState, p: PlayerState, value: int, workers: int,
@@ -727,11 +748,16 @@ def _spaces_choices(known: dict[int, tuple[Action, ...]], by_space: tuple[Action
                     mask: int) -> tuple[Action, ...]:
     """The choices ``by_space[space]`` of the spaces of ``mask``, lowest first, remembered in
     ``known``."""
-    choices = tuple(by_space[space] for space in bits(mask))
+    choices: list[Action] = []
+    spaces = mask
+    while spaces:  # bits(), inline (as _row_choices, a loop)
+        low = spaces & -spaces
+        choices.append(by_space[low.bit_length() - 1])
+        spaces ^= low
     if len(known) >= _ROWS_KEPT:
         known.clear()
-    known[mask] = choices
-    return choices
+    known[mask] = found = tuple(choices)
+    return found
 
 
 def _without_duplicate_buildings(board: Estate, p: PlayerState, tile: int, mask: int) -> int:
@@ -804,7 +830,7 @@ _KEPT: Final = tuple(
 def _goods_choices(state: GameState, p: PlayerState) -> list[TakeGoods]:
     """Which depots' goods a ship takes, and which goods types are kept when slots run out."""
     # Per depot, the goods types lying there as a bit mask (bit g for type g).
-    offered = [sum(itertools.compress(_GOODS_BITS, row)) for row in state.depot_goods]
+    offered = [sum(itertools.compress(_GOODS_BITS, row)) for row in state.common.depot_goods]
     options: list[tuple[int, ...]] = [(d,) for d in range(1, 7) if offered[d]]
     if p.knowledge & _K5:
         options += [tuple(sorted((d, NEIGHBOUR_DEPOT[d]))) for d in range(1, 7)
@@ -1004,7 +1030,7 @@ def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
         return new
     if new.round + 1 < ROUNDS:
         new.round += 1
-        new.chance = _event(new.chance_index, _ROUND_EVENT, new.phase, new.round)
+        new.chance = _event(new.common.chance_index, _ROUND_EVENT, new.phase, new.round)
         return new
     if rules.phase_end is None or not rules.phase_end(new):
         finish_phase(new)
@@ -1319,11 +1345,12 @@ def tile_effect(turn: _Turn, tile: int) -> None:
 
 def _advance_on_track(turn: _Turn) -> None:
     new = turn.new
-    track = list(new.track)
+    common = new.common = new.common.copy()  # the track and its stamp
+    track = list(common.track)
     space = min(track[turn.seat][0] + 1, TRACK_STEPS - 1)
-    track[turn.seat] = (space, new.track_stamp)  # on top of any stack there
-    new.track = tuple(track)
-    new.track_stamp += 1
+    track[turn.seat] = (space, common.track_stamp)  # on top of any stack there
+    common.track = tuple(track)
+    common.track_stamp += 1
 
 
 def _sell(turn: _Turn, goods: int) -> None:

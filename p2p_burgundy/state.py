@@ -150,6 +150,52 @@ GAME_FIELDS: Final = (
     "depots", "depot_goods", "phase_goods", "supplies", "goods_pool", "bonus_taken",
     "pending", "chance", "chance_index", "white_die", "box",
 )
+"""The state's fields in the order of its encoding (:meth:`GameState.to_tree`)."""
+COMMON_FIELDS: Final = (
+    "track", "track_stamp", "depot_goods", "phase_goods", "supplies", "goods_pool",
+    "bonus_taken", "chance_index", "white_die",
+)
+"""The fields of :class:`CommonPart`: those of :data:`GAME_FIELDS` that a move seldom changes."""
+
+
+class CommonPart:
+    """The fields of a state that change at most a few times a round: the bridge (``track``,
+    ``track_stamp``), the goods on the depots and the phase's, the face-down supplies and the
+    goods pool, the bonus tiles taken, the chance events' count and the white die.
+
+    One record that a clone shares, so that a move which changes none of them (nearly every
+    move: a ship, a colour bonus and a chance event do) copies one reference for the nine. It
+    is never changed in place: writing one of these fields of a state
+    (``state.track = ...``) gives the state a changed copy; a rule that writes several at once
+    copies the record itself (``new.common = new.common.copy()``) and writes that copy.
+    """
+
+    __slots__ = COMMON_FIELDS
+
+    track: tuple[tuple[int, int], ...]
+    track_stamp: int
+    depot_goods: tuple[tuple[int, ...], ...]
+    phase_goods: tuple[int, ...]
+    supplies: tuple[tuple[int, ...], ...]
+    goods_pool: tuple[int, ...]
+    bonus_taken: tuple[int, ...]
+    chance_index: int
+    white_die: int
+
+    def copy(self) -> CommonPart:
+        new = CommonPart()  # field by field, as GameState.clone
+        new.track = self.track
+        new.track_stamp = self.track_stamp
+        new.depot_goods = self.depot_goods
+        new.phase_goods = self.phase_goods
+        new.supplies = self.supplies
+        new.goods_pool = self.goods_pool
+        new.bonus_taken = self.bonus_taken
+        new.chance_index = self.chance_index
+        new.white_die = self.white_die
+        return new
+
+
 class ModulePart:
     """A module's own part of the game state, defined in the module's file (a subclass with
     its ``name``, its ``fields``, also its ``__slots__``, holding immutable values, and
@@ -249,6 +295,9 @@ class GameState:
       each tile left the game (discarded or cleared off the board).
     - ``pending``: stack of ``(Step, argument)`` decisions still to make in this turn.
     - ``chance``: the chance event waiting for entropy, or None.
+    - ``common``: the :class:`CommonPart`, which holds ``track``, ``track_stamp``,
+      ``depot_goods``, ``phase_goods``, ``supplies``, ``goods_pool``, ``bonus_taken``,
+      ``chance_index`` and ``white_die``: read and written as the state's own fields.
     - ``modules``: the :class:`ModulePart` of the set-up's choices and of each module the game
       plays, by name; the fields below, from ``inns`` on, and ``offers`` are theirs, read
       here as attributes of the state too (:class:`PartField`).
@@ -274,7 +323,8 @@ class GameState:
       placeholder (its side 0 once dealt, estate 1 before).
     """
 
-    __slots__ = (*GAME_FIELDS, "modules")
+    __slots__ = (*(name for name in GAME_FIELDS if name not in COMMON_FIELDS), "common",
+                 "modules")
 
     config: GameConfig
     boards: tuple[Estate, ...]
@@ -282,20 +332,12 @@ class GameState:
     round: int
     order: tuple[int, ...]
     turn: int
-    track: tuple[tuple[int, int], ...]
-    track_stamp: int
     players: tuple[PlayerState, ...]
     depots: tuple[tuple[int, ...], ...]
-    depot_goods: tuple[tuple[int, ...], ...]
-    phase_goods: tuple[int, ...]
-    supplies: tuple[tuple[int, ...], ...]
-    goods_pool: tuple[int, ...]
-    bonus_taken: tuple[int, ...]
     pending: tuple[tuple[int, int], ...]
     chance: ChanceEvent | None
-    chance_index: int
-    white_die: int
     box: tuple[int, ...]
+    common: CommonPart
     modules: dict[str, Any]
     # The fields of the module parts, as the client, the bots and the tests read them (the
     # engine's modules read their parts). Class attributes: mypyc makes an annotated
@@ -317,6 +359,90 @@ class GameState:
     die_changed: ClassVar[PartField[bool]] = PartField("shields", "die_changed")
     closing: ClassVar[PartField[tuple[int, ...]]] = PartField("shields", "closing")
     private: ClassVar[PartField[tuple[int, ...]]] = PartField("team", "private")
+
+    # The fields of the common part (CommonPart), read and written as the state's own: a write
+    # gives this state a changed copy of the part (the hot paths of the rules read and copy
+    # the part themselves).
+    @property
+    def track(self) -> tuple[tuple[int, int], ...]:
+        return self.common.track
+
+    @track.setter
+    def track(self, value: tuple[tuple[int, int], ...]) -> None:
+        self.common = common = self.common.copy()
+        common.track = value
+
+    @property
+    def track_stamp(self) -> int:
+        return self.common.track_stamp
+
+    @track_stamp.setter
+    def track_stamp(self, value: int) -> None:
+        self.common = common = self.common.copy()
+        common.track_stamp = value
+
+    @property
+    def depot_goods(self) -> tuple[tuple[int, ...], ...]:
+        return self.common.depot_goods
+
+    @depot_goods.setter
+    def depot_goods(self, value: tuple[tuple[int, ...], ...]) -> None:
+        self.common = common = self.common.copy()
+        common.depot_goods = value
+
+    @property
+    def phase_goods(self) -> tuple[int, ...]:
+        return self.common.phase_goods
+
+    @phase_goods.setter
+    def phase_goods(self, value: tuple[int, ...]) -> None:
+        self.common = common = self.common.copy()
+        common.phase_goods = value
+
+    @property
+    def supplies(self) -> tuple[tuple[int, ...], ...]:
+        return self.common.supplies
+
+    @supplies.setter
+    def supplies(self, value: tuple[tuple[int, ...], ...]) -> None:
+        self.common = common = self.common.copy()
+        common.supplies = value
+
+    @property
+    def goods_pool(self) -> tuple[int, ...]:
+        return self.common.goods_pool
+
+    @goods_pool.setter
+    def goods_pool(self, value: tuple[int, ...]) -> None:
+        self.common = common = self.common.copy()
+        common.goods_pool = value
+
+    @property
+    def bonus_taken(self) -> tuple[int, ...]:
+        return self.common.bonus_taken
+
+    @bonus_taken.setter
+    def bonus_taken(self, value: tuple[int, ...]) -> None:
+        self.common = common = self.common.copy()
+        common.bonus_taken = value
+
+    @property
+    def chance_index(self) -> int:
+        return self.common.chance_index
+
+    @chance_index.setter
+    def chance_index(self, value: int) -> None:
+        self.common = common = self.common.copy()
+        common.chance_index = value
+
+    @property
+    def white_die(self) -> int:
+        return self.common.white_die
+
+    @white_die.setter
+    def white_die(self, value: int) -> None:
+        self.common = common = self.common.copy()
+        common.white_die = value
 
     def changed(self, part: str) -> Any:
         """The module part ``part`` of this state (one being built), replaced by a copy to
@@ -340,20 +466,12 @@ class GameState:
         new.round = self.round
         new.order = self.order
         new.turn = self.turn
-        new.track = self.track
-        new.track_stamp = self.track_stamp
         new.players = self.players
         new.depots = self.depots
-        new.depot_goods = self.depot_goods
-        new.phase_goods = self.phase_goods
-        new.supplies = self.supplies
-        new.goods_pool = self.goods_pool
-        new.bonus_taken = self.bonus_taken
         new.pending = self.pending
         new.chance = self.chance
-        new.chance_index = self.chance_index
-        new.white_die = self.white_die
         new.box = self.box
+        new.common = self.common  # one reference for the fields a move seldom changes
         new.modules = self.modules  # one reference for every module part
         return new
 
@@ -401,7 +519,7 @@ class GameState:
         for seat, p in enumerate(self.players):
             if p.knowledge >> 27 & 1:
                 top |= 1 << seat
-        return bridge_order(self.track, top)
+        return bridge_order(self.common.track, top)
 
     def player(self, seat: int) -> PlayerState:
         return self.players[seat]
