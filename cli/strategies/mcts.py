@@ -30,9 +30,13 @@ the bot's final score as predicted by
 :class:`~p2p_burgundy.cli.strategies.value.LearnedValue`, less ``opponents`` times the best
 opponent's (0 by default: playing for its own score beat playing against the leader in
 self-play); the exact score once the game is over. A rollout that met no chance event is
-exact and is not repeated. ``mcts-2026`` (:class:`Mcts2026Strategy`) is the search as first
-released: the hand-set greedy value and weights, ``value(me) - max(value(opponent))``, at the
-``"reply"`` horizon.
+exact and is not repeated. Up to the first chance event every rollout from a leaf plays the
+same moves (nothing is sampled before it): the first plays them and the leaf keeps where
+they led, the later ones start there. A rollout applies each greedy line as the greedy
+search left it (:meth:`~p2p_burgundy.cli.strategies.greedy.GreedyStrategy.follow`).
+
+``mcts-2026`` (:class:`Mcts2026Strategy`) is the search as first released: the hand-set
+greedy value and weights, ``value(me) - max(value(opponent))``, at the ``"reply"`` horizon.
 
 Budgets: ``iterations`` rollouts per search (deterministic: the clock is never read), or
 ``think`` seconds per search (anytime: the best line so far, and no step is started that
