@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import ClassVar, Final, TypeVar
 
 from p2p_burgundy import (
@@ -186,8 +187,8 @@ class _BoardInfo:
     worked out on this estate before: each memo table is keyed by every input of what it
     holds (the search meets the same partial positions again and again)."""
 
-    __slots__ = ("colour_masks", "die_masks", "grey", "progress", "reach", "region_of",
-                 "regions", "rooms", "storage")
+    __slots__ = ("colour_masks", "die_masks", "grey", "last_progress", "last_terms", "progress",
+                 "reach", "region_of", "regions", "rooms", "storage")
 
     def __init__(self, board: Estate) -> None:
         self.colour_masks = board.colour_masks
@@ -196,13 +197,20 @@ class _BoardInfo:
         self.regions = tuple((r.mask, r.size) for r in board.regions)
         self.region_of = board.region_of
         # (occupied, rounds left, bonuses, bonuses taken, players) -> progress terms
-        self.progress: dict[tuple[int, int, tuple[int, ...], tuple[int, ...], int],
-                            tuple[float, ...]] = {}
+        self.progress: dict[_ProgressKey, tuple[float, ...]] = {}
+        # the key and terms of the progress asked for last: asked for again most of the time,
+        # and its tuples are the very same objects then (a state's copies share them), so
+        # comparing it costs less than hashing a key
+        self.last_progress: _ProgressKey = (-1, -1, (), (), -1)
+        self.last_terms: tuple[float, ...] = ()
         self.reach: dict[int, int] = {}  # occupied -> river_reach (the solo game)
         self.rooms: dict[int, int] = {}  # room to grow -> colours with a space in it
         self.storage: dict[_StorageKey, float] = {}  # see Evaluator._storage_value
 
 
+_ProgressKey = tuple[int, int, tuple[int, ...], tuple[int, ...], int]
+"""Every input of the regions' and colour bonuses' terms: occupied, rounds left (which give
+the phase), bonuses, bonuses taken and players."""
 _KnowledgeKey = tuple[int, tuple[int, ...], tuple[int, ...], int]
 _StorageKey = tuple[tuple[int, ...], int, int, int, int, tuple[int, ...], int, int]
 """Every input of the stored tiles' credit: storage, occupied, room to grow, knowledge,
@@ -225,7 +233,8 @@ def rounds_left(state: GameState) -> int:
 class Evaluator:
     """:func:`position_value` with its per-estate tables and what it worked out cached."""
 
-    __slots__ = ("_boards", "_estates", "_gains", "_knowledge", "weights")
+    __slots__ = ("_boards", "_estates", "_gains", "_knowledge", "_last_knowledge",
+                 "_last_points", "weights")
 
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
@@ -236,6 +245,11 @@ class Evaluator:
         # number) -> knowledge_points
         self._knowledge: tuple[dict[_KnowledgeKey, int], dict[_KnowledgeKey, int]] = ({}, {})
         self._estates = _Numbers()
+        # the inputs (edition, knowledge, sold, bonuses, estate) and points of the knowledge VP
+        # asked for last (as the progress terms: compared before a key is hashed)
+        self._last_knowledge: tuple[Edition | None, int, tuple[int, ...], tuple[int, ...],
+                                    tuple[int, ...]] = (None, -1, (), (), ())
+        self._last_points = 0
 
     def _board(self, board: Estate) -> _BoardInfo:
         info = self._boards.get(board.id)
@@ -249,14 +263,18 @@ class Evaluator:
         at both seats, count once)."""
         p = state.players[seat]
         config = state.config
-        vp: float = sum(p.breakdown)
+        vp = 0
+        for points in p.breakdown:  # a loop: compiled, sum() is a generic call
+            vp += points
         partner = config.partner(seat)
         if partner != seat:
-            vp += sum(state.players[partner].breakdown)
+            for points in state.players[partner].breakdown:
+                vp += points
+        value = float(vp)
         if config.solo:  # the solo game is won by filling the duchy: spaces first
-            vp += SOLO_SPACE * p.occupied.bit_count()
+            value += SOLO_SPACE * p.occupied.bit_count()
         if state.phase >= PHASES:
-            return float(vp)
+            return value
         w = self.weights
         info = self._board(state.boards[seat])
         players = config.table_players
@@ -264,15 +282,22 @@ class Evaluator:
         left = rounds_left(state)
         time = left / TOTAL_ROUNDS
         occ = p.occupied
-        value = float(vp)
 
         # Regions under way and colour bonuses still on offer (added one by one, in the same
         # order as ever: a sum in another order can differ in the last bit).
-        key = (occ, left, p.bonuses, state.bonus_taken, players)  # the rounds left give the phase
-        terms = info.progress.get(key)
-        if terms is None:
-            terms = _remember(info.progress, key, self._progress(
-                info, occ, phase, left, p.bonuses, state.bonus_taken, players))
+        bonuses, taken = p.bonuses, state.bonus_taken
+        last = info.last_progress
+        if (last[0] == occ and last[1] == left and last[2] is bonuses and last[3] is taken
+                and last[4] == players):
+            terms = info.last_terms
+        else:
+            key = (occ, left, bonuses, taken, players)
+            found = info.progress.get(key)
+            if found is None:
+                found = _remember(info.progress, key, self._progress(
+                    info, occ, phase, left, bonuses, taken, players))
+            info.last_progress, info.last_terms = key, found
+            terms = found
         for term in terms:
             value += term
 
@@ -367,11 +392,17 @@ class Evaluator:
 
     def _knowledge_points(self, p: PlayerState, edition: Edition) -> int:
         """:func:`~p2p_burgundy.scoring.knowledge_points`, remembered."""
+        last = self._last_knowledge
+        if (last[0] is edition and last[1] == p.knowledge and last[2] is p.sold
+                and last[3] is p.bonuses and last[4] is p.estate):
+            return self._last_points
         memo = self._knowledge[edition is Edition.E2019]
         key = (p.knowledge, p.sold, p.bonuses, self._estates.number(p.estate))
         points = memo.get(key)
         if points is None:
             points = _remember(memo, key, knowledge_points(p, edition))
+        self._last_knowledge = (edition, p.knowledge, p.sold, p.bonuses, p.estate)
+        self._last_points = points
         return points
 
     def _shield_value(self, state: GameState, p: PlayerState, held: int, closing: bool,
@@ -560,6 +591,11 @@ def position_value(state: GameState, seat: int, weights: Weights = DEFAULT_WEIGH
     return Evaluator(weights).value(state, seat)
 
 
+_Line = list[tuple[Action, GameState, int]]
+"""A line of the greedy bot's search: each action, the state it leads to and the number of
+legal actions there (0 where the line ends: not looked at)."""
+
+
 def _fingerprint(state: GameState) -> tuple[object, ...]:
     """Every field of a state, as comparable values (states have no ``__eq__``)."""
     players = tuple(tuple(getattr(p, f) for f in PLAYER_FIELDS) for p in state.players)
@@ -596,19 +632,39 @@ class GreedyStrategy:
             self._plan.clear()
         if len(actions) == 1:
             return actions[0]
-        seat = state.order[state.turn]
+        line = self._line(state, actions)
+        # each later action of the line, with the state it is planned from
+        self._plan = [(_fingerprint(before), action)
+                      for (_, before, _), (action, _, _) in pairwise(line)]
+        return line[0][0]
+
+    def follow(self, state: GameState, actions: Sequence[Action]
+               ) -> list[tuple[Action, GameState]]:
+        """The moves :meth:`choose` makes from ``state`` (``actions``: its legal actions, more
+        than one) until it searches again, for a caller who asks it only where there is a
+        choice (a search's rollouts): each action and the state it leads to, so that the
+        caller need not apply them, list the legal actions or have the plan checked. Such a
+        caller plays a forced move without asking, so the plan's next step no longer matches
+        and :meth:`choose` searches again: the moves end there."""
+        line = self._line(state, actions)
+        end = len(line)
+        for i, (_, _, choices) in enumerate(line[:-1]):
+            if choices == 1:
+                end = i + 2
+                break
+        return [(action, after) for action, after, _ in line[:end]]
+
+    def _line(self, state: GameState, actions: Sequence[Action]) -> _Line:
+        """The best line through the rest of this die action from ``state``."""
         self._spent = 0
-        _, line = self._best(state, seat, actions)
-        first, *rest = line
-        self._plan = [(_fingerprint(s), a) for s, a in rest]
-        return first[1]
+        return self._best(state, state.order[state.turn], actions)[1]
 
     def _best(self, state: GameState, seat: int, actions: Sequence[Action]
-              ) -> tuple[float, list[tuple[GameState, Action]]]:
+              ) -> tuple[float, _Line]:
         """The best value reachable before the turn is back at its top step, and the line."""
         w = self._eval.weights
         best_value = float("-inf")
-        best_line: list[tuple[GameState, Action]] = []
+        best_line: _Line = []
         seen_dice: set[int] = set()
         for action in actions:
             if isinstance(action, UseDie):
@@ -626,11 +682,12 @@ class GreedyStrategy:
             # a die set by shield #16 is only worth what the die then does
             if ((child.pending or isinstance(action, SetDie)) and child.chance is None
                     and child.phase < PHASES and self._spent < self._budget):
-                value, line = self._best(child, seat, legal_actions(child))
-                line = [(state, action), *line]
+                choices = legal_actions(child)
+                value, line = self._best(child, seat, choices)
+                line = [(action, child, len(choices)), *line]
             else:
                 value = self._eval.value(child, seat)
-                line = [(state, action)]
+                line = [(action, child, 0)]
             value -= penalty
             if value > best_value:
                 best_value, best_line = value, line

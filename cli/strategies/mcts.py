@@ -30,9 +30,13 @@ the bot's final score as predicted by
 :class:`~p2p_burgundy.cli.strategies.value.LearnedValue`, less ``opponents`` times the best
 opponent's (0 by default: playing for its own score beat playing against the leader in
 self-play); the exact score once the game is over. A rollout that met no chance event is
-exact and is not repeated. ``mcts-2026`` (:class:`Mcts2026Strategy`) is the search as first
-released: the hand-set greedy value and weights, ``value(me) - max(value(opponent))``, at the
-``"reply"`` horizon.
+exact and is not repeated. Up to the first chance event every rollout from a leaf plays the
+same moves (nothing is sampled before it): the first plays them and the leaf keeps where
+they led, the later ones start there. A rollout applies each greedy line as the greedy
+search left it (:meth:`~p2p_burgundy.cli.strategies.greedy.GreedyStrategy.follow`).
+
+``mcts-2026`` (:class:`Mcts2026Strategy`) is the search as first released: the hand-set
+greedy value and weights, ``value(me) - max(value(opponent))``, at the ``"reply"`` horizon.
 
 Budgets: ``iterations`` rollouts per search (deterministic: the clock is never read), or
 ``think`` seconds per search (anytime: the best line so far, and no step is started that
@@ -110,7 +114,8 @@ PARAMS_2026: Final = SearchParams(opponents=1.0, horizon="reply", value="greedy"
 class _Node:
     """A state where the bot decides, with the die actions that lead on from it."""
 
-    __slots__ = ("children", "exact", "line", "prior", "state", "total", "units", "visits")
+    __slots__ = ("children", "exact", "known", "line", "prior", "state", "total", "units",
+                 "visits")
 
     def __init__(self, state: GameState, line: tuple[Action, ...], prior: float) -> None:
         self.state = state
@@ -121,6 +126,10 @@ class _Node:
         self.visits = 0
         self.total = 0.0
         self.exact = False  # a leaf whose rollout met no chance: its value is known
+        # Where every rollout from here ends or meets its first chance event (the same for
+        # all: nothing is sampled before it), whether it ended there, and the opponents who
+        # replied on the way; worked out by the first rollout.
+        self.known: tuple[GameState, bool, frozenset[int]] | None = None
 
     @property
     def mean(self) -> float:
@@ -266,7 +275,8 @@ class MctsStrategy:
             # A leaf's n-th rollout samples the n-th future ("world"): siblings are compared
             # on the same dice (common random numbers), which cuts the noise a lot.
             world = hashlib.sha256(worlds + node.visits.to_bytes(4, "big")).digest()
-            value, chanced = self._rollout(node.state, seat, world)
+            judged, chanced = self._horizon(node, seat, world)
+            value = self._judge(judged, seat)
             node.exact = not chanced and not node.units
         for n in path:
             n.visits += 1
@@ -342,27 +352,57 @@ class MctsStrategy:
             self._policies[(seat, future)] = policy
         return policy
 
-    def _rollout(self, state: GameState, seat: int, world: bytes) -> tuple[float, bool]:
-        """Greedy play by every seat up to the horizon; the value there and whether a chance
-        event was sampled on the way."""
+    def _horizon(self, leaf: _Node, seat: int, world: bytes) -> tuple[GameState, bool]:
+        """A rollout from ``leaf`` in ``world``: the state judged at its horizon and whether a
+        chance event was sampled on the way. Up to the first chance event every rollout from
+        a leaf plays the same moves (its later ones sample other futures): that part is played
+        once, by the first."""
+        if leaf.known is None:
+            replied: set[int] = set()
+            reached, ended = self._play(leaf.state, seat, replied, None)
+            leaf.known = (reached, ended, frozenset(replied))
+        reached, ended, before = leaf.known
+        if ended:
+            return reached, False
+        return self._play(reached, seat, set(before), world)[0], True
+
+    def _play(self, state: GameState, seat: int, replied: set[int], world: bytes | None
+              ) -> tuple[GameState, bool]:
+        """Greedy play by every seat from ``state`` to the horizon: the state to judge there
+        and True; without a ``world`` to sample chance events from, up to the first one met
+        (that state and False, unless the horizon came first). ``replied``: the opponents who
+        have ended a turn so far, kept up to date."""
         players = state.config.players
         horizon = self.params.horizon
-        replied: set[int] = set()
-        chanced = False
+        # the moves a greedy bot plays on without searching again, last first, and its seat
+        moves: list[tuple[Action, GameState]] = []
+        planner = -1
         while state.phase < PHASES:
             if state.chance is not None:
                 if players == 1:  # solo: nobody replies, the round's end is the horizon
-                    break
+                    return state, True
+                if world is None:
+                    return state, False
                 state = resolve_chance(state, hashlib.sha256(
                     world + state.chance.index.to_bytes(4, "big")).digest())
-                chanced = True
                 continue
             mover = state.order[state.turn]
-            actions = legal_actions(state)
-            if len(actions) == 1:
-                action = actions[0]
+            if mover != planner:
+                moves.clear()
+            after: GameState | None = None
+            if moves:
+                action, after = moves.pop()
             else:
-                action = self._policy(mover, chanced).choose(state, actions)
+                actions = legal_actions(state)
+                if len(actions) == 1:
+                    action = actions[0]
+                else:  # in a sampled future (past a chance event), the cheaper bot
+                    moves = self._policy(mover, world is not None).follow(state, actions)
+                    moves.reverse()
+                    planner = mover
+                    action, after = moves.pop()
+            if after is None:
+                after = apply(state, action)
             if type(action) is EndTurn and players > 1:
                 if mover != seat:
                     replied.add(mover)
@@ -371,10 +411,9 @@ class MctsStrategy:
                 # (nobody holds unused dice then), unless it ends the game (then the final
                 # score is exact).
                 if len(replied) == players - 1 and (mover == seat) == (horizon == "turn"):
-                    after = apply(state, action)
-                    return self._judge(after if after.phase >= PHASES else state, seat), chanced
-            state = apply(state, action)
-        return self._judge(state, seat), chanced
+                    return (after if after.phase >= PHASES else state), True
+            state = after
+        return state, True
 
     def _judge(self, state: GameState, seat: int) -> float:
         """The bot's value less ``opponents`` times its best opponent's (exact VP once the

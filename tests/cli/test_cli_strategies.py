@@ -158,6 +158,47 @@ def test_greedy_remembers_its_line_and_replans_when_surprised() -> None:
     assert GreedyStrategy(seed=0).choose(after, legal_actions(after)) == planned
 
 
+def test_follow_gives_the_moves_choose_makes_for_a_caller_asking_only_at_choices() -> None:
+    # Two games of greedy self-play by a caller who asks only where there is a choice (as a
+    # search's rollouts do): one asks choose at every choice, the other takes the moves of
+    # follow (and the states they lead to) until they run out. The same game.
+    def play(following: bool) -> tuple[list[object], bytes, int]:
+        bots = [GreedyStrategy(seed=0) for _ in range(2)]
+        state = _started(seed=2)  # a game where a line goes on through a forced move
+        played: list[object] = []
+        moves: list[tuple[object, GameState]] = []
+        forced = 0  # moves of follow's that had no other choice
+        while not state.is_over:
+            if state.chance is not None:
+                state = resolve_chance(state, chance_entropy(2, 0, state.chance.index))
+                continue
+            actions = legal_actions(state)
+            if moves:
+                action, after = moves.pop(0)
+                assert action in actions
+                assert state_hash(after) == state_hash(apply(state, action))
+                if len(actions) == 1:  # played without asking: choose then searches again,
+                    forced += 1  # so follow's moves end here
+                    assert not moves
+            elif len(actions) == 1:
+                action, after = actions[0], apply(state, actions[0])
+            elif following:
+                moves = list(bots[state.order[state.turn]].follow(state, actions))
+                action, after = moves.pop(0)
+            else:
+                action = bots[state.order[state.turn]].choose(state, actions)
+                after = apply(state, action)
+            played.append(action)
+            state = after
+        return played, state_hash(state), forced
+
+    asked, final, _ = play(False)
+    followed, final_followed, forced = play(True)
+    assert followed == asked
+    assert final_followed == final
+    assert forced == 2
+
+
 def test_position_value_counts_victory_points() -> None:
     state = _started()
     seat = state.order[state.turn]

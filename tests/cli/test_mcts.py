@@ -19,6 +19,7 @@ from p2p_burgundy.cli.strategies.mcts import (
     Mcts2026Strategy,
     MctsStrategy,
     SearchParams,
+    _Node,
 )
 
 # Small budgets keep whole games quick: few rollouts, few positions per die action.
@@ -191,10 +192,29 @@ def _judged(horizon: str, start: GameState | None = None) -> tuple[GameState, Ga
     judges at ``horizon``, and whether that rollout sampled a chance event."""
     start = start or _mid_game()
     bot = MctsStrategy(seed=1, iterations=1, params=SearchParams(horizon=horizon))
-    judged: list[GameState] = []
-    bot._judge = lambda state, seat: judged.append(state) or 0.0  # type: ignore[method-assign]
-    _, chanced = bot._rollout(start, start.order[start.turn], b"world")
-    return start, judged[0], chanced
+    judged, chanced = bot._horizon(_Node(start, (), 0.0), start.order[start.turn], b"world")
+    return start, judged, chanced
+
+
+def test_a_leafs_later_rollouts_play_on_from_where_its_first_met_chance() -> None:
+    # Up to the first chance event every rollout from a leaf plays the same moves: the first
+    # plays them, the later ones start there and end where a rollout from scratch does.
+    start = _mid_game()
+    seat = start.order[start.turn]
+    leaf = _Node(start, (), 0.0)
+    MctsStrategy(seed=1, iterations=1)._horizon(leaf, seat, b"world 1")
+    assert leaf.known is not None
+    met, ended, replied = leaf.known
+    assert met.chance is not None and not ended
+    assert (met.phase, met.round) == (start.phase, start.round + 1)
+    assert replied == {1 - seat}  # the opponent replied in this round
+    again, chanced = MctsStrategy(seed=1, iterations=1)._horizon(leaf, seat, b"world 2")
+    fresh, _ = MctsStrategy(seed=1, iterations=1)._horizon(_Node(start, (), 0.0), seat,
+                                                           b"world 2")
+    assert chanced
+    assert state_hash(again) == state_hash(fresh)
+    assert state_hash(again) != state_hash(
+        MctsStrategy(seed=1, iterations=1)._horizon(leaf, seat, b"world 1")[0])
 
 
 def test_the_default_horizon_is_the_end_of_the_bots_own_next_turn() -> None:
