@@ -175,7 +175,8 @@ SIM_EXIT_CODES = """exit codes:
   0  every game was played to the end
   1  a bot failed (it raised, chose an action that is not legal, or could not start), or
      an engine did with no --engine-fallback (no answer in time, exited, a bad answer: the
-     message names the game and the decision); the games finished before are still shown
+     message names the game and the decision), or a worker process of --jobs failed; the
+     games finished before are still shown
   2  a bad command line
 
 On a terminal, stderr shows the progress (games done, rate, time left)."""

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import multiprocessing
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -53,6 +52,7 @@ from .gamejson import RESULT_VERSION, Json, result_json
 from .position import Position, PositionError, read_book
 from .sim import MAX_SEED, bot_seed, check_entrants, mean_interval, play_game
 from .strategies import BotError, Strategy, StrategyError, checked_choice, make
+from .workers import WorkerError, run_tasks
 
 DEFAULT_STAND_IN = "greedy"
 
@@ -279,6 +279,11 @@ def _play_task(task: tuple[MatchConfig, int, int, int]) -> MatchGame:
     return play_match_game(*task, worker_pool(task[0].engine_run.log))
 
 
+def _task_label(task: tuple[MatchConfig, int, int, int]) -> str:
+    _, table, deal, rotation = task
+    return f"table {table + 1}, deal {deal + 1}, seating {rotation + 1}"
+
+
 def play_all(config: MatchConfig, tasks: Sequence[tuple[int, int, int]]) -> Iterator[MatchGame]:
     """The games of ``tasks`` as each finishes (in order with one job); a version 2 engine
     plays game after game in one process (one per worker)."""
@@ -291,8 +296,8 @@ def play_all(config: MatchConfig, tasks: Sequence[tuple[int, int, int]]) -> Iter
         finally:
             engines.close()
         return
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap_unordered(_play_task, [(config, *t) for t in tasks], chunksize=1)
+    yield from run_tasks(_play_task, [(config, *t) for t in tasks], jobs, ordered=False,
+                         label=_task_label)
 
 
 # --- The summary ---------------------------------------------------------------------------------
@@ -501,7 +506,8 @@ def format_summary(summary: MatchSummary) -> str:
 EXIT_CODES = """exit codes:
   0  the match was played (to its end, or until the SPRT decided); an entrant's crash,
      illegal answer or time-out is its loss in that game, not an error
-  1  it could not go on (a strategy that cannot start: the games before are kept)
+  1  it could not go on (a strategy that cannot start, a worker process of --jobs that
+     failed: the games before are kept)
   2  a bad command line"""
 
 
@@ -608,7 +614,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     try:
         summary = run_match(config, report)
-    except StrategyError as exc:
+    except (StrategyError, WorkerError) as exc:
         print(f"burgundy match: {exc}", file=sys.stderr)
         if args.json:
             out.write(json.dumps({"command": "match", "version": RESULT_VERSION,

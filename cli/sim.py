@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import multiprocessing
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -56,6 +55,7 @@ from .estates import table_config
 from .gamejson import RESULT_VERSION, Json, result_json
 from .script import Script, ScriptedStrategy
 from .strategies import STRATEGIES, BotError, Strategy, checked_choice, is_spec, make
+from .workers import WorkerError, run_tasks
 
 if TYPE_CHECKING:
     from .position import Position
@@ -394,7 +394,7 @@ def run_sim(config: SimConfig, out: TextIO | None = None, *, as_json: bool = Fal
                 out.write(format_game(config, result))
                 out.write("\n")
                 out.flush()
-    except BotError as exc:  # the games finished so far still count
+    except (BotError, WorkerError) as exc:  # the games finished so far still count
         summary.error = str(exc)
     meter.close()
     summary.seconds = time.perf_counter() - started
@@ -581,13 +581,18 @@ def play_all(config: SimConfig) -> Iterator[GameResult]:
         finally:
             engines.close()
         return
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap(_play_task, tasks, chunksize=1)
+    yield from run_tasks(_play_task, tasks, jobs, ordered=True, label=_task_label)
 
 
 def _play_task(task: tuple[SimConfig, int, int]) -> GameResult:
     """:func:`play_one` for a worker process (a module-level function, so it pickles)."""
     return play_one(*task, worker_pool(task[0].engine_run.log))
+
+
+def _task_label(task: tuple[SimConfig, int, int]) -> str:
+    config, game, rotation = task
+    rotations = len(seatings(config))
+    return f"game {game + 1}" + (f", seating {rotation + 1}" if rotations > 1 else "")
 
 
 def _record(summary: SimSummary, result: GameResult) -> None:

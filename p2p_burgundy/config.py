@@ -363,6 +363,13 @@ class GameConfig:
         object.__setattr__(self, "variant", self.solo + sum(
             2 << i for i, module in enumerate(MODULE_ORDER) if module in modules))
 
+    def __reduce__(self) -> tuple[type[GameConfig], tuple[object, ...]]:
+        """Pickle as the constructor's arguments (``sim``'s and ``match``'s worker processes
+        get and give back configs): the compiled build's frozen class cannot be filled in
+        field by field, as unpickling otherwise does."""
+        return (GameConfig, (self.players, self.edition, self.estates, self.start_spaces,
+                             self.setup, self.modules, self.custom, self.target, self.teams))
+
     def __repr__(self) -> str:
         setup = "" if self.setup is Setup.STANDARD else f", setup={self.setup!r}"
         modules = f", modules={self.modules!r}" if self.modules else ""
