@@ -85,6 +85,7 @@ def _schedule(workers: list[tuple[BaseProcess, Connection]], tasks: Sequence[Tas
             idle.append((process, connection))
         for process, index in busy.values():
             if process.sentinel in ready:
+                process.join()  # (it has ended: this reaps it, for its exit code)
                 raise WorkerError(f"{label(tasks[index])}: its worker process died "
                                   f"({_exit(process)})")
         # With ``ordered``, a task's failure too waits for the results before it (as when

@@ -24,6 +24,7 @@ from typing import Final
 
 from .board import NEIGHBOUR_DEPOT
 from .errors import IllegalAction
+from .pickling import by_constructor
 from .tiles import Building, Tile
 
 BLACK_DEPOT: Final = 0
@@ -45,6 +46,9 @@ class Payment(IntEnum):
 class Action:
     """Base of all actions; each action's number on the wire is its key in
     :data:`ACTION_TYPES`."""
+
+    def __reduce__(self) -> tuple[type[Action], tuple[object, ...]]:
+        return by_constructor(self)  # the compiled build: see pickling.py
 
     def to_tree(self) -> list[object]:
         """Canonical encodable form ``[tag, field...]``."""

@@ -28,6 +28,7 @@ from enum import IntEnum
 from typing import Final
 
 from .errors import ChanceError
+from .pickling import by_constructor
 
 ENTROPY_SIZE: Final = 32
 DRAWS_LABEL: Final = b"p2p-burgundy/draws/v1"
@@ -58,6 +59,9 @@ class ChanceEvent:
     kind: ChanceKind
     phase: int  # 0..4 for A..E
     round: int  # 0..4
+
+    def __reduce__(self) -> tuple[type[ChanceEvent], tuple[object, ...]]:
+        return by_constructor(self)  # the compiled build: see pickling.py
 
 
 @dataclass(frozen=True, slots=True)

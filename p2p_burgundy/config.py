@@ -36,6 +36,7 @@ from .estate import (
     parse_estate,
     parse_team_board,
 )
+from .pickling import by_constructor
 from .rivers import never_covered
 from .tiles import Colour
 
@@ -364,11 +365,7 @@ class GameConfig:
             2 << i for i, module in enumerate(MODULE_ORDER) if module in modules))
 
     def __reduce__(self) -> tuple[type[GameConfig], tuple[object, ...]]:
-        """Pickle as the constructor's arguments (``sim``'s and ``match``'s worker processes
-        get and give back configs): the compiled build's frozen class cannot be filled in
-        field by field, as unpickling otherwise does."""
-        return (GameConfig, (self.players, self.edition, self.estates, self.start_spaces,
-                             self.setup, self.modules, self.custom, self.target, self.teams))
+        return by_constructor(self)  # the compiled build: see pickling.py
 
     def __repr__(self) -> str:
         setup = "" if self.setup is Setup.STANDARD else f", setup={self.setup!r}"

@@ -27,6 +27,7 @@ from importlib import resources
 from typing import Final
 
 from .errors import EstateDataError
+from .pickling import by_constructor
 from .tiles import COLOUR_LETTERS, Colour
 
 ROW_LENGTHS: Final = (4, 5, 6, 7, 6, 5, 4)
@@ -132,6 +133,9 @@ class Region:
     mask: int
     size: int
 
+    def __reduce__(self) -> tuple[type[Region], tuple[object, ...]]:
+        return by_constructor(self)  # the compiled build: see pickling.py
+
 
 @dataclass(frozen=True, slots=True)
 class Estate:
@@ -161,6 +165,9 @@ class Estate:
     shared_storage: int = 0  # a team board: the team's storage spaces
     private_storage: int = 0  # a team board: each player's own storage spaces
     start_choices: tuple[int, ...] = ()  # a team board printing a choice (12b): its spaces
+
+    def __reduce__(self) -> tuple[type[Estate], tuple[object, ...]]:
+        return by_constructor(self)  # the compiled build: see pickling.py
 
     def record(self) -> dict[str, object]:
         """The board as a record :func:`parse_estate` reads back (``official=False`` for a

@@ -12,6 +12,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Final
 
 from .config import Edition
+from .pickling import by_constructor
 from .tiles import (
     ANIMAL_TYPE,
     KNOWLEDGE_BUILDING_SCORED,
@@ -163,6 +164,9 @@ class Outcome:
     # game: "team score", "more empty spaces" or "further behind on the bridge"
     teams: tuple[tuple[int, int], ...] = ()  # the team game: the teams, the winner first
     team_scores: tuple[int, ...] = ()  # the team game: each team's VP, as ``teams``
+
+    def __reduce__(self) -> tuple[type[Outcome], tuple[object, ...]]:
+        return by_constructor(self)  # the compiled build: see pickling.py
 
     @property
     def won(self) -> bool:

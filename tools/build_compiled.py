@@ -41,9 +41,9 @@ from typecheck import ROOT, lay_out
 COMPILED: dict[str, tuple[str, ...]] = {
     "p2p_burgundy": (
         "actions.py", "board.py", "border_posts.py", "chance.py", "config.py", "errors.py",
-        "estate.py", "extra_tiles.py", "inns.py", "record.py", "rivers.py", "rules.py",
-        "scoring.py", "shields.py", "solo.py", "state.py", "team.py", "tiles.py", "trade.py",
-        "trade_routes.py", "turn.py", "variants.py", "white_castles.py", "words.py"),
+        "estate.py", "extra_tiles.py", "inns.py", "pickling.py", "record.py", "rivers.py",
+        "rules.py", "scoring.py", "shields.py", "solo.py", "state.py", "team.py", "tiles.py",
+        "trade.py", "trade_routes.py", "turn.py", "variants.py", "white_castles.py", "words.py"),
     "p2p_burgundy/cli/strategies": ("greedy.py", "value.py", "mcts.py"),
 }
 # mypyc's shared library of the whole group: one extension module inside the package.

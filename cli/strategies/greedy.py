@@ -41,6 +41,7 @@ from p2p_burgundy import (
 )
 from p2p_burgundy.board import PHASES, ROUNDS
 from p2p_burgundy.estate import Estate
+from p2p_burgundy.pickling import by_constructor
 from p2p_burgundy.rivers import river_reach
 from p2p_burgundy.rules import COST
 from p2p_burgundy.scoring import (
@@ -107,6 +108,9 @@ class Weights:
     discard: float = 1.5  # penalty per tile discarded
     take_workers: float = 0.5  # penalty for taking workers instead of acting
     shield: float = 3.0  # a held shield's ability, early (scaled by time left)
+
+    def __reduce__(self) -> tuple[type[Weights], tuple[object, ...]]:
+        return by_constructor(self)  # the compiled build: see pickling.py
 
 
 DEFAULT_WEIGHTS: Final = Weights()

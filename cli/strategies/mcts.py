@@ -79,6 +79,7 @@ from p2p_burgundy import (
     state_hash,
 )
 from p2p_burgundy.board import PHASES
+from p2p_burgundy.pickling import by_constructor
 from p2p_burgundy.state import Step
 
 from .greedy import DEFAULT_WEIGHTS, TUNED_WEIGHTS, Evaluator, GreedyStrategy, Weights
@@ -103,6 +104,9 @@ class SearchParams:
     horizon: str = "turn"  # see the module docstring
     value: str = "learned"  # the leaf value: "learned" (LearnedValue) or "greedy" (Evaluator)
     weights: Weights = TUNED_WEIGHTS  # of the greedy value: ordering, rollouts, greedy leaves
+
+    def __reduce__(self) -> tuple[type[SearchParams], tuple[object, ...]]:
+        return by_constructor(self)  # the compiled build: see pickling.py
 
 
 DEFAULT_PARAMS: Final = SearchParams()

@@ -58,9 +58,16 @@ def configs() -> list[GameConfig]:
 
 def actions() -> list[Action]:
     """One action of every type (the engine's wire types), its fields filled in."""
-    filler: dict[str, object] = {"int": 1, "tuple[int, ...]": (1, 2), "Payment": Payment.WORKERS}
-    return [kind(**{f.name: filler[str(f.type)] for f in dataclasses.fields(kind)})
+    filler: dict[str, object] = {"int": 1, "tuple": (1, 2), "Payment": Payment.WORKERS}
+    return [kind(**{f.name: filler[_type_name(f.type)] for f in dataclasses.fields(kind)})
             for kind in ACTION_TYPES.values()]
+
+
+def _type_name(annotation: object) -> str:
+    """A field's type's name, without its parameters (``tuple`` for ``tuple[int, ...]``): the
+    pure build holds the annotation's text, the compiled build the type itself."""
+    name = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    return name.partition("[")[0]
 
 
 def states() -> list[GameState]:

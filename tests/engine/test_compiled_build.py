@@ -121,6 +121,27 @@ def test_the_version_names_the_compiled_modules(monkeypatch: pytest.MonkeyPatch)
     assert line == f"burgundy 0.1.0 (compiled: {', '.join(names)})"
 
 
+# Pickles every value that crosses to sim's and match's worker processes and back; prints the
+# build's compiled modules and those that do not come back as they were.
+PICKLE = """
+import json
+from p2p_burgundy import compiled_modules
+from tests.cli.worker_values import not_round_tripped
+
+print(json.dumps({"compiled": compiled_modules(), "failed": not_round_tripped()}))
+"""
+
+
+@needs_build
+def test_every_value_that_crosses_to_a_worker_pickles_in_the_compiled_build() -> None:
+    run = subprocess.run([sys.executable, "-c", PICKLE], cwd=ROOT, env=build_env(pure=False),
+                         capture_output=True, text=True, check=True)
+    said = json.loads(run.stdout)
+    assert {"p2p_burgundy.config", "p2p_burgundy.state",
+            "p2p_burgundy.cli.strategies.mcts"} <= set(said["compiled"])
+    assert said["failed"] == []
+
+
 # --- a build older than its source ------------------------------------------------------------
 
 # Imports the engine from the current folder; prints which build runs and why not the compiled.
