@@ -57,6 +57,10 @@ def _refuse() -> None:
     raise TypeError("cannot assign to field 'players'")
 
 
+def unreadable_result(number: int) -> Unreadable:
+    return Unreadable()
+
+
 def label(task: object) -> str:
     return f"task {task!r}"
 
@@ -95,6 +99,12 @@ def test_a_task_that_does_not_unpickle_in_the_worker_is_an_error_naming_it() -> 
                                           r"read the task: TypeError: cannot assign to field "
                                           r"'players'$"):
         list(run_tasks(square, [Unreadable()], 2, ordered=True, label=label))
+
+
+def test_a_result_that_does_not_unpickle_here_is_an_error_naming_its_task() -> None:
+    with pytest.raises(WorkerError, match=r"^task 0: the worker's answer cannot be read here: "
+                                          r"TypeError: cannot assign to field 'players'$"):
+        list(run_tasks(unreadable_result, [0], 1, ordered=True, label=label))
 
 
 def test_leaving_early_stops_every_worker_at_once() -> None:
