@@ -7,6 +7,7 @@ the seat from another address never gets its traffic. In process, on the chaos h
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import pytest
 
@@ -84,6 +85,22 @@ def test_under_loss_a_seat_back_on_a_new_port_is_found_and_the_game_finishes(see
         assert gone.index not in p.node.missing(net.now)
 
 
+def check_counters_saved(peer: Machine, sent: Callable[[int], None]) -> None:
+    """From now on, check that every counter ``peer`` seals with was reserved (and saved)
+    before it was sent, and hand each to ``sent``."""
+    flush = peer.flush
+
+    def checking(now: float) -> list[tuple[bytes, tuple[str, int]]]:
+        out = flush(now)
+        for data, _ in out:
+            if is_sealed(data):
+                assert counter_of(data) < peer.reserved, "a counter sent before it was saved"
+                sent(counter_of(data))
+        return out
+
+    peer.flush = checking  # type: ignore[method-assign]
+
+
 def test_a_seat_whose_clock_went_back_while_it_was_down_is_heard_again_at_once() -> None:
     """Seat 1 stops, is shown missing, and restarts at its own address with its clock back
     at the moment the game began: its seals' counters start from the reservation saved
@@ -92,24 +109,14 @@ def test_a_seat_whose_clock_went_back_while_it_was_down_is_heard_again_at_once()
     game finishes. No counter is sent before its reservation is saved."""
     net = started(2, seed=5, loss=0.0)
     host, gone = net.peers
-    highest = [0]  # the highest counter seat 1 sent
-    flush = gone.flush
-
-    def noting(now: float) -> list[tuple[bytes, tuple[str, int]]]:
-        out = flush(now)
-        for data, _ in out:
-            if is_sealed(data):
-                assert counter_of(data) < gone.reserved, "a counter sent before it was saved"
-                highest[0] = max(highest[0], counter_of(data))
-        return out
-
-    gone.flush = noting  # type: ignore[method-assign]
+    counters: list[int] = []  # those seat 1 sent
+    check_counters_saved(gone, counters.append)
     until = net.now + 1.0
     net.run(lambda: net.now >= until, limit=until + 1)
     gone.online = False
     net.run(lambda: 1 in host.node.missing(net.now), limit=net.now + MISSING_AFTER + 1)
     saved = gone.reserved
-    assert 0 < highest[0] < saved <= highest[0] + COUNTER_BLOCK
+    assert 0 < max(counters) < saved <= max(counters) + COUNTER_BLOCK
     back = net.restart(gone, gone.address, clock=0.0)
     restarted = net.now
     net.run(lambda: 1 not in host.node.missing(net.now),
@@ -127,18 +134,12 @@ def test_a_seat_reserves_its_next_block_of_counters_before_it_seals_with_one(
     net = started(2, seed=5, loss=0.0)
     peer = net.peers[1]
     reservations = [peer.reserved]
-    flush = peer.flush
 
-    def noting(now: float) -> list[tuple[bytes, tuple[str, int]]]:
-        out = flush(now)
-        for data, _ in out:
-            if is_sealed(data):
-                assert counter_of(data) < peer.reserved, "a counter sent before it was saved"
+    def noting(_: int) -> None:
         if peer.reserved != reservations[-1]:
             reservations.append(peer.reserved)
-        return out
 
-    peer.flush = noting  # type: ignore[method-assign]
+    check_counters_saved(peer, noting)
     until = net.now + 5.0
     net.run(lambda: net.now >= until, limit=until + 1)
     steps = {b - a for a, b in itertools.pairwise(reservations)}
