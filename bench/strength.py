@@ -34,6 +34,8 @@ Run from the repository root, at low priority on a shared machine::
 
     nice -n 10 python bench/strength.py --condition 2p --games 100
     nice -n 10 python bench/strength.py --condition vs --games 100   # against 11277eb
+    nice -n 10 python bench/strength.py --condition vs --part 1/2 &  # two runs side by side
+    nice -n 10 python bench/strength.py --condition vs --part 0/2
     python bench/strength.py --games 0                                # the summary only
 """
 
@@ -290,6 +292,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", default=AGAINST, metavar="REV",
                         help="the revision of the vs condition")
     parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--part", default="0/1", metavar="K/N",
+                        help="play only the games whose number is K modulo N, so that N "
+                             "runs side by side share a condition (default 0/1: all)")
     parser.add_argument("--serve", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
@@ -297,15 +302,26 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.games < 0 or args.think <= 0:
         parser.error("--games must be at least 0 and --think above 0")
+    part, parts = parse_part(args.part, parser)
     if args.games:
-        run(args.condition, args.games, args.think, args.against, args.results)
+        run(args.condition, range(part, args.games, parts), args.think, args.against,
+            args.results)
     for line in summary(read(args.results)):
         print(line)
     return 0
 
 
-def run(condition: str, games: int, think: float, against: str, results: Path) -> None:
-    """Play the games of ``condition`` numbered below ``games`` not yet recorded."""
+def parse_part(text: str, parser: argparse.ArgumentParser) -> tuple[int, int]:
+    """``K/N`` of ``--part`` as (K, N), or a usage error."""
+    k, _, n = text.partition("/")
+    if not (k.isdigit() and n.isdigit() and int(k) < int(n)):
+        parser.error(f"--part must be K/N with 0 <= K < N, not {text!r}")
+    return int(k), int(n)
+
+
+def run(condition: str, games: Sequence[int], think: float, against: str,
+        results: Path) -> None:
+    """Play the games of ``condition`` numbered in ``games`` not yet recorded."""
     import p2p_burgundy
 
     build = "compiled" if p2p_burgundy.compiled_modules() else "pure"
@@ -320,7 +336,7 @@ def run(condition: str, games: int, think: float, against: str, results: Path) -
                             compiled=False)
         done = {r["game"] for r in read(results)
                 if group(r) == (condition, bots, build, think)}
-        todo = [g for g in range(games) if g not in done]
+        todo = [g for g in games if g not in done]
         print(f"{condition}: bots {bots}, {build} build, think {think:g} CPU s; "
               f"{len(done)} games recorded, {len(todo)} to play; load average "
               f"{os.getloadavg()[0]:.1f}", flush=True)

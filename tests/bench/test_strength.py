@@ -69,6 +69,18 @@ def test_a_run_resumes_and_skips_the_games_recorded(tmp_path: Path) -> None:
         (0, True), (1, True), (2, False), (2, True)]
 
 
+def test_a_part_plays_only_its_games_and_a_bad_part_is_a_usage_error(tmp_path: Path) -> None:
+    results = tmp_path / "strength.jsonl"
+    out = _run(results, "--condition", "2p", "--games", "3", "--part", "1/2")
+    assert "0 games recorded, 1 to play" in out[0]
+    assert [r["game"] for r in _records(results)] == [1]
+    for bad in ("2/2", "1", "a/2", "1/0"):
+        done = subprocess.run([sys.executable, str(SCRIPT), "--part", bad], cwd=ROOT,
+                              capture_output=True, text=True)
+        assert done.returncode == 2
+        assert f"--part must be K/N with 0 <= K < N, not {bad!r}" in done.stderr
+
+
 def test_the_other_revision_plays_the_other_seat_of_each_deal(tmp_path: Path) -> None:
     results = tmp_path / "strength.jsonl"
     _run(results, "--condition", "vs", "--against", "HEAD", "--games", "2")
