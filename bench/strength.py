@@ -24,9 +24,9 @@ seat, which seats this tree's bots played, the bots' revision (the last commit o
 ``cli/strategies/`` or ``p2p_burgundy/``: at a fixed think time the engine's speed counts too;
 with ``+`` and a digest of uncommitted changes if any), the tree's commit, the build, the think
 time, the median rollouts per search by seat and the CPU seconds of this process. A game
-already recorded for the same condition, bots' revision, build and think time is skipped, so
-the same command resumes an interrupted run (stop it any time: only the game under way is
-lost). The summary of every group recorded (or, with ``--games 0``, only that) ends each run:
+already recorded for the same condition, bots' revision, build, think time and seed is
+skipped, so the same command resumes an interrupted run (stop it any time: only the game under
+way is lost). The summary of every group recorded (or, with ``--games 0``, only that) ends each run:
 games, mean, 95% interval (normal approximation over the games; Wilson's for the share of wins)
 and the target.
 
@@ -255,9 +255,10 @@ def read(results: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in results.read_text().splitlines() if line.strip()]
 
 
-def group(record: dict[str, Any]) -> tuple[str, str, str, float]:
-    """What a record's game is comparable with: condition, bots' revision, build, think."""
-    return record["condition"], record["bots"], record["build"], record["think"]
+def group(record: dict[str, Any]) -> tuple[str, str, str, float, int]:
+    """What a record's game is comparable with: condition, bots' revision, build, think time
+    and seed."""
+    return record["condition"], record["bots"], record["build"], record["think"], record["seed"]
 
 
 def figure(record: dict[str, Any]) -> float:
@@ -269,15 +270,16 @@ def figure(record: dict[str, Any]) -> float:
 
 def summary(records: list[dict[str, Any]]) -> list[str]:
     """One line per group of comparable records: games, mean, 95% interval, target."""
-    groups: dict[tuple[str, str, str, float], list[float]] = {}
+    groups: dict[tuple[str, str, str, float, int], list[float]] = {}
     for record in records:
         groups.setdefault(group(record), []).append(figure(record))
     lines = []
-    for (condition, bots, build, think), values in sorted(groups.items()):
+    for (condition, bots, build, think, seed), values in sorted(groups.items()):
         kind = "vs" if condition.startswith("vs-") else condition
         mean, low, high = share(values) if kind == "vs" else interval(values)
         what = "wins" if kind == "vs" else "mean score per seat"
-        lines.append(f"{condition:<11} bots {bots} {build:<8} think {think:g}: {len(values):>3} "
+        lines.append(f"{condition:<11} bots {bots} {build:<8} think {think:g} seed {seed}: "
+                     f"{len(values):>3} "
                      f"games, {what} {mean:.3f} ({low:.3f}-{high:.3f}), target "
                      f"{TARGETS[kind]:g}")
     return lines
@@ -335,7 +337,7 @@ def run(condition: str, games: Sequence[int], think: float, against: str,
             worker = Served([__file__, "--serve", tmp, "--think", str(think)], Path(tmp),
                             compiled=False)
         done = {r["game"] for r in read(results)
-                if group(r) == (condition, bots, build, think)}
+                if group(r) == (condition, bots, build, think, SEED)}
         todo = [g for g in games if g not in done]
         print(f"{condition}: bots {bots}, {build} build, think {think:g} CPU s; "
               f"{len(done)} games recorded, {len(todo)} to play; load average "
