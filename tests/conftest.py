@@ -23,6 +23,11 @@ of milliseconds).
 No test may touch the user's own data folder (identity key, logs, saved games): the suite
 points ``P2P_BURGUNDY_HOME`` at a folder of its own for the run, which the processes tests
 start (and pytest-xdist's workers) inherit.
+
+A shell without job control starts a background job (``pytest ... &``) with SIGINT ignored,
+and every process the suite starts would inherit that: a bot or client stopped by SIGINT
+(Ctrl-C) in a test would then never hear it. The suite takes SIGINT back (as in a shell's
+foreground), which its processes inherit as the default.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from __future__ import annotations
 import compileall
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -43,6 +49,8 @@ import p2p_burgundy.net
 
 def pytest_configure(config: pytest.Config) -> None:
     sys.dont_write_bytecode = False  # before any test module is collected and rewritten
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if "P2P_BURGUNDY_HOME" not in os.environ:
         home = tempfile.mkdtemp(prefix="p2p-burgundy-home-")
         os.environ["P2P_BURGUNDY_HOME"] = home
