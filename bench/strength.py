@@ -279,9 +279,8 @@ def summary(records: list[dict[str, Any]]) -> list[str]:
         mean, low, high = share(values) if kind == "vs" else interval(values)
         what = "wins" if kind == "vs" else "mean score per seat"
         lines.append(f"{condition:<11} bots {bots} {build:<8} think {think:g} seed {seed}: "
-                     f"{len(values):>3} "
-                     f"games, {what} {mean:.3f} ({low:.3f}-{high:.3f}), target "
-                     f"{TARGETS[kind]:g}")
+                     f"{len(values):>3} games, {what} {mean:.3f} ({low:.3f}-{high:.3f}), "
+                     f"target {TARGETS[kind]:g}")
     return lines
 
 
