@@ -19,6 +19,7 @@ from p2p_burgundy.cli.strategies.value import (
     LearnedValue,
     features,
 )
+from tools import fit_value
 from tools.fit_value import fit, play
 
 
@@ -60,7 +61,7 @@ def test_weights_of_the_wrong_length_are_refused() -> None:
 def test_the_shipped_file_says_how_it_was_made_and_beats_the_hand_set_value() -> None:
     data = json.loads(resources.files("p2p_burgundy.cli.strategies")
                       .joinpath(WEIGHTS_FILE).read_text())
-    assert data["command"].startswith("python tools/fit_value.py")
+    assert data["commands"][0].startswith("python tools/fit_value.py --games 400 --seed 1")
     assert data["features"] == list(FEATURES)
     for players in ("2", "3", "4"):
         report = data["held-out"][players]
@@ -74,8 +75,31 @@ def test_fit_recovers_the_weights_of_a_linear_target() -> None:
 
 
 def test_the_fit_sees_each_player_only_just_before_its_own_ends_of_turn() -> None:
-    rows = play((3, 1, 0))  # a greedy game of 3 players: one row per player and round
+    rows = play((3, 1, 0, 0))  # a greedy game of 3 players: one row per player and round
     assert len(rows) == 3 * TOTAL_ROUNDS
     finals = sorted({final for _, _, final in rows})
     assert len(finals) == 3  # each player's rows carry that player's final score
     assert all(len([r for r in rows if r[2] == f]) == TOTAL_ROUNDS for f in finals)
+
+
+def test_with_iterations_the_fit_records_games_of_the_search() -> None:
+    greedy, search = play((2, 1, 0, 0)), play((2, 1, 0, 2))  # the same deal
+    assert len(search) == 2 * TOTAL_ROUNDS
+    assert sorted({final for _, _, final in search}) != sorted({final for _, _, final in greedy})
+
+
+def test_a_fit_of_some_player_counts_keeps_the_others_and_says_how_to_redo_it(
+        tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    shipped = json.loads(fit_value.OUT.read_text())
+    out = tmp_path / WEIGHTS_FILE
+    out.write_text(json.dumps(shipped))
+    monkeypatch.setattr(fit_value, "OUT", out)
+    assert fit_value.main(["--games", "5", "--seed", "7", "--players", "2", "--write"]) == 0
+    data = json.loads(out.read_text())
+    assert data["commands"] == [*shipped["commands"],
+                                "python tools/fit_value.py --games 5 --seed 7 --players 2"]
+    assert data["weights"]["3"] == shipped["weights"]["3"]
+    assert data["weights"]["4"] == shipped["weights"]["4"]
+    assert data["weights"]["2"] != shipped["weights"]["2"]
+    assert data["held-out"]["2"]["held-out positions"] == 2 * TOTAL_ROUNDS  # game 0 of 5
+    assert "2 players: 200 positions to fit, 50 held out" in capsys.readouterr().out
