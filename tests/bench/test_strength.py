@@ -67,9 +67,10 @@ def test_a_run_resumes_and_skips_the_games_recorded(tmp_path: Path) -> None:
         f.write(json.dumps({**first[0], "game": 2, "bots": "0000000"}) + "\n")
         f.write(json.dumps({**first[0], "game": 2, "seed": 1}) + "\n")
     assert "2 games recorded, 1 to play" in _run(results, "--condition", "2p", "--games", "3")[0]
+    seed = strength.SEED
     assert [(r["game"], r["bots"] == first[0]["bots"], r["seed"]) for r in _records(results)
-            ] == [(0, True, 29000), (1, True, 29000), (2, False, 29000), (2, True, 1),
-                  (2, True, 29000)]
+            ] == [(0, True, seed), (1, True, seed), (2, False, seed), (2, True, 1),
+                  (2, True, seed)]
 
 
 def test_a_part_plays_only_its_games_and_a_bad_part_is_a_usage_error(tmp_path: Path) -> None:
