@@ -56,10 +56,10 @@ Row = tuple[list[float], float, float]  # features, the hand-set value, the fina
 
 class _Recorder:
     """A bot (greedy, or ``mcts`` of ``iterations`` rollouts a search) that notes its own
-    features (and the hand-set value) before each of its
-    ends of turn: only there, because that is the one point where a search judges a
-    position (a player who has just played its dice and one still to play them in the same
-    round are worth different amounts, and the value is never asked about the latter)."""
+    features (and the hand-set value) before each of its ends of turn: only there, because
+    that is the one point where a search judges a position (a player who has just played its
+    dice and one still to play them in the same round are worth different amounts, and the
+    value is never asked about the latter)."""
 
     def __init__(self, seed: int, iterations: int,
                  rows: list[tuple[int, list[float], float]]) -> None:
@@ -161,10 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.iterations < 0:
         parser.error(f"--iterations must be at least 0, not {args.iterations}")
+    counts = sorted(set(args.players))
+    every_count = counts == list(PLAYER_COUNTS)
     shipped = json.loads(OUT.read_text())
     weights: dict[str, list[float]] = dict(shipped["weights"])
     report = dict(shipped["held-out"])
-    for players in sorted(set(args.players)):
+    for players in counts:
         tasks = [(players, args.seed, g, args.iterations) for g in range(args.games)]
         with multiprocessing.Pool(args.jobs) as pool:
             games = pool.map(play, tasks, chunksize=4)
@@ -189,11 +191,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         command = (f"python tools/fit_value.py --games {args.games} --seed {args.seed}"
                    + (f" --iterations {args.iterations}" if args.iterations else "")
-                   + ("" if set(args.players) == set(PLAYER_COUNTS) else
-                      " --players " + " ".join(map(str, sorted(set(args.players))))))
+                   + ("" if every_count else " --players " + " ".join(map(str, counts))))
         # Greedy self-play of every player count owes nothing to the shipped file; any
         # other fit builds on it (its bots judge with it, or it keeps some of its weights).
-        fresh = not args.iterations and set(args.players) == set(PLAYER_COUNTS)
+        fresh = not args.iterations and every_count
         data = {"commands": [command] if fresh else [*shipped["commands"], command],
                 "features": list(FEATURES), "powers": POWERS,
                 "held-out": {n: report[n] for n in sorted(report)},

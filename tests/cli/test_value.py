@@ -88,14 +88,20 @@ def test_with_iterations_the_fit_records_games_of_the_search() -> None:
     assert sorted({final for _, _, final in search}) != sorted({final for _, _, final in greedy})
 
 
-def test_a_fit_of_some_player_counts_keeps_the_others_and_says_how_to_redo_it(
-        tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
-    shipped = json.loads(fit_value.OUT.read_text())
+@pytest.fixture
+def weights_file(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    """A copy of the shipped weights file, which the fit reads and writes instead."""
     out = tmp_path / WEIGHTS_FILE
-    out.write_text(json.dumps(shipped))
+    out.write_text(fit_value.OUT.read_text())
     monkeypatch.setattr(fit_value, "OUT", out)
+    return out
+
+
+def test_a_fit_of_some_player_counts_keeps_the_others_and_says_how_to_redo_it(
+        weights_file, capsys) -> None:  # type: ignore[no-untyped-def]
+    shipped = json.loads(weights_file.read_text())
     assert fit_value.main(["--games", "5", "--seed", "7", "--players", "2", "--write"]) == 0
-    data = json.loads(out.read_text())
+    data = json.loads(weights_file.read_text())
     assert data["commands"] == [*shipped["commands"],
                                 "python tools/fit_value.py --games 5 --seed 7 --players 2"]
     assert data["weights"]["3"] == shipped["weights"]["3"]
@@ -103,3 +109,21 @@ def test_a_fit_of_some_player_counts_keeps_the_others_and_says_how_to_redo_it(
     assert data["weights"]["2"] != shipped["weights"]["2"]
     assert data["held-out"]["2"]["held-out positions"] == 2 * TOTAL_ROUNDS  # game 0 of 5
     assert "2 players: 200 positions to fit, 50 held out" in capsys.readouterr().out
+
+
+def test_a_greedy_fit_of_every_player_count_starts_the_list_of_commands(
+        weights_file) -> None:  # type: ignore[no-untyped-def]
+    assert fit_value.main(["--games", "2", "--seed", "7", "--write"]) == 0
+    data = json.loads(weights_file.read_text())
+    assert data["commands"] == ["python tools/fit_value.py --games 2 --seed 7"]
+    assert sorted(data["weights"]) == ["2", "3", "4"]
+
+
+def test_a_negative_budget_of_rollouts_is_a_usage_error(
+        weights_file, capsys) -> None:  # type: ignore[no-untyped-def]
+    before = weights_file.read_text()
+    with pytest.raises(SystemExit) as stopped:
+        fit_value.main(["--iterations", "-1", "--write"])
+    assert stopped.value.code == 2
+    assert "--iterations must be at least 0, not -1" in capsys.readouterr().err
+    assert weights_file.read_text() == before
