@@ -5,10 +5,9 @@ with :data:`~p2p_burgundy.cli.strategies.greedy.TUNED_WEIGHTS` among them); each
 multiplied by the share of the game still to play ``t`` and by ``t ** 2``, so a silverling or
 a half-built region can be worth more early than late. :class:`LearnedValue` predicts the
 final score as a weighted sum of those terms, with one set of weights per player count, fitted
-by least squares to the final scores of self-play games, on positions just before a player's
-own end of turn (where the ``mcts`` search asks for it): games of greedy bots with those
-weights, and for 2 players then games of the ``mcts`` search judging with that first fit
-(``tools/fit_value.py``, which wrote ``value_weights.json`` next to this module; the file
+by least squares to the final scores of self-play games of greedy bots with those weights,
+on positions just before a player's own end of turn (where the ``mcts`` search asks for
+it; ``tools/fit_value.py``, which wrote ``value_weights.json`` next to this module; the file
 lists the commands that reproduce it).
 
 >>> from p2p_burgundy import GameConfig, new_game, resolve_chance
