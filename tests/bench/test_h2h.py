@@ -65,6 +65,22 @@ def test_the_variant_plays_each_seat_of_a_deal_and_a_run_resumes(tmp_path: Path)
     assert ": 4 games, wins " in out[-2] and "by 2 deals" in out[-1]
 
 
+@pytest.mark.slow
+def test_on_a_think_budget_the_games_are_a_group_of_their_own(tmp_path: Path) -> None:
+    results = tmp_path / "h2h.jsonl"
+    args = ("--params", "opponents=1", "--seed", "5", "--results", str(results))
+    _run(*args, "--iterations", "2", "--games", "1")
+    out = _run(*args, "--think", "0.01", "--games", "1").stdout.splitlines()
+    assert "2 players, seed 5, think 0.01 CPU s a search: bots " in out[0]
+    assert out[0].endswith("0 games recorded, 1 to play")  # the game of 2 rollouts is another
+    records = _records(results)
+    assert [(r["iterations"], r["think"], r["game"]) for r in records] == [
+        (2, None, 0), (None, 0.01, 0)]
+    assert [line.split(": ")[0].split(", bots")[0] for line in out if not line.startswith(" ")
+            and "games, wins" in line] == ["opponents=1.0 (2p, seed 5, 2 rollouts",
+                                           "opponents=1.0 (2p, seed 5, think 0.01 CPU s"]
+
+
 @pytest.mark.parametrize(("args", "error"), [
     (("--params", "explore"), "'explore' is not NAME=VALUE with NAME one of explore, "
                               "widen_base, widen_rate, prune, unit_budget, future_budget, "
@@ -75,6 +91,9 @@ def test_the_variant_plays_each_seat_of_a_deal_and_a_run_resumes(tmp_path: Path)
     (("--params", "weights=x"), "weights is not a number or a word: it cannot be given here"),
     ((), "--params: name the variant (NAME=VALUE ...)"),
     (("--params", "opponents=1", "--jobs", "0"), "--iterations and --jobs at least 1"),
+    (("--params", "opponents=1", "--think", "0"), "--think must be above 0"),
+    (("--params", "opponents=1", "--think", "1", "--iterations", "5"),
+     "argument --iterations: not allowed with argument --think"),
 ])
 def test_a_variant_that_is_not_one_is_a_usage_error(tmp_path: Path, args: tuple[str, ...],
                                                     error: str) -> None:
@@ -89,8 +108,8 @@ def test_the_summary_pairs_the_seatings_of_each_deal() -> None:
     def record(deal: int, seat: int, scores: list[int], winner: int,
                bots: str = "abc1234") -> dict[str, object]:
         return {"variant": "opponents=1.0", "players": 2, "seed": 7, "iterations": 48,
-                "deal": deal, "seat": seat, "scores": scores, "winner": winner, "bots": bots,
-                "build": "compiled"}
+                "think": None, "deal": deal, "seat": seat, "scores": scores, "winner": winner,
+                "bots": bots, "build": "compiled"}
 
     records = [record(0, 0, [190, 180], 0), record(0, 1, [185, 185], 0),
                record(1, 0, [170, 176], 1), record(1, 1, [160, 180], 1),
