@@ -241,11 +241,20 @@ class Peer:
         for data, address in self.node.leave():
             self.transport.send(data, address)
         self._publish(self._loop.time())
-        if self._announcer is not None:
-            with contextlib.suppress(Exception):
-                await self._announcer.close()
-            self._announcer = None
+        await self._withdraw()
         self._notify()
+
+    async def _withdraw(self) -> None:
+        """Stop announcing our table, if we do. A failure is logged, not raised: the peer
+        leaves all the same, and browsers drop the table when its records expire."""
+        if self._announcer is None:
+            return
+        announcer, self._announcer = self._announcer, None
+        try:
+            await announcer.close()
+        except Exception as exc:  # mDNS's own trouble must not keep the peer from leaving
+            log.warning("could not withdraw our table from mDNS (%s: %s): browsers may list "
+                        "it until its records expire", type(exc).__name__, exc)
 
     # --- resuming ---
 
@@ -346,9 +355,7 @@ class Peer:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        if self._announcer is not None:
-            with contextlib.suppress(Exception):
-                await self._announcer.close()
+        await self._withdraw()
         if self.game_file is not None:
             if self.session is not None and self.session.state.is_over:
                 self.game_file.rewrite([e.raw for e in self.session.canonical_entries()])

@@ -6,6 +6,7 @@ leaves every live browser when its short-lived records expire."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -13,8 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from p2p_burgundy import GameConfig
 from p2p_burgundy.net.discovery import RECHECK_EVERY, RECORD_TTL, Browser
 from p2p_burgundy.net.identity import fingerprint, load_or_create
+from p2p_burgundy.net.inmemory import identity
+from p2p_burgundy.net.peer import Peer
 
 from ..cli.tui.pty_terminal import burgundy
 from .mdns import TtlBrowser, Watcher
@@ -132,3 +136,26 @@ async def _until(condition: Callable[[], bool], timeout: float) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"not within {timeout} s"
         await asyncio.sleep(0.1)
+
+
+def test_a_table_mdns_cannot_withdraw_is_logged_and_the_peer_closes_all_the_same(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    async def run() -> Peer:
+        peer = await Peer.open(identity(1), tmp_path, host=LOOPBACK, interfaces=[LOOPBACK])
+        await peer.host(GameConfig(players=2), "Anna", "red")
+        assert peer._announcer is not None
+
+        async def refused(info: object) -> None:
+            raise OSError("network is unreachable")
+
+        # the goodbye fails (as a send to a vanished interface would); the rest is real
+        peer._announcer._azc.async_unregister_service = refused  # type: ignore[method-assign]
+        await peer.close()
+        return peer
+
+    with caplog.at_level(logging.WARNING, logger="p2p_burgundy.net.peer"):
+        peer = asyncio.run(run())
+    assert [r.getMessage() for r in caplog.records] == [
+        "could not withdraw our table from mDNS (OSError: network is unreachable): browsers "
+        "may list it until its records expire"]
+    assert peer._announcer is None and peer.transport._sock.fileno() == -1  # closed
