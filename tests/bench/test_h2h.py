@@ -4,7 +4,6 @@ error, and the summary's figures come from what is recorded."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -13,24 +12,12 @@ from typing import Any
 
 import pytest
 
+from .scripts import load
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 SCRIPT = ROOT / "bench" / "h2h.py"
 
-
-def _load_script() -> object:
-    """The script as a module, without leaving bench/ on the path (see test_strength.py)."""
-    spec = importlib.util.spec_from_file_location("h2h", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(SCRIPT.parent))  # the script imports bench/strength.py
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
-    return module
-
-
-h2h: Any = _load_script()
+h2h: Any = load("h2h")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -63,6 +50,9 @@ def test_the_variant_plays_each_seat_of_a_deal_and_a_run_resumes(tmp_path: Path)
         (0, 0, 0), (1, 0, 1), (2, 0, 2), (3, 1, 0)]
     assert out[-2].startswith("opponents=1.0 horizon=reply (3p, seed 5, 2 rollouts, bots ")
     assert ": 4 games, wins " in out[-2] and "by 2 deals" in out[-1]
+    # --games 0 plays nothing and needs no variant: the summary only
+    assert _run("--games", "0", "--results", str(results)).stdout.splitlines() == out[-2:]
+    assert _records(results) == records
 
 
 @pytest.mark.slow

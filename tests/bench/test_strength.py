@@ -4,7 +4,6 @@ stopped, and the summary's figures come from what is recorded."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -13,25 +12,12 @@ from typing import Any
 
 import pytest
 
+from .scripts import load
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 SCRIPT = ROOT / "bench" / "strength.py"
 
-
-def _load_script() -> object:
-    """The script as a module, without putting bench/ on every later test's path (its
-    ``engine``, ``bots``, ``lan``... would shadow other modules of those names)."""
-    spec = importlib.util.spec_from_file_location("strength", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(SCRIPT.parent))  # the script imports bench/engine.py (Served)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
-    return module
-
-
-strength: Any = _load_script()
+strength: Any = load("strength")
 
 pytestmark = pytest.mark.slow
 
