@@ -33,6 +33,7 @@ sweep (10 s in python-zeroconf), where mDNS's defaults would keep it listed up t
 minutes. Live browsers ask again before a record expires, so a live table stays listed."""
 RECHECK_EVERY = 10.0  # seconds between two lookups of each listed table (see Browser)
 MISSES = 2  # failed lookups in a row that drop a table from our list
+QUEUED_ANSWERS_WITHIN = 1.5  # seconds: zeroconf sends a queued answer within 1.2 s
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,12 +134,29 @@ class Announcer:
 
     async def close(self) -> None:
         """Withdraw the table: wait for the goodbye to go out (about 0.4 s), or browsers
-        keep listing the table until its records expire."""
+        keep listing the table until its records expire.
+
+        An answer zeroconf queued before the goodbye (it delays answers by up to 1.2 s) may
+        go out after it and list the table again, and python-zeroconf's browsers ignore the
+        goodbye's two repeats (a packet identical to one heard in the last 0.8 s). So once
+        the queued answers are out, a last goodbye without the address records (other bytes
+        than the first) withdraws the table for good."""
         try:
             goodbye = await self._azc.async_unregister_service(self._service)
             await goodbye
+            await self._queued_answers_sent()
+            zc = self._azc.zeroconf
+            zc.async_send(zc.generate_service_broadcast(self._service, 0,
+                                                        broadcast_addresses=False))
         finally:
             await self._azc.async_close()
+
+    async def _queued_answers_sent(self) -> None:
+        zc = self._azc.zeroconf
+        queues = (zc.out_queue.queue, zc.out_delay_queue.queue)
+        deadline = asyncio.get_running_loop().time() + QUEUED_ANSWERS_WITHIN
+        while any(queues) and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.02)
 
 
 def instance_name(host_name: str, fingerprint: str) -> str:

@@ -43,18 +43,28 @@ class _Listed:
     def __init__(self) -> None:
         self.added: dict[str, float] = {}
         self.removed: dict[str, float] = {}
+        self._history: list[tuple[float, str, str]] = []  # (when, "added"/"removed", table)
         self._changed = threading.Condition()
 
     def _add(self, name: str) -> None:
         with self._changed:
             self.added[name] = time.monotonic()
             self.removed.pop(name, None)
+            self._history.append((self.added[name], "added", name))
             self._changed.notify_all()
 
     def _remove(self, name: str) -> None:
         with self._changed:
             self.removed[name] = time.monotonic()
+            self._history.append((self.removed[name], "removed", name))
             self._changed.notify_all()
+
+    def history(self, instance: str) -> str:
+        """When ``instance`` was added and removed, in seconds before now (for a failure)."""
+        now = time.monotonic()
+        with self._changed:
+            return ", ".join(f"{what} {now - when:.2f} s ago"
+                             for when, what, name in self._history if name == instance)
 
     def _wait(self, condition: Callable[[], object], timeout: float) -> object:
         with self._changed:
@@ -71,7 +81,7 @@ class _Listed:
         """When ``instance`` left the list (time.monotonic()); AssertionError if it did not
         within ``timeout`` seconds."""
         assert self._wait(lambda: instance in self.removed, timeout), \
-            f"{instance} still listed after {timeout} s"
+            f"{instance} still listed after {timeout} s ({self.history(instance)})"
         return self.removed[instance]
 
 
@@ -117,9 +127,10 @@ class TtlBrowser(_Listed):
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
-        self._ask()
+        self.ask()
 
-    def _ask(self) -> None:
+    def ask(self) -> None:
+        """Ask every host for its tables, with no answer known (as a browser that starts)."""
         query = DNSOutgoing(_FLAGS_QR_QUERY)
         query.add_question(DNSQuestion(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN))
         for packet in query.packets():
@@ -158,7 +169,7 @@ class TtlBrowser(_Listed):
                 self._remove(name)
             elif (due := next((f for f in (0.8, 0.9) if age >= f and f not in asked), None)):
                 asked.add(due)
-                self._ask()
+                self.ask()
 
     def close(self) -> None:
         self._stop.set()

@@ -15,16 +15,24 @@ from pathlib import Path
 import pytest
 
 from p2p_burgundy import GameConfig
-from p2p_burgundy.net.discovery import RECHECK_EVERY, RECORD_TTL, Browser
+from p2p_burgundy.net.discovery import (
+    RECHECK_EVERY,
+    RECORD_TTL,
+    Announcer,
+    Browser,
+    TableInfo,
+    instance_name,
+)
 from p2p_burgundy.net.identity import fingerprint, load_or_create
 from p2p_burgundy.net.inmemory import identity
 from p2p_burgundy.net.peer import Peer
 
 from ..cli.tui.pty_terminal import burgundy
 from .mdns import TtlBrowser, Watcher
-from .procs import LOOPBACK, bots
+from .procs import LOOPBACK, bots, free_udp_port
 
 WITHDRAWN_WITHIN = 3.0  # seconds from a peer's end to its table leaving a live browser
+SETTLED = 0.3  # seconds for the last packets of a closed announcer to reach a browser
 DEAD_HOST_GONE_WITHIN = 120.0  # seconds for a host that died without a goodbye
 EXIT_CODES = {signal.SIGTERM: 143, signal.SIGHUP: 129, signal.SIGINT: 130}
 SIGNALS = pytest.mark.parametrize("sig", list(EXIT_CODES), ids=lambda s: s.name)
@@ -88,6 +96,48 @@ def test_the_client_stopped_by_a_signal_withdraws_its_table(tmp_path: Path, watc
         term.proc.send_signal(sig)
         assert term.wait_exit(10) == EXIT_CODES[sig]
         assert watcher.wait_removed(table, WITHDRAWN_WITHIN) - sent < WITHDRAWN_WITHIN
+
+
+def _withdrawn_for_good(watcher: Watcher, instance: str) -> None:
+    """The table left the watcher's list and did not come back: the announcer has closed
+    (nothing it sends is still to come) and its last packets have had time to arrive."""
+    watcher.wait_removed(instance, WITHDRAWN_WITHIN)
+    time.sleep(SETTLED)
+    assert instance in watcher.removed, watcher.history(instance)
+
+
+def _table(name: str) -> TableInfo:
+    fp = f"test-{free_udp_port()}"
+    return TableInfo(instance_name(name, fp), name, fp, b"W" * 16, 1, 2, "2011",
+                     (LOOPBACK, free_udp_port()))
+
+
+def test_a_query_answered_as_the_table_closes_does_not_list_it_again(
+        watcher: Watcher) -> None:
+    """A browser that starts as the table closes asks for every table; zeroconf queues its
+    answer for 20 to 120 ms, so it goes out after the goodbye: a last goodbye must follow
+    it."""
+    info = _table("Asked")
+    asker = TtlBrowser()
+
+    async def run() -> None:
+        announcer = Announcer(info, [LOOPBACK])
+        await announcer.start()
+        await asyncio.to_thread(watcher.wait_added, info.instance)
+        await asyncio.sleep(1.6)  # a second past the last announcement: no answer held back
+        queued = announcer._azc.zeroconf.out_queue.queue  # answers due in 20 to 120 ms
+        asker.ask()
+        deadline = time.monotonic() + 1.0
+        while not queued:
+            assert time.monotonic() < deadline, "the query was not answered"
+            await asyncio.sleep(0.001)
+        await announcer.close()
+
+    try:
+        asyncio.run(run())
+        _withdrawn_for_good(watcher, info.instance)
+    finally:
+        asker.close()
 
 
 def test_a_host_killed_without_a_goodbye_leaves_live_browsers_within_two_minutes(
