@@ -138,7 +138,7 @@ class Announcer:
 
         An answer zeroconf queued before the goodbye (it delays answers by up to 1.2 s) may
         go out after it and list the table again, and python-zeroconf's browsers ignore the
-        goodbye's two repeats (a packet identical to one heard in the last 0.8 s). So once
+        goodbye's two repeats (a packet identical to one heard under a second before). So once
         the queued answers are out, a last goodbye without the address records (other bytes
         than the first) withdraws the table for good."""
         try:
