@@ -30,11 +30,18 @@ from zeroconf import (
 )
 from zeroconf.const import _CLASS_IN, _FLAGS_QR_QUERY, _TYPE_PTR
 
-from p2p_burgundy.net.discovery import SERVICE_TYPE
+from p2p_burgundy.net.discovery import SERVICE_TYPE, TableInfo, instance_name
 
-from .procs import LOOPBACK
+from .procs import LOOPBACK, free_udp_port
 
 MDNS_GROUP = ("224.0.0.251", 5353)
+
+
+def a_table(name: str) -> TableInfo:
+    """A table of 2 seats on loopback, with a fingerprint of its own (never a real key's)."""
+    fp = f"test-{free_udp_port()}"
+    return TableInfo(instance_name(name, fp), name, fp, b"T" * 16, 1, 2, "2011",
+                     (LOOPBACK, free_udp_port()))
 
 
 class _Listed:

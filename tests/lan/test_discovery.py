@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from p2p_burgundy.net.discovery import Announcer, Browser, TableInfo, instance_name
+from p2p_burgundy.net.discovery import Announcer, Browser
 
 from ..cli.tui.pty_terminal import burgundy
+from .mdns import a_table
 from .procs import LOOPBACK, bots, free_udp_port
 
 WITHDRAWN_WITHIN = 3.0  # seconds from the host's orderly exit to the table leaving every list
@@ -28,9 +29,7 @@ async def _until(condition: object, browser: Browser, timeout: float) -> float:
 
 
 async def _announce_then_close() -> float:
-    fp = "test-" + str(free_udp_port())
-    info = TableInfo(instance_name("Goodbye", fp), "Goodbye", fp, b"G" * 16, 1, 2, "2011",
-                     (LOOPBACK, free_udp_port()))
+    info = a_table("Goodbye")
     browser = Browser([LOOPBACK])
     await browser.start()
     announcer = Announcer(info, [LOOPBACK])

@@ -13,23 +13,24 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from zeroconf._handlers.answers import AnswerGroup
+from zeroconf._utils.time import current_time_millis
 
 from p2p_burgundy import GameConfig
 from p2p_burgundy.net.discovery import (
+    QUEUED_ANSWERS_WITHIN,
     RECHECK_EVERY,
     RECORD_TTL,
     Announcer,
     Browser,
-    TableInfo,
-    instance_name,
 )
 from p2p_burgundy.net.identity import fingerprint, load_or_create
 from p2p_burgundy.net.inmemory import identity
 from p2p_burgundy.net.peer import Peer
 
 from ..cli.tui.pty_terminal import burgundy
-from .mdns import TtlBrowser, Watcher
-from .procs import LOOPBACK, bots, free_udp_port
+from .mdns import TtlBrowser, Watcher, a_table
+from .procs import LOOPBACK, bots
 
 WITHDRAWN_WITHIN = 3.0  # seconds from a peer's end to its table leaving a live browser
 SETTLED = 0.3  # seconds for the last packets of a closed announcer to reach a browser
@@ -106,18 +107,12 @@ def _withdrawn_for_good(watcher: Watcher, instance: str) -> None:
     assert instance in watcher.removed, watcher.history(instance)
 
 
-def _table(name: str) -> TableInfo:
-    fp = f"test-{free_udp_port()}"
-    return TableInfo(instance_name(name, fp), name, fp, b"W" * 16, 1, 2, "2011",
-                     (LOOPBACK, free_udp_port()))
-
-
 def test_a_query_answered_as_the_table_closes_does_not_list_it_again(
         watcher: Watcher) -> None:
     """A browser that starts as the table closes asks for every table; zeroconf queues its
     answer for 20 to 120 ms, so it goes out after the goodbye: a last goodbye must follow
     it."""
-    info = _table("Asked")
+    info = a_table("Asked")
     asker = TtlBrowser()
 
     async def run() -> None:
@@ -138,6 +133,27 @@ def test_a_query_answered_as_the_table_closes_does_not_list_it_again(
         _withdrawn_for_good(watcher, info.instance)
     finally:
         asker.close()
+
+
+def test_an_answer_never_sent_keeps_the_closing_peer_no_longer_than_its_bound(
+        watcher: Watcher) -> None:
+    """The wait for queued answers is bounded: a peer must exit even if one stays queued
+    (here one due in an hour), and the last goodbye still withdraws its table."""
+    info = a_table("Stuck")
+
+    async def run() -> float:
+        announcer = Announcer(info, [LOOPBACK])
+        await announcer.start()
+        await asyncio.to_thread(watcher.wait_added, info.instance)
+        hour = current_time_millis() + 3_600_000
+        announcer._azc.zeroconf.out_queue.queue.append(AnswerGroup(hour, hour, {}))
+        began = time.monotonic()
+        await announcer.close()
+        return time.monotonic() - began
+
+    took = asyncio.run(run())
+    assert QUEUED_ANSWERS_WITHIN <= took < QUEUED_ANSWERS_WITHIN + 1.0
+    _withdrawn_for_good(watcher, info.instance)
 
 
 def test_a_host_killed_without_a_goodbye_leaves_live_browsers_within_two_minutes(
