@@ -27,7 +27,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Coroutine
+from collections.abc import Collection, Coroutine
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
@@ -186,17 +186,18 @@ def table_matches(table: TableInfo, want: str) -> bool:
     return want in (table.host_name, table.fingerprint) or table.instance.startswith(want)
 
 
-async def find_table(args: argparse.Namespace, want: str | None, seconds: float
-                     ) -> list[TableInfo]:
-    """The tables named ``want`` (host name or fingerprint), or every table seen, looked for
-    until one is seen or ``seconds`` have passed (a host may open its table later), then
-    :data:`SETTLE_SECONDS` more: an impostor may answer to the name too."""
+async def find_table(args: argparse.Namespace, want: str | None, seconds: float,
+                     tried: Collection[str] = ()) -> list[TableInfo]:
+    """The tables named ``want`` (host name or fingerprint), or every table seen, but those
+    ``tried`` (instance names), looked for until one is seen or ``seconds`` have passed (a
+    host may open its table later), then :data:`SETTLE_SECONDS` more: an impostor may
+    answer to the name too."""
     if args.no_mdns:
         raise LanError("with --no-mdns, give the table as host:port")
     interfaces = [args.interface] if args.interface else None
 
     def matches(table: TableInfo) -> bool:
-        return want is None or table_matches(table, want)
+        return table.instance not in tried and (want is None or table_matches(table, want))
 
     tables = await find_tables(seconds, interfaces,
                                until=lambda t: any(matches(x) for x in t.values()),
@@ -221,9 +222,10 @@ async def join_table(peer: Peer, args: argparse.Namespace, target: str | None, n
                      colour: str, *, spectator: bool = False, timeout: float) -> JoinLobby:
     """Join ``target`` (host:port, a table's name or fingerprint, or None: the first table
     seen), looking for it on the LAN for up to ``timeout`` seconds. Every table answering
-    the name is tried in turn (:func:`trial_order`) until one whose host proves the
-    announced key takes us; that host is remembered (net/known.py). LanError naming each
-    table tried and why it failed if none does."""
+    the name is tried in turn (:func:`trial_order`), and then any heard in the
+    :data:`SETTLE_SECONDS` after, until one whose host proves the announced key takes us;
+    that host is remembered (net/known.py). LanError naming each table tried and why it
+    failed if none does."""
     try:
         address = parse_address(target) if target else None
         if address is not None:
@@ -231,18 +233,30 @@ async def join_table(peer: Peer, args: argparse.Namespace, target: str | None, n
     except AddressError as exc:
         raise LanError(str(exc)) from None
     known = load_known(peer.data_dir)
-    failures = []
-    for table in trial_order(await find_table(args, target, timeout), known):
-        lobby = await peer.join(table.address, name, colour, game_id=table.game_id,
-                                host_fingerprint=table.fingerprint, spectator=spectator)
-        why = await _proved(peer, lobby)
-        if why is None:
-            if known.remember(table.host_name, table.fingerprint):
-                save_known(peer.data_dir, known)
-            return lobby
-        await peer.leave()
-        warning = known.warning(table) or ("an impostor" if lobby.impostor else None)
-        failures.append(f"{table.label}: {why}" + (f" ({warning})" if warning else ""))
+    failures: list[str] = []
+    tried: set[str] = set()
+    while True:
+        # After every table answering the name refused us, one heard late may still take
+        # us: look a little longer.
+        try:
+            tables = await find_table(args, target, SETTLE_SECONDS if failures else timeout,
+                                      tried)
+        except NoTable:
+            if failures:
+                break
+            raise
+        for table in trial_order(tables, known):
+            tried.add(table.instance)
+            lobby = await peer.join(table.address, name, colour, game_id=table.game_id,
+                                    host_fingerprint=table.fingerprint, spectator=spectator)
+            why = await _proved(peer, lobby)
+            if why is None:
+                if known.remember(table.host_name, table.fingerprint):
+                    save_known(peer.data_dir, known)
+                return lobby
+            await peer.leave()
+            warning = known.warning(table) or ("an impostor" if lobby.impostor else None)
+            failures.append(f"{table.label}: {why}" + (f" ({warning})" if warning else ""))
     where = f" called {target!r}" if target else ""
     raise LanError(f"no table{where} would take us: " + "; ".join(failures))
 

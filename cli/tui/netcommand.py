@@ -294,9 +294,9 @@ class LobbyRunner:
         self.model.first = first_start(Path(options.home))
         self.model.web_wanted = options.web
         self.model.update(self.snapshot())
-        self._wanted: str | None = None  # a table we look for by name until it is seen
+        self._wanted: str | None = None  # a table we look for by name until one takes us
         self._wanted_seen: float | None = None  # when a table answering it was first seen
-        self._candidates: list[TableInfo] = []  # more tables answering it, to try in turn
+        self._tried: set[str] = set()  # the instances answering it that we tried
         self._failures: list[str] = []  # the tables tried, and why each failed
         self._trying: TableInfo | None = None  # the announced table we joined, until proven
         self.web: WebServer | None = None  # the big screen, once served
@@ -349,7 +349,7 @@ class LobbyRunner:
             if command is not None:
                 self.execute(command)
                 if isinstance(command, Leave):  # the table refused us
-                    self._next_candidate()
+                    self._refused()
             self._look_for_wanted()
             self._remember_host()
             if self.lobby.game is not None:
@@ -409,38 +409,40 @@ class LobbyRunner:
 
     def _look_for_wanted(self) -> None:
         """Once a table answering the wanted name is seen, and SETTLE_SECONDS more (others
-        may answer to it too), try each in turn (:func:`~..lan.trial_order`)."""
+        may answer to it too), try each in turn (:func:`~..lan.trial_order`), one at a time.
+        A table answering it that is seen late (after the others refused us) is tried too:
+        the name is wanted until a table takes us, or the user hosts, joins or quits."""
         want = self._wanted
-        if want is None:
+        if want is None or self._trying is not None:
             return
-        found = [t for t in self.model.view.tables if table_matches(t, want)]
-        if not found:
+        untried = [t for t in self.model.view.tables
+                   if table_matches(t, want) and t.instance not in self._tried]
+        if not untried:
             return
         now = time.monotonic()
         if self._wanted_seen is None:
             self._wanted_seen = now
         if now - self._wanted_seen >= SETTLE_SECONDS:
-            self._wanted, self._wanted_seen, self._failures = None, None, []
-            self._candidates = trial_order(found, self.known)
-            self._next_candidate()
+            table = trial_order(untried, self.known)[0]
+            self._tried.add(table.instance)
+            self.model.selected = table.instance
+            self.execute(self.model.confirm_join(table), wanted=True)
 
-    def _next_candidate(self) -> None:
-        """The table we tried refused us: note why, and try the next one answering the name
-        (or say why none would take us)."""
-        if self._trying is not None:
-            warning = self.known.warning(self._trying)
-            self._failures.append(f"{self._trying.label}: {self.model.message}"
-                                  + (f" ({warning})" if warning else ""))
-            self._trying = None
-        if not self._candidates:
-            if len(self._failures) > 1:
-                self.model.message = "No table would take us: " + "; ".join(self._failures)
-            self._failures = []
+    def _refused(self) -> None:
+        """The table we tried refused us: note why, and say why none would take us once
+        every table answering the wanted name has."""
+        if self._trying is None:
             return
-        table, rest = self._candidates[0], self._candidates[1:]
-        self.model.selected = table.instance
-        self.execute(self.model.confirm_join(table))
-        self._candidates = rest
+        warning = self.known.warning(self._trying)
+        self._failures.append(f"{self._trying.label}: {self.model.message}"
+                              + (f" ({warning})" if warning else ""))
+        self._trying = None
+        want = self._wanted
+        if want is not None and any(table_matches(t, want) and t.instance not in self._tried
+                                    for t in self.model.view.tables):
+            return  # the next is tried next frame
+        if len(self._failures) > 1:
+            self.model.message = "No table would take us: " + "; ".join(self._failures)
 
     def _remember_host(self) -> None:
         """The host of the announced table we joined proved its key (we see its roster):
@@ -450,13 +452,17 @@ class LobbyRunner:
             return
         if self.known.remember(self._trying.host_name, self._trying.fingerprint):
             save_known(Path(self.options.home), self.known)
-        self._trying, self._candidates, self._failures = None, [], []
+        self._trying, self._wanted, self._wanted_seen = None, None, None
+        self._tried, self._failures = set(), []
 
-    def execute(self, command: LobbyCommand | None) -> None:
-        """Carry out a lobby command on the peer; a failure becomes a message."""
+    def execute(self, command: LobbyCommand | None, *, wanted: bool = False) -> None:
+        """Carry out a lobby command on the peer; a failure becomes a message. ``wanted``:
+        the command joins a table answering the wanted name (the want stays)."""
         lobby, model = self.lobby, self.model
         if isinstance(command, Host | Join):  # the user chose (or we try) another table
-            self._wanted, self._wanted_seen, self._candidates = None, None, []
+            if not wanted:
+                self._wanted, self._wanted_seen = None, None
+                self._tried, self._failures = set(), []
             self._trying = command.target if isinstance(command, Join) and isinstance(
                 command.target, TableInfo) else None
         try:
@@ -489,6 +495,7 @@ class LobbyRunner:
                 model.page = Page.TABLES
                 with contextlib.suppress(Exception):
                     lobby.leave()
+                self._refused()
 
 
 __all__ = ["LobbyRunner", "NetOptions", "run_bot_game", "run_lobby", "run_resume"]

@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -31,9 +32,11 @@ pytestmark = pytest.mark.slow
 
 
 @contextmanager
-def impostor(name: str, fp: str) -> Iterator[list[str]]:
-    """Announce ``name`` with the fingerprint ``fp`` (not ours) and answer every HELLO with a
-    WELCOME for a key we do not hold; yields the tags received, as they come."""
+def impostor(name: str, fp: str, hold: threading.Event | None = None,
+             suffix: str = "") -> Iterator[list[str]]:
+    """Announce ``name`` with the fingerprint ``fp`` (not ours), ``suffix`` after the
+    fingerprint in the instance name, and answer every HELLO with a WELCOME for a key we do
+    not hold (once ``hold`` is set); yields the tags received, as they come."""
     seen: list[str] = []
     loop = asyncio.new_event_loop()
     ready = threading.Event()
@@ -41,7 +44,8 @@ def impostor(name: str, fp: str) -> Iterator[list[str]]:
 
     async def run() -> None:
         stream = await asyncio_dgram.bind((LOOPBACK, 0))
-        info = TableInfo(instance_name(name, fp), name, fp, b"R" * 16, 1, 2, "2011",
+        instance = instance_name(name, fp).replace(".", f"{suffix}.", 1)
+        info = TableInfo(instance, name, fp, b"R" * 16, 1, 2, "2011",
                          stream.sockname[:2])
         announcer = Announcer(info, [LOOPBACK])
         await announcer.start()
@@ -52,6 +56,8 @@ def impostor(name: str, fp: str) -> Iterator[list[str]]:
                 tag, fields = wire.decode_message(data)
                 seen.append(Tag(tag).name)
                 if tag == Tag.HELLO:
+                    while hold is not None and not hold.is_set():
+                        await asyncio.sleep(0.05)
                     _, key, nonce, _ = fields
                     signature = rogue.sign(CHALLENGE_DOMAIN, challenge_message(
                         b"R" * 16, nonce, key))  # type: ignore[arg-type]
@@ -73,6 +79,13 @@ def impostor(name: str, fp: str) -> Iterator[list[str]]:
         asyncio.run_coroutine_threadsafe(asyncio.sleep(1), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
+
+
+def _until(condition: Callable[[], bool], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {timeout} s"
+        time.sleep(0.05)
 
 
 def _key(home: Path) -> str:
@@ -159,5 +172,52 @@ def test_the_client_joining_by_name_tries_every_match_past_an_impostor(tmp_path:
                     known = tmp_path / "me" / KNOWN_HOSTS
                     assert term.wait_until(known.exists, timeout=10)
                     assert known.read_text() == f"{fp} {name}\n"
+    finally:
+        watcher.close()
+
+
+def test_the_client_joining_by_name_tries_a_match_heard_after_the_others_refused_it(
+        tmp_path: Path) -> None:
+    name = f"Late{free_udp_port()}"
+    fp = _key(tmp_path / "host")
+    hold = threading.Event()
+    watcher = Watcher()
+    try:
+        # The copy is named as zeroconf renames one announced second ("NAME FP-2"): two
+        # processes on one machine do not see each other's probes, so the real host would
+        # not rename itself.
+        with impostor(name, fp, hold, "-2") as seen, bots() as group, \
+                client(tmp_path / "me", "join", name, "--name", "Jo",
+                       "--interface", LOOPBACK) as term:
+            _until(lambda: "HELLO" in seen, 30)  # trying the impostor, the only match
+            group.add(tmp_path / "host", ["--host", "--players", "2", "--name", name,
+                                          "--interface", LOOPBACK])
+            watcher.wait_added(f"{fp}.")  # the real table, announced since
+            hold.set()  # now the impostor refuses us
+            term.wait_for(f"{name} (host)", timeout=30)  # at the real table
+            known = tmp_path / "me" / KNOWN_HOSTS
+            assert term.wait_until(known.exists, timeout=10)
+            assert known.read_text() == f"{fp} {name}\n"
+    finally:
+        watcher.close()
+
+
+def test_a_joiner_by_name_tries_a_match_heard_after_the_others_refused_it(tmp_path: Path
+                                                                         ) -> None:
+    name = f"Slow{free_udp_port()}"
+    fp = _key(tmp_path / "host")
+    hold = threading.Event()
+    watcher = Watcher()
+    try:
+        with impostor(name, fp, hold, "-2") as seen, bots() as group:
+            joiner = group.add(tmp_path / "joiner", [name, "--interface", LOOPBACK])
+            _until(lambda: "HELLO" in seen, 30)  # trying the impostor, the only match
+            group.add(tmp_path / "host", ["--host", "--players", "2", "--name", name,
+                                          "--interface", LOOPBACK])
+            watcher.wait_added(f"{fp}.")  # the real table, announced since
+            hold.set()  # now the impostor refuses us
+            group.assert_all_ok(120)
+        assert (tmp_path / "joiner" / KNOWN_HOSTS).read_text() == f"{fp} {name}\n"
+        assert joiner.proc is not None
     finally:
         watcher.close()
