@@ -412,11 +412,9 @@ class LobbyRunner:
         may answer to it too), try each in turn (:func:`~..lan.trial_order`), one at a time.
         A table answering it that is seen late (after the others refused us) is tried too:
         the name is wanted until a table takes us, or the user hosts, joins or quits."""
-        want = self._wanted
-        if want is None or self._trying is not None:
+        if self._trying is not None:
             return
-        untried = [t for t in self.model.view.tables
-                   if table_matches(t, want) and t.instance not in self._tried]
+        untried = self._untried()
         if not untried:
             return
         now = time.monotonic()
@@ -428,6 +426,13 @@ class LobbyRunner:
             self.model.selected = table.instance
             self.execute(self.model.confirm_join(table), wanted=True)
 
+    def _untried(self) -> list[TableInfo]:
+        """The tables seen answering the wanted name that we have not tried (none if no
+        name is wanted)."""
+        want = self._wanted
+        return [] if want is None else [t for t in self.model.view.tables
+                                        if table_matches(t, want) and t.instance not in self._tried]
+
     def _refused(self) -> None:
         """The table we tried refused us: note why, and say why none would take us once
         every table answering the wanted name has."""
@@ -437,9 +442,7 @@ class LobbyRunner:
         self._failures.append(f"{self._trying.label}: {self.model.message}"
                               + (f" ({warning})" if warning else ""))
         self._trying = None
-        want = self._wanted
-        if want is not None and any(table_matches(t, want) and t.instance not in self._tried
-                                    for t in self.model.view.tables):
+        if self._untried():
             return  # the next is tried next frame
         if len(self._failures) > 1:
             self.model.message = "No table would take us: " + "; ".join(self._failures)

@@ -26,7 +26,7 @@ from p2p_burgundy.net.messages import Tag, Welcome
 
 from ..cli.tui.pty_terminal import burgundy as client
 from .mdns import Watcher
-from .procs import LOOPBACK, bots, burgundy, free_udp_port
+from .procs import LOOPBACK, Bots, bots, burgundy, free_udp_port
 
 pytestmark = pytest.mark.slow
 
@@ -86,6 +86,20 @@ def _until(condition: Callable[[], bool], timeout: float) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"not within {timeout} s"
         time.sleep(0.05)
+
+
+def _real_table_while_the_copy_holds(group: Bots, home: Path, name: str, fp: str,
+                                     seen: list[str], hold: threading.Event) -> None:
+    """Once the joiner tries the copy (the only table of ``name`` yet), open the real table
+    from ``home`` and let the copy refuse the joiner when the real one is announced."""
+    watcher = Watcher()
+    try:
+        _until(lambda: "HELLO" in seen, 30)
+        group.add(home, ["--host", "--players", "2", "--name", name, "--interface", LOOPBACK])
+        watcher.wait_added(f"{fp}.")
+    finally:
+        watcher.close()
+    hold.set()
 
 
 def _key(home: Path) -> str:
@@ -181,25 +195,17 @@ def test_the_client_joining_by_name_tries_a_match_heard_after_the_others_refused
     name = f"Late{free_udp_port()}"
     fp = _key(tmp_path / "host")
     hold = threading.Event()
-    watcher = Watcher()
-    try:
-        # The copy is named as zeroconf renames one announced second ("NAME FP-2"): two
-        # processes on one machine do not see each other's probes, so the real host would
-        # not rename itself.
-        with impostor(name, fp, hold, "-2") as seen, bots() as group, \
-                client(tmp_path / "me", "join", name, "--name", "Jo",
-                       "--interface", LOOPBACK) as term:
-            _until(lambda: "HELLO" in seen, 30)  # trying the impostor, the only match
-            group.add(tmp_path / "host", ["--host", "--players", "2", "--name", name,
-                                          "--interface", LOOPBACK])
-            watcher.wait_added(f"{fp}.")  # the real table, announced since
-            hold.set()  # now the impostor refuses us
-            term.wait_for(f"{name} (host)", timeout=30)  # at the real table
-            known = tmp_path / "me" / KNOWN_HOSTS
-            assert term.wait_until(known.exists, timeout=10)
-            assert known.read_text() == f"{fp} {name}\n"
-    finally:
-        watcher.close()
+    # The copy is named as zeroconf renames one announced second ("NAME FP-2"): two
+    # processes on one machine do not see each other's probes, so the real host would not
+    # rename itself.
+    with impostor(name, fp, hold, "-2") as seen, bots() as group, \
+            client(tmp_path / "me", "join", name, "--name", "Jo",
+                   "--interface", LOOPBACK) as term:
+        _real_table_while_the_copy_holds(group, tmp_path / "host", name, fp, seen, hold)
+        term.wait_for(f"{name} (host)", timeout=30)  # at the real table
+        known = tmp_path / "me" / KNOWN_HOSTS
+        assert term.wait_until(known.exists, timeout=10)
+        assert known.read_text() == f"{fp} {name}\n"
 
 
 def test_a_joiner_by_name_tries_a_match_heard_after_the_others_refused_it(tmp_path: Path
@@ -207,17 +213,8 @@ def test_a_joiner_by_name_tries_a_match_heard_after_the_others_refused_it(tmp_pa
     name = f"Slow{free_udp_port()}"
     fp = _key(tmp_path / "host")
     hold = threading.Event()
-    watcher = Watcher()
-    try:
-        with impostor(name, fp, hold, "-2") as seen, bots() as group:
-            joiner = group.add(tmp_path / "joiner", [name, "--interface", LOOPBACK])
-            _until(lambda: "HELLO" in seen, 30)  # trying the impostor, the only match
-            group.add(tmp_path / "host", ["--host", "--players", "2", "--name", name,
-                                          "--interface", LOOPBACK])
-            watcher.wait_added(f"{fp}.")  # the real table, announced since
-            hold.set()  # now the impostor refuses us
-            group.assert_all_ok(120)
-        assert (tmp_path / "joiner" / KNOWN_HOSTS).read_text() == f"{fp} {name}\n"
-        assert joiner.proc is not None
-    finally:
-        watcher.close()
+    with impostor(name, fp, hold, "-2") as seen, bots() as group:  # named as above
+        group.add(tmp_path / "joiner", [name, "--interface", LOOPBACK])
+        _real_table_while_the_copy_holds(group, tmp_path / "host", name, fp, seen, hold)
+        group.assert_all_ok(120)
+    assert (tmp_path / "joiner" / KNOWN_HOSTS).read_text() == f"{fp} {name}\n"
