@@ -64,7 +64,8 @@ def summary(values: list[float], unit: float = 1000.0) -> str:
 async def discovery_once(n: int, browse_first: bool) -> float:
     identity = Identity.from_private_bytes(os.urandom(32))
     fp = fingerprint(identity.public_key)
-    info = TableInfo(instance_name(f"bench{n}", fp), f"bench{n}", fp, os.urandom(16), 1, 4,
+    table_id = os.urandom(16)
+    info = TableInfo(instance_name(f"bench{n}", fp, table_id), f"bench{n}", fp, table_id, 1, 4,
                      "2011", (LOOPBACK, 40000 + n))
     seen = asyncio.Event()
 

@@ -1,9 +1,12 @@
 """Finding tables on the LAN with multicast DNS (python-zeroconf, asyncio API).
 
-A host announces ``<name> <fingerprint>._burgundy._udp.local.`` with the table's port and a
-TXT record (protocol version, game id, host fingerprint, seats taken/total, edition). The
-fingerprint in the instance name keeps two hosts called "Anna" apart. An announcement is only
-a hint: the lobby handshake makes the host prove the key behind the fingerprint.
+A host announces ``<name> <fingerprint> <table>._burgundy._udp.local.`` with the table's port
+and a TXT record (protocol version, game id, host fingerprint, seats taken/total, edition). The
+fingerprint in the instance name keeps two hosts called "Anna" apart, and the start of the
+table's id two tables of one host: mDNS renames an instance name already taken only when its
+probes hear the first's answer, which two processes on one machine do not (once the first
+has announced itself). An announcement is only a hint: the lobby handshake makes the host
+prove the key behind the fingerprint.
 
 Tests restrict Zeroconf to their own interfaces (``interfaces=["127.0.0.1"]`` or a namespace's
 veth address) so they never talk to other hosts.
@@ -34,6 +37,7 @@ minutes. Live browsers ask again before a record expires, so a live table stays 
 RECHECK_EVERY = 10.0  # seconds between two lookups of each listed table (see Browser)
 MISSES = 2  # failed lookups in a row that drop a table from our list
 QUEUED_ANSWERS_WITHIN = 1.5  # seconds: zeroconf sends a queued answer within 1.2 s
+TABLE_ID_BYTES = 4  # of a table's id in its instance and server names (8 hex digits)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +120,8 @@ class Announcer:
         return AsyncServiceInfo(
             SERVICE_TYPE, info.instance, addresses=[socket.inet_aton(info.address[0])],
             port=info.address[1], properties=_properties(info),
-            server=f"burgundy-{info.fingerprint}.local.", host_ttl=RECORD_TTL,
+            server=f"burgundy-{info.fingerprint}-{info.game_id[:TABLE_ID_BYTES].hex()}.local.",
+            host_ttl=RECORD_TTL,
             other_ttl=RECORD_TTL,
         )
 
@@ -159,14 +164,15 @@ class Announcer:
             await asyncio.sleep(0.02)
 
 
-def instance_name(host_name: str, fingerprint: str) -> str:
-    """The mDNS instance name of a table: the host's name and key fingerprint.
+def instance_name(host_name: str, fingerprint: str, table_id: bytes) -> str:
+    """The mDNS instance name of a table: the host's name, its key's fingerprint and the
+    start of the table's id.
 
-    >>> instance_name("Anna", "6r9h-etv0-q9se-9prt")
-    'Anna 6r9h-etv0-q9se-9prt._burgundy._udp.local.'
+    >>> instance_name("Anna", "6r9h-etv0-q9se-9prt", bytes.fromhex("5e1f0c2a") + bytes(12))
+    'Anna 6r9h-etv0-q9se-9prt 5e1f0c2a._burgundy._udp.local.'
     """
     clean = "".join(c for c in host_name if c.isprintable() and c not in ".\\")[:32] or "table"
-    return f"{clean} {fingerprint}.{SERVICE_TYPE}"
+    return f"{clean} {fingerprint} {table_id[:TABLE_ID_BYTES].hex()}.{SERVICE_TYPE}"
 
 
 class Browser:

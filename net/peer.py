@@ -187,8 +187,9 @@ class Peer:
         self._publish(self._loop.time())
         if self.announce:
             fp = fingerprint(self.identity.public_key)
-            info = TableInfo(instance_name(name, fp), name, fp, lobby.table_id, 1,
-                             config.players, config.edition.value, self.reachable_address)
+            info = TableInfo(instance_name(name, fp, lobby.table_id), name, fp,
+                             lobby.table_id, 1, config.players, config.edition.value,
+                             self.reachable_address)
             self._announcer = Announcer(info, self.interfaces)
             await self._announcer.start()
         self._notify()

@@ -40,7 +40,7 @@ MDNS_GROUP = ("224.0.0.251", 5353)
 def a_table(name: str) -> TableInfo:
     """A table of 2 seats on loopback, with a fingerprint of its own (never a real key's)."""
     fp = f"test-{free_udp_port()}"
-    return TableInfo(instance_name(name, fp), name, fp, b"T" * 16, 1, 2, "2011",
+    return TableInfo(instance_name(name, fp, b"T" * 16), name, fp, b"T" * 16, 1, 2, "2011",
                      (LOOPBACK, free_udp_port()))
 
 
@@ -77,10 +77,12 @@ class _Listed:
         with self._changed:
             return self._changed.wait_for(condition, timeout)
 
-    def wait_added(self, part: str, timeout: float = 20.0) -> str:
-        """The instance name containing ``part`` once it is listed; AssertionError if not."""
+    def wait_added(self, part: str, timeout: float = 20.0, besides: str = "") -> str:
+        """The instance name containing ``part`` (other than ``besides``) once it is listed;
+        AssertionError if not."""
         found = self._wait(lambda: next(
-            (n for n in self.added if part in n and n not in self.removed), None), timeout)
+            (n for n in self.added if part in n and n != besides and n not in self.removed),
+            None), timeout)
         assert isinstance(found, str), f"no table {part!r} listed within {timeout} s"
         return found
 

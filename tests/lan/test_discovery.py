@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from p2p_burgundy.net.discovery import Announcer, Browser
+from p2p_burgundy.net.discovery import Announcer, Browser, TableInfo, find_tables
 
 from ..cli.tui.pty_terminal import burgundy
 from .mdns import a_table
@@ -16,6 +16,7 @@ from .procs import LOOPBACK, bots, free_udp_port
 
 WITHDRAWN_WITHIN = 3.0  # seconds from the host's orderly exit to the table leaving every list
 HOST_LATE = 7.0  # seconds between a joiner looking for a table by name and its host opening it
+ANNOUNCING = 3.0  # seconds after a table is first listed that its host still announces it
 
 
 async def _until(condition: object, browser: Browser, timeout: float) -> float:
@@ -85,3 +86,30 @@ def test_the_client_joining_by_name_waits_for_the_table_as_long_as_the_user(
         group.add(tmp_path / "host", ["--host", "--players", "2", "--name", name,
                                       "--interface", LOOPBACK])
         term.wait_for("Table code", timeout=30)
+
+
+@pytest.mark.slow
+def test_two_tables_hosted_from_one_home_under_one_name_are_both_listed(tmp_path: Path) -> None:
+    """Two processes on one machine announcing one name do not hear each other's probes, so
+    nothing renames the second: each table's instance name must be its own from the start."""
+    name = f"Twin{free_udp_port()}"
+
+    def twins(tables: dict[str, TableInfo]) -> list[TableInfo]:
+        return [t for t in tables.values() if t.host_name == name]
+
+    def listed(count: int) -> list[TableInfo]:
+        return twins(asyncio.run(find_tables(30, [LOOPBACK],
+                                             until=lambda t: len(twins(t)) == count)))
+
+    with bots() as group:
+        host = ["--host", "--players", "2", "--name", name, "--interface", LOOPBACK]
+        group.add(tmp_path / "home", host)
+        assert len(listed(1)) == 1, group.report()
+        # The point: a second table opened later than the first's announcements and its
+        # answers to the browsers' first queries (opened together, the probes may meet).
+        time.sleep(ANNOUNCING)
+        group.add(tmp_path / "home", host)
+        tables = listed(2)
+        assert len(tables) == 2, group.report()
+    assert tables[0].fingerprint == tables[1].fingerprint
+    assert tables[0].address != tables[1].address

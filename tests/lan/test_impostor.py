@@ -18,7 +18,7 @@ import pytest
 
 from p2p_burgundy import GameConfig
 from p2p_burgundy.net import wire
-from p2p_burgundy.net.discovery import Announcer, TableInfo, instance_name
+from p2p_burgundy.net.discovery import TABLE_ID_BYTES, Announcer, TableInfo, instance_name
 from p2p_burgundy.net.identity import Identity, fingerprint, load_or_create
 from p2p_burgundy.net.known import KNOWN_HOSTS
 from p2p_burgundy.net.lobby import CHALLENGE_DOMAIN, challenge_message
@@ -30,13 +30,17 @@ from .procs import LOOPBACK, Bots, bots, burgundy, free_udp_port
 
 pytestmark = pytest.mark.slow
 
+COPY_ID = bytes(16)  # the impostor's table id: its instance name sorts before any other's
+COPY = COPY_ID[:TABLE_ID_BYTES].hex()  # as it shows in the instance name
+
 
 @contextmanager
-def impostor(name: str, fp: str, hold: threading.Event | None = None,
-             suffix: str = "") -> Iterator[list[str]]:
-    """Announce ``name`` with the fingerprint ``fp`` (not ours), ``suffix`` after the
-    fingerprint in the instance name, and answer every HELLO with a WELCOME for a key we do
-    not hold (once ``hold`` is set); yields the tags received, as they come."""
+def impostor(name: str, fp: str, hold: threading.Event | None = None
+             ) -> Iterator[list[str]]:
+    """Announce ``name`` with the fingerprint ``fp`` (not ours), and answer every HELLO with a
+    WELCOME for a key we do not hold (once ``hold`` is set); yields the tags received, as they
+    come. The copy's table id is :data:`COPY_ID`: a joiner that knows neither table tries it
+    first (by instance name), as it would an impostor that happens to sort first."""
     seen: list[str] = []
     loop = asyncio.new_event_loop()
     ready = threading.Event()
@@ -44,8 +48,7 @@ def impostor(name: str, fp: str, hold: threading.Event | None = None,
 
     async def run() -> None:
         stream = await asyncio_dgram.bind((LOOPBACK, 0))
-        instance = instance_name(name, fp).replace(".", f"{suffix}.", 1)
-        info = TableInfo(instance, name, fp, b"R" * 16, 1, 2, "2011",
+        info = TableInfo(instance_name(name, fp, COPY_ID), name, fp, COPY_ID, 1, 2, "2011",
                          stream.sockname[:2])
         announcer = Announcer(info, [LOOPBACK])
         await announcer.start()
@@ -60,8 +63,8 @@ def impostor(name: str, fp: str, hold: threading.Event | None = None,
                         await asyncio.sleep(0.05)
                     _, key, nonce, _ = fields
                     signature = rogue.sign(CHALLENGE_DOMAIN, challenge_message(
-                        b"R" * 16, nonce, key))  # type: ignore[arg-type]
-                    await stream.send(Welcome(b"R" * 16, rogue.public_key, signature,
+                        COPY_ID, nonce, key))  # type: ignore[arg-type]
+                    await stream.send(Welcome(COPY_ID, rogue.public_key, signature,
                                               b"n" * 16, GameConfig(players=2).to_tree()
                                               ).encode(), address)
         finally:
@@ -94,9 +97,10 @@ def _real_table_while_the_copy_holds(group: Bots, home: Path, name: str, fp: str
     from ``home`` and let the copy refuse the joiner when the real one is announced."""
     watcher = Watcher()
     try:
+        copy = watcher.wait_added(f"{fp} {COPY}")
         _until(lambda: "HELLO" in seen, 30)
         group.add(home, ["--host", "--players", "2", "--name", name, "--interface", LOOPBACK])
-        watcher.wait_added(f"{fp}.")
+        watcher.wait_added(fp, besides=copy)
     finally:
         watcher.close()
     hold.set()
@@ -117,10 +121,8 @@ def test_a_joiner_by_name_tries_every_match_and_sits_down_past_an_impostor(tmp_p
                                                  "--interface", LOOPBACK])
             fp = host.hosting()[2]
             watcher.wait_added(fp)
-            # Announced second, the copy is renamed "NAME FP-2" by zeroconf: it sorts
-            # first, so it is the first one tried.
             with impostor(name, fp) as seen:
-                watcher.wait_added(f"{fp}-2.")
+                watcher.wait_added(f"{fp} {COPY}")  # tried first
                 listed = subprocess.run(
                     burgundy("tables", "--interface", LOOPBACK, "--wait", "3",
                              "--home", str(tmp_path / "lister")),
@@ -178,7 +180,7 @@ def test_the_client_joining_by_name_tries_every_match_past_an_impostor(tmp_path:
             fp = host.hosting()[2]
             watcher.wait_added(fp)
             with impostor(name, fp) as seen:
-                watcher.wait_added(f"{fp}-2.")  # the copy: tried first
+                watcher.wait_added(f"{fp} {COPY}")  # the copy: tried first
                 with client(tmp_path / "me", "join", name, "--name", "Jo",
                             "--interface", LOOPBACK) as term:
                     term.wait_for(f"{name} (host)", timeout=30)  # at the real table
@@ -195,10 +197,7 @@ def test_the_client_joining_by_name_tries_a_match_heard_after_the_others_refused
     name = f"Late{free_udp_port()}"
     fp = _key(tmp_path / "host")
     hold = threading.Event()
-    # The copy is named as zeroconf renames one announced second ("NAME FP-2"): two
-    # processes on one machine do not see each other's probes, so the real host would not
-    # rename itself.
-    with impostor(name, fp, hold, "-2") as seen, bots() as group, \
+    with impostor(name, fp, hold) as seen, bots() as group, \
             client(tmp_path / "me", "join", name, "--name", "Jo",
                    "--interface", LOOPBACK) as term:
         _real_table_while_the_copy_holds(group, tmp_path / "host", name, fp, seen, hold)
@@ -213,7 +212,7 @@ def test_a_joiner_by_name_tries_a_match_heard_after_the_others_refused_it(tmp_pa
     name = f"Slow{free_udp_port()}"
     fp = _key(tmp_path / "host")
     hold = threading.Event()
-    with impostor(name, fp, hold, "-2") as seen, bots() as group:  # named as above
+    with impostor(name, fp, hold) as seen, bots() as group:
         group.add(tmp_path / "joiner", [name, "--interface", LOOPBACK])
         _real_table_while_the_copy_holds(group, tmp_path / "host", name, fp, seen, hold)
         group.assert_all_ok(120)

@@ -214,7 +214,7 @@ async def rogue_table(host_key: bytes, signer: Identity, victim: Identity,
     pushes a roster and a proposal naming the joiner."""
     stream = await asyncio_dgram.bind((LOOPBACK, 0))
     fp = fingerprint(victim.public_key)
-    info = TableInfo(instance_name("Anna", fp), "Anna", fp, GAME_ID, 1, 2, "2011",
+    info = TableInfo(instance_name("Anna", fp, GAME_ID), "Anna", fp, GAME_ID, 1, 2, "2011",
                      stream.sockname[:2])
     announcer = Announcer(info, [LOOPBACK])
     await announcer.start()
