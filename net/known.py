@@ -4,9 +4,9 @@ say about each announcement.
 An announcement is only a hint: anyone can announce a table under any name and fingerprint.
 Two things give a stranger away before anyone joins it. A host that proved its key to us once
 is remembered by name (``<data dir>/known_hosts``, one ``FINGERPRINT NAME`` a line): a table
-that claims that name with another key is a likely impostor. And a key announced twice, at two
-places, has at most one genuine announcement (only the holder of the key can prove it; the
-lobby handshake tells which). Sans-I/O but for :func:`load` and :func:`save`.
+that claims that name with another key is a likely impostor. And of a key announced twice,
+one announcement may be a copy (only the holder of the key can prove it; the lobby handshake
+tells), unless its holder hosts two tables. Sans-I/O but for :func:`load` and :func:`save`.
 
 >>> known = KnownHosts.parse("6r9h-etv0-q9se-9prt Anna\\n")
 >>> anna = TableInfo("Anna x._burgundy._udp.local.", "Anna", "zzzz-zzzz-zzzz-zzzz", b"", 1, 2,
@@ -72,8 +72,8 @@ class KnownHosts:
 
 
 def claimed_twice(tables: Iterable[TableInfo]) -> set[str]:
-    """The instances of tables whose key is announced by another table too (at most one of
-    them can prove it).
+    """The instances of tables whose key is announced by another table too (one may be a
+    copy: only the key's holder can prove it).
 
     >>> a = TableInfo("A 1", "A", "fp", b"", 1, 2, "2011", ("10.0.0.1", 1))
     >>> b = TableInfo("A 2", "A", "fp", b"", 1, 2, "2011", ("10.0.0.2", 1))
@@ -96,7 +96,7 @@ def marks(tables: Iterable[TableInfo], known: KnownHosts) -> dict[str, str]:
         if (warning := known.warning(table)) is not None:
             out[table.instance] = warning
         elif table.instance in twice:
-            out[table.instance] = "its key is announced twice: at most one is genuine"
+            out[table.instance] = "its key is announced twice: one may be a copy"
         elif known.knows(table):
             out[table.instance] = "known host"
     return out

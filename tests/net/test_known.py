@@ -34,7 +34,7 @@ def test_the_list_marks_known_hosts_impostors_and_keys_announced_twice() -> None
     assert marks(tables, known) == {
         "Anna 1": "known host",
         "Anna 2": f"likely impostor: Anna is known with key {REAL}",
-        "Bo 1": "its key is announced twice: at most one is genuine",
+        "Bo 1": "its key is announced twice: one may be a copy",
     }
 
 
