@@ -120,9 +120,8 @@ class Announcer:
         return AsyncServiceInfo(
             SERVICE_TYPE, info.instance, addresses=[socket.inet_aton(info.address[0])],
             port=info.address[1], properties=_properties(info),
-            server=f"burgundy-{info.fingerprint}-{info.game_id[:TABLE_ID_BYTES].hex()}.local.",
-            host_ttl=RECORD_TTL,
-            other_ttl=RECORD_TTL,
+            server=f"burgundy-{info.fingerprint}-{_table_tag(info.game_id)}.local.",
+            host_ttl=RECORD_TTL, other_ttl=RECORD_TTL,
         )
 
     async def start(self) -> None:
@@ -172,7 +171,12 @@ def instance_name(host_name: str, fingerprint: str, table_id: bytes) -> str:
     'Anna 6r9h-etv0-q9se-9prt 5e1f0c2a._burgundy._udp.local.'
     """
     clean = "".join(c for c in host_name if c.isprintable() and c not in ".\\")[:32] or "table"
-    return f"{clean} {fingerprint} {table_id[:TABLE_ID_BYTES].hex()}.{SERVICE_TYPE}"
+    return f"{clean} {fingerprint} {_table_tag(table_id)}.{SERVICE_TYPE}"
+
+
+def _table_tag(table_id: bytes) -> str:
+    """What names a table among its host's in mDNS names: its id's first bytes, in hex."""
+    return table_id[:TABLE_ID_BYTES].hex()
 
 
 class Browser:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from p2p_burgundy.net.discovery import Announcer, Browser, TableInfo, find_tables
+from p2p_burgundy.net.discovery import Announcer, Browser, TableInfo, find_tables, instance_name
 
 from ..cli.tui.pty_terminal import burgundy
 from .mdns import a_table
@@ -16,7 +16,7 @@ from .procs import LOOPBACK, bots, free_udp_port
 
 WITHDRAWN_WITHIN = 3.0  # seconds from the host's orderly exit to the table leaving every list
 HOST_LATE = 7.0  # seconds between a joiner looking for a table by name and its host opening it
-ANNOUNCING = 3.0  # seconds after a table is first listed that its host still announces it
+ANNOUNCING = 3.0  # seconds from a table being listed until its host's announcements are over
 
 
 async def _until(condition: object, browser: Browser, timeout: float) -> float:
@@ -113,3 +113,27 @@ def test_two_tables_hosted_from_one_home_under_one_name_are_both_listed(tmp_path
         assert len(tables) == 2, group.report()
     assert tables[0].fingerprint == tables[1].fingerprint
     assert tables[0].address != tables[1].address
+
+
+async def _two_tables_of_one_key_at_two_addresses() -> list[TableInfo]:
+    fp = f"test-{free_udp_port()}"
+    infos = [TableInfo(instance_name("Twin", fp, bytes([i]) * 16), "Twin", fp, bytes([i]) * 16,
+                       1, 2, "2011", (address, free_udp_port()))
+             for i, address in ((1, LOOPBACK), (2, "127.0.0.2"))]
+    announcers = [Announcer(info, [LOOPBACK]) for info in infos]
+    try:
+        for announcer in announcers:
+            await announcer.start()
+        tables = await find_tables(10, [LOOPBACK], until=lambda t: sum(
+            x.fingerprint == fp for x in t.values()) == 2)
+    finally:
+        for announcer in announcers:
+            await announcer.close()
+    return [tables[info.instance] for info in infos]
+
+
+def test_two_tables_of_one_key_each_resolve_to_their_own_address() -> None:
+    """One key's tables on two machines (a home copied) have a host name each: under one
+    name their address records would mix, and a joiner could be sent to the other table."""
+    infos = asyncio.run(_two_tables_of_one_key_at_two_addresses())
+    assert [t.address[0] for t in infos] == [LOOPBACK, "127.0.0.2"]
