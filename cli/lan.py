@@ -45,8 +45,8 @@ from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
 from p2p_burgundy.net.events import EntryRejected, Equivocation, GameOver
 from p2p_burgundy.net.identity import data_dir, fingerprint, key_path, load_or_create, table_code
 from p2p_burgundy.net.known import KnownHosts, marks
+from p2p_burgundy.net.known import append as remember_host
 from p2p_burgundy.net.known import load as load_known
-from p2p_burgundy.net.known import save as save_known
 from p2p_burgundy.net.lobby import (
     RETRY_INTERVAL,
     HostBack,
@@ -252,7 +252,7 @@ async def join_table(peer: Peer, args: argparse.Namespace, target: str | None, n
             why = await _proved(peer, lobby)
             if why is None:
                 if known.remember(table.host_name, table.fingerprint):
-                    save_known(peer.data_dir, known)
+                    remember_host(peer.data_dir, table.host_name, table.fingerprint)
                 return lobby
             await peer.leave()
             warning = known.warning(table) or ("an impostor" if lobby.impostor else None)

@@ -20,7 +20,7 @@ from pathlib import Path
 from p2p_burgundy import Edition
 from p2p_burgundy.errors import ConfigError
 from p2p_burgundy.net.clock import TimeControl
-from p2p_burgundy.net.start import MAX_NAME
+from p2p_burgundy.net.start import MAX_NAME, name_ok
 
 from .engine import Clock, EngineRun, EngineSpec, OptionSetting
 from .files import MAX_GAME_FILE, check_input
@@ -81,7 +81,7 @@ def interface(text: str) -> str:
 def name(text: str) -> str:
     """A player's name as the table shows it: 1 to 32 printable characters."""
     value = text.strip()
-    if not 1 <= len(value) <= MAX_NAME or not value.isprintable():
+    if not name_ok(value):
         raise argparse.ArgumentTypeError(
             f"must be 1 to {MAX_NAME} printable characters, not {text!r}")
     return value

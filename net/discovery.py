@@ -24,6 +24,10 @@ from typing import Any
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from p2p_burgundy.estate import EDITIONS
+
+from .identity import is_fingerprint
+from .start import PLAYERS, name_ok
 from .wire import PROTOCOL_VERSION
 
 SERVICE_TYPE = "_burgundy._udp.local."
@@ -84,7 +88,11 @@ def _properties(info: TableInfo) -> dict[str, str]:
 
 
 def parse_info(info: AsyncServiceInfo) -> TableInfo | None:
-    """A TableInfo from a resolved service, or None if it is not a table we understand."""
+    """A TableInfo from a resolved service, or None if it is not a table we understand.
+
+    Anyone on the LAN can announce anything: what the list prints and what the known hosts
+    file keeps (the name, the fingerprint, the edition) must have their form, so that no
+    announcement can write control characters to a terminal or lines to a file."""
     props = {k.decode(errors="replace"): (v or b"").decode(errors="replace")
              for k, v in info.properties.items()}
     try:
@@ -92,13 +100,15 @@ def parse_info(info: AsyncServiceInfo) -> TableInfo | None:
             return None
         taken, total = (int(x) for x in props["seats"].split("/"))
         game_id = bytes.fromhex(props["game"])
+        name, fp, edition = props.get("name", "?"), props["fp"], props.get("ed", "2011")
         addresses = info.parsed_addresses(IPVersion.V4Only)
-        if not addresses or info.port is None:
-            return None
     except (KeyError, ValueError):
         return None
-    return TableInfo(info.name, props.get("name", "?"), props["fp"], game_id, taken, total,
-                     props.get("ed", "2011"), (addresses[0], info.port))
+    if (not addresses or info.port is None or total not in PLAYERS or not 0 <= taken <= total
+            or not name_ok(name) or not is_fingerprint(fp) or edition not in EDITIONS):
+        return None
+    return TableInfo(info.name, name, fp, game_id, taken, total, edition,
+                     (addresses[0], info.port))
 
 
 def _zeroconf(interfaces: Sequence[str] | None) -> AsyncZeroconf:

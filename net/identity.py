@@ -167,6 +167,17 @@ def fingerprint(public_key: bytes) -> str:
     return _render(hashlib.sha256(_FINGERPRINT_LABEL + public_key).digest(), groups=4)
 
 
+def is_fingerprint(text: str) -> bool:
+    """Whether ``text`` has the form of a :func:`fingerprint` (what an announcement claims).
+
+    >>> is_fingerprint("6r9h-etv0-q9se-9prt"), is_fingerprint("6r9h-etv0-q9se-9prt\\n")
+    (True, False)
+    """
+    groups = text.split("-")
+    return len(groups) == 4 and all(len(g) == 4 and all(c in ALPHABET for c in g)
+                                    for g in groups)
+
+
 def table_code(game_id: bytes, public_keys: Iterable[bytes]) -> str:
     """The code players read aloud to check they sit at the same table with the same people.
 

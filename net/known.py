@@ -6,7 +6,7 @@ Two things give a stranger away before anyone joins it. A host that proved its k
 is remembered by name (``<data dir>/known_hosts``, one ``FINGERPRINT NAME`` a line): a table
 that claims that name with another key is a likely impostor. And of a key announced twice,
 one announcement may be a copy (only the holder of the key can prove it; the lobby handshake
-tells), unless its holder hosts two tables. Sans-I/O but for :func:`load` and :func:`save`.
+tells), unless its holder hosts two tables. Sans-I/O but for :func:`load` and :func:`append`.
 
 >>> known = KnownHosts.parse("6r9h-etv0-q9se-9prt Anna\\n")
 >>> anna = TableInfo("Anna x._burgundy._udp.local.", "Anna", "zzzz-zzzz-zzzz-zzzz", b"", 1, 2,
@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .discovery import TableInfo
+from .identity import is_fingerprint
+from .start import name_ok
 
 KNOWN_HOSTS = "known_hosts"
 
@@ -45,10 +47,6 @@ class KnownHosts:
             if fp and name and not fp.startswith("#"):
                 known.names.setdefault(name, set()).add(fp)
         return known
-
-    def text(self) -> str:
-        return "".join(f"{fp} {name}\n" for name in sorted(self.names)
-                       for fp in sorted(self.names[name]))
 
     def remember(self, name: str, fingerprint: str) -> bool:
         """A host called ``name`` proved the key ``fingerprint``; True if that is news."""
@@ -109,10 +107,18 @@ def load(data_dir: Path) -> KnownHosts:
     return KnownHosts()
 
 
-def save(data_dir: Path, known: KnownHosts) -> None:
-    """Write the known hosts to ``data_dir`` (whole, then renamed into place)."""
-    path = data_dir / KNOWN_HOSTS
-    temporary = path.with_suffix(".tmp")
+def append(data_dir: Path, name: str, fingerprint: str) -> None:
+    """Add ``FINGERPRINT NAME`` to the known hosts file in ``data_dir`` (as SSH does: one
+    write at the end, never a rewrite, so that peers of one data directory remembering hosts
+    at once lose none of them; a line already there is harmless, :meth:`KnownHosts.parse`
+    keeps it once)."""
+    if not name_ok(name) or not is_fingerprint(fingerprint):
+        raise ValueError(f"not a host to remember: {fingerprint!r} {name!r}")
     data_dir.mkdir(parents=True, exist_ok=True)
-    temporary.write_text(known.text(), encoding="utf-8")
-    os.replace(temporary, path)
+    line = f"{fingerprint} {name}\n".encode()
+    with open(data_dir / KNOWN_HOSTS, "ab+") as file:  # appends, wherever it reads
+        if file.seek(0, os.SEEK_END):
+            file.seek(-1, os.SEEK_END)
+            if file.read(1) != b"\n":  # a last line cut short (a crash, an editor)
+                line = b"\n" + line
+        file.write(line)

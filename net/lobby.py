@@ -57,6 +57,7 @@ from .start import (
     game_chain,
     game_id_of,
     make_start,
+    name_ok,
     parse_start,
     players_problem,
     start_digest,
@@ -149,8 +150,8 @@ LobbyEvent = RosterChanged | Started | Refused | HostSilent | HostBack
 
 
 def _check_name(name: str, colour: str) -> None:
-    if not 1 <= len(name) <= MAX_NAME:
-        raise LocalProtocolError(f"a name has 1 to {MAX_NAME} characters")
+    if not name_ok(name):
+        raise LocalProtocolError(f"a name has 1 to {MAX_NAME} printable characters")
     if colour not in COLOURS:
         raise LocalProtocolError(f"colour must be one of {', '.join(COLOURS)}")
 
@@ -319,8 +320,7 @@ class HostLobby(_Base):
             # A proposal may yet be withdrawn (a member that does not accept it): a joiner
             # told the table is full asks again, and may get that member's seat.
             reason = TABLE_FULL
-        elif (len(contribution) != CONTRIBUTION_SIZE or not 1 <= len(name) <= MAX_NAME
-              or colour not in COLOURS):
+        elif len(contribution) != CONTRIBUTION_SIZE or not name_ok(name) or colour not in COLOURS:
             reason = "bad name, colour or contribution"
         if reason is not None:
             self._send(Leave(self.table_id, key, reason), source)
@@ -338,7 +338,7 @@ class HostLobby(_Base):
         if not verify(key, UPDATE_DOMAIN, update_message(self.table_id, key, name, colour, ready),
                       update.signature):
             raise RemoteProtocolError("UPDATE signature does not verify", author=key)
-        if not 1 <= len(name) <= MAX_NAME or colour not in COLOURS:
+        if not name_ok(name) or colour not in COLOURS:
             raise RemoteProtocolError("UPDATE with a bad name or colour", author=key)
         if any(m.colour == colour and m.key != key for m in self.members):
             colour = self._member(key).colour  # taken: keep the old one
@@ -660,6 +660,8 @@ class JoinLobby(_Base):
             raise DecodeError("ROSTER for another table")
         members = []
         for key, name, colour, ready, host, port in roster.members:
+            if not name_ok(name) or colour not in COLOURS:
+                raise DecodeError("ROSTER with a bad name or colour")
             address = self.host if key == self.host_key else (host, port)
             members.append(Member(key, name, colour, ready, address))
         self.members = tuple(members)

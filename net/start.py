@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from p2p_burgundy import EngineError, GameConfig
 
@@ -28,6 +29,17 @@ CONTRIBUTION_SIZE = 16  # fresh random bytes each player gives the game id (128 
 COLOURS = ("red", "blue", "green", "yellow")  # the players' piece colours
 MAX_NAME = 32  # characters in a player's name
 PLAYERS = (2, 3, 4)  # seats at a network table (one player is the solo game, played alone)
+
+
+def name_ok(name: object) -> TypeGuard[str]:
+    """Whether ``name`` may name a player or a table: 1 to :data:`MAX_NAME` printable
+    characters. Names from the network are printed to terminals and written to files: a
+    control character could move the cursor, recolour a terminal or start a line.
+
+    >>> name_ok("Anna"), name_ok(""), name_ok("Anna\\nBo"), name_ok("\\x1b[2J")
+    (True, False, False, False)
+    """
+    return isinstance(name, str) and 1 <= len(name) <= MAX_NAME and name.isprintable()
 
 
 def players_problem(config: GameConfig) -> str | None:
@@ -158,8 +170,7 @@ def parse_start(entry: Entry) -> Start:
         if not (
             isinstance(key, bytes)
             and len(key) == PUBLIC_KEY_SIZE
-            and isinstance(name, str)
-            and 1 <= len(name) <= MAX_NAME
+            and name_ok(name)
             and isinstance(colour, str)
             and colour in COLOURS
             and isinstance(contribution, bytes)
@@ -167,8 +178,8 @@ def parse_start(entry: Entry) -> Start:
             and isinstance(commitment, bytes)
             and len(commitment) == LINK_SIZE
         ):
-            raise bad("a roster seat is [32-byte key, name of 1-32 characters, colour, "
-                      "16-byte contribution, 32-byte commitment]")
+            raise bad("a roster seat is [32-byte key, name of 1-32 printable characters, "
+                      "colour, 16-byte contribution, 32-byte commitment]")
         seats.append(Seat(key, name, colour, contribution, commitment))
     if len({s.key for s in seats}) != len(seats):
         raise bad("a key sits twice at the table")

@@ -26,9 +26,9 @@ from p2p_burgundy import Module
 from p2p_burgundy.net.discovery import TableInfo
 from p2p_burgundy.net.errors import AddressError, KeyFileError, ProtocolError
 from p2p_burgundy.net.identity import data_dir, key_path, load_or_create
+from p2p_burgundy.net.known import append as remember_host
 from p2p_burgundy.net.known import load as load_known
 from p2p_burgundy.net.known import marks
-from p2p_burgundy.net.known import save as save_known
 from p2p_burgundy.net.peer import saved_port
 
 from ..estates import table_extras
@@ -454,7 +454,8 @@ class LobbyRunner:
         if self._trying is None or at is None or at.hosting or not at.members:
             return
         if self.known.remember(self._trying.host_name, self._trying.fingerprint):
-            save_known(Path(self.options.home), self.known)
+            remember_host(Path(self.options.home), self._trying.host_name,
+                          self._trying.fingerprint)
         self._trying, self._wanted, self._wanted_seen = None, None, None
         self._tried, self._failures = set(), []
 

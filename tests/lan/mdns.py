@@ -13,6 +13,7 @@ when it expires, as RFC 6762 (section 5.2) asks of a continuous querier.
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import threading
 import time
@@ -31,15 +32,22 @@ from zeroconf import (
 from zeroconf.const import _CLASS_IN, _FLAGS_QR_QUERY, _TYPE_PTR
 
 from p2p_burgundy.net.discovery import SERVICE_TYPE, TableInfo, instance_name
+from p2p_burgundy.net.identity import PUBLIC_KEY_SIZE, fingerprint
 
 from .procs import LOOPBACK, free_udp_port
 
 MDNS_GROUP = ("224.0.0.251", 5353)
 
 
+def a_fingerprint() -> str:
+    """A fingerprint of its own for a test's table (of random bytes, never a real key's), so
+    that tests side by side on loopback never take each other's tables for theirs."""
+    return fingerprint(os.urandom(PUBLIC_KEY_SIZE))
+
+
 def a_table(name: str) -> TableInfo:
-    """A table of 2 seats on loopback, with a fingerprint of its own (never a real key's)."""
-    fp = f"test-{free_udp_port()}"
+    """A table of 2 seats on loopback, with a fingerprint of its own."""
+    fp = a_fingerprint()
     return TableInfo(instance_name(name, fp, b"T" * 16), name, fp, b"T" * 16, 1, 2, "2011",
                      (LOOPBACK, free_udp_port()))
 

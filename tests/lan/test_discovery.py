@@ -11,7 +11,7 @@ import pytest
 from p2p_burgundy.net.discovery import Announcer, Browser, TableInfo, find_tables, instance_name
 
 from ..cli.tui.pty_terminal import burgundy
-from .mdns import a_table
+from .mdns import a_fingerprint, a_table
 from .procs import LOOPBACK, bots, free_udp_port
 
 WITHDRAWN_WITHIN = 3.0  # seconds from the host's orderly exit to the table leaving every list
@@ -116,7 +116,7 @@ def test_two_tables_hosted_from_one_home_under_one_name_are_both_listed(tmp_path
 
 
 async def _two_tables_of_one_key_at_two_addresses() -> list[TableInfo]:
-    fp = f"test-{free_udp_port()}"
+    fp = a_fingerprint()
     infos = [TableInfo(instance_name("Twin", fp, bytes([i]) * 16), "Twin", fp, bytes([i]) * 16,
                        1, 2, "2011", (address, free_udp_port()))
              for i, address in ((1, LOOPBACK), (2, "127.0.0.2"))]

@@ -7,10 +7,28 @@ import pytest
 
 from p2p_burgundy import Edition, GameConfig
 from p2p_burgundy.net import wire
-from p2p_burgundy.net.errors import LocalProtocolError, RemoteProtocolError
+from p2p_burgundy.net.errors import DecodeError, LocalProtocolError, RemoteProtocolError
 from p2p_burgundy.net.identity import Identity, fingerprint
-from p2p_burgundy.net.lobby import HostBack, HostLobby, HostSilent, JoinLobby, Refused
-from p2p_burgundy.net.messages import Accept, Hello, Tag, Welcome, parse
+from p2p_burgundy.net.lobby import (
+    UPDATE_DOMAIN,
+    HostBack,
+    HostLobby,
+    HostSilent,
+    JoinLobby,
+    Refused,
+    update_message,
+)
+from p2p_burgundy.net.messages import (
+    Accept,
+    Hello,
+    Leave,
+    Prove,
+    Roster,
+    Tag,
+    Update,
+    Welcome,
+    parse,
+)
 from p2p_burgundy.net.start import Start, game_id_of, start_digest
 
 HOST, GUEST, ROGUE = ("10.0.0.1", 1), ("10.0.0.2", 2), ("10.0.0.3", 3)
@@ -241,3 +259,47 @@ def test_another_key_at_the_silent_hosts_address_is_refused() -> None:
                          GameConfig(players=2), "Hana", "red", contribution=b"H" * 16)
     tick(impostor, guest, 5.0)
     assert guest.refused == "the host's key does not match the announced fingerprint"
+
+
+BAD_NAME = "Gus\x1b]0;owned\x07"  # a terminal's escape sequence: names are printed
+
+
+def test_a_name_with_control_characters_never_sits_at_a_table() -> None:
+    # A joiner's own lobby refuses it; a forged PROVE carrying it is refused by the host.
+    with pytest.raises(LocalProtocolError, match="1 to 32 printable characters"):
+        JoinLobby(Identity.from_private_bytes(bytes([2]) * 32), HOST, BAD_NAME, "blue",
+                  nonce=bytes(16), contribution=b"j" * 16)
+    host = HostLobby(Identity.from_private_bytes(bytes([1]) * 32), b"g" * 16,
+                     GameConfig(players=2), "Hana", "red", contribution=b"h" * 16)
+    guest = JoinLobby(Identity.from_private_bytes(bytes([2]) * 32), HOST, "Gus", "blue",
+                      nonce=bytes(16), contribution=b"j" * 16)
+    for data, _ in guest.datagrams_to_send():
+        host.receive(parse(data), GUEST, bytes(16))
+    for data, _ in host.datagrams_to_send():
+        guest.receive(parse(data), HOST)
+    [(data, _)] = guest.datagrams_to_send()
+    prove = parse(data)
+    assert isinstance(prove, Prove)
+    host.receive(replace(prove, name=BAD_NAME), GUEST, bytes(16))
+    [(data, _)] = host.datagrams_to_send()
+    assert parse(data) == Leave(b"g" * 16, prove.key, "bad name, colour or contribution")
+    assert [m.name for m in host.members] == ["Hana"]
+
+
+def test_a_member_or_host_naming_someone_with_control_characters_changes_nothing() -> None:
+    host, guest = table()
+    key = guest.identity.public_key
+    signature = guest.identity.sign(UPDATE_DOMAIN,
+                                    update_message(b"g" * 16, key, BAD_NAME, "blue", True))
+    with pytest.raises(RemoteProtocolError, match="UPDATE with a bad name or colour"):
+        host.receive(Update(b"g" * 16, key, BAD_NAME, "blue", True, signature), GUEST,
+                     bytes(16))
+    assert host.datagrams_to_send() == []
+    guest.set_me("Gus", "blue", True)
+    for data, _ in guest.datagrams_to_send():
+        host.receive(parse(data), GUEST, bytes(16))
+    [roster] = [m for data, to in host.datagrams_to_send() if isinstance(m := parse(data), Roster)]
+    hana, *others = roster.members
+    with pytest.raises(DecodeError, match="ROSTER with a bad name or colour"):
+        guest.receive(replace(roster, members=((hana[0], BAD_NAME, *hana[2:]), *others)), HOST)
+    assert [m.name for m in host.members] == [m.name for m in guest.members] == ["Hana", "Gus"]

@@ -102,6 +102,7 @@ def _resigned(change: dict[str, object]) -> bytes:
     ({"game_id": bytes(16)}, "the game id is not the one"),
     ({"seats": [replace(s, colour="red") for s in doc_start()[0]]}, "same colour"),
     ({"seats": [replace(s, contribution=b"short") for s in doc_start()[0]]}, "contribution"),
+    ({"seats": [replace(s, name="Bob\x1b[2J") for s in doc_start()[0]]}, "printable"),
 ])
 def test_a_start_with_a_chosen_game_id_or_a_bad_roster_is_not_a_game(
     change: dict[str, object], why: str,
