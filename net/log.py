@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
+import threading
 import zlib
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -171,9 +172,11 @@ MAX_RECORD = 64 * 1024
 def write_atomically(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all (a temporary file beside it, flushed
     to disk, renamed over it: a crash leaves the old file or the new one); OSError if the
-    disk refuses, the old file then left as it was."""
+    disk refuses, the old file then left as it was. The temporary file is the writer's own
+    (by process and thread): under one shared name, two writers of one path (two clients of
+    one data directory saving their settings) renamed each other's half-written file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         with open(temporary, "wb") as out:
             out.write(data)

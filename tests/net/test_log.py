@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -268,3 +270,19 @@ def test_a_session_rebuilt_from_its_reopened_file_reaches_the_same_state(
     assert state_hash(rebuilt.state) == state_hash(game.sessions[1].state)
     assert [len(c) for c in rebuilt.chains] == [len(c) for c in game.sessions[1].chains]
     assert rebuilt.turn_number == game.sessions[1].turn_number
+
+
+def test_two_writers_of_one_file_each_leave_it_whole(tmp_path: Path) -> None:
+    # Two processes saving one file at once (two clients of one data directory): under a
+    # shared temporary name one renamed the other's half-written file, whose own rename then
+    # failed.
+    program = ("import sys; from pathlib import Path; "
+               "from p2p_burgundy.net.log import write_atomically\n"
+               "for _ in range(100): write_atomically(Path(sys.argv[1]), sys.argv[2].encode() "
+               "* 200_000)")
+    target = tmp_path / "settings.json"
+    runs = [subprocess.Popen([sys.executable, "-c", program, str(target), mark],
+                             stderr=subprocess.PIPE) for mark in "AB"]
+    assert [run.communicate(timeout=120)[1] for run in runs] == [b"", b""]
+    assert target.read_bytes() in (b"A" * 200_000, b"B" * 200_000)
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]
