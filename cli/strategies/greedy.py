@@ -23,7 +23,7 @@ UseDie(die=0)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import ClassVar, Final, TypeVar
@@ -612,16 +612,20 @@ class GreedyStrategy:
     :func:`position_value`.
 
     ``budget`` caps the positions expanded per decision (the rest are judged without looking
-    further); ties between equal lines go to the first legal action, so the bot is
+    further); ``value`` judges where a line ends (``value(state, seat)``; by default
+    :func:`position_value` with ``weights``, whose penalties for discards and workers apply
+    either way); ties between equal lines go to the first legal action, so the bot is
     deterministic and ``seed`` (taken for the common interface) changes nothing.
     """
 
     name: ClassVar[str] = "greedy"
 
     def __init__(self, seed: int = 0, weights: Weights = DEFAULT_WEIGHTS,
-                 budget: int = 1500) -> None:
+                 budget: int = 1500,
+                 value: Callable[[GameState, int], float] | None = None) -> None:
         self.seed = seed
         self._eval = Evaluator(weights)
+        self._value = self._eval.value if value is None else value
         self._budget = budget
         self._spent = 0
         self._plan: list[tuple[tuple[object, ...], Action]] = []
@@ -690,7 +694,7 @@ class GreedyStrategy:
                 value, line = self._best(child, seat, choices)
                 line = [(action, child, len(choices)), *line]
             else:
-                value = self._eval.value(child, seat)
+                value = self._value(child, seat)
                 line = [(action, child, 0)]
             value -= penalty
             if value > best_value:

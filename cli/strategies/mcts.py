@@ -20,8 +20,10 @@ predicted exactly (for a greedy opponent). A chance event met on the
 way (the next round's dice, a new phase's tiles) is a future nobody knows: the rollout
 *determinizes* it with entropy of its own, SHA-256 of the bot's seed, the searched state, the
 leaf's sample number and the event's index, and plays that future with a cheaper greedy bot
-(fewer positions per decision). The n-th rollout from every leaf samples the same n-th future
-(common random numbers), so sibling lines are compared on the same dice. Sampled futures are
+(fewer positions per decision), which plays the bot's own next turn by the leaf value, the
+value the horizon is judged by (the opponents' turns by the greedy value). The n-th rollout
+from every leaf samples the same n-th future (common random numbers), so sibling lines are
+compared on the same dice. Sampled futures are
 drawn by the engine from what the state shows to everyone (the dice to come, the tiles left
 in the supply), the same way for every seat: the bot never reads entropy it has not seen.
 
@@ -181,7 +183,7 @@ class MctsStrategy:
         self._plan: list[tuple[bytes, Action]] = []
         self._kept: _Node | None = None  # the subtree of the line being followed
         self._kept_key = b""
-        self._policies: dict[tuple[int, bool], GreedyStrategy] = {}
+        self._policies: dict[tuple[int, bool, bool], GreedyStrategy] = {}
         self.last_rollouts = 0  # rollouts of the last search (for benchmarks and tests)
 
     # --- the Strategy interface ---------------------------------------------------------------
@@ -345,15 +347,20 @@ class MctsStrategy:
         walk(state, (), 0.0)
         return out
 
-    def _policy(self, seat: int, future: bool = False) -> GreedyStrategy:
-        """The greedy bot playing ``seat`` in rollouts (a cheaper one in sampled futures)."""
-        policy = self._policies.get((seat, future))
+    def _policy(self, seat: int, future: bool = False, own: bool = False) -> GreedyStrategy:
+        """The greedy bot playing ``seat`` in rollouts: the greedy bot itself in the current
+        round (a greedy opponent's replies are predicted exactly); in sampled futures a
+        cheaper one, which plays the bot's ``own`` turns by the leaf value: the value that
+        judges the horizon, so the bot's next turn is played for what the line is judged on."""
+        key = (seat, future, own)
+        policy = self._policies.get(key)
         if policy is None:
             if future:
-                policy = GreedyStrategy(0, self._weights, budget=self.params.future_budget)
-            else:  # the greedy bot itself: in the current round, a greedy opponent's replies
-                policy = GreedyStrategy(0, self._weights)  # are predicted exactly
-            self._policies[(seat, future)] = policy
+                policy = GreedyStrategy(0, self._weights, budget=self.params.future_budget,
+                                        value=self._leaf if own else None)
+            else:
+                policy = GreedyStrategy(0, self._weights)
+            self._policies[key] = policy
         return policy
 
     def _horizon(self, leaf: _Node, seat: int, world: bytes) -> tuple[GameState, bool]:
@@ -401,7 +408,9 @@ class MctsStrategy:
                 if len(actions) == 1:
                     action = actions[0]
                 else:  # in a sampled future (past a chance event), the cheaper bot
-                    moves = self._policy(mover, world is not None).follow(state, actions)
+                    future = world is not None
+                    moves = self._policy(mover, future, future and mover == seat).follow(
+                        state, actions)
                     moves.reverse()
                     planner = mover
                     action, after = moves.pop()
