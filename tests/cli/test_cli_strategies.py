@@ -103,9 +103,10 @@ def test_greedy_beats_random_clearly() -> None:
     assert greedy.mean > 2 * random_bot.mean
 
 
-def _greedy_turn(state: GameState) -> GameState:
-    """Let greedy play the mover's whole turn; the state just before it ends the turn."""
-    bot = GreedyStrategy(seed=0)
+def _greedy_turn(state: GameState, bot: GreedyStrategy | None = None) -> GameState:
+    """Let greedy (``bot``, or the default one) play the mover's whole turn; the state just
+    before it ends the turn."""
+    bot = GreedyStrategy(seed=0) if bot is None else bot
     seat = state.to_move
     while True:
         assert state.to_move == seat
@@ -131,6 +132,15 @@ def test_greedy_places_what_it_can_instead_of_taking_workers() -> None:
     after = mover(_greedy_turn(state))
     assert (after.estate[17], after.estate[24]) == (Tile.SHIP, Tile.MINE)
     assert after.workers == 0
+
+
+def test_greedy_plays_for_the_value_it_is_given() -> None:
+    # The position above, judged by workers alone (as mcts's rollouts judge the bot's own
+    # turns by its leaf value): both dice take workers, the tiles stay in storage.
+    state = position(dice=(2, 4), storage=(Tile.SHIP, Tile.MINE))
+    workers = GreedyStrategy(seed=0, value=lambda s, seat: 10.0 * s.players[seat].workers)
+    after = mover(_greedy_turn(state, workers))
+    assert (after.workers, after.storage) == (4, (Tile.SHIP, Tile.MINE))
 
 
 def test_greedy_sells_a_pile_of_goods() -> None:
