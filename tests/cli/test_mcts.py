@@ -228,6 +228,26 @@ def test_the_default_horizon_is_the_end_of_the_bots_own_next_turn() -> None:
     assert chanced
 
 
+def test_the_bots_own_next_turn_is_played_by_its_leaf_value() -> None:
+    # A leaf value that wants only workers: past the first chance event (the next round's
+    # dice) the bot's own turn gets 6 of them (a tile placed for its 4 workers, and workers
+    # taken with the other die); by the greedy value it ends with none.
+    start = _mid_game()
+    seat = start.order[start.turn]
+
+    def rollout(bot: MctsStrategy) -> tuple[int, int]:
+        leaf = _Node(start, (), 0.0)
+        judged, _ = bot._horizon(leaf, seat, b"world")
+        assert leaf.known is not None
+        return leaf.known[0].players[seat].workers, judged.players[seat].workers
+
+    wanting = MctsStrategy(seed=1, iterations=1)
+    wanting._leaf = lambda state, s: 10.0 * state.players[s].workers
+    before, after = rollout(wanting)
+    assert (before, after) == (0, 6)
+    assert rollout(MctsStrategy(seed=1, iterations=1)) == (0, 0)
+
+
 def test_the_reply_horizon_stops_at_the_opponents_reply() -> None:
     start, judged, _ = _judged("reply")
     seat = start.order[start.turn]

@@ -49,13 +49,20 @@ def exchange(host: HostLobby, guest: JoinLobby) -> None:
             return
 
 
-def table(table_id: bytes = b"g" * 16, host_contribution: bytes = b"h" * 16,
-          guest_contribution: bytes = b"j" * 16) -> tuple[HostLobby, JoinLobby]:
-    """A host and a guest at one table, the guest seated (not ready yet)."""
+def strangers(table_id: bytes = b"g" * 16, host_contribution: bytes = b"h" * 16,
+              guest_contribution: bytes = b"j" * 16) -> tuple[HostLobby, JoinLobby]:
+    """A host's table for 2 and a guest about to join it (nothing sent yet)."""
     host = HostLobby(Identity.from_private_bytes(bytes([1]) * 32), table_id,
                      GameConfig(players=2), "Hana", "red", contribution=host_contribution)
     guest = JoinLobby(Identity.from_private_bytes(bytes([2]) * 32), HOST, "Gus", "blue",
                       nonce=bytes(16), contribution=guest_contribution)
+    return host, guest
+
+
+def table(table_id: bytes = b"g" * 16, host_contribution: bytes = b"h" * 16,
+          guest_contribution: bytes = b"j" * 16) -> tuple[HostLobby, JoinLobby]:
+    """A host and a guest at one table, the guest seated (not ready yet)."""
+    host, guest = strangers(table_id, host_contribution, guest_contribution)
     exchange(host, guest)
     return host, guest
 
@@ -147,10 +154,7 @@ def test_a_table_for_one_player_cannot_be_hosted_or_joined() -> None:
                   "Hana", "red", contribution=b"h" * 16)
     assert str(raised.value) == SOLO
     # A host's WELCOME (its signature does not cover the config) changed to one player.
-    host = HostLobby(Identity.from_private_bytes(bytes([1]) * 32), b"g" * 16,
-                     GameConfig(players=2), "Hana", "red", contribution=b"h" * 16)
-    guest = JoinLobby(Identity.from_private_bytes(bytes([2]) * 32), HOST, "Gus", "blue",
-                      nonce=bytes(16), contribution=b"j" * 16)
+    host, guest = strangers()
     for data, _ in guest.datagrams_to_send():
         host.receive(parse(data), GUEST, bytes(16))
     [(data, _)] = host.datagrams_to_send()
@@ -269,10 +273,7 @@ def test_a_name_with_control_characters_never_sits_at_a_table() -> None:
     with pytest.raises(LocalProtocolError, match="1 to 32 printable characters"):
         JoinLobby(Identity.from_private_bytes(bytes([2]) * 32), HOST, BAD_NAME, "blue",
                   nonce=bytes(16), contribution=b"j" * 16)
-    host = HostLobby(Identity.from_private_bytes(bytes([1]) * 32), b"g" * 16,
-                     GameConfig(players=2), "Hana", "red", contribution=b"h" * 16)
-    guest = JoinLobby(Identity.from_private_bytes(bytes([2]) * 32), HOST, "Gus", "blue",
-                      nonce=bytes(16), contribution=b"j" * 16)
+    host, guest = strangers()
     for data, _ in guest.datagrams_to_send():
         host.receive(parse(data), GUEST, bytes(16))
     for data, _ in host.datagrams_to_send():
