@@ -591,8 +591,8 @@ def _round_setup(state: GameState, draws: Draws) -> None:
     common.white_die = white = rolls[-1]
     state.order = state.bridge_order()
     state.turn = 0
-    goods = list(common.depot_goods)
-    depot = list(goods[white])
+    goods = [*common.depot_goods]  # [*t], not list(t): a list display makes no call
+    depot = [*goods[white]]
     depot[common.phase_goods[state.round]] += 1
     goods[white] = tuple(depot)
     common.depot_goods = tuple(goods)
@@ -622,7 +622,7 @@ def legal_actions(state: GameState) -> list[Action]:
         # A module's idle step comes only after the last round's dice (see EngineModule).
         if (idle := rules.idle_step) is None or p.dice_used != _BOTH_DICE \
                 or state.round != _LAST_ROUND or not getattr(state.modules[idle[0]], idle[1]):
-            actions: list[Action] = list(_DICE_LEFT[p.dice_used])
+            actions: list[Action] = [*_DICE_LEFT[p.dice_used]]
             if not p.bought and (p.silver >= PURCHASE_PRICE or p.knowledge & _K6):
                 actions += _purchases(state, p)
             for tiles, more in rules.turn_choices:
@@ -808,7 +808,7 @@ _DISCARD_OLDER: Final = DISCARD[:STORAGE_SPACES]
 
 def _discard_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     """The three older tiles (never the one just stored)."""
-    return list(_DISCARD_OLDER)
+    return [*_DISCARD_OLDER]
 
 
 def _ship_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
@@ -963,7 +963,7 @@ def _on_turn(handler: _Handler, after: Callable[[_Turn], None] | None, rules: _R
         turn.old = state
         turn.new = new = state.clone()
         turn.seat = seat = state.order[state.turn]
-        players = list(state.players)
+        players = [*state.players]
         turn.p = players[seat] = players[seat].copy()
         new.players = tuple(players)
         if state.pending:
@@ -1005,7 +1005,7 @@ def _use_die(state: GameState, action: UseDie, _: int) -> GameState:
     p.dice_used |= 1 << die
     new = state.clone()
     players = state.players
-    mover = list(players)
+    mover = [*players]
     mover[seat] = p
     new.players = tuple(mover)
     new.pending = _DIE_PENDING[die]
@@ -1106,8 +1106,8 @@ def _check_slot(turn: _Turn, action: Action, depot: int, slot: int) -> None:
 
 def _take_from_depot(state: GameState, depot: int, slot: int) -> int:
     """Remove and return the tile in ``slot`` of ``depot`` (a state being built)."""
-    depots = list(state.depots)
-    row = list(depots[depot])
+    depots = [*state.depots]
+    row = [*depots[depot]]
     tile = row[slot]
     row[slot] = EMPTY
     depots[depot] = tuple(row)
@@ -1236,7 +1236,7 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
     tile = p.storage[storage]
     before = p.occupied
     p.storage = p.storage[:storage] + p.storage[storage + 1:]
-    estate = list(p.estate)
+    estate = [*p.estate]
     estate[space] = tile
     p.estate = tuple(estate)
     p.occupied |= 1 << space
@@ -1289,10 +1289,10 @@ def _claim_colour_bonus(turn: _Turn, colour: int) -> None:
     if taken >= 2:
         return
     rank = taken + 1
-    bonus = list(turn.new.bonus_taken)
+    bonus = [*turn.new.bonus_taken]
     bonus[colour] = rank
     turn.new.bonus_taken = tuple(bonus)
-    mine = list(turn.p.bonuses)
+    mine = [*turn.p.bonuses]
     mine[colour] = rank
     turn.p.bonuses = tuple(mine)
     reward = turn.rules.colour_bonus
@@ -1346,7 +1346,7 @@ def tile_effect(turn: _Turn, tile: int) -> None:
 def _advance_on_track(turn: _Turn) -> None:
     new = turn.new
     common = new.common = new.common.copy()  # the track and its stamp
-    track = list(common.track)
+    track = [*common.track]
     space = min(track[turn.seat][0] + 1, TRACK_STEPS - 1)
     track[turn.seat] = (space, common.track_stamp)  # on top of any stack there
     common.track = tuple(track)
@@ -1356,10 +1356,10 @@ def _advance_on_track(turn: _Turn) -> None:
 def _sell(turn: _Turn, goods: int) -> None:
     p = turn.p
     count = p.goods[goods]
-    held = list(p.goods)
+    held = [*p.goods]
     held[goods] = 0
     p.goods = tuple(held)
-    sold = list(p.sold)
+    sold = [*p.sold]
     sold[goods] += count
     p.sold = tuple(sold)
     p.silver += 2 if p.knowledge & _K3 else 1
@@ -1382,7 +1382,7 @@ def discard(turn: _Turn, storage: int) -> None:
     p = turn.p
     tile = p.storage[storage]
     p.storage = p.storage[:storage] + p.storage[storage + 1:]
-    box = list(turn.new.box)
+    box = [*turn.new.box]
     box[tile % FACE_DOWN] += 1  # a face-down tile leaves the game as the tile it is
     turn.new.box = tuple(box)
 
@@ -1390,10 +1390,10 @@ def discard(turn: _Turn, storage: int) -> None:
 def _take_goods(turn: _Turn, action: TakeGoods, _: int) -> None:
     if action not in _goods_choices(turn.old, turn.p):
         raise turn.fail(action, _goods_reason(turn, action))
-    goods = list(turn.new.depot_goods)
-    held = list(turn.p.goods)
+    goods = [*turn.new.depot_goods]
+    held = [*turn.p.goods]
     for d in action.depots:
-        row = list(goods[d])
+        row = [*goods[d]]
         for g in action.keep:
             held[g] += row[g]
             row[g] = 0

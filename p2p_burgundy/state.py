@@ -124,7 +124,7 @@ class PlayerState:
     def add_vp(self, category: int, points: int) -> None:
         """Score ``points`` in ``category`` (a :class:`~p2p_burgundy.scoring.Category`; only on
         a fresh copy; points are never negative)."""
-        breakdown = list(self.breakdown)
+        breakdown = [*self.breakdown]
         breakdown[category] += points
         self.breakdown = tuple(breakdown)
 
