@@ -830,17 +830,18 @@ _KEPT: Final = tuple(
 def _goods_choices(state: GameState, p: PlayerState) -> list[TakeGoods]:
     """Which depots' goods a ship takes, and which goods types are kept when slots run out."""
     # Per depot, the goods types lying there as a bit mask (bit g for type g).
-    offered = [sum(itertools.compress(_GOODS_BITS, row)) for row in state.common.depot_goods]
-    options: list[tuple[int, ...]] = [(d,) for d in range(1, 7) if offered[d]]
-    if p.knowledge & _K5:
-        options += [tuple(sorted((d, NEIGHBOUR_DEPOT[d]))) for d in range(1, 7)
-                    if offered[d] and offered[NEIGHBOUR_DEPOT[d]]]
-    held = sum(itertools.compress(_GOODS_BITS, p.goods))
+    offered = [*map(_GOODS_TYPES.get, state.common.depot_goods)]
+    if None in offered:  # a row not met yet
+        offered = [_goods_types(row) for row in state.common.depot_goods]
+    held = _goods_types(p.goods)
     free = (_BOUND[state.config.variant] or _bind(state.config)).goods_types - held.bit_count()
     choices = []
-    for depots in options:
+    for depots in _SHIP_DEPOTS[1 if p.knowledge & _K5 else 0]:
+        first, last = offered[depots[0]], offered[depots[-1]]
+        if not (first and last):
+            continue
         table = TAKE_GOODS[depots]
-        types = offered[depots[0]] | offered[depots[-1]]
+        types = first | last
         new = types & ~held
         if new.bit_count() <= free:
             choices.append(table[types])
@@ -849,6 +850,25 @@ def _goods_choices(state: GameState, p: PlayerState) -> list[TakeGoods]:
             for kept in _KEPT[new][free]:
                 choices.append(table[old | kept])
     return choices
+
+
+# A ship's depots: each numbered depot, then (knowledge #5) each with its neighbour.
+_SHIP_DEPOTS: Final = (
+    tuple((d,) for d in range(1, 7)),
+    (*((d,) for d in range(1, 7)), *(tuple(sorted((d, NEIGHBOUR_DEPOT[d]))) for d in range(1, 7))),
+)
+# The goods types of a row of goods counts (a depot's, a player's), as a bit mask: remembered
+# by row, as the depots' takes (summing a row's bits costs several times a look-up).
+_GOODS_TYPES: Final[dict[tuple[int, ...], int]] = {}
+
+
+def _goods_types(row: tuple[int, ...]) -> int:
+    types = _GOODS_TYPES.get(row)
+    if types is None:
+        if len(_GOODS_TYPES) >= _ROWS_KEPT:
+            _GOODS_TYPES.clear()
+        _GOODS_TYPES[row] = types = sum(itertools.compress(_GOODS_BITS, row))
+    return types
 
 
 def _warehouse_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
