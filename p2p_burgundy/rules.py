@@ -880,8 +880,11 @@ def _effect_take_choices(state: GameState, p: PlayerState, step: int) -> list[Ac
     actions: list[Action] = []
     depots = state.depots
     for d in range(1, 7):
+        row = depots[d]
+        if tiles.isdisjoint(row):  # in C: most rows hold none
+            continue
         take = TAKE_TILE[d]
-        for slot, tile in enumerate(depots[d]):
+        for slot, tile in enumerate(row):
             if tile in tiles:  # never EMPTY
                 actions.append(take[slot])
     actions.append(PASS)
@@ -960,9 +963,10 @@ def apply(state: GameState, action: Action) -> GameState:
         step, arg = _TURN_STEP, 0
     else:
         step, arg = idle[2], 0
-    run = rules.apply[step].get(type(action))
-    if run is None:
-        raise IllegalAction(f"{action!r}: not a choice now; {rules.expected[step]}")
+    try:  # a subscript, not .get(): no method call (a try costs nothing until it catches)
+        run = rules.apply[step][type(action)]
+    except KeyError:
+        raise IllegalAction(f"{action!r}: not a choice now; {rules.expected[step]}") from None
     try:
         return run(state, action, arg)
     except IllegalAction as exc:
