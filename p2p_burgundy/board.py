@@ -35,6 +35,13 @@ THREE_PLAYER_MINE_PHASES: Final = (1, 3)
 NEIGHBOUR_DEPOT: Final = {d: d % 6 + 1 for d in range(1, 7)}  # the six depots form a ring: 6 ~ 1
 
 
+# The order of a bridge without monastery #27: a round's order is remembered by its bridge,
+# which only a ship changes (sorting a few seats by key costs several times a look-up).
+# Bounded: the bridges of a few hundred games.
+_ORDERS: Final[dict[tuple[tuple[int, int], ...], tuple[int, ...]]] = {}
+_ORDERS_KEPT: Final = 1 << 12
+
+
 def bridge_order(track: tuple[tuple[int, int], ...], on_top: int = 0) -> tuple[int, ...]:
     """The seats in turn order from the bridge (turn order track): each seat's ``(space,
     stamp)``, furthest along first; in a stack the piece placed last (highest stamp) first,
@@ -49,7 +56,13 @@ def bridge_order(track: tuple[tuple[int, int], ...], on_top: int = 0) -> tuple[i
     # Sorted by (space, on top, stamp), highest first; a stable sort keeps equal pieces in seat
     # order (reverse=True keeps it too).
     if not on_top:
-        return tuple(sorted(range(len(track)), key=track.__getitem__, reverse=True))
+        order = _ORDERS.get(track)
+        if order is None:
+            if len(_ORDERS) >= _ORDERS_KEPT:
+                _ORDERS.clear()
+            _ORDERS[track] = order = tuple(
+                sorted(range(len(track)), key=track.__getitem__, reverse=True))
+        return order
     keys = [(space, on_top >> seat & 1, stamp) for seat, (space, stamp) in enumerate(track)]
     return tuple(sorted(range(len(keys)), key=keys.__getitem__, reverse=True))
 
