@@ -686,9 +686,12 @@ def _row_choices(known: dict[tuple[int, ...], tuple[Action, ...]],
                  by_slot: tuple[Action, ...], row: tuple[int, ...]) -> tuple[Action, ...]:
     """The choices ``by_slot[slot]`` of the slots that ``row`` holds a tile in, remembered in
     ``known``."""
-    # A loop: for a handful of slots a generator or comprehension costs twice as much.
+    # A loop, the slot counted: for a handful of slots a generator or comprehension costs twice
+    # as much, and enumerate() a fifth more.
     choices: list[Action] = []
-    for slot, tile in enumerate(row):
+    slot = -1
+    for tile in row:
+        slot += 1
         if tile != EMPTY:
             choices.append(by_slot[slot])
     if len(known) >= _ROWS_KEPT:
