@@ -559,7 +559,7 @@ def _phase_setup(state: GameState, draws: Draws) -> None:
         if tile != EMPTY:
             box[tile] += 1  # tiles left on the board leave the game
     state.box = tuple(box)
-    supplies = [list(s) for s in state.supplies]
+    supplies = [*map(list, state.supplies)]
     goods = list(state.goods_pool)
     colours, rows = _PHASE_DRAWS[state.config.table_players][state.phase]
     pools = list(map(supplies.__getitem__, colours))
@@ -570,7 +570,7 @@ def _phase_setup(state: GameState, draws: Draws) -> None:
     drawn.append(EMPTY)  # for the spaces not drawn
     state.depots = tuple([row(drawn) for row in rows])
     state.common.goods_pool = tuple(goods)
-    state.common.supplies = tuple(tuple(s) for s in supplies)
+    state.common.supplies = tuple(map(tuple, supplies))
     for phase_setup in _rules(state.config).phase_setup:
         phase_setup(state)
 
@@ -1264,7 +1264,9 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
     board = new.boards[turn.seat]
     tile = p.storage[storage]
     before = p.occupied
-    p.storage = p.storage[:storage] + p.storage[storage + 1:]
+    rest = [*p.storage]
+    del rest[storage]  # cheaper than joining two slices
+    p.storage = tuple(rest)
     estate = [*p.estate]
     estate[space] = tile
     p.estate = tuple(estate)
@@ -1410,14 +1412,19 @@ def discard(turn: _Turn, storage: int) -> None:
     """The tile in ``storage`` leaves the game."""
     p = turn.p
     tile = p.storage[storage]
-    p.storage = p.storage[:storage] + p.storage[storage + 1:]
+    rest = [*p.storage]
+    del rest[storage]  # as in _place
+    p.storage = tuple(rest)
     box = [*turn.new.box]
     box[tile % FACE_DOWN] += 1  # a face-down tile leaves the game as the tile it is
     turn.new.box = tuple(box)
 
 
 def _take_goods(turn: _Turn, action: TakeGoods, _: int) -> None:
-    if action not in _goods_choices(turn.old, turn.p):
+    choices = _goods_choices(turn.old, turn.p)
+    # The choices are interned: the action itself first (`in` calls a dataclass's __eq__, a
+    # Python call, for each choice before an equal one).
+    if id(action) not in map(id, choices) and action not in choices:
         raise turn.fail(action, _goods_reason(turn, action))
     goods = [*turn.new.depot_goods]
     held = [*turn.p.goods]
