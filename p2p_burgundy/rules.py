@@ -889,7 +889,9 @@ def _effect_take_choices(state: GameState, p: PlayerState, step: int) -> list[Ac
         if tiles.isdisjoint(row):  # in C: most rows hold none
             continue
         take = TAKE_TILE[d]
-        for slot, tile in enumerate(row):
+        slot = -1  # counted, as in _row_choices
+        for tile in row:
+            slot += 1
             if tile in tiles:  # never EMPTY
                 actions.append(take[slot])
     actions.append(PASS)
@@ -1270,8 +1272,9 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
     estate = [*p.estate]
     estate[space] = tile
     p.estate = tuple(estate)
-    p.occupied |= 1 << space
-    p.frontier = (p.frontier | board.neighbours[space]) & ~p.occupied
+    p.occupied = occupied = before | 1 << space
+    empty = ~occupied  # once: the masks are two-digit ints, each operation a new one
+    p.frontier = (p.frontier | board.neighbours[space]) & empty
     colour = TILE_COLOUR[tile]
     region = board.regions[board.region_of[space]]
     rules = turn.rules
@@ -1279,11 +1282,11 @@ def _place(turn: _Turn, storage: int, space: int) -> None:
         p.add_vp(_ANIMALS, animal_points(p, tile, region.mask))
     elif colour == ANY_COLOUR:  # an inn (or a face-down tile) takes the colour of its space
         colour = board.colours[space]
-    if not region.mask & ~p.occupied:
+    if not region.mask & empty:
         size = region.size if rules.area_size is None else rules.area_size(board, p, space)
         p.add_vp(_REGIONS, REGION_VP[size])
         p.add_vp(_PHASE_BONUSES, PHASE_BONUS[new.phase])
-    if not board.colour_masks[colour] & ~p.occupied:
+    if not board.colour_masks[colour] & empty:
         _claim_colour_bonus(turn, colour)
     for tile_placed in rules.tile_placed:
         tile_placed(turn, tile, space, before)
