@@ -84,14 +84,28 @@ def knowledge_points(player: PlayerState, edition: Edition) -> int:
     11
     """
     k = player.knowledge
-    points = sum(monastery_points(player, n, edition) for n in SCORING_KNOWLEDGE if k >> n & 1)
-    if any(k >> n & 1 for n in KNOWLEDGE_BUILDING_SCORED) and Tile.CRANE in player.estate:
+    points = 0
+    for n in SCORING_KNOWLEDGE:  # a loop: a generator costs a frame
+        if k >> n & 1:
+            points += monastery_points(player, n, edition)
+    if k & _BUILDING_KNOWLEDGE and _CRANE in player.estate:
         points += KNOWLEDGE_BUILDING_VP  # the crane counts as one building of the best type
     return points
 
 
 SCORING_KNOWLEDGE: Final = (15, *range(16, 24), 24, 25, 26, 29)
 """The knowledge tiles that score victory points (at the end; in the solo game at once)."""
+# Plain ints where an estate's tiles are compared with them (an IntEnum member compares by the
+# generic path, 37 times in a count), and the enum members read as module names (reading one
+# off its class goes through the enum's metaclass).
+_CRANE: Final = int(Tile.CRANE)
+_LIGHT_GREEN: Final = int(Colour.LIGHT_GREEN)
+_BUILDING_SCORED: Final = {n: int(b) for n, b in KNOWLEDGE_BUILDING_SCORED.items()}
+_BUILDING_KNOWLEDGE: Final = sum(1 << n for n in KNOWLEDGE_BUILDING_SCORED)  # as knowledge bits
+_KNOWLEDGE: Final = Category.KNOWLEDGE
+_GOODS_LEFT: Final = Category.GOODS_LEFT
+_SILVER_LEFT: Final = Category.SILVER_LEFT
+_WORKERS_LEFT: Final = Category.WORKERS_LEFT
 
 
 def monastery_points(player: PlayerState, number: int, edition: Edition) -> int:
@@ -113,9 +127,9 @@ def monastery_points(player: PlayerState, number: int, edition: Edition) -> int:
         return KNOWLEDGE_26_VP[edition] * sum(1 for b in player.bonuses if b)
     if number == 24:
         kinds = {ANIMAL_TYPE[t] for t in player.estate if t >= 0
-                 and TILE_COLOUR[t] == Colour.LIGHT_GREEN}
+                 and TILE_COLOUR[t] == _LIGHT_GREEN}
         return KNOWLEDGE_24_VP * len(kinds)
-    building = KNOWLEDGE_BUILDING_SCORED.get(number)
+    building = _BUILDING_SCORED.get(number)
     if building is None:
         return 0
     return KNOWLEDGE_BUILDING_VP * player.estate.count(building)
@@ -125,10 +139,10 @@ def end_game_points(player: PlayerState, edition: Edition) -> dict[Category, int
     """The final scoring's VP by category (added once, after phase E; not in the solo game,
     which is won by filling the duchy)."""
     return {
-        Category.KNOWLEDGE: knowledge_points(player, edition),
-        Category.GOODS_LEFT: sum(player.goods),
-        Category.SILVER_LEFT: player.silver,
-        Category.WORKERS_LEFT: player.workers // 2,
+        _KNOWLEDGE: knowledge_points(player, edition),
+        _GOODS_LEFT: sum(player.goods),
+        _SILVER_LEFT: player.silver,
+        _WORKERS_LEFT: player.workers // 2,
     }
 
 
