@@ -175,6 +175,8 @@ _SHIP_STEP: Final = Step.SHIP
 _SETUP_EVENT: Final = ChanceKind.SETUP
 _PHASE_EVENT: Final = ChanceKind.PHASE
 _ROUND_EVENT: Final = ChanceKind.ROUND
+_SILVER: Final = Payment.SILVER
+_WORKERS: Final = Payment.WORKERS
 _SALES: Final = int(Category.SALES)
 _ANIMALS: Final = int(Category.ANIMALS)
 _REGIONS: Final = int(Category.REGIONS)
@@ -1105,6 +1107,8 @@ def _buy(turn: _Turn, action: Buy, _: int) -> None:
         raise turn.fail(action, "you already bought a tile this turn")
     if action.depot != 0 and not p.knowledge & _K6:
         raise turn.fail(action, "only the black depot (0) sells tiles without knowledge #6")
+    if not (isinstance(action.depot, int) and 0 <= action.depot <= 6):
+        raise turn.fail(action, "depot must be 0 (black) or 1..6")
     _check_slot(turn, action, action.depot, action.slot)
     pay_purchase(turn, action)
     _store(turn, _take_from_depot(turn.new, action.depot, action.slot))
@@ -1113,11 +1117,11 @@ def _buy(turn: _Turn, action: Buy, _: int) -> None:
 def pay_purchase(turn: _Turn, action: Buy) -> None:
     """Pay for a purchase, in silverlings or (knowledge #6, 2019) workers."""
     p = turn.p
-    if action.payment == Payment.SILVER:
+    if action.payment == _SILVER:
         if p.silver < PURCHASE_PRICE:
             raise turn.fail(action, f"a purchase costs 2 silverlings; you have {p.silver}")
         p.silver -= PURCHASE_PRICE
-    elif action.payment == Payment.WORKERS:
+    elif action.payment == _WORKERS:
         if not _can_pay_workers(turn.old, p):
             raise turn.fail(action, "paying with 2 workers needs knowledge #6 (2019 edition) "
                                     f"and 2 workers; you have {p.workers}")
@@ -1128,8 +1132,8 @@ def pay_purchase(turn: _Turn, action: Buy) -> None:
 
 
 def _check_slot(turn: _Turn, action: Action, depot: int, slot: int) -> None:
-    if not (isinstance(depot, int) and 0 <= depot <= 6):
-        raise turn.fail(action, "depot must be 0 (black) or 1..6")
+    """A tile lies in ``slot`` of ``depot`` (a depot 0..6, which the caller checked: each
+    allows its own depots)."""
     tiles = turn.old.depots[depot]
     if not (isinstance(slot, int) and 0 <= slot < len(tiles)) or tiles[slot] == EMPTY:
         raise turn.fail(action, f"depot {depot} has no tile in slot {slot}")
