@@ -181,7 +181,12 @@ _SALES: Final = int(Category.SALES)
 _ANIMALS: Final = int(Category.ANIMALS)
 _REGIONS: Final = int(Category.REGIONS)
 _PHASE_BONUSES: Final = int(Category.PHASE_BONUSES)
+_COLOUR_BONUSES: Final = int(Category.COLOUR_BONUSES)
+_WATCHTOWERS: Final = int(Category.WATCHTOWERS)
 _GEESE: Final = int(Tile.GEESE)
+_BOARDING_HOUSE: Final = int(Building.BOARDING_HOUSE)
+_BANK: Final = int(Building.BANK)
+_WATCHTOWER: Final = int(Building.WATCHTOWER)
 _MINE: Final = int(Tile.MINE)
 _FIRST_EVENT: Final = ChanceEvent(0, _SETUP_EVENT, 0, 0)  # every game's
 
@@ -1338,7 +1343,7 @@ def _claim_colour_bonus(turn: _Turn, colour: int) -> None:
         reward(turn)
         return
     points = COLOUR_BONUS_VP[(turn.new.config.players, rank)]
-    turn.p.add_vp(Category.COLOUR_BONUSES, points)
+    turn.p.add_vp(_COLOUR_BONUSES, points)
     for colour_bonus_scored in turn.rules.colour_bonus_scored:
         colour_bonus_scored(turn, points)
 
@@ -1373,12 +1378,12 @@ def tile_effect(turn: _Turn, tile: int) -> None:
             # An advantage that cannot be used is lost (only "pass" would be left).
             if len(_CHOICES[step](turn.new, p, step)) > 1:
                 turn.push(step)
-        elif tile == Building.BOARDING_HOUSE:
+        elif tile == _BOARDING_HOUSE:
             _gain_workers(turn, BOARDING_HOUSE_WORKERS)
-        elif tile == Building.BANK:
+        elif tile == _BANK:
             p.silver += BANK_SILVER
-        elif tile == Building.WATCHTOWER:
-            p.add_vp(Category.WATCHTOWERS, WATCHTOWER_VP)
+        elif tile == _WATCHTOWER:
+            p.add_vp(_WATCHTOWERS, WATCHTOWER_VP)
 
 
 def _advance_on_track(turn: _Turn) -> None:
