@@ -826,7 +826,7 @@ def _discard_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
 def _ship_choices(state: GameState, p: PlayerState, _: int) -> list[Action]:
     """The goods a ship may take; Pass when none lie anywhere any more (the solo game: taken
     by another ship placed since, with an action the player chose to take first)."""
-    return list(_goods_choices(state, p)) or [PASS]
+    return [*_goods_choices(state, p)] or [PASS]
 
 
 _GOODS_BITS: Final = tuple(1 << g for g in range(7))  # a count per goods type -> a mask of types
@@ -839,16 +839,26 @@ _KEPT: Final = tuple(
 )
 
 
-def _goods_choices(state: GameState, p: PlayerState) -> list[TakeGoods]:
+def _goods_choices(state: GameState, p: PlayerState) -> tuple[TakeGoods, ...]:
     """Which depots' goods a ship takes, and which goods types are kept when slots run out."""
+    depot_goods = state.common.depot_goods
+    goods = p.goods
+    pairs = 1 if p.knowledge & _K5 else 0
+    most = (_BOUND[state.config.variant] or _bind(state.config)).goods_types
+    # A ship's choices are asked twice, listed and then checked by apply: the last ones are
+    # kept with the rows they came from (held here, so identity cannot be a reused id).
+    global _LAST_SHIP
+    memo = _LAST_SHIP
+    if memo[0] is depot_goods and memo[1] is goods and memo[2] == pairs and memo[3] == most:
+        return memo[4]
     # Per depot, the goods types lying there as a bit mask (bit g for type g).
-    offered = [*map(_GOODS_TYPES.get, state.common.depot_goods)]
+    offered = [*map(_GOODS_TYPES.get, depot_goods)]
     if None in offered:  # a row not met yet
-        offered = [_goods_types(row) for row in state.common.depot_goods]
-    held = _goods_types(p.goods)
-    free = (_BOUND[state.config.variant] or _bind(state.config)).goods_types - held.bit_count()
+        offered = [_goods_types(row) for row in depot_goods]
+    held = _goods_types(goods)
+    free = most - held.bit_count()
     choices = []
-    for depots in _SHIP_DEPOTS[1 if p.knowledge & _K5 else 0]:
+    for depots in _SHIP_DEPOTS[pairs]:
         first, last = offered[depots[0]], offered[depots[-1]]
         if not (first and last):
             continue
@@ -861,7 +871,13 @@ def _goods_choices(state: GameState, p: PlayerState) -> list[TakeGoods]:
             old = types & held
             for kept in _KEPT[new][free]:
                 choices.append(table[old | kept])
-    return choices
+    found = tuple(choices)
+    _LAST_SHIP = (depot_goods, goods, pairs, most, found)  # one store: no torn read
+    return found
+
+
+_LAST_SHIP: tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, int, tuple[TakeGoods, ...]] \
+    = ((), (), 0, 0, ())
 
 
 # A ship's depots: each numbered depot, then (knowledge #5) each with its neighbour.
