@@ -188,6 +188,7 @@ _BOARDING_HOUSE: Final = int(Building.BOARDING_HOUSE)
 _BANK: Final = int(Building.BANK)
 _WATCHTOWER: Final = int(Building.WATCHTOWER)
 _MINE: Final = int(Tile.MINE)
+_GREY: Final = int(Colour.GREY)
 _FIRST_EVENT: Final = ChanceEvent(0, _SETUP_EVENT, 0, 0)  # every game's
 
 # Tiles a carpenter's workshop / church / market may take, by colour.
@@ -1094,10 +1095,11 @@ def _end_turn(state: GameState, action: EndTurn, _: int) -> GameState:
 def finish_phase(state: GameState) -> None:
     """The phase is over (a module's turns of the phase end, if any, are played): mines pay
     (workers too with knowledge #2); the next phase, or final scoring."""
-    players = []
+    players: list[PlayerState] = []
+    boards = state.boards
     for p in state.players:
         p = p.copy()
-        mines = p.estate.count(_MINE)
+        mines = mine_count(boards[len(players)], p)
         p.silver += mines
         if p.knowledge & _K2:
             p.workers += mines
@@ -1120,6 +1122,20 @@ def finish_phase(state: GameState) -> None:
             p.add_vp(category, points)
         for final_points in rules.final_points:
             final_points(state, seat, p)
+
+
+def mine_count(board: Estate, p: PlayerState) -> int:
+    """The mines on ``p``'s estate. A mine lies only on a grey space (colours match), so only
+    the grey spaces built on are looked at: a few, where estate.count() compares all 37."""
+    estate = p.estate
+    mines = 0
+    grey = p.occupied & board.colour_masks[_GREY]
+    while grey:
+        low = grey & -grey
+        if estate[low.bit_length() - 1] == _MINE:
+            mines += 1
+        grey ^= low
+    return mines
 
 
 def _buy(turn: _Turn, action: Buy, _: int) -> None:

@@ -62,6 +62,7 @@ from .rules import (
     animal_points,
     discard,
     finish_phase,
+    mine_count,
 )
 from .scoring import REGION_VP, SALE_VP, Category, knowledge_points
 from .state import EMPTY, GameState, ModulePart, PlayerState, Step
@@ -212,7 +213,6 @@ _DISCARD_STEP: Final = Step.DISCARD
 _BLUE: Final = int(Colour.BLUE)
 _DARK_GREEN: Final = int(Colour.DARK_GREEN)
 _LIGHT_GREEN: Final = int(Colour.LIGHT_GREEN)
-_MINE: Final = int(Tile.MINE)
 
 
 def _draw_shields(state: GameState, draws: Draws) -> None:
@@ -465,7 +465,7 @@ def _phase_income(state: GameState, players: list[PlayerState]) -> None:
     echo = _holder(state, Shield.WORKERS)
     echoes = 0
     for seat, p in enumerate(players):
-        mines = p.estate.count(_MINE)
+        mines = mine_count(state.boards[seat], p)
         if state.modules[_PART].held[seat] & _S8:
             p.silver += mines
         if p.knowledge & _K2 and mines and echo >= 0 and seat != echo:
