@@ -190,6 +190,22 @@ def test_ship_with_three_types_held_still_takes_more_of_those_types():
     assert after.depot_goods[4] == (0, 0, 0, 0, 0, 1, 0)
 
 
+def test_ship_choices_follow_knowledge_5_over_the_same_goods():
+    # The choices are remembered with the goods they came from: the same rows (the same
+    # objects) with knowledge #5 learnt must still add the pair of neighbouring depots.
+    state = ship(depot_goods={1: {6: 1}, 2: {3: 1}})
+    assert legal_actions(state) == [TakeGoods((1,), (6,)), TakeGoods((2,), (3,))]
+    learnt = state.clone()
+    players = [*state.players]
+    players[state.to_move] = p = players[state.to_move].copy()
+    p.knowledge |= 1 << 5
+    learnt.players = tuple(players)
+    assert learnt.depot_goods is state.depot_goods and p.goods is mover(state).goods
+    assert legal_actions(learnt) == [TakeGoods((1,), (6,)), TakeGoods((2,), (3,)),
+                                     TakeGoods((1, 2), (3, 6))]
+    assert legal_actions(state) == [TakeGoods((1,), (6,)), TakeGoods((2,), (3,))]
+
+
 def test_ship_with_no_goods_on_any_depot_only_moves_on_the_track():
     state = ship()
     assert state.step == Step.TURN
