@@ -97,7 +97,9 @@ class PtyTerminal:
                                                                     "LINES")}
         environ.update({"TERM": "screen", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
                         "ESCDELAY": "25", "P2P_BURGUNDY_HOME": str(home),
-                        "PYTHONUNBUFFERED": "1"})
+                        "PYTHONUNBUFFERED": "1",
+                        # a program that hangs shows where (see wait_exit)
+                        "PYTHONFAULTHANDLER": "1"})
         environ.update(env or {})
 
         def controlling_tty() -> None:
@@ -180,13 +182,23 @@ class PtyTerminal:
             os.kill(self.proc.pid, signal.SIGWINCH)
 
     def wait_exit(self, timeout: float = 10.0) -> int:
-        """Read until the program exits; its exit code."""
+        """Read until the program exits; its exit code. If it is still running after
+        ``timeout`` seconds, fail with the stack of each of its threads (SIGABRT makes
+        Python's fault handler print them)."""
         deadline = time.monotonic() + timeout
         while self.proc.poll() is None and time.monotonic() < deadline:
             self._read(0.05)
         self._read(0.05)
-        code = self.proc.wait(max(0.1, deadline - time.monotonic()))
-        return code
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGABRT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(5)
+            while self._read(0.1):
+                pass
+            output = self.output.decode(errors="replace")
+            stacks = output[output.find("Fatal Python error"):]
+            raise AssertionError(f"still running {timeout} s on; its threads:\n{stacks}")
+        return self.proc.wait()
 
     def close(self) -> None:
         if self.proc.poll() is None:
