@@ -29,7 +29,7 @@ from typing import Any
 from p2p_burgundy import Action, GameConfig
 
 from .discovery import Announcer, TableInfo, instance_name, lan_address
-from .errors import AddressError, ProtocolError
+from .errors import AddressError, LocalProtocolError, ProtocolError
 from .events import Event, GameOver
 from .identity import Identity, fingerprint
 from .lobby import (
@@ -180,7 +180,10 @@ class Peer:
     async def host(self, config: GameConfig, name: str, colour: str,
                    rules: TableRules = DEFAULT_RULES) -> HostLobby:
         """Open a table of ``config`` and the table's ``rules`` and (unless ``announce`` is
-        off) announce it on the LAN."""
+        off) announce it on the LAN. LocalProtocolError once the peer is closing (a table
+        announced then would never be withdrawn)."""
+        if self._closed:
+            raise LocalProtocolError("cannot host a table: the peer is closed")
         lobby = HostLobby(self.identity, os.urandom(16), config, name, colour,
                           contribution=os.urandom(CONTRIBUTION_SIZE), rules=rules)
         self.node.host(lobby)

@@ -24,6 +24,7 @@ from p2p_burgundy.net.discovery import (
     Announcer,
     Browser,
 )
+from p2p_burgundy.net.errors import LocalProtocolError
 from p2p_burgundy.net.identity import fingerprint, load_or_create
 from p2p_burgundy.net.inmemory import identity
 from p2p_burgundy.net.peer import Peer
@@ -228,3 +229,18 @@ def test_a_table_mdns_cannot_withdraw_is_logged_and_the_peer_closes_all_the_same
         "could not withdraw our table from mDNS (OSError: network is unreachable): browsers "
         "may list it until its records expire"]
     assert peer._announcer is None and peer.transport._sock.fileno() == -1  # closed
+
+
+def test_a_table_hosted_as_the_peer_closes_is_refused_and_never_announced(
+        tmp_path: Path) -> None:
+    """The client closes its peer when a signal interrupts it, maybe as a table is being
+    hosted: one announced after the peer withdrew its tables would never be withdrawn."""
+    async def run() -> Peer:
+        peer = await Peer.open(identity(1), tmp_path, host=LOOPBACK, interfaces=[LOOPBACK])
+        hosting = asyncio.ensure_future(peer.host(GameConfig(players=2), "Anna", "red"))
+        await peer.close()
+        with pytest.raises(LocalProtocolError, match="the peer is closed"):
+            await hosting
+        return peer
+
+    assert asyncio.run(run())._announcer is None
