@@ -231,7 +231,7 @@ class GameFile:
         if raw in self._held:
             return
         self._held.add(raw)
-        self._file.write(_RECORD_HEADER.pack(len(raw), zlib.crc32(raw)) + raw)
+        self._file.write(_record(raw))
         if durable:
             self._sync()
         else:
@@ -239,19 +239,16 @@ class GameFile:
         self.entries.append(raw)
 
     def rewrite(self, entries: list[bytes]) -> None:
-        """Replace the file's records with ``entries`` atomically (temporary file, fsync,
-        rename): used to leave a finished game in canonical order."""
-        temporary = self.path.with_name(self.path.name + ".tmp")
-        with open(temporary, "wb") as out:
-            out.write(FILE_MAGIC)
-            for raw in entries:
-                out.write(_RECORD_HEADER.pack(len(raw), zlib.crc32(raw)) + raw)
-            out.flush()
-            os.fsync(out.fileno())
-        self._file.close()
-        os.replace(temporary, self.path)
-        self._file = open(self.path, "r+b")  # noqa: SIM115 (closed by close())
-        self._file.seek(0, os.SEEK_END)
+        """Replace the file's records with ``entries``, whole or not at all
+        (:func:`write_atomically`): used to leave a finished game in canonical order.
+        OSError if the disk refuses; the file and this object are then as they were."""
+        data = FILE_MAGIC + b"".join(_record(raw) for raw in entries)
+        self._file.close()  # Windows renames nothing over an open file
+        try:
+            write_atomically(self.path, data)
+        finally:
+            self._file = open(self.path, "r+b")  # noqa: SIM115 (closed by close())
+            self._file.seek(0, os.SEEK_END)
         self.entries = list(entries)
         self._held = set(entries)
 
@@ -267,6 +264,11 @@ class GameFile:
 
     def __exit__(self, *_: object) -> None:
         self.close()
+
+
+def _record(raw: bytes) -> bytes:
+    """One entry as the file holds it: its length, its CRC-32, the entry."""
+    return _RECORD_HEADER.pack(len(raw), zlib.crc32(raw)) + raw
 
 
 def magic_problem(data: bytes) -> str | None:

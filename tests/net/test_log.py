@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import subprocess
@@ -250,6 +251,28 @@ def test_rewrite_replaces_the_records(tmp_path: Path, game: Table) -> None:
         file.append(_chat().raw)
     with GameFile(path) as again:
         assert again.entries == [*canonical, _chat().raw]
+
+
+def test_a_rewrite_the_disk_refuses_leaves_the_file_and_its_records(
+        tmp_path: Path, game: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "g.game"
+    _write(path, game.files[1])
+    before = path.read_bytes()
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with GameFile(path) as file:
+        held = list(file.entries)
+        with monkeypatch.context() as m:
+            m.setattr(os, "fsync", full)
+            with pytest.raises(OSError, match="No space left"):
+                file.rewrite([e.raw for e in game.sessions[1].canonical_entries()])
+        assert file.entries == held and path.read_bytes() == before
+        file.append(_chat().raw)  # still open for appends
+    with GameFile(path) as again:
+        assert again.entries == [*held, _chat().raw]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.game"]  # no temporary left
 
 
 def _rebuild(table: Table, seat: int, records: list[bytes]) -> Session:
