@@ -37,6 +37,9 @@ SIGNING_PREFIX = b"p2p-burgundy/v1\x00"
 
 ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 """Crockford's base32 in lower case: digits and letters, never i, l, o or u."""
+GROUP = 4  # characters in a group of a fingerprint or a table code
+FINGERPRINT_GROUPS = 4  # 80 bits
+TABLE_CODE_GROUPS = 3  # 60 bits
 
 KEY_FILE_MAGIC = b"P2PB-KEY"
 KEY_FILE_VERSION = 1
@@ -142,11 +145,12 @@ def verify(public_key: bytes, domain: bytes, message: bytes, signature: bytes) -
 
 
 def _render(digest: bytes, groups: int) -> str:
-    """The first ``5 * 4 * groups`` bits of ``digest``, 4 characters a group, joined by '-'."""
-    chars = 4 * groups
+    """The first ``5 * GROUP * groups`` bits of ``digest``, ``GROUP`` characters a group,
+    joined by '-'."""
+    chars = GROUP * groups
     bits = int.from_bytes(digest, "big") >> (8 * len(digest) - 5 * chars)
     text = "".join(ALPHABET[(bits >> (5 * (chars - 1 - i))) & 31] for i in range(chars))
-    return "-".join(text[i : i + 4] for i in range(0, chars, 4))
+    return "-".join(text[i : i + GROUP] for i in range(0, chars, GROUP))
 
 
 def _check_public_key(public_key: bytes) -> None:
@@ -164,7 +168,8 @@ def fingerprint(public_key: bytes) -> str:
     '6r9h-etv0-q9se-9prt'
     """
     _check_public_key(public_key)
-    return _render(hashlib.sha256(_FINGERPRINT_LABEL + public_key).digest(), groups=4)
+    return _render(hashlib.sha256(_FINGERPRINT_LABEL + public_key).digest(),
+                   FINGERPRINT_GROUPS)
 
 
 def is_fingerprint(text: str) -> bool:
@@ -174,8 +179,8 @@ def is_fingerprint(text: str) -> bool:
     (True, False)
     """
     groups = text.split("-")
-    return len(groups) == 4 and all(len(g) == 4 and all(c in ALPHABET for c in g)
-                                    for g in groups)
+    return len(groups) == FINGERPRINT_GROUPS and all(
+        len(g) == GROUP and all(c in ALPHABET for c in g) for g in groups)
 
 
 def table_code(game_id: bytes, public_keys: Iterable[bytes]) -> str:
@@ -202,7 +207,7 @@ def table_code(game_id: bytes, public_keys: Iterable[bytes]) -> str:
     digest = hashlib.sha256(
         _TABLE_CODE_LABEL + bytes([len(game_id)]) + game_id + b"".join(keys)
     ).digest()
-    return _render(digest, groups=3)
+    return _render(digest, TABLE_CODE_GROUPS)
 
 
 def data_dir() -> Path:
