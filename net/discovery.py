@@ -40,6 +40,20 @@ sweep (10 s in python-zeroconf), where mDNS's defaults would keep it listed up t
 minutes. Live browsers ask again before a record expires, so a live table stays listed."""
 RECHECK_EVERY = 10.0  # seconds between two lookups of each listed table (see Browser)
 MISSES = 2  # failed lookups in a row that drop a table from our list
+LOOKUPS_AT_ONCE = 4
+"""Lookups on the network at a time, in as many places, each starting a lookup at most every
+``LOOKUP_TIMEOUT_MS`` however soon the last was answered. A lookup sends at most 3 queries (2
+in practice), so a browser sends at most 8 a second whatever strangers announce. Honest
+tables rarely need one: they are listed from the records their announcement carries; a
+listed table needs one each ``RECORD_TTL`` (once its records expire), and 4 places look up
+26 tables in ``RECHECK_EVERY``."""
+MAX_TABLES = 64
+"""Tables listed at a time: a LAN party has a handful, dozens at most. When the list is full,
+a table resolved takes the place of the one resolved least recently: made-up tables keep a
+real one that announces itself out of the list only while new ones keep coming."""
+MAX_WAITING = 64
+"""Names heard without their records that wait for a lookup (room for a whole party's tables
+at once); past it, the name heard least recently is forgotten until it is announced again."""
 QUEUED_ANSWERS_WITHIN = 1.5  # seconds: zeroconf sends a queued answer within 1.2 s
 TABLE_ID_BYTES = 4  # of a table's id in its instance and server names (8 hex digits)
 
@@ -192,11 +206,19 @@ def _table_tag(table_id: bytes) -> str:
 class Browser:
     """Keeps a live list of the tables on the LAN; ``on_change`` is called on every change.
 
-    python-zeroconf keeps a table's PTR record (what lists it) at least 1125 s whatever
-    lifetime its host announced, so the list would keep a host that died without a goodbye
-    for 19 minutes. Every :data:`RECHECK_EVERY` seconds each table is looked up again: its
-    other records live :data:`RECORD_TTL` seconds, so a live host is asked and answers once
-    they expire; a table whose lookup fails :data:`MISSES` times in a row is dropped."""
+    A table is listed from the records its announcement carries (in zeroconf's cache), with
+    no query. A name heard without them (anyone can announce a name and nothing else) waits
+    for a lookup on the network: at most :data:`LOOKUPS_AT_ONCE` at a time, paced, the listed
+    tables first and then the names heard most recently, at most :data:`MAX_WAITING` of them
+    waiting. So a stranger announcing thousands of names costs us queries at a constant rate
+    and memory of a constant size (at most :data:`MAX_TABLES` listed), and a real table that
+    announces itself meanwhile is listed at once.
+
+    python-zeroconf keeps a table's PTR record at least 1125 s whatever lifetime its host
+    announced, so the list would keep a host that died without a goodbye for 19 minutes.
+    Every :data:`RECHECK_EVERY` seconds each table is looked up again: its other records live
+    :data:`RECORD_TTL` seconds, so a live host is asked and answers once they expire; a table
+    whose lookup fails :data:`MISSES` times in a row is dropped."""
 
     def __init__(self, interfaces: Sequence[str] | None = None,
                  on_change: Callable[[dict[str, TableInfo]], None] | None = None) -> None:
@@ -205,12 +227,19 @@ class Browser:
         self._on_change = on_change
         self._tasks: set[asyncio.Task[object]] = set()
         self._browser: AsyncServiceBrowser | None = None
-        self._misses: dict[str, int] = {}  # table -> failed lookups in a row
+        # listed table -> failed lookups in a row, the one resolved least recently first
+        self._misses: dict[str, int] = {}
+        self._due: dict[str, None] = {}  # listed tables to look up on the network
+        self._waiting: dict[str, None] = {}  # other names to look up, heard most recently last
+        self._looking: set[str] = set()  # names being looked up
+        self._work = asyncio.Event()  # set when a name is added to _due or _waiting
 
     async def start(self) -> None:
         self._browser = AsyncServiceBrowser(self._azc.zeroconf, SERVICE_TYPE,
                                             handlers=[self._handler])
         self._spawn(self._recheck())
+        for _ in range(LOOKUPS_AT_ONCE):
+            self._spawn(self._lookups())
 
     def _spawn(self, work: Coroutine[Any, Any, object]) -> None:
         task = asyncio.ensure_future(work)
@@ -220,35 +249,95 @@ class Browser:
     def _handler(self, zeroconf: Zeroconf, service_type: str, name: str,
                  state_change: ServiceStateChange) -> None:
         if state_change is ServiceStateChange.Removed:
-            self._drop(name)
+            self._forget(name)
+        else:
+            self._heard(name)
+
+    def _heard(self, name: str) -> None:
+        """``name`` was announced (or is a listed table to check again): resolved at once
+        from the records zeroconf holds if they are all there, else put to a lookup."""
+        if name in self._looking:
             return
-        self._spawn(self._resolve(name))
-
-    def _drop(self, name: str) -> None:
-        self._misses.pop(name, None)
-        if self.tables.pop(name, None) is not None:
-            self._changed()
-
-    async def _resolve(self, name: str) -> bool:
         info = AsyncServiceInfo(SERVICE_TYPE, name)
-        if not await info.async_request(self._azc.zeroconf, LOOKUP_TIMEOUT_MS):
-            return False
+        if info.load_from_cache(self._azc.zeroconf):
+            self._resolved(name, info)
+            return
+        if name in self.tables:
+            self._due[name] = None
+        else:
+            self._waiting.pop(name, None)  # heard again: now the most recent
+            self._waiting[name] = None
+            if len(self._waiting) > MAX_WAITING:
+                self._forget(next(iter(self._waiting)))
+        self._work.set()
+
+    def _resolved(self, name: str, info: AsyncServiceInfo) -> None:
+        """``name``'s records are all here: list it if it is a table we understand."""
+        self._due.pop(name, None)
+        self._waiting.pop(name, None)
         table = parse_info(info)
+        if table is None and name not in self.tables:
+            self._forget(name)
+            return
+        if name not in self.tables and len(self.tables) >= MAX_TABLES:
+            self._forget(next(iter(self._misses)))
+        self._misses.pop(name, None)
+        self._misses[name] = 0  # now the table resolved most recently
         if table is not None and self.tables.get(name) != table:
             self.tables[name] = table
             self._changed()
-        return True
+
+    def _forget(self, name: str) -> None:
+        """Stop listing and looking up ``name``. zeroconf forgets its PTR record too: its
+        browser's queries list every PTR record it holds as answers already known (a
+        stranger's thousands of names would make each query hundreds of packets), and an
+        announcement of a name it holds is no news (we would never hear of it again)."""
+        self._waiting.pop(name, None)
+        self._due.pop(name, None)
+        self._misses.pop(name, None)
+        cache = self._azc.zeroconf.cache
+        pointer = cache.current_entry_with_name_and_alias(SERVICE_TYPE, name)
+        if pointer is not None:
+            cache.async_remove_records([pointer])
+        if self.tables.pop(name, None) is not None:
+            self._changed()
+
+    async def _lookups(self) -> None:
+        """Look names up on the network one at a time, the listed tables first, then the
+        name heard most recently; each lookup starts at least ``LOOKUP_TIMEOUT_MS`` after the
+        one before (one that is answered at once must not let us query faster)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            while not (self._due or self._waiting):
+                self._work.clear()
+                await self._work.wait()
+            if self._due:
+                name = next(iter(self._due))
+                del self._due[name]
+            else:
+                name, _ = self._waiting.popitem()
+            started = loop.time()
+            info = AsyncServiceInfo(SERVICE_TYPE, name)
+            self._looking.add(name)
+            try:
+                found = await info.async_request(self._azc.zeroconf, LOOKUP_TIMEOUT_MS)
+            finally:
+                self._looking.discard(name)
+            if found:
+                self._resolved(name, info)
+            elif name not in self.tables:
+                self._forget(name)
+            else:
+                self._misses[name] += 1
+                if self._misses[name] >= MISSES:
+                    self._forget(name)
+            await asyncio.sleep(started + LOOKUP_TIMEOUT_MS / 1000 - loop.time())
 
     async def _recheck(self) -> None:
         while True:
             await asyncio.sleep(RECHECK_EVERY)
             for name in list(self.tables):
-                if await self._resolve(name):
-                    self._misses.pop(name, None)
-                else:
-                    self._misses[name] = self._misses.get(name, 0) + 1
-                    if self._misses[name] >= MISSES:
-                        self._drop(name)
+                self._heard(name)
 
     def _changed(self) -> None:
         if self._on_change is not None:

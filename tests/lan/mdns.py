@@ -52,6 +52,21 @@ def a_table(name: str) -> TableInfo:
                      (LOOPBACK, free_udp_port()))
 
 
+def mdns_socket(interface: str = LOOPBACK) -> socket.socket:
+    """A socket on port 5353 in the mDNS group on ``interface``, beside zeroconf's: it hears
+    what every host there multicasts, and what it multicasts they hear."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(("", MDNS_GROUP[1]))
+    here = socket.inet_aton(interface)
+    sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+                    socket.inet_aton(MDNS_GROUP[0]) + here)
+    sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, here)
+    sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+    return sock
+
+
 class _Listed:
     """What a browser has listed: when each table was added and removed."""
 
@@ -127,17 +142,8 @@ class TtlBrowser(_Listed):
 
     def __init__(self, interface: str = LOOPBACK) -> None:
         super().__init__()
-        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        sock.bind(("", MDNS_GROUP[1]))
-        here = socket.inet_aton(interface)
-        sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
-                        socket.inet_aton(MDNS_GROUP[0]) + here)
-        sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, here)
-        sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
-        sock.settimeout(0.2)
-        self._sock = sock
+        self._sock = mdns_socket(interface)
+        self._sock.settimeout(0.2)
         self.expired: set[str] = set()  # tables dropped because their records expired
         # table -> (when its PTR was last received, its lifetime, the fractions asked at)
         self._cache: dict[str, tuple[float, float, set[float]]] = {}
