@@ -41,10 +41,11 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from zeroconf import ServiceInfo, Zeroconf
+from zeroconf import Zeroconf
 from zeroconf._dns import DNSAddress, DNSPointer, DNSRecord, DNSService, DNSText
 from zeroconf._protocol.outgoing import DNSOutgoing
 from zeroconf.const import (
@@ -58,28 +59,24 @@ from zeroconf.const import (
     _TYPE_TXT,
 )
 
-from p2p_burgundy.net.discovery import SERVICE_TYPE, TableInfo, instance_name
+from p2p_burgundy.net.discovery import SERVICE_TYPE
 from p2p_burgundy.net.identity import PUBLIC_KEY_SIZE, fingerprint
 from p2p_burgundy.net.wire import PROTOCOL_VERSION
 
-LOOPBACK = "127.0.0.1"
-GROUP = ("224.0.0.251", 5353)
+# The mDNS helpers of the tests (the stranger's socket, a table, what zeroconf holds), as
+# bench/flood.py runs the tests' flooder; the type check lays out the package and bench/ only.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.lan.mdns import (  # type: ignore[import-not-found]
+    LOOPBACK,
+    MDNS_GROUP,
+    a_table,
+    lookups_in_flight,
+    mdns_socket,
+    pointers_held,
+)
+
 ANNOUNCE_AT = 2.0  # seconds after the flood's start when the real table announces itself
 SETTLED = 1.5  # seconds the browser runs before the flood: zeroconf's first queries are out
-
-
-def mdns_socket() -> socket.socket:
-    """A socket on port 5353 in the mDNS group on loopback, as a host's responder has."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind(("", GROUP[1]))
-    here = socket.inet_aton(LOOPBACK)
-    sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
-                    socket.inet_aton(GROUP[0]) + here)
-    sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, here)
-    sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
-    return sock
 
 
 def made_up(i: int, tag: str, whole: bool) -> list[DNSRecord]:
@@ -113,7 +110,7 @@ def flood(names: int, tag: str, whole: bool, rate: float) -> None:
             for record in made_up(i, tag, whole):
                 out.add_answer_at_time(record, 0)
         for packet in out.packets():
-            sock.sendto(packet, GROUP)
+            sock.sendto(packet, MDNS_GROUP)
         time.sleep(max(0.0, started + (first + per_message) / rate - time.monotonic()))
     sys.stdin.readline()
 
@@ -136,15 +133,6 @@ def discovery_at(revision: str | None) -> ModuleType:
 def resident_kib() -> int:
     with open("/proc/self/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
-
-
-def a_table() -> TableInfo:
-    fp = fingerprint(os.urandom(PUBLIC_KEY_SIZE))
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind((LOOPBACK, 0))
-        port = int(s.getsockname()[1])
-    return TableInfo(instance_name("Real", fp, b"T" * 16), "Real", fp, b"T" * 16, 1, 2, "2011",
-                     (LOOPBACK, port))
 
 
 async def measure(args: argparse.Namespace) -> dict[str, Any]:
@@ -184,7 +172,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     await asyncio.sleep(SETTLED)
     for key in sent:
         sent[key] = 0
-    table = a_table()
+    table = a_table("Real")
     announcer = discovery.Announcer(table, [LOOPBACK])
     announced = listed_after = None
     peak_lookups = peak_tables = 0
@@ -192,8 +180,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     stranger.stdin.write("go\n")
     stranger.stdin.flush()
     while time.monotonic() < began + args.seconds:
-        peak_lookups = max(peak_lookups, sum(isinstance(listener, ServiceInfo)
-                                             for listener in zc.record_manager.listeners))
+        peak_lookups = max(peak_lookups, lookups_in_flight(zc))
         peak_tables = max(peak_tables, len(browser.tables))
         if announced is None and time.monotonic() >= began + ANNOUNCE_AT:
             await announcer.start()
@@ -203,8 +190,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(0.01)
     cpu = time.process_time() - cpu
     memory = resident_kib() - memory
-    held = sum(tag in record.alias  # type: ignore[attr-defined]
-               for record in zc.cache.async_all_by_details(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN))
+    held = pointers_held(zc, tag)
     stranger.stdin.write("done\n")
     stranger.stdin.close()
     stranger.wait()

@@ -12,6 +12,7 @@ when it expires, as RFC 6762 (section 5.2) asks of a continuous querier.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import socket
@@ -26,6 +27,7 @@ from zeroconf import (
     DNSQuestion,
     IPVersion,
     ServiceBrowser,
+    ServiceInfo,
     ServiceStateChange,
     Zeroconf,
 )
@@ -65,6 +67,28 @@ def mdns_socket(interface: str = LOOPBACK) -> socket.socket:
     sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, here)
     sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
     return sock
+
+
+def lookups_in_flight(zc: Zeroconf) -> int:
+    """zeroconf's lookups under way: each listens to every record that arrives."""
+    return sum(isinstance(listener, ServiceInfo) for listener in zc.record_manager.listeners)
+
+
+def pointers_held(zc: Zeroconf, part: str) -> int:
+    """How many PTR records of instances named with ``part`` zeroconf holds (it names every
+    one it holds in its queries, as answers it knows)."""
+    return sum(part in record.alias  # type: ignore[attr-defined]
+               for record in zc.cache.async_all_by_details(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN))
+
+
+async def until(condition: Callable[[], bool], timeout: float, what: str = "the condition"
+                ) -> None:
+    """Return once ``condition()`` holds, polled; AssertionError naming ``what`` if it does
+    not within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
+        await asyncio.sleep(0.01)
 
 
 class _Listed:

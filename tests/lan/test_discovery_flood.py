@@ -14,13 +14,13 @@ import fcntl
 import os
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from zeroconf import DNSOutgoing, DNSPointer, ServiceInfo, Zeroconf
+from zeroconf import DNSOutgoing, DNSPointer, Zeroconf
 from zeroconf.const import _CLASS_IN, _FLAGS_AA, _FLAGS_QR_RESPONSE, _TYPE_PTR
 
 from p2p_burgundy.net import discovery
@@ -34,7 +34,7 @@ from p2p_burgundy.net.discovery import (
     TableInfo,
 )
 
-from .mdns import MDNS_GROUP, a_table, mdns_socket
+from .mdns import MDNS_GROUP, a_table, lookups_in_flight, mdns_socket, pointers_held, until
 from .procs import LOOPBACK
 
 pytestmark = pytest.mark.slow
@@ -86,18 +86,6 @@ def tap(zc: Zeroconf) -> list[Sent]:
 
     zc.async_send = counted  # type: ignore[method-assign]
     return sent
-
-
-def lookups_in_flight(zc: Zeroconf) -> int:
-    """zeroconf's lookups under way: each listens to every record that arrives."""
-    return sum(isinstance(listener, ServiceInfo) for listener in zc.record_manager.listeners)
-
-
-def pointers_held(zc: Zeroconf, part: str) -> int:
-    """How many PTR records of instances named with ``part`` zeroconf holds (it names every
-    one it holds in its queries, as answers it knows)."""
-    return sum(part in record.alias  # type: ignore[attr-defined]
-               for record in zc.cache.async_all_by_details(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN))
 
 
 class Flooder:
@@ -155,15 +143,6 @@ def flooding() -> Iterator[Flooder]:
         yield flooder
     finally:
         asyncio.run(flooder.goodbye())
-
-
-async def _until(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    """Return once ``condition()`` holds, polled; AssertionError naming ``what`` if it does
-    not within ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
-        await asyncio.sleep(0.01)
 
 
 @dataclass
@@ -245,10 +224,10 @@ async def _fill_the_list(flooder: Flooder, fakes: list[TableInfo], table: TableI
     try:
         await flooder.tables(fakes)
         last = fakes[-1].instance
-        await _until(lambda: last in browser.tables, LISTED_WITHIN, "the last one listed")
+        await until(lambda: last in browser.tables, LISTED_WITHIN, "the last one listed")
         flooded = list(browser.tables)
         await announcer.start()
-        await _until(lambda: table.instance in browser.tables, LISTED_WITHIN,
+        await until(lambda: table.instance in browser.tables, LISTED_WITHIN,
                      "the real table listed")
         with_real = list(browser.tables)
     finally:
@@ -288,11 +267,11 @@ async def _heard_again(flooder: Flooder) -> None:
     first = flooder.name(0)
     try:
         await flooder.pointers([flooder.name(i) for i in range(FLOODED)])
-        await _until(lambda: pointers_held(zc, first) == 0, HANDLED_WITHIN,
+        await until(lambda: pointers_held(zc, first) == 0, HANDLED_WITHIN,
                      "the first name forgotten by zeroconf")
         again = time.monotonic()
         await flooder.pointers([first])
-        await _until(lambda: any(s.at > again and first in s.asked for s in sent),
+        await until(lambda: any(s.at > again and first in s.asked for s in sent),
                      AGAIN_WITHIN, "a query for the name announced again")
     finally:
         await browser.close()

@@ -9,7 +9,7 @@ import asyncio
 import logging
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,7 +30,7 @@ from p2p_burgundy.net.inmemory import identity
 from p2p_burgundy.net.peer import Peer
 
 from ..cli.tui.pty_terminal import burgundy
-from .mdns import TtlBrowser, Watcher, a_table
+from .mdns import TtlBrowser, Watcher, a_table, until
 from .procs import LOOPBACK, bots
 
 WITHDRAWN_WITHIN = 3.0  # seconds from a peer's end to its table leaving a live browser
@@ -180,10 +180,10 @@ def test_a_host_killed_without_a_goodbye_leaves_live_browsers_within_two_minutes
                     _, _, fp = await asyncio.to_thread(host.hosting)
                     tables.append(await asyncio.to_thread(independent.wait_added, fp))
                 dead, alive = tables
-                await _until(lambda: dead in ours.tables and alive in ours.tables, 20)
+                await until(lambda: dead in ours.tables and alive in ours.tables, 20)
                 listed = killed = time.monotonic()
                 dying.kill(signal.SIGKILL)
-                await _until(lambda: dead not in ours.tables, DEAD_HOST_GONE_WITHIN)
+                await until(lambda: dead not in ours.tables, DEAD_HOST_GONE_WITHIN)
                 ours_gone = time.monotonic() - killed
                 gone = await asyncio.to_thread(independent.wait_removed, dead,
                                                DEAD_HOST_GONE_WITHIN)
@@ -199,13 +199,6 @@ def test_a_host_killed_without_a_goodbye_leaves_live_browsers_within_two_minutes
     finally:
         independent.close()
     assert independent_gone <= RECORD_TTL + 1 and ours_gone < DEAD_HOST_GONE_WITHIN
-
-
-async def _until(condition: Callable[[], bool], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"not within {timeout} s"
-        await asyncio.sleep(0.1)
 
 
 def test_a_table_mdns_cannot_withdraw_is_logged_and_the_peer_closes_all_the_same(
