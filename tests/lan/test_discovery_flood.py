@@ -228,7 +228,7 @@ async def _fill_the_list(flooder: Flooder, fakes: list[TableInfo], table: TableI
         flooded = list(browser.tables)
         await announcer.start()
         await until(lambda: table.instance in browser.tables, LISTED_WITHIN,
-                     "the real table listed")
+                    "the real table listed")
         with_real = list(browser.tables)
     finally:
         await announcer.close()
@@ -268,11 +268,11 @@ async def _heard_again(flooder: Flooder) -> None:
     try:
         await flooder.pointers([flooder.name(i) for i in range(FLOODED)])
         await until(lambda: pointers_held(zc, first) == 0, HANDLED_WITHIN,
-                     "the first name forgotten by zeroconf")
+                    "the first name forgotten by zeroconf")
         again = time.monotonic()
         await flooder.pointers([first])
         await until(lambda: any(s.at > again and first in s.asked for s in sent),
-                     AGAIN_WITHIN, "a query for the name announced again")
+                    AGAIN_WITHIN, "a query for the name announced again")
     finally:
         await browser.close()
 

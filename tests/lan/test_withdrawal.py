@@ -180,10 +180,12 @@ def test_a_host_killed_without_a_goodbye_leaves_live_browsers_within_two_minutes
                     _, _, fp = await asyncio.to_thread(host.hosting)
                     tables.append(await asyncio.to_thread(independent.wait_added, fp))
                 dead, alive = tables
-                await until(lambda: dead in ours.tables and alive in ours.tables, 20)
+                await until(lambda: dead in ours.tables and alive in ours.tables, 20,
+                            "both tables listed")
                 listed = killed = time.monotonic()
                 dying.kill(signal.SIGKILL)
-                await until(lambda: dead not in ours.tables, DEAD_HOST_GONE_WITHIN)
+                await until(lambda: dead not in ours.tables, DEAD_HOST_GONE_WITHIN,
+                            "the killed host's table gone")
                 ours_gone = time.monotonic() - killed
                 gone = await asyncio.to_thread(independent.wait_removed, dead,
                                                DEAD_HOST_GONE_WITHIN)
