@@ -81,8 +81,7 @@ def pointers_held(zc: Zeroconf, part: str) -> int:
                for record in zc.cache.async_all_by_details(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN))
 
 
-async def until(condition: Callable[[], bool], timeout: float, what: str = "the condition"
-                ) -> None:
+async def until(condition: Callable[[], bool], timeout: float, what: str) -> None:
     """Return once ``condition()`` holds, polled; AssertionError naming ``what`` if it does
     not within ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
