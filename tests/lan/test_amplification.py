@@ -68,11 +68,14 @@ GAME_REQUESTS: Requests = {
 async def measure(peer: Peer, table_id: bytes, requests: Requests,
                   echo: bool = False) -> dict[str, tuple[int, int]]:
     """Bytes sent and bytes received back, per kind of request, each from a fresh socket.
-    With ``echo``, the stranger answers a CHALLENGE as an honest peer would."""
+    With ``echo``, the stranger answers a CHALLENGE as an honest peer would. Every socket
+    stays open to the end: a port closed and bound again would inherit the credit its
+    address had left with the peer, which is counted by address, not by socket."""
     loop = asyncio.get_running_loop()
     out = {}
-    for name, make in requests.items():
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+    with contextlib.ExitStack() as sockets:
+        for name, make in requests.items():
+            s = sockets.enter_context(socket.socket(socket.AF_INET, socket.SOCK_DGRAM))
             s.bind((LOOPBACK, 0))
             s.setblocking(False)
             sent = back = 0
