@@ -548,11 +548,13 @@ def _board_from_tree(tree: object) -> Estate:
                           f"board [{', '.join(TEAM_FIELDS)}]")
     tree = _lists(tree)  # decoders may give tuples for arrays
     assert isinstance(tree, list)
-    fields = TEAM_FIELDS if len(tree) == len(TEAM_FIELDS) else CUSTOM_FIELDS
+    # Told apart by length, not by ``fields is TEAM_FIELDS``: compiled, a constant tuple is
+    # not always the same object.
+    team = len(tree) == len(TEAM_FIELDS)
+    fields = TEAM_FIELDS if team else CUSTOM_FIELDS
     record = {k: v for k, v in zip(fields, tree, strict=True) if v is not None}
     try:
-        board = (parse_team_board(record) if fields is TEAM_FIELDS
-                 else parse_estate(record, official=False))
+        board = parse_team_board(record) if team else parse_estate(record, official=False)
     except EstateDataError as exc:
         raise ConfigError(str(exc)) from None
     if _board_tree(board) != tree:

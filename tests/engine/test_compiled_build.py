@@ -142,6 +142,32 @@ def test_every_value_that_crosses_to_a_worker_pickles_in_the_compiled_build() ->
     assert said["failed"] == []
 
 
+# A team game on a team board of one's own, through its config tree (as a table's config
+# travels): prints the build's compiled modules and whether the config came back the same.
+ROUND_TRIP = """
+import json
+from p2p_burgundy import GameConfig, compiled_modules
+from p2p_burgundy.config import Edition
+from p2p_burgundy.estate import PROVISIONAL_TEAM_BOARD, parse_team_board, team_board
+
+record = team_board(PROVISIONAL_TEAM_BOARD).record()
+board = parse_team_board({**record, "id": "ours", "source": "box"})
+config = GameConfig(4, Edition.E2019, estates=("ours",) * 4, custom=(board,),
+                    teams=((0, 2), (1, 3)))
+print(json.dumps({"compiled": compiled_modules(),
+                  "same": GameConfig.from_tree(config.to_tree()) == config}))
+"""
+
+
+@needs_build
+def test_a_team_board_of_ones_own_travels_in_the_compiled_builds_config() -> None:
+    run = subprocess.run([sys.executable, "-c", ROUND_TRIP], cwd=ROOT,
+                         env=build_env(pure=False), capture_output=True, text=True, check=True)
+    said = json.loads(run.stdout)
+    assert "p2p_burgundy.config" in said["compiled"]
+    assert said["same"] is True
+
+
 # --- a build older than its source ------------------------------------------------------------
 
 # Imports the engine from the current folder; prints which build runs and why not the compiled.
