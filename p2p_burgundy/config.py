@@ -548,8 +548,7 @@ def _board_from_tree(tree: object) -> Estate:
                           f"board [{', '.join(TEAM_FIELDS)}]")
     tree = _lists(tree)  # decoders may give tuples for arrays
     assert isinstance(tree, list)
-    # Told apart by length, not by ``fields is TEAM_FIELDS``: compiled, a constant tuple is
-    # not always the same object.
+    # By length, never by identity: compiled, a constant tuple is not always the same object.
     team = len(tree) == len(TEAM_FIELDS)
     fields = TEAM_FIELDS if team else CUSTOM_FIELDS
     record = {k: v for k, v in zip(fields, tree, strict=True) if v is not None}

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,11 +79,16 @@ def build_env(pure: bool) -> dict[str, str]:
     return env
 
 
-def play(pure: bool) -> dict[str, list[str]]:
-    run = subprocess.run([sys.executable, "-c", PLAY, str(GAMES)], cwd=ROOT,
-                         env=build_env(pure), capture_output=True, text=True, check=True)
-    result: dict[str, list[str]] = json.loads(run.stdout)
+def printed(script: str, pure: bool, *args: str) -> dict[str, Any]:
+    """What ``script`` prints as JSON, run in a process of one build from the repository."""
+    run = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, env=build_env(pure),
+                         capture_output=True, text=True, check=True)
+    result: dict[str, Any] = json.loads(run.stdout)
     return result
+
+
+def play(pure: bool) -> dict[str, Any]:
+    return printed(PLAY, pure, str(GAMES))
 
 
 @pytest.mark.slow
@@ -134,12 +140,10 @@ print(json.dumps({"compiled": compiled_modules(), "failed": not_round_tripped()}
 
 @needs_build
 def test_every_value_that_crosses_to_a_worker_pickles_in_the_compiled_build() -> None:
-    run = subprocess.run([sys.executable, "-c", PICKLE], cwd=ROOT, env=build_env(pure=False),
-                         capture_output=True, text=True, check=True)
-    said = json.loads(run.stdout)
+    pickled = printed(PICKLE, pure=False)
     assert {"p2p_burgundy.config", "p2p_burgundy.state",
-            "p2p_burgundy.cli.strategies.mcts"} <= set(said["compiled"])
-    assert said["failed"] == []
+            "p2p_burgundy.cli.strategies.mcts"} <= set(pickled["compiled"])
+    assert pickled["failed"] == []
 
 
 # A team game on a team board of one's own, through its config tree (as a table's config
@@ -161,11 +165,9 @@ print(json.dumps({"compiled": compiled_modules(),
 
 @needs_build
 def test_a_team_board_of_ones_own_travels_in_the_compiled_builds_config() -> None:
-    run = subprocess.run([sys.executable, "-c", ROUND_TRIP], cwd=ROOT,
-                         env=build_env(pure=False), capture_output=True, text=True, check=True)
-    said = json.loads(run.stdout)
-    assert "p2p_burgundy.config" in said["compiled"]
-    assert said["same"] is True
+    travelled = printed(ROUND_TRIP, pure=False)
+    assert "p2p_burgundy.config" in travelled["compiled"]
+    assert travelled["same"] is True
 
 
 # --- a build older than its source ------------------------------------------------------------
