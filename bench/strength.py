@@ -66,7 +66,7 @@ SEED = 29_200
 43, 45, 51, 53, 55, 61-66, 71-76, 81, 101 and 111-113; the games of 29000 chose among
 variants of the search, and those of 29100 between two fits of the 2-player leaf value, so a
 bot changed since is measured on this one. Its first 50 games of the ``vs`` condition (25
-deals) compared four variants of the search with the bots as they are (none adopted): a
+deals) compared five variants of the search with the bots as they are (none adopted): a
 change chosen on them is measured on another seed."""
 AGAINST = "11277eb"
 BOTS_SOURCE = ("cli/strategies", "p2p_burgundy")  # the bots and the engine they search
