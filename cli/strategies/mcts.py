@@ -309,15 +309,17 @@ class MctsStrategy:
         if state.chance is not None or state.phase >= PHASES or state.order[state.turn] != seat:
             node.units = []
             return
-        units = self._units(state, seat)
+        units = self.die_actions(state, seat)
         units.sort(key=lambda u: -u[0])  # stable: ties keep the legal order
         cut = units[0][0] - self.params.prune
         node.units = [u for u in units if u[0] >= cut]
 
-    def _units(self, state: GameState, seat: int
-               ) -> list[tuple[float, tuple[Action, ...], GameState]]:
+    def die_actions(self, state: GameState, seat: int
+                    ) -> list[tuple[float, tuple[Action, ...], GameState]]:
         """Every line of decisions from ``state`` to the end of its die action, with the
-        greedy value of where it ends (less greedy's penalties for discards and workers)."""
+        greedy value of where it ends (less greedy's penalties for discards and workers) and
+        that state: the alternatives the search chooses among (``tools/fit_value.py`` fits
+        the value to how they rank)."""
         w = self._weights
         out: list[tuple[float, tuple[Action, ...], GameState]] = []
         budget = [self.params.unit_budget]

@@ -10,6 +10,13 @@ on positions just before a player's own end of turn (where the ``mcts`` search a
 it; ``tools/fit_value.py``, which wrote ``value_weights.json`` next to this module; the file
 lists the commands that reproduce it).
 
+A player count may also have *tile tables*: a price for each kind of tile the player holds in
+storage and for each kind placed on its estate (each price plus ``t`` times another; the
+inputs are :func:`tile_inputs`). The counts of :data:`FEATURES` treat a castle and a church
+in storage alike; what tells one die action from another is often which tile it took. These
+tables and the weights beside them are refitted to how a turn's alternatives rank (``tools/
+fit_value.py --alternatives``), starting from the weights fitted to final scores.
+
 >>> from p2p_burgundy import GameConfig, new_game, resolve_chance
 >>> state = new_game(GameConfig(players=2))
 >>> while state.chance is not None:
@@ -30,7 +37,7 @@ from typing import Final
 from p2p_burgundy import GameState
 from p2p_burgundy.board import PHASES
 from p2p_burgundy.scoring import COLOUR_BONUS_VP, REGION_VP, SALE_VP
-from p2p_burgundy.tiles import Tile
+from p2p_burgundy.tiles import BASE_TILE_COUNT, Tile
 
 from .greedy import TOTAL_ROUNDS, TUNED_WEIGHTS, Evaluator, rounds_left
 
@@ -38,6 +45,8 @@ FEATURES: Final = ("one", "greedy", "vp", "silver", "workers", "goods", "stored"
             "regions", "colours", "mines", "abilities", "access")
 POWERS: Final = 3  # each feature times t ** 0, t ** 1, t ** 2
 WEIGHTS_FILE: Final = "value_weights.json"
+TILE_KINDS: Final = int(BASE_TILE_COUNT)  # the tables price the base game's tiles only
+TABLE_SIZE: Final = 4 * TILE_KINDS  # stored, stored times t, placed, placed times t
 _ABILITY_BITS: Final = sum(1 << n for n in range(1, 15))
 _EVALUATOR: Final = Evaluator(TUNED_WEIGHTS)
 
@@ -77,18 +86,46 @@ def features(state: GameState, seat: int) -> list[float]:
     return out
 
 
+def tile_inputs(state: GameState, seat: int) -> dict[int, float]:
+    """The inputs of the tile tables for ``seat``, by their place in a table: the count of
+    each kind of tile in storage (at its kind), and times ``t``; the same for the estate.
+
+    >>> from p2p_burgundy import GameConfig, new_game
+    >>> tile_inputs(new_game(GameConfig(players=2)), 0)  # the start castle; t = 1
+    {119: 1.0, 168: 1.0}
+    >>> 2 * TILE_KINDS + Tile.CASTLE, 3 * TILE_KINDS + Tile.CASTLE
+    (119, 168)
+    """
+    p = state.players[seat]
+    t = rounds_left(state) / TOTAL_ROUNDS
+    out: dict[int, float] = {}
+    for base, tiles in ((0, p.storage), (2 * TILE_KINDS, p.estate)):
+        for tile in tiles:
+            if 0 <= tile < TILE_KINDS:
+                out[base + tile] = out.get(base + tile, 0.0) + 1.0
+                out[base + TILE_KINDS + tile] = out.get(base + TILE_KINDS + tile, 0.0) + t
+    return out
+
+
 class LearnedValue:
     """Predicted final score by player count: ``weights[players]`` dotted with
-    :func:`features` (the exact score once the game is over)."""
+    :func:`features`, plus the player count's ``tables`` dotted with :func:`tile_inputs`
+    where it has them (the exact score once the game is over)."""
 
-    __slots__ = ("weights",)
+    __slots__ = ("tables", "weights")
 
-    def __init__(self, weights: dict[int, Sequence[float]]) -> None:
+    def __init__(self, weights: dict[int, Sequence[float]],
+                 tables: dict[int, Sequence[float]] | None = None) -> None:
         for players, w in weights.items():
             if len(w) != len(FEATURES) * POWERS:
                 raise ValueError(f"{players} players: {len(w)} weights, expected "
                                  f"{len(FEATURES) * POWERS}")
+        for players, table in (tables or {}).items():
+            if len(table) != TABLE_SIZE:
+                raise ValueError(f"{players} players: a tile table of {len(table)} prices, "
+                                 f"expected {TABLE_SIZE}")
         self.weights = {players: tuple(w) for players, w in weights.items()}
+        self.tables = {players: tuple(table) for players, table in (tables or {}).items()}
 
     @classmethod
     def load(cls) -> LearnedValue:
@@ -97,7 +134,8 @@ class LearnedValue:
         data = json.loads(text)
         if tuple(data["features"]) != FEATURES or data["powers"] != POWERS:
             raise ValueError(f"{WEIGHTS_FILE} was fitted for other features")
-        return cls({int(n): w for n, w in data["weights"].items()})
+        return cls({int(n): w for n, w in data["weights"].items()},
+                   {int(n): table for n, table in data.get("tables", {}).items()})
 
     def value(self, state: GameState, seat: int) -> float:
         """``seat``'s predicted final score in ``state``."""
@@ -105,8 +143,21 @@ class LearnedValue:
             return _EVALUATOR.value(state, seat)
         if state.phase >= PHASES:
             return float(sum(state.players[seat].breakdown))
-        w = self.weights[state.config.players]
-        return sum(a * b for a, b in zip(w, features(state, seat), strict=True))
+        players = state.config.players
+        w = self.weights[players]
+        total = sum(a * b for a, b in zip(w, features(state, seat), strict=True))
+        table = self.tables.get(players)
+        if table is not None:  # tile_inputs' terms, summed without building them
+            p = state.players[seat]
+            t = rounds_left(state) / TOTAL_ROUNDS
+            for tile in p.storage:
+                if 0 <= tile < TILE_KINDS:
+                    total += table[tile] + t * table[TILE_KINDS + tile]
+            for tile in p.estate:
+                if 0 <= tile < TILE_KINDS:
+                    total += table[2 * TILE_KINDS + tile] + t * table[3 * TILE_KINDS + tile]
+        return total
 
 
-__all__ = ["FEATURES", "POWERS", "WEIGHTS_FILE", "LearnedValue", "features"]
+__all__ = ["FEATURES", "POWERS", "TABLE_SIZE", "TILE_KINDS", "WEIGHTS_FILE", "LearnedValue",
+           "features", "tile_inputs"]
