@@ -325,7 +325,8 @@ def test_a_hint_shows_the_bots_choices_as_keys_and_enter_makes_them() -> None:
     hint = suggest(command.state, make("mcts", seed=0, iterations=40))
     model.show_hint(hint, command.state)
     assert model.context() == Context.HINT
-    assert hint.steps[0] == ("2", "use die 2: a 4") and len(hint.steps) == 3
+    assert hint.steps == (("1", "use die 1: a 3"), ("t", "take a tile from a depot"),
+                          ("8", "depot 5: Min (mine)"))
     model.follow_hint()
     assert model.draft.actions == list(hint.actions) and model.overlay is None
     assert model.draft.state.step == Step.TURN  # the die action is complete
