@@ -47,6 +47,7 @@ import multiprocessing
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from statistics import correlation, fmean
 
 from p2p_burgundy import Action, EndTurn, GameConfig, GameState, apply, legal_actions, outcome
 from p2p_burgundy.board import PHASES
@@ -74,6 +75,7 @@ RIDGE = 1e-3
 
 SAMPLE_EVERY = 3  # --alternatives: a decision at every third start of a player's turn
 PLAYOUTS = 4  # greedy playouts to the end labelling an alternative (two halves: their noise)
+DECISIONS_A_GAME = 1000  # a decision's number: its game's times this, plus its place in it
 RIDGE_ALTERNATIVES = 1000.0  # the pull towards the weights before (inputs scaled to unit RMS)
 
 TODAY = Evaluator(DEFAULT_WEIGHTS)  # the hand-set value the learned one is compared with
@@ -164,7 +166,7 @@ def alternatives(task: tuple[int, int, int, int]) -> list[Alternative]:
     lister = MctsStrategy(0, iterations=1)
     rows: list[Alternative] = []
     for k, (root, seat) in enumerate(roots):
-        decision = game * 1000 + k
+        decision = game * DECISIONS_A_GAME + k
         found: list[Alternative] = []
         for _, _, after in lister.die_actions(root, seat):
             judged = _before_end_of_turn(after, seat, greedy)
@@ -207,16 +209,12 @@ def _centred(rows: Sequence[Alternative], label: Callable[[list[float]], float]
     return out
 
 
-def _mean(scores: list[float]) -> float:
-    return sum(scores) / len(scores)
-
-
 def fit_alternatives(rows: Sequence[Alternative], start: list[float]) -> list[float]:
     """Weights (the features', then the tables') that rank each decision's alternatives as
     their playouts do: ridge regression of the differences from the decision's means,
     towards ``start`` (:data:`RIDGE_ALTERNATIVES`, each input scaled to unit RMS; an input
     that never differs within a decision keeps its weight)."""
-    centred = _centred(rows, _mean)
+    centred = _centred(rows, fmean)
     n = len(start)
     square = [0.0] * n
     for _, inputs, _ in centred:
@@ -249,10 +247,10 @@ def judge_alternatives(rows: Sequence[Alternative], weights: list[float]
     within a decision that is the positions' (not the playouts') which they explain, and
     the mean gain of choosing the alternative they rate best over the decision's mean."""
     half = PLAYOUTS // 2
-    centred = _centred(rows, _mean)
-    first = [y for _, _, y in _centred(rows, lambda s: _mean(s[:half]))]
-    second = [y for _, _, y in _centred(rows, lambda s: _mean(s[half:]))]
-    r = _correlation(first, second)
+    centred = _centred(rows, fmean)
+    first = [y for _, _, y in _centred(rows, lambda s: fmean(s[:half]))]
+    second = [y for _, _, y in _centred(rows, lambda s: fmean(s[half:]))]
+    r = correlation(first, second)
     signal = 2 * r / (1 + r)  # the share of a label's variance that is its position's
     total = sum(y * y for _, _, y in centred) / len(centred)
     errors = 0.0
@@ -266,10 +264,32 @@ def judge_alternatives(rows: Sequence[Alternative], weights: list[float]
     return explained, sum(y for _, y in best.values()) / len(best)
 
 
-def _correlation(a: list[float], b: list[float]) -> float:
-    mean_a, mean_b = sum(a) / len(a), sum(b) / len(b)
-    cov = sum((x - mean_a) * (y - mean_b) for x, y in zip(a, b, strict=True))
-    return cov / math.sqrt(sum((x - mean_a) ** 2 for x in a) * sum((y - mean_b) ** 2 for y in b))
+def refit_to_alternatives(players: int, seed: int, games: int, iterations: int, jobs: int,
+                          weights: dict[str, list[float]], tables: dict[str, list[float]],
+                          report: dict[str, dict[str, object]]) -> None:
+    """``--alternatives``: refit ``players``' weights and tile table in place, and say how
+    they rank the held-out games' alternatives before and after."""
+    key = str(players)
+    tasks = [(players, seed, g, iterations) for g in range(games)]
+    with multiprocessing.Pool(jobs) as pool:
+        found = [r for rows in pool.map(alternatives, tasks, chunksize=1) for r in rows]
+    train = [r for r in found if r[0] // DECISIONS_A_GAME % HELD_OUT_EVERY]
+    test = [r for r in found if not r[0] // DECISIONS_A_GAME % HELD_OUT_EVERY]
+    before = weights[key] + tables.get(key, [0.0] * TABLE_SIZE)
+    after = fit_alternatives(train, before)
+    explained_before, gain_before = judge_alternatives(test, before)
+    explained, gain = judge_alternatives(test, after)
+    n_features = len(FEATURES) * POWERS
+    weights[key], tables[key] = after[:n_features], after[n_features:]
+    report[key] = {**report[key], "alternatives": {
+        "decisions to fit": len({r[0] for r in train}), "positions to fit": len(train),
+        "held-out decisions": len({r[0] for r in test}), "held-out positions": len(test),
+        "explained before": round(explained_before, 3), "explained": round(explained, 3),
+        "choice gain before": round(gain_before, 2), "choice gain": round(gain, 2)}}
+    print(f"{players} players: {len(train)} alternatives to fit, {len(test)} held out; of "
+          f"their spread within a decision that is the positions', the weights before explain "
+          f"{explained_before:.1%}, the refit {explained:.1%}; choosing the best rated gains "
+          f"{gain_before:.2f} VP before, {gain:.2f} VP refitted", flush=True)
 
 
 def solve(a: list[list[float]], b: list[float]) -> list[float]:
@@ -357,53 +377,31 @@ def main(argv: list[str] | None = None) -> int:
     report = dict(shipped["held-out"])
     for players in counts:
         if args.alternatives:
-            key = str(players)
-            tasks = [(players, args.seed, g, args.alternatives) for g in range(args.games)]
-            with multiprocessing.Pool(args.jobs) as pool:
-                found = [r for rows in pool.map(alternatives, tasks, chunksize=1) for r in rows]
-            train = [r for r in found if r[0] // 1000 % HELD_OUT_EVERY]
-            test = [r for r in found if not r[0] // 1000 % HELD_OUT_EVERY]
-            before = weights[key] + tables.get(key, [0.0] * TABLE_SIZE)
-            after = fit_alternatives(train, before)
-            (explained_before, gain_before), (explained, gain) = (
-                judge_alternatives(test, before), judge_alternatives(test, after))
-            n_features = len(FEATURES) * POWERS
-            weights[key], tables[key] = after[:n_features], after[n_features:]
-            report[key] = {**report[key], "alternatives": {
-                "decisions to fit": len({r[0] for r in train}), "positions to fit": len(train),
-                "held-out decisions": len({r[0] for r in test}), "held-out positions": len(test),
-                "explained before": round(explained_before, 3),
-                "explained": round(explained, 3),
-                "choice gain before": round(gain_before, 2), "choice gain": round(gain, 2)}}
-            print(f"{players} players: {len(train)} alternatives to fit, {len(test)} held out; "
-                  f"of their spread within a decision that is the positions', the weights "
-                  f"before explain {explained_before:.1%}, the refit {explained:.1%}; choosing "
-                  f"the best rated gains {gain_before:.2f} VP before, {gain:.2f} VP refitted",
-                  flush=True)
+            refit_to_alternatives(players, args.seed, args.games, args.alternatives, args.jobs,
+                                  weights, tables, report)
             continue
         tasks = [(players, args.seed, g, args.iterations) for g in range(args.games)]
         with multiprocessing.Pool(args.jobs) as pool:
             games = pool.map(play, tasks, chunksize=4)
-        train_rows = [r for g, rows in enumerate(games) if g % HELD_OUT_EVERY for r in rows]
-        test_rows = [r for g, rows in enumerate(games) if not g % HELD_OUT_EVERY for r in rows]
-        w = fit([(x, y) for x, _, y in train_rows])
-        learned = rmse([_dot(w, x) - y for x, _, y in test_rows])
-        shipped_rmse = rmse([_dot(weights[str(players)], x) - y for x, _, y in test_rows])
-        greedy = rmse([today - y for _, today, y in test_rows])
+        train = [r for g, rows in enumerate(games) if g % HELD_OUT_EVERY for r in rows]
+        test = [r for g, rows in enumerate(games) if not g % HELD_OUT_EVERY for r in rows]
+        w = fit([(x, y) for x, _, y in train])
+        learned = rmse([_dot(w, x) - y for x, _, y in test])
+        before = rmse([_dot(weights[str(players)], x) - y for x, _, y in test])
+        greedy = rmse([today - y for _, today, y in test])
         # The hand-set value at its best: plus an offset and a scale fitted by time left.
-        base = fit([(_rescaled(x, today), y) for x, today, y in train_rows])
-        scaled = rmse([_dot(base, _rescaled(x, today)) - y for x, today, y in test_rows])
+        base = fit([(_rescaled(x, today), y) for x, today, y in train])
+        scaled = rmse([_dot(base, _rescaled(x, today)) - y for x, today, y in test])
         weights[str(players)] = w
         tables.pop(str(players), None)  # fitted to final scores: no tables
-        report[str(players)] = {"train positions": len(train_rows),
-                                "held-out positions": len(test_rows),
+        report[str(players)] = {"train positions": len(train), "held-out positions": len(test),
                                 "learned rmse": round(learned, 2),
                                 "greedy rmse": round(greedy, 2),
                                 "greedy rescaled rmse": round(scaled, 2)}
-        print(f"{players} players: {len(train_rows)} positions to fit, {len(test_rows)} held "
-              f"out; RMS error of the final score: learned {learned:.2f} VP, the shipped "
-              f"weights {shipped_rmse:.2f} VP, greedy value {greedy:.2f} VP ({scaled:.2f} VP "
-              f"rescaled by time left)", flush=True)
+        print(f"{players} players: {len(train)} positions to fit, {len(test)} held out; "
+              f"RMS error of the final score: learned {learned:.2f} VP, the shipped weights "
+              f"{before:.2f} VP, greedy value {greedy:.2f} VP ({scaled:.2f} VP rescaled by "
+              f"time left)", flush=True)
     if args.write:
         command = (f"python tools/fit_value.py --games {args.games} --seed {args.seed}"
                    + (f" --iterations {args.iterations}" if args.iterations else "")
