@@ -37,9 +37,9 @@ from typing import Final
 from p2p_burgundy import GameState
 from p2p_burgundy.board import PHASES
 from p2p_burgundy.scoring import COLOUR_BONUS_VP, REGION_VP, SALE_VP
-from p2p_burgundy.tiles import BASE_TILE_COUNT, Tile
+from p2p_burgundy.tiles import BASE_TILE_COUNT
 
-from .greedy import TOTAL_ROUNDS, TUNED_WEIGHTS, Evaluator, rounds_left
+from .greedy import _MINE, TOTAL_ROUNDS, TUNED_WEIGHTS, Evaluator, rounds_left
 
 FEATURES: Final = ("one", "greedy", "vp", "silver", "workers", "goods", "stored", "filled",
             "regions", "colours", "mines", "abilities", "access")
@@ -54,6 +54,16 @@ _EVALUATOR: Final = Evaluator(TUNED_WEIGHTS)
 def features(state: GameState, seat: int) -> list[float]:
     """The model's inputs for ``seat`` in ``state`` (a game not yet over): every feature
     of :data:`FEATURES` times ``t ** k`` for k < :data:`POWERS`, feature by feature."""
+    base, t = _base(state, seat)
+    t2 = t * t
+    out: list[float] = []
+    for f in base:
+        out += (f, f * t, f * t2)
+    return out
+
+
+def _base(state: GameState, seat: int) -> tuple[list[float], float]:
+    """The features of :data:`FEATURES` for ``seat`` in ``state``, and ``t``."""
     p = state.players[seat]
     info = _EVALUATOR._board(state.boards[seat])
     occ = p.occupied
@@ -74,16 +84,11 @@ def features(state: GameState, seat: int) -> list[float]:
             continue
         share = (cmask & occ).bit_count() / cmask.bit_count()
         colours += share * share * COLOUR_BONUS_VP[(players, taken[colour] + 1)]
-    base = (1.0, _EVALUATOR.value(state, seat), float(sum(p.breakdown)), float(p.silver),
+    base = [1.0, _EVALUATOR.value(state, seat), float(sum(p.breakdown)), float(p.silver),
             float(p.workers), float(sum(p.goods) * SALE_VP[players]), float(len(p.storage)),
-            float(occ.bit_count()), regions, colours, float(p.estate.count(Tile.MINE)),
-            float((p.knowledge & _ABILITY_BITS).bit_count()), float(access))
-    t = rounds_left(state) / TOTAL_ROUNDS
-    t2 = t * t
-    out: list[float] = []
-    for f in base:
-        out += (f, f * t, f * t2)
-    return out
+            float(occ.bit_count()), regions, colours, float(p.estate.count(_MINE)),
+            float((p.knowledge & _ABILITY_BITS).bit_count()), float(access)]
+    return base, rounds_left(state) / TOTAL_ROUNDS
 
 
 def tile_inputs(state: GameState, seat: int) -> dict[int, float]:
@@ -93,6 +98,7 @@ def tile_inputs(state: GameState, seat: int) -> dict[int, float]:
     >>> from p2p_burgundy import GameConfig, new_game
     >>> tile_inputs(new_game(GameConfig(players=2)), 0)  # the start castle; t = 1
     {119: 1.0, 168: 1.0}
+    >>> from p2p_burgundy.tiles import Tile
     >>> 2 * TILE_KINDS + Tile.CASTLE, 3 * TILE_KINDS + Tile.CASTLE
     (119, 168)
     """
@@ -112,7 +118,7 @@ class LearnedValue:
     :func:`features`, plus the player count's ``tables`` dotted with :func:`tile_inputs`
     where it has them (the exact score once the game is over)."""
 
-    __slots__ = ("tables", "weights")
+    __slots__ = ("_by_power", "tables", "weights")
 
     def __init__(self, weights: dict[int, Sequence[float]],
                  tables: dict[int, Sequence[float]] | None = None) -> None:
@@ -125,6 +131,9 @@ class LearnedValue:
                 raise ValueError(f"{players} players: a tile table of {len(table)} prices, "
                                  f"expected {TABLE_SIZE}")
         self.weights = {players: tuple(w) for players, w in weights.items()}
+        # the weights of the features times t ** 0, t ** 1 and t ** 2, in three rows
+        self._by_power = {players: (w[0::3], w[1::3], w[2::3])
+                          for players, w in self.weights.items()}
         self.tables = {players: tuple(table) for players, table in (tables or {}).items()}
 
     @classmethod
@@ -144,12 +153,19 @@ class LearnedValue:
         if state.phase >= PHASES:
             return float(sum(state.players[seat].breakdown))
         players = state.config.players
-        w = self.weights[players]
-        total = sum(a * b for a, b in zip(w, features(state, seat), strict=True))
+        base, t = _base(state, seat)
+        # features(state, seat) dotted with the weights without building it: the same
+        # products added in the same order (a loop: compiled, sum() is a generic call)
+        t2 = t * t
+        total = 0.0
+        w0s, w1s, w2s = self._by_power[players]
+        for f, w0, w1, w2 in zip(base, w0s, w1s, w2s, strict=True):
+            total += w0 * f
+            total += w1 * (f * t)
+            total += w2 * (f * t2)
         table = self.tables.get(players)
         if table is not None:  # tile_inputs' terms, summed without building them
             p = state.players[seat]
-            t = rounds_left(state) / TOTAL_ROUNDS
             for tile in p.storage:
                 if 0 <= tile < TILE_KINDS:
                     total += table[tile] + t * table[TILE_KINDS + tile]

@@ -152,6 +152,7 @@ def test_the_value_is_the_weights_times_the_features_and_the_tables_times_the_ti
     rng = random.Random(5)
     tables = {2: [rng.uniform(-3, 3) for _ in range(TABLE_SIZE)]}
     priced = LearnedValue(value.weights, tables)
+    plain = LearnedValue(value.weights)
     bots = [make("greedy", 1), make("greedy", 2)]
     state = _started()
     checked = 0
@@ -160,9 +161,13 @@ def test_the_value_is_the_weights_times_the_features_and_the_tables_times_the_ti
             state = resolve_chance(state, chance_entropy(6, 0, state.chance.index))
             continue
         for seat in (0, 1):
-            expected = (sum(w * x for w, x in zip(value.weights[2], features(state, seat),
-                                                  strict=True))
-                        + sum(tables[2][j] * v for j, v in tile_inputs(state, seat).items()))
+            dotted = 0.0  # one by one, in order (sum() compensates rounding since 3.12)
+            for w, x in zip(value.weights[2], features(state, seat), strict=True):
+                dotted += w * x
+            # to the bit: value() adds the same products in the same order, without building
+            # the features
+            assert plain.value(state, seat) == dotted
+            expected = dotted + sum(tables[2][j] * v for j, v in tile_inputs(state, seat).items())
             assert priced.value(state, seat) == pytest.approx(expected, abs=1e-9)
             checked += 1
         state = apply(state, bots[state.order[state.turn]].choose(state, legal_actions(state)))
