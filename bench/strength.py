@@ -63,7 +63,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "strength.jsonl"
 SEED = 29_300
 """The sim seed of every condition's games. Tuning and fitting used seeds 1-7, 12-14, 21, 41,
-43, 45, 51, 53, 55, 61-66, 71-76, 81, 101 and 111-114; the games of 29000 chose among
+43, 45, 51, 53, 55, 61-66, 71-76, 81, 101, 111-115 and 5701-5703; the games of 29000 chose among
 variants of the search, those of 29100 between two fits of the 2-player leaf value, and the
 first 50 games of the ``vs`` condition of 29200 (25 deals) among six variants (the tile
 tables of ``ce16a16`` adopted), so the bots since are measured on this one."""
